@@ -1,0 +1,76 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import RelayPlugin from '@pothos/plugin-relay';
+import ValidationPlugin from '@pothos/plugin-validation';
+import type { GatewayContext } from './context.ts';
+import { CountryCodeScalar, CurrencyScalar, DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
+
+/**
+ * The one Pothos builder. It sets the conventions every domain follows (nullable by default, Relay
+ * nodes and connections, typed mutation errors, validated input) and defines no domain types.
+ */
+export const builder = new SchemaBuilder<{
+  Context: GatewayContext;
+  DefaultFieldNullability: true;
+  Scalars: {
+    Decimal: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date };
+    Date: { Input: string; Output: string };
+    CountryCode: { Input: string; Output: string };
+    Currency: { Input: string; Output: string };
+    ID: { Input: string; Output: string };
+  };
+}>({
+  plugins: [ErrorsPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodesOnConnection: true,
+    nodeQueryOptions: { description: 'Any entity of the graph by its global ID.' },
+    nodesQueryOptions: { description: 'Entities of the graph by their global IDs, in the order asked.' },
+    nodeTypeOptions: { description: 'An entity with a global ID that `node` and `nodes` can fetch again.' },
+    pageInfoTypeOptions: { description: 'Where a page of a connection sits in the whole list.' },
+    idFieldOptions: { description: 'Global ID: opaque, stable, resolvable with `node`.' },
+    defaultConnectionTypeOptions: { description: 'One page of a list, with its place in the whole list.' },
+    defaultEdgeTypeOptions: { description: 'One item of a page, with the cursor that points at it.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor.' },
+    nodesFieldOptions: { description: 'The items of this page, without cursors.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
+    cursorFieldOptions: { description: 'Opaque cursor for `after`/`before`.' },
+    nodeFieldOptions: { description: 'The item.' },
+    hasNextPageFieldOptions: { description: 'True when items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'True when items precede this page.' },
+    startCursorFieldOptions: { description: 'Cursor of the first item of the page.' },
+    endCursorFieldOptions: { description: 'Cursor of the last item of the page.' },
+    firstArgOptions: { description: 'Take the first N items (at most 100; default 20).' },
+    lastArgOptions: { description: 'Take the last N items (needs `before`; at most 100).' },
+    afterArgOptions: { description: 'Start after this cursor.' },
+    beforeArgOptions: { description: 'End before this cursor.' },
+  },
+  errors: {
+    // Validation failures of a mutation's input come back as a typed ValidationError result.
+    unsafelyHandleInputErrors: true,
+    defaultResultOptions: {
+      name: ({ fieldName }) => `${capitalise(fieldName)}Success`,
+      description: 'The mutation succeeded; the field holds what it produced.',
+    },
+    defaultUnionOptions: {
+      name: ({ fieldName }) => `${capitalise(fieldName)}Result`,
+      description: 'Outcome of a mutation: its Success type, or a typed error (every error implements MutationError).',
+    },
+  },
+});
+
+function capitalise(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+builder.addScalarType('Decimal', DecimalScalar);
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('Date', DateScalar);
+builder.addScalarType('CountryCode', CountryCodeScalar);
+builder.addScalarType('Currency', CurrencyScalar);
+
+builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
+builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * Environment → typed config. Every problem is collected and reported at once so an operator fixes
+ * a deployment in one round trip rather than one variable per restart.
+ */
+
+// Empty strings in env files mean "not set", not "set to empty".
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const optionalUrl = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+);
+const intIn = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? fallback : v),
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be an integer' })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` }),
+  );
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const envSchema = z
+  .object({
+    PORT: intIn(0, 65535, 4000),
+    HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('0.0.0.0')),
+    UPSTREAM_BASE_URL: optionalUrl,
+    UPSTREAM_SERVICE_SEGMENT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' })
+        .default('svc'),
+    ),
+    DIRECT_DEBIT_BASE_URL: optionalUrl,
+    UPSTREAM_API_KEY: optionalString,
+    UPSTREAM_PRODUCT_ID: optionalString,
+    UPSTREAM_USER_ID: optionalString,
+    UPSTREAM_CLIENT_KEY: optionalString,
+    UPSTREAM_CLIENT_SECRET: optionalString,
+    UPSTREAM_EMAIL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.email({ error: 'must be an e-mail address' }).optional(),
+    ),
+    UPSTREAM_TIMEOUT_MS: intIn(100, 300_000, 10_000),
+    SANDBOX_PORT: intIn(0, 65535, 4010),
+    SANDBOX_LATENCY_MS: intIn(0, 60_000, 0),
+    LOG_LEVEL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.UPSTREAM_BASE_URL) {
+      // A real upstream rejects every call without these, so starting without them would only
+      // defer the failure to the first request.
+      for (const key of ['UPSTREAM_API_KEY', 'UPSTREAM_PRODUCT_ID', 'UPSTREAM_USER_ID'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when UPSTREAM_BASE_URL is set' });
+      }
+    } else if (env.DIRECT_DEBIT_BASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DIRECT_DEBIT_BASE_URL'],
+        message: 'needs UPSTREAM_BASE_URL (the embedded sandbox serves direct debit itself)',
+      });
+    }
+    const credentials = ['UPSTREAM_CLIENT_KEY', 'UPSTREAM_CLIENT_SECRET', 'UPSTREAM_EMAIL'] as const;
+    const given = credentials.filter((key) => env[key]);
+    if (given.length > 0 && given.length < credentials.length) {
+      for (const key of credentials.filter((k) => !env[k])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `is required with ${given.join(' and ')} (client credentials come as a set)`,
+        });
+      }
+    }
+  });
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ClientCredentials {
+  clientKey: string;
+  clientSecret: string;
+  email: string;
+}
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  serviceSegment: string;
+  directDebitBaseUrl: string;
+  apiKey: string;
+  productId: string;
+  userId: string;
+  /** Absent: the gateway cannot log in itself and callers must bring a bearer token. */
+  credentials: ClientCredentials | undefined;
+  timeoutMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  /** Absent: run the embedded sandbox and point the upstream at it. */
+  upstream: UpstreamConfig | undefined;
+  sandbox: { port: number; latencyMs: number };
+  upstreamTimeoutMs: number;
+  serviceSegment: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const e = parsed.data;
+  const credentials =
+    e.UPSTREAM_CLIENT_KEY && e.UPSTREAM_CLIENT_SECRET && e.UPSTREAM_EMAIL
+      ? { clientKey: e.UPSTREAM_CLIENT_KEY, clientSecret: e.UPSTREAM_CLIENT_SECRET, email: e.UPSTREAM_EMAIL }
+      : undefined;
+  const upstream =
+    e.UPSTREAM_BASE_URL && e.UPSTREAM_API_KEY && e.UPSTREAM_PRODUCT_ID && e.UPSTREAM_USER_ID
+      ? {
+          baseUrl: stripSlash(e.UPSTREAM_BASE_URL),
+          serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
+          directDebitBaseUrl: stripSlash(e.DIRECT_DEBIT_BASE_URL ?? e.UPSTREAM_BASE_URL),
+          apiKey: e.UPSTREAM_API_KEY,
+          productId: e.UPSTREAM_PRODUCT_ID,
+          userId: e.UPSTREAM_USER_ID,
+          credentials,
+          timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+        }
+      : undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    upstream,
+    sandbox: { port: e.SANDBOX_PORT, latencyMs: e.SANDBOX_LATENCY_MS },
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
+  };
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,28 @@
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from './config.ts';
+
+export type { Logger };
+
+/** Secrets that must never reach a log line, wherever they appear in a logged object. */
+const REDACT = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'access_token',
+  '*.access_token',
+  'accessToken',
+  '*.accessToken',
+  'client_secret',
+  '*.client_secret',
+  'clientSecret',
+  '*.clientSecret',
+  'credentials',
+  '*.credentials',
+];
+
+export function createLogger(level: LogLevel = 'info'): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } });
+}
+
+export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,0 +1,132 @@
+import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
+import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { z } from 'zod';
+import { builder } from '../builder.ts';
+import { UpstreamRejectedError } from '../upstream/errors.ts';
+import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
+
+/** Shared shapes of the graph: Money, typed mutation errors, date ranges and paged connections. */
+
+export interface MoneyShape {
+  amount: string;
+  currency: string;
+}
+
+export const Money = builder.objectRef<MoneyShape>('Money').implement({
+  description: 'An amount of money: an exact decimal amount and its currency.',
+  fields: (t) => ({
+    amount: t.expose('amount', { type: 'Decimal', nullable: false, description: 'The amount as exact decimal text.' }),
+    currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'ISO 4217 currency of the amount.' }),
+  }),
+});
+
+export function money(amount: string, currency: string): MoneyShape {
+  return { amount, currency };
+}
+
+// --- Typed mutation errors ---------------------------------------------------------------------
+
+export const MutationError = builder.interfaceRef<Error>('MutationError').implement({
+  description: 'An expected failure of a mutation, returned as data rather than thrown.',
+  fields: (t) => ({
+    message: t.exposeString('message', { nullable: false, description: 'What went wrong, for people.' }),
+  }),
+});
+
+const FieldIssue = builder.objectRef<StandardSchemaV1.Issue>('FieldIssue').implement({
+  description: 'One rule an input value broke.',
+  fields: (t) => ({
+    path: t.stringList({
+      nullable: false,
+      description: 'Path of the offending value from the field arguments, e.g. ["input", "requiredFeatures", "0", "currency"].',
+      resolve: (issue) => issue.path?.map((part) => String(typeof part === 'object' ? part.key : part)) ?? [],
+    }),
+    message: t.exposeString('message', { nullable: false, description: 'The rule that was broken.' }),
+  }),
+});
+
+builder.objectType(InputValidationError, {
+  name: 'ValidationError',
+  description: 'The input broke one or more rules; nothing was sent upstream and nothing changed.',
+  interfaces: [MutationError],
+  fields: (t) => ({
+    issues: t.field({
+      type: [FieldIssue],
+      nullable: false,
+      description: 'Every broken rule, each naming its field.',
+      resolve: (error) => [...error.issues],
+    }),
+  }),
+});
+
+builder.objectType(UpstreamRejectedError, {
+  name: 'UpstreamRejection',
+  description: 'The bank refused the request (a business rule or input it did not accept).',
+  interfaces: [MutationError],
+  fields: (t) => ({
+    upstreamStatus: t.exposeInt('status', { nullable: false, description: 'Status code the bank answered with.' }),
+    upstreamMessage: t.exposeString('upstreamMessage', { description: "The bank's own message." }),
+    requestId: t.exposeString('requestId', {
+      nullable: false,
+      description: 'The x-request-id the request carried: quote it to the bank when asking about this call.',
+    }),
+  }),
+});
+
+/** The errors every mutation may return as data. */
+export const MUTATION_ERRORS = [InputValidationError, UpstreamRejectedError];
+
+/** Builds a validation failure that the errors plugin returns as a ValidationError result. */
+export function validationError(path: string[], message: string): InputValidationError {
+  return new InputValidationError({ issues: [{ path, message }] });
+}
+
+export const idempotencyKeyArg = () =>
+  builder.args((t) => ({
+    idempotencyKey: t.string({
+      description:
+        'Makes the write safe to repeat: sent upstream as x-request-id, so a retried request with the same key and input is applied once. Any unique string up to 128 characters, e.g. a UUID.',
+      validate: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+    }),
+  }));
+
+// --- Date ranges -------------------------------------------------------------------------------
+
+export const DateRangeInput = builder.inputType('DateRangeInput', {
+  description: 'A range of calendar days, both ends included. The upstream limits how long it may be.',
+  fields: (t) => ({
+    from: t.field({ type: 'Date', required: true, description: 'First day of the range.' }),
+    to: t.field({ type: 'Date', required: true, description: 'Last day of the range.' }),
+  }),
+});
+
+const DAY_MS = 86_400_000;
+
+/** Range rules checked before any upstream call, so a bad range costs no request. */
+export function dateRangeRule(maxDays: number) {
+  return z
+    .object({ from: z.string(), to: z.string() })
+    .nullish()
+    .superRefine((range, ctx) => {
+      if (!range) return;
+      const days = (Date.parse(range.to) - Date.parse(range.from)) / DAY_MS;
+      if (days < 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+      else if (days > maxDays) ctx.addIssue({ code: 'custom', path: ['to'], message: `date range must not exceed ${maxDays} days` });
+    });
+}
+
+// --- Paged connections -------------------------------------------------------------------------
+
+interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  before?: string | null;
+  after?: string | null;
+}
+
+/** A Relay connection over a paged upstream list; `fetchPage` gets the 1-based page and its size. */
+export function pagedConnection<T>(args: ConnectionArgs, fetchPage: (slice: PageSlice) => Promise<T[]>) {
+  return resolveOffsetConnection({ args, maxSize: MAX_UPSTREAM_PAGE_SIZE }, ({ offset, limit }) =>
+    fetchWindow(offset, limit, fetchPage),
+  );
+}

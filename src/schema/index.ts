@@ -1,0 +1,10 @@
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from '../builder.ts';
+import './common.ts';
+import './auth.ts';
+import './accounts.ts';
+
+/** The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import. */
+export function buildSchema(): GraphQLSchema {
+  return lexicographicSortSchema(builder.toSchema());
+}

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import type { Caller } from './caller.ts';
+import { endpoint } from './endpoint.ts';
+import { countryCode, currencyCode, decimal, single, upstreamDateTime } from './models.ts';
+
+/** Document 1, sections 2.3 to 2.6 and 4.2: accounts, balances, transactions, balance history. */
+
+export const ACCOUNT_STATUSES = ['ACTIVE', 'INACTIVE', 'CLOSED'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export const TRANSFER_METHODS = ['LOCAL', 'SWIFT'] as const;
+export type TransferMethod = (typeof TRANSFER_METHODS)[number];
+
+const transferMethod = z.enum(TRANSFER_METHODS);
+const text = z.string().nullish().transform((v) => v ?? null);
+const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
+
+const routingCode = z.object({ type: z.string(), value: z.string() });
+
+const supportedFeature = z
+  .object({
+    currency: currencyCode,
+    local_clearing_system: text,
+    transfer_method: transferMethod,
+    type: text,
+    routing_codes: list(routingCode),
+  })
+  .transform((f) => ({
+    currency: f.currency,
+    localClearingSystem: f.local_clearing_system,
+    transferMethod: f.transfer_method,
+    type: f.type,
+    routingCodes: f.routing_codes,
+  }));
+
+const requiredFeature = z
+  .object({ transfer_method: transferMethod, currency: currencyCode })
+  .transform((f) => ({ transferMethod: f.transfer_method, currency: f.currency }));
+
+const institution = z
+  .object({ address: text, city: text, name: text, zip_code: text })
+  .transform((i) => ({ name: i.name, address: i.address, city: i.city, zipCode: i.zip_code }));
+
+export const accountModel = z
+  .object({
+    id: z.string().min(1),
+    status: z.enum(ACCOUNT_STATUSES),
+    account_number: z.string(),
+    account_holder_name: z.string(),
+    label: text,
+    account_type: text,
+    country_code: countryCode,
+    institution: institution.nullish().transform((v) => v ?? null),
+    supported_features: list(supportedFeature),
+    required_features: list(requiredFeature),
+    swift_code: text,
+    iban: text,
+  })
+  .transform((a) => ({
+    id: a.id,
+    status: a.status,
+    accountNumber: a.account_number,
+    accountHolderName: a.account_holder_name,
+    label: a.label,
+    accountType: a.account_type,
+    countryCode: a.country_code,
+    institution: a.institution,
+    supportedFeatures: a.supported_features,
+    requiredFeatures: a.required_features,
+    swiftCode: a.swift_code,
+    iban: a.iban,
+  }));
+export type Account = z.output<typeof accountModel>;
+
+export const balanceModel = z
+  .object({ currency: currencyCode, available_balance: decimal, pending_amount: decimal, reserved_amount: decimal })
+  .transform((b) => ({
+    currency: b.currency,
+    available: b.available_balance,
+    pending: b.pending_amount,
+    reserved: b.reserved_amount,
+  }));
+export type Balance = z.output<typeof balanceModel>;
+
+export const accountTransactionModel = z
+  .object({
+    id: z.string().min(1),
+    amount: decimal,
+    currency: currencyCode,
+    create_time: upstreamDateTime,
+    description: text,
+    type: z.string(),
+    status: z.string(),
+  })
+  .transform((t) => ({
+    id: t.id,
+    amount: t.amount,
+    currency: t.currency,
+    createdAt: t.create_time,
+    description: t.description,
+    type: t.type,
+    status: t.status,
+  }));
+export type AccountTransaction = z.output<typeof accountTransactionModel>;
+
+export const balanceHistoryModel = z
+  .object({
+    id: z.string().min(1),
+    amount: decimal,
+    currency: currencyCode,
+    balance: decimal,
+    description: text,
+    fee: decimal.nullish().transform((v) => v ?? '0'),
+    create_time: upstreamDateTime,
+    source_type: z.string(),
+    transaction_type: z.string(),
+  })
+  .transform((h) => ({
+    id: h.id,
+    amount: h.amount,
+    currency: h.currency,
+    balanceAfter: h.balance,
+    description: h.description,
+    fee: h.fee,
+    createdAt: h.create_time,
+    sourceType: h.source_type,
+    transactionType: h.transaction_type,
+  }));
+export type BalanceHistoryEntry = z.output<typeof balanceHistoryModel>;
+
+export const accountEndpoints = {
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel) }),
+  list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel) }),
+  close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null() }),
+  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel) }),
+  transactions: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/account/transactions',
+    headers: 'standard',
+    data: z.array(accountTransactionModel),
+  }),
+  balanceHistory: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/account/balance/history',
+    headers: 'standard',
+    data: z.array(balanceHistoryModel),
+  }),
+};
+
+export interface AccountCreateRequest {
+  country: string;
+  currency: string;
+  label?: string | null | undefined;
+  requiredFeatures: { currency: string; transferMethod: TransferMethod }[];
+}
+
+/** One page of a paged list: `page` is 1-based (the sandbox's documented choice). */
+export interface PageRequest {
+  page: number;
+  size: number;
+  /** YYYY-MM-DD, given together with `toDate` or not at all. */
+  fromDate?: string | undefined;
+  toDate?: string | undefined;
+}
+
+const pageQuery = (p: PageRequest) => ({ page: p.page, size: p.size, from_date: p.fromDate, to_date: p.toDate });
+
+export function accountsApi(call: Caller) {
+  return {
+    list: (filter: { id?: string; currency?: string | null; status?: AccountStatus | null } = {}) =>
+      call(accountEndpoints.list, { query: filter }),
+    create: (request: AccountCreateRequest, idempotencyKey?: string | null) =>
+      call(accountEndpoints.create, {
+        idempotencyKey: idempotencyKey ?? undefined,
+        body: {
+          // The only type Create Account accepts since 2026-01-22.
+          type: 'virtual_account',
+          country: request.country,
+          currency: request.currency,
+          label: request.label ?? undefined,
+          required_features: request.requiredFeatures.map((f) => ({ currency: f.currency, transfer_method: f.transferMethod })),
+        },
+      }),
+    close: (accountId: string, idempotencyKey?: string | null) =>
+      call(accountEndpoints.close, { headers: { 'x-account-id': accountId }, idempotencyKey: idempotencyKey ?? undefined }),
+    balances: (currency?: string | null) => call(accountEndpoints.balances, { query: { currency } }),
+    transactions: (accountId: string, page: PageRequest) =>
+      call(accountEndpoints.transactions, { headers: { 'x-account-id': accountId }, query: pageQuery(page) }),
+    balanceHistory: (page: PageRequest) => call(accountEndpoints.balanceHistory, { query: pageQuery(page) }),
+  };
+}
+export type AccountsApi = ReturnType<typeof accountsApi>;

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Which documented header set a call carries. `standard` is Document 1, section 4; `login` is the
+ * login endpoint's (x-api-key and Content-Type only, no token). Later domains add their own sets.
+ */
+export type HeaderSet = 'standard' | 'login';
+
+/** One documented upstream endpoint: where it lives, which headers it takes and what it returns. */
+export interface Endpoint<Data> {
+  method: HttpMethod;
+  /** Path template: `{svc}` is the configured service segment, `{name}` a path parameter. */
+  path: string;
+  headers: HeaderSet;
+  /** zod model of the envelope's `data`; every payload is parsed by it before leaving `upstream/`. */
+  data: z.ZodType<Data>;
+}
+
+export function endpoint<Data>(definition: Endpoint<Data>): Endpoint<Data> {
+  return definition;
+}
+
+/** `GET /svc/api/v1/account`: the name used in logs and errors. */
+export function endpointName(e: Endpoint<unknown>): string {
+  return `${e.method} ${e.path.replace('{svc}', 'svc')}`;
+}
+
+/** Reads are safe to repeat; a write is retried only after a 401 re-login, with the same request id. */
+export function isIdempotent(method: HttpMethod): boolean {
+  return method === 'GET';
+}

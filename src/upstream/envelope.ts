@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * The response envelope of Documents 1 and 2: `code`, `status` (`success`, `Success` or `Error`),
+ * `message`, `data`. Parsed loosely on purpose: the envelope decides success or failure, and only
+ * `data` is held to its endpoint's model.
+ */
+const envelopeSchema = z.object({
+  code: z.union([z.number(), z.string()]).optional(),
+  status: z.string().optional(),
+  message: z.string().nullish(),
+  data: z.unknown(),
+});
+
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+export type EnvelopeReading =
+  | { ok: true; data: unknown; message: string | undefined }
+  | { ok: false; status: number; message: string | undefined }
+  | { ok: 'malformed'; reason: string };
+
+/** Reads an upstream body against its HTTP status: success, a documented error, or not an envelope. */
+export function readEnvelope(httpStatus: number, body: unknown): EnvelopeReading {
+  const parsed = envelopeSchema.safeParse(body);
+  if (!parsed.success) {
+    if (httpStatus >= 400) return { ok: false, status: httpStatus, message: undefined };
+    return { ok: 'malformed', reason: 'the body is not a response envelope' };
+  }
+  const { code, status, message } = parsed.data;
+  const envelopeCode = code === undefined ? undefined : Number(code);
+  const saysError =
+    status?.toLowerCase() === 'error' || (envelopeCode !== undefined && Number.isFinite(envelopeCode) && envelopeCode >= 400);
+  if (httpStatus >= 400 || saysError) {
+    // An error in a 200 response still deserves its own status: prefer the envelope's code then.
+    const effective = httpStatus >= 400 ? httpStatus : envelopeCode && envelopeCode >= 400 ? envelopeCode : 400;
+    return { ok: false, status: effective, message: message ?? undefined };
+  }
+  if (status !== undefined && status.toLowerCase() !== 'success') {
+    return { ok: 'malformed', reason: `unknown envelope status "${status}"` };
+  }
+  return { ok: true, data: parsed.data.data, message: message ?? undefined };
+}

@@ -1,0 +1,103 @@
+/**
+ * Typed failures of upstream calls, in the manner of stripe-node's error classes. They carry what an
+ * operator needs to trace a call (endpoint, status, the upstream's own message, the x-request-id) and
+ * never a header, token or credential: nothing in here is built from request headers.
+ */
+
+export interface UpstreamErrorDetails {
+  /** Logical endpoint, e.g. `GET /svc/api/v1/account`. */
+  endpoint: string;
+  /** The x-request-id the call was sent with. */
+  requestId: string;
+}
+
+export class UpstreamError extends Error {
+  readonly endpoint: string;
+  readonly requestId: string;
+  constructor(message: string, details: UpstreamErrorDetails, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.endpoint = details.endpoint;
+    this.requestId = details.requestId;
+  }
+}
+
+/** The upstream answered with an error status or an `Error` envelope. */
+export class UpstreamHttpError extends UpstreamError {
+  /** HTTP status, or the envelope's `code` where the HTTP status said 200. */
+  readonly status: number;
+  /** The upstream's own `message`, if it sent one. */
+  readonly upstreamMessage: string | undefined;
+  /** Seconds the upstream asked us to wait (Retry-After), if it did. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    status: number,
+    upstreamMessage: string | undefined,
+    details: UpstreamErrorDetails & { retryAfterMs?: number | undefined },
+  ) {
+    super(upstreamMessage ?? `Upstream answered HTTP ${status}`, details);
+    this.status = status;
+    this.upstreamMessage = upstreamMessage;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** 400-class refusal of the request itself (bad input, business rule). Not retried. */
+export class UpstreamRejectedError extends UpstreamHttpError {}
+/** 401: the token was missing, expired or refused (or the credentials, on login). */
+export class UpstreamAuthError extends UpstreamHttpError {}
+/** 404: a path or resource the upstream does not know. */
+export class UpstreamNotFoundError extends UpstreamHttpError {}
+/** 429: too many requests. Reads are retried after Retry-After. */
+export class UpstreamRateLimitError extends UpstreamHttpError {}
+/** 5xx: the upstream failed. Reads are retried. */
+export class UpstreamServerError extends UpstreamHttpError {}
+
+/** No answer: connection refused or dropped, or a timeout. Reads are retried. */
+export class UpstreamNetworkError extends UpstreamError {
+  readonly reason: string;
+  constructor(reason: string, details: UpstreamErrorDetails, options?: { cause?: unknown }) {
+    super(`Upstream did not answer ${details.endpoint}: ${reason}`, details, options);
+    this.reason = reason;
+  }
+}
+
+export interface ContractIssue {
+  /** Dotted path into the response body, e.g. `data[0].supported_features[1].transfer_method`. */
+  path: string;
+  message: string;
+}
+
+/** The upstream answered, but its payload does not match the documented model. */
+export class UpstreamContractError extends UpstreamError {
+  readonly issues: ContractIssue[];
+  constructor(issues: ContractIssue[], details: UpstreamErrorDetails) {
+    const first = issues[0];
+    const where = first ? ` at ${first.path}: ${first.message}` : '';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`Upstream ${details.endpoint} returned a payload that breaks its contract${where}${more}`, details);
+    this.issues = issues;
+  }
+}
+
+export function httpErrorFor(
+  status: number,
+  message: string | undefined,
+  details: UpstreamErrorDetails & { retryAfterMs?: number | undefined },
+): UpstreamHttpError {
+  if (status === 401) return new UpstreamAuthError(status, message, details);
+  if (status === 404) return new UpstreamNotFoundError(status, message, details);
+  if (status === 429) return new UpstreamRateLimitError(status, message, details);
+  if (status >= 500) return new UpstreamServerError(status, message, details);
+  return new UpstreamRejectedError(status, message, details);
+}
+
+/** No token to send: the gateway has no client credentials and the caller sent no bearer token. */
+export class NoCredentialsError extends Error {
+  constructor() {
+    super(
+      'No upstream credentials: send "Authorization: Bearer <token>" (from the accessTokenCreate mutation) or configure UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL',
+    );
+    this.name = 'NoCredentialsError';
+  }
+}

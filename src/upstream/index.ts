@@ -1,0 +1,44 @@
+import type { ClientCredentials, UpstreamConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { accountsApi } from './accounts.ts';
+import { callerToken, login, TokenManager } from './auth.ts';
+import { bindCaller } from './caller.ts';
+import { UpstreamClient, type TokenSource } from './client.ts';
+import { NoCredentialsError } from './errors.ts';
+import type { RetryPolicy } from './retry.ts';
+
+/** Every typed upstream call, bound to one request's token source. Each domain adds its API here. */
+export function createUpstream(client: UpstreamClient, auth: TokenSource) {
+  const call = bindCaller(client, auth);
+  return {
+    accounts: accountsApi(call),
+    /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
+    login: (credentials: ClientCredentials) => login(client, credentials),
+  };
+}
+export type Upstream = ReturnType<typeof createUpstream>;
+
+/** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
+export interface UpstreamRuntime {
+  client: UpstreamClient;
+  /** The gateway's own login, if it has client credentials. */
+  tokens: TokenManager | undefined;
+  /** The upstream for one request: the caller's bearer token if sent, else the gateway's own login. */
+  forRequest(bearerToken: string | undefined): Upstream;
+  close(): Promise<void>;
+}
+
+export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, retry?: RetryPolicy): UpstreamRuntime {
+  const client = new UpstreamClient({ ...config, logger, retry });
+  const credentials = config.credentials;
+  const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
+  const noToken: TokenSource = {
+    get: () => Promise.reject(new NoCredentialsError()),
+  };
+  return {
+    client,
+    tokens,
+    forRequest: (bearer) => createUpstream(client, bearer ? callerToken(bearer) : (tokens ?? noToken)),
+    close: () => client.close(),
+  };
+}
