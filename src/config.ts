@@ -52,33 +52,33 @@ const envSchema = z
       (v) => (v === '' ? undefined : v),
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),
-  })
-  .superRefine((env, ctx) => {
-    if (env.UPSTREAM_BASE_URL) {
-      // A real upstream rejects every call without these, so starting without them would only
-      // defer the failure to the first request.
-      for (const key of ['UPSTREAM_API_KEY', 'UPSTREAM_PRODUCT_ID', 'UPSTREAM_USER_ID'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when UPSTREAM_BASE_URL is set' });
-      }
-    } else if (env.DIRECT_DEBIT_BASE_URL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DIRECT_DEBIT_BASE_URL'],
-        message: 'needs UPSTREAM_BASE_URL (the embedded sandbox serves direct debit itself)',
-      });
-    }
-    const credentials = ['UPSTREAM_CLIENT_KEY', 'UPSTREAM_CLIENT_SECRET', 'UPSTREAM_EMAIL'] as const;
-    const given = credentials.filter((key) => env[key]);
-    if (given.length > 0 && given.length < credentials.length) {
-      for (const key of credentials.filter((k) => !env[k])) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `is required with ${given.join(' and ')} (client credentials come as a set)`,
-        });
-      }
-    }
   });
+
+/**
+ * Rules across variables, checked on the raw environment so they are reported together with the
+ * per-variable problems (a zod refinement would only run once every variable parsed).
+ */
+function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (key: string) => env[key] !== undefined && env[key] !== '';
+  const problems: string[] = [];
+  if (set('UPSTREAM_BASE_URL')) {
+    // A real upstream rejects every call without these, so starting without them would only
+    // defer the failure to the first request.
+    for (const key of ['UPSTREAM_API_KEY', 'UPSTREAM_PRODUCT_ID', 'UPSTREAM_USER_ID']) {
+      if (!set(key)) problems.push(`${key} is required when UPSTREAM_BASE_URL is set`);
+    }
+  } else if (set('DIRECT_DEBIT_BASE_URL')) {
+    problems.push('DIRECT_DEBIT_BASE_URL needs UPSTREAM_BASE_URL (the embedded sandbox serves direct debit itself)');
+  }
+  const credentials = ['UPSTREAM_CLIENT_KEY', 'UPSTREAM_CLIENT_SECRET', 'UPSTREAM_EMAIL'];
+  const given = credentials.filter(set);
+  if (given.length > 0 && given.length < credentials.length) {
+    for (const key of credentials.filter((k) => !set(k))) {
+      problems.push(`${key} is required with ${given.join(' and ')} (client credentials come as a set)`);
+    }
+  }
+  return problems;
+}
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -122,9 +122,11 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`)),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const credentials =
     e.UPSTREAM_CLIENT_KEY && e.UPSTREAM_CLIENT_SECRET && e.UPSTREAM_EMAIL

@@ -9,7 +9,7 @@ const envelopeSchema = z.object({
   code: z.union([z.number(), z.string()]).optional(),
   status: z.string().optional(),
   message: z.string().nullish(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
 });
 
 export type Envelope = z.infer<typeof envelopeSchema>;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { readEnvelope } from './envelope.ts';
+import { decimal, upstreamDateTime } from './models.ts';
+import { parseRetryAfter } from './retry.ts';
+
+describe('readEnvelope', () => {
+  it.each(['success', 'Success', 'SUCCESS'])('accepts status %s', (status) => {
+    expect(readEnvelope(200, { code: 200, status, message: 'ok', data: [1] })).toEqual({ ok: true, data: [1], message: 'ok' });
+  });
+
+  it('reads an Error envelope as a failure with its code and message', () => {
+    expect(readEnvelope(400, { code: 400, status: 'Error', message: 'bad', data: null })).toEqual({
+      ok: false,
+      status: 400,
+      message: 'bad',
+    });
+  });
+
+  it('treats an Error envelope inside HTTP 200 as a failure', () => {
+    expect(readEnvelope(200, { code: 400, status: 'Error', message: 'nope' })).toEqual({ ok: false, status: 400, message: 'nope' });
+  });
+
+  it('accepts a numeric code sent as a string', () => {
+    expect(readEnvelope(200, { code: '200', status: 'success', message: 'ok', data: null }).ok).toBe(true);
+  });
+
+  it('flags a success body that is not an envelope', () => {
+    expect(readEnvelope(200, 'hello')).toEqual({ ok: 'malformed', reason: 'the body is not a response envelope' });
+    expect(readEnvelope(200, { status: 'maybe', data: 1 })).toEqual({ ok: 'malformed', reason: 'unknown envelope status "maybe"' });
+  });
+});
+
+describe('payload building blocks', () => {
+  it('turns numbers and numeric strings into exact decimal text', () => {
+    expect(decimal.parse(1250.5)).toBe('1250.5');
+    expect(decimal.parse('0012.30')).toBe('12.30');
+    expect(decimal.parse(1e-7)).toBe('0.0000001');
+    expect(decimal.parse(-3)).toBe('-3');
+    expect(decimal.safeParse('12,30').success).toBe(false);
+  });
+
+  it('normalises the upstream date-time forms to one instant', () => {
+    const expected = '2026-01-05T10:00:00.000Z';
+    for (const form of ['2026-01-05T10:00:00+0000', '2026-01-05T10:00:00.000+0000', '2026-01-05T18:00:00+0800', '2026-01-05T10:00:00Z', '2026-01-05T10:00:00']) {
+      expect(upstreamDateTime.parse(form).toISOString()).toBe(expected);
+    }
+    expect(upstreamDateTime.safeParse('yesterday').success).toBe(false);
+  });
+
+  it('reads Retry-After as seconds or as a date', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', Date.parse('2026-11-21T10:00:00Z'))).toBe(5000);
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
