@@ -8,12 +8,29 @@ import type { UpstreamRuntime } from './upstream/index.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
-const DEFAULT_QUERY = `# Welcome to the banking gateway. Try:
+const DEFAULT_QUERY = `# Welcome to the banking gateway. Press the run button to try:
 query Overview {
   accounts(first: 5) {
-    nodes { id upstreamId label status accountNumber country supportedFeatures { currency transferMethod } }
+    nodes {
+      id
+      upstreamId
+      label
+      status
+      accountNumber
+      country
+      supportedFeatures {
+        currency
+        transferMethod
+      }
+    }
   }
-  balances { currency available { amount currency } }
+  balances {
+    currency
+    available {
+      amount
+      currency
+    }
+  }
 }
 `;
 

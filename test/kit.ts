@@ -1,0 +1,117 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print, type ExecutionResult } from 'graphql';
+import type { UpstreamConfig } from '../src/config.ts';
+import { createGateway, type Gateway } from '../src/gateway.ts';
+import { silentLogger } from '../src/logger.ts';
+import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
+import type { RetryPolicy } from '../src/upstream/retry.ts';
+
+/**
+ * The test kit: a sandbox on an ephemeral port, a gateway wired to it exactly as `npm start` wires
+ * it, and helpers to run typed operations in-process (yoga.fetch), drive the sandbox's control API
+ * and count upstream calls from its request log.
+ */
+
+/** Retries fast enough for tests; the policy itself is the production one. */
+export const FAST_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 };
+
+export interface KitOptions {
+  sandbox?: SandboxOptions;
+  /** Without them the gateway cannot log in itself; callers must send a bearer token. */
+  gatewayCredentials?: boolean;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+}
+
+export interface Kit {
+  sandbox: Sandbox;
+  gateway: Gateway;
+  upstreamConfig: UpstreamConfig;
+  execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
+  /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
+  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null }[];
+  control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Forget the request log and any cached token so the next counts start from zero. */
+  resetCounts(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startKit(options: KitOptions = {}): Promise<Kit> {
+  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const c = DEMO_CREDENTIALS;
+  const upstreamConfig: UpstreamConfig = {
+    baseUrl: sandbox.url,
+    serviceSegment: 'svc',
+    directDebitBaseUrl: sandbox.url,
+    apiKey: c.apiKey,
+    productId: c.productId,
+    userId: c.userId,
+    credentials:
+      options.gatewayCredentials === false ? undefined : { clientKey: c.clientKey, clientSecret: c.clientSecret, email: c.email },
+    timeoutMs: options.timeoutMs ?? 2_000,
+  };
+  const gateway = createGateway({ upstream: upstreamConfig, logger: silentLogger, retry: options.retry ?? FAST_RETRY });
+
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${sandbox.url}/sandbox/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`sandbox control ${method} ${path} failed: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  return {
+    sandbox,
+    gateway,
+    upstreamConfig,
+    async execute(document, variables, headers = {}) {
+      const response = await gateway.yoga.fetch('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify({ query: print(document), variables }),
+      });
+      return response.json();
+    },
+    calls(path, method) {
+      return sandbox
+        .requests()
+        .filter((r) => (path === undefined || r.path === path) && (method === undefined || r.method === method));
+    },
+    control,
+    async resetCounts() {
+      await control('DELETE', 'requests');
+    },
+    async close() {
+      await gateway.upstream.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** A raw call to the sandbox REST API with the standard headers and a fresh demo token. */
+export async function rawUpstream(kit: Kit, method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const c = DEMO_CREDENTIALS;
+  const login = await fetch(`${kit.sandbox.url}/api/v1/authentication/login`, {
+    method: 'POST',
+    headers: { 'x-api-key': c.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ client_key: c.clientKey, client_secret: c.clientSecret, email: c.email }),
+  });
+  const token = ((await login.json()) as { data: { access_token: string }[] }).data[0]!.access_token;
+  const response = await fetch(`${kit.sandbox.url}${path}`, {
+    method,
+    headers: {
+      'x-api-key': c.apiKey,
+      'x-product-id': c.productId,
+      'x-user-id': c.userId,
+      'x-request-id': crypto.randomUUID(),
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: (await response.json()) as { code: number; status: string; message: string; data: any } };
+}

@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, printSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildSchema } from '../src/schema/index.ts';
+
+const schema = buildSchema();
+
+describe('schema conventions', () => {
+  it('describes every type, field, argument and enum value', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) missing.push(`${type.name}.${field.name}`);
+          for (const arg of field.args) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        }
+      }
+      if (isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+      }
+      if (isEnumType(type)) {
+        for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
+    const mutations = Object.values(schema.getMutationType()!.getFields());
+    expect(mutations.map((m) => m.name).sort()).toEqual(['accessTokenCreate', 'accountClose', 'accountCreate']);
+    for (const mutation of mutations) {
+      expect(mutation.name).toMatch(/^[a-z][a-zA-Z]*(Create|Close|Update|Delete|Cancel|Activate)$/);
+      const args = mutation.args.map((a) => a.name).filter((a) => a !== 'idempotencyKey');
+      expect(args).toEqual(['input']);
+      expect(mutation.args.find((a) => a.name === 'input')!.type.toString()).toMatch(/Input!$/);
+      const type = mutation.type.toString().replace('!', '');
+      const result = schema.getType(type);
+      expect(isUnionType(result)).toBe(true);
+    }
+  });
+
+  it('makes every entity with an id a Node', () => {
+    const account = schema.getType('Account');
+    expect(isObjectType(account) && account.getInterfaces().map((i) => i.name)).toEqual(['Node']);
+  });
+
+  it('matches the committed schema/schema.graphql', async () => {
+    const committed = await readFile(new URL('../schema/schema.graphql', import.meta.url), 'utf8');
+    // The committed file is codegen's print; compare type by type, ignoring blank-line layout.
+    const squash = (sdl: string) => sdl.replace(/\n\s*\n/g, '\n').replace(/^schema \{[^}]*\}\n/m, '').trim();
+    expect(squash(committed)).toBe(squash(printSchema(schema)));
+  });
+});

@@ -1,0 +1,201 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { AccessTokenCreateDocument, AccountCreateDocument, AccountsDocument, BalancesDocument } from './generated/graphql.ts';
+import { startKit, type Kit } from './kit.ts';
+
+const BALANCE = '/svc/api/v1/account/balance';
+const ACCOUNT = '/svc/api/v1/account';
+const LOGIN = '/api/v1/authentication/login';
+
+const createInput = {
+  country: 'GB',
+  currency: 'GBP',
+  requiredFeatures: [{ currency: 'GBP', transferMethod: 'LOCAL' as const }],
+};
+
+describe('the upstream client, through the gateway', () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit({ timeoutMs: 300 });
+  });
+  afterAll(() => kit.close());
+  beforeEach(async () => {
+    // A reset revokes tokens upstream: take a fresh one now so each test counts only its own calls.
+    await kit.control('POST', 'reset');
+    await kit.execute(BalancesDocument, {});
+    await kit.resetCounts();
+  });
+
+  it('retries a read on 5xx and succeeds on the third attempt', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 503, count: 2, path: BALANCE });
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.balances.length).toBeGreaterThan(0);
+    expect(kit.calls(BALANCE).map((c) => c.status)).toEqual([503, 503, 200]);
+    // Retries of one read keep its request id.
+    expect(new Set(kit.calls(BALANCE).map((c) => c.requestId)).size).toBe(1);
+  });
+
+  it('gives up after the attempt budget and reports UPSTREAM_UNAVAILABLE', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 500, count: 5, path: BALANCE });
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 500, endpoint: `GET ${BALANCE}` });
+    expect(kit.calls(BALANCE)).toHaveLength(3);
+  });
+
+  it('retries a read after 429, honouring Retry-After', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 429, retryAfterSeconds: 0, path: BALANCE });
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors).toBeUndefined();
+    expect(kit.calls(BALANCE).map((c) => c.status)).toEqual([429, 200]);
+  });
+
+  it('does not wait out a Retry-After longer than its budget', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 429, retryAfterSeconds: 30, path: BALANCE });
+    const started = Date.now();
+    const result = await kit.execute(BalancesDocument, {});
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', upstreamStatus: 429 });
+    expect(kit.calls(BALANCE)).toHaveLength(1);
+  });
+
+  it('retries a read after a dropped connection and after a stall past the timeout', async () => {
+    await kit.control('POST', 'faults', { kind: 'drop', path: BALANCE });
+    expect((await kit.execute(BalancesDocument, {})).errors).toBeUndefined();
+    expect(kit.calls(BALANCE).map((c) => c.status)).toEqual([null, 200]);
+
+    await kit.resetCounts();
+    await kit.control('POST', 'faults', { kind: 'stall', stallMs: 1_000, path: BALANCE });
+    expect((await kit.execute(BalancesDocument, {})).errors).toBeUndefined();
+    expect(kit.calls(BALANCE).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never retries a write, even on 5xx', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 503, method: 'POST', path: ACCOUNT });
+    const result = await kit.execute(AccountCreateDocument, { input: createInput });
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 503 });
+    expect(kit.calls(ACCOUNT, 'POST')).toHaveLength(1);
+  });
+
+  it('never retries a write on a dropped connection', async () => {
+    await kit.control('POST', 'faults', { kind: 'drop', method: 'POST', path: ACCOUNT });
+    const result = await kit.execute(AccountCreateDocument, { input: createInput });
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    expect(kit.calls(ACCOUNT, 'POST')).toHaveLength(1);
+  });
+
+  it('turns a payload that breaks the contract into an error naming endpoint and path; other fields still resolve', async () => {
+    await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: ACCOUNT });
+    const query = `{ balances { currency } accounts(first: 1) { nodes { upstreamId } } }`;
+    const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    const body = (await response.json()) as { data: any; errors: any[] };
+    expect(body.data.balances.length).toBeGreaterThan(0);
+    expect(body.data.accounts).toBeNull();
+    expect(body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_CONTRACT_ERROR', endpoint: `GET ${ACCOUNT}` });
+    expect(body.errors[0].message).toMatch(/GET \/svc\/api\/v1\/account returned a payload that breaks its contract at data\[0\]\.id/);
+    // The gateway carries on.
+    expect((await kit.execute(AccountsDocument, { first: 1 })).errors).toBeUndefined();
+  });
+
+  it('accepts the envelope quirks: Success spelling and numbers sent as strings', async () => {
+    await kit.control('POST', 'faults', {
+      kind: 'contract',
+      path: BALANCE,
+      body: { code: '200', status: 'Success', message: 'ok', data: [{ currency: 'usd', available_balance: '1050.25', pending_amount: 0, reserved_amount: '12' }] },
+    });
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.balances).toEqual([
+      {
+        currency: 'USD',
+        available: { amount: '1050.25', currency: 'USD' },
+        pending: { amount: '0', currency: 'USD' },
+        reserved: { amount: '12', currency: 'USD' },
+      },
+    ]);
+  });
+
+  it('logs in again once on a 401 and retries the call', async () => {
+    // Expire the token upstream while the gateway still believes in it.
+    await kit.control('POST', 'clock/advance', { minutes: 31 });
+    await kit.resetCounts();
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors).toBeUndefined();
+    expect(kit.calls(BALANCE).map((c) => c.status)).toEqual([401, 200]);
+    expect(kit.calls(LOGIN)).toHaveLength(1);
+  });
+
+  it('renews after a 401 on a write too, keeping the same request id', async () => {
+    await kit.control('POST', 'clock/advance', { minutes: 31 });
+    await kit.resetCounts();
+    const result = await kit.execute(AccountCreateDocument, { input: createInput, idempotencyKey: 'after-401' });
+    expect(result.data!.accountCreate.__typename).toBe('AccountCreateSuccess');
+    expect(kit.calls(ACCOUNT, 'POST').map((c) => [c.status, c.requestId])).toEqual([
+      [401, 'after-401'],
+      [200, 'after-401'],
+    ]);
+  });
+});
+
+describe('token handling', () => {
+  let kit: Kit;
+  afterEach(() => kit.close());
+
+  it('makes exactly one login call for 100 concurrent requests', async () => {
+    kit = await startKit({ sandbox: { latencyMs: 20 } });
+    const results = await Promise.all(Array.from({ length: 100 }, () => kit.execute(BalancesDocument, {})));
+    for (const result of results) expect(result.errors).toBeUndefined();
+    expect(kit.calls(LOGIN)).toHaveLength(1);
+    expect(kit.calls(BALANCE)).toHaveLength(100);
+  });
+
+  it('without gateway credentials, refuses before calling upstream and forwards a caller token', async () => {
+    kit = await startKit({ gatewayCredentials: false });
+    const anonymous = await kit.execute(BalancesDocument, {});
+    expect(anonymous.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(kit.calls(BALANCE)).toHaveLength(0);
+
+    const login = await kit.execute(AccessTokenCreateDocument, {
+      input: { clientKey: DEMO_CREDENTIALS.clientKey, clientSecret: DEMO_CREDENTIALS.clientSecret, email: DEMO_CREDENTIALS.email },
+    });
+    const outcome = login.data!.accessTokenCreate;
+    if (outcome.__typename !== 'AccessTokenCreateSuccess') throw new Error(`unexpected ${outcome.__typename}`);
+    expect(outcome.token.tokenType).toBe('Bearer');
+    expect(Date.parse(outcome.token.expiresAt) - Date.now()).toBeGreaterThan(25 * 60_000);
+
+    const authed = await kit.execute(BalancesDocument, {}, { authorization: `Bearer ${outcome.token.accessToken}` });
+    expect(authed.errors).toBeUndefined();
+    expect(kit.calls(BALANCE).map((c) => c.status)).toEqual([200]);
+    expect(kit.calls(LOGIN)).toHaveLength(1);
+  });
+
+  it('reports a refused caller token as UNAUTHENTICATED without logging in for the caller', async () => {
+    kit = await startKit();
+    const result = await kit.execute(BalancesDocument, {}, { authorization: 'Bearer not-a-real-token' });
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamStatus: 401 });
+    expect(kit.calls(LOGIN)).toHaveLength(0);
+    expect(kit.calls(BALANCE)).toHaveLength(1);
+  });
+
+  it('answers wrong credentials with an UpstreamRejection and leaks no secret or token in any error', async () => {
+    kit = await startKit();
+    const wrong = await kit.execute(AccessTokenCreateDocument, {
+      input: { clientKey: DEMO_CREDENTIALS.clientKey, clientSecret: 'wrong-secret', email: DEMO_CREDENTIALS.email },
+    });
+    expect(wrong.data!.accessTokenCreate).toMatchObject({ __typename: 'UpstreamRejection', upstreamStatus: 401 });
+    expect(JSON.stringify(wrong)).not.toContain('wrong-secret');
+
+    await kit.execute(BalancesDocument, {});
+    await kit.control('POST', 'faults', { kind: 'status', status: 400, message: 'Nope', path: BALANCE });
+    const failed = await kit.execute(BalancesDocument, {});
+    expect(failed.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', upstreamStatus: 400, upstreamMessage: 'Nope' });
+    const serialized = JSON.stringify(failed);
+    expect(serialized).not.toContain(DEMO_CREDENTIALS.clientSecret);
+    expect(serialized).not.toContain(DEMO_CREDENTIALS.apiKey);
+    expect(serialized).not.toMatch(/Bearer|eyJ/);
+  });
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 has no "exports" map: Node loads its CommonJS build for the packages it imports
+    // natively, while Vite would pick the "module" build for our files. Two copies of graphql break
+    // `instanceof`, so our files must get the same CommonJS build Node gives everyone else.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
