@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { plainError, type Reply } from './http.ts';
+import type { FaultSpec } from './faults.ts';
+import type { Handler, HttpMethod, Route } from './routes.ts';
+import type { Runtime } from './runtime.ts';
+import { validate } from './validation.ts';
+
+/**
+ * The sandbox's own API under /sandbox/: no auth, plain JSON, never logged, never delayed
+ * or faulted. Tests and the demo use it to steer time, latency and failures.
+ */
+const nonNegative = z.number().min(0, 'must be at least 0');
+
+const advanceBody = z.object({
+  ms: nonNegative.optional(),
+  seconds: nonNegative.optional(),
+  minutes: nonNegative.optional(),
+  days: nonNegative.optional(),
+});
+
+const latencyBody = z.object({ ms: z.number().int().min(0).max(600_000) });
+
+const faultBody = z.object({
+  kind: z.enum(['status', 'stall', 'drop', 'contract']),
+  count: z.number().int().min(1).default(1),
+  // 4xx and 5xx only: they are the statuses that carry the error envelope.
+  status: z.number().int().min(400).max(599).default(500),
+  retryAfterSeconds: z.number().int().min(0).optional(),
+  message: z.string().min(1).optional(),
+  stallMs: z.number().int().min(0).default(30_000),
+  body: z.unknown().optional(),
+  method: z.string().min(1).optional(),
+  path: z.string().startsWith('/', 'must start with /').optional(),
+});
+
+function toFaultSpec(input: z.output<typeof faultBody>): FaultSpec {
+  const spec: FaultSpec = {
+    kind: input.kind,
+    count: input.count,
+    status: input.status,
+    retryAfterSeconds: input.retryAfterSeconds ?? null,
+    message: input.message ?? 'Injected fault',
+    stallMs: input.stallMs,
+    method: input.method?.toUpperCase() ?? null,
+    path: input.path ?? null,
+  };
+  if (input.body !== undefined) spec.body = input.body;
+  return spec;
+}
+
+const json = (body: unknown): Reply => ({ status: 200, body });
+const clockNow = (runtime: Runtime): Reply => json({ now: runtime.clock.now().toISOString() });
+
+const control = (method: HttpMethod, path: string, handler: Handler): Route => ({
+  method,
+  path: `/sandbox${path}`,
+  headers: 'none',
+  errors: plainError,
+  handler,
+});
+
+export const controlRoutes: readonly Route[] = [
+  control('POST', '/reset', ({ runtime }) => {
+    runtime.reset();
+    return json({ ok: true });
+  }),
+  control('GET', '/clock', ({ runtime }) => clockNow(runtime)),
+  control('POST', '/clock/advance', ({ body, runtime }) => {
+    const { ms = 0, seconds = 0, minutes = 0, days = 0 } = validate(advanceBody, body ?? {});
+    runtime.clock.advance(ms + seconds * 1_000 + minutes * 60_000 + days * 86_400_000);
+    return clockNow(runtime);
+  }),
+  control('GET', '/latency', ({ runtime }) => json({ ms: runtime.latency.current() })),
+  control('PUT', '/latency', ({ body, runtime }) => {
+    const { ms } = validate(latencyBody, body);
+    runtime.latency.override(ms);
+    return json({ ms });
+  }),
+  control('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
+  control('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),
+  control('DELETE', '/faults', ({ runtime }) => {
+    runtime.faults.clear();
+    return json({ ok: true });
+  }),
+  control('GET', '/requests', ({ runtime }) => json(runtime.requestLog.list())),
+  control('DELETE', '/requests', ({ runtime }) => {
+    runtime.requestLog.clear();
+    return json({ ok: true });
+  }),
+];

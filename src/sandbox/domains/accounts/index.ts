@@ -1,0 +1,11 @@
+import type { Domain } from '../domain.ts';
+import { accountRoutes } from './account-routes.ts';
+import { ledgerRoutes } from './ledger-routes.ts';
+import { seedAccounts } from './seed.ts';
+
+/** Endpoints 2 to 7 of Document 1: accounts, balances, transactions, balance history. */
+export const accountsDomain: Domain = {
+  name: 'accounts',
+  routes: [...accountRoutes, ...ledgerRoutes],
+  seed: seedAccounts,
+};

@@ -1,0 +1,89 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxCredentials } from './credentials.ts';
+import { ApiError, badRequest } from './http.ts';
+import type { Runtime } from './runtime.ts';
+
+/**
+ * The header families of the contract. Later domains add theirs here, e.g. wallets
+ * (x-cardholder-id instead of x-user-id, bearer not required), webhook management
+ * (x-api-key and Content-Type only) and direct debit (bearer only, no envelope).
+ */
+export type HeaderSetName = 'standard' | 'login' | 'none';
+
+interface HeaderSet {
+  /** Checked for presence in this order; spelled as the documents spell them. */
+  required: readonly string[];
+  /** Authorization must carry a valid bearer token. */
+  bearer: boolean;
+  /** Headers whose value must equal a configured credential. */
+  identity: readonly { header: string; credential: keyof SandboxCredentials }[];
+}
+
+const HEADER_SETS: Record<HeaderSetName, HeaderSet> = {
+  // Document 1, section 4. Authorization is deliberately not in `required`: an absent
+  // header is a missing token, answered 401 like a bad one, so clients re-authenticate.
+  standard: {
+    required: ['x-api-key', 'x-product-id', 'x-request-id', 'x-user-id', 'Content-Type'],
+    bearer: true,
+    identity: [
+      { header: 'x-product-id', credential: 'productId' },
+      { header: 'x-user-id', credential: 'userId' },
+    ],
+  },
+  // Document 1, section 4.1.
+  login: { required: ['x-api-key', 'Content-Type'], bearer: false, identity: [] },
+  // The sandbox control API.
+  none: { required: [], bearer: false, identity: [] },
+};
+
+export const INVALID_TOKEN_MESSAGE = 'Access token is missing, invalid or expired';
+
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const raw = headers[name.toLowerCase()];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Writes of a family that carries x-request-id are idempotent on it (idempotency.ts). */
+export function carriesRequestId(name: HeaderSetName): boolean {
+  return HEADER_SETS[name].required.includes('x-request-id');
+}
+
+/**
+ * Order of checks: presence (in documented order, then the route's extras), api key (401),
+ * bearer token (401), identity headers (400), then the Content-Type value (400).
+ * Presence comes first so a client missing several headers learns about them one by one
+ * in a stable order; credentials are checked before anything that depends on the caller.
+ */
+export function assertHeaders(
+  setName: HeaderSetName,
+  extra: readonly string[],
+  headers: IncomingHttpHeaders,
+  runtime: Runtime,
+): void {
+  const set = HEADER_SETS[setName];
+  const missing = [...set.required, ...extra].find((name) => headerValue(headers, name) === undefined);
+  if (missing !== undefined) throw badRequest(`${missing} is a required header and is missing`);
+
+  const { credentials } = runtime;
+  if (set.required.includes('x-api-key') && headerValue(headers, 'x-api-key') !== credentials.apiKey) {
+    throw new ApiError(401, 'x-api-key is invalid');
+  }
+  if (set.bearer && !runtime.tokens.verify(bearerToken(headers))) throw new ApiError(401, INVALID_TOKEN_MESSAGE);
+  for (const { header, credential } of set.identity) {
+    if (headerValue(headers, header) !== credentials[credential]) throw badRequest(`${header} is invalid`);
+  }
+  // The contract requires application/json on every call, GETs included; parameters such
+  // as `; charset=utf-8` are accepted.
+  if (set.required.includes('Content-Type') && !isJson(headerValue(headers, 'Content-Type'))) {
+    throw badRequest('Content-Type must be application/json');
+  }
+}
+
+function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(headerValue(headers, 'authorization') ?? '')?.[1];
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}

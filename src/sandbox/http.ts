@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What a handler produces; the pipeline turns it into bytes. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Renders an error for a family of endpoints (Documents 1 and 2 use the envelope). */
+export type ErrorStyle = (status: number, message: string) => Reply;
+
+/**
+ * A failure a handler or a pipeline step reports; rendered with the route's ErrorStyle.
+ * The HTTP status doubles as the envelope code.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, message: string, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, message);
+}
+
+/**
+ * The Document 1 envelope. `status` is `success` by default; Document 2 has endpoints that
+ * answer `Success`, hence the parameter.
+ */
+export function ok(data: unknown, message = 'Success', status = 'success'): Reply {
+  return { status: 200, body: { code: 200, status, message, data } };
+}
+
+/** Document 1, section 7: errors carry code = HTTP status, status `Error`, data null. */
+export const envelopeError: ErrorStyle = (status, message) => ({
+  status,
+  body: { code: status, status: 'Error', message, data: null },
+});
+
+/** The control API is ours, not the bank's: plain `{ error }` bodies. */
+export const plainError: ErrorStyle = (status, message) => ({ status, body: { error: message } });
+
+export function renderError(style: ErrorStyle, error: ApiError): Reply {
+  const reply = style(error.status, error.message);
+  return error.headers ? { ...reply, headers: { ...reply.headers, ...error.headers } } : reply;
+}
+
+// One megabyte is far above any body in the contract; the cap only protects the process.
+const BODY_LIMIT_BYTES = 1_048_576;
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > BODY_LIMIT_BYTES) throw badRequest('request body is too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** An empty body is `undefined`, so body schemas report "request body must be a JSON object". */
+export function parseJsonBody(raw: string): unknown {
+  if (raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+}
+
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  const text = JSON.stringify(reply.body) ?? 'null';
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loginRoute } from './auth.ts';
+import type { SandboxClock } from './clock.ts';
+import { controlRoutes } from './control.ts';
+import { DEMO_CREDENTIALS, type SandboxCredentials } from './credentials.ts';
+import { DOMAINS } from './domains/index.ts';
+import type { RequestLogEntry } from './request-log.ts';
+import { createRuntime, type SandboxLogger } from './runtime.ts';
+import { createRequestListener } from './server.ts';
+import type { SandboxStore } from './store.ts';
+
+export { DEMO_CREDENTIALS };
+export type { RequestLogEntry, SandboxClock, SandboxCredentials, SandboxLogger, SandboxStore };
+
+export interface SandboxOptions {
+  /** 0 = ephemeral (default). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Latency added to every API call; PUT /sandbox/latency overrides it at run time. */
+  latencyMs?: number;
+  /** Load the demo data (default true). */
+  seed?: boolean;
+  credentials?: SandboxCredentials;
+  /** Default 1800 ("about 30 minutes", Document 1, section 8). */
+  tokenTtlSeconds?: number;
+  logger?: SandboxLogger;
+}
+
+export interface Sandbox {
+  /** http://HOST:PORT, no trailing slash. */
+  url: string;
+  port: number;
+  clock: SandboxClock;
+  store: SandboxStore;
+  requests(): RequestLogEntry[];
+  /** Same as POST /sandbox/reset. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+// Failures are worth seeing even without a logger; routine events are not.
+const DEFAULT_LOGGER: SandboxLogger = {
+  info: () => {},
+  warn: (obj, msg) => console.warn(msg ?? 'sandbox warning', obj),
+};
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const runtime = createRuntime({
+    credentials: options.credentials ?? DEMO_CREDENTIALS,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 1800,
+    latencyMs: options.latencyMs ?? 0,
+    seed: options.seed ?? true,
+    logger: options.logger ?? DEFAULT_LOGGER,
+  });
+  const apiRoutes = [loginRoute, ...DOMAINS.flatMap((domain) => domain.routes)];
+  const server = createServer(createRequestListener(runtime, apiRoutes, controlRoutes));
+  const host = options.host ?? '127.0.0.1';
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${urlHost(host)}:${port}`;
+  runtime.logger.info({ url }, 'sandbox listening');
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    clock: runtime.clock,
+    store: runtime.store,
+    requests: () => runtime.requestLog.list(),
+    reset: () => runtime.reset(),
+    close: () => (closed ??= shutdown(server, runtime.shutdown)),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Cancels pending waits, then drops open (keep-alive or stalled) connections. */
+function shutdown(server: Server, abortWaits: () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    abortWaits();
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+/** A wildcard bind is reached through loopback; IPv6 literals need brackets in a URL. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,39 @@
+export interface RequestLogEntry {
+  method: string;
+  /** Without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Null when no response was sent (dropped by a fault, or the client went away). */
+  status: number | null;
+  /** Arrival time on the sandbox clock, ISO 8601. */
+  time: string;
+  requestId: string | null;
+  durationMs: number;
+}
+
+/**
+ * Every API call (control calls excluded), appended when it completes, so every entry is
+ * final when read; concurrent calls therefore appear in completion order.
+ */
+export interface RequestLog {
+  record(entry: RequestLogEntry): void;
+  list(): RequestLogEntry[];
+  clear(): void;
+}
+
+// Bounded for long benchmark runs; tests never get near it.
+const MAX_ENTRIES = 10_000;
+
+export function createRequestLog(): RequestLog {
+  let entries: RequestLogEntry[] = [];
+  return {
+    record(entry) {
+      entries.push(entry);
+      if (entries.length > MAX_ENTRIES) entries = entries.slice(-MAX_ENTRIES);
+    },
+    list: () => entries.map((entry) => ({ ...entry, query: { ...entry.query } })),
+    clear() {
+      entries = [];
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { createClock, type SandboxClock } from './clock.ts';
+import type { SandboxCredentials } from './credentials.ts';
+import { createFaultQueue, type FaultQueue } from './faults.ts';
+import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
+import { createRequestLog, type RequestLog } from './request-log.ts';
+import { seedDemoData } from './seed.ts';
+import { createStore, type SandboxStore } from './store.ts';
+import { createTokenService, type TokenService } from './tokens.ts';
+
+export interface SandboxLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface RuntimeOptions {
+  credentials: SandboxCredentials;
+  tokenTtlSeconds: number;
+  latencyMs: number;
+  seed: boolean;
+  logger: SandboxLogger;
+}
+
+/** Latency added to every API call: the configured default unless overridden at run time. */
+export interface Latency {
+  current(): number;
+  override(ms: number | null): void;
+}
+
+/** Everything a request needs, shared by the pipeline, the handlers and the control API. */
+export interface Runtime {
+  credentials: SandboxCredentials;
+  clock: SandboxClock;
+  store: SandboxStore;
+  tokens: TokenService;
+  idempotency: IdempotencyCache;
+  faults: FaultQueue;
+  requestLog: RequestLog;
+  latency: Latency;
+  logger: SandboxLogger;
+  /** Aborted on shutdown; every pending wait (latency, stall) listens to it. */
+  closing: AbortSignal;
+  /** Back to the starting state: see POST /sandbox/reset. */
+  reset(): void;
+  shutdown(): void;
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const clock = createClock();
+  const shutdown = new AbortController();
+  let latencyOverride: number | null = null;
+  const runtime: Runtime = {
+    credentials: options.credentials,
+    clock,
+    // Seeded from the clock's current day, so the demo history always ends yesterday.
+    store: createStore(options.seed ? (store) => seedDemoData(store, clock.now().getTime()) : null),
+    tokens: createTokenService(clock, options.tokenTtlSeconds),
+    idempotency: createIdempotencyCache(),
+    faults: createFaultQueue(),
+    requestLog: createRequestLog(),
+    latency: {
+      current: () => latencyOverride ?? options.latencyMs,
+      override: (ms) => {
+        latencyOverride = ms;
+      },
+    },
+    logger: options.logger,
+    closing: shutdown.signal,
+    reset() {
+      // The clock first: the reseeded data is dated relative to it.
+      clock.reset();
+      runtime.store.reset();
+      runtime.tokens.revokeAll();
+      runtime.idempotency.clear();
+      runtime.faults.clear();
+      runtime.requestLog.clear();
+      latencyOverride = null;
+    },
+    shutdown: () => shutdown.abort(),
+  };
+  return runtime;
+}

@@ -1,0 +1,152 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { breakContract, statusFaultReply, type Fault } from './faults.ts';
+import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
+import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, type ErrorStyle, type Reply } from './http.ts';
+import { requestFingerprint } from './idempotency.ts';
+import { createRouter, type RequestContext, type Route, type Router } from './routes.ts';
+import type { Runtime } from './runtime.ts';
+import { sleep } from './timers.ts';
+
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The request pipeline. API calls: latency, then an injected fault if one matches, then
+ * routing, body, header checks, idempotency and the handler; every API call is logged.
+ * Control calls (/sandbox/...) skip latency, faults and the log.
+ */
+export function createRequestListener(runtime: Runtime, apiRoutes: readonly Route[], controlRoutes: readonly Route[]): RequestListener {
+  const api = createRouter(apiRoutes);
+  const control = createRouter(controlRoutes);
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const call: Call = { req, res, method: (req.method ?? 'GET').toUpperCase(), path: url.pathname, query: firstValues(url.searchParams) };
+    const isControl = call.path === '/sandbox' || call.path.startsWith('/sandbox/');
+    const handled = isControl ? handleControl(call, control, runtime) : handleApi(call, api, runtime);
+    handled.catch((error: unknown) => {
+      // Only a bug in the pipeline itself lands here; the server carries on regardless.
+      runtime.logger.warn({ err: error, method: call.method, path: call.path }, 'sandbox pipeline failed');
+      if (!res.headersSent) sendReply(res, envelopeError(500, 'Internal error'));
+      else res.destroy();
+    });
+  };
+}
+
+async function handleControl(call: Call, router: Router, runtime: Runtime): Promise<void> {
+  sendReply(call.res, await dispatch(call, router, runtime, plainError));
+}
+
+type Outcome = Reply | 'drop' | 'aborted';
+
+async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<void> {
+  const started = performance.now();
+  const time = runtime.clock.now().toISOString();
+  // Taken on arrival, so concurrent calls consume faults in the order they came in.
+  const fault = runtime.faults.take(call.method, call.path);
+  const outcome = await respond(call, router, runtime, fault, callSignal(call.res, runtime.closing));
+  if (outcome === 'drop') call.req.socket.destroy();
+  else if (outcome !== 'aborted') sendReply(call.res, outcome);
+  runtime.requestLog.record({
+    method: call.method,
+    path: call.path,
+    query: call.query,
+    status: typeof outcome === 'string' ? null : outcome.status,
+    time,
+    requestId: headerValue(call.req.headers, 'x-request-id') ?? null,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+  });
+}
+
+async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
+  if (!(await sleep(runtime.latency.current(), signal))) return 'aborted';
+  switch (fault?.kind) {
+    case 'drop':
+      // The request never reaches the handler: nothing happens on the bank's side.
+      return 'drop';
+    case 'status':
+      return statusFaultReply(fault, errorStyleFor(router, call));
+    case 'stall':
+      if (!(await sleep(fault.stallMs, signal))) return 'aborted';
+      break;
+    case 'contract':
+      if (fault.body !== undefined) return { status: 200, body: fault.body };
+      // The handler runs (and any idempotency record keeps the true reply); only the
+      // bytes on the wire are broken.
+      return breakContract(await dispatch(call, router, runtime, envelopeError));
+    default:
+      break;
+  }
+  return dispatch(call, router, runtime, envelopeError);
+}
+
+/** Aborts when the sandbox shuts down or the client goes away before the answer. */
+function callSignal(res: ServerResponse, closing: AbortSignal): AbortSignal {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return AbortSignal.any([closing, gone.signal]);
+}
+
+function errorStyleFor(router: Router, call: Call): ErrorStyle {
+  const match = router.match(call.method, call.path);
+  return (match.kind === 'found' ? match.route.errors : undefined) ?? envelopeError;
+}
+
+/** Routing, then the route's own steps; never throws, every failure becomes a reply. */
+async function dispatch(call: Call, router: Router, runtime: Runtime, fallback: ErrorStyle): Promise<Reply> {
+  const match = router.match(call.method, call.path);
+  // Retired paths (e.g. /svc/api/v1/cardHolders) are simply not routed: 404 like any unknown path.
+  if (match.kind === 'not-found') return fallback(404, 'Not found');
+  if (match.kind === 'method-not-allowed') {
+    const reply = fallback(405, 'Method not allowed');
+    return { ...reply, headers: { ...reply.headers, allow: match.allowed.join(', ') } };
+  }
+  const { route, params } = match;
+  const errors = route.errors ?? envelopeError;
+  try {
+    const raw = await readBody(call.req);
+    assertHeaders(route.headers, route.extraHeaders ?? [], call.req.headers, runtime);
+    // Requests with query or path parameters carry no body (Document 1, section 4): a GET
+    // body is ignored rather than parsed.
+    const body = call.method === 'GET' ? undefined : parseJsonBody(raw);
+    const ctx: RequestContext = { runtime, method: route.method, path: call.path, params, query: call.query, headers: call.req.headers, body };
+    const execute = (): Promise<Reply> => invoke(route, ctx, errors, runtime);
+    if (!WRITE_METHODS.has(call.method) || !carriesRequestId(route.headers)) return await execute();
+    const key = headerValue(call.req.headers, 'x-request-id') ?? '';
+    return await runtime.idempotency.run(key, requestFingerprint(call.method, call.path, call.query, body), execute);
+  } catch (error) {
+    return failure(error, errors, runtime, call);
+  }
+}
+
+async function invoke(route: Route, ctx: RequestContext, errors: ErrorStyle, runtime: Runtime): Promise<Reply> {
+  try {
+    return await route.handler(ctx);
+  } catch (error) {
+    return failure(error, errors, runtime, ctx);
+  }
+}
+
+function failure(error: unknown, errors: ErrorStyle, runtime: Runtime, where: { method: string; path: string }): Reply {
+  if (error instanceof ApiError) return renderError(errors, error);
+  runtime.logger.warn({ err: error, method: where.method, path: where.path }, 'sandbox handler failed');
+  return errors(500, 'Internal error');
+}
+
+// A repeated query parameter keeps its first value; the contract never repeats one.
+// Object.fromEntries defines own properties, so a `__proto__` parameter is just a key.
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const seen = new Map<string, string>();
+  for (const [key, value] of params) {
+    if (!seen.has(key)) seen.set(key, value);
+  }
+  return Object.fromEntries(seen);
+}

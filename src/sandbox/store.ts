@@ -1,0 +1,52 @@
+import { createRandom, type Random } from './random.ts';
+import type {
+  AccountRecord,
+  Balance,
+  BalanceHistoryRecord,
+  TransactionRecord,
+} from './domains/accounts/types.ts';
+
+/**
+ * The sandbox's state: plain in-memory maps, one per collection. A later domain adds its
+ * own Map-valued fields here and to createStore; reset() clears every Map it finds, so
+ * nothing else has to change.
+ */
+export interface SandboxStore {
+  accounts: Map<string, AccountRecord>;
+  /** Keyed by currency: the contract has one balance per currency for the user. */
+  balances: Map<string, Balance>;
+  transactions: Map<string, TransactionRecord>;
+  balanceHistory: Map<string, BalanceHistoryRecord>;
+  /**
+   * Seeded generator for ids and numbers of records created at run time, so the same
+   * sequence of calls after a reset yields the same ids.
+   */
+  random: Random;
+  /** `<prefix>_<16 hex>`, from `random`. */
+  newId(prefix: string): string;
+  /** Empties every collection and, when seeding is on, loads the demo data again. */
+  reset(): void;
+}
+
+const RUNTIME_SEED = 0x5eed_2026;
+
+export function createStore(seed: ((store: SandboxStore) => void) | null): SandboxStore {
+  const store: SandboxStore = {
+    accounts: new Map(),
+    balances: new Map(),
+    transactions: new Map(),
+    balanceHistory: new Map(),
+    random: createRandom(RUNTIME_SEED),
+    newId: (prefix) => `${prefix}_${store.random.hex(16)}`,
+    reset() {
+      // Cleared in place, so references held by callers (sandbox.store.accounts) stay live.
+      for (const value of Object.values(store)) {
+        if (value instanceof Map) value.clear();
+      }
+      store.random = createRandom(RUNTIME_SEED);
+      seed?.(store);
+    },
+  };
+  store.reset();
+  return store;
+}

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import {
+  ACCOUNT_PATH,
+  BALANCE_PATH,
+  apiClient,
+  call,
+  control,
+  envelopeError,
+  standardHeaders,
+  startTestSandbox,
+  type Api,
+} from './helpers.ts';
+
+let sandbox: Sandbox;
+let api: Api;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  sandbox.reset();
+  api = await apiClient(sandbox);
+  await control(sandbox, 'DELETE', '/requests');
+});
+
+const addFault = (fault: Record<string, unknown>) => control(sandbox, 'POST', '/faults', fault);
+
+describe('faults', () => {
+  it("'status' answers the envelope with that status and Retry-After, for `count` calls", async () => {
+    const added = await addFault({ kind: 'status', status: 503, count: 2, retryAfterSeconds: 7, message: 'Maintenance' });
+    expect(added.body).toMatchObject({ id: 'flt_1', kind: 'status', remaining: 2, status: 503 });
+
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await api.get(BALANCE_PATH);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('7');
+      expect(response.body).toEqual(envelopeError(503, 'Maintenance'));
+    }
+    expect((await api.get(BALANCE_PATH)).status).toBe(200);
+  });
+
+  it("'status' defaults to 500 'Injected fault' once", async () => {
+    await addFault({ kind: 'status' });
+    expect((await api.get(BALANCE_PATH)).body).toEqual(envelopeError(500, 'Injected fault'));
+    expect((await api.get(BALANCE_PATH)).status).toBe(200);
+  });
+
+  it('counts only calls matching method and path, in FIFO order', async () => {
+    await addFault({ kind: 'status', status: 502, method: 'post', path: ACCOUNT_PATH });
+    await addFault({ kind: 'status', status: 504, path: BALANCE_PATH });
+    await addFault({ kind: 'status', status: 503, path: BALANCE_PATH });
+
+    expect((await api.get(ACCOUNT_PATH)).status).toBe(200);
+    expect((await api.get(BALANCE_PATH)).status).toBe(504);
+    expect((await api.get(BALANCE_PATH)).status).toBe(503);
+    expect((await api.send('POST', ACCOUNT_PATH, { body: {} })).status).toBe(502);
+    expect((await control(sandbox, 'GET', '/faults')).body).toEqual([]);
+  });
+
+  it("'stall' waits, then answers normally", async () => {
+    await addFault({ kind: 'stall', stallMs: 150 });
+    const started = performance.now();
+    const response = await api.get(BALANCE_PATH);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toHaveLength(5);
+  });
+
+  it("'stall' lets a client time out, and the call is logged without a status", async () => {
+    await addFault({ kind: 'stall', stallMs: 30_000 });
+    const aborted = fetch(`${sandbox.url}${BALANCE_PATH}`, {
+      headers: standardHeaders(api.token) as Record<string, string>,
+      signal: AbortSignal.timeout(100),
+    });
+    await expect(aborted).rejects.toThrow();
+    await expect.poll(() => sandbox.requests().length).toBe(1);
+    expect(sandbox.requests()[0]).toMatchObject({ path: BALANCE_PATH, status: null });
+  });
+
+  it("'drop' closes the connection without an answer and leaves no trace but the log", async () => {
+    await addFault({ kind: 'drop', method: 'POST' });
+    const created = api.send('POST', ACCOUNT_PATH, {
+      body: { type: 'virtual_account', country: 'US', currency: 'USD', required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }] },
+    });
+    await expect(created).rejects.toThrow();
+    expect(sandbox.store.accounts.size).toBe(5);
+    expect(sandbox.requests()).toMatchObject([{ method: 'POST', path: ACCOUNT_PATH, status: null }]);
+  });
+
+  it("'contract' without a body breaks the first key of the first data element", async () => {
+    await addFault({ kind: 'contract' });
+    const broken = await api.get(BALANCE_PATH);
+    const intact = await api.get(BALANCE_PATH);
+    expect(broken.status).toBe(200);
+    expect(broken.body.data[0]).toEqual({ ...intact.body.data[0], currency: { broken: true } });
+    expect(broken.body.data.slice(1)).toEqual(intact.body.data.slice(1));
+  });
+
+  it("'contract' replaces a null data with { broken: true }", async () => {
+    await addFault({ kind: 'contract', method: 'DELETE' });
+    const response = await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': 'acc_demo_sgd' } });
+    expect(response.body).toEqual({ code: 200, status: 'success', message: 'Account closed successfully', data: { broken: true } });
+    expect(sandbox.store.accounts.get('acc_demo_sgd')?.account.status).toBe('CLOSED');
+  });
+
+  it("'contract' with a body sends it verbatim with HTTP 200", async () => {
+    await addFault({ kind: 'contract', body: { unexpected: ['shape'] } });
+    const response = await api.get(ACCOUNT_PATH);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ unexpected: ['shape'] });
+  });
+
+  it('are listed while pending and can be cleared', async () => {
+    await addFault({ kind: 'drop', count: 3, path: '/nowhere' });
+    await addFault({ kind: 'stall', stallMs: 10 });
+    const listed = await control(sandbox, 'GET', '/faults');
+    expect(listed.body).toMatchObject([
+      { id: 'flt_1', kind: 'drop', remaining: 3, path: '/nowhere', method: null },
+      { id: 'flt_2', kind: 'stall', remaining: 1, stallMs: 10 },
+    ]);
+    expect((await control(sandbox, 'DELETE', '/faults')).body).toEqual({ ok: true });
+    expect((await control(sandbox, 'GET', '/faults')).body).toEqual([]);
+  });
+
+  it.each([
+    [{ kind: 'explode' }, 'kind must be one of status, stall, drop, contract'],
+    [{}, 'kind is required'],
+    [{ kind: 'status', status: 200 }, 'status must be at least 400'],
+    [{ kind: 'status', count: 0 }, 'count must be at least 1'],
+    [{ kind: 'stall', stallMs: 'long' }, 'stallMs must be a number'],
+    [{ kind: 'drop', path: 'svc' }, 'path must start with /'],
+  ])('reject the invalid fault %j', async (fault, error) => {
+    const response = await addFault(fault);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error });
+  });
+
+  it('never apply to the control API', async () => {
+    await addFault({ kind: 'drop', count: 5 });
+    expect((await control(sandbox, 'GET', '/clock')).status).toBe(200);
+    expect((await control(sandbox, 'GET', '/faults')).body[0].remaining).toBe(5);
+  });
+});
+
+describe('stalled calls at shutdown', () => {
+  it('do not keep the sandbox from closing', async () => {
+    const other = await startTestSandbox();
+    const otherApi = await apiClient(other);
+    await control(other, 'POST', '/faults', { kind: 'stall' });
+    const pending = otherApi.get(BALANCE_PATH).catch((error: unknown) => error);
+    // The fault leaves the queue when the call arrives and starts its 30 s stall.
+    await expect.poll(async () => (await control(other, 'GET', '/faults')).body).toEqual([]);
+    const started = performance.now();
+    await other.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await pending).toBeInstanceOf(Error);
+  });
+});
+
+describe('latency', () => {
+  it('defaults to the latencyMs option and can be overridden until reset', async () => {
+    const slow = await startTestSandbox({ latencyMs: 25 });
+    try {
+      expect((await control(slow, 'GET', '/latency')).body).toEqual({ ms: 25 });
+      expect((await control(slow, 'PUT', '/latency', { ms: 5 })).body).toEqual({ ms: 5 });
+      expect((await control(slow, 'GET', '/latency')).body).toEqual({ ms: 5 });
+      await control(slow, 'POST', '/reset');
+      expect((await control(slow, 'GET', '/latency')).body).toEqual({ ms: 25 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('delays API calls but not control calls', async () => {
+    await control(sandbox, 'PUT', '/latency', { ms: 120 });
+    const started = performance.now();
+    expect((await api.get(BALANCE_PATH)).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+    expect(sandbox.requests().at(-1)?.durationMs).toBeGreaterThanOrEqual(115);
+
+    const controlStarted = performance.now();
+    await control(sandbox, 'GET', '/clock');
+    expect(performance.now() - controlStarted).toBeLessThan(100);
+  });
+
+  it('rejects a bad value', async () => {
+    expect((await control(sandbox, 'PUT', '/latency', { ms: -5 })).body).toEqual({ error: 'ms must be at least 0' });
+    expect((await control(sandbox, 'PUT', '/latency', {})).body).toEqual({ error: 'ms is required' });
+  });
+});
+
+describe('request log', () => {
+  it('records API calls in order with method, path, query, status, sandbox time, request id and duration', async () => {
+    await control(sandbox, 'POST', '/clock/advance', { days: 2 });
+    const expectedDay = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    api = await apiClient(sandbox);
+    await control(sandbox, 'DELETE', '/requests');
+    await api.get(ACCOUNT_PATH, { headers: { 'x-request-id': 'log-1' }, query: { currency: 'USD', status: 'ACTIVE' } });
+    await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-request-id': 'log-2' } });
+    await call(sandbox, '/svc/api/v1/unknown');
+
+    const viaHttp = (await control(sandbox, 'GET', '/requests')).body;
+    expect(viaHttp).toEqual(sandbox.requests());
+    expect(viaHttp).toMatchObject([
+      { method: 'GET', path: ACCOUNT_PATH, query: { currency: 'USD', status: 'ACTIVE' }, status: 200, requestId: 'log-1' },
+      { method: 'DELETE', path: ACCOUNT_PATH, query: {}, status: 400, requestId: 'log-2' },
+      { method: 'GET', path: '/svc/api/v1/unknown', query: {}, status: 404, requestId: null },
+    ]);
+    for (const entry of viaHttp) {
+      expect(entry.time.slice(0, 10)).toBe(expectedDay);
+      expect(entry.durationMs).toBeTypeOf('number');
+      expect(entry.durationMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('leaves out control calls and can be cleared', async () => {
+    await api.get(BALANCE_PATH);
+    await control(sandbox, 'GET', '/clock');
+    await control(sandbox, 'GET', '/faults');
+    expect(sandbox.requests().map((entry) => entry.path)).toEqual([BALANCE_PATH]);
+    expect((await control(sandbox, 'DELETE', '/requests')).body).toEqual({ ok: true });
+    expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe('clock', () => {
+  it('reads and advances the sandbox time', async () => {
+    const before = Date.parse((await control(sandbox, 'GET', '/clock')).body.now);
+    const advanced = await control(sandbox, 'POST', '/clock/advance', { days: 1, minutes: 2, seconds: 3, ms: 4 });
+    const after = Date.parse(advanced.body.now);
+    const expected = 86_400_000 + 120_000 + 3_000 + 4;
+    expect(after - before).toBeGreaterThanOrEqual(expected - 5);
+    expect(after - before).toBeLessThan(expected + 1_000);
+    expect(Math.abs(sandbox.clock.now().getTime() - after)).toBeLessThan(1_000);
+  });
+
+  it('only moves forward', async () => {
+    const response = await control(sandbox, 'POST', '/clock/advance', { minutes: -1 });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'minutes must be at least 0' });
+  });
+
+  it('rejects a body that is not JSON', async () => {
+    const response = await call(sandbox, '/sandbox/clock/advance', { method: 'POST', rawBody: '{' });
+    expect(response.body).toEqual({ error: 'request body is not valid JSON' });
+  });
+});
+
+describe('POST /sandbox/reset', () => {
+  it('restores data, clock, faults, latency, idempotency, the log and tokens', async () => {
+    await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': 'acc_demo_usd' } });
+    await control(sandbox, 'POST', '/clock/advance', { days: 10 });
+    await control(sandbox, 'PUT', '/latency', { ms: 50 });
+    await addFault({ kind: 'status', path: '/never-called' });
+
+    expect((await control(sandbox, 'POST', '/reset')).body).toEqual({ ok: true });
+
+    expect(sandbox.store.accounts.get('acc_demo_usd')?.account.status).toBe('ACTIVE');
+    expect(Math.abs(sandbox.clock.now().getTime() - Date.now())).toBeLessThan(1_000);
+    expect((await control(sandbox, 'GET', '/latency')).body).toEqual({ ms: 0 });
+    expect((await control(sandbox, 'GET', '/faults')).body).toEqual([]);
+    expect(sandbox.requests()).toEqual([]);
+    expect((await api.get(BALANCE_PATH)).status).toBe(401);
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 for the retired cardholder path and unknown paths', async () => {
+    for (const path of ['/svc/api/v1/cardHolders', '/svc/api/v1/nothing', '/']) {
+      const response = await api.get(path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual(envelopeError(404, 'Not found'));
+    }
+    const post = await api.send('POST', '/svc/api/v1/cardHolders', { body: {} });
+    expect(post.body).toEqual(envelopeError(404, 'Not found'));
+  });
+
+  it('answers 405 for a known path with a wrong method', async () => {
+    const response = await api.send('PUT', ACCOUNT_PATH, { body: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, GET, DELETE');
+    expect(response.body).toEqual(envelopeError(405, 'Method not allowed'));
+  });
+
+  it('tolerates a trailing slash', async () => {
+    expect((await api.get(`${ACCOUNT_PATH}/`)).status).toBe(200);
+  });
+
+  it('answers plain 404 under /sandbox/', async () => {
+    const response = await control(sandbox, 'GET', '/nothing');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: 'Not found' });
+  });
+});

@@ -1,0 +1,115 @@
+import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+
+export const LOGIN_PATH = '/api/v1/authentication/login';
+export const ACCOUNT_PATH = '/svc/api/v1/account';
+export const BALANCE_PATH = '/svc/api/v1/account/balance';
+export const TRANSACTIONS_PATH = '/svc/api/v1/account/transactions';
+export const HISTORY_PATH = '/svc/api/v1/account/balance/history';
+
+export const LOGIN_BODY = {
+  client_key: DEMO_CREDENTIALS.clientKey,
+  client_secret: DEMO_CREDENTIALS.clientSecret,
+  email: DEMO_CREDENTIALS.email,
+};
+
+export const TOKEN_ERROR = {
+  code: 401,
+  status: 'Error',
+  message: 'Access token is missing, invalid or expired',
+  data: null,
+};
+
+// Tests share a silent logger: an expected 500 must not clutter the output.
+export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, logger: { info: () => {}, warn: () => {} }, ...options });
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // Tests assert on arbitrary JSON shapes.
+  body: any;
+}
+
+export interface CallOptions {
+  method?: string;
+  /** `undefined` removes a header from the defaults. */
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+  /** Sent verbatim instead of JSON-encoding `body`. */
+  rawBody?: string;
+  query?: Record<string, string | number>;
+}
+
+export async function call(sandbox: Sandbox, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const url = new URL(path, sandbox.url);
+  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, String(value));
+  const headers = Object.fromEntries(
+    Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const text = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  // Bytes, not a string: fetch would otherwise add a text/plain Content-Type of its own.
+  const body = text === undefined ? undefined : new TextEncoder().encode(text);
+  const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+  const reply = await response.text();
+  return { status: response.status, headers: response.headers, body: reply === '' ? undefined : JSON.parse(reply) };
+}
+
+let requestCounter = 0;
+export function nextRequestId(): string {
+  requestCounter += 1;
+  return `test-req-${requestCounter}`;
+}
+
+export async function login(sandbox: Sandbox): Promise<string> {
+  const response = await call(sandbox, LOGIN_PATH, {
+    method: 'POST',
+    headers: { 'x-api-key': DEMO_CREDENTIALS.apiKey, 'content-type': 'application/json' },
+    body: LOGIN_BODY,
+  });
+  if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
+  return response.body.data[0].access_token as string;
+}
+
+export function standardHeaders(token: string, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    'x-api-key': DEMO_CREDENTIALS.apiKey,
+    'x-product-id': DEMO_CREDENTIALS.productId,
+    'x-request-id': nextRequestId(),
+    'x-user-id': DEMO_CREDENTIALS.userId,
+    'content-type': 'application/json',
+    authorization: `Bearer ${token}`,
+    ...overrides,
+  };
+}
+
+/** A logged-in client for the standard-header endpoints. */
+export interface Api {
+  token: string;
+  get(path: string, options?: CallOptions): Promise<ApiResponse>;
+  send(method: string, path: string, options?: CallOptions): Promise<ApiResponse>;
+}
+
+export async function apiClient(sandbox: Sandbox): Promise<Api> {
+  const token = await login(sandbox);
+  const send = (method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> =>
+    call(sandbox, path, { ...options, method, headers: standardHeaders(token, options.headers) });
+  return { token, get: (path, options) => send('GET', path, options), send };
+}
+
+export async function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<ApiResponse> {
+  return call(sandbox, `/sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body,
+  });
+}
+
+/** YYYY-MM-DD of the sandbox clock's day, shifted by whole days. */
+export function sandboxDay(sandbox: Sandbox, offsetDays = 0): string {
+  return new Date(sandbox.clock.now().getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function envelopeError(code: number, message: string): object {
+  return { code, status: 'Error', message, data: null };
+}
