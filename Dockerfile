@@ -20,7 +20,8 @@ COPY tsconfig.json codegen.ts ./
 COPY src ./src
 COPY schema ./schema
 COPY test ./test
-RUN npx tsc --noEmit
+# The image's own Node 24 runs tsc: the `node` devDependency is for machines with an older Node.
+RUN node node_modules/typescript/bin/tsc --noEmit
 
 FROM node:${NODE_VERSION}-slim AS runtime
 ENV NODE_ENV=production \

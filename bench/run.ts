@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
 import { createGateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
-import { DEMO_CREDENTIALS, startSandbox } from '../src/sandbox/index.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
 
 /**
  * `npm run bench`: the gateway over the sandbox on loopback, under autocannon. Prints throughput,
@@ -14,20 +15,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const latencyMs = Number(process.env.SANDBOX_LATENCY_MS ?? 5);
 
 const sandbox = await startSandbox({ port: 0, latencyMs });
-const c = DEMO_CREDENTIALS;
-const gateway = createGateway({
-  logger: silentLogger,
-  upstream: {
-    baseUrl: sandbox.url,
-    serviceSegment: 'svc',
-    directDebitBaseUrl: sandbox.url,
-    apiKey: c.apiKey,
-    productId: c.productId,
-    userId: c.userId,
-    credentials: { clientKey: c.clientKey, clientSecret: c.clientSecret, email: c.email },
-    timeoutMs: 10_000,
-  },
-});
+const gateway = createGateway({ logger: silentLogger, upstream: sandboxUpstreamConfig(sandbox) });
 const { port } = await gateway.server.listen(0, '127.0.0.1');
 const url = `http://127.0.0.1:${port}/graphql`;
 

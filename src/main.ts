@@ -1,7 +1,8 @@
 import { ConfigError, loadConfig, type Config, type UpstreamConfig } from './config.ts';
 import { createGateway } from './gateway.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { DEMO_CREDENTIALS, startSandbox, type Sandbox } from './sandbox/index.ts';
+import { startSandbox, type Sandbox } from './sandbox/index.ts';
+import { sandboxUpstreamConfig } from './sandbox/upstream-config.ts';
 
 /** `npm start`: configuration, the embedded sandbox when no upstream is configured, the server. */
 
@@ -24,19 +25,9 @@ async function sandboxUpstream(config: Config, logger: Logger): Promise<{ upstre
     logger: logger.child({ component: 'sandbox' }),
   });
   logger.info({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
-  const c = DEMO_CREDENTIALS;
   return {
     sandbox,
-    upstream: {
-      baseUrl: sandbox.url,
-      serviceSegment: config.serviceSegment,
-      directDebitBaseUrl: sandbox.url,
-      apiKey: c.apiKey,
-      productId: c.productId,
-      userId: c.userId,
-      credentials: { clientKey: c.clientKey, clientSecret: c.clientSecret, email: c.email },
-      timeoutMs: config.upstreamTimeoutMs,
-    },
+    upstream: sandboxUpstreamConfig(sandbox, { serviceSegment: config.serviceSegment, timeoutMs: config.upstreamTimeoutMs }),
   };
 }
 

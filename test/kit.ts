@@ -3,7 +3,9 @@ import { print, type ExecutionResult } from 'graphql';
 import type { UpstreamConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
-import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
+import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
+import { apiClient, type ApiResponse } from './sandbox/helpers.ts';
 import type { RetryPolicy } from '../src/upstream/retry.ts';
 
 /**
@@ -38,18 +40,10 @@ export interface Kit {
 
 export async function startKit(options: KitOptions = {}): Promise<Kit> {
   const sandbox = await startSandbox({ port: 0, ...options.sandbox });
-  const c = DEMO_CREDENTIALS;
-  const upstreamConfig: UpstreamConfig = {
-    baseUrl: sandbox.url,
-    serviceSegment: 'svc',
-    directDebitBaseUrl: sandbox.url,
-    apiKey: c.apiKey,
-    productId: c.productId,
-    userId: c.userId,
-    credentials:
-      options.gatewayCredentials === false ? undefined : { clientKey: c.clientKey, clientSecret: c.clientSecret, email: c.email },
+  const upstreamConfig = sandboxUpstreamConfig(sandbox, {
     timeoutMs: options.timeoutMs ?? 2_000,
-  };
+    gatewayCredentials: options.gatewayCredentials,
+  });
   const gateway = createGateway({ upstream: upstreamConfig, logger: silentLogger, retry: options.retry ?? FAST_RETRY });
 
   const control = async (method: string, path: string, body?: unknown) => {
@@ -92,26 +86,12 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
 }
 
 /** A raw call to the sandbox REST API with the standard headers and a fresh demo token. */
-export async function rawUpstream(kit: Kit, method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) {
-  const c = DEMO_CREDENTIALS;
-  const login = await fetch(`${kit.sandbox.url}/api/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'x-api-key': c.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ client_key: c.clientKey, client_secret: c.clientSecret, email: c.email }),
-  });
-  const token = ((await login.json()) as { data: { access_token: string }[] }).data[0]!.access_token;
-  const response = await fetch(`${kit.sandbox.url}${path}`, {
-    method,
-    headers: {
-      'x-api-key': c.apiKey,
-      'x-product-id': c.productId,
-      'x-user-id': c.userId,
-      'x-request-id': crypto.randomUUID(),
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as { code: number; status: string; message: string; data: any } };
+export async function rawUpstream(
+  kit: Kit,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<ApiResponse> {
+  const api = await apiClient(kit.sandbox);
+  return api.send(method, path, options);
 }
