@@ -1,4 +1,3 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from './context.ts';
@@ -52,14 +51,16 @@ export function bearerToken(header: string | null | undefined): string | undefin
  * from the installed package (all assets inlined), so it works with no internet.
  */
 export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Record<string, unknown>, GatewayContext> {
-  // The inlined page is ~9 MB; build it once, not per visit.
-  let page: string | undefined;
+  // The inlined page is ~9 MB: load it on the first visit (API-only deployments never pay for it)
+  // and build it once, not per visit.
+  let page: Promise<string> | undefined;
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: options.graphiql === false ? false : { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY },
-    renderGraphiQL: (graphiqlOptions) => (page ??= renderGraphiQL(graphiqlOptions)),
+    renderGraphiQL: (graphiqlOptions) =>
+      (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
     context: ({ request }) => ({
