@@ -292,12 +292,12 @@ describe('account mutations', () => {
     expect((again.data!.accountClose as { message: string }).message).toContain('already closed');
   });
 
-  it('rejects a global ID of another type as bad input', async () => {
+  it('rejects a global ID of another type, or not a global ID, as bad input', async () => {
     const notAnAccount = Buffer.from('Payout:123').toString('base64');
-    const result = await kit.execute(AccountCloseDocument, { input: { accountId: notAnAccount } });
-    const outcome = result.data?.accountClose;
-    const message = outcome && 'message' in outcome ? outcome.message : result.errors?.[0]?.message;
-    expect(message).toMatch(/Account/);
+    const wrongType = await kit.execute(AccountCloseDocument, { input: { accountId: notAnAccount } });
+    expect(wrongType.errors?.[0]).toMatchObject({ message: `ID: ${notAnAccount} is not of type: Account`, extensions: { code: 'BAD_USER_INPUT' } });
+    const garbage = await kit.execute(AccountCloseDocument, { input: { accountId: 'garbage!!' } });
+    expect(garbage.errors?.[0]).toMatchObject({ message: 'Invalid global ID: garbage!!', extensions: { code: 'BAD_USER_INPUT' } });
     expect(kit.calls(ACCOUNT_PATH, 'DELETE')).toHaveLength(0);
   });
 });

@@ -50,6 +50,38 @@ describe('the HTTP server', () => {
   });
 });
 
+describe('graphql-ws authentication', () => {
+  it('takes the bearer token from connectionParams.authorization', async () => {
+    const kit = await startKit({ gatewayCredentials: false });
+    const { port } = await kit.gateway.server.listen(0, '127.0.0.1');
+    const login = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation($input: AccessTokenCreateInput!) { accessTokenCreate(input: $input) { ... on AccessTokenCreateSuccess { token { accessToken } } } }',
+        variables: { input: { clientKey: 'sandbox-client-key', clientSecret: 'sandbox-client-secret', email: 'treasury@acme.example' } },
+      }),
+    });
+    const token = ((await login.json()) as any).data.accessTokenCreate.token.accessToken as string;
+    const run = async (connectionParams: Record<string, string>) => {
+      const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+      const result = await new Promise<any>((resolve, reject) => {
+        let value: unknown;
+        client.subscribe({ query: '{ balances { currency } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+      });
+      await client.dispose();
+      return result;
+    };
+    const anonymous = await run({});
+    expect(anonymous.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const authed = await run({ authorization: `Bearer ${token}` });
+    expect(authed.errors).toBeUndefined();
+    expect(authed.data.balances.length).toBeGreaterThan(0);
+    await kit.gateway.server.stop(1_000);
+    await kit.sandbox.close();
+  });
+});
+
 describe('graceful stop', () => {
   it('finishes in-flight requests, then refuses new connections', async () => {
     const kit = await startKit({ sandbox: { latencyMs: 300 } });
