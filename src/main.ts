@@ -22,6 +22,7 @@ async function sandboxUpstream(config: Config, logger: Logger): Promise<{ upstre
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
+    serviceSegment: config.serviceSegment,
     logger: logger.child({ component: 'sandbox' }),
   });
   logger.info({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');

@@ -23,6 +23,7 @@ export interface KitOptions {
   gatewayCredentials?: boolean;
   retry?: RetryPolicy;
   timeoutMs?: number;
+  serviceSegment?: string;
 }
 
 export interface Kit {
@@ -42,6 +43,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   const sandbox = await startSandbox({ port: 0, ...options.sandbox });
   const upstreamConfig = sandboxUpstreamConfig(sandbox, {
     timeoutMs: options.timeoutMs ?? 2_000,
+    serviceSegment: options.serviceSegment,
     gatewayCredentials: options.gatewayCredentials,
   });
   const gateway = createGateway({ upstream: upstreamConfig, logger: silentLogger, retry: options.retry ?? FAST_RETRY });

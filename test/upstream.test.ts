@@ -141,6 +141,17 @@ describe('the upstream client, through the gateway', () => {
   });
 });
 
+describe('the service segment', () => {
+  it('puts UPSTREAM_SERVICE_SEGMENT where the documents write svc', async () => {
+    const kit = await startKit({ sandbox: { serviceSegment: 'banking' }, serviceSegment: 'banking' });
+    const result = await kit.execute(BalancesDocument, {});
+    expect(result.errors).toBeUndefined();
+    expect(kit.calls('/banking/api/v1/account/balance')).toHaveLength(1);
+    expect(kit.calls(BALANCE)).toHaveLength(0);
+    await kit.close();
+  });
+});
+
 describe('token handling', () => {
   let kit: Kit;
   afterEach(() => kit.close());

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   /** Default 1800 ("about 30 minutes", Document 1, section 8). */
   tokenTtlSeconds?: number;
   logger?: SandboxLogger;
+  /** The service's own name, written `svc` in the documents' paths (default `svc`). */
+  serviceSegment?: string;
 }
 
 export interface Sandbox {
@@ -54,7 +56,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seed: options.seed ?? true,
     logger: options.logger ?? DEFAULT_LOGGER,
   });
-  const apiRoutes = [loginRoute, ...DOMAINS.flatMap((domain) => domain.routes)];
+  const segment = options.serviceSegment ?? 'svc';
+  // Paths are declared as the documents write them; a deployment's own service name replaces `svc`.
+  const apiRoutes = [loginRoute, ...DOMAINS.flatMap((domain) => domain.routes)].map((route) =>
+    route.path.startsWith('/svc/') ? { ...route, path: `/${segment}${route.path.slice(4)}` } : route,
+  );
   const server = createServer(createRequestListener(runtime, apiRoutes, controlRoutes));
   const host = options.host ?? '127.0.0.1';
   await listen(server, options.port ?? 0, host);
