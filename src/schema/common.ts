@@ -42,8 +42,18 @@ const FieldIssue = builder.objectRef<StandardSchemaV1.Issue>('FieldIssue').imple
       resolve: (issue) => issue.path?.map((part) => String(typeof part === 'object' ? part.key : part)) ?? [],
     }),
     message: t.exposeString('message', { nullable: false, description: 'The rule that was broken.' }),
+    upstreamPath: t.string({
+      description:
+        "Where the bank's own rule set names this field: a dotted path into its request body, e.g. \"beneficiary.address.postcode\". Null for the gateway's own rules.",
+      resolve: (issue) => (issue as UpstreamRuleIssue).upstreamPath ?? null,
+    }),
   }),
 });
+
+/** An input issue found by a rule of the bank's, which names the field by its own dotted path. */
+export interface UpstreamRuleIssue extends StandardSchemaV1.Issue {
+  upstreamPath?: string;
+}
 
 builder.objectType(InputValidationError, {
   name: 'ValidationError',

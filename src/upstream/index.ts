@@ -7,8 +7,17 @@ import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import type { RetryPolicy } from './retry.ts';
 
+/**
+ * State shared by every request of one runtime (caches of rarely-changing upstream data). Each
+ * domain that needs one adds it here.
+ */
+export function createSharedState() {
+  return {};
+}
+export type SharedState = ReturnType<typeof createSharedState>;
+
 /** Every typed upstream call, bound to one request's token source. Each domain adds its API here. */
-export function createUpstream(client: UpstreamClient, auth: TokenSource) {
+export function createUpstream(client: UpstreamClient, auth: TokenSource, shared: SharedState) {
   const call = bindCaller(client, auth);
   return {
     accounts: accountsApi(call),
@@ -32,13 +41,14 @@ export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, re
   const client = new UpstreamClient({ ...config, logger, retry });
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
+  const shared = createSharedState();
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
   };
   return {
     client,
     tokens,
-    forRequest: (bearer) => createUpstream(client, bearer ? callerToken(bearer) : (tokens ?? noToken)),
+    forRequest: (bearer) => createUpstream(client, bearer ? callerToken(bearer) : (tokens ?? noToken), shared),
     close: () => client.close(),
   };
 }
