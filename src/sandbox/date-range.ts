@@ -7,7 +7,8 @@ export interface DateRange {
   to: number;
 }
 
-const dayParam = z.string().refine((text) => parseDay(text) !== null, 'must be a date in the form YYYY-MM-DD');
+/** A YYYY-MM-DD calendar day. */
+export const dayParam = z.string().refine((text) => parseDay(text) !== null, 'must be a date in the form YYYY-MM-DD');
 
 /** Query fields `from_date` and `to_date`; spread into a route's query schema. */
 export const dateRangeShape = {

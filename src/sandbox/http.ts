@@ -31,6 +31,15 @@ export function badRequest(message: string): ApiError {
 }
 
 /**
+ * The record, or the answer to an unknown id: 400 `<Resource> <id> not found`, which the
+ * gateway reads as "no such record" on reads.
+ */
+export function found<T>(record: T | undefined, resource: string, id: string): T {
+  if (record === undefined) throw badRequest(`${resource} ${id} not found`);
+  return record;
+}
+
+/**
  * The Document 1 envelope. `status` is `success` by default; Document 2 has endpoints that
  * answer `Success`, hence the parameter.
  */

@@ -16,7 +16,7 @@ export function listQuerySchema(maxRangeDays: number) {
 }
 
 /** Filters by the creation day, orders newest first and cuts the requested page. */
-export function listPage<T extends { id: string }>(items: Iterable<T>, createdAt: (item: T) => number, query: ListQuery): T[] {
+export function listPage<T>(items: Iterable<T>, createdAt: (item: T) => number, query: ListQuery): T[] {
   const inRange = [...items].filter((item) => inDateRange(createdAt(item), query.range));
   return pageOf(inRange, createdAt, query.paging);
 }

@@ -22,9 +22,23 @@ export const pagingShape = {
   size: integerParam(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 };
 
-/** Newest first by creation time (ties broken by id, so pages never shuffle), then one page. */
-export function pageOf<T extends { id: string }>(items: readonly T[], createdAt: (item: T) => number, paging: Paging): T[] {
-  const sorted = [...items].sort((a, b) => createdAt(b) - createdAt(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+/** Query fields `limit` and `offset` (a 0-based item offset); spread into a route's query schema. */
+export const limitOffsetShape = {
+  limit: integerParam(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  offset: integerParam(0).default(0),
+};
+
+/**
+ * Newest first by creation time. Among equal instants the item recorded later comes first
+ * (the sort is stable over the reversed insertion order), so pages never shuffle and two
+ * ledger entries of one instant read in the order their running balances were computed.
+ */
+export function newestFirst<T>(items: Iterable<T>, createdAt: (item: T) => number): T[] {
+  return [...items].reverse().sort((a, b) => createdAt(b) - createdAt(a));
+}
+
+/** Newest first, then one page. */
+export function pageOf<T>(items: readonly T[], createdAt: (item: T) => number, paging: Paging): T[] {
   const start = (paging.page - 1) * paging.size;
-  return sorted.slice(start, start + paging.size);
+  return newestFirst(items, createdAt).slice(start, start + paging.size);
 }

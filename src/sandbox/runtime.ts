@@ -3,7 +3,8 @@ import type { SandboxCredentials } from './credentials.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
 import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
-import { seedDemoData } from './seed.ts';
+import { createScheduler, schedulingClock, type Scheduler } from './scheduler.ts';
+import { jobHandlers, seedDemoData } from './seed.ts';
 import { createStore, type SandboxStore } from './store.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
 
@@ -29,8 +30,11 @@ export interface Latency {
 /** Everything a request needs, shared by the pipeline, the handlers and the control API. */
 export interface Runtime {
   credentials: SandboxCredentials;
+  /** Reading or advancing it first runs the scheduled work that has come due. */
   clock: SandboxClock;
   store: SandboxStore;
+  /** Handlers that create work due at once (a payout for today) run it through this. */
+  scheduler: Scheduler;
   tokens: TokenService;
   idempotency: IdempotencyCache;
   faults: FaultQueue;
@@ -45,14 +49,18 @@ export interface Runtime {
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
-  const clock = createClock();
+  const baseClock = createClock();
+  const scheduler = createScheduler(() => runtime.store, jobHandlers());
+  const clock = schedulingClock(baseClock, scheduler);
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
   const runtime: Runtime = {
     credentials: options.credentials,
     clock,
-    // Seeded from the clock's current day, so the demo history always ends yesterday.
-    store: createStore(options.seed ? (store) => seedDemoData(store, clock.now().getTime()) : null),
+    // Seeded from the clock's current day, so the demo history always ends yesterday. The
+    // base clock: the seed runs while the store is being built, before any job may run.
+    store: createStore(options.seed ? (store) => seedDemoData(store, baseClock.now().getTime()) : null),
+    scheduler,
     tokens: createTokenService(clock, options.tokenTtlSeconds),
     idempotency: createIdempotencyCache(),
     faults: createFaultQueue(),

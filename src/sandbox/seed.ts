@@ -1,7 +1,18 @@
 import { DOMAINS } from './domains/index.ts';
+import { createScheduler, type JobHandler } from './scheduler.ts';
 import type { SandboxStore } from './store.ts';
 
-/** Deterministic demo data of every domain, dated relative to `now` (epoch ms). */
+/** Every domain's scheduled-job handlers, by job kind. */
+export function jobHandlers(): Map<string, JobHandler> {
+  return new Map(DOMAINS.flatMap((domain) => Object.entries(domain.jobs ?? {})));
+}
+
+/**
+ * Deterministic demo data of every domain, dated relative to `now` (epoch ms). Seeds arrange
+ * past activity the way clients would (a conversion opened yesterday); the work that has
+ * come due by `now` then runs, so the data starts settled and the ledger wrote it.
+ */
 export function seedDemoData(store: SandboxStore, now: number): void {
   for (const domain of DOMAINS) domain.seed?.(store, now);
+  createScheduler(() => store, jobHandlers()).runDue(now);
 }

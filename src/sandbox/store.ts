@@ -1,10 +1,14 @@
 import { createRandom, type Random } from './random.ts';
+import type { ScheduledJob } from './scheduler.ts';
 import type {
   AccountRecord,
   Balance,
   BalanceHistoryRecord,
   TransactionRecord,
 } from './domains/accounts/types.ts';
+import type { BeneficiaryRecord } from './domains/beneficiaries/types.ts';
+import type { ConversionRecord, QuoteRecord } from './domains/fx/types.ts';
+import type { PayoutRecord } from './domains/payouts/types.ts';
 
 /**
  * The sandbox's state: plain in-memory maps, one per collection. A later domain adds its
@@ -17,6 +21,12 @@ export interface SandboxStore {
   balances: Map<string, Balance>;
   transactions: Map<string, TransactionRecord>;
   balanceHistory: Map<string, BalanceHistoryRecord>;
+  beneficiaries: Map<string, BeneficiaryRecord>;
+  payouts: Map<string, PayoutRecord>;
+  quotes: Map<string, QuoteRecord>;
+  conversions: Map<string, ConversionRecord>;
+  /** Time-driven work not yet done, keyed by kind and subject (scheduler.ts). */
+  jobs: Map<string, ScheduledJob>;
   /**
    * Seeded generator for ids and numbers of records created at run time, so the same
    * sequence of calls after a reset yields the same ids.
@@ -24,6 +34,8 @@ export interface SandboxStore {
   random: Random;
   /** `<prefix>_<16 hex>`, from `random`. */
   newId(prefix: string): string;
+  /** `<PREFIX><10 digits>`, from `random`, that `taken` does not know yet. */
+  newReference(prefix: string, taken: (candidate: string) => boolean): string;
   /** Empties every collection and, when seeding is on, loads the demo data again. */
   reset(): void;
 }
@@ -36,8 +48,19 @@ export function createStore(seed: ((store: SandboxStore) => void) | null): Sandb
     balances: new Map(),
     transactions: new Map(),
     balanceHistory: new Map(),
+    beneficiaries: new Map(),
+    payouts: new Map(),
+    quotes: new Map(),
+    conversions: new Map(),
+    jobs: new Map(),
     random: createRandom(RUNTIME_SEED),
     newId: (prefix) => `${prefix}_${store.random.hex(16)}`,
+    newReference(prefix, taken) {
+      for (;;) {
+        const candidate = `${prefix}${store.random.digits(10)}`;
+        if (!taken(candidate)) return candidate;
+      }
+    },
     reset() {
       // Cleared in place, so references held by callers (sandbox.store.accounts) stay live.
       for (const value of Object.values(store)) {

@@ -11,9 +11,14 @@ import { badRequest } from './http.ts';
  * Issues on the whole input (empty path) are always used as is.
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input, { error: describeRule });
+  const result = parseWithRules(schema, input);
   if (result.success) return result.data;
   throw badRequest(result.error.issues.map(describeIssue).join('; '));
+}
+
+/** safeParse with this module's rule texts, for callers that word the message their own way. */
+export function parseWithRules<S extends z.ZodType>(schema: S, input: unknown): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(input, { error: describeRule });
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -5,6 +5,7 @@ export const ACCOUNT_PATH = '/svc/api/v1/account';
 export const BALANCE_PATH = '/svc/api/v1/account/balance';
 export const TRANSACTIONS_PATH = '/svc/api/v1/account/transactions';
 export const HISTORY_PATH = '/svc/api/v1/account/balance/history';
+export const TRANSFER_PATH = '/svc/api/v1/transfer';
 
 export const LOGIN_BODY = {
   client_key: DEMO_CREDENTIALS.clientKey,
@@ -112,4 +113,30 @@ export function sandboxDay(sandbox: Sandbox, offsetDays = 0): string {
 
 export function envelopeError(code: number, message: string): object {
   return { code, status: 'Error', message, data: null };
+}
+
+/** Epoch ms of 00:00 UTC of the sandbox clock's day, shifted by whole days. */
+export function sandboxMidnight(sandbox: Sandbox, offsetDays = 0): number {
+  return Date.parse(`${sandboxDay(sandbox, offsetDays)}T00:00:00Z`);
+}
+
+/**
+ * Moves the sandbox clock (through the control API) to `instant`, epoch ms, and returns a
+ * client logged in again: a jump of more than 30 minutes expires every token.
+ */
+export async function advanceClockTo(sandbox: Sandbox, instant: number): Promise<Api> {
+  const ms = instant - sandbox.clock.now().getTime();
+  if (ms < 0) throw new Error('the sandbox clock only moves forward');
+  await control(sandbox, 'POST', '/clock/advance', { ms });
+  return apiClient(sandbox);
+}
+
+/** Amounts compared in integer cents, as the sandbox computes them. */
+export function cents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** The Document 1 wire form of an instant, `yyyy-MM-ddTHH:mm:ss+0000`. */
+export function apiTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}+0000`;
 }

@@ -223,6 +223,10 @@ describe('GET /svc/api/v1/account/balance/history', () => {
         expect(entry).toMatchObject({ source_type: 'PAYOUT' });
         expect(entry.amount).toBeLessThan(0);
         expect(entry.fee).toBeGreaterThan(0);
+      } else if (entry.transaction_type === 'CONVERSION_SELL') {
+        // The debit leg of the demo conversions (issue 3 contract).
+        expect(entry).toMatchObject({ source_type: 'CONVERSION', fee: 0 });
+        expect(entry.amount).toBeLessThan(0);
       } else {
         expect(entry.amount).toBeGreaterThan(0);
         expect([
@@ -231,7 +235,9 @@ describe('GET /svc/api/v1/account/balance/history', () => {
         ]).toContainEqual([entry.source_type, entry.transaction_type]);
       }
     }
-    expect(new Set(history.map((entry) => entry.transaction_type))).toEqual(new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY']));
+    expect(new Set(history.map((entry) => entry.transaction_type))).toEqual(
+      new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY', 'CONVERSION_SELL']),
+    );
   });
 
   it('matches settled account transactions: a payout moves the balance by amount plus fee', async () => {

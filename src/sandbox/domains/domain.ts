@@ -1,4 +1,5 @@
 import type { Route } from '../routes.ts';
+import type { JobHandler } from '../scheduler.ts';
 import type { SandboxStore } from '../store.ts';
 
 /**
@@ -11,4 +12,6 @@ export interface Domain {
   routes: readonly Route[];
   /** Loads deterministic demo data dated relative to `now` (sandbox clock, epoch ms). */
   seed?(store: SandboxStore, now: number): void;
+  /** Handlers of the scheduled jobs this domain creates, by job kind (see scheduler.ts). */
+  jobs?: Readonly<Record<string, JobHandler>>;
 }

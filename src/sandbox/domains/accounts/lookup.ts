@@ -1,13 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { headerValue } from '../../headers.ts';
-import { badRequest } from '../../http.ts';
+import { found } from '../../http.ts';
 import type { SandboxStore } from '../../store.ts';
 import type { AccountRecord } from './types.ts';
 
 /** The account named by x-account-id (presence is already checked by the pipeline). */
 export function accountFromHeader(store: SandboxStore, headers: IncomingHttpHeaders): AccountRecord {
   const id = headerValue(headers, 'x-account-id') ?? '';
-  const record = store.accounts.get(id);
-  if (!record) throw badRequest(`Account ${id} not found`);
-  return record;
+  return found(store.accounts.get(id), 'Account', id);
 }

@@ -110,9 +110,9 @@ function accountActivity(
 }
 
 /**
- * Conversions into the other currencies every twelve days. Only the buy leg is listed:
- * the contract names no transaction_type for a sell leg (values seen: PAYOUT,
- * CONVERSION_BUY, DEPOSIT), so the sandbox does not invent one.
+ * Conversions into the other currencies every twelve days, funded from outside the seeded
+ * currencies, so only the buy leg is listed. Conversions made through the API (and the
+ * demo ones of the fx domain) write both legs, the debit as CONVERSION_SELL.
  */
 function conversions(today: number, random: Random): Movement[] {
   const movements: Movement[] = [];

@@ -71,9 +71,13 @@ export interface BalanceHistoryEntry {
   description: string;
   fee: number;
   create_time: string;
-  source_type: 'PAYOUT' | 'CONVERSION' | 'DEPOSIT';
-  transaction_type: 'PAYOUT' | 'CONVERSION_BUY' | 'DEPOSIT';
+  source_type: HistorySourceType;
+  transaction_type: HistoryTransactionType;
 }
+
+export type HistorySourceType = 'PAYOUT' | 'CONVERSION' | 'DEPOSIT';
+/** The document's values seen, plus CONVERSION_SELL for the debit leg of a conversion. */
+export type HistoryTransactionType = 'PAYOUT' | 'CONVERSION_BUY' | 'CONVERSION_SELL' | 'DEPOSIT';
 
 /** Records keep the creation instant as a number so lists can sort and filter cheaply. */
 export interface AccountRecord {

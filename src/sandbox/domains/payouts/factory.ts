@@ -1,0 +1,51 @@
+import type { SandboxStore } from '../../store.ts';
+import type { TransferMethod } from '../accounts/types.ts';
+import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
+import { claimQuote } from '../fx/quote-use.ts';
+import type { QuoteRecord } from '../fx/types.ts';
+import { feeFor, schedulePayout } from './lifecycle.ts';
+import type { FeeType, PayoutRecord } from './types.ts';
+
+export interface PayoutSpec {
+  id: string;
+  systemReferenceNumber: string;
+  beneficiary: BeneficiaryRecord;
+  /** Already checked as usable for this payout. */
+  quote: QuoteRecord;
+  destinationCountry: string;
+  feeType: FeeType;
+  transferMethod: TransferMethod;
+  reference: string;
+  sourceOfFunds: string;
+  scheduledPayoutDate: string;
+  createdAt: number;
+}
+
+/**
+ * Stores a PENDING payout, uses up its quote and schedules its processing. Used by Create
+ * Payout and by the demo seed, so both produce the same records. Both amounts are the
+ * quote's, whichever one the request gave.
+ */
+export function openPayout(store: SandboxStore, spec: PayoutSpec): PayoutRecord {
+  const { beneficiary, quote, ...terms } = spec;
+  const payout: PayoutRecord = {
+    ...terms,
+    status: 'PENDING',
+    beneficiaryId: beneficiary.id,
+    payeeName: beneficiary.beneficiary.company_name ?? beneficiary.id,
+    quoteId: quote.id,
+    sourceAmount: quote.sourceAmount,
+    sourceCurrency: quote.sourceCurrency,
+    destinationAmount: quote.destinationAmount,
+    destinationCurrency: quote.destinationCurrency,
+    fee: feeFor(spec.transferMethod, spec.feeType, quote.sourceCurrency),
+  };
+  claimQuote(quote, payout.id);
+  store.payouts.set(payout.id, payout);
+  schedulePayout(store, payout);
+  return payout;
+}
+
+export function newPayoutReference(store: SandboxStore): string {
+  return store.newReference('PAY', (reference) => [...store.payouts.values()].some((payout) => payout.systemReferenceNumber === reference));
+}

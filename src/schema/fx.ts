@@ -1,0 +1,285 @@
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import { z } from 'zod';
+import { builder } from '../builder.ts';
+import type { GatewayContext } from '../context.ts';
+import {
+  CONVERSION_STATUSES,
+  type Conversion,
+  type ExchangeAmounts,
+  type Quote,
+  type QuoteType as QuoteTypeValue,
+  type Rate,
+} from '../upstream/fx.ts';
+import { sameDecimal } from '../upstream/models.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, upstreamIdFrom, validationError, validationErrors } from './common.ts';
+
+/** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
+
+export const LockPeriod = builder.enumType('LockPeriod', {
+  description: 'How long a quote guarantees its rate.',
+  values: {
+    MINUTES_5: { value: '5_mins' as const, description: '5 minutes.' },
+    MINUTES_15: { value: '15_mins' as const, description: '15 minutes.' },
+    HOUR_1: { value: '1_hour' as const, description: '1 hour.' },
+    HOURS_4: { value: '4_hours' as const, description: '4 hours.' },
+    HOURS_8: { value: '8_hours' as const, description: '8 hours.' },
+    HOURS_24: { value: '24_hours' as const, description: '24 hours.' },
+  },
+});
+
+export const ConversionSchedule = builder.enumType('ConversionSchedule', {
+  description: 'When a conversion against the quote settles.',
+  values: {
+    IMMEDIATE: { value: 'immediate' as const, description: 'At once.' },
+    END_OF_DAY: { value: 'end_of_day' as const, description: 'At the end of the current day (UTC).' },
+    NEXT_DAY: { value: 'next_day' as const, description: 'On the next day.' },
+    TWO_DAYS: { value: '2_days' as const, description: 'Two days after the quote.' },
+  },
+});
+
+export const QuoteType = builder.enumType('QuoteType', {
+  description: 'What a quote may be used for; a quote serves one payout or one conversion.',
+  values: {
+    PAYOUT: { value: 'payout' as const, description: 'For a payout to a beneficiary.' },
+    CONVERSION: { value: 'conversion' as const, description: 'For a conversion between own balances.' },
+  },
+});
+
+const CONVERSION_STATUS_TEXT: Record<(typeof CONVERSION_STATUSES)[number], string> = {
+  PROCESSING: 'Accepted; the source amount is reserved.',
+  SCHEDULED: 'Waiting for its conversion time.',
+  SETTLED: 'Done: the destination balance was credited.',
+  CANCELLED: 'Cancelled; nothing was converted.',
+  OVERDUE: 'Past its conversion time without settling.',
+};
+
+const ConversionStatus = builder.enumType('ConversionStatus', {
+  description: 'Where a conversion stands.',
+  values: Object.fromEntries(CONVERSION_STATUSES.map((s) => [s, { value: s, description: CONVERSION_STATUS_TEXT[s] }])),
+});
+
+// --- Amount inputs ------------------------------------------------------------------------------
+
+const positiveDecimal = z.string().refine((v) => Number(v) > 0, 'must be greater than 0');
+
+/** Exactly one side of an exchange carries the amount; the bank computes the other. */
+export const oneAmountRule = z
+  .looseObject({ sourceAmount: z.string().nullish(), destinationAmount: z.string().nullish() })
+  .superRefine((input, ctx) => {
+    const given = [input.sourceAmount, input.destinationAmount].filter((v) => v != null).length;
+    if (given !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sourceAmount'],
+        message: given === 0 ? 'give sourceAmount or destinationAmount' : 'give sourceAmount or destinationAmount, not both',
+      });
+    }
+  })
+  .refine((input) => input.sourceCurrency !== input.destinationCurrency, {
+    path: ['destinationCurrency'],
+    message: 'must differ from sourceCurrency',
+  });
+
+type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
+/** The fields every exchange input shares. */
+export function exchangeAmountFields(t: InputFields) {
+  return {
+    sourceCurrency: t.field({ type: 'Currency', required: true, description: 'Currency paid from.' }),
+    destinationCurrency: t.field({ type: 'Currency', required: true, description: 'Currency received.' }),
+    sourceAmount: t.field({
+      type: 'Decimal',
+      description: 'Amount in the source currency; give this or destinationAmount.',
+      validate: positiveDecimal,
+    }),
+    destinationAmount: t.field({
+      type: 'Decimal',
+      description: 'Amount in the destination currency; give this or sourceAmount.',
+      validate: positiveDecimal,
+    }),
+  };
+}
+
+/**
+ * A payout or conversion must use the quote's currencies and amount exactly (the bank refuses
+ * otherwise): checked here first, so a mismatch costs no write and names the field.
+ */
+export async function assertMatchesQuote(
+  context: GatewayContext,
+  quoteId: string,
+  request: ExchangeAmounts,
+  quoteType: QuoteTypeValue,
+): Promise<Quote> {
+  const quote = await QuoteNode.getDataloader(context).load(quoteId);
+  if (!quote) throw validationError(['input', 'quoteId'], `quote ${quoteId} does not exist`);
+  const problems: [string, string][] = [];
+  if (quote.quoteType && quote.quoteType !== quoteType) problems.push(['quoteId', `is a ${quote.quoteType} quote, not a ${quoteType} quote`]);
+  if (quote.expiresAt.getTime() <= Date.now()) problems.push(['quoteId', `expired at ${quote.expiresAt.toISOString()}`]);
+  if (request.sourceCurrency !== quote.sourceCurrency) problems.push(['sourceCurrency', `must be the quote's ${quote.sourceCurrency}`]);
+  if (request.destinationCurrency !== quote.destinationCurrency) {
+    problems.push(['destinationCurrency', `must be the quote's ${quote.destinationCurrency}`]);
+  }
+  if (request.sourceAmount != null && !sameDecimal(request.sourceAmount, quote.sourceAmount)) {
+    problems.push(['sourceAmount', `must be the quote's ${quote.sourceAmount}`]);
+  }
+  if (request.destinationAmount != null && !sameDecimal(request.destinationAmount, quote.destinationAmount)) {
+    problems.push(['destinationAmount', `must be the quote's ${quote.destinationAmount}`]);
+  }
+  if (problems.length > 0) throw validationErrors(problems.map(([field, message]) => ({ path: ['input', field], message })));
+  return quote;
+}
+
+// --- Types --------------------------------------------------------------------------------------
+
+const RateType = builder.objectRef<Rate>('FxRate').implement({
+  description: 'The current exchange rate for an amount, not guaranteed: lock it with quoteCreate.',
+  fields: (t) => ({
+    rate: t.expose('rate', { type: 'Decimal', nullable: false, description: 'Net rate: destination units per source unit, spread included.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (r) => money(r.sourceAmount, r.sourceCurrency) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (r) => money(r.destinationAmount, r.destinationCurrency) }),
+    capturedAt: t.expose('capturedAt', { type: 'DateTime', nullable: false, description: 'When the bank captured this rate.' }),
+  }),
+});
+
+export const QuoteNode = builder.loadableNode('Quote', {
+  description: 'A rate guaranteed for a lock period, for one payout or one conversion of the quoted amounts.',
+  id: { resolve: (quote) => quote.id },
+  load: async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id)))),
+  sort: (quote) => quote.id,
+  fields: (t) => ({
+    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the quote." }),
+    rate: t.expose('rate', { type: 'Decimal', nullable: false, description: 'Guaranteed net rate.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (q) => money(q.sourceAmount, q.sourceCurrency) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (q) => money(q.destinationAmount, q.destinationCurrency) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: false, description: 'The rate holds until then.' }),
+    expired: t.boolean({ nullable: false, description: 'Whether the lock period is over (by this gateway\u2019s clock).', resolve: (q) => q.expiresAt.getTime() <= Date.now() }),
+    lockPeriod: t.expose('lockPeriod', { type: LockPeriod, nullable: false, description: 'Lock period asked for.' }),
+    conversionSchedule: t.expose('conversionSchedule', { type: ConversionSchedule, description: 'Settlement schedule asked for.' }),
+    conversionDate: t.expose('conversionDate', {
+      type: 'Date',
+      description: 'The day the schedule settles on; the bank sends it only when the quote is generated.',
+    }),
+    quoteType: t.expose('quoteType', { type: QuoteType, description: 'Use of the quote; the bank sends it only when the quote is generated.' }),
+    rateCapturedAt: t.expose('rateCapturedAt', { type: 'DateTime', nullable: false, description: 'When the rate was captured.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the quote was generated, where the bank says.' }),
+  }),
+});
+
+export const ConversionNode = builder.loadableNode('Conversion', {
+  description: 'An exchange between two of the business\u2019s own currency balances, against a quote.',
+  id: { resolve: (conversion) => conversion.id },
+  load: async (ids: string[], context: GatewayContext) =>
+    found(await Promise.all(ids.map((id) => context.upstream.fx.conversion(id)))),
+  sort: (conversion) => conversion.id,
+  fields: (t) => ({
+    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the conversion." }),
+    status: t.expose('status', { type: ConversionStatus, nullable: false, description: 'Where the conversion stands.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount debited.', resolve: (c) => money(c.sourceAmount, c.sourceCurrency) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount credited.', resolve: (c) => money(c.destinationAmount, c.destinationCurrency) }),
+    rate: t.expose('rate', { type: 'Decimal', description: 'Net rate applied.' }),
+    conversionTime: t.expose('conversionTime', { type: 'DateTime', description: 'When it settles or settled.' }),
+    systemReferenceNumber: t.exposeString('systemReferenceNumber', { description: "The bank's reference for the conversion." }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
+    quote: t.field({
+      type: QuoteNode,
+      description: 'The quote it was made against.',
+      resolve: (c) => c.quoteId,
+    }),
+  }),
+});
+
+// --- Queries ------------------------------------------------------------------------------------
+
+builder.queryFields((t) => ({
+  fxRate: t.field({
+    type: RateType,
+    description: 'The current rate for converting an amount (give the source or the destination amount).',
+    args: {
+      sourceCurrency: t.arg({ type: 'Currency', required: true, description: 'Currency paid from.' }),
+      destinationCurrency: t.arg({ type: 'Currency', required: true, description: 'Currency received.' }),
+      sourceAmount: t.arg({ type: 'Decimal', description: 'Amount paid; give this or destinationAmount.', validate: positiveDecimal }),
+      destinationAmount: t.arg({ type: 'Decimal', description: 'Amount received; give this or sourceAmount.', validate: positiveDecimal }),
+    },
+    validate: oneAmountRule,
+    resolve: (_root, args, context) => context.upstream.fx.rate(args),
+  }),
+  quote: t.field({
+    type: QuoteNode,
+    description: "A quote by its global ID or the bank's id; null when there is none.",
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's quote id." }) },
+    resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Quote'),
+  }),
+  conversion: t.field({
+    type: ConversionNode,
+    description: "A conversion by its global ID or the bank's id; null when there is none.",
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's conversion id." }) },
+    resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Conversion'),
+  }),
+  conversions: t.connection(
+    {
+      type: ConversionNode,
+      description: 'Every conversion of the business, newest first.',
+      resolve: async (_root, args, context) => {
+        const conversions = await context.upstream.fx.conversions();
+        const loader = ConversionNode.getDataloader(context);
+        for (const conversion of conversions) loader.prime(conversion.id, conversion);
+        return resolveArrayConnection({ args }, conversions);
+      },
+    },
+    { name: 'ConversionConnection' },
+    { name: 'ConversionEdge' },
+  ),
+}));
+
+// --- Mutations ----------------------------------------------------------------------------------
+
+const QuoteCreateInput = builder.inputType('QuoteCreateInput', {
+  description: 'The exchange to lock a rate for.',
+  fields: (t) => ({
+    quoteType: t.field({ type: QuoteType, required: true, description: 'What the quote will be used for.' }),
+    lockPeriod: t.field({ type: LockPeriod, required: true, description: 'How long the rate holds.' }),
+    conversionSchedule: t.field({ type: ConversionSchedule, required: true, description: 'When a conversion settles.' }),
+    ...exchangeAmountFields(t),
+  }),
+  validate: oneAmountRule,
+});
+
+builder.mutationField('quoteCreate', (t) =>
+  t.field({
+    type: QuoteNode,
+    nullable: false,
+    description: 'Locks a rate for the lock period. Use the quote for one payout or one conversion of exactly these amounts.',
+    errors: { types: MUTATION_ERRORS, dataField: { name: 'quote', description: 'The new quote.' } },
+    args: { input: t.arg({ type: QuoteCreateInput, required: true, description: 'The exchange.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      const quote = await context.upstream.fx.quoteCreate(input, idempotencyKey);
+      QuoteNode.getDataloader(context).prime(quote.id, quote);
+      return quote;
+    },
+  }),
+);
+
+const ConversionCreateInput = builder.inputType('ConversionCreateInput', {
+  description: 'A conversion against a quote: currencies and amount must be the quote\u2019s.',
+  fields: (t) => ({
+    quoteId: t.globalID({ for: QuoteNode, required: true, description: 'Global ID of a conversion quote.' }),
+    ...exchangeAmountFields(t),
+  }),
+  validate: oneAmountRule,
+});
+
+builder.mutationField('conversionCreate', (t) =>
+  t.field({
+    type: ConversionNode,
+    nullable: false,
+    description: 'Converts between two own balances against a quote: the source is debited, the destination credited by the schedule.',
+    errors: { types: MUTATION_ERRORS, dataField: { name: 'conversion', description: 'The new conversion.' } },
+    args: { input: t.arg({ type: ConversionCreateInput, required: true, description: 'The conversion.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      const quoteId = input.quoteId.id;
+      await assertMatchesQuote(context, quoteId, input, 'conversion');
+      const conversion: Conversion = await context.upstream.fx.conversionCreate({ ...input, quoteId }, idempotencyKey);
+      return conversion;
+    },
+  }),
+);

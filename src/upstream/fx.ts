@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { orNullIfNotFound, type Caller } from './caller.ts';
+import { endpoint } from './endpoint.ts';
+import { camelKeys, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
+
+/** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
+
+export const LOCK_PERIODS = ['5_mins', '15_mins', '1_hour', '4_hours', '8_hours', '24_hours'] as const;
+export type LockPeriod = (typeof LOCK_PERIODS)[number];
+export const CONVERSION_SCHEDULES = ['immediate', 'end_of_day', 'next_day', '2_days'] as const;
+export type ConversionSchedule = (typeof CONVERSION_SCHEDULES)[number];
+export const QUOTE_TYPES = ['payout', 'conversion'] as const;
+export type QuoteType = (typeof QUOTE_TYPES)[number];
+export const CONVERSION_STATUSES = ['PROCESSING', 'SCHEDULED', 'SETTLED', 'CANCELLED', 'OVERDUE'] as const;
+export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
+
+/** The generate response spells lock periods its own way (MIN_15 for 15_mins); both mean one thing. */
+const LOCK_PERIOD_SPELLINGS: Record<string, LockPeriod> = {
+  ...Object.fromEntries(LOCK_PERIODS.map((p) => [p, p])),
+  MIN_5: '5_mins',
+  MIN_15: '15_mins',
+  HOUR_1: '1_hour',
+  HOUR_4: '4_hours',
+  HOUR_8: '8_hours',
+  HOUR_24: '24_hours',
+};
+
+const lockPeriod = z.string().transform((value, ctx) => {
+  const period = LOCK_PERIOD_SPELLINGS[value] ?? LOCK_PERIOD_SPELLINGS[value.toUpperCase()];
+  if (period) return period;
+  ctx.addIssue({ code: 'custom', message: `unknown lock period "${value}"` });
+  return z.NEVER;
+});
+
+/**
+ * The generate response puts the conversion DATE the schedule implies here; the fetch response puts
+ * the requested schedule. Read either into its own field.
+ */
+const conversionSchedule = z.string().transform((value, ctx) => {
+  if (upstreamDate.safeParse(value).success) return { schedule: null, date: value };
+  const schedule = CONVERSION_SCHEDULES.find((s) => s === value.toLowerCase());
+  if (schedule) return { schedule, date: null };
+  ctx.addIssue({ code: 'custom', message: `is neither a date nor a conversion schedule: "${value}"` });
+  return z.NEVER;
+});
+
+const lower = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().transform((v) => v.toLowerCase()).pipe(z.enum(values));
+
+export const rateModel = z
+  .object({
+    netExchangeRate: decimal,
+    sourceCurrencyCode: currencyCode,
+    destinationCurrencyCode: currencyCode,
+    rateCaptureTime: upstreamDateTime,
+    sourceAmount: decimal,
+    destinationAmount: decimal,
+  })
+  .transform((r) => ({
+    rate: r.netExchangeRate,
+    sourceCurrency: r.sourceCurrencyCode,
+    destinationCurrency: r.destinationCurrencyCode,
+    capturedAt: r.rateCaptureTime,
+    sourceAmount: r.sourceAmount,
+    destinationAmount: r.destinationAmount,
+  }));
+export type Rate = z.output<typeof rateModel>;
+
+/** One model for both quote shapes: generated (strings, MIN_15, a date) and fetched (numbers, 15_mins). */
+export const quoteModel = z
+  .object({
+    id: z.string().min(1),
+    netExchangeRate: decimal,
+    expiryTime: upstreamDateTime,
+    sourceCurrencyCode: currencyCode,
+    destinationCurrencyCode: currencyCode,
+    quoteType: lower(QUOTE_TYPES).nullish(),
+    conversionSchedule,
+    lockPeriod,
+    rateCaptureTime: upstreamDateTime,
+    sourceAmount: decimal,
+    destinationAmount: decimal,
+    createdTime: upstreamDateTime.nullish(),
+  })
+  .transform((q) => ({
+    id: q.id,
+    rate: q.netExchangeRate,
+    expiresAt: q.expiryTime,
+    sourceCurrency: q.sourceCurrencyCode,
+    destinationCurrency: q.destinationCurrencyCode,
+    quoteType: q.quoteType ?? null,
+    conversionSchedule: q.conversionSchedule.schedule as ConversionSchedule | null,
+    conversionDate: q.conversionSchedule.date,
+    lockPeriod: q.lockPeriod,
+    rateCapturedAt: q.rateCaptureTime,
+    sourceAmount: q.sourceAmount,
+    destinationAmount: q.destinationAmount,
+    createdAt: q.createdTime ?? null,
+  }));
+export type Quote = z.output<typeof quoteModel>;
+
+/** Create answers with snake_case keys, get and list with camelCase: one model reads both. */
+export const conversionModel = camelKeys(
+  z.object({
+    id: z.string().min(1),
+    status: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(CONVERSION_STATUSES)),
+    conversionTime: upstreamDateTime.nullish(),
+    sourceCurrencycode: currencyCode,
+    destinationCurrencycode: currencyCode,
+    sourceAmount: decimal,
+    destinationAmount: decimal,
+    quoteId: z.string().nullish(),
+    netExchangerate: decimal.nullish(),
+    systemReferenceNumber: z.string().nullish(),
+    createdTime: upstreamDateTime.nullish(),
+  }),
+).transform((c) => ({
+  id: c.id,
+  status: c.status,
+  conversionTime: c.conversionTime ?? null,
+  sourceCurrency: c.sourceCurrencycode,
+  destinationCurrency: c.destinationCurrencycode,
+  sourceAmount: c.sourceAmount,
+  destinationAmount: c.destinationAmount,
+  quoteId: c.quoteId ?? null,
+  rate: c.netExchangerate ?? null,
+  systemReferenceNumber: c.systemReferenceNumber ?? null,
+  createdAt: c.createdTime ?? null,
+}));
+export type Conversion = z.output<typeof conversionModel>;
+
+export const fxEndpoints = {
+  rate: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/rate', headers: 'standard', data: single(rateModel) }),
+  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel) }),
+  quote: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/quotedetails', headers: 'standard', data: quoteModel }),
+  conversionCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/conversion', headers: 'standard', data: conversionModel }),
+  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel }),
+  conversionList: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/conversionlist',
+    headers: 'standard',
+    data: single(z.object({ conversions: z.array(conversionModel) })).transform((d) => d.conversions),
+  }),
+};
+
+/** Exactly one side of an exchange carries the amount; the upstream computes the other. */
+export interface ExchangeAmounts {
+  sourceCurrency: string;
+  destinationCurrency: string;
+  sourceAmount?: string | null | undefined;
+  destinationAmount?: string | null | undefined;
+}
+
+const amount = (value: string | null | undefined) => (value == null ? undefined : Number(value));
+
+export interface QuoteRequest extends ExchangeAmounts {
+  quoteType: QuoteType;
+  lockPeriod: LockPeriod;
+  conversionSchedule: ConversionSchedule;
+}
+
+export function fxApi(call: Caller) {
+  return {
+    rate: (request: ExchangeAmounts) =>
+      call(fxEndpoints.rate, {
+        query: {
+          sourceCurrencyCode: request.sourceCurrency,
+          destinationCurrencyCode: request.destinationCurrency,
+          sourceAmount: amount(request.sourceAmount),
+          destinationAmount: amount(request.destinationAmount),
+        },
+      }),
+    quoteCreate: async (request: QuoteRequest, idempotencyKey?: string | null) => {
+      const quote = await call(fxEndpoints.quoteCreate, {
+        idempotencyKey: idempotencyKey ?? undefined,
+        body: {
+          quoteType: request.quoteType,
+          lockPeriod: request.lockPeriod,
+          conversionSchedule: request.conversionSchedule,
+          sourceCurrencyCode: request.sourceCurrency,
+          destinationCurrencyCode: request.destinationCurrency,
+          sourceAmount: amount(request.sourceAmount) ?? null,
+          destinationAmount: amount(request.destinationAmount) ?? null,
+        },
+      });
+      // The generate response carries the date instead of the schedule: we know what we asked for.
+      return { ...quote, conversionSchedule: quote.conversionSchedule ?? request.conversionSchedule };
+    },
+    quote: (id: string) => orNullIfNotFound(call(fxEndpoints.quote, { query: { quote_id: id } })),
+    conversionCreate: (request: ExchangeAmounts & { quoteId: string }, idempotencyKey?: string | null) =>
+      call(fxEndpoints.conversionCreate, {
+        idempotencyKey: idempotencyKey ?? undefined,
+        body: {
+          quote_id: request.quoteId,
+          source_amount: amount(request.sourceAmount) ?? null,
+          destination_amount: amount(request.destinationAmount) ?? null,
+          source_currency: request.sourceCurrency,
+          destination_currency: request.destinationCurrency,
+        },
+      }),
+    conversion: (id: string) => orNullIfNotFound(call(fxEndpoints.conversion, { params: { id } })),
+    conversions: () => call(fxEndpoints.conversionList),
+  };
+}
+export type FxApi = ReturnType<typeof fxApi>;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { orNullIfNotFound, type Caller } from './caller.ts';
+import { endpoint } from './endpoint.ts';
+import { countryCode, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
+
+/**
+ * Document 1, sections 2.9 and 4.4: payouts. The documents name PENDING (cancellable) and
+ * PROCESSING; COMPLETED, CANCELLED and FAILED are the sandbox's documented choice (README).
+ */
+export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export const FEE_TYPES = ['OUR', 'SHA'] as const;
+export type FeeType = (typeof FEE_TYPES)[number];
+
+const status = z.string().transform((s) => s.toUpperCase()).pipe(z.enum(PAYOUT_STATUSES));
+const optional = <T extends z.ZodType>(model: T) => model.nullish().transform((v) => v ?? null);
+
+/** Everything the gateway may know of a payout; each endpoint fills what it sends, the rest is null. */
+export interface Payout {
+  id: string;
+  systemReferenceNumber: string | null;
+  status: PayoutStatus | null;
+  beneficiaryId: string | null;
+  quoteId: string | null;
+  sourceAmount: string | null;
+  sourceCurrency: string | null;
+  destinationAmount: string | null;
+  destinationCurrency: string | null;
+  destinationCountry: string | null;
+  feeType: FeeType | null;
+  transferMethod: 'LOCAL' | 'SWIFT' | null;
+  reference: string | null;
+  sourceOfFunds: string | null;
+  scheduledDate: string | null;
+  createdAt: Date | null;
+}
+
+const EMPTY: Omit<Payout, 'id'> = {
+  systemReferenceNumber: null,
+  status: null,
+  beneficiaryId: null,
+  quoteId: null,
+  sourceAmount: null,
+  sourceCurrency: null,
+  destinationAmount: null,
+  destinationCurrency: null,
+  destinationCountry: null,
+  feeType: null,
+  transferMethod: null,
+  reference: null,
+  sourceOfFunds: null,
+  scheduledDate: null,
+  createdAt: null,
+};
+
+const created = z
+  .object({ id: z.string().min(1), systemReferenceNumber: z.string().min(1) })
+  .transform((p): Payout => ({ ...EMPTY, id: p.id, systemReferenceNumber: p.systemReferenceNumber }));
+
+const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Payout => ({ ...EMPTY, id: p.id, status: p.status }));
+
+/** Fields of an upcoming-payout item are not documented; these are the sandbox's (README). */
+const upcoming = z
+  .object({
+    id: z.string().min(1),
+    systemReferenceNumber: optional(z.string()),
+    status: optional(status),
+    beneficiaryId: optional(z.string()),
+    quoteId: optional(z.string()),
+    sourceAmount: optional(decimal),
+    sourceCurrencycode: optional(currencyCode),
+    destinationAmount: optional(decimal),
+    destinationCurrencycode: optional(currencyCode),
+    destinationCountry: optional(countryCode),
+    feeType: optional(z.enum(FEE_TYPES)),
+    transferMethod: optional(z.enum(['LOCAL', 'SWIFT'])),
+    reference: optional(z.string()),
+    sourceOfFunds: optional(z.string()),
+    scheduledPayoutDate: optional(upstreamDate),
+    createdTime: optional(upstreamDateTime),
+  })
+  .transform(
+    (p): Payout => ({
+      id: p.id,
+      systemReferenceNumber: p.systemReferenceNumber,
+      status: p.status ?? 'PENDING',
+      beneficiaryId: p.beneficiaryId,
+      quoteId: p.quoteId,
+      sourceAmount: p.sourceAmount,
+      sourceCurrency: p.sourceCurrencycode,
+      destinationAmount: p.destinationAmount,
+      destinationCurrency: p.destinationCurrencycode,
+      destinationCountry: p.destinationCountry,
+      feeType: p.feeType,
+      transferMethod: p.transferMethod,
+      reference: p.reference,
+      sourceOfFunds: p.sourceOfFunds,
+      scheduledDate: p.scheduledPayoutDate,
+      createdAt: p.createdTime,
+    }),
+  );
+
+export const payoutEndpoints = {
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created) }),
+  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly) }),
+  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}) }),
+  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming) }),
+};
+
+export interface PayoutRequest {
+  beneficiaryId: string;
+  quoteId: string;
+  sourceCurrency: string;
+  destinationCurrency: string;
+  sourceAmount?: string | null | undefined;
+  destinationAmount?: string | null | undefined;
+  destinationCountry: string;
+  feeType: FeeType;
+  transferMethod: 'LOCAL' | 'SWIFT';
+  reference: string;
+  sourceOfFunds: string;
+  scheduledDate: string;
+}
+
+export function payoutsApi(call: Caller) {
+  return {
+    create: async (request: PayoutRequest, idempotencyKey?: string | null): Promise<Payout> => {
+      const payout = await call(payoutEndpoints.create, {
+        idempotencyKey: idempotencyKey ?? undefined,
+        body: {
+          beneficiaryId: request.beneficiaryId,
+          sourceAmount: request.sourceAmount == null ? null : Number(request.sourceAmount),
+          sourceCurrencycode: request.sourceCurrency,
+          destinationAmount: request.destinationAmount == null ? null : Number(request.destinationAmount),
+          destinationCurrencycode: request.destinationCurrency,
+          destinationCountry: request.destinationCountry,
+          feeType: request.feeType,
+          quoteId: request.quoteId,
+          reference: request.reference,
+          sourceOfFunds: request.sourceOfFunds,
+          transferMethod: request.transferMethod,
+          scheduledPayoutDate: request.scheduledDate,
+        },
+      });
+      // What we sent is what the payout is: keep it, so the result can link beneficiary and quote.
+      return {
+        ...payout,
+        beneficiaryId: request.beneficiaryId,
+        quoteId: request.quoteId,
+        sourceAmount: request.sourceAmount ?? null,
+        sourceCurrency: request.sourceCurrency,
+        destinationAmount: request.destinationAmount ?? null,
+        destinationCurrency: request.destinationCurrency,
+        destinationCountry: request.destinationCountry,
+        feeType: request.feeType,
+        transferMethod: request.transferMethod,
+        reference: request.reference,
+        sourceOfFunds: request.sourceOfFunds,
+        scheduledDate: request.scheduledDate,
+      };
+    },
+    status: (id: string) => orNullIfNotFound(call(payoutEndpoints.status, { params: { id } })),
+    cancel: (target: { id: string } | { systemReferenceNumber: string }, idempotencyKey?: string | null) =>
+      call(payoutEndpoints.cancel, { body: target, idempotencyKey: idempotencyKey ?? undefined }),
+    upcoming: () => call(payoutEndpoints.upcoming),
+  };
+}
+export type PayoutsApi = ReturnType<typeof payoutsApi>;
