@@ -29,7 +29,18 @@ describe('schema conventions', () => {
 
   it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
-    expect(mutations.map((m) => m.name).sort()).toEqual(['accessTokenCreate', 'accountClose', 'accountCreate']);
+    expect(mutations.map((m) => m.name).sort()).toEqual([
+      'accessTokenCreate',
+      'accountClose',
+      'accountCreate',
+      'beneficiaryCreate',
+      'beneficiaryDelete',
+      'beneficiaryUpdate',
+      'conversionCreate',
+      'payoutCancel',
+      'payoutCreate',
+      'quoteCreate',
+    ]);
     for (const mutation of mutations) {
       expect(mutation.name).toMatch(/^[a-z][a-zA-Z]*(Create|Close|Update|Delete|Cancel|Activate)$/);
       const args = mutation.args.map((a) => a.name).filter((a) => a !== 'idempotencyKey');

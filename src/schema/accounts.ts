@@ -1,4 +1,4 @@
-import { decodeGlobalID, resolveArrayConnection } from '@pothos/plugin-relay';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
@@ -18,6 +18,7 @@ import {
   idempotencyKeyArg,
   money,
   pagedConnection,
+  upstreamIdFrom,
 } from './common.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */
@@ -196,7 +197,7 @@ builder.queryFields((t) => ({
     type: AccountNode,
     description: "One account by its global ID or the bank's account id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: 'Global ID (from `Account.id`) or the bank account id.' }) },
-    resolve: (_root, args) => accountKey(String(args.id)),
+    resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Account'),
   }),
   accounts: t.connection({
     type: AccountNode,
@@ -235,17 +236,6 @@ builder.queryFields((t) => ({
       ),
   }, { name: 'BalanceChangeConnection' }, { name: 'BalanceChangeEdge' }),
 }));
-
-/** `account(id:)` takes a global ID or the bank's own id, so links and support tickets both work. */
-function accountKey(id: string): string {
-  try {
-    const decoded = decodeGlobalID(id);
-    if (decoded.typename === 'Account') return decoded.id;
-  } catch {
-    // Not a global ID: take it as the bank's id.
-  }
-  return id;
-}
 
 // --- Mutations ---------------------------------------------------------------------------------
 

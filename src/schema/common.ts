@@ -1,5 +1,5 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { decodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { UpstreamRejectedError } from '../upstream/errors.ts';
@@ -88,7 +88,16 @@ export const MUTATION_ERRORS = [InputValidationError, UpstreamRejectedError];
 
 /** Builds a validation failure that the errors plugin returns as a ValidationError result. */
 export function validationError(path: string[], message: string): InputValidationError {
-  return new InputValidationError({ issues: [{ path, message }] });
+  return validationErrors([{ path, message }]);
+}
+
+export function validationErrors(issues: UpstreamRuleIssue[]): InputValidationError {
+  return new InputValidationError({ issues });
+}
+
+/** For loaders over reads that answer null for an unknown id: keep the found ones, `sort` maps the rest to null. */
+export function found<T>(items: (T | null)[]): T[] {
+  return items.filter((item): item is T => item !== null);
 }
 
 export const idempotencyKeyArg = () =>
@@ -139,4 +148,38 @@ export function pagedConnection<T>(args: ConnectionArgs, fetchPage: (slice: Page
   return resolveOffsetConnection({ args, maxSize: MAX_UPSTREAM_PAGE_SIZE }, ({ offset, limit }) =>
     fetchWindow(offset, limit, fetchPage),
   );
+}
+
+/**
+ * A Relay connection over an upstream list taken by `offset` and `limit` (at most 100 a call): one
+ * call per window, two when the window plus the look-ahead item exceeds 100.
+ */
+export function offsetConnection<T>(args: ConnectionArgs, fetchRange: (range: { offset: number; limit: number }) => Promise<T[]>) {
+  return resolveOffsetConnection({ args, maxSize: MAX_UPSTREAM_PAGE_SIZE }, async ({ offset, limit }) => {
+    const items: T[] = [];
+    for (let start = offset; start < offset + limit; start += MAX_UPSTREAM_PAGE_SIZE) {
+      const size = Math.min(MAX_UPSTREAM_PAGE_SIZE, offset + limit - start);
+      const range = await fetchRange({ offset: start, limit: size });
+      items.push(...range);
+      // A short answer is the end of the list.
+      if (range.length < size) break;
+    }
+    return items;
+  });
+}
+
+// --- Ids ---------------------------------------------------------------------------------------
+
+/**
+ * Reads by id take a global ID or the bank's own id, so links and support tickets both work:
+ * anything that is not a global ID of `typename` is taken as the bank's id.
+ */
+export function upstreamIdFrom(id: string, typename: string): string {
+  try {
+    const decoded = decodeGlobalID(id);
+    if (decoded.typename === typename) return decoded.id;
+  } catch {
+    // Not a global ID: take it as the bank's id.
+  }
+  return id;
 }

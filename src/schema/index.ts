@@ -3,6 +3,9 @@ import { builder } from '../builder.ts';
 import './common.ts';
 import './auth.ts';
 import './accounts.ts';
+import './beneficiaries.ts';
+import './fx.ts';
+import './payouts.ts';
 
 /** The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import. */
 export function buildSchema(): GraphQLSchema {

@@ -4,6 +4,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
+import { BeneficiaryNode } from './beneficiaries.ts';
 import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, upstreamIdFrom, validationError } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
@@ -75,6 +76,7 @@ export const PayoutNode = builder.loadableNode('Payout', {
     scheduledDate: t.expose('scheduledDate', { type: 'Date', description: 'Day the payout is processed.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
     quote: t.field({ type: QuoteNode, description: 'The quote it was made against.', resolve: (p) => p.quoteId }),
+    beneficiary: t.field({ type: BeneficiaryNode, description: 'Who is paid.', resolve: (p) => p.beneficiaryId }),
   }),
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, single, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.3 to 2.6 and 4.2: accounts, balances, transactions, balance history. */
 
@@ -11,7 +11,6 @@ export const TRANSFER_METHODS = ['LOCAL', 'SWIFT'] as const;
 export type TransferMethod = (typeof TRANSFER_METHODS)[number];
 
 const transferMethod = z.enum(TRANSFER_METHODS);
-const text = z.string().nullish().transform((v) => v ?? null);
 const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
 
 const routingCode = z.object({ type: z.string(), value: z.string() });
@@ -19,9 +18,9 @@ const routingCode = z.object({ type: z.string(), value: z.string() });
 const supportedFeature = z
   .object({
     currency: currencyCode,
-    local_clearing_system: text,
+    local_clearing_system: optionalText,
     transfer_method: transferMethod,
-    type: text,
+    type: optionalText,
     routing_codes: list(routingCode),
   })
   .transform((f) => ({
@@ -37,7 +36,7 @@ const requiredFeature = z
   .transform((f) => ({ transferMethod: f.transfer_method, currency: f.currency }));
 
 const institution = z
-  .object({ address: text, city: text, name: text, zip_code: text })
+  .object({ address: optionalText, city: optionalText, name: optionalText, zip_code: optionalText })
   .transform((i) => ({ name: i.name, address: i.address, city: i.city, zipCode: i.zip_code }));
 
 export const accountModel = z
@@ -46,14 +45,14 @@ export const accountModel = z
     status: z.enum(ACCOUNT_STATUSES),
     account_number: z.string(),
     account_holder_name: z.string(),
-    label: text,
-    account_type: text,
+    label: optionalText,
+    account_type: optionalText,
     country_code: countryCode,
-    institution: institution.nullish().transform((v) => v ?? null),
+    institution: orNull(institution),
     supported_features: list(supportedFeature),
     required_features: list(requiredFeature),
-    swift_code: text,
-    iban: text,
+    swift_code: optionalText,
+    iban: optionalText,
   })
   .transform((a) => ({
     id: a.id,
@@ -87,7 +86,7 @@ export const accountTransactionModel = z
     amount: decimal,
     currency: currencyCode,
     create_time: upstreamDateTime,
-    description: text,
+    description: optionalText,
     type: z.string(),
     status: z.string(),
   })
@@ -108,7 +107,7 @@ export const balanceHistoryModel = z
     amount: decimal,
     currency: currencyCode,
     balance: decimal,
-    description: text,
+    description: optionalText,
     fee: decimal.nullish().transform((v) => v ?? '0'),
     create_time: upstreamDateTime,
     source_type: z.string(),

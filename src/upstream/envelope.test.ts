@@ -33,7 +33,9 @@ describe('readEnvelope', () => {
 describe('payload building blocks', () => {
   it('turns numbers and numeric strings into exact decimal text', () => {
     expect(decimal.parse(1250.5)).toBe('1250.5');
-    expect(decimal.parse('0012.30')).toBe('12.30');
+    expect(decimal.parse('0012.30')).toBe('12.3');
+    expect(decimal.parse('1000.00')).toBe('1000');
+    expect(decimal.parse('-0.50')).toBe('-0.5');
     expect(decimal.parse(1e-7)).toBe('0.0000001');
     expect(decimal.parse(-3)).toBe('-3');
     expect(decimal.safeParse('12,30').success).toBe(false);

@@ -1,18 +1,25 @@
 import type { ClientCredentials, UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
+import { beneficiariesApi, type BeneficiaryRule } from './beneficiaries.ts';
+import { fxApi } from './fx.ts';
+import { payoutsApi } from './payouts.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import type { RetryPolicy } from './retry.ts';
+import { TtlCache } from './ttl-cache.ts';
 
 /**
  * State shared by every request of one runtime (caches of rarely-changing upstream data). Each
  * domain that needs one adds it here.
  */
 export function createSharedState() {
-  return {};
+  return {
+    /** Beneficiary rule sets per combination (bank country, currency, entity type, method): 5 minutes. */
+    beneficiaryRuleSets: new TtlCache<BeneficiaryRule[]>({ ttlMs: 5 * 60_000 }),
+  };
 }
 export type SharedState = ReturnType<typeof createSharedState>;
 
@@ -21,6 +28,9 @@ export function createUpstream(client: UpstreamClient, auth: TokenSource, shared
   const call = bindCaller(client, auth);
   return {
     accounts: accountsApi(call),
+    beneficiaries: beneficiariesApi(call, shared.beneficiaryRuleSets),
+    fx: fxApi(call),
+    payouts: payoutsApi(call),
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
     login: (credentials: ClientCredentials) => login(client, credentials),
   };

@@ -18,14 +18,13 @@ export function toDecimalString(value: number): string {
   return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/** A money amount or rate sent as a JSON number or as decimal text → decimal text. */
+/**
+ * A money amount or rate sent as a JSON number or as decimal text → canonical decimal text, so the
+ * same value reads the same whichever way it was sent ("1000.00" and 1000 both become "1000").
+ */
 export const decimal = z.union([
   z.number().refine(Number.isFinite, 'must be a finite number').transform(toDecimalString),
-  z
-    .string()
-    .trim()
-    .regex(DECIMAL, 'must be decimal text')
-    .transform((s) => s.replace(/^(-?)0+(?=\d)/, '$1')),
+  z.string().trim().regex(DECIMAL, 'must be decimal text').transform(canonicalDecimal),
 ]);
 
 /**
@@ -60,7 +59,46 @@ export const countryCode = z
   .transform((s) => s.toUpperCase())
   .pipe(z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code'));
 
+/** A field the upstream may omit or send as null: always null when absent, never undefined. */
+export function orNull<T extends z.ZodType>(model: T) {
+  return model.nullish().transform((value): z.output<T> | null => value ?? null);
+}
+
+/** Optional text, read as null when absent. */
+export const optionalText = orNull(z.string());
+
 /** Most endpoints answer with an array holding one element; this takes that element. */
 export function single<T extends z.ZodType>(item: T) {
   return z.array(item).length(1, 'must hold exactly one element').transform((items) => items[0] as z.output<T>);
+}
+
+/** Decimal text without leading or trailing zeros that carry no value ("-0012.50" → "-12.5"). */
+export function canonicalDecimal(text: string): string {
+  const [whole = '0', fraction = ''] = text.trim().replace(/^\+/, '').split('.');
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = whole.replace('-', '').replace(/^0+(?=\d)/, '');
+  const trimmed = fraction.replace(/0+$/, '');
+  const value = trimmed ? `${digits}.${trimmed}` : digits;
+  return value === '0' ? '0' : `${sign}${value}`;
+}
+
+/** Decimal texts equal as numbers ("150.0" and "150" are the same amount). */
+export function sameDecimal(a: string, b: string): boolean {
+  return canonicalDecimal(a) === canonicalDecimal(b);
+}
+
+const snakeToCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
+ * (conversions). Renaming keys first lets one camelCase model read both.
+ */
+export function camelKeys<T extends z.ZodType>(model: T) {
+  return z.preprocess(
+    (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).map(([key, v]) => [snakeToCamel(key), v]))
+        : value,
+    model,
+  );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /**
  * Document 1, sections 2.9 and 4.4: payouts. The documents name PENDING (cancellable) and
@@ -13,7 +13,6 @@ export const FEE_TYPES = ['OUR', 'SHA'] as const;
 export type FeeType = (typeof FEE_TYPES)[number];
 
 const status = z.string().transform((s) => s.toUpperCase()).pipe(z.enum(PAYOUT_STATUSES));
-const optional = <T extends z.ZodType>(model: T) => model.nullish().transform((v) => v ?? null);
 
 /** Everything the gateway may know of a payout; each endpoint fills what it sends, the rest is null. */
 export interface Payout {
@@ -63,21 +62,21 @@ const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Pa
 const upcoming = z
   .object({
     id: z.string().min(1),
-    systemReferenceNumber: optional(z.string()),
-    status: optional(status),
-    beneficiaryId: optional(z.string()),
-    quoteId: optional(z.string()),
-    sourceAmount: optional(decimal),
-    sourceCurrencycode: optional(currencyCode),
-    destinationAmount: optional(decimal),
-    destinationCurrencycode: optional(currencyCode),
-    destinationCountry: optional(countryCode),
-    feeType: optional(z.enum(FEE_TYPES)),
-    transferMethod: optional(z.enum(['LOCAL', 'SWIFT'])),
-    reference: optional(z.string()),
-    sourceOfFunds: optional(z.string()),
-    scheduledPayoutDate: optional(upstreamDate),
-    createdTime: optional(upstreamDateTime),
+    systemReferenceNumber: orNull(z.string()),
+    status: orNull(status),
+    beneficiaryId: orNull(z.string()),
+    quoteId: orNull(z.string()),
+    sourceAmount: orNull(decimal),
+    sourceCurrencycode: orNull(currencyCode),
+    destinationAmount: orNull(decimal),
+    destinationCurrencycode: orNull(currencyCode),
+    destinationCountry: orNull(countryCode),
+    feeType: orNull(z.enum(FEE_TYPES)),
+    transferMethod: orNull(z.enum(['LOCAL', 'SWIFT'])),
+    reference: orNull(z.string()),
+    sourceOfFunds: orNull(z.string()),
+    scheduledPayoutDate: orNull(upstreamDate),
+    createdTime: orNull(upstreamDateTime),
   })
   .transform(
     (p): Payout => ({
