@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AccountCloseDocument,
   AccountCreateDocument,
@@ -9,16 +9,9 @@ import {
   BalanceHistoryDocument,
   BalancesDocument,
 } from './generated/graphql.ts';
-import { rawUpstream, startKit, type Kit } from './kit.ts';
+import { rawUpstream, useKit } from './kit.ts';
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-beforeEach(async () => {
-  await kit.control('POST', 'reset');
-});
+const kit = useKit();
 
 const ACCOUNT_PATH = '/svc/api/v1/account';
 const TX_PATH = '/svc/api/v1/account/transactions';

@@ -1,5 +1,5 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BeneficiariesDocument,
   BeneficiaryCreateDocument,
@@ -12,31 +12,16 @@ import {
   type BeneficiaryCreateMutation,
   type BeneficiaryUpdateMutation,
 } from './generated/graphql.ts';
-import { rawUpstream, startKit, type Kit } from './kit.ts';
+import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_SWIFT_RULE_ROWS } from './fixtures/document-1.ts';
+import { rawUpstream, useKit } from './kit.ts';
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-beforeEach(async () => {
-  await kit.control('POST', 'reset');
-  // The reset revokes the gateway's token: one call now takes the re-login, so counts start clean.
-  await kit.execute(BeneficiariesDocument, { first: 1 });
-  await kit.resetCounts();
-});
+const kit = useKit();
 
 const LIST_PATH = '/svc/api/v1/transfer/beneficiarylist';
 const WRITE_PATH = '/svc/api/v1/transfer/beneficiary';
 const SCHEMA_PATH = '/svc/api/v1/transfer/beneficiaryschema';
 const DEMO_US = 'ben_demo_us';
 
-// Document 1, section 2.8.
-const BANK_COUNTRIES =
-  'AD AE AG AI AL AM AO AR AS AT AU AW AZ BA BB BD BE BF BG BH BJ BL BM BN BO BR BS BT BW BZ CA CF CG CH CI CK CL CM CN CO CR CV CW CY CZ DE DJ DK DM DO DZ EC EE EG ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GQ GR GT GW GY HK HN HR HU IC ID IE IL IM IN IS IT JE JM JO JP KE KG KH KI KN KR KW KY KZ LA LB LC LI LK LR LS LT LU LV MA MC MD ME MF MG MH MK MN MO MP MQ MR MS MT MU MV MW MX MY NA NC NE NG NI NL NO NP NZ OM PA PE PF PG PH PK PL PM PR PS PT PW PY QA RE RO RS RW SA SB SC SE SG SH SI SK SL SM SN SR ST SV SZ TC TD TF TG TH TJ TL TN TO TR TT TV TW TZ UA UG US UY UZ VA VC VG VN VU WF WS XK YT ZA ZM ZW'.split(' ');
-const ADDRESS_ONLY_COUNTRIES = 'AF AN AQ AX BI BQ BV CC CD CX EH ER GP GS GU HM HT IO IQ KM ML MZ NF NR NU PN SD SJ SO SS SX TK TM UM VE VI YE'.split(' ');
-const CURRENCIES =
-  'AED AOA ARS AUD BDT BGN BHD BOB BRL BWP CAD CHF CLP CNY COP CZK DKK EGP EUR GBP GMD HKD HUF IDR ILS INR JPY KES KRW LKR LSL MAD MGA MWK MXN MYR NAD NGN NOK NPR NZD PEN PHP PKR PLN PYG RON RWF SAR SEK SGD THB TRY USD UYU VND XAF XOF ZAR ZMW'.split(' ');
 
 const POSTCODE = '^\\d{5}(-\\d{4})?$';
 const SWIFT_US = '^[A-Z]{4}US[A-Z0-9]{2}([A-Z0-9]{3})?$';
@@ -231,23 +216,7 @@ describe('beneficiarySchema', () => {
     });
     expect(result.errors).toBeUndefined();
     const rules = result.data!.beneficiarySchema;
-    expect(rules.map((r) => [r.key, r.path, r.required])).toEqual([
-      ['entity_type', 'beneficiary.entity_type', true],
-      ['bank_country_code', 'beneficiary.bank_details.bank_country_code', true],
-      ['account_currency', 'beneficiary.bank_details.account_currency', true],
-      ['transfer_method', 'transfer_method', true],
-      ['company_name', 'beneficiary.company_name', true],
-      ['swift_code', 'beneficiary.bank_details.swift_code', true],
-      ['account_number', 'beneficiary.bank_details.account_number', true],
-      ['account_name', 'beneficiary.bank_details.account_name', true],
-      ['country_code', 'beneficiary.address.country_code', true],
-      ['postcode', 'beneficiary.address.postcode', true],
-      ['street_address', 'beneficiary.address.street_address', true],
-      ['city', 'beneficiary.address.city', true],
-      ['state', 'beneficiary.address.state', true],
-      ['nickname', 'nickname', false],
-      ['personal_email', 'beneficiary.additional_info.personal_email', false],
-    ]);
+    expect(rules.map((r) => [r.key, r.path, r.required])).toEqual(US_SWIFT_RULE_ROWS);
     const byKey = Object.fromEntries(rules.map((r) => [r.key, r]));
     expect(byKey.entity_type!.pattern).toBe('^(COMPANY|PERSONAL)$');
     expect(byKey.transfer_method!.pattern).toBe('^(LOCAL|SWIFT)$');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BalanceHistoryDocument,
   ConversionCreateDocument,
@@ -8,16 +8,9 @@ import {
   QuoteDocument,
 } from './generated/graphql.ts';
 import { balance, cents, createQuote } from './flows.ts';
-import { startKit, type Kit } from './kit.ts';
+import { useKit } from './kit.ts';
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-beforeEach(async () => {
-  await kit.control('POST', 'reset');
-});
+const kit = useKit();
 
 const CONVERSION_PATH = '/svc/api/v1/transfer/conversion';
 describe('rates', () => {

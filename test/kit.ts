@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { UpstreamConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
@@ -34,8 +35,13 @@ export interface Kit {
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
   calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null }[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  /** Forget the request log and any cached token so the next counts start from zero. */
+  /** Forget the request log so the next counts start from zero. */
   resetCounts(): Promise<void>;
+  /**
+   * Back to the demo data, with a clean request log. A reset revokes tokens upstream, so one call
+   * first takes the gateway's re-login: counts then hold only what a test does.
+   */
+  fresh(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,11 +86,35 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     async resetCounts() {
       await control('DELETE', 'requests');
     },
+    async fresh() {
+      await control('POST', 'reset');
+      if (upstreamConfig.credentials) await gateway.yoga.fetch('http://gateway.test/graphql?query={balances{currency}}');
+      await control('DELETE', 'requests');
+    },
     async close() {
       await gateway.upstream.close();
       await sandbox.close();
     },
   };
+}
+
+/**
+ * One kit for a test file, started before its tests, closed after them, and `fresh()` before each
+ * test. Returns a stand-in that reaches the kit once it is started.
+ */
+export function useKit(options: KitOptions = {}): Kit {
+  let current: Kit | undefined;
+  beforeAll(async () => {
+    current = await startKit(options);
+  });
+  afterAll(() => current?.close());
+  beforeEach(() => current?.fresh());
+  return new Proxy({} as Kit, {
+    get(_target, property: keyof Kit) {
+      if (!current) throw new Error('the kit is used before beforeAll started it');
+      return current[property];
+    },
+  });
 }
 
 /** A raw call to the sandbox REST API with the standard headers and a fresh demo token. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BalanceHistoryDocument,
   BeneficiaryCreateDocument,
@@ -12,17 +12,13 @@ import {
   type BeneficiaryCreateInput,
 } from './generated/graphql.ts';
 import { balance, cents, createQuote } from './flows.ts';
-import { startKit, type Kit } from './kit.ts';
+import { useKit } from './kit.ts';
 
 /**
  * The two journeys a frontend runs, through GraphQL only (the sandbox clock is the one thing moved
  * from outside): convert between own balances, and pay a new beneficiary.
  */
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
+const kit = useKit();
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -45,7 +41,6 @@ const SUPPLIER: BeneficiaryCreateInput = {
 
 describe('money flows through GraphQL', () => {
   it('rate → quote → conversion → settlement moves both balances by the quoted amounts, with both legs in the history', async () => {
-    await kit.control('POST', 'reset');
     // A quiet business: no scheduled payout may move the balances while the clock runs ahead.
     for (const upcoming of (await kit.execute(UpcomingPayoutsDocument, { first: 100 })).data!.upcomingPayouts!.nodes!) {
       await kit.execute(PayoutCancelDocument, { input: { payoutId: upcoming!.id } });
@@ -77,7 +72,6 @@ describe('money flows through GraphQL', () => {
   });
 
   it('new beneficiary (refused, then valid) → quote → scheduled payout → upcoming → status → cancel', async () => {
-    await kit.control('POST', 'reset');
     const refused = await kit.execute(BeneficiaryCreateDocument, {
       input: { ...SUPPLIER, beneficiary: { ...SUPPLIER.beneficiary, address: { ...SUPPLIER.beneficiary.address!, postcode: 'TX-78744' } } },
     });

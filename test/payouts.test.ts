@@ -1,5 +1,5 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BalanceHistoryDocument,
   PayoutCancelDocument,
@@ -9,16 +9,9 @@ import {
   type PayoutCreateInput,
 } from './generated/graphql.ts';
 import { balance, cents, createQuote } from './flows.ts';
-import { startKit, type Kit } from './kit.ts';
+import { useKit } from './kit.ts';
 
-let kit: Kit;
-beforeAll(async () => {
-  kit = await startKit();
-});
-afterAll(() => kit.close());
-beforeEach(async () => {
-  await kit.control('POST', 'reset');
-});
+const kit = useKit();
 
 const PAYOUT_PATH = '/svc/api/v1/transfer/payout';
 const GERMAN_SUPPLIER = encodeGlobalID('Beneficiary', 'ben_demo_de');

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
 import { AccessTokenCreateDocument, AccountCreateDocument, AccountsDocument, BalancesDocument } from './generated/graphql.ts';
-import { startKit, type Kit } from './kit.ts';
+import { startKit, useKit, type Kit } from './kit.ts';
 
 const BALANCE = '/svc/api/v1/account/balance';
 const ACCOUNT = '/svc/api/v1/account';
@@ -14,17 +14,7 @@ const createInput = {
 };
 
 describe('the upstream client, through the gateway', () => {
-  let kit: Kit;
-  beforeAll(async () => {
-    kit = await startKit({ timeoutMs: 300 });
-  });
-  afterAll(() => kit.close());
-  beforeEach(async () => {
-    // A reset revokes tokens upstream: take a fresh one now so each test counts only its own calls.
-    await kit.control('POST', 'reset');
-    await kit.execute(BalancesDocument, {});
-    await kit.resetCounts();
-  });
+  const kit = useKit({ timeoutMs: 300 });
 
   it('retries a read on 5xx and succeeds on the third attempt', async () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, count: 2, path: BALANCE });

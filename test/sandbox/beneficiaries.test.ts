@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.ts';
+import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_STATES, US_SWIFT_RULE_ROWS } from '../fixtures/document-1.ts';
 import { TRANSFER_PATH, apiClient, envelopeError, startTestSandbox, type Api } from './helpers.ts';
 
 let sandbox: Sandbox;
@@ -79,23 +80,7 @@ describe('GET /svc/api/v1/transfer/beneficiaryschema', () => {
     const response = await schema(US_SWIFT);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Beneficiary schema retrieved successfully' });
     const rows = response.body.data as { key: string; path: string; required: boolean; rule?: { type: string; pattern: string } }[];
-    expect(rows.map((row) => [row.key, row.path, row.required])).toEqual([
-      ['entity_type', 'beneficiary.entity_type', true],
-      ['bank_country_code', 'beneficiary.bank_details.bank_country_code', true],
-      ['account_currency', 'beneficiary.bank_details.account_currency', true],
-      ['transfer_method', 'transfer_method', true],
-      ['company_name', 'beneficiary.company_name', true],
-      ['swift_code', 'beneficiary.bank_details.swift_code', true],
-      ['account_number', 'beneficiary.bank_details.account_number', true],
-      ['account_name', 'beneficiary.bank_details.account_name', true],
-      ['country_code', 'beneficiary.address.country_code', true],
-      ['postcode', 'beneficiary.address.postcode', true],
-      ['street_address', 'beneficiary.address.street_address', true],
-      ['city', 'beneficiary.address.city', true],
-      ['state', 'beneficiary.address.state', true],
-      ['nickname', 'nickname', false],
-      ['personal_email', 'beneficiary.additional_info.personal_email', false],
-    ]);
+    expect(rows.map((row) => [row.key, row.path, row.required])).toEqual(US_SWIFT_RULE_ROWS);
     const pattern = Object.fromEntries(rows.map((row) => [row.key, row.rule?.pattern]));
     expect(pattern).toMatchObject({
       entity_type: '^(COMPANY|PERSONAL)$',
@@ -113,19 +98,10 @@ describe('GET /svc/api/v1/transfer/beneficiaryschema', () => {
     expect(rows.find((row) => row.key === 'nickname')).toEqual({ key: 'nickname', path: 'nickname', required: false });
 
     const listOf = (key: string) => (pattern[key] as string).slice(2, -2).split('|');
-    const banks = listOf('bank_country_code');
-    expect(banks).toHaveLength(207);
-    expect([banks.slice(0, 3), banks.at(-1)]).toEqual([['AD', 'AE', 'AG'], 'ZW']);
-    const addresses = listOf('country_code');
-    expect(addresses).toHaveLength(244);
-    expect(addresses.slice(0, 207)).toEqual(banks);
-    expect(addresses.slice(207, 210)).toEqual(['AF', 'AN', 'AQ']);
-    const currencies = listOf('account_currency');
-    expect(currencies).toHaveLength(60);
-    expect([currencies[0], currencies.at(-1)]).toEqual(['AED', 'ZMW']);
-    const states = listOf('state');
-    expect(states).toHaveLength(57);
-    expect([states[0], states.at(-1)]).toEqual(['US-AK', 'US-WY']);
+    expect(listOf('bank_country_code')).toEqual(BANK_COUNTRIES);
+    expect(listOf('country_code')).toEqual([...BANK_COUNTRIES, ...ADDRESS_ONLY_COUNTRIES]);
+    expect(listOf('account_currency')).toEqual(CURRENCIES);
+    expect(listOf('state')).toEqual(US_STATES);
   });
 
   it('generates country rules for other combinations: GB LOCAL adds the sort code, swift_code and state are optional', async () => {
