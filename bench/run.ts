@@ -31,10 +31,16 @@ const scenarios: { name: string; query: string }[] = [
     query:
       '{ a: account(id: "acc_demo_usd") { label } b: account(id: "acc_demo_eur") { label } c: account(id: "acc_demo_gbp") { label } d: account(id: "acc_demo_sgd") { label } }',
   },
+  {
+    name: 'beneficiaries page + upcoming payouts',
+    query:
+      '{ beneficiaries(first: 20) { nodes { upstreamId companyName bankDetails { accountNumber } } } upcomingPayouts(first: 10) { nodes { status sourceAmount { amount currency } beneficiary { companyName } } } }',
+  },
+  { name: 'fx rate', query: '{ fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "1000") { rate destinationAmount { amount } } }' },
 ];
 
 function row(cells: (string | number)[]): string {
-  return cells.map((cell, i) => String(cell).padEnd(i === 0 ? 34 : 12)).join('');
+  return cells.map((cell, i) => String(cell).padEnd(i === 0 ? 42 : 12)).join('');
 }
 
 console.log(`gateway bench: ${seconds}s per scenario, ${connections} connections, sandbox latency ${latencyMs} ms, Node ${process.version}`);
