@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       productId: 'p',
       userId: 'u',
       credentials: { clientKey: 'ck', clientSecret: 'cs', email: 'ops@bank.example' },
+      clientId: 'ck',
       timeoutMs: 2500,
     });
   });

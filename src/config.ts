@@ -40,6 +40,7 @@ const envSchema = z
     UPSTREAM_PRODUCT_ID: optionalString,
     UPSTREAM_USER_ID: optionalString,
     UPSTREAM_CLIENT_KEY: optionalString,
+    UPSTREAM_CLIENT_ID: optionalString,
     UPSTREAM_CLIENT_SECRET: optionalString,
     UPSTREAM_EMAIL: z.preprocess(
       (v) => (v === '' ? undefined : v),
@@ -97,6 +98,8 @@ export interface UpstreamConfig {
   userId: string;
   /** Absent: the gateway cannot log in itself and callers must bring a bearer token. */
   credentials: ClientCredentials | undefined;
+  /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
+  clientId: string | undefined;
   timeoutMs: number;
 }
 
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           productId: e.UPSTREAM_PRODUCT_ID,
           userId: e.UPSTREAM_USER_ID,
           credentials,
+          clientId: e.UPSTREAM_CLIENT_ID ?? e.UPSTREAM_CLIENT_KEY,
           timeoutMs: e.UPSTREAM_TIMEOUT_MS,
         }
       : undefined;

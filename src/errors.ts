@@ -5,6 +5,7 @@ import { maskError as yogaMaskError } from 'graphql-yoga';
 import type { Logger } from './logger.ts';
 import {
   NoCredentialsError,
+  ProgramNotSupportedError,
   UpstreamAuthError,
   UpstreamContractError,
   UpstreamError,
@@ -19,6 +20,7 @@ import {
  * `extensions.code`; anything else is masked (logged here, "Unexpected error." to the client).
  *
  * Codes: UNAUTHENTICATED, NOT_FOUND, BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
+ * PROGRAM_NOT_SUPPORTED (the client's program does not offer the operation),
  * UPSTREAM_UNAVAILABLE (no answer, 5xx, after retries), UPSTREAM_CONTRACT_ERROR (a payload that does
  * not match the documents), INTERNAL_SERVER_ERROR.
  */
@@ -45,6 +47,9 @@ export function describeError(error: unknown): { message: string; extensions: Re
   if (error instanceof UpstreamNetworkError || error instanceof UpstreamServerError) {
     const upstreamStatus = error instanceof UpstreamServerError ? error.status : undefined;
     return { message: `The bank is not answering: ${error.message}`, extensions: { code: 'UPSTREAM_UNAVAILABLE', upstreamStatus, ...trace } };
+  }
+  if (error instanceof ProgramNotSupportedError) {
+    return { message: error.message, extensions: { code: 'PROGRAM_NOT_SUPPORTED', program: error.program, upstreamStatus: error.status, ...trace } };
   }
   if (error instanceof UpstreamHttpError) {
     const code =

@@ -19,6 +19,19 @@ const REDACT = [
   '*.clientSecret',
   'credentials',
   '*.credentials',
+  // Card secrets (Document 2): never logged, wherever they appear.
+  'card_number',
+  '*.card_number',
+  'cardNumber',
+  '*.cardNumber',
+  'pin',
+  '*.pin',
+  'activation_code',
+  '*.activation_code',
+  'activationCode',
+  '*.activationCode',
+  'variables',
+  '*.variables',
 ];
 
 export function createLogger(level: LogLevel = 'info'): Logger {

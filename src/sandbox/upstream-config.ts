@@ -20,6 +20,7 @@ export function sandboxUpstreamConfig(
     userId: c.userId,
     credentials:
       options.gatewayCredentials === false ? undefined : { clientKey: c.clientKey, clientSecret: c.clientSecret, email: c.email },
+    clientId: c.clientKey,
     timeoutMs: options.timeoutMs ?? 10_000,
   };
 }

@@ -1,8 +1,11 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
+import { createContextCache } from '@pothos/core';
 import { decodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
+import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import { UpstreamRejectedError } from '../upstream/errors.ts';
+import type { GatewayContext } from '../context.ts';
+import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
 
 /** Shared shapes of the graph: Money, typed mutation errors, date ranges and paged connections. */
@@ -83,8 +86,18 @@ builder.objectType(UpstreamRejectedError, {
   }),
 });
 
+builder.objectType(ProgramNotSupportedError, {
+  name: 'ProgramNotSupported',
+  description: "The client's program (e.g. Banking or Cards) does not offer this operation; nothing was done.",
+  interfaces: [MutationError],
+  fields: (t) => ({
+    program: t.exposeString('program', { nullable: false, description: 'The program the bank says the client is on.' }),
+    requestId: t.exposeString('requestId', { nullable: false, description: 'The x-request-id the request carried.' }),
+  }),
+});
+
 /** The errors every mutation may return as data. */
-export const MUTATION_ERRORS = [InputValidationError, UpstreamRejectedError];
+export const MUTATION_ERRORS = [InputValidationError, ProgramNotSupportedError, UpstreamRejectedError];
 
 /** Builds a validation failure that the errors plugin returns as a ValidationError result. */
 export function validationError(path: string[], message: string): InputValidationError {
@@ -182,4 +195,12 @@ export function upstreamIdFrom(id: string, typename: string): string {
     // Not a global ID: take it as the bank's id.
   }
   return id;
+}
+
+/**
+ * A per-request DataLoader for reads that are not a Node of their own (a card's detail, a
+ * cardholder's wallet): fetched once per key per request, and only when a field asks for them.
+ */
+export function perRequestLoader<K, V>(load: (key: K, context: GatewayContext) => Promise<V>) {
+  return createContextCache((context: GatewayContext) => new DataLoader<K, V>((keys) => Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error)))));
 }

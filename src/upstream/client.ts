@@ -30,6 +30,8 @@ export interface UpstreamClientOptions {
   apiKey: string;
   productId: string;
   userId: string;
+  /** x-client-id of the issuing (wallet, KYC) endpoints. */
+  clientId?: string | undefined;
   timeoutMs: number;
   logger: Logger;
   retry?: RetryPolicy;
@@ -179,8 +181,10 @@ export class UpstreamClient {
   ): Record<string, string> {
     const o = this.#options;
     const base: Record<string, string> = { 'x-api-key': o.apiKey, 'content-type': 'application/json', accept: 'application/json' };
-    if (set === 'standard') {
-      Object.assign(base, { 'x-product-id': o.productId, 'x-request-id': requestId, 'x-user-id': o.userId });
+    if (set !== 'login') {
+      Object.assign(base, { 'x-product-id': o.productId, 'x-request-id': requestId });
+      if (set === 'standard') base['x-user-id'] = o.userId;
+      if (set === 'issuing' && o.clientId) base['x-client-id'] = o.clientId;
       if (token !== undefined) base.authorization = `Bearer ${token}`;
     }
     return { ...base, ...extra };

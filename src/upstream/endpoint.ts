@@ -4,9 +4,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * Which documented header set a call carries. `standard` is Document 1, section 4; `login` is the
- * login endpoint's (x-api-key and Content-Type only, no token). Later domains add their own sets.
+ * login endpoint's (x-api-key and Content-Type only, no token); `issuing` is Document 2, sections
+ * 4.3 and 4.4 (wallets and KYC): no x-user-id, but x-client-id, and the cardholder header the call
+ * adds (x-cardholder-id or x-cardholderHash-id, plus x-wallet-id for history).
  */
-export type HeaderSet = 'standard' | 'login';
+export type HeaderSet = 'standard' | 'login' | 'issuing';
 
 /** One documented upstream endpoint: where it lives, which headers it takes and what it returns. */
 export interface Endpoint<Data> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readEnvelope } from './envelope.ts';
-import { decimal, upstreamDateTime } from './models.ts';
+import { decimal, maskCardNumber, maskCardNumbersIn, upstreamDateTime } from './models.ts';
 import { parseRetryAfter } from './retry.ts';
 
 describe('readEnvelope', () => {
@@ -53,5 +53,19 @@ describe('payload building blocks', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', Date.parse('2026-11-21T10:00:00Z'))).toBe(5000);
     expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe('card numbers', () => {
+  it('masks a full number to first 6 and last 4, and leaves a masked one alone', () => {
+    expect(maskCardNumber('4242424242424242')).toBe('424242******4242');
+    expect(maskCardNumber('4242 4242 4242 4242')).toBe('424242******4242');
+    expect(maskCardNumber('424242******4242')).toBe('424242******4242');
+    expect(maskCardNumber('VIRTUAL')).toBe('VIRTUAL');
+  });
+
+  it('masks numbers inside free text', () => {
+    expect(maskCardNumbersIn('card 5555555555554444 is already assigned')).toBe('card 555555******4444 is already assigned');
+    expect(maskCardNumbersIn('amount 1000 on 2026-11-21')).toBe('amount 1000 on 2026-11-21');
   });
 });

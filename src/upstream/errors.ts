@@ -1,3 +1,5 @@
+import { maskCardNumbersIn } from './models.ts';
+
 /**
  * Typed failures of upstream calls, in the manner of stripe-node's error classes. They carry what an
  * operator needs to trace a call (endpoint, status, the upstream's own message, the x-request-id) and
@@ -35,15 +37,32 @@ export class UpstreamHttpError extends UpstreamError {
     upstreamMessage: string | undefined,
     details: UpstreamErrorDetails & { retryAfterMs?: number | undefined },
   ) {
-    super(upstreamMessage ?? `Upstream answered HTTP ${status}`, details);
+    // Card numbers never travel on in an error, even if the bank put one in its message.
+    const message = upstreamMessage === undefined ? undefined : maskCardNumbersIn(upstreamMessage);
+    super(message ?? `Upstream answered HTTP ${status}`, details);
     this.status = status;
-    this.upstreamMessage = upstreamMessage;
+    this.upstreamMessage = message;
     this.retryAfterMs = details.retryAfterMs;
   }
 }
 
 /** 400-class refusal of the request itself (bad input, business rule). Not retried. */
 export class UpstreamRejectedError extends UpstreamHttpError {}
+/**
+ * The bank refused because the client's program does not offer the operation (Document 1, section
+ * 9: "availability of some endpoints depends on the client's program"). Recognised by the message
+ * suffix `is not supported for the <PROGRAM> program` (README).
+ */
+export class ProgramNotSupportedError extends UpstreamRejectedError {
+  readonly program: string;
+  constructor(status: number, upstreamMessage: string, program: string, details: UpstreamErrorDetails) {
+    super(status, upstreamMessage, details);
+    this.program = program;
+  }
+}
+
+const PROGRAM_NOT_SUPPORTED = /is not supported for the (\w+) program\.?$/i;
+
 /** 401: the token was missing, expired or refused (or the credentials, on login). */
 export class UpstreamAuthError extends UpstreamHttpError {}
 /** 404: a path or resource the upstream does not know. */
@@ -89,6 +108,8 @@ export function httpErrorFor(
   if (status === 404) return new UpstreamNotFoundError(status, message, details);
   if (status === 429) return new UpstreamRateLimitError(status, message, details);
   if (status >= 500) return new UpstreamServerError(status, message, details);
+  const program = message ? PROGRAM_NOT_SUPPORTED.exec(message)?.[1] : undefined;
+  if (program && message) return new ProgramNotSupportedError(status, message, program.toUpperCase(), details);
   return new UpstreamRejectedError(status, message, details);
 }
 

@@ -102,3 +102,21 @@ export function camelKeys<T extends z.ZodType>(model: T) {
     model,
   );
 }
+
+/**
+ * Card numbers leave the gateway masked, whatever the upstream sent: first 6 and last 4 digits,
+ * the rest as `*` (e.g. `424242******4242`). Text that is already masked passes unchanged.
+ */
+export function maskCardNumber(value: string): string {
+  const digits = value.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits)) return value;
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+/** Any run of 12 to 19 digits in free text (an upstream message, say) masked the same way. */
+export function maskCardNumbersIn(text: string): string {
+  return text.replace(/\b\d(?:[\s-]?\d){11,18}\b/g, (match) => maskCardNumber(match));
+}
+
+/** A card number field of an upstream payload, masked before anything else sees it. */
+export const cardNumber = z.string().transform(maskCardNumber);
