@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { plainError, type Reply } from './http.ts';
 import type { FaultSpec } from './faults.ts';
+import { listEmails } from './outbox.ts';
+import { PROGRAMS } from './program.ts';
 import type { Handler, HttpMethod, Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { validate } from './validation.ts';
@@ -19,6 +21,8 @@ const advanceBody = z.object({
 });
 
 const latencyBody = z.object({ ms: z.number().int().min(0).max(600_000) });
+
+const programBody = z.object({ program: z.enum(PROGRAMS) });
 
 const faultBody = z.object({
   kind: z.enum(['status', 'stall', 'drop', 'contract']),
@@ -48,10 +52,12 @@ function toFaultSpec(input: z.output<typeof faultBody>): FaultSpec {
   return spec;
 }
 
-const json = (body: unknown): Reply => ({ status: 200, body });
+export const json = (body: unknown): Reply => ({ status: 200, body });
 const clockNow = (runtime: Runtime): Reply => json({ now: runtime.clock.now().toISOString() });
+const programNow = (runtime: Runtime): Reply => json({ program: runtime.program.current() });
 
-const control = (method: HttpMethod, path: string, handler: Handler): Route => ({
+/** A route of the control API; domains build theirs with it too (Domain.controlRoutes). */
+export const controlRoute = (method: HttpMethod, path: string, handler: Handler): Route => ({
   method,
   path: `/sandbox${path}`,
   headers: 'none',
@@ -60,30 +66,38 @@ const control = (method: HttpMethod, path: string, handler: Handler): Route => (
 });
 
 export const controlRoutes: readonly Route[] = [
-  control('POST', '/reset', ({ runtime }) => {
+  controlRoute('POST', '/reset', ({ runtime }) => {
     runtime.reset();
     return json({ ok: true });
   }),
-  control('GET', '/clock', ({ runtime }) => clockNow(runtime)),
-  control('POST', '/clock/advance', ({ body, runtime }) => {
+  controlRoute('GET', '/clock', ({ runtime }) => clockNow(runtime)),
+  controlRoute('POST', '/clock/advance', ({ body, runtime }) => {
     const { ms = 0, seconds = 0, minutes = 0, days = 0 } = validate(advanceBody, body ?? {});
     runtime.clock.advance(ms + seconds * 1_000 + minutes * 60_000 + days * 86_400_000);
     return clockNow(runtime);
   }),
-  control('GET', '/latency', ({ runtime }) => json({ ms: runtime.latency.current() })),
-  control('PUT', '/latency', ({ body, runtime }) => {
+  controlRoute('GET', '/latency', ({ runtime }) => json({ ms: runtime.latency.current() })),
+  controlRoute('PUT', '/latency', ({ body, runtime }) => {
     const { ms } = validate(latencyBody, body);
     runtime.latency.override(ms);
     return json({ ms });
   }),
-  control('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
-  control('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),
-  control('DELETE', '/faults', ({ runtime }) => {
+  controlRoute('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
+  controlRoute('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),
+  controlRoute('DELETE', '/faults', ({ runtime }) => {
     runtime.faults.clear();
     return json({ ok: true });
   }),
-  control('GET', '/requests', ({ runtime }) => json(runtime.requestLog.list())),
-  control('DELETE', '/requests', ({ runtime }) => {
+  // The card program (program.ts); a reset returns to the configured one.
+  controlRoute('GET', '/program', ({ runtime }) => programNow(runtime)),
+  controlRoute('PUT', '/program', ({ body, runtime }) => {
+    runtime.program.set(validate(programBody, body).program);
+    return programNow(runtime);
+  }),
+  // The e-mails the bank would have sent (activation codes), oldest first.
+  controlRoute('GET', '/emails', ({ runtime }) => json(listEmails(runtime.store))),
+  controlRoute('GET', '/requests', ({ runtime }) => json(runtime.requestLog.list())),
+  controlRoute('DELETE', '/requests', ({ runtime }) => {
     runtime.requestLog.clear();
     return json({ ok: true });
   }),

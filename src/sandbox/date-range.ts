@@ -16,35 +16,60 @@ export const dateRangeShape = {
   to_date: dayParam.optional(),
 };
 
-interface RawRange {
-  from_date?: string | undefined;
-  to_date?: string | undefined;
+/** The names of a range's two query fields. */
+export interface RangeFields {
+  from: string;
+  to: string;
+}
+
+const DATE_FIELDS: RangeFields = { from: 'from_date', to: 'to_date' };
+
+type RawRange = Readonly<Record<string, unknown>>;
+
+const textOf = (value: RawRange, key: string): string | undefined => {
+  const text = value[key];
+  return typeof text === 'string' ? text : undefined;
+};
+
+/**
+ * Both or neither of the two fields, as a zod refinement step; false (with the issue added)
+ * when only one is given.
+ */
+export function bothOrNeither(value: RawRange, fields: RangeFields, ctx: z.RefinementCtx): boolean {
+  if ((textOf(value, fields.from) === undefined) === (textOf(value, fields.to) === undefined)) return true;
+  ctx.addIssue({ code: 'custom', path: [], message: `${fields.from} and ${fields.to} must be given together` });
+  return false;
+}
+
+/** from ≤ to, as a zod refinement step; false (with the issue added) when not. */
+export function inOrder(from: number, to: number, fields: RangeFields, ctx: z.RefinementCtx): boolean {
+  if (from <= to) return true;
+  ctx.addIssue({ code: 'custom', path: [], message: `${fields.from} must not be after ${fields.to}` });
+  return false;
 }
 
 /**
  * The cross-field rules, as a zod refinement: both or neither, from ≤ to, and to − from at
- * most `maxDays` days (so maxDays 7 admits eight calendar days counting both ends).
+ * most `maxDays` days (so maxDays 7 admits eight calendar days counting both ends; null: no
+ * maximum).
  */
-export function dateRangeRule(maxDays: number) {
+export function dateRangeRule(maxDays: number | null, fields: RangeFields = DATE_FIELDS) {
   return (value: RawRange, ctx: z.RefinementCtx): void => {
-    if ((value.from_date === undefined) !== (value.to_date === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'from_date and to_date must be given together' });
-      return;
-    }
-    const range = toDateRange(value);
-    if (range === null) return;
-    if (range.from > range.to) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'from_date must not be after to_date' });
-    } else if (range.to - range.from > maxDays * DAY_MS) {
+    if (!bothOrNeither(value, fields, ctx)) return;
+    const range = toDateRange(value, fields);
+    if (range === null || !inOrder(range.from, range.to, fields, ctx)) return;
+    if (maxDays !== null && range.to - range.from > maxDays * DAY_MS) {
       ctx.addIssue({ code: 'custom', path: [], message: `date range must not exceed ${maxDays} days` });
     }
   };
 }
 
 /** Null when no range was asked for (or a day is malformed, which validation reports). */
-export function toDateRange(value: RawRange): DateRange | null {
-  const from = value.from_date === undefined ? null : parseDay(value.from_date);
-  const to = value.to_date === undefined ? null : parseDay(value.to_date);
+export function toDateRange(value: RawRange, fields: RangeFields = DATE_FIELDS): DateRange | null {
+  const fromText = textOf(value, fields.from);
+  const toText = textOf(value, fields.to);
+  const from = fromText === undefined ? null : parseDay(fromText);
+  const to = toText === undefined ? null : parseDay(toText);
   return from === null || to === null ? null : { from, to };
 }
 

@@ -4,17 +4,21 @@ import { ApiError, badRequest } from './http.ts';
 import type { Runtime } from './runtime.ts';
 
 /**
- * The header families of the contract. Later domains add theirs here, e.g. wallets
- * (x-cardholder-id instead of x-user-id, bearer not required), webhook management
- * (x-api-key and Content-Type only) and direct debit (bearer only, no envelope).
+ * The header families of the contract. Later domains add theirs here, e.g. webhook
+ * management (x-api-key and Content-Type only) and direct debit (bearer only, no envelope).
  */
-export type HeaderSetName = 'standard' | 'login' | 'none';
+export type HeaderSetName = 'standard' | 'login' | 'wallet' | 'kyc' | 'none';
+
+/**
+ * `required`: Authorization must carry a valid bearer token. `optional`: it may be left out,
+ * but one that is sent must be valid (Document 2, 4.3 and 4.4: "not marked required").
+ */
+type BearerRule = 'required' | 'optional' | 'none';
 
 interface HeaderSet {
   /** Checked for presence in this order; spelled as the documents spell them. */
   required: readonly string[];
-  /** Authorization must carry a valid bearer token. */
-  bearer: boolean;
+  bearer: BearerRule;
   /** Headers whose value must equal a configured credential. */
   identity: readonly { header: string; credential: keyof SandboxCredentials }[];
 }
@@ -24,16 +28,29 @@ const HEADER_SETS: Record<HeaderSetName, HeaderSet> = {
   // header is a missing token, answered 401 like a bad one, so clients re-authenticate.
   standard: {
     required: ['x-api-key', 'x-product-id', 'x-request-id', 'x-user-id', 'Content-Type'],
-    bearer: true,
+    bearer: 'required',
     identity: [
       { header: 'x-product-id', credential: 'productId' },
       { header: 'x-user-id', credential: 'userId' },
     ],
   },
   // Document 1, section 4.1.
-  login: { required: ['x-api-key', 'Content-Type'], bearer: false, identity: [] },
+  login: { required: ['x-api-key', 'Content-Type'], bearer: 'none', identity: [] },
+  // Document 2, section 4.3: the cardholder header instead of x-user-id; x-client-id is
+  // optional and, when sent, any value is accepted (the document gives no rule for it).
+  wallet: {
+    required: ['x-api-key', 'x-product-id', 'x-cardholder-id', 'x-request-id', 'Content-Type'],
+    bearer: 'optional',
+    identity: [{ header: 'x-product-id', credential: 'productId' }],
+  },
+  // Document 2, section 4.4: x-client-id required, any non-empty value.
+  kyc: {
+    required: ['x-api-key', 'x-product-id', 'x-cardholderHash-id', 'x-client-id', 'x-request-id', 'Content-Type'],
+    bearer: 'optional',
+    identity: [{ header: 'x-product-id', credential: 'productId' }],
+  },
   // The sandbox control API.
-  none: { required: [], bearer: false, identity: [] },
+  none: { required: [], bearer: 'none', identity: [] },
 };
 
 export const INVALID_TOKEN_MESSAGE = 'Access token is missing, invalid or expired';
@@ -69,7 +86,9 @@ export function assertHeaders(
   if (set.required.includes('x-api-key') && headerValue(headers, 'x-api-key') !== credentials.apiKey) {
     throw new ApiError(401, 'x-api-key is invalid');
   }
-  if (set.bearer && !runtime.tokens.verify(bearerToken(headers))) throw new ApiError(401, INVALID_TOKEN_MESSAGE);
+  if (checksBearer(set.bearer, headers) && !runtime.tokens.verify(bearerToken(headers))) {
+    throw new ApiError(401, INVALID_TOKEN_MESSAGE);
+  }
   for (const { header, credential } of set.identity) {
     if (headerValue(headers, header) !== credentials[credential]) throw badRequest(`${header} is invalid`);
   }
@@ -78,6 +97,10 @@ export function assertHeaders(
   if (set.required.includes('Content-Type') && !isJson(headerValue(headers, 'Content-Type'))) {
     throw badRequest('Content-Type must be application/json');
   }
+}
+
+function checksBearer(rule: BearerRule, headers: IncomingHttpHeaders): boolean {
+  return rule === 'required' || (rule === 'optional' && headerValue(headers, 'authorization') !== undefined);
 }
 
 function bearerToken(headers: IncomingHttpHeaders): string | undefined {

@@ -31,6 +31,16 @@ export function badRequest(message: string): ApiError {
 }
 
 /**
+ * The `id` query parameter Document 2's card and cardholder calls take (`?id=`); a blank one
+ * counts as missing. The message is the documented one (Document 2, section 7).
+ */
+export function requiredQueryId(query: Record<string, string>): string {
+  const id = query.id?.trim();
+  if (id === undefined || id === '') throw badRequest('id is a required parameter and is missing');
+  return id;
+}
+
+/**
  * The record, or the answer to an unknown id: 400 `<Resource> <id> not found`, which the
  * gateway reads as "no such record" on reads.
  */
@@ -45,6 +55,14 @@ export function found<T>(record: T | undefined, resource: string, id: string): T
  */
 export function ok(data: unknown, message = 'Success', status = 'success'): Reply {
   return { status: 200, body: { code: 200, status, message, data } };
+}
+
+/**
+ * The envelope with no `data` key: Document 2's successful writes answer only code, status
+ * and message.
+ */
+export function done(message: string): Reply {
+  return { status: 200, body: { code: 200, status: 'success', message } };
 }
 
 /** Document 1, section 7: errors carry code = HTTP status, status `Error`, data null. */

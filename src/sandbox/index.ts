@@ -7,11 +7,12 @@ import { DEMO_CREDENTIALS, type SandboxCredentials } from './credentials.ts';
 import { DOMAINS } from './domains/index.ts';
 import type { RequestLogEntry } from './request-log.ts';
 import { createRuntime, type SandboxLogger } from './runtime.ts';
+import type { Program } from './program.ts';
 import { createRequestListener } from './server.ts';
 import type { SandboxStore } from './store.ts';
 
 export { DEMO_CREDENTIALS };
-export type { RequestLogEntry, SandboxClock, SandboxCredentials, SandboxLogger, SandboxStore };
+export type { Program, RequestLogEntry, SandboxClock, SandboxCredentials, SandboxLogger, SandboxStore };
 
 export interface SandboxOptions {
   /** 0 = ephemeral (default). */
@@ -28,6 +29,8 @@ export interface SandboxOptions {
   logger?: SandboxLogger;
   /** The service's own name, written `svc` in the documents' paths (default `svc`). */
   serviceSegment?: string;
+  /** The card program (Document 2): CARDS (default) or BANKING; PUT /sandbox/program changes it. */
+  program?: Program;
 }
 
 export interface Sandbox {
@@ -55,13 +58,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     latencyMs: options.latencyMs ?? 0,
     seed: options.seed ?? true,
     logger: options.logger ?? DEFAULT_LOGGER,
+    program: options.program ?? 'CARDS',
   });
   const segment = options.serviceSegment ?? 'svc';
   // Paths are declared as the documents write them; a deployment's own service name replaces `svc`.
   const apiRoutes = [loginRoute, ...DOMAINS.flatMap((domain) => domain.routes)].map((route) =>
     route.path.startsWith('/svc/') ? { ...route, path: `/${segment}${route.path.slice(4)}` } : route,
   );
-  const server = createServer(createRequestListener(runtime, apiRoutes, controlRoutes));
+  const allControlRoutes = [...controlRoutes, ...DOMAINS.flatMap((domain) => domain.controlRoutes ?? [])];
+  const server = createServer(createRequestListener(runtime, apiRoutes, allControlRoutes));
   const host = options.host ?? '127.0.0.1';
   await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;

@@ -1,4 +1,5 @@
 import { DEMO_CREDENTIALS, startSandbox } from './index.ts';
+import { PROGRAMS, type Program } from './program.ts';
 
 /** `npm run sandbox`: the sandbox on its own, configured from the environment. */
 
@@ -8,6 +9,14 @@ function envInteger(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function envProgram(): Program {
+  const raw = process.env.SANDBOX_PROGRAM;
+  if (raw === undefined || raw === '') return 'CARDS';
+  const program = PROGRAMS.find((candidate) => candidate === raw.toUpperCase());
+  if (program === undefined) throw new Error(`SANDBOX_PROGRAM must be one of ${PROGRAMS.join(', ')}, got "${raw}"`);
+  return program;
 }
 
 const logger = {
@@ -25,13 +34,14 @@ const sandbox = await startSandbox({
   port: envInteger('SANDBOX_PORT', 4010),
   host: process.env.SANDBOX_HOST || '127.0.0.1',
   latencyMs: envInteger('SANDBOX_LATENCY_MS', 0),
+  program: envProgram(),
   logger,
 });
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');
 for (const [key, value] of Object.entries(DEMO_CREDENTIALS)) console.log(`  ${key}: ${value}`);
-console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, faults, requests)`);
+console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, faults, requests, program, emails, kyc, cards)`);
 
 let stopping = false;
 const stop = (signal: string): void => {

@@ -22,6 +22,12 @@ export const pagingShape = {
   size: integerParam(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 };
 
+/** Query fields `page_num` (1-based) and `page_size` of Document 2's lists; same rules as `pagingShape`. */
+export const pageNumShape = {
+  page_num: pagingShape.page,
+  page_size: pagingShape.size,
+};
+
 /** Query fields `limit` and `offset` (a 0-based item offset); spread into a route's query schema. */
 export const limitOffsetShape = {
   limit: integerParam(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
@@ -39,6 +45,11 @@ export function newestFirst<T>(items: Iterable<T>, createdAt: (item: T) => numbe
 
 /** Newest first, then one page. */
 export function pageOf<T>(items: readonly T[], createdAt: (item: T) => number, paging: Paging): T[] {
+  return pageWithMore(items, createdAt, paging).items;
+}
+
+/** Newest first, one page, and whether any item follows it. */
+export function pageWithMore<T>(items: readonly T[], createdAt: (item: T) => number, paging: Paging): { items: T[]; hasMore: boolean } {
   const start = (paging.page - 1) * paging.size;
-  return newestFirst(items, createdAt).slice(start, start + paging.size);
+  return { items: newestFirst(items, createdAt).slice(start, start + paging.size), hasMore: items.length > start + paging.size };
 }

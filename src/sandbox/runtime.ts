@@ -2,6 +2,7 @@ import { createClock, type SandboxClock } from './clock.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
 import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
+import { createProgramSetting, type Program, type ProgramSetting } from './program.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
 import { createScheduler, schedulingClock, type Scheduler } from './scheduler.ts';
 import { jobHandlers, seedDemoData } from './seed.ts';
@@ -19,6 +20,8 @@ export interface RuntimeOptions {
   latencyMs: number;
   seed: boolean;
   logger: SandboxLogger;
+  /** Default CARDS. */
+  program?: Program;
 }
 
 /** Latency added to every API call: the configured default unless overridden at run time. */
@@ -40,6 +43,8 @@ export interface Runtime {
   faults: FaultQueue;
   requestLog: RequestLog;
   latency: Latency;
+  /** The card program in force (program.ts); PUT /sandbox/program changes it. */
+  program: ProgramSetting;
   logger: SandboxLogger;
   /** Aborted on shutdown; every pending wait (latency, stall) listens to it. */
   closing: AbortSignal;
@@ -71,6 +76,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         latencyOverride = ms;
       },
     },
+    program: createProgramSetting(options.program ?? 'CARDS'),
     logger: options.logger,
     closing: shutdown.signal,
     reset() {
@@ -82,6 +88,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       runtime.faults.clear();
       runtime.requestLog.clear();
       latencyOverride = null;
+      runtime.program.reset();
     },
     shutdown: () => shutdown.abort(),
   };

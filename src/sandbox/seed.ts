@@ -10,9 +10,15 @@ export function jobHandlers(): Map<string, JobHandler> {
 /**
  * Deterministic demo data of every domain, dated relative to `now` (epoch ms). Seeds arrange
  * past activity the way clients would (a conversion opened yesterday); the work that has
- * come due by `now` then runs, so the data starts settled and the ledger wrote it.
+ * come due by `now` then runs, so the data starts settled and the ledger wrote it. It runs
+ * after each domain's seed, so a later domain posting to the ledger (a card load yesterday
+ * evening) finds the earlier domains' movements already written and the running balances
+ * stay in time order.
  */
 export function seedDemoData(store: SandboxStore, now: number): void {
-  for (const domain of DOMAINS) domain.seed?.(store, now);
-  createScheduler(() => store, jobHandlers()).runDue(now);
+  const scheduler = createScheduler(() => store, jobHandlers());
+  for (const domain of DOMAINS) {
+    domain.seed?.(store, now);
+    scheduler.runDue(now);
+  }
 }

@@ -7,8 +7,14 @@ import type {
   TransactionRecord,
 } from './domains/accounts/types.ts';
 import type { BeneficiaryRecord } from './domains/beneficiaries/types.ts';
+import type { CardholderRecord } from './domains/cardholders/types.ts';
+import type { CardRecord, CardRequestRecord, CardTransactionRecord } from './domains/cards/types.ts';
 import type { ConversionRecord, QuoteRecord } from './domains/fx/types.ts';
+import type { KycRecord } from './domains/kyc/types.ts';
+import type { AccountRfiRecord, UserProfile } from './domains/onboarding/types.ts';
 import type { PayoutRecord } from './domains/payouts/types.ts';
+import type { WalletHistoryRecord, WalletRecord } from './domains/wallets/types.ts';
+import type { SentEmail } from './outbox.ts';
 
 /**
  * The sandbox's state: plain in-memory maps, one per collection. A later domain adds its
@@ -25,6 +31,20 @@ export interface SandboxStore {
   payouts: Map<string, PayoutRecord>;
   quotes: Map<string, QuoteRecord>;
   conversions: Map<string, ConversionRecord>;
+  cardholders: Map<string, CardholderRecord>;
+  /** Keyed by cardholder id: one KYC record per cardholder. */
+  kyc: Map<string, KycRecord>;
+  cards: Map<string, CardRecord>;
+  /** Keyed by Create Card's request_id. */
+  cardRequests: Map<string, CardRequestRecord>;
+  cardTransactions: Map<string, CardTransactionRecord>;
+  wallets: Map<string, WalletRecord>;
+  walletHistory: Map<string, WalletHistoryRecord>;
+  /** The sandbox's outbox (GET /sandbox/emails). */
+  emails: Map<string, SentEmail>;
+  /** The business's profile (one entry, keyed `profile`). */
+  userProfile: Map<'profile', UserProfile>;
+  accountRfis: Map<string, AccountRfiRecord>;
   /** Time-driven work not yet done, keyed by kind and subject (scheduler.ts). */
   jobs: Map<string, ScheduledJob>;
   /**
@@ -52,6 +72,16 @@ export function createStore(seed: ((store: SandboxStore) => void) | null): Sandb
     payouts: new Map(),
     quotes: new Map(),
     conversions: new Map(),
+    cardholders: new Map(),
+    kyc: new Map(),
+    cards: new Map(),
+    cardRequests: new Map(),
+    cardTransactions: new Map(),
+    wallets: new Map(),
+    walletHistory: new Map(),
+    emails: new Map(),
+    userProfile: new Map(),
+    accountRfis: new Map(),
     jobs: new Map(),
     random: createRandom(RUNTIME_SEED),
     newId: (prefix) => `${prefix}_${store.random.hex(16)}`,

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 
 export const LOGIN_PATH = '/api/v1/authentication/login';
@@ -23,6 +24,25 @@ export const TOKEN_ERROR = {
 // Tests share a silent logger: an expected 500 must not clutter the output.
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, logger: { info: () => {}, warn: () => {} }, ...options });
+}
+
+/** One sandbox for the test file, reset before each test, with a client logged in afresh. */
+export interface TestContext {
+  sandbox: Sandbox;
+  api: Api;
+}
+
+export function useSandbox(options: SandboxOptions = {}): TestContext {
+  const context = {} as TestContext;
+  beforeAll(async () => {
+    context.sandbox = await startTestSandbox(options);
+  });
+  afterAll(() => context.sandbox.close());
+  beforeEach(async () => {
+    context.sandbox.reset();
+    context.api = await apiClient(context.sandbox);
+  });
+  return context;
 }
 
 export interface ApiResponse {
@@ -139,4 +159,100 @@ export function cents(amount: number): number {
 /** The Document 1 wire form of an instant, `yyyy-MM-ddTHH:mm:ss+0000`. */
 export function apiTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+}
+
+// Document 2: cards, cardholders, wallets, KYC.
+
+export const CARD_PATH = '/svc/api/v1/card';
+export const CARDHOLDER_PATH = '/svc/api/v1/card/cardholder';
+export const WALLET_PATH = '/issuing/api/v1/wallet';
+export const KYC_PATH = '/issuing/api/v1/kyc';
+
+/** Section 4.3 (wallet) or 4.4 (kyc) headers for a cardholder; no Authorization, no x-user-id. */
+export function issuingHeaders(
+  family: 'wallet' | 'kyc',
+  cardholderId: string,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  const holder = family === 'wallet' ? { 'x-cardholder-id': cardholderId } : { 'x-cardholderhash-id': cardholderId, 'x-client-id': DEMO_CREDENTIALS.clientKey };
+  return {
+    'x-api-key': DEMO_CREDENTIALS.apiKey,
+    'x-product-id': DEMO_CREDENTIALS.productId,
+    'x-request-id': nextRequestId(),
+    'content-type': 'application/json',
+    ...holder,
+    ...overrides,
+  };
+}
+
+export const HOME_ADDRESS = { city: 'Austin', country: 'US', line1: '500 Congress Avenue', state: 'TX', postcode: '78701' };
+
+export function individualCardholder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    email: 'noah.kim@acme.example',
+    mobile_number: '+15125550147',
+    country_code: 'US',
+    type: 'INDIVIDUAL',
+    created_by: 'Jordan Miles',
+    individual: { date_of_birth: '1990-06-01', name: { first_name: 'Noah', last_name: 'Kim' }, address: HOME_ADDRESS },
+    ...overrides,
+  };
+}
+
+export const advanceMinutes = (sandbox: Sandbox, minutes: number): Promise<ApiResponse> =>
+  control(sandbox, 'POST', '/clock/advance', { minutes });
+
+/**
+ * A new cardholder, READY (ten minutes of review later) and, unless told otherwise, with
+ * its eKYC completed. Returns a client logged in after the clock moved.
+ */
+export async function readyCardholder(
+  sandbox: Sandbox,
+  api: Api,
+  options: { body?: Record<string, unknown>; kyc?: boolean } = {},
+): Promise<{ id: string; api: Api }> {
+  const created = await api.send('POST', CARDHOLDER_PATH, { body: options.body ?? individualCardholder() });
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+  const id = created.body.data[0].id as string;
+  await advanceMinutes(sandbox, 10);
+  if (options.kyc !== false) await control(sandbox, 'POST', `/kyc/${id}/complete`);
+  return { id, api: await apiClient(sandbox) };
+}
+
+export function virtualCardBody(cardholderId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    card_issuance_action: 'NEW',
+    card_type: 'VIRTUAL',
+    card_holder_id: cardholderId,
+    created_by: 'Jordan Miles',
+    request_id: nextRequestId(),
+    program: { purpose: 'COMMERCIAL' },
+    authorization_controls: {
+      allowed_transaction_count: 'MULTIPLE',
+      transaction_limits: { currency: 'USD', limits: [{ amount: 300, interval: 'PER_TRANSACTION' }, { amount: 1000, interval: 'DAILY' }] },
+    },
+    is_personalized: true,
+    ...overrides,
+  };
+}
+
+export async function createCard(api: Api, body: Record<string, unknown>): Promise<string> {
+  const response = await api.send('POST', CARD_PATH, { body });
+  if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+  return response.body.data.id as string;
+}
+
+export async function cardDetail(api: Api, id: string): Promise<Record<string, any>> {
+  const response = await api.get(`${CARD_PATH}/detail`, { query: { id } });
+  if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+  return response.body.data[0];
+}
+
+export function simulate(sandbox: Sandbox, cardId: string, body: Record<string, unknown>): Promise<ApiResponse> {
+  return control(sandbox, 'POST', `/cards/${cardId}/simulate`, body);
+}
+
+/** The success envelope of a Document 2 write: no `data` key at all. */
+export function doneEnvelope(message: string): object {
+  return { code: 200, status: 'success', message };
 }

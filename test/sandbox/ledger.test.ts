@@ -227,6 +227,9 @@ describe('GET /svc/api/v1/account/balance/history', () => {
         // The debit leg of the demo conversions (issue 3 contract).
         expect(entry).toMatchObject({ source_type: 'CONVERSION', fee: 0 });
         expect(entry.amount).toBeLessThan(0);
+      } else if (entry.transaction_type === 'CARD_LOAD') {
+        // The demo wallet's load from the USD balance (issue 4 contract).
+        expect(entry).toMatchObject({ source_type: 'CARD', currency: 'USD', amount: -600, fee: 0 });
       } else {
         expect(entry.amount).toBeGreaterThan(0);
         expect([
@@ -236,7 +239,7 @@ describe('GET /svc/api/v1/account/balance/history', () => {
       }
     }
     expect(new Set(history.map((entry) => entry.transaction_type))).toEqual(
-      new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY', 'CONVERSION_SELL']),
+      new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY', 'CONVERSION_SELL', 'CARD_LOAD']),
     );
   });
 

@@ -10,6 +10,8 @@ import type { SandboxStore } from '../store.ts';
 export interface Domain {
   name: string;
   routes: readonly Route[];
+  /** The domain's own routes under /sandbox/ (built with control.ts's controlRoute). */
+  controlRoutes?: readonly Route[];
   /** Loads deterministic demo data dated relative to `now` (sandbox clock, epoch ms). */
   seed?(store: SandboxStore, now: number): void;
   /** Handlers of the scheduled jobs this domain creates, by job kind (see scheduler.ts). */

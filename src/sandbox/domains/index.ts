@@ -1,8 +1,26 @@
 import { accountsDomain } from './accounts/index.ts';
 import { beneficiariesDomain } from './beneficiaries/index.ts';
+import { cardholdersDomain } from './cardholders/index.ts';
+import { cardsDomain } from './cards/index.ts';
 import type { Domain } from './domain.ts';
 import { fxDomain } from './fx/index.ts';
+import { kycDomain } from './kyc/index.ts';
+import { onboardingDomain } from './onboarding/index.ts';
 import { payoutsDomain } from './payouts/index.ts';
+import { walletsDomain } from './wallets/index.ts';
 
-/** Seeding runs in this order, so a domain may rely on the data of those before it. */
-export const DOMAINS: readonly Domain[] = [accountsDomain, beneficiariesDomain, fxDomain, payoutsDomain];
+/**
+ * Seeding runs in this order, so a domain may rely on the data of those before it: cards
+ * needs the cardholders (and posts a wallet load to the ledger after the FX seed's movements).
+ */
+export const DOMAINS: readonly Domain[] = [
+  accountsDomain,
+  beneficiariesDomain,
+  fxDomain,
+  payoutsDomain,
+  cardholdersDomain,
+  kycDomain,
+  walletsDomain,
+  cardsDomain,
+  onboardingDomain,
+];

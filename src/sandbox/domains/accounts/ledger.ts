@@ -49,12 +49,15 @@ export function settleReserved(store: SandboxStore, posting: Posting): void {
   record(store, posting, balance);
 }
 
-/** Moves the available balance; a debit it cannot cover throws and changes nothing. */
-export function post(store: SandboxStore, posting: Posting): void {
+/**
+ * Moves the available balance; a debit it cannot cover throws and changes nothing. Returns
+ * the id of the balance-history entry written.
+ */
+export function post(store: SandboxStore, posting: Posting): string {
   if (posting.cents < 0 && !hasAvailable(store, posting.currency, -posting.cents)) throw insufficientFunds(posting.currency);
   const balance = balanceOf(store, posting.currency);
   balance.available_balance = fromCents(toCents(balance.available_balance) + posting.cents);
-  record(store, posting, balance);
+  return record(store, posting, balance);
 }
 
 // A credit into a currency the user never held opens its balance, as opening an account does.
@@ -67,7 +70,7 @@ function balanceOf(store: SandboxStore, currency: string): Balance {
   return balance;
 }
 
-function record(store: SandboxStore, posting: Posting, balance: Balance): void {
+function record(store: SandboxStore, posting: Posting, balance: Balance): string {
   const id = store.newId('bh');
   const book = toCents(balance.available_balance) + toCents(balance.reserved_amount);
   store.balanceHistory.set(id, {
@@ -85,4 +88,5 @@ function record(store: SandboxStore, posting: Posting, balance: Balance): void {
       transaction_type: posting.transaction_type,
     },
   });
+  return id;
 }

@@ -75,9 +75,20 @@ export interface BalanceHistoryEntry {
   transaction_type: HistoryTransactionType;
 }
 
-export type HistorySourceType = 'PAYOUT' | 'CONVERSION' | 'DEPOSIT';
-/** The document's values seen, plus CONVERSION_SELL for the debit leg of a conversion. */
-export type HistoryTransactionType = 'PAYOUT' | 'CONVERSION_BUY' | 'CONVERSION_SELL' | 'DEPOSIT';
+/** CARD: card loads (Cards program) and card spending (Banking program), Document 2. */
+export type HistorySourceType = 'PAYOUT' | 'CONVERSION' | 'DEPOSIT' | 'CARD';
+/**
+ * The document's values seen, plus CONVERSION_SELL for the debit leg of a conversion and the
+ * card movements: CARD_LOAD (a recharge into a wallet), CARD_PURCHASE and CARD_REFUND.
+ */
+export type HistoryTransactionType =
+  | 'PAYOUT'
+  | 'CONVERSION_BUY'
+  | 'CONVERSION_SELL'
+  | 'DEPOSIT'
+  | 'CARD_LOAD'
+  | 'CARD_PURCHASE'
+  | 'CARD_REFUND';
 
 /** Records keep the creation instant as a number so lists can sort and filter cheaply. */
 export interface AccountRecord {

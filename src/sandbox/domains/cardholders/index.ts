@@ -1,0 +1,15 @@
+import type { Domain } from '../domain.ts';
+import { completeReview, REVIEW_CARDHOLDER } from './review.ts';
+import { cardholderRoutes } from './routes.ts';
+import { seedCardholders } from './seed.ts';
+
+/**
+ * Endpoints 33 to 37 of Document 2. The retired path /svc/api/v1/cardHolders is simply not
+ * routed, so it answers 404 like any unknown path.
+ */
+export const cardholdersDomain: Domain = {
+  name: 'cardholders',
+  routes: cardholderRoutes,
+  seed: seedCardholders,
+  jobs: { [REVIEW_CARDHOLDER]: completeReview },
+};

@@ -1,0 +1,25 @@
+import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
+import type { SandboxStore } from '../../store.ts';
+import type { CardholderRecord } from './types.ts';
+
+/**
+ * Name screening (Document 2, section 3): a new cardholder, or one whose name changed, is
+ * PENDING and passes review REVIEW_DELAY_MS later on the sandbox clock. The delay is the
+ * sandbox's choice; the document shows none.
+ */
+export const REVIEW_CARDHOLDER = 'cardholder.review';
+export const REVIEW_DELAY_MS = 10 * 60_000;
+
+export function startScreening(store: SandboxStore, cardholder: CardholderRecord, at: number): void {
+  cardholder.status = 'PENDING';
+  scheduleJob(store, { kind: REVIEW_CARDHOLDER, subjectId: cardholder.id, at: at + REVIEW_DELAY_MS });
+}
+
+export function stopScreening(store: SandboxStore, cardholderId: string): void {
+  cancelJob(store, REVIEW_CARDHOLDER, cardholderId);
+}
+
+export const completeReview: JobHandler = (store, job) => {
+  const cardholder = store.cardholders.get(job.subjectId);
+  if (cardholder?.status === 'PENDING') cardholder.status = 'READY';
+};

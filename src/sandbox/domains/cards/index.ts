@@ -1,0 +1,12 @@
+import type { Domain } from '../domain.ts';
+import { cardRoutes } from './routes.ts';
+import { seedCards } from './seed.ts';
+import { simulateRoute } from './simulate-route.ts';
+
+/** Endpoints 24 to 32 of Document 2, and the card activity simulation of the control API. */
+export const cardsDomain: Domain = {
+  name: 'cards',
+  routes: cardRoutes,
+  controlRoutes: [simulateRoute],
+  seed: seedCards,
+};

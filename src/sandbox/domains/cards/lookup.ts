@@ -1,0 +1,22 @@
+import { badRequest, found } from '../../http.ts';
+import type { SandboxStore } from '../../store.ts';
+import type { CardholderRecord } from '../cardholders/types.ts';
+import type { CardRecord } from './types.ts';
+
+export function findCard(store: SandboxStore, id: string): CardRecord {
+  return found(store.cards.get(id), 'Card', id);
+}
+
+/** CLOSED is final: no write changes a closed card. */
+export function openCard(store: SandboxStore, id: string): CardRecord {
+  const card = findCard(store, id);
+  if (card.status === 'CLOSED') throw badRequest(`Card ${id} is closed`);
+  return card;
+}
+
+/** Section 2.4: a DELEGATE holds only non-personalized cards. */
+export function assertMayHold(cardholder: CardholderRecord, personalized: boolean): void {
+  if (personalized && cardholder.type === 'DELEGATE') {
+    throw badRequest(`Cardholder ${cardholder.id} is a DELEGATE and can hold only non-personalized cards`);
+  }
+}

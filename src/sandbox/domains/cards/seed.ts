@@ -1,0 +1,71 @@
+import { toCents } from '../../money.ts';
+import type { SandboxStore } from '../../store.ts';
+import { DAY_MS, startOfUtcDay } from '../../time.ts';
+import { openWallet } from '../wallets/factory.ts';
+import { cardNumberParts, drawCardNumber } from './card-number.ts';
+import { initialControls, issueCard } from './factory.ts';
+import { loadCard } from './recharge.ts';
+import { authorize, refund, settle, type Activity } from './simulate.ts';
+import type { Merchant } from './types.ts';
+
+const HOUR_MS = 3_600_000;
+
+const merchant = (name: string, category_code: string, identifier: string): Merchant => ({
+  name,
+  category_code,
+  city: 'San Francisco',
+  country: 'US',
+  identifier,
+  postcode: '94105',
+  state: 'CA',
+});
+
+const COFFEE = merchant('Blue Bottle Coffee', '5814', 'MID100000001');
+const STATIONER = merchant('Office Depot', '5943', 'MID100000002');
+const ELECTRONICS = merchant('Apple Store Union Square', '5732', 'MID100000003');
+
+/**
+ * Ava's USD wallet and her ACTIVE virtual USD card, opened a month ago. Yesterday evening,
+ * after the other seeds' movements, the wallet was loaded with 600 USD from the business
+ * balance and the card was used through the same paths as live activity: two purchases
+ * (one settled), a decline over the 500 USD per-transaction limit and a 10 USD refund,
+ * leaving 500 USD in the wallet. Needs the cardholders seed before it.
+ */
+export function seedCards(store: SandboxStore, now: number): void {
+  const today = startOfUtcDay(now);
+  const at = (hours: number): number => today - DAY_MS + hours * HOUR_MS;
+  const ava = store.cardholders.get('chd_demo_ava');
+  if (ava === undefined) throw new Error('the cards seed needs the demo cardholders');
+  const openedAt = today - 30 * DAY_MS + 10 * HOUR_MS;
+  const wallet = openWallet(store, ava.id, 'USD', openedAt, 'wal_demo_ava');
+  const limits = [
+    { interval: 'PER_TRANSACTION' as const, amount: 500 },
+    { interval: 'MONTHLY' as const, amount: 2_000 },
+  ];
+  const spec = {
+    id: 'crd_demo_ava_v',
+    cardholder: ava,
+    type: 'VIRTUAL' as const,
+    currency: 'USD',
+    personalized: true,
+    assigned: false,
+    createdBy: 'Jordan Miles',
+    number: cardNumberParts(drawCardNumber(store.random)),
+    controls: initialControls('MULTIPLE', 'USD', limits),
+    postalAddress: null,
+  };
+  const card = issueCard(store, null, spec, openedAt);
+  const activity = (amount: number, where: Merchant, hours: number): Activity => ({
+    program: 'CARDS',
+    amountCents: toCents(amount),
+    currency: 'USD',
+    merchant: where,
+    at: at(hours),
+  });
+  loadCard(store, card, wallet, 60_000, at(21.5));
+  const coffee = authorize(store, card, activity(45.5, COFFEE, 22));
+  authorize(store, card, activity(64.5, STATIONER, 22.5));
+  authorize(store, card, activity(750, ELECTRONICS, 23));
+  refund(store, card, activity(10, COFFEE, 23.25), coffee.id);
+  settle(store, card, coffee.id, at(23.5));
+}

@@ -1,0 +1,11 @@
+import type { Domain } from '../domain.ts';
+import { walletRoutes } from './routes.ts';
+
+/**
+ * Endpoints 38 to 40 of Document 2 (Cards program). The demo wallet is seeded by the cards
+ * domain, which loads it through a card.
+ */
+export const walletsDomain: Domain = {
+  name: 'wallets',
+  routes: walletRoutes,
+};
