@@ -1,0 +1,120 @@
+import { builder } from '../builder.ts';
+import type { GatewayContext } from '../context.ts';
+import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
+import { CardholderNode } from './cardholders.ts';
+import { DateRangeInput, Money, MUTATION_ERRORS, dateRangeRule, idempotencyKeyArg, pagedConnection, perRequestLoader } from './common.ts';
+
+/**
+ * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallet and its history. A
+ * wallet is read by its cardholder (the bank has no read by wallet id), so it is not a Node.
+ */
+
+const walletOf = perRequestLoader((cardholderId: string, context: GatewayContext) => context.upstream.wallets.get(cardholderId));
+
+const WalletLimits = builder.objectRef<Wallet['limits']>('WalletLimits').implement({
+  description: 'Spending limits of a wallet, in its currency; null where the wallet has none.',
+  fields: (t) => ({
+    daily: t.field({ type: Money, description: 'Per day.', resolve: (l) => l.daily }),
+    weekly: t.field({ type: Money, description: 'Per week.', resolve: (l) => l.weekly }),
+    monthly: t.field({ type: Money, description: 'Per month.', resolve: (l) => l.monthly }),
+    yearly: t.field({ type: Money, description: 'Per year.', resolve: (l) => l.yearly }),
+    total: t.field({ type: Money, description: 'Over the life of the wallet.', resolve: (l) => l.total }),
+  }),
+});
+
+const WalletTransaction = builder.objectRef<WalletHistoryEntry>('WalletTransaction').implement({
+  description: 'One entry of a wallet history: a load, a card purchase, a refund, a fee.',
+  fields: (t) => ({
+    upstreamId: t.exposeString('serialNumber', { nullable: false, description: "The bank's serial number of the entry (slNo)." }),
+    genericSerialNumber: t.exposeInt('genericSerialNumber', { description: "The bank's running number of the entry (genericSlNo)." }),
+    referenceId: t.exposeString('referenceId', { description: 'Reference of the transaction behind the entry (txn_ref_id).' }),
+    amount: t.field({ type: Money, description: 'Amount of the transaction (txn_amount, txn_currency).', resolve: (e) => e.amount }),
+    available: t.field({
+      type: Money,
+      description: 'Available amount reported with the entry (available_amount, available_currency).',
+      resolve: (e) => e.available,
+    }),
+    acquirerAmount: t.field({ type: Money, description: 'Amount on the acquirer side (acquirer_amount, acquirer_currency).', resolve: (e) => e.acquirerAmount }),
+    settleAmount: t.field({ type: Money, description: 'Settled amount (settle_amount, settle_currency).', resolve: (e) => e.settleAmount }),
+    billingAmount: t.field({ type: Money, description: 'Billed amount (billing_amount, billing_currency).', resolve: (e) => e.billingAmount }),
+    type: t.exposeString('type', { nullable: false, description: 'Kind of entry; values seen: LOAD, PURCHASE, REFUND, FEE, fee_SCTF.' }),
+    direction: t.exposeString('direction', { description: 'Which way money moved; values seen: CREDIT, DEBIT.' }),
+    status: t.exposeString('status', { description: 'State of the transaction; values seen: APPROVED, SUCCESS.' }),
+    description: t.exposeString('description', { description: 'Description, if any.' }),
+    email: t.exposeString('email', { description: 'E-mail attached to the transaction, if any.' }),
+    cardAcceptorName: t.exposeString('cardAcceptorName', { description: 'Merchant name for card transactions.' }),
+    cardUpstreamId: t.exposeString('cardId', { description: "The bank's id of the card used, for card transactions." }),
+    walletUpstreamId: t.exposeString('walletId', { description: "The bank's id of the wallet." }),
+    programCode: t.exposeString('programCode', { description: 'Program the wallet belongs to, as the bank codes it.' }),
+    initiatedBy: t.exposeString('initiatedBy', { description: 'Who or what started the transaction.' }),
+    initiatedAt: t.expose('initiatedAt', { type: 'DateTime', description: 'When it started.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed; null if never.' }),
+  }),
+});
+
+export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
+  description:
+    "A cardholder's wallet: the money their cards spend (programs with wallets only). The bank reads a wallet by its cardholder, so it has no global ID of its own.",
+  fields: (t) => ({
+    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the wallet (wal_...)." }),
+    status: t.exposeString('status', { nullable: false, description: 'State of the wallet; value seen: ACTIVE (set on creation).' }),
+    amount: t.field({ type: Money, nullable: false, description: 'What the wallet holds.', resolve: (w) => w.amount }),
+    holding: t.field({ type: Money, description: 'Holding amount, in the holding currency.', resolve: (w) => w.holding }),
+    limits: t.field({ type: WalletLimits, nullable: false, description: 'Spending limits.', resolve: (w) => w.limits }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the wallet was created.' }),
+    cardholder: t.field({ type: CardholderNode, description: 'Whose wallet it is.', resolve: (w) => w.cardholderId }),
+    history: t.connection(
+      {
+        type: WalletTransaction,
+        description: 'Entries of the wallet, newest first.',
+        args: {
+          dateRange: t.arg({
+            type: DateRangeInput,
+            description: 'Only entries on these days (no maximum length).',
+            validate: dateRangeRule(Number.POSITIVE_INFINITY),
+          }),
+        },
+        resolve: (wallet, args, context) =>
+          pagedConnection(args, (slice) =>
+            context.upstream.wallets.history(wallet, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to }),
+          ),
+      },
+      { name: 'WalletTransactionConnection' },
+      { name: 'WalletTransactionEdge' },
+    ),
+  }),
+});
+
+builder.objectField(CardholderNode, 'wallet', (t) =>
+  t.field({
+    type: WalletType,
+    description:
+      'The cardholder\u2019s wallet; null when it has none. A PROGRAM_NOT_SUPPORTED error on programs without wallets. Read from the bank only when asked for.',
+    resolve: (cardholder, _args, context) => walletOf(context).load(cardholder.id),
+  }),
+);
+
+const WalletCreateInput = builder.inputType('WalletCreateInput', {
+  description: 'A wallet for a cardholder, who must be READY with KYC completed and have no wallet yet.',
+  fields: (t) => ({
+    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of the cardholder.' }),
+    currency: t.field({ type: 'Currency', required: true, description: 'Currency of the wallet.' }),
+  }),
+});
+
+builder.mutationField('walletCreate', (t) =>
+  t.field({
+    type: WalletType,
+    nullable: false,
+    description:
+      'Creates the wallet of a cardholder (one per cardholder). The bank refuses a cardholder not READY, without completed KYC, or with a wallet already (UpstreamRejection); a program without wallets is ProgramNotSupported.',
+    errors: { types: MUTATION_ERRORS, dataField: { name: 'wallet', description: 'The new wallet.' } },
+    args: { input: t.arg({ type: WalletCreateInput, required: true, description: 'The cardholder and currency.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      const cardholderId = input.cardholderId.id;
+      const wallet = await context.upstream.wallets.create(cardholderId, input.currency, idempotencyKey);
+      walletOf(context).prime(cardholderId, wallet);
+      return wallet;
+    },
+  }),
+);

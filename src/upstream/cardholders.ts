@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { orNullIfNotFound, type Caller } from './caller.ts';
+import { endpoint } from './endpoint.ts';
+import { addressModel, countryCode, noData, optionalText, orEmpty, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+
+/**
+ * Document 2, sections 2.4 and 4.2: cardholders, the people (INDIVIDUAL) or delegates (DELEGATE)
+ * cards are issued to. New ones are PENDING until name screening passes, then READY.
+ */
+
+export const CARDHOLDER_STATUSES = ['PENDING', 'READY'] as const;
+export type CardholderStatus = (typeof CARDHOLDER_STATUSES)[number];
+export const CARDHOLDER_TYPES = ['INDIVIDUAL', 'DELEGATE'] as const;
+export type CardholderType = (typeof CARDHOLDER_TYPES)[number];
+
+const nameModel = z
+  .object({ title: optionalText, first_name: optionalText, middle_name: optionalText, last_name: optionalText })
+  .transform((n) => ({ title: n.title, firstName: n.first_name, middleName: n.middle_name, lastName: n.last_name }));
+
+const identificationModel = z
+  .object({ country: orNull(countryCode), expiry_date: orNull(upstreamDate), number: optionalText, type: optionalText })
+  .transform((i) => ({ country: i.country, expiryDate: i.expiry_date, number: i.number, type: i.type }));
+
+const businessIdentifierModel = z
+  .object({ country_code: orNull(countryCode), number: optionalText, type: optionalText })
+  .transform((b) => ({ countryCode: b.country_code, number: b.number, type: b.type }));
+
+const employerModel = z
+  .object({ business_identifiers: orEmpty(businessIdentifierModel), business_name: optionalText })
+  .transform((e) => ({ businessName: e.business_name, businessIdentifiers: e.business_identifiers }));
+
+const individualModel = z
+  .object({
+    date_of_birth: orNull(upstreamDate),
+    name: orNull(nameModel),
+    address: orNull(addressModel),
+    identification: orNull(identificationModel),
+    employers: orEmpty(employerModel),
+  })
+  .transform((i) => ({
+    dateOfBirth: i.date_of_birth,
+    name: i.name,
+    address: i.address,
+    identification: i.identification,
+    employers: i.employers,
+  }));
+
+/** Section 2.4 (plus `country_code`, the nationality given at creation). `identification` comes on list responses only. */
+export const cardholderModel = z
+  .object({
+    id: z.string().min(1),
+    email: z.string(),
+    status: z.enum(CARDHOLDER_STATUSES),
+    type: z.enum(CARDHOLDER_TYPES),
+    mobile_number: z.string(),
+    country_code: orNull(countryCode),
+    postal_address: orNull(addressModel),
+    created_by: optionalText,
+    created_at: orNull(upstreamDateTime),
+    individual: orNull(individualModel),
+  })
+  .transform((c) => ({
+    id: c.id,
+    email: c.email,
+    status: c.status,
+    type: c.type,
+    mobileNumber: c.mobile_number,
+    countryCode: c.country_code,
+    postalAddress: c.postal_address,
+    createdBy: c.created_by,
+    createdAt: c.created_at,
+    individual: c.individual,
+  }));
+export type Cardholder = z.output<typeof cardholderModel>;
+export type CardholderIndividual = z.output<typeof individualModel>;
+
+const CARDHOLDER = '/{svc}/api/v1/card/cardholder';
+export const cardholderEndpoints = {
+  list: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: z.array(cardholderModel) }),
+  get: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: single(cardholderModel) }),
+  create: endpoint({ method: 'POST', path: CARDHOLDER, headers: 'standard', data: single(z.object({ id: z.string().min(1) })) }),
+  update: endpoint({ method: 'PATCH', path: CARDHOLDER, headers: 'standard', data: noData }),
+  delete: endpoint({ method: 'DELETE', path: CARDHOLDER, headers: 'standard', data: noData }),
+};
+
+// --- Writes ------------------------------------------------------------------------------------
+
+type Given<T> = T | null | undefined;
+
+/** An address as written: every member but line2 is required when an address is given. */
+export interface AddressRequest {
+  line1: string;
+  line2?: Given<string>;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+}
+
+export interface CardholderIndividualRequest {
+  dateOfBirth: string;
+  name: { title?: Given<string>; firstName: string; middleName?: Given<string>; lastName: string };
+  address: AddressRequest;
+  employers?: Given<
+    {
+      businessName?: Given<string>;
+      businessIdentifiers?: Given<{ countryCode?: Given<string>; number?: Given<string>; type?: Given<string> }[]>;
+    }[]
+  >;
+}
+
+export interface CardholderCreateRequest {
+  type: CardholderType;
+  email: string;
+  mobileNumber: string;
+  countryCode?: Given<string>;
+  individual?: Given<CardholderIndividualRequest>;
+  postalAddress?: Given<AddressRequest>;
+  createdBy: string;
+  /** Sent as the optional `agent-code` and `subagent-code` headers. */
+  agentCode?: Given<string>;
+  subagentCode?: Given<string>;
+}
+
+/** Only given fields change; a given individual or postal address replaces the whole object. */
+export interface CardholderUpdateRequest {
+  mobileNumber?: Given<string>;
+  countryCode?: Given<string>;
+  individual?: Given<CardholderIndividualRequest>;
+  postalAddress?: Given<AddressRequest>;
+  updatedBy: string;
+}
+
+const given = <T>(value: Given<T>): T | undefined => value ?? undefined;
+
+function addressBody(address: Given<AddressRequest>) {
+  if (!address) return undefined;
+  const { city, country, line1, line2, state, postcode } = address;
+  return { city, country, line1, line2: given(line2), state, postcode };
+}
+
+function individualBody(individual: Given<CardholderIndividualRequest>) {
+  if (!individual) return undefined;
+  const { name } = individual;
+  return {
+    date_of_birth: individual.dateOfBirth,
+    name: { title: given(name.title), first_name: name.firstName, middle_name: given(name.middleName), last_name: name.lastName },
+    address: addressBody(individual.address),
+    employers: individual.employers?.map((e) => ({
+      business_name: given(e.businessName),
+      business_identifiers: e.businessIdentifiers?.map((b) => ({ country_code: given(b.countryCode), number: given(b.number), type: given(b.type) })),
+    })),
+  };
+}
+
+/** The optional headers of Create Cardholder, only those given. */
+function agentHeaders(request: CardholderCreateRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (request.agentCode) headers['agent-code'] = request.agentCode;
+  if (request.subagentCode) headers['subagent-code'] = request.subagentCode;
+  return headers;
+}
+
+export function cardholdersApi(call: Caller) {
+  const key = (idempotencyKey: Given<string>) => idempotencyKey ?? undefined;
+  return {
+    /** `page` is page_num (1-based) and `size` page_size. */
+    list: (filter: { status?: Given<CardholderStatus>; page?: number; size?: number } = {}) =>
+      call(cardholderEndpoints.list, { query: { status: filter.status, page_num: filter.page, page_size: filter.size } }),
+    get: (id: string) => orNullIfNotFound(call(cardholderEndpoints.get, { query: { id } })),
+    create: (request: CardholderCreateRequest, idempotencyKey?: Given<string>) =>
+      call(cardholderEndpoints.create, {
+        idempotencyKey: key(idempotencyKey),
+        headers: agentHeaders(request),
+        body: {
+          email: request.email,
+          mobile_number: request.mobileNumber,
+          country_code: given(request.countryCode),
+          individual: individualBody(request.individual),
+          postal_address: addressBody(request.postalAddress),
+          type: request.type,
+          created_by: request.createdBy,
+        },
+      }),
+    update: (id: string, request: CardholderUpdateRequest, idempotencyKey?: Given<string>) =>
+      call(cardholderEndpoints.update, {
+        query: { id },
+        idempotencyKey: key(idempotencyKey),
+        body: {
+          mobile_number: given(request.mobileNumber),
+          country_code: given(request.countryCode),
+          individual: individualBody(request.individual),
+          postal_address: addressBody(request.postalAddress),
+          updated_by: request.updatedBy,
+        },
+      }),
+    delete: (id: string, idempotencyKey?: Given<string>) =>
+      call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: key(idempotencyKey) }),
+  };
+}
+export type CardholdersApi = ReturnType<typeof cardholdersApi>;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Caller } from './caller.ts';
+import { endpoint } from './endpoint.ts';
+import { optionalText, orEmpty, single } from './models.ts';
+
+/**
+ * Document 2, sections 2.7, 2.8 and 4.4: a cardholder's KYC status and requests for information
+ * (issuing family: the `issuing` header set with x-cardholderHash-id naming the cardholder).
+ */
+
+/** The upstream writes "nothing" as an empty string (kycLink when complete, no decline reason). */
+const textOrNull = optionalText.transform((text) => (text === null || text.trim() === '' ? null : text));
+
+export const kycStatusModel = z
+  .object({
+    kycStatus: z.string(),
+    kycLink: textOrNull,
+    documentType: optionalText,
+    complianceStatus: optionalText,
+    email: optionalText,
+  })
+  .transform((k) => ({
+    status: k.kycStatus,
+    link: k.kycLink,
+    documentType: k.documentType,
+    complianceStatus: k.complianceStatus,
+    email: k.email,
+  }));
+export type KycStatus = z.output<typeof kycStatusModel>;
+
+export const kycRfiModel = z
+  .object({
+    services_declined_codes: z
+      .object({ address: orEmpty(z.string()), document: orEmpty(z.string()) })
+      .nullish()
+      .transform((codes) => codes ?? { address: [], document: [] }),
+    declined_reason: textOrNull,
+  })
+  .transform((r) => ({
+    declinedAddressCodes: r.services_declined_codes.address,
+    declinedDocumentCodes: r.services_declined_codes.document,
+    declinedReason: r.declined_reason,
+  }));
+export type KycRfi = z.output<typeof kycRfiModel>;
+
+const KYC = '/issuing/api/v1/kyc';
+export const kycEndpoints = {
+  status: endpoint({ method: 'GET', path: KYC, headers: 'issuing', data: single(kycStatusModel) }),
+  rfi: endpoint({ method: 'GET', path: `${KYC}/rfi`, headers: 'issuing', data: single(kycRfiModel) }),
+  rfiRespond: endpoint({ method: 'GET', path: `${KYC}/rfi/respond`, headers: 'issuing', data: single(kycStatusModel) }),
+};
+
+export function kycApi(call: Caller) {
+  const cardholder = (cardholderId: string) => ({ headers: { 'x-cardholderHash-id': cardholderId } });
+  return {
+    status: (cardholderId: string) => call(kycEndpoints.status, cardholder(cardholderId)),
+    rfi: (cardholderId: string) => call(kycEndpoints.rfi, cardholder(cardholderId)),
+    /** The link for answering an RFI (the kycLink of the answer); null if the bank gives none. */
+    rfiResponseLink: async (cardholderId: string) => (await call(kycEndpoints.rfiRespond, cardholder(cardholderId))).link,
+  };
+}
+export type KycApi = ReturnType<typeof kycApi>;
