@@ -28,6 +28,7 @@ const config: CodegenConfig = {
           Decimal: 'string',
           CountryCode: 'string',
           Currency: 'string',
+          JSONObject: 'Record<string, unknown>',
         },
       },
     },

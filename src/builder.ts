@@ -4,7 +4,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type { GatewayContext } from './context.ts';
-import { CountryCodeScalar, CurrencyScalar, DateScalar, DateTimeScalar, DecimalScalar } from './scalars.ts';
+import { CountryCodeScalar, CurrencyScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar } from './scalars.ts';
 
 /**
  * The one Pothos builder. It sets the conventions every domain follows (nullable by default, Relay
@@ -19,6 +19,7 @@ export const builder = new SchemaBuilder<{
     Date: { Input: string; Output: string };
     CountryCode: { Input: string; Output: string };
     Currency: { Input: string; Output: string };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
     ID: { Input: string; Output: string };
   };
 }>({
@@ -76,6 +77,7 @@ builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('Date', DateScalar);
 builder.addScalarType('CountryCode', CountryCodeScalar);
 builder.addScalarType('Currency', CurrencyScalar);
+builder.addScalarType('JSONObject', JSONObjectScalar);
 
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
 builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });

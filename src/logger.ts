@@ -34,8 +34,10 @@ const REDACT = [
   '*.variables',
 ];
 
-export function createLogger(level: LogLevel = 'info'): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } });
+/** JSON lines on stdout, or on `destination` (tests read what would have been logged). */
+export function createLogger(level: LogLevel = 'info', destination?: { write(line: string): void }): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,5 +1,5 @@
 import { GraphQLScalarType, Kind } from 'graphql';
-import { CountryCodeResolver, CurrencyResolver, DateTimeResolver, LocalDateResolver } from 'graphql-scalars';
+import { CountryCodeResolver, CurrencyResolver, DateTimeResolver, JSONObjectResolver, LocalDateResolver } from 'graphql-scalars';
 import { toDecimalString } from './upstream/models.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -43,4 +43,9 @@ export const CountryCodeScalar = new GraphQLScalarType({
 export const CurrencyScalar = new GraphQLScalarType({
   ...CurrencyResolver.toConfig(),
   description: 'A currency as its ISO 4217 code, e.g. "USD".',
+});
+
+export const JSONObjectScalar = new GraphQLScalarType({
+  ...JSONObjectResolver.toConfig(),
+  description: 'A JSON object whose shape the bank does not document (e.g. card metadata), passed through as is.',
 });

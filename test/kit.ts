@@ -3,7 +3,7 @@ import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { UpstreamConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { silentLogger } from '../src/logger.ts';
+import { silentLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
 import { apiClient, type ApiResponse } from './sandbox/helpers.ts';
@@ -25,6 +25,8 @@ export interface KitOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   serviceSegment?: string;
+  /** The gateway's logger (and the sandbox's); silent by default. */
+  logger?: Logger;
 }
 
 export interface Kit {
@@ -46,13 +48,13 @@ export interface Kit {
 }
 
 export async function startKit(options: KitOptions = {}): Promise<Kit> {
-  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const sandbox = await startSandbox({ port: 0, ...(options.logger ? { logger: options.logger } : {}), ...options.sandbox });
   const upstreamConfig = sandboxUpstreamConfig(sandbox, {
     timeoutMs: options.timeoutMs ?? 2_000,
     serviceSegment: options.serviceSegment,
     gatewayCredentials: options.gatewayCredentials,
   });
-  const gateway = createGateway({ upstream: upstreamConfig, logger: silentLogger, retry: options.retry ?? FAST_RETRY });
+  const gateway = createGateway({ upstream: upstreamConfig, logger: options.logger ?? silentLogger, retry: options.retry ?? FAST_RETRY });
 
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${sandbox.url}/sandbox/${path}`, {

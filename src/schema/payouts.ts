@@ -5,7 +5,7 @@ import type { GatewayContext } from '../context.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, upstreamIdFrom, validationError } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, today, upstreamIdFrom, validationError } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -98,7 +98,6 @@ builder.queryFields((t) => ({
   ),
 }));
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 const PayoutCreateInput = builder.inputType('PayoutCreateInput', {
   description: 'A payout to a beneficiary against a payout quote: currencies and amount must be the quote\u2019s.',

@@ -1,9 +1,14 @@
 import type { ClientCredentials, UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
+import { cardsApi } from './cards.ts';
+import { cardholdersApi } from './cardholders.ts';
 import { beneficiariesApi, type BeneficiaryRule } from './beneficiaries.ts';
 import { fxApi } from './fx.ts';
+import { kycApi } from './kyc.ts';
+import { onboardingApi } from './onboarding.ts';
 import { payoutsApi } from './payouts.ts';
+import { walletsApi } from './wallets.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
@@ -28,6 +33,11 @@ export function createUpstream(client: UpstreamClient, auth: TokenSource, shared
   const call = bindCaller(client, auth);
   return {
     accounts: accountsApi(call),
+    cards: cardsApi(call),
+    cardholders: cardholdersApi(call),
+    wallets: walletsApi(call),
+    kyc: kycApi(call),
+    onboarding: onboardingApi(call),
     beneficiaries: beneficiariesApi(call, shared.beneficiaryRuleSets),
     fx: fxApi(call),
     payouts: payoutsApi(call),

@@ -120,3 +120,27 @@ export function maskCardNumbersIn(text: string): string {
 
 /** A card number field of an upstream payload, masked before anything else sees it. */
 export const cardNumber = z.string().transform(maskCardNumber);
+
+/** Writes that answer the envelope without `data` (Document 2: "Response: no data"). */
+export const noData = z.unknown().transform((): void => undefined);
+
+/** A list the upstream may omit or send as null: always an array. */
+export function orEmpty<T extends z.ZodType>(item: T) {
+  return z.array(item).nullish().transform((items): z.output<T>[] => items ?? []);
+}
+
+/** An amount and its currency as one value (the graph's Money); null when either is missing. */
+export function moneyOf(amount: string | null, currency: string | null): { amount: string; currency: string } | null {
+  return amount !== null && currency !== null ? { amount, currency } : null;
+}
+
+/** Document 2's address object (cardholders, card postal addresses): city, country, line1, line2, state, postcode. */
+export const addressModel = z.object({
+  city: optionalText,
+  country: orNull(countryCode),
+  line1: optionalText,
+  line2: optionalText,
+  state: optionalText,
+  postcode: optionalText,
+});
+export type Address = z.output<typeof addressModel>;

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { builder } from '../builder.ts';
+import type { GatewayContext } from '../context.ts';
+import { CardholderNode } from './cardholders.ts';
+import { AllowedTransactionCount, CardNode, CardStatus, CardType, IssuanceAction, LimitInterval } from './cards.ts';
+import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors } from './common.ts';
+
+/**
+ * Document 2, section 4.1 writes. Secrets (PIN, activation code, the full number given to assign)
+ * go to the bank and nowhere else: no result field returns them and the logger redacts them.
+ */
+
+const positiveDecimal = z.string().refine((v) => Number(v) > 0, 'must be greater than 0');
+const pin = z.string().regex(/^\d{6}$/, 'must be 6 digits');
+const name = notBlank.max(200, 'must be at most 200 characters');
+
+/** Luhn check, so a mistyped number is caught here and never sent. */
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const CardLimitInput = builder.inputType('CardLimitInput', {
+  description: 'A spending limit.',
+  fields: (t) => ({
+    interval: t.field({ type: LimitInterval, required: true, description: 'Period of the limit.' }),
+    amount: t.field({ type: 'Decimal', required: true, description: 'Limit amount, greater than 0.', validate: positiveDecimal }),
+  }),
+});
+
+const CardCreateInput = builder.inputType('CardCreateInput', {
+  description: 'A card for a READY cardholder. Physical cards need a postal address and personalisation.',
+  fields: (t) => ({
+    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of a READY cardholder.' }),
+    type: t.field({ type: CardType, required: true, description: 'VIRTUAL (active at once) or PHYSICAL (activate on receipt).' }),
+    issuanceAction: t.field({ type: IssuanceAction, defaultValue: 'NEW', description: 'NEW (default) or REPLACEMENT.' }),
+    personalized: t.boolean({ required: true, description: 'Personalised card; required for physical cards and digital wallets.' }),
+    allowedTransactionCount: t.field({ type: AllowedTransactionCount, required: true, description: 'SINGLE (one successful debit) or MULTIPLE.' }),
+    limitCurrency: t.field({ type: 'Currency', required: true, description: 'Currency of the limits (and of the card).' }),
+    limits: t.field({
+      type: [CardLimitInput],
+      required: true,
+      description: 'Spending limits; at least one.',
+      validate: z.array(z.unknown()).min(1, 'must list at least one limit'),
+    }),
+    postalAddress: t.field({ type: AddressInput, description: 'Delivery address; required for physical cards.' }),
+    createdBy: t.string({ required: true, description: 'Full legal name of the person requesting the card.', validate: name }),
+  }),
+});
+
+/** Section 4.1: a physical card needs a delivery address, and only personalised cards can be physical. */
+function physicalCardIssues(input: { type: string; personalized: boolean; postalAddress?: unknown }) {
+  if (input.type !== 'PHYSICAL') return [];
+  return [
+    ...(input.postalAddress == null ? [{ path: ['input', 'postalAddress'], message: 'is required for a physical card' }] : []),
+    ...(input.personalized ? [] : [{ path: ['input', 'personalized'], message: 'must be true: only personalized cards can be physical' }]),
+  ];
+}
+
+/** A card write answers no data (or only an id): the card is read again when the result asks for it. */
+function refreshed(context: GatewayContext, cardId: string): string {
+  CardNode.getDataloader(context).clear(cardId);
+  return cardId;
+}
+
+const cardResult = (fieldName: string) => ({ types: MUTATION_ERRORS, dataField: { name: 'card', description: `The card after ${fieldName}.` } });
+
+builder.mutationField('cardCreate', (t) =>
+  t.field({
+    type: CardNode,
+    nullable: false,
+    description: 'Issues a card. The idempotencyKey is also sent as the body\u2019s request_id, so a retry issues one card.',
+    errors: cardResult('issuing'),
+    args: { input: t.arg({ type: CardCreateInput, required: true, description: 'The card.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      const issues = physicalCardIssues(input);
+      if (issues.length > 0) throw validationErrors(issues);
+      const { id } = await context.upstream.cards.create(
+        { ...input, cardholderId: input.cardholderId.id, issuanceAction: input.issuanceAction ?? 'NEW' },
+        idempotencyKey,
+      );
+      return refreshed(context, id);
+    },
+  }),
+);
+
+const CardAssignInput = builder.inputType('CardAssignInput', {
+  description: 'A pre-issued physical card to give to a cardholder (Cards program). The activation code is e-mailed to them.',
+  fields: (t) => ({
+    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of a READY cardholder.' }),
+    cardNumber: t.string({
+      required: true,
+      description: 'The full number printed on the card. Sent to the bank only; never returned, echoed or logged.',
+      validate: z
+        .string()
+        .transform((v) => v.replace(/[\s-]/g, ''))
+        .refine((v) => /^\d{13,19}$/.test(v) && luhn(v), 'must be a valid 13 to 19 digit card number'),
+    }),
+    currency: t.field({ type: 'Currency', required: true, description: 'Card currency.' }),
+    createdBy: t.string({ required: true, description: 'Full legal name of the person assigning the card.', validate: name }),
+  }),
+});
+
+const CardAssigned = builder
+  .objectRef<{ cardholderId: string; last4: string }>('CardAssigned')
+  .implement({
+    description: 'The card is assigned and inactive until the cardholder activates it with the e-mailed code.',
+    fields: (t) => ({
+      cardholder: t.field({ type: CardholderNode, description: 'Who received it.', resolve: (a) => a.cardholderId }),
+      card: t.field({
+        type: CardNode,
+        description: 'The assigned card (found among the cardholder\u2019s physical cards by its last digits).',
+        resolve: async (a, _args, context) => {
+          const cards = await context.upstream.cards.list({ cardholderId: a.cardholderId, status: 'INACTIVE' });
+          return cards.find((c) => c.type === 'PHYSICAL' && c.maskedNumber.endsWith(a.last4)) ?? null;
+        },
+      }),
+    }),
+  });
+
+builder.mutationField('cardAssign', (t) =>
+  t.field({
+    type: CardAssigned,
+    nullable: false,
+    description: 'Assigns a pre-issued physical card with a prepaid (SINGLE) mode to a cardholder. Cards program only.',
+    errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was assigned.' } },
+    args: { input: t.arg({ type: CardAssignInput, required: true, description: 'The assignment.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      const cardholderId = input.cardholderId.id;
+      await context.upstream.cards.assign({ ...input, cardholderId, mode: 'SINGLE' }, idempotencyKey);
+      return { cardholderId, last4: input.cardNumber.slice(-4) };
+    },
+  }),
+);
+
+const cardIdField = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) =>
+  t.globalID({ for: CardNode, required: true, description: 'Global ID of the card.' });
+
+const CardActivateInput = builder.inputType('CardActivateInput', {
+  description: 'Activation of an inactive physical card. Cards assigned with cardAssign need both the e-mailed code and a new PIN.',
+  fields: (t) => ({
+    cardId: cardIdField(t),
+    activationCode: t.string({ description: 'The code e-mailed at assignment. Never returned or logged.' }),
+    pin: t.string({ description: 'The PIN to set: 6 digits. Never returned or logged.', validate: pin }),
+  }),
+});
+
+builder.mutationField('cardActivate', (t) =>
+  t.field({
+    type: CardNode,
+    nullable: false,
+    description: 'Activates a physical card.',
+    errors: cardResult('activation'),
+    args: { input: t.arg({ type: CardActivateInput, required: true, description: 'The activation.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      await context.upstream.cards.activate(input.cardId.id, input, idempotencyKey);
+      return refreshed(context, input.cardId.id);
+    },
+  }),
+);
+
+const CardPinResetInput = builder.inputType('CardPinResetInput', {
+  description: 'A new PIN for an assigned physical card (Cards program).',
+  fields: (t) => ({
+    cardId: cardIdField(t),
+    pin: t.string({ required: true, description: 'The new PIN: 6 digits. Never returned or logged.', validate: pin }),
+  }),
+});
+
+builder.mutationField('cardPinReset', (t) =>
+  t.field({
+    type: CardNode,
+    nullable: false,
+    description: 'Sets a new PIN on an assigned physical card.',
+    errors: cardResult('the PIN reset'),
+    args: { input: t.arg({ type: CardPinResetInput, required: true, description: 'The new PIN.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      await context.upstream.cards.pinReset(input.cardId.id, input.pin, idempotencyKey);
+      return refreshed(context, input.cardId.id);
+    },
+  }),
+);
+
+const CardAuthorizationControlsInput = builder.inputType('CardAuthorizationControlsInput', {
+  description: 'When, in which currencies and at which merchants the card may be used.',
+  fields: (t) => ({
+    activeFrom: t.field({ type: 'DateTime', description: 'Usable from (ISO 8601).' }),
+    activeTo: t.field({ type: 'DateTime', description: 'Usable until (ISO 8601).' }),
+    allowedCurrencies: t.field({ type: ['Currency'], description: 'Currencies allowed (ISO 4217).' }),
+    allowedMerchantCategories: t.stringList({
+      description: 'Merchant category codes allowed, 4 digits each.',
+      validate: z.array(z.string().regex(/^\d{4}$/, 'must be a 4-digit merchant category code')),
+    }),
+  }),
+  validate: z.custom<{ activeFrom?: Date | null; activeTo?: Date | null }>().refine(
+    (c) => !c.activeFrom || !c.activeTo || c.activeFrom < c.activeTo,
+    { path: ['activeTo'], message: 'must be after activeFrom' },
+  ),
+});
+
+const CardUpdateInput = builder.inputType('CardUpdateInput', {
+  description: 'Changes to a card; what is not given stays as it is.',
+  fields: (t) => ({
+    cardId: cardIdField(t),
+    status: t.field({ type: CardStatus, description: 'New status; CLOSED is final.' }),
+    currency: t.field({ type: 'Currency', description: 'Currency of the limits; required with limits.' }),
+    limits: t.field({ type: [CardLimitInput], description: 'New spending limits.' }),
+    authorizationControls: t.field({ type: CardAuthorizationControlsInput, description: 'New authorisation controls.' }),
+    updatedBy: t.string({ required: true, description: 'Who makes the change.', validate: name }),
+  }),
+});
+
+builder.mutationField('cardUpdate', (t) =>
+  t.field({
+    type: CardNode,
+    nullable: false,
+    description: 'Changes a card\u2019s status, limits or authorisation controls.',
+    errors: cardResult('the update'),
+    args: { input: t.arg({ type: CardUpdateInput, required: true, description: 'The changes.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      if (input.limits && !input.currency) throw validationErrors([{ path: ['input', 'currency'], message: 'is required when limits are given' }]);
+      await context.upstream.cards.update(input.cardId.id, input, idempotencyKey);
+      return refreshed(context, input.cardId.id);
+    },
+  }),
+);
+
+const CardRechargeInput = builder.inputType('CardRechargeInput', {
+  description: 'Funds to load onto a card (programs with loading enabled).',
+  fields: (t) => ({
+    cardId: cardIdField(t),
+    amount: t.field({ type: 'Decimal', required: true, description: 'Amount in the card currency, greater than 0.', validate: positiveDecimal }),
+  }),
+});
+
+builder.mutationField('cardRecharge', (t) =>
+  t.field({
+    type: CardNode,
+    nullable: false,
+    description: 'Loads funds onto a card from the business balance in the card currency.',
+    errors: cardResult('loading'),
+    args: { input: t.arg({ type: CardRechargeInput, required: true, description: 'The load.' }), ...idempotencyKeyArg() },
+    resolve: async (_root, { input, idempotencyKey }, context) => {
+      await context.upstream.cards.recharge(input.cardId.id, input.amount, idempotencyKey);
+      return refreshed(context, input.cardId.id);
+    },
+  }),
+);

@@ -1,0 +1,332 @@
+import { z } from 'zod';
+import { builder } from '../builder.ts';
+import type { GatewayContext } from '../context.ts';
+import {
+  CARD_STATUSES,
+  LIMIT_INTERVALS,
+  type Card,
+  type CardDetail,
+  type CardTransaction,
+} from '../upstream/cards.ts';
+import { CardholderNode } from './cardholders.ts';
+import {
+  AddressType,
+  DateRangeInput,
+  Money,
+  MUTATION_ERRORS,
+  found,
+  idempotencyKeyArg,
+  money,
+  pagedConnection,
+  perRequestLoader,
+  upstreamIdFrom,
+  validationError,
+} from './common.ts';
+
+/** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */
+
+const STATUS_TEXT: Record<(typeof CARD_STATUSES)[number], string> = {
+  ACTIVE: 'Usable for authorisations.',
+  INACTIVE: 'Not usable: a physical card before activation, or a card switched off.',
+  CLOSED: 'Closed for good.',
+};
+export const CardStatus = builder.enumType('CardStatus', {
+  description: 'Whether a card can be used.',
+  values: Object.fromEntries(CARD_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
+});
+
+export const CardType = builder.enumType('CardType', {
+  description: 'Virtual or physical card (the card list spells physical "PHY").',
+  values: {
+    VIRTUAL: { value: 'VIRTUAL' as const, description: 'A card number for online use; active at once.' },
+    PHYSICAL: { value: 'PHYSICAL' as const, description: 'A plastic card; inactive until activated.' },
+  },
+});
+
+const LIMIT_TEXT: Record<(typeof LIMIT_INTERVALS)[number], string> = {
+  PER_TRANSACTION: 'Each transaction.',
+  DAILY: 'Per day.',
+  WEEKLY: 'Per week.',
+  MONTHLY: 'Per month.',
+  ALL_TIME: 'Over the life of the card.',
+};
+export const LimitInterval = builder.enumType('CardLimitInterval', {
+  description: 'The period a spending limit applies to.',
+  values: Object.fromEntries(LIMIT_INTERVALS.map((i) => [i, { value: i, description: LIMIT_TEXT[i] }])),
+});
+
+export const AllowedTransactionCount = builder.enumType('CardAllowedTransactionCount', {
+  description: 'How many successful debits a card allows.',
+  values: {
+    SINGLE: { value: 'SINGLE' as const, description: 'One successful debit only.' },
+    MULTIPLE: { value: 'MULTIPLE' as const, description: 'Any number.' },
+  },
+});
+
+export const IssuanceAction = builder.enumType('CardIssuanceAction', {
+  description: 'Why a card is issued.',
+  values: {
+    NEW: { value: 'NEW' as const, description: 'A new card.' },
+    REPLACEMENT: { value: 'REPLACEMENT' as const, description: 'A replacement for an existing card.' },
+  },
+});
+
+// --- Detail, fetched only when a query asks for one of its fields -------------------------------
+
+const cardDetail = perRequestLoader((id: string, context: GatewayContext) => context.upstream.cards.detail(id));
+const detailOf = async (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.id);
+
+type Detail = CardDetail;
+const SpendingControl = builder.objectRef<Detail['spendingControls'][number] & { currency: string }>('CardSpendingControl').implement({
+  description: 'A spending limit and what is left of it.',
+  fields: (t) => ({
+    interval: t.expose('interval', { type: LimitInterval, nullable: false, description: 'Period of the limit.' }),
+    limit: t.field({ type: Money, nullable: false, description: 'The limit.', resolve: (s) => money(s.amount, s.currency) }),
+    remaining: t.field({
+      type: Money,
+      description: 'What can still be spent in the current period.',
+      resolve: (s) => (s.remaining === null ? null : money(s.remaining, s.currency)),
+    }),
+  }),
+});
+
+const AuthorizationControls = builder.objectRef<NonNullable<Detail['authorizationControls']>>('CardAuthorizationControls').implement({
+  description: 'When, in which currencies and at which merchants a card may be used.',
+  fields: (t) => ({
+    activeFrom: t.expose('activeFrom', { type: 'DateTime', description: 'Usable from.' }),
+    activeTo: t.expose('activeTo', { type: 'DateTime', description: 'Usable until.' }),
+    allowedCurrencies: t.exposeStringList('allowedCurrencies', { nullable: false, description: 'Currencies allowed; empty means any.' }),
+    allowedMerchantCategories: t.exposeStringList('allowedMerchantCategories', {
+      nullable: false,
+      description: 'Merchant category codes (4 digits) allowed; empty means any.',
+    }),
+  }),
+});
+
+const Delivery = builder.objectRef<NonNullable<Detail['delivery']>>('CardDelivery').implement({
+  description: 'Delivery of a physical card.',
+  fields: (t) => ({
+    mode: t.exposeString('mode', { description: 'Delivery mode.' }),
+    vendor: t.exposeString('vendor', { description: 'Carrier.' }),
+    status: t.exposeString('status', { description: 'Delivery state; value seen: PRINTED.' }),
+    tracked: t.exposeBoolean('tracked', { description: 'Whether the delivery can be tracked.' }),
+    trackingLink: t.exposeString('trackingLink', { description: 'Tracking page.' }),
+    trackingNumber: t.exposeString('trackingNumber', { description: 'Tracking number.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'Last delivery update.' }),
+  }),
+});
+
+const CardholderSummary = builder.objectRef<NonNullable<Detail['cardholder']>>('CardCardholderSummary').implement({
+  description: 'The cardholder as the card detail summarises them (the full record is `Card.cardholder`).',
+  fields: (t) => ({
+    email: t.exposeString('email', { description: 'E-mail.' }),
+    firstName: t.exposeString('firstName', { description: 'First name.' }),
+    lastName: t.exposeString('lastName', { description: 'Last name.' }),
+    status: t.exposeString('status', { description: 'Cardholder status.' }),
+    dateOfBirth: t.exposeString('dateOfBirth', { description: 'Date of birth.' }),
+    countryCode: t.exposeString('countryCode', { description: 'Country.' }),
+    phoneNumber: t.exposeString('phoneNumber', { description: 'Phone number.' }),
+    numberOfCards: t.exposeInt('numberOfCards', { description: 'How many cards they hold.' }),
+    createdAt: t.exposeString('createdAt', { description: 'When the cardholder was created, as the bank writes it.' }),
+  }),
+});
+
+const Program = builder.objectRef<NonNullable<Detail['program']>>('CardProgram').implement({
+  description: 'The card program a card belongs to.',
+  fields: (t) => ({
+    purpose: t.exposeString('purpose', { description: 'Purpose; value seen: COMMERCIAL.' }),
+    type: t.exposeString('type', { description: 'Funding type; value seen: DEBIT.' }),
+  }),
+});
+
+// --- Transactions -------------------------------------------------------------------------------
+
+const Merchant = builder.objectRef<NonNullable<CardTransaction['merchant']>>('CardMerchant').implement({
+  description: 'Where a card was used.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Merchant name.' }),
+    categoryCode: t.exposeString('categoryCode', { description: 'Merchant category code (MCC).' }),
+    city: t.exposeString('city', { description: 'City.' }),
+    state: t.exposeString('state', { description: 'State or region.' }),
+    postcode: t.exposeString('postcode', { description: 'Postal code.' }),
+    country: t.exposeString('country', { description: 'Country.' }),
+    identifier: t.exposeString('identifier', { description: 'Merchant identifier at the acquirer.' }),
+  }),
+});
+
+const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction').implement({
+  description: 'An authorisation, purchase or refund on a card.',
+  fields: (t) => ({
+    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's transaction id." }),
+    amount: t.field({ type: Money, nullable: false, description: 'Amount in the transaction currency.', resolve: (x) => money(x.amount, x.currency) }),
+    billingAmount: t.field({
+      type: Money,
+      description: 'Amount billed in the card currency.',
+      resolve: (x) => (x.billingAmount && x.billingCurrency ? money(x.billingAmount, x.billingCurrency) : null),
+    }),
+    type: t.exposeString('type', { nullable: false, description: 'Kind; values seen: PURCHASE, REFUND.' }),
+    status: t.exposeString('status', { nullable: false, description: 'State; values seen: APPROVED, DECLINED, SETTLED.' }),
+    failureReason: t.exposeString('failureReason', { description: 'Why it was declined, e.g. INSUFFICIENT_FUNDS.' }),
+    transactionDate: t.expose('transactionDate', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
+    postedAt: t.expose('postedAt', { type: 'DateTime', description: 'When it was posted (settled).' }),
+    merchant: t.field({ type: Merchant, description: 'Where.', resolve: (x) => x.merchant }),
+    maskedCardNumber: t.exposeString('maskedCardNumber', { description: 'The card, masked.' }),
+    cardNickname: t.exposeString('cardNickname', { description: 'Nickname of the card.' }),
+    authCode: t.exposeString('authCode', { description: 'Authorisation code.' }),
+    retrievalRef: t.exposeString('retrievalRef', { description: 'Retrieval reference number.' }),
+    networkTransactionId: t.exposeString('networkTransactionId', { description: 'Card network transaction id.' }),
+    lifecycleId: t.exposeString('lifecycleId', { description: 'Id shared by the transactions of one purchase lifecycle.' }),
+    matchedAuthorizations: t.exposeStringList('matchedAuthorizations', { nullable: false, description: 'Authorisations this one settles.' }),
+    digitalWalletTokenId: t.exposeString('digitalWalletTokenId', { description: 'Digital wallet token used, if any.' }),
+    acquiringInstitutionIdentifier: t.exposeString('acquiringInstitutionIdentifier', { description: 'Acquirer id.' }),
+    clientData: t.exposeString('clientData', { description: 'Free data attached by the client.' }),
+    riskActionsPerformed: t.exposeStringList('riskActionsPerformed', { nullable: false, description: 'Risk actions taken, e.g. TRANSACTION_BLOCKED.' }),
+    riskFactors: t.exposeStringList('riskFactors', { nullable: false, description: 'Risk factors seen.' }),
+    threeDSecureOutcome: t.exposeString('threeDSecureOutcome', { description: '3-D Secure outcome, e.g. AUTHENTICATED.' }),
+  }),
+});
+
+// --- The card -----------------------------------------------------------------------------------
+
+async function loadCards(ids: string[], context: GatewayContext): Promise<Card[]> {
+  return found(
+    await Promise.all(ids.map(async (id) => (await context.upstream.cards.list({ id }))[0] ?? null)),
+  );
+}
+
+export const CardNode = builder.loadableNode('Card', {
+  description:
+    'A card. Its list fields come with every read; the detail fields (controls, limits, delivery, program, address, cardholder summary) are fetched from the detail endpoint only when a query asks for one of them, once per card per request.',
+  id: { resolve: (card) => card.id },
+  load: loadCards,
+  sort: (card) => card.id,
+  fields: (t) => ({
+    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's card id (cardHashId)." }),
+    status: t.expose('status', { type: CardStatus, nullable: false, description: 'Whether it can be used.' }),
+    type: t.expose('type', { type: CardType, nullable: false, description: 'Virtual or physical.' }),
+    maskedNumber: t.exposeString('maskedNumber', { nullable: false, description: 'The card number, masked: first 6 and last 4 digits.' }),
+    nameOnCard: t.exposeString('nameOnCard', { description: 'Name printed on the card.' }),
+    currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Card currency.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
+    cardholder: t.field({ type: CardholderNode, description: 'Who holds it.', resolve: (card) => card.cardholderId }),
+    // Detail fields.
+    personalized: t.boolean({ description: 'Personalised (only these can be physical or in digital wallets).', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.personalized ?? null }),
+    scheme: t.string({ description: 'Card network.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.scheme ?? null }),
+    brand: t.string({ description: 'Card brand.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.brand ?? null }),
+    formFactor: t.string({ description: 'Form factor; value seen: PHYSICAL.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.formFactor ?? null }),
+    nickname: t.string({ description: 'Nickname.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.nickname ?? null }),
+    createdBy: t.string({ description: 'Who requested it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.createdBy ?? null }),
+    bin: t.string({ description: 'Bank identification number, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.bin ?? null }),
+    modeType: t.string({ description: 'Card mode, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.modeType ?? null }),
+    productId: t.string({ description: 'Card product id, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.productId ?? null }),
+    purpose: t.string({ description: 'Purpose, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.purpose ?? null }),
+    limit: t.field({
+      type: Money,
+      description: 'Overall card limit.',
+      resolve: async (c, _a, ctx) => {
+        const detail = await detailOf(c, ctx);
+        return detail?.limit ? money(detail.limit, detail.currency) : null;
+      },
+    }),
+    availableBalance: t.field({
+      type: Money,
+      description: 'Funds available to the card, where the program has them.',
+      resolve: async (c, _a, ctx) => {
+        const detail = await detailOf(c, ctx);
+        return detail?.availableBalance ? money(detail.availableBalance, detail.currency) : null;
+      },
+    }),
+    noPinPaymentAmount: t.field({
+      type: Money,
+      description: 'Largest payment without PIN, where the bank gives it.',
+      resolve: async (c, _a, ctx) => {
+        const detail = await detailOf(c, ctx);
+        return detail?.noPinPaymentAmount ? money(detail.noPinPaymentAmount, detail.currency) : null;
+      },
+    }),
+    spendingControls: t.field({
+      type: [SpendingControl],
+      description: 'Spending limits and what is left of them.',
+      resolve: async (c, _a, ctx) => {
+        const detail = await detailOf(c, ctx);
+        return detail ? detail.spendingControls.map((s) => ({ ...s, currency: detail.currency })) : null;
+      },
+    }),
+    authorizationControls: t.field({
+      type: AuthorizationControls,
+      description: 'When and where it may be used.',
+      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.authorizationControls ?? null,
+    }),
+    delivery: t.field({ type: Delivery, description: 'Delivery of a physical card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.delivery ?? null }),
+    postalAddress: t.field({ type: AddressType, description: 'Delivery address.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.postalAddress ?? null }),
+    program: t.field({ type: Program, description: 'Program of the card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.program ?? null }),
+    cardholderSummary: t.field({
+      type: CardholderSummary,
+      description: "The detail's summary of the cardholder.",
+      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.cardholder ?? null,
+    }),
+    metadata: t.field({ type: 'JSONObject', description: 'Free metadata attached to the card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.metadata ?? null }),
+    transactions: t.connection(
+      {
+        type: CardTransactionType,
+        description: 'Transactions on this card, newest first.',
+        args: { dateRange: t.arg({ type: DateRangeInput, description: 'Only transactions created on these days (both given, or neither).' }) },
+        resolve: (card, args, context) =>
+          pagedConnection(args, async (slice) =>
+            (await context.upstream.cards.transactions(card.id, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to })).items,
+          ),
+      },
+      { name: 'CardTransactionConnection' },
+      { name: 'CardTransactionEdge' },
+    ),
+  }),
+});
+
+// --- Lists --------------------------------------------------------------------------------------
+
+const cardListArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
+  status: t.arg({ type: CardStatus, description: 'Only ACTIVE or INACTIVE cards (CLOSED cards appear only without this filter).' }),
+});
+
+function cardsConnection(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null; status?: string | null }, context: GatewayContext, cardholderId?: string) {
+  return pagedConnection(args, async ({ page, size }) => {
+    const cards = await context.upstream.cards.list({ cardholderId, status: args.status as Card['status'] | null, page, size });
+    const loader = CardNode.getDataloader(context);
+    for (const card of cards) loader.prime(card.id, card);
+    return cards;
+  });
+}
+
+builder.queryFields((t) => ({
+  card: t.field({
+    type: CardNode,
+    description: "A card by its global ID or the bank's id; null when there is none.",
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's card id." }) },
+    resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Card'),
+  }),
+  cards: t.connection(
+    {
+      type: CardNode,
+      description: 'Cards of the business, newest first.',
+      args: {
+        cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.' }),
+        ...cardListArgs(t),
+      },
+      resolve: (_root, args, context) => cardsConnection(args, context, args.cardholderId?.id),
+    },
+    { name: 'CardConnection' },
+    { name: 'CardEdge' },
+  ),
+}));
+
+builder.objectField(CardholderNode, 'cards', (t) =>
+  t.connection({
+    type: CardNode,
+    description: "This cardholder's cards, newest first.",
+    args: {
+      status: t.arg({ type: CardStatus, description: 'Only ACTIVE or INACTIVE cards.' }),
+    },
+    resolve: (cardholder, args, context) => cardsConnection(args, context, cardholder.id),
+  }),
+);

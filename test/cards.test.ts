@@ -1,0 +1,154 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { describe, expect, it } from 'vitest';
+import {
+  CardAssignDocument,
+  CardCreateDocument,
+  CardFullDocument,
+  CardRechargeDocument,
+  CardsDocument,
+  CardSummaryDocument,
+  CardTransactionsDocument,
+  CardUpdateDocument,
+  type CardCreateInput,
+} from './generated/graphql.ts';
+import { useKit } from './kit.ts';
+
+const kit = useKit();
+
+const AVA = encodeGlobalID('Cardholder', 'chd_demo_ava');
+const AVA_CARD = 'crd_demo_ava_v';
+const CARD_PATH = '/svc/api/v1/card';
+const DETAIL_PATH = '/svc/api/v1/card/detail';
+
+const virtualCard: CardCreateInput = {
+  cardholderId: AVA,
+  type: 'VIRTUAL',
+  personalized: true,
+  allowedTransactionCount: 'MULTIPLE',
+  limitCurrency: 'USD',
+  limits: [
+    { interval: 'PER_TRANSACTION', amount: '200' },
+    { interval: 'MONTHLY', amount: '2000' },
+  ],
+  createdBy: 'Jane Doe',
+};
+
+describe('cards', () => {
+  it('reads list fields without calling the detail endpoint', async () => {
+    const result = await kit.execute(CardSummaryDocument, { id: AVA_CARD });
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.card).toMatchObject({ upstreamId: AVA_CARD, status: 'ACTIVE', type: 'VIRTUAL', currency: 'USD' });
+    expect(result.data!.card!.maskedNumber).toMatch(/^\d{6}\*+\d{4}$/);
+    expect(kit.calls(CARD_PATH, 'GET')).toHaveLength(1);
+    expect(kit.calls(DETAIL_PATH)).toHaveLength(0);
+  });
+
+  it('fetches the detail once, only when a detail field is asked for', async () => {
+    const result = await kit.execute(CardFullDocument, { id: AVA_CARD });
+    expect(result.errors).toBeUndefined();
+    const card = result.data!.card!;
+    expect(card.spendingControls!.length).toBeGreaterThan(0);
+    expect(card.program).toMatchObject({ purpose: 'COMMERCIAL' });
+    expect(card.cardholder!.upstreamId).toBe('chd_demo_ava');
+    expect(kit.calls(DETAIL_PATH)).toHaveLength(1);
+  });
+
+  it('lists cards by cardholder and status, masked', async () => {
+    const result = await kit.execute(CardsDocument, { first: 20, cardholderId: AVA, status: 'ACTIVE' });
+    const cards = result.data!.cards!.nodes!;
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) {
+      expect(card!.status).toBe('ACTIVE');
+      expect(card!.maskedNumber).toMatch(/^\d{6}\*+\d{4}$/);
+    }
+    expect(kit.calls(CARD_PATH, 'GET')[0]).toBeDefined();
+  });
+
+  it('pages card transactions and filters them by a date range', async () => {
+    const page = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 2 });
+    expect(page.errors).toBeUndefined();
+    const connection = page.data!.card!.transactions!;
+    expect(connection.nodes!.length).toBeGreaterThan(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const ranged = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 50, dateRange: { from: '2000-01-01', to: '2000-01-31' } });
+    expect(ranged.data!.card!.transactions!.nodes).toEqual([]);
+    const recent = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 50, dateRange: { from: '2000-01-01', to: today } });
+    expect(recent.data!.card!.transactions!.nodes!.length).toBeGreaterThan(0);
+  });
+
+  it('checks a physical card for its address and personalisation before sending', async () => {
+    const result = await kit.execute(CardCreateDocument, { input: { ...virtualCard, type: 'PHYSICAL', personalized: false } });
+    expect(result.data!.cardCreate).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [
+        { path: ['input', 'postalAddress'], message: 'is required for a physical card' },
+        { path: ['input', 'personalized'], message: 'must be true: only personalized cards can be physical' },
+      ],
+    });
+    const zeroLimit = await kit.execute(CardCreateDocument, { input: { ...virtualCard, limits: [{ interval: 'DAILY', amount: '0' }] } });
+    expect(zeroLimit.data!.cardCreate).toMatchObject({ __typename: 'ValidationError', issues: [{ message: 'must be greater than 0' }] });
+    expect(kit.calls(CARD_PATH, 'POST')).toHaveLength(0);
+  });
+
+  it('issues one card for a retried create with the same idempotency key (request_id too)', async () => {
+    const first = await kit.execute(CardCreateDocument, { input: virtualCard, idempotencyKey: 'ava-card-2' });
+    const second = await kit.execute(CardCreateDocument, { input: virtualCard, idempotencyKey: 'ava-card-2' });
+    const id = (r: typeof first) => (r.data!.cardCreate.__typename === 'CardCreateSuccess' ? r.data!.cardCreate.card.upstreamId : r);
+    expect(typeof id(first)).toBe('string');
+    expect(id(second)).toBe(id(first));
+    expect(kit.calls(CARD_PATH, 'POST').map((c) => c.requestId)).toEqual(['ava-card-2', 'ava-card-2']);
+  });
+
+  it('validates updates: merchant codes, currencies with limits, time order', async () => {
+    const cardId = encodeGlobalID('Card', AVA_CARD);
+    const bad = await kit.execute(CardUpdateDocument, {
+      input: {
+        cardId,
+        updatedBy: 'Jane Doe',
+        limits: [{ interval: 'DAILY', amount: '50' }],
+        authorizationControls: { allowedMerchantCategories: ['54111'], activeFrom: '2026-12-01T00:00:00Z', activeTo: '2026-11-01T00:00:00Z' },
+      },
+    });
+    const outcome = bad.data!.cardUpdate;
+    expect(outcome.__typename).toBe('ValidationError');
+    const paths = (outcome as { issues: { path: string[] }[] }).issues.map((i) => i.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['input.authorizationControls.allowedMerchantCategories.0']));
+    expect(kit.calls(CARD_PATH, 'PATCH')).toHaveLength(0);
+
+    const good = await kit.execute(CardUpdateDocument, {
+      input: {
+        cardId,
+        updatedBy: 'Jane Doe',
+        currency: 'USD',
+        limits: [{ interval: 'DAILY', amount: '75' }],
+        authorizationControls: { allowedMerchantCategories: ['5411', '5812'], allowedCurrencies: ['USD'] },
+      },
+    });
+    if (good.data!.cardUpdate.__typename !== 'CardUpdateSuccess') throw new Error(JSON.stringify(good));
+    const controls = good.data!.cardUpdate.card.spendingControls!;
+    expect(controls.map((c) => [c.interval, c.limit])).toEqual([['DAILY', { amount: '75', currency: 'USD' }]]);
+    expect(Number(controls[0]!.remaining!.amount)).toBeLessThanOrEqual(75);
+    expect(good.data!.cardUpdate.card.authorizationControls).toMatchObject({ allowedMerchantCategories: ['5411', '5812'], allowedCurrencies: ['USD'] });
+  });
+
+  it('refuses a recharge of 0 before calling upstream', async () => {
+    const result = await kit.execute(CardRechargeDocument, { input: { cardId: encodeGlobalID('Card', AVA_CARD), amount: '0' } });
+    expect(result.data!.cardRecharge).toMatchObject({ __typename: 'ValidationError', issues: [{ path: ['input', 'amount'] }] });
+    expect(kit.calls('/svc/api/v1/card/recharge')).toHaveLength(0);
+  });
+
+  it('says so, typed, when the program does not offer an operation', async () => {
+    await kit.control('PUT', 'program', { program: 'BANKING' });
+    const result = await kit.execute(CardAssignDocument, {
+      input: { cardholderId: AVA, cardNumber: '4000056655665556', currency: 'USD', createdBy: 'Jane Doe' },
+    });
+    expect(result.data!.cardAssign).toMatchObject({ __typename: 'ProgramNotSupported', program: 'BANKING' });
+    expect((result.data!.cardAssign as { message: string }).message).toBe('Assign Card is not supported for the BANKING program');
+  });
+
+  it('answers null for an unknown card', async () => {
+    const result = await kit.execute(CardSummaryDocument, { id: 'crd_missing' });
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.card).toBeNull();
+  });
+});
