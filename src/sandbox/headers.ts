@@ -4,10 +4,10 @@ import { ApiError, badRequest } from './http.ts';
 import type { Runtime } from './runtime.ts';
 
 /**
- * The header families of the contract. Later domains add theirs here, e.g. webhook
- * management (x-api-key and Content-Type only) and direct debit (bearer only, no envelope).
+ * The header families of the contract. Later domains add theirs here, e.g. direct debit
+ * (bearer only, no envelope).
  */
-export type HeaderSetName = 'standard' | 'login' | 'wallet' | 'kyc' | 'none';
+export type HeaderSetName = 'standard' | 'login' | 'wallet' | 'kyc' | 'webhook' | 'none';
 
 /**
  * `required`: Authorization must carry a valid bearer token. `optional`: it may be left out,
@@ -49,6 +49,8 @@ const HEADER_SETS: Record<HeaderSetName, HeaderSet> = {
     bearer: 'optional',
     identity: [{ header: 'x-product-id', credential: 'productId' }],
   },
+  // Document 3, section 4.1: webhook management, no bearer token.
+  webhook: { required: ['x-api-key', 'Content-Type'], bearer: 'none', identity: [] },
   // The sandbox control API.
   none: { required: [], bearer: 'none', identity: [] },
 };

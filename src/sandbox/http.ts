@@ -71,6 +71,9 @@ export const envelopeError: ErrorStyle = (status, message) => ({
   body: { code: status, status: 'Error', message, data: null },
 });
 
+/** Document 3's webhook management family: no envelope, `{ message, status: "ERROR" }`. */
+export const bareError: ErrorStyle = (status, message) => ({ status, body: { message, status: 'ERROR' } });
+
 /** The control API is ours, not the bank's: plain `{ error }` bodies. */
 export const plainError: ErrorStyle = (status, message) => ({ status, body: { error: message } });
 

@@ -5,6 +5,9 @@ import type { SandboxClock } from './clock.ts';
 import { controlRoutes } from './control.ts';
 import { DEMO_CREDENTIALS, type SandboxCredentials } from './credentials.ts';
 import { DOMAINS } from './domains/index.ts';
+import type { WebhookEvent } from './events/bus.ts';
+import { eventControlRoutes } from './events/control.ts';
+import type { DeliveryAttempt } from './events/delivery.ts';
 import type { RequestLogEntry } from './request-log.ts';
 import { createRuntime, type SandboxLogger } from './runtime.ts';
 import type { Program } from './program.ts';
@@ -12,7 +15,7 @@ import { createRequestListener } from './server.ts';
 import type { SandboxStore } from './store.ts';
 
 export { DEMO_CREDENTIALS };
-export type { Program, RequestLogEntry, SandboxClock, SandboxCredentials, SandboxLogger, SandboxStore };
+export type { DeliveryAttempt, Program, RequestLogEntry, SandboxClock, SandboxCredentials, SandboxLogger, SandboxStore, WebhookEvent };
 
 export interface SandboxOptions {
   /** 0 = ephemeral (default). */
@@ -31,6 +34,15 @@ export interface SandboxOptions {
   serviceSegment?: string;
   /** The card program (Document 2): CARDS (default) or BANKING; PUT /sandbox/program changes it. */
   program?: Program;
+  /** Signs webhook deliveries (x-timestamp, x-signature: HMAC-SHA256) when set; unsigned by default. */
+  webhookSigningSecret?: string;
+  /**
+   * The wait before each delivery attempt, in real milliseconds; its length is the number of
+   * attempts. Default [0, 1000, 4000, 16000]: tests pass shorter ones.
+   */
+  webhookRetryDelaysMs?: readonly number[];
+  /** How long one delivery attempt may take (default 5000 ms). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -40,6 +52,10 @@ export interface Sandbox {
   clock: SandboxClock;
   store: SandboxStore;
   requests(): RequestLogEntry[];
+  /** Every webhook delivery attempt, oldest first (GET /sandbox/deliveries). */
+  deliveries(): DeliveryAttempt[];
+  /** Every event emitted since the start or the last reset, oldest first (GET /sandbox/events). */
+  events(): WebhookEvent[];
   /** Same as POST /sandbox/reset. */
   reset(): void;
   close(): Promise<void>;
@@ -59,13 +75,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seed: options.seed ?? true,
     logger: options.logger ?? DEFAULT_LOGGER,
     program: options.program ?? 'CARDS',
+    webhooks: { signingSecret: options.webhookSigningSecret ?? null, retryDelaysMs: options.webhookRetryDelaysMs, timeoutMs: options.webhookTimeoutMs },
   });
   const segment = options.serviceSegment ?? 'svc';
   // Paths are declared as the documents write them; a deployment's own service name replaces `svc`.
   const apiRoutes = [loginRoute, ...DOMAINS.flatMap((domain) => domain.routes)].map((route) =>
     route.path.startsWith('/svc/') ? { ...route, path: `/${segment}${route.path.slice(4)}` } : route,
   );
-  const allControlRoutes = [...controlRoutes, ...DOMAINS.flatMap((domain) => domain.controlRoutes ?? [])];
+  const allControlRoutes = [...controlRoutes, ...eventControlRoutes, ...DOMAINS.flatMap((domain) => domain.controlRoutes ?? [])];
   const server = createServer(createRequestListener(runtime, apiRoutes, allControlRoutes));
   const host = options.host ?? '127.0.0.1';
   await listen(server, options.port ?? 0, host);
@@ -80,8 +97,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock: runtime.clock,
     store: runtime.store,
     requests: () => runtime.requestLog.list(),
+    deliveries: () => runtime.deliveries.attempts(),
+    events: () => runtime.store.events.list(),
     reset: () => runtime.reset(),
-    close: () => (closed ??= shutdown(server, runtime.shutdown)),
+    close: () => (closed ??= Promise.all([shutdown(server, runtime.shutdown), runtime.deliveries.close()]).then(() => undefined)),
   };
 }
 

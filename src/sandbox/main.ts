@@ -36,12 +36,13 @@ const sandbox = await startSandbox({
   latencyMs: envInteger('SANDBOX_LATENCY_MS', 0),
   program: envProgram(),
   logger,
+  ...(process.env.SANDBOX_WEBHOOK_SIGNING_SECRET ? { webhookSigningSecret: process.env.SANDBOX_WEBHOOK_SIGNING_SECRET } : {}),
 });
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');
 for (const [key, value] of Object.entries(DEMO_CREDENTIALS)) console.log(`  ${key}: ${value}`);
-console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, faults, requests, program, emails, kyc, cards)`);
+console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, faults, requests, program, emails, kyc, cards, deposits, events, deliveries)`);
 
 let stopping = false;
 const stop = (signal: string): void => {

@@ -1,6 +1,9 @@
 import { createClock, type SandboxClock } from './clock.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
+import { publishEvent } from './domains/webhooks/fanout.ts';
+import { createEventBus } from './events/bus.ts';
+import { createDeliveryQueue, DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type DeliveryQueue } from './events/delivery.ts';
 import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
 import { createProgramSetting, type Program, type ProgramSetting } from './program.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
@@ -22,6 +25,8 @@ export interface RuntimeOptions {
   logger: SandboxLogger;
   /** Default CARDS. */
   program?: Program;
+  /** How events reach `w` subscriptions (events/delivery.ts): unsigned, 4 attempts, 5 s each by default. */
+  webhooks?: { signingSecret?: string | null; retryDelaysMs?: readonly number[]; timeoutMs?: number };
 }
 
 /** Latency added to every API call: the configured default unless overridden at run time. */
@@ -45,6 +50,8 @@ export interface Runtime {
   latency: Latency;
   /** The card program in force (program.ts); PUT /sandbox/program changes it. */
   program: ProgramSetting;
+  /** Webhook deliveries under way and the log of their attempts; events come from store.events. */
+  deliveries: DeliveryQueue;
   logger: SandboxLogger;
   /** Aborted on shutdown; every pending wait (latency, stall) listens to it. */
   closing: AbortSignal;
@@ -59,12 +66,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = schedulingClock(baseClock, scheduler);
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
+  const events = createEventBus(options.credentials.userId, (event, at) => publishEvent(runtime, event, at));
   const runtime: Runtime = {
     credentials: options.credentials,
     clock,
     // Seeded from the clock's current day, so the demo history always ends yesterday. The
     // base clock: the seed runs while the store is being built, before any job may run.
-    store: createStore(options.seed ? (store) => seedDemoData(store, baseClock.now().getTime()) : null),
+    store: createStore(options.seed ? (store) => seedDemoData(store, baseClock.now().getTime()) : null, events),
     scheduler,
     tokens: createTokenService(clock, options.tokenTtlSeconds),
     idempotency: createIdempotencyCache(),
@@ -77,12 +85,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       },
     },
     program: createProgramSetting(options.program ?? 'CARDS'),
+    deliveries: createDeliveryQueue({
+      signingSecret: options.webhooks?.signingSecret ?? null,
+      retryDelaysMs: options.webhooks?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      timeoutMs: options.webhooks?.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+      logger: options.logger,
+    }),
     logger: options.logger,
     closing: shutdown.signal,
     reset() {
       // The clock first: the reseeded data is dated relative to it.
       clock.reset();
       runtime.store.reset();
+      // Pending deliveries belong to the state just dropped.
+      runtime.deliveries.reset();
       runtime.tokens.revokeAll();
       runtime.idempotency.clear();
       runtime.faults.clear();

@@ -13,12 +13,14 @@ export function jobHandlers(): Map<string, JobHandler> {
  * come due by `now` then runs, so the data starts settled and the ledger wrote it. It runs
  * after each domain's seed, so a later domain posting to the ledger (a card load yesterday
  * evening) finds the earlier domains' movements already written and the running balances
- * stay in time order.
+ * stay in time order. The seed is the past: nobody was subscribed, so it emits no events.
  */
 export function seedDemoData(store: SandboxStore, now: number): void {
   const scheduler = createScheduler(() => store, jobHandlers());
-  for (const domain of DOMAINS) {
-    domain.seed?.(store, now);
-    scheduler.runDue(now);
-  }
+  store.events.quietly(() => {
+    for (const domain of DOMAINS) {
+      domain.seed?.(store, now);
+      scheduler.runDue(now);
+    }
+  });
 }

@@ -14,6 +14,8 @@ import type { KycRecord } from './domains/kyc/types.ts';
 import type { AccountRfiRecord, UserProfile } from './domains/onboarding/types.ts';
 import type { PayoutRecord } from './domains/payouts/types.ts';
 import type { WalletHistoryRecord, WalletRecord } from './domains/wallets/types.ts';
+import type { SubscriptionRecord } from './domains/webhooks/types.ts';
+import { createEventBus, type EventBus } from './events/bus.ts';
 import type { SentEmail } from './outbox.ts';
 
 /**
@@ -47,6 +49,13 @@ export interface SandboxStore {
   accountRfis: Map<string, AccountRfiRecord>;
   /** Time-driven work not yet done, keyed by kind and subject (scheduler.ts). */
   jobs: Map<string, ScheduledJob>;
+  /** Document 3's webhook subscriptions, keyed by their identity (domains/webhooks). */
+  webhookSubscriptions: Map<string, SubscriptionRecord>;
+  /**
+   * Where every state change is reported as an event (events/). Here, beside the state, so
+   * scheduled jobs, which get only the store, emit like handlers do. Reset empties its log.
+   */
+  events: EventBus;
   /**
    * Seeded generator for ids and numbers of records created at run time, so the same
    * sequence of calls after a reset yields the same ids.
@@ -62,7 +71,8 @@ export interface SandboxStore {
 
 const RUNTIME_SEED = 0x5eed_2026;
 
-export function createStore(seed: ((store: SandboxStore) => void) | null): SandboxStore {
+/** `events` defaults to a bus that keeps events and tells no one (for stores used on their own). */
+export function createStore(seed: ((store: SandboxStore) => void) | null, events: EventBus = createEventBus('', () => {})): SandboxStore {
   const store: SandboxStore = {
     accounts: new Map(),
     balances: new Map(),
@@ -83,6 +93,8 @@ export function createStore(seed: ((store: SandboxStore) => void) | null): Sandb
     userProfile: new Map(),
     accountRfis: new Map(),
     jobs: new Map(),
+    webhookSubscriptions: new Map(),
+    events,
     random: createRandom(RUNTIME_SEED),
     newId: (prefix) => `${prefix}_${store.random.hex(16)}`,
     newReference(prefix, taken) {
@@ -96,6 +108,7 @@ export function createStore(seed: ((store: SandboxStore) => void) | null): Sandb
       for (const value of Object.values(store)) {
         if (value instanceof Map) value.clear();
       }
+      store.events.clear();
       store.random = createRandom(RUNTIME_SEED);
       seed?.(store);
     },

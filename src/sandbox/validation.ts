@@ -8,12 +8,13 @@ import { badRequest } from './http.ts';
  * Convention for schema-level messages: a lowercase message is a rule and gets the field
  * name put in front of it; a message starting with a capital letter is a complete sentence
  * (such as the documented `Invalid account type: must be virtual_account`) and is used as is.
- * Issues on the whole input (empty path) are always used as is.
+ * Issues on the whole input (empty path) are always used as is. `separator` goes between the
+ * field and the rule: a space, or `: ` for the webhook family (`event_name: is required`).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function validate<S extends z.ZodType>(schema: S, input: unknown, separator = ' '): z.output<S> {
   const result = parseWithRules(schema, input);
   if (result.success) return result.data;
-  throw badRequest(result.error.issues.map(describeIssue).join('; '));
+  throw badRequest(result.error.issues.map((issue) => describeIssue(issue, separator)).join('; '));
 }
 
 /** safeParse with this module's rule texts, for callers that word the message their own way. */
@@ -27,10 +28,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, separator: string): string {
   const field = formatPath(issue.path);
   if (field === '' || /^[A-Z]/.test(issue.message)) return issue.message;
-  return `${field} ${issue.message}`;
+  return `${field}${separator}${issue.message}`;
 }
 
 const ARTICLE: Record<string, string> = { array: 'an', object: 'an', int: 'an' };

@@ -8,6 +8,7 @@ import { kycDomain } from './kyc/index.ts';
 import { onboardingDomain } from './onboarding/index.ts';
 import { payoutsDomain } from './payouts/index.ts';
 import { walletsDomain } from './wallets/index.ts';
+import { webhooksDomain } from './webhooks/index.ts';
 
 /**
  * Seeding runs in this order, so a domain may rely on the data of those before it: cards
@@ -23,4 +24,5 @@ export const DOMAINS: readonly Domain[] = [
   walletsDomain,
   cardsDomain,
   onboardingDomain,
+  webhooksDomain,
 ];

@@ -1,3 +1,4 @@
+import { cardholderData } from '../../events/payloads/index.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
 import type { CardholderRecord } from './types.ts';
@@ -13,6 +14,7 @@ export const REVIEW_DELAY_MS = 10 * 60_000;
 export function startScreening(store: SandboxStore, cardholder: CardholderRecord, at: number): void {
   cardholder.status = 'PENDING';
   scheduleJob(store, { kind: REVIEW_CARDHOLDER, subjectId: cardholder.id, at: at + REVIEW_DELAY_MS });
+  store.events.emit('issuing.cardholder.pending', cardholderData(cardholder), cardholder.id, at);
 }
 
 export function stopScreening(store: SandboxStore, cardholderId: string): void {
@@ -21,5 +23,7 @@ export function stopScreening(store: SandboxStore, cardholderId: string): void {
 
 export const completeReview: JobHandler = (store, job) => {
   const cardholder = store.cardholders.get(job.subjectId);
-  if (cardholder?.status === 'PENDING') cardholder.status = 'READY';
+  if (cardholder?.status !== 'PENDING') return;
+  cardholder.status = 'READY';
+  store.events.emit('issuing.cardholder.ready', cardholderData(cardholder), cardholder.id, job.at);
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardData } from '../../events/payloads/index.ts';
 import { ApiError, done, ok, requiredQueryId } from '../../http.ts';
 import { pageNumShape, pageOf } from '../../paging.ts';
 import type { Route } from '../../routes.ts';
@@ -71,16 +72,18 @@ const updateCardholder: Route = {
     const { store } = runtime;
     const record = findCardholder(store, query.id.trim());
     const now = runtime.clock.now().getTime();
+    let rename = false;
     if (input.individual !== undefined) {
       if (record.individual === null) throw new ApiError(400, 'individual must not be given for a DELEGATE cardholder');
       const individual = toIndividual(input.individual, record.individual.identification, now);
-      const rename = nameChanged(record.individual.name, individual.name);
+      rename = nameChanged(record.individual.name, individual.name);
       record.individual = individual;
-      if (rename) startScreening(store, record, now);
     }
     if (input.mobile_number !== undefined) record.mobile_number = input.mobile_number;
     if (input.country_code !== undefined) record.country_code = input.country_code;
     if (input.postal_address !== undefined) record.postal_address = input.postal_address === null ? null : toAddress(input.postal_address);
+    // After every change, so the pending event shows the cardholder as updated.
+    if (rename) startScreening(store, record, now);
     return done('Cardholder updated successfully');
   },
 };
@@ -100,11 +103,14 @@ const deleteCardholder: Route = {
 
 function removeCardholder(store: SandboxStore, id: string, now: number): void {
   for (const card of store.cards.values()) {
-    if (card.cardholderId === id && card.status !== 'CLOSED') Object.assign(card, { status: 'CLOSED', updatedAt: now });
+    if (card.cardholderId !== id || card.status === 'CLOSED') continue;
+    Object.assign(card, { status: 'CLOSED', updatedAt: now });
+    store.events.emit('issuing.card.blocked', cardData(card), card.id, now);
   }
   stopScreening(store, id);
   store.kyc.delete(id);
   store.cardholders.delete(id);
+  store.events.emit('issuing.cardholder.deleted', { cardholder_id: id, deleted: true }, id, now);
 }
 
 export const cardholderRoutes: readonly Route[] = [createCardholder, readCardholders, updateCardholder, deleteCardholder];

@@ -1,3 +1,4 @@
+import { cardData } from '../../events/payloads/index.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';
@@ -24,6 +25,7 @@ export function activateCard({ body, query, runtime }: RequestContext): Reply {
   if (input.activation_code != null && input.activation_code !== card.activationCode) throw badRequest('activation_code is incorrect');
   if (input.pin != null) card.pinDigest = secretDigest(input.pin);
   Object.assign(card, { status: 'ACTIVE', activated: true, updatedAt: runtime.clock.now().getTime() });
+  runtime.store.events.emit('issuing.card.active', cardData(card), card.id, card.updatedAt);
   return done('Card activated successfully');
 }
 

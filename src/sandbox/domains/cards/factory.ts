@@ -1,4 +1,5 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
+import { cardData } from '../../events/payloads/index.ts';
 import { sendEmail } from '../../outbox.ts';
 import type { SandboxLogger } from '../../runtime.ts';
 import type { SandboxStore } from '../../store.ts';
@@ -52,6 +53,7 @@ export function issueCard(store: SandboxStore, logger: SandboxLogger | null, spe
     updatedAt: at,
   };
   store.cards.set(card.id, card);
+  if (card.status === 'ACTIVE') store.events.emit('issuing.card.active', cardData(card), card.id, at);
   if (card.activationCode !== null) {
     sendEmail(store, logger, {
       to: spec.cardholder.email,

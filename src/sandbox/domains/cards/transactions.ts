@@ -1,3 +1,4 @@
+import { cardTransactionData } from '../../events/payloads/index.ts';
 import { fromCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
@@ -59,5 +60,6 @@ export function recordTransaction(store: SandboxStore, card: CardRecord, spec: T
     },
   };
   store.cardTransactions.set(id, record);
+  if (spec.status === 'APPROVED') store.events.emit('issuing.transaction.succeeded', cardTransactionData(record, card.cardholderId), id, spec.at);
   return record;
 }

@@ -1,3 +1,4 @@
+import { cardData, cardStatusEvent } from '../../events/payloads/index.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import type { RequestContext } from '../../routes.ts';
 import { validate } from '../../validation.ts';
@@ -18,8 +19,10 @@ export function updateCard({ body, query, runtime }: RequestContext): Reply {
   const controls = mergedControls(card, input);
   if (input.card_status === 'ACTIVE' && !card.activated) throw badRequest(`Card ${id} must be activated with Activate Card first`);
   card.controls = controls;
+  const statusChanged = input.card_status !== undefined && input.card_status !== card.status;
   if (input.card_status !== undefined) card.status = input.card_status;
   card.updatedAt = runtime.clock.now().getTime();
+  if (statusChanged) runtime.store.events.emit(cardStatusEvent(card), cardData(card), card.id, card.updatedAt);
   return done('Card updated successfully');
 }
 

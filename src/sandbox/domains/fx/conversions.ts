@@ -1,3 +1,4 @@
+import { conversionScheduledData, conversionUpdatedData } from '../../events/payloads/index.ts';
 import { toCents } from '../../money.ts';
 import { scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
@@ -48,6 +49,7 @@ export function openConversion(
   };
   store.conversions.set(conversion.id, conversion);
   scheduleJob(store, { kind: SETTLE_CONVERSION, subjectId: conversion.id, at: conversion.conversionAt });
+  store.events.emit('conversion.scheduled', conversionScheduledData(conversion), conversion.id, now);
   return conversion;
 }
 
@@ -69,6 +71,7 @@ export const settleConversion: JobHandler = (store, job) => {
   settleReserved(store, { ...leg, currency: conversion.sourceCurrency, cents: -toCents(conversion.sourceAmount), transaction_type: 'CONVERSION_SELL' });
   post(store, { ...leg, currency: conversion.destinationCurrency, cents: toCents(conversion.destinationAmount), transaction_type: 'CONVERSION_BUY' });
   conversion.status = 'SETTLED';
+  store.events.emit('conversion.settled', conversionUpdatedData(conversion, 'SETTLED', job.at), conversion.id, job.at);
 };
 
 /** The create response: snake keys and status `processing`. */

@@ -1,3 +1,4 @@
+import { payoutScheduledData } from '../../events/payloads/index.ts';
 import type { SandboxStore } from '../../store.ts';
 import type { TransferMethod } from '../accounts/types.ts';
 import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
@@ -42,6 +43,7 @@ export function openPayout(store: SandboxStore, spec: PayoutSpec): PayoutRecord 
   };
   claimQuote(quote, payout.id);
   store.payouts.set(payout.id, payout);
+  store.events.emit('payout.transfer.funding.scheduled', payoutScheduledData(store, payout), payout.id, payout.createdAt);
   schedulePayout(store, payout);
   return payout;
 }

@@ -1,3 +1,4 @@
+import { payoutFundedData } from '../../events/payloads/index.ts';
 import { toCents } from '../../money.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
@@ -64,6 +65,7 @@ export const processPayout: JobHandler = (store, job) => {
     at: job.at,
   });
   payout.status = 'PROCESSING';
+  store.events.emit('payout.transfer.funding.funded', payoutFundedData(store, payout, job.at), payout.id, job.at);
   scheduleJob(store, { kind: COMPLETE_PAYOUT, subjectId: payout.id, at: job.at + SETTLEMENT_MS });
 };
 

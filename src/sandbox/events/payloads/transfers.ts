@@ -1,0 +1,217 @@
+import { fromCents, toCents } from '../../money.ts';
+import type { SandboxStore } from '../../store.ts';
+import { formatApiTime, utcDay } from '../../time.ts';
+import type { BeneficiaryRecord } from '../../domains/beneficiaries/types.ts';
+import type { ConversionRecord } from '../../domains/fx/types.ts';
+import { DEMO_PROFILE } from '../../domains/onboarding/profile.ts';
+import type { UserProfile } from '../../domains/onboarding/types.ts';
+import type { PayoutRecord } from '../../domains/payouts/types.ts';
+
+/** Section 6, the fields conversion.scheduled and conversion.settled share. */
+interface ConversionFields {
+  conversion_id: string;
+  short_reference_id: string;
+  status: string;
+  /** Sell then buy currency, e.g. USDEUR: the client rate is buy units per sell unit. */
+  currency_pair: string;
+  client_rate: number;
+  buy_currency: string;
+  buy_amount: number;
+  sell_currency: string;
+  sell_amount: number;
+  conversion_date: string;
+}
+
+export interface ConversionScheduledData extends ConversionFields {
+  settlement_cutoff_time: string;
+  created_at: string;
+}
+
+/** conversion.settled; the sandbox gives conversion.cancelled and .overdue the same shape. */
+export interface ConversionUpdatedData extends ConversionFields {
+  updated_at: string;
+}
+
+function conversionFields(conversion: ConversionRecord, status: string): ConversionFields {
+  return {
+    conversion_id: conversion.id,
+    short_reference_id: conversion.systemReferenceNumber,
+    status,
+    currency_pair: `${conversion.sourceCurrency}${conversion.destinationCurrency}`,
+    client_rate: conversion.rate,
+    buy_currency: conversion.destinationCurrency,
+    buy_amount: conversion.destinationAmount,
+    sell_currency: conversion.sourceCurrency,
+    sell_amount: conversion.sourceAmount,
+    conversion_date: utcDay(conversion.conversionAt),
+  };
+}
+
+/** The source amount is reserved at once, so the cut-off is the conversion instant itself. */
+export function conversionScheduledData(conversion: ConversionRecord): ConversionScheduledData {
+  return {
+    ...conversionFields(conversion, 'SCHEDULED'),
+    settlement_cutoff_time: formatApiTime(conversion.conversionAt),
+    created_at: formatApiTime(conversion.createdAt),
+  };
+}
+
+export function conversionUpdatedData(conversion: ConversionRecord, status: string, at: number): ConversionUpdatedData {
+  return { ...conversionFields(conversion, status), updated_at: formatApiTime(at) };
+}
+
+interface BankDetails {
+  account_name: string | null;
+  account_number: string | null;
+  account_currency: string | null;
+  bank_name: string | null;
+  bank_country_code: string | null;
+  swift_code: string | null;
+}
+
+interface PostalAddress {
+  street_address: string | null;
+  city: string | null;
+  state: string | null;
+  country_code: string | null;
+  postcode: string | null;
+}
+
+/** Fields both payout events share; amounts are doubles of the source and destination currencies. */
+interface PayoutFields {
+  id: string;
+  amount_beneficiary_receives: number;
+  amount_payer_pays: number;
+  fee_amount: number;
+  fee_currency: string;
+  reference: string;
+  short_reference_id: string;
+  source_currency: string;
+  status: string;
+  transfer_amount: number;
+  transfer_currency: string;
+  transfer_method: string;
+  updated_at: string;
+}
+
+export interface PayoutScheduledData extends PayoutFields {
+  beneficiary: { address: PostalAddress; bank_details: BankDetails; company_name: string; entity_type: string | null; type: 'BANK_ACCOUNT' };
+  fee_paid_by: 'PAYER';
+  payer: {
+    additional_info: { business_registration_number: string; business_registration_type: 'COMPANY'; business_incorporation_date: string };
+    address: PostalAddress;
+    company_name: string;
+    entity_type: 'COMPANY';
+  };
+  funding: { status: 'SCHEDULED' };
+  transfer_date: string;
+  swift_charge_option: 'SHARED' | 'OUR';
+  request_id: string;
+  reason: string;
+  remarks: string;
+  created_at: string;
+}
+
+export interface PayoutFundedData extends PayoutFields {
+  beneficiary: { bank_details: BankDetails; company_name: string; entity_type: string | null };
+  funding: { status: 'FUNDED' };
+  payer: { company_name: string; entity_type: 'COMPANY' };
+}
+
+function payoutFields(payout: PayoutRecord, at: number): PayoutFields {
+  return {
+    id: payout.id,
+    amount_beneficiary_receives: payout.destinationAmount,
+    amount_payer_pays: fromCents(toCents(payout.sourceAmount) + toCents(payout.fee)),
+    fee_amount: payout.fee,
+    fee_currency: payout.sourceCurrency,
+    reference: payout.reference,
+    short_reference_id: payout.systemReferenceNumber,
+    source_currency: payout.sourceCurrency,
+    status: payout.status,
+    transfer_amount: payout.destinationAmount,
+    transfer_currency: payout.destinationCurrency,
+    transfer_method: payout.transferMethod,
+    updated_at: formatApiTime(at),
+  };
+}
+
+// The beneficiary as it is when the event fires; one deleted since is named by the payee name kept.
+function beneficiaryOf(store: SandboxStore, payout: PayoutRecord) {
+  const details = store.beneficiaries.get(payout.beneficiaryId)?.beneficiary;
+  const bank = details?.bank_details;
+  return {
+    bank_details: {
+      account_name: bank?.account_name ?? null,
+      account_number: bank?.account_number ?? null,
+      account_currency: bank?.account_currency ?? null,
+      bank_name: bank?.bank_name ?? null,
+      bank_country_code: bank?.bank_country_code ?? null,
+      swift_code: bank?.swift_code ?? null,
+    },
+    company_name: details?.company_name ?? payout.payeeName,
+    entity_type: details?.entity_type ?? null,
+    address: addressOf(details?.address),
+  };
+}
+
+function addressOf(address: BeneficiaryRecord['beneficiary']['address'] | undefined): PostalAddress {
+  return {
+    street_address: address?.street_address ?? null,
+    city: address?.city ?? null,
+    state: address?.state ?? null,
+    country_code: address?.country_code ?? null,
+    postcode: address?.postcode ?? null,
+  };
+}
+
+/** The business as onboarding recorded it; the demo profile when the sandbox runs unseeded. */
+export function businessProfile(store: SandboxStore): UserProfile {
+  return store.userProfile.get('profile') ?? DEMO_PROFILE;
+}
+
+/** payout.transfer.funding.scheduled, when the payout is created. reason is its reference, remarks its source of funds. */
+export function payoutScheduledData(store: SandboxStore, payout: PayoutRecord): PayoutScheduledData {
+  const { address, ...beneficiary } = beneficiaryOf(store, payout);
+  const details = businessProfile(store).account_details;
+  const registered = details.registration_address;
+  return {
+    ...payoutFields(payout, payout.createdAt),
+    beneficiary: { address, ...beneficiary, type: 'BANK_ACCOUNT' },
+    fee_paid_by: 'PAYER',
+    payer: {
+      additional_info: {
+        business_registration_number: details.registration_number,
+        business_registration_type: 'COMPANY',
+        business_incorporation_date: details.incorporation_date,
+      },
+      address: {
+        street_address: registered.line1,
+        city: registered.city,
+        state: registered.state,
+        country_code: registered.country,
+        postcode: registered.postal_code,
+      },
+      company_name: details.business_name,
+      entity_type: 'COMPANY',
+    },
+    funding: { status: 'SCHEDULED' },
+    transfer_date: payout.scheduledPayoutDate,
+    swift_charge_option: payout.feeType === 'SHA' ? 'SHARED' : 'OUR',
+    request_id: payout.id,
+    reason: payout.reference,
+    remarks: payout.sourceOfFunds,
+    created_at: formatApiTime(payout.createdAt),
+  };
+}
+
+/** payout.transfer.funding.funded, when the payout is debited and starts processing. */
+export function payoutFundedData(store: SandboxStore, payout: PayoutRecord, at: number): PayoutFundedData {
+  const { address: _address, ...beneficiary } = beneficiaryOf(store, payout);
+  return {
+    ...payoutFields(payout, at),
+    beneficiary,
+    funding: { status: 'FUNDED' },
+    payer: { company_name: businessProfile(store).account_details.business_name, entity_type: 'COMPANY' },
+  };
+}
