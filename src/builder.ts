@@ -81,3 +81,6 @@ builder.addScalarType('JSONObject', JSONObjectScalar);
 
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
 builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });
+builder.subscriptionType({
+  description: "Live updates from the bank's webhook events, over graphql-ws or server-sent events on the GraphQL path.",
+});

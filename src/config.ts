@@ -49,6 +49,17 @@ const envSchema = z
     UPSTREAM_TIMEOUT_MS: intIn(100, 300_000, 10_000),
     SANDBOX_PORT: intIn(0, 65535, 4010),
     SANDBOX_LATENCY_MS: intIn(0, 60_000, 0),
+    PUBLIC_URL: optionalUrl,
+    WEBHOOK_API_KEY: optionalString,
+    WEBHOOK_SIGNING_SECRET: optionalString,
+    WEBHOOK_MAX_BYTES: intIn(1024, 10 * 1024 * 1024, 256 * 1024),
+    WEBHOOK_AGENT_CODE: optionalString,
+    WEBHOOK_SUBAGENT_CODE: optionalString,
+    WEBHOOK_COMPANY_CODE: optionalString,
+    REDIS_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => (v === '' ? undefined : v),
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -70,6 +81,12 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
     }
   } else if (set('DIRECT_DEBIT_BASE_URL')) {
     problems.push('DIRECT_DEBIT_BASE_URL needs UPSTREAM_BASE_URL (the embedded sandbox serves direct debit itself)');
+  }
+  if (set('UPSTREAM_BASE_URL') && set('PUBLIC_URL') && set('WEBHOOK_API_KEY')) {
+    // Subscribing the gateway to the bank's events needs the codes the subscription is filed under.
+    for (const key of ['WEBHOOK_AGENT_CODE', 'WEBHOOK_SUBAGENT_CODE', 'WEBHOOK_COMPANY_CODE']) {
+      if (!set(key)) problems.push(`${key} is required when PUBLIC_URL and WEBHOOK_API_KEY are set`);
+    }
   }
   const credentials = ['UPSTREAM_CLIENT_KEY', 'UPSTREAM_CLIENT_SECRET', 'UPSTREAM_EMAIL'];
   const given = credentials.filter(set);
@@ -103,6 +120,20 @@ export interface UpstreamConfig {
   timeoutMs: number;
 }
 
+/** Webhook intake and the gateway's subscription to the bank's events. */
+export interface WebhookConfig {
+  /** The x-api-key the bank sends with each delivery; intake refuses everything without it. */
+  apiKey: string | undefined;
+  /** With it, deliveries must also carry a valid HMAC-SHA256 signature. */
+  signingSecret: string | undefined;
+  /** Where the bank reaches this gateway; with apiKey, the gateway subscribes itself at start-up. */
+  publicUrl: string | undefined;
+  maxBytes: number;
+  agentCode: string | undefined;
+  subagentCode: string | undefined;
+  companyCode: string | undefined;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -112,6 +143,9 @@ export interface Config {
   sandbox: { port: number; latencyMs: number };
   upstreamTimeoutMs: number;
   serviceSegment: string;
+  webhooks: WebhookConfig;
+  /** With it, events fan out and are deduplicated across gateway instances through Redis. */
+  redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -157,6 +191,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: { port: e.SANDBOX_PORT, latencyMs: e.SANDBOX_LATENCY_MS },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
+    webhooks: {
+      apiKey: e.WEBHOOK_API_KEY,
+      signingSecret: e.WEBHOOK_SIGNING_SECRET,
+      publicUrl: e.PUBLIC_URL ? stripSlash(e.PUBLIC_URL) : undefined,
+      maxBytes: e.WEBHOOK_MAX_BYTES,
+      agentCode: e.WEBHOOK_AGENT_CODE,
+      subagentCode: e.WEBHOOK_SUBAGENT_CODE,
+      companyCode: e.WEBHOOK_COMPANY_CODE,
+    },
+    redisUrl: e.REDIS_URL,
   };
 }
 

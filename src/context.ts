@@ -1,8 +1,14 @@
+import type { WebhookConfig } from './config.ts';
+import type { EventBus } from './events/bus.ts';
 import type { Logger } from './logger.ts';
 import type { Upstream } from './upstream/index.ts';
 
-/** What every resolver gets: the upstream bound to this request's token, and a request logger. */
+/** What every resolver gets: the upstream bound to this request's token, a logger and the event bus. */
 export interface GatewayContext {
   upstream: Upstream;
   logger: Logger;
+  /** Accepted bank events, for subscriptions. */
+  events: EventBus;
+  /** The configured agent, sub-agent and company codes of webhook subscriptions. */
+  webhookCodes: Partial<Pick<WebhookConfig, 'agentCode' | 'subagentCode' | 'companyCode'>>;
 }

@@ -1,5 +1,7 @@
-import { ConfigError, loadConfig, type Config, type UpstreamConfig } from './config.ts';
-import { createGateway } from './gateway.ts';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
+import { ensureWebhookSubscriptions } from './events/ensure-subscriptions.ts';
+import { createGateway, type Gateway } from './gateway.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { sandboxUpstreamConfig } from './sandbox/upstream-config.ts';
@@ -18,11 +20,31 @@ function readConfig(): Config {
   }
 }
 
-async function sandboxUpstream(config: Config, logger: Logger): Promise<{ upstream: UpstreamConfig; sandbox: Sandbox }> {
+/**
+ * With the embedded sandbox, events flow out of the box: the gateway and its sandbox share a fresh
+ * intake key and signing secret unless the operator set them.
+ */
+function sandboxWebhooks(config: Config): WebhookConfig {
+  return {
+    ...config.webhooks,
+    apiKey: config.webhooks.apiKey ?? randomBytes(24).toString('base64url'),
+    signingSecret: config.webhooks.signingSecret ?? randomBytes(32).toString('base64url'),
+    agentCode: config.webhooks.agentCode ?? 'sandbox-agent',
+    subagentCode: config.webhooks.subagentCode ?? 'sandbox-subagent',
+    companyCode: config.webhooks.companyCode ?? 'sandbox-company',
+  };
+}
+
+async function sandboxUpstream(
+  config: Config,
+  webhooks: WebhookConfig,
+  logger: Logger,
+): Promise<{ upstream: UpstreamConfig; sandbox: Sandbox }> {
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
     serviceSegment: config.serviceSegment,
+    webhookSigningSecret: webhooks.signingSecret,
     logger: logger.child({ component: 'sandbox' }),
   });
   logger.info({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
@@ -32,14 +54,32 @@ async function sandboxUpstream(config: Config, logger: Logger): Promise<{ upstre
   };
 }
 
+/** Makes sure the bank sends its events here; a failure is logged, not fatal (queries still work). */
+async function subscribeToBankEvents(gateway: Gateway, webhooks: WebhookConfig, upstream: UpstreamConfig, logger: Logger): Promise<void> {
+  if (!webhooks.publicUrl || !webhooks.apiKey) {
+    logger.info('PUBLIC_URL or WEBHOOK_API_KEY not set: not subscribing to bank events');
+    return;
+  }
+  try {
+    const summary = await ensureWebhookSubscriptions({ upstream: gateway.upstream, upstreamConfig: upstream, webhooks, logger });
+    logger.info(summary, `bank events are sent to ${webhooks.publicUrl}/webhooks`);
+  } catch (error) {
+    logger.error({ err: error }, 'could not subscribe to bank events; live updates will be missing');
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
-  const embedded = config.upstream ? undefined : await sandboxUpstream(config, logger);
+  const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
+  const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
-  const gateway = createGateway({ upstream, logger });
-  const { url } = await gateway.server.listen(config.port, config.host);
+  const gateway = createGateway({ upstream, logger, webhooks, redisUrl: config.redisUrl });
+  const { url, port } = await gateway.server.listen(config.port, config.host);
   logger.info({ url, upstream: upstream.baseUrl }, `gateway listening: GraphiQL at ${url}`);
+  // The sandbox reaches the gateway on loopback; a real bank needs PUBLIC_URL.
+  const publicUrl = webhooks.publicUrl ?? (embedded ? `http://127.0.0.1:${port}` : undefined);
+  await subscribeToBankEvents(gateway, { ...webhooks, publicUrl }, upstream, logger);
 
   let stopping = false;
   const stop = async (signal: string) => {

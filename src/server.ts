@@ -13,6 +13,10 @@ export interface GatewayServerOptions {
   upstream: UpstreamRuntime;
   upstreamBaseUrl: string;
   logger: Logger;
+  /** POST /webhooks: the bank's event deliveries. */
+  webhookIntake: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Closes what the server's owner opened (the event bus), after the last request. */
+  onStop?: () => Promise<void>;
 }
 
 export interface GatewayServer {
@@ -43,7 +47,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** HTTP (Yoga), graphql-ws on the same path, health endpoints, graceful stop. */
+export const WEBHOOK_PATH = '/webhooks';
+
+/** HTTP (Yoga, with SSE subscriptions), graphql-ws on the same path, webhook intake, health, graceful stop. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const { yoga, upstream, logger } = options;
   let stopping = false;
@@ -56,6 +62,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       void readiness(upstream, options.upstreamBaseUrl).then(({ ready, detail }) =>
         sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', detail }),
       );
+      return;
+    }
+    if (path === WEBHOOK_PATH) {
+      void options.webhookIntake(req, res);
       return;
     }
     if (path === '/') {
@@ -116,6 +126,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       await closed;
       clearTimeout(timer);
       await upstream.close();
+      await options.onStop?.();
       logger.info('gateway stopped');
     },
   };

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from './context.ts';
+import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
@@ -37,6 +38,8 @@ export interface YogaOptions {
   schema: GraphQLSchema;
   upstream: UpstreamRuntime;
   logger: Logger;
+  events: EventBus;
+  webhookCodes?: GatewayContext['webhookCodes'];
   graphiql?: boolean;
 }
 
@@ -66,6 +69,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     context: ({ request }) => ({
       upstream: options.upstream.forRequest(bearerToken(request.headers.get('authorization'))),
       logger: options.logger,
+      events: options.events,
+      webhookCodes: options.webhookCodes ?? {},
     }),
   });
 }

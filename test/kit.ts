@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { UpstreamConfig } from '../src/config.ts';
+import type { UpstreamConfig, WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
@@ -27,12 +27,22 @@ export interface KitOptions {
   serviceSegment?: string;
   /** The gateway's logger (and the sandbox's); silent by default. */
   logger?: Logger;
+  /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
+  webhooks?: Partial<WebhookConfig>;
+  redisUrl?: string;
+  /** Listen on an ephemeral port (webhook deliveries and WebSocket/SSE clients need a real server). */
+  listen?: boolean;
 }
+
+/** Intake credentials the kit's gateway expects and the kit's sandbox signs with. */
+export const KIT_WEBHOOKS = { apiKey: 'kit-webhook-key', signingSecret: 'kit-signing-secret' } as const;
 
 export interface Kit {
   sandbox: Sandbox;
   gateway: Gateway;
   upstreamConfig: UpstreamConfig;
+  /** http://127.0.0.1:PORT of the listening gateway (with `listen`), else undefined. */
+  baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
   calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null }[];
@@ -48,13 +58,26 @@ export interface Kit {
 }
 
 export async function startKit(options: KitOptions = {}): Promise<Kit> {
-  const sandbox = await startSandbox({ port: 0, ...(options.logger ? { logger: options.logger } : {}), ...options.sandbox });
+  const sandbox = await startSandbox({
+    port: 0,
+    webhookSigningSecret: KIT_WEBHOOKS.signingSecret,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.sandbox,
+  });
   const upstreamConfig = sandboxUpstreamConfig(sandbox, {
     timeoutMs: options.timeoutMs ?? 2_000,
     serviceSegment: options.serviceSegment,
     gatewayCredentials: options.gatewayCredentials,
   });
-  const gateway = createGateway({ upstream: upstreamConfig, logger: options.logger ?? silentLogger, retry: options.retry ?? FAST_RETRY });
+  const gateway = createGateway({
+    upstream: upstreamConfig,
+    logger: options.logger ?? silentLogger,
+    retry: options.retry ?? FAST_RETRY,
+    webhooks: { ...KIT_WEBHOOKS, ...options.webhooks },
+    redisUrl: options.redisUrl,
+  });
+  await gateway.events.ready;
+  const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;
 
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${sandbox.url}/sandbox/${path}`, {
@@ -71,6 +94,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     sandbox,
     gateway,
     upstreamConfig,
+    baseUrl,
     async execute(document, variables, headers = {}) {
       const response = await gateway.yoga.fetch('http://gateway.test/graphql', {
         method: 'POST',
@@ -94,7 +118,11 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       await control('DELETE', 'requests');
     },
     async close() {
-      await gateway.upstream.close();
+      if (baseUrl) await gateway.server.stop(1_000);
+      else {
+        await gateway.upstream.close();
+        await gateway.events.close();
+      }
       await sandbox.close();
     },
   };

@@ -27,7 +27,7 @@ describe('schema conventions', () => {
     expect(missing).toEqual([]);
   });
 
-  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'payout', 'quote', 'wallet'];
+  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'payout', 'quote', 'wallet', 'webhookSubscription'];
 
   it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
@@ -52,6 +52,9 @@ describe('schema conventions', () => {
       'payoutCreate',
       'quoteCreate',
       'walletCreate',
+      'webhookSubscriptionCreate',
+      'webhookSubscriptionDelete',
+      'webhookSubscriptionUpdate',
     ]);
     for (const mutation of mutations) {
       // Noun first: the name starts with the entity it acts on, so a domain's mutations sit together.

@@ -1,5 +1,6 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
 import { createContextCache } from '@pothos/core';
+import { clearAllDataLoaders } from '@pothos/plugin-dataloader';
 import { decodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
@@ -114,11 +115,14 @@ export function found<T>(items: (T | null)[]): T[] {
   return items.filter((item): item is T => item !== null);
 }
 
-export const idempotencyKeyArg = () =>
+const IDEMPOTENCY_KEY_TEXT =
+  'Makes the write safe to repeat: sent upstream as x-request-id, so a retried request with the same key and input is applied once. Any unique string up to 128 characters, e.g. a UUID.';
+
+/** The optional idempotencyKey argument; `description` where an API takes no x-request-id. */
+export const idempotencyKeyArg = (description: string = IDEMPOTENCY_KEY_TEXT) =>
   builder.args((t) => ({
     idempotencyKey: t.string({
-      description:
-        'Makes the write safe to repeat: sent upstream as x-request-id, so a retried request with the same key and input is applied once. Any unique string up to 128 characters, e.g. a UUID.',
+      description,
       validate: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
     }),
   }));
@@ -203,7 +207,25 @@ export function upstreamIdFrom(id: string, typename: string): string {
  * cardholder's wallet): fetched once per key per request, and only when a field asks for them.
  */
 export function perRequestLoader<K, V>(load: (key: K, context: GatewayContext) => Promise<V>) {
-  return createContextCache((context: GatewayContext) => new DataLoader<K, V>((keys) => Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error)))));
+  return createContextCache((context: GatewayContext) => {
+    const loader = new DataLoader<K, V>((keys) =>
+      Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
+    );
+    requestLoaders(context).add(loader);
+    return loader;
+  });
+}
+
+const requestLoaders = createContextCache((_context: GatewayContext) => new Set<{ clearAll(): unknown }>());
+
+/**
+ * Forgets every read cached for this context (Pothos' loaders and ours). A subscription keeps one
+ * context for its whole life: each event must resolve its linked fields afresh, not from the
+ * first event's cache.
+ */
+export function forgetRequestReads(context: GatewayContext): void {
+  clearAllDataLoaders(context);
+  for (const loader of requestLoaders(context)) loader.clearAll();
 }
 
 // --- Addresses ---------------------------------------------------------------------------------

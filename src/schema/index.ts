@@ -11,6 +11,8 @@ import './wallets.ts';
 import './onboarding.ts';
 import './cards.ts';
 import './card-mutations.ts';
+import './webhooks.ts';
+import './events.ts';
 
 /** The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import. */
 export function buildSchema(): GraphQLSchema {

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import { readEnvelope } from './envelope.ts';
+import { readBareBody, readEnvelope } from './envelope.ts';
 import { endpointName, isIdempotent, type Endpoint, type HeaderSet } from './endpoint.ts';
 import {
   UpstreamAuthError,
@@ -139,7 +139,7 @@ export class UpstreamClient {
   }
 
   #read<Data>(ep: Endpoint<Data>, attempt: Attempt, details: UpstreamErrorDetails): Data {
-    const reading = readEnvelope(attempt.statusCode, attempt.body);
+    const reading = ep.envelope === false ? readBareBody(attempt.statusCode, attempt.body) : readEnvelope(attempt.statusCode, attempt.body);
     if (reading.ok === 'malformed') throw this.#contractError([{ path: '(body)', message: reading.reason }], details);
     if (reading.ok === false) {
       throw httpErrorFor(reading.status, reading.message, {
@@ -181,7 +181,7 @@ export class UpstreamClient {
   ): Record<string, string> {
     const o = this.#options;
     const base: Record<string, string> = { 'x-api-key': o.apiKey, 'content-type': 'application/json', accept: 'application/json' };
-    if (set !== 'login') {
+    if (set !== 'login' && set !== 'webhook') {
       Object.assign(base, { 'x-product-id': o.productId, 'x-request-id': requestId });
       if (set === 'standard') base['x-user-id'] = o.userId;
       if (set === 'issuing' && o.clientId) base['x-client-id'] = o.clientId;

@@ -6,9 +6,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * Which documented header set a call carries. `standard` is Document 1, section 4; `login` is the
  * login endpoint's (x-api-key and Content-Type only, no token); `issuing` is Document 2, sections
  * 4.3 and 4.4 (wallets and KYC): no x-user-id, but x-client-id, and the cardholder header the call
- * adds (x-cardholder-id or x-cardholderHash-id, plus x-wallet-id for history).
+ * adds (x-cardholder-id or x-cardholderHash-id, plus x-wallet-id for history); `webhook` is
+ * Document 3's webhook management (x-api-key and Content-Type only, no token).
  */
-export type HeaderSet = 'standard' | 'login' | 'issuing';
+export type HeaderSet = 'standard' | 'login' | 'issuing' | 'webhook';
 
 /** One documented upstream endpoint: where it lives, which headers it takes and what it returns. */
 export interface Endpoint<Data> {
@@ -16,8 +17,16 @@ export interface Endpoint<Data> {
   /** Path template: `{svc}` is the configured service segment, `{name}` a path parameter. */
   path: string;
   headers: HeaderSet;
-  /** zod model of the envelope's `data`; every payload is parsed by it before leaving `upstream/`. */
+  /**
+   * zod model of the envelope's `data`, or of the whole body where `envelope` is false; every
+   * payload is parsed by it before leaving `upstream/`.
+   */
   data: z.ZodType<Data>;
+  /**
+   * Document 3's webhook management and direct debit endpoints answer without the envelope of
+   * Documents 1 and 2: success and failure are told by the HTTP status alone.
+   */
+  envelope?: boolean;
 }
 
 export function endpoint<Data>(definition: Endpoint<Data>): Endpoint<Data> {

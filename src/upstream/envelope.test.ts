@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEnvelope } from './envelope.ts';
+import { readBareBody, readEnvelope } from './envelope.ts';
 import { decimal, maskCardNumber, maskCardNumbersIn, upstreamDateTime } from './models.ts';
 import { parseRetryAfter } from './retry.ts';
 
@@ -27,6 +27,19 @@ describe('readEnvelope', () => {
   it('flags a success body that is not an envelope', () => {
     expect(readEnvelope(200, 'hello')).toEqual({ ok: 'malformed', reason: 'the body is not a response envelope' });
     expect(readEnvelope(200, { status: 'maybe', data: 1 })).toEqual({ ok: 'malformed', reason: 'unknown envelope status "maybe"' });
+  });
+});
+
+describe('readBareBody (Document 3 has no envelope)', () => {
+  it('takes a 2xx body as the data, whatever its shape', () => {
+    expect(readBareBody(200, true)).toEqual({ ok: true, data: true, message: undefined });
+    expect(readBareBody(200, [{ a: 1 }])).toEqual({ ok: true, data: [{ a: 1 }], message: undefined });
+  });
+
+  it('reads an error text from message, error or code', () => {
+    expect(readBareBody(400, { code: 'invalid_operation' })).toEqual({ ok: false, status: 400, message: 'invalid_operation' });
+    expect(readBareBody(404, { message: 'No such mandate' })).toEqual({ ok: false, status: 404, message: 'No such mandate' });
+    expect(readBareBody(500, undefined)).toEqual({ ok: false, status: 500, message: undefined });
   });
 });
 

@@ -40,3 +40,19 @@ export function readEnvelope(httpStatus: number, body: unknown): EnvelopeReading
   }
   return { ok: true, data: parsed.data.data, message: message ?? undefined };
 }
+
+/** A body without the envelope: the HTTP status decides, and an error's text is read where it can be found. */
+export function readBareBody(httpStatus: number, body: unknown): EnvelopeReading {
+  if (httpStatus < 400) return { ok: true, data: body, message: undefined };
+  return { ok: false, status: httpStatus, message: errorText(body) };
+}
+
+function errorText(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.slice(0, 500) || undefined;
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'error', 'code']) {
+    if (typeof record[key] === 'string') return record[key] as string;
+  }
+  return undefined;
+}

@@ -9,6 +9,7 @@ import { kycApi } from './kyc.ts';
 import { onboardingApi } from './onboarding.ts';
 import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
+import { tokenlessCaller, webhooksApi } from './webhooks.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
@@ -20,10 +21,12 @@ import { TtlCache } from './ttl-cache.ts';
  * State shared by every request of one runtime (caches of rarely-changing upstream data). Each
  * domain that needs one adds it here.
  */
-export function createSharedState() {
+export function createSharedState(productId: string) {
   return {
     /** Beneficiary rule sets per combination (bank country, currency, entity type, method): 5 minutes. */
     beneficiaryRuleSets: new TtlCache<BeneficiaryRule[]>({ ttlMs: 5 * 60_000 }),
+    /** The product id, which webhook management names program_code (Document 3, 4.1). */
+    programCode: productId,
   };
 }
 export type SharedState = ReturnType<typeof createSharedState>;
@@ -41,6 +44,10 @@ export function createUpstream(client: UpstreamClient, auth: TokenSource, shared
     beneficiaries: beneficiariesApi(call, shared.beneficiaryRuleSets),
     fx: fxApi(call),
     payouts: payoutsApi(call),
+    /** Webhook management: x-api-key only, so no token is fetched for it. */
+    webhooks: webhooksApi(tokenlessCaller(client)),
+    /** program_code of webhook management: the product id. */
+    programCode: shared.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
     login: (credentials: ClientCredentials) => login(client, credentials),
   };
@@ -61,7 +68,7 @@ export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, re
   const client = new UpstreamClient({ ...config, logger, retry });
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
-  const shared = createSharedState();
+  const shared = createSharedState(config.productId);
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
   };

@@ -1,0 +1,111 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { EventBus } from './bus.ts';
+import { readEvent } from './models.ts';
+
+/**
+ * POST /webhooks: the bank's event deliveries. Checks the sender (x-api-key, and an HMAC signature
+ * when a signing secret is configured), reads the event, drops repeats (the bank retries, in any
+ * order) and publishes the rest. It answers as soon as the event is accepted: subscribers never hold
+ * the sender up.
+ */
+
+/** A signature older or newer than this is refused, so a captured delivery cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+
+export interface IntakeOptions {
+  config: Pick<WebhookConfig, 'apiKey' | 'signingSecret' | 'maxBytes'>;
+  bus: EventBus;
+  logger: Logger;
+  now?: () => number;
+}
+
+type Outcome = { status: number; body: Record<string, unknown> };
+
+/** Constant time whatever the lengths: both sides are hashed to one size first. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function signatureFor(secret: string, timestamp: string, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function checkSender(req: IncomingMessage, rawBody: string, options: IntakeOptions): Outcome | null {
+  const { apiKey, signingSecret } = options.config;
+  const given = header(req, 'x-api-key');
+  if (!apiKey || !given || !sameSecret(given, apiKey)) return { status: 401, body: { error: 'x-api-key is missing or wrong' } };
+  if (!signingSecret) return null;
+  const timestamp = header(req, 'x-timestamp');
+  const signature = header(req, 'x-signature');
+  if (!timestamp || !signature) return { status: 401, body: { error: 'x-timestamp and x-signature are required' } };
+  const age = Math.abs((options.now ?? Date.now)() / 1000 - Number(timestamp));
+  if (!/^\d+$/.test(timestamp) || age > SIGNATURE_TOLERANCE_SECONDS) {
+    return { status: 401, body: { error: `x-timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from now` } };
+  }
+  if (!sameSecret(signature, signatureFor(signingSecret, timestamp, rawBody))) return { status: 401, body: { error: 'x-signature does not match' } };
+  return null;
+}
+
+/** Reads at most `limit` bytes; past that the delivery is refused without reading the rest. */
+async function readBody(req: IncomingMessage, limit: number): Promise<string | 'too large'> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return 'too large';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Outcome> {
+  if (req.method !== 'POST') return { status: 405, body: { error: 'use POST' } };
+  if (!options.config.apiKey) return { status: 404, body: { error: 'webhook intake is not configured (WEBHOOK_API_KEY)' } };
+  const rawBody = await readBody(req, options.config.maxBytes);
+  if (rawBody === 'too large') return { status: 413, body: { error: `body exceeds ${options.config.maxBytes} bytes` } };
+  const refused = checkSender(req, rawBody, options);
+  if (refused) return refused;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return { status: 400, body: { error: 'body is not valid JSON' } };
+  }
+  const reading = readEvent(parsed);
+  if (!reading.ok) return { status: 400, body: { error: reading.reason } };
+  const { event } = reading;
+  // An id is unique within its event name (ga.new and deposit.settled may share `<deposit>_SETTLED`).
+  if (!(await options.bus.firstSighting(`${event.name}:${event.id}`))) {
+    options.logger.debug({ eventId: event.id, name: event.name }, 'duplicate bank event dropped');
+    return { status: 200, body: { status: 'duplicate', id: event.id } };
+  }
+  options.bus.publish(event);
+  options.logger.info({ eventId: event.id, name: event.name }, 'bank event published');
+  return { status: 202, body: { status: 'accepted', id: event.id } };
+}
+
+export function createWebhookIntake(options: IntakeOptions) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let outcome: Outcome;
+    try {
+      outcome = await receive(req, options);
+    } catch (error) {
+      options.logger.error({ err: error }, 'webhook intake failed');
+      outcome = { status: 500, body: { error: 'internal error' } };
+    }
+    if (outcome.status >= 400 && outcome.status !== 404) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
+    res.writeHead(outcome.status, { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) });
+    res.end(JSON.stringify(outcome.body));
+  };
+}
