@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

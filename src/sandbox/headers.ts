@@ -1,13 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxCredentials } from './credentials.ts';
 import { ApiError, badRequest } from './http.ts';
+import { WRITE_METHODS } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 
-/**
- * The header families of the contract. Later domains add theirs here, e.g. direct debit
- * (bearer only, no envelope).
- */
-export type HeaderSetName = 'standard' | 'login' | 'wallet' | 'kyc' | 'webhook' | 'none';
+/** The header families of the contract. */
+export type HeaderSetName = 'standard' | 'login' | 'wallet' | 'kyc' | 'webhook' | 'direct-debit' | 'none';
 
 /**
  * `required`: Authorization must carry a valid bearer token. `optional`: it may be left out,
@@ -18,6 +16,8 @@ type BearerRule = 'required' | 'optional' | 'none';
 interface HeaderSet {
   /** Checked for presence in this order; spelled as the documents spell them. */
   required: readonly string[];
+  /** Required on top of `required` on writes (POST, PUT, PATCH, DELETE) only. */
+  requiredOnWrites?: readonly string[];
   bearer: BearerRule;
   /** Headers whose value must equal a configured credential. */
   identity: readonly { header: string; credential: keyof SandboxCredentials }[];
@@ -51,6 +51,10 @@ const HEADER_SETS: Record<HeaderSetName, HeaderSet> = {
   },
   // Document 3, section 4.1: webhook management, no bearer token.
   webhook: { required: ['x-api-key', 'Content-Type'], bearer: 'none', identity: [] },
+  // Document 3, sections 4.2 and 5: the bearer token alone, Content-Type on the POST cancels.
+  // x-on-behalf-of is optional; whom it names is the direct debit domain's check (403 for an
+  // id that is no connected account), made after the token's.
+  'direct-debit': { required: [], requiredOnWrites: ['Content-Type'], bearer: 'required', identity: [] },
   // The sandbox control API.
   none: { required: [], bearer: 'none', identity: [] },
 };
@@ -77,11 +81,13 @@ export function carriesRequestId(name: HeaderSetName): boolean {
 export function assertHeaders(
   setName: HeaderSetName,
   extra: readonly string[],
+  method: string,
   headers: IncomingHttpHeaders,
   runtime: Runtime,
 ): void {
   const set = HEADER_SETS[setName];
-  const missing = [...set.required, ...extra].find((name) => headerValue(headers, name) === undefined);
+  const required = WRITE_METHODS.has(method) ? [...set.required, ...(set.requiredOnWrites ?? [])] : set.required;
+  const missing = [...required, ...extra].find((name) => headerValue(headers, name) === undefined);
   if (missing !== undefined) throw badRequest(`${missing} is a required header and is missing`);
 
   const { credentials } = runtime;
@@ -94,9 +100,9 @@ export function assertHeaders(
   for (const { header, credential } of set.identity) {
     if (headerValue(headers, header) !== credentials[credential]) throw badRequest(`${header} is invalid`);
   }
-  // The contract requires application/json on every call, GETs included; parameters such
+  // Documents 1 and 2 require application/json on every call, GETs included; parameters such
   // as `; charset=utf-8` are accepted.
-  if (set.required.includes('Content-Type') && !isJson(headerValue(headers, 'Content-Type'))) {
+  if (required.includes('Content-Type') && !isJson(headerValue(headers, 'Content-Type'))) {
     throw badRequest('Content-Type must be application/json');
   }
 }

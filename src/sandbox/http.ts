@@ -7,8 +7,18 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** Renders an error for a family of endpoints (Documents 1 and 2 use the envelope). */
-export type ErrorStyle = (status: number, message: string) => Reply;
+/**
+ * Renders an error for a family of endpoints (Documents 1 and 2 use the envelope). `code` is
+ * the failure's own error code, for the families whose bodies carry one (codedError); the
+ * others ignore it.
+ */
+export type ErrorStyle = (status: number, message: string, code?: string) => Reply;
+
+export interface ApiErrorOptions {
+  headers?: Record<string, string>;
+  /** A code more precise than the status gives (e.g. `invalid_operation` for a 400). */
+  code?: string;
+}
 
 /**
  * A failure a handler or a pipeline step reports; rendered with the route's ErrorStyle.
@@ -17,12 +27,14 @@ export type ErrorStyle = (status: number, message: string) => Reply;
 export class ApiError extends Error {
   readonly status: number;
   readonly headers: Record<string, string> | undefined;
+  readonly code: string | undefined;
 
-  constructor(status: number, message: string, headers?: Record<string, string>) {
+  constructor(status: number, message: string, options: ApiErrorOptions = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
-    this.headers = headers;
+    this.headers = options.headers;
+    this.code = options.code;
   }
 }
 
@@ -74,11 +86,37 @@ export const envelopeError: ErrorStyle = (status, message) => ({
 /** Document 3's webhook management family: no envelope, `{ message, status: "ERROR" }`. */
 export const bareError: ErrorStyle = (status, message) => ({ status, body: { message, status: 'ERROR' } });
 
+// The code of a failure that names none: snake_case, after its HTTP status (the direct debit
+// family's codes are not shown in the document; see codedError).
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  429: 'too_many_requests',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+function codeForStatus(status: number): string {
+  return STATUS_CODES[status] ?? (status < 500 ? 'invalid_request' : 'internal_error');
+}
+
+/**
+ * Document 3's direct debit family: no envelope, `{ code, message }` (the shape is not shown
+ * in the document; section 7 names the code `invalid_operation`). The webhook family's bare
+ * style has no room for a code, hence a style of its own.
+ */
+export const codedError: ErrorStyle = (status, message, code = codeForStatus(status)) => ({ status, body: { code, message } });
+
 /** The control API is ours, not the bank's: plain `{ error }` bodies. */
 export const plainError: ErrorStyle = (status, message) => ({ status, body: { error: message } });
 
 export function renderError(style: ErrorStyle, error: ApiError): Reply {
-  const reply = style(error.status, error.message);
+  const reply = style(error.status, error.message, error.code);
   return error.headers ? { ...reply, headers: { ...reply.headers, ...error.headers } } : reply;
 }
 

@@ -5,6 +5,9 @@ import type { Runtime } from './runtime.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The methods that change state: idempotent on x-request-id where the family carries it. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export interface RequestContext {
   runtime: Runtime;
   method: HttpMethod;
@@ -35,7 +38,8 @@ export interface Route {
 
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  /** `errors`: the style of the family the path belongs to, so the 405 reads like its other errors. */
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[]; errors: ErrorStyle | undefined }
   | { kind: 'not-found' };
 
 export interface Router {
@@ -58,7 +62,7 @@ export function createRouter(routes: readonly Route[]): Router {
       });
       const hit = hits.find(({ route }) => route.method === method);
       if (hit) return { kind: 'found', ...hit };
-      if (hits.length > 0) return { kind: 'method-not-allowed', allowed: hits.map(({ route }) => route.method) };
+      if (hits.length > 0) return { kind: 'method-not-allowed', allowed: hits.map(({ route }) => route.method), errors: hits[0]?.route.errors };
       return { kind: 'not-found' };
     },
   };

@@ -3,7 +3,7 @@ import { breakContract, statusFaultReply, type Fault } from './faults.ts';
 import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
 import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, type ErrorStyle, type Reply } from './http.ts';
 import { requestFingerprint } from './idempotency.ts';
-import { createRouter, type RequestContext, type Route, type Router } from './routes.ts';
+import { createRouter, WRITE_METHODS, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { sleep } from './timers.ts';
 
@@ -14,8 +14,6 @@ interface Call {
   path: string;
   query: Record<string, string>;
 }
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The request pipeline. API calls: latency, then an injected fault if one matches, then
@@ -96,8 +94,13 @@ function callSignal(res: ServerResponse, closing: AbortSignal): AbortSignal {
 }
 
 function errorStyleFor(router: Router, call: Call): ErrorStyle {
-  const match = router.match(call.method, call.path);
-  return (match.kind === 'found' ? match.route.errors : undefined) ?? envelopeError;
+  return familyErrors(router.match(call.method, call.path)) ?? envelopeError;
+}
+
+/** The error style of the family a matched path belongs to; undefined for an unknown path. */
+function familyErrors(match: RouteMatch): ErrorStyle | undefined {
+  if (match.kind === 'found') return match.route.errors;
+  return match.kind === 'method-not-allowed' ? match.errors : undefined;
 }
 
 /** Routing, then the route's own steps; never throws, every failure becomes a reply. */
@@ -106,14 +109,14 @@ async function dispatch(call: Call, router: Router, runtime: Runtime, fallback: 
   // Retired paths (e.g. /svc/api/v1/cardHolders) are simply not routed: 404 like any unknown path.
   if (match.kind === 'not-found') return fallback(404, 'Not found');
   if (match.kind === 'method-not-allowed') {
-    const reply = fallback(405, 'Method not allowed');
+    const reply = (familyErrors(match) ?? fallback)(405, 'Method not allowed');
     return { ...reply, headers: { ...reply.headers, allow: match.allowed.join(', ') } };
   }
   const { route, params } = match;
   const errors = route.errors ?? envelopeError;
   try {
     const raw = await readBody(call.req);
-    assertHeaders(route.headers, route.extraHeaders ?? [], call.req.headers, runtime);
+    assertHeaders(route.headers, route.extraHeaders ?? [], call.method, call.req.headers, runtime);
     // Requests with query or path parameters carry no body (Document 1, section 4): a GET
     // body is ignored rather than parsed.
     const body = call.method === 'GET' ? undefined : parseJsonBody(raw);

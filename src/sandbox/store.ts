@@ -9,6 +9,7 @@ import type {
 import type { BeneficiaryRecord } from './domains/beneficiaries/types.ts';
 import type { CardholderRecord } from './domains/cardholders/types.ts';
 import type { CardRecord, CardRequestRecord, CardTransactionRecord } from './domains/cards/types.ts';
+import type { DirectDebitRecord, GlobalAccountRecord, MandateRecord } from './domains/direct-debit/types.ts';
 import type { ConversionRecord, QuoteRecord } from './domains/fx/types.ts';
 import type { KycRecord } from './domains/kyc/types.ts';
 import type { AccountRfiRecord, UserProfile } from './domains/onboarding/types.ts';
@@ -51,6 +52,11 @@ export interface SandboxStore {
   jobs: Map<string, ScheduledJob>;
   /** Document 3's webhook subscriptions, keyed by their identity (domains/webhooks). */
   webhookSubscriptions: Map<string, SubscriptionRecord>;
+  /** Document 3's global accounts with their direct debit capability (domains/direct-debit). */
+  globalAccounts: Map<string, GlobalAccountRecord>;
+  mandates: Map<string, MandateRecord>;
+  /** Keyed by transaction_id. */
+  directDebits: Map<string, DirectDebitRecord>;
   /**
    * Where every state change is reported as an event (events/). Here, beside the state, so
    * scheduled jobs, which get only the store, emit like handlers do. Reset empties its log.
@@ -94,6 +100,9 @@ export function createStore(seed: ((store: SandboxStore) => void) | null, events
     accountRfis: new Map(),
     jobs: new Map(),
     webhookSubscriptions: new Map(),
+    globalAccounts: new Map(),
+    mandates: new Map(),
+    directDebits: new Map(),
     events,
     random: createRandom(RUNTIME_SEED),
     newId: (prefix) => `${prefix}_${store.random.hex(16)}`,

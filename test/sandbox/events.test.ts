@@ -738,8 +738,8 @@ describe('POST /sandbox/events', () => {
     const [returned] = await delivered(receiver, 'direct_debit.status_changed');
     expect(returned.data).toEqual({
       transaction_id: debit.body.eventId.replace(/_RETURNED$/, ''),
-      mandate_id: 'mdt_sandbox',
-      global_account_id: 'acc_demo_gbp',
+      mandate_id: 'mdt_demo_gb_1',
+      global_account_id: 'ga_demo_gb',
       status: 'RETURNED',
       amount: 100,
       currency: 'GBP',

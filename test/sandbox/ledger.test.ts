@@ -230,6 +230,10 @@ describe('GET /svc/api/v1/account/balance/history', () => {
       } else if (entry.transaction_type === 'CARD_LOAD') {
         // The demo wallet's load from the USD balance (issue 4 contract).
         expect(entry).toMatchObject({ source_type: 'CARD', currency: 'USD', amount: -600, fee: 0 });
+      } else if (entry.source_type === 'DIRECT_DEBIT') {
+        // The demo direct debits settled (debits) and one returned (a credit), issue 6 contract.
+        expect(entry.fee).toBe(0);
+        expect(Math.sign(entry.amount)).toBe(entry.transaction_type === 'DIRECT_DEBIT_RETURN' ? 1 : -1);
       } else {
         expect(entry.amount).toBeGreaterThan(0);
         expect([
@@ -239,7 +243,7 @@ describe('GET /svc/api/v1/account/balance/history', () => {
       }
     }
     expect(new Set(history.map((entry) => entry.transaction_type))).toEqual(
-      new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY', 'CONVERSION_SELL', 'CARD_LOAD']),
+      new Set(['PAYOUT', 'DEPOSIT', 'CONVERSION_BUY', 'CONVERSION_SELL', 'CARD_LOAD', 'DIRECT_DEBIT', 'DIRECT_DEBIT_RETURN']),
     );
   });
 

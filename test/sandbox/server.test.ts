@@ -37,7 +37,7 @@ const routes: Route[] = [
     path: '/test/teapot',
     headers: 'none',
     handler: () => {
-      throw new ApiError(418, 'I am a teapot', { 'x-teapot': 'yes' });
+      throw new ApiError(418, 'I am a teapot', { headers: { 'x-teapot': 'yes' } });
     },
   },
 ];

@@ -110,7 +110,8 @@ export async function startReceiver(): Promise<Receiver> {
 /** The envelopes delivered so far with this event name, waiting until there are `count`. */
 export async function delivered(receiver: Receiver, name: string, count = 1): Promise<any[]> {
   const matching = () => receiver.received.filter((request) => request.body.name === name).map((request) => request.body);
-  await expect.poll(() => matching().length).toBeGreaterThanOrEqual(count);
+  // Deliveries are asynchronous; under a loaded machine they can take more than the default second.
+  await expect.poll(() => matching().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
   return matching();
 }
 

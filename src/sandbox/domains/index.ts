@@ -2,6 +2,7 @@ import { accountsDomain } from './accounts/index.ts';
 import { beneficiariesDomain } from './beneficiaries/index.ts';
 import { cardholdersDomain } from './cardholders/index.ts';
 import { cardsDomain } from './cards/index.ts';
+import { directDebitDomain } from './direct-debit/index.ts';
 import type { Domain } from './domain.ts';
 import { fxDomain } from './fx/index.ts';
 import { kycDomain } from './kyc/index.ts';
@@ -12,7 +13,8 @@ import { webhooksDomain } from './webhooks/index.ts';
 
 /**
  * Seeding runs in this order, so a domain may rely on the data of those before it: cards
- * needs the cardholders (and posts a wallet load to the ledger after the FX seed's movements).
+ * needs the cardholders (and posts a wallet load to the ledger after the FX seed's movements);
+ * direct debit settles its demo payouts after every other seeded movement.
  */
 export const DOMAINS: readonly Domain[] = [
   accountsDomain,
@@ -25,4 +27,5 @@ export const DOMAINS: readonly Domain[] = [
   cardsDomain,
   onboardingDomain,
   webhooksDomain,
+  directDebitDomain,
 ];

@@ -14,6 +14,7 @@ import {
   conversionUpdatedData,
   depositRejectedData,
   depositSettledData,
+  directDebitData,
   gaNewData,
   payoutFundedData,
   payoutScheduledData,
@@ -94,14 +95,12 @@ const DEFAULTS: Record<EventName, Defaults> = {
   'conversion.settled': conversion('SETTLED'),
   'deposit.rejected': deposit(depositRejectedData),
   'deposit.settled': deposit(depositSettledData),
-  'direct_debit.status_changed': ({ id }) => ({
-    transaction_id: id,
-    mandate_id: 'mdt_sandbox',
-    global_account_id: 'acc_demo_gbp',
-    status: 'NEW',
-    amount: 100,
-    currency: 'GBP',
-  }),
+  // A made-up id gets a 100 GBP collection under the first demo mandate of the GB account.
+  'direct_debit.status_changed': ({ store, id }) => {
+    const record = store.directDebits.get(id);
+    if (record !== undefined) return directDebitData(record);
+    return { transaction_id: id, mandate_id: 'mdt_demo_gb_1', global_account_id: 'ga_demo_gb', status: 'NEW', amount: 100, currency: 'GBP' };
+  },
   'ga.new': deposit((data) => gaNewData(data, 'NEW')),
   'issuing.card.active': card,
   'issuing.card.blocked': card,

@@ -84,7 +84,7 @@ function ibanFor(spec: AccountSpec, accountNumber: string): string | null {
 }
 
 /** ISO 13616 check digits (mod 97), so generated IBANs pass validators. */
-function withCheckDigits(country: string, bban: string): string {
+export function withCheckDigits(country: string, bban: string): string {
   const numeric = `${bban}${country}00`.toUpperCase().replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
   let remainder = 0;
   for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;

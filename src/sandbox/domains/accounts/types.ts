@@ -75,11 +75,16 @@ export interface BalanceHistoryEntry {
   transaction_type: HistoryTransactionType;
 }
 
-/** CARD: card loads (Cards program) and card spending (Banking program), Document 2. */
-export type HistorySourceType = 'PAYOUT' | 'CONVERSION' | 'DEPOSIT' | 'CARD';
 /**
- * The document's values seen, plus CONVERSION_SELL for the debit leg of a conversion and the
- * card movements: CARD_LOAD (a recharge into a wallet), CARD_PURCHASE and CARD_REFUND.
+ * CARD: card loads (Cards program) and card spending (Banking program), Document 2.
+ * DIRECT_DEBIT: direct debit payouts settling and their returns, Document 3.
+ */
+export type HistorySourceType = 'PAYOUT' | 'CONVERSION' | 'DEPOSIT' | 'CARD' | 'DIRECT_DEBIT';
+/**
+ * The document's values seen, plus CONVERSION_SELL for the debit leg of a conversion, the
+ * card movements: CARD_LOAD (a recharge into a wallet), CARD_PURCHASE and CARD_REFUND, and
+ * the direct debit ones: DIRECT_DEBIT (a payout settling) and DIRECT_DEBIT_RETURN (a
+ * dispute won by the payer).
  */
 export type HistoryTransactionType =
   | 'PAYOUT'
@@ -88,7 +93,9 @@ export type HistoryTransactionType =
   | 'DEPOSIT'
   | 'CARD_LOAD'
   | 'CARD_PURCHASE'
-  | 'CARD_REFUND';
+  | 'CARD_REFUND'
+  | 'DIRECT_DEBIT'
+  | 'DIRECT_DEBIT_RETURN';
 
 /** Records keep the creation instant as a number so lists can sort and filter cheaply. */
 export interface AccountRecord {

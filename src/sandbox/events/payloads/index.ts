@@ -1,25 +1,15 @@
 import type { EventName } from '../catalogue.ts';
 import type { DepositRejectedData, DepositSettledData, GaNewData, TopUpData } from './deposits.ts';
+import type { DirectDebitData } from './direct-debits.ts';
 import type { CardData, CardholderData, CardholderDeletedData, CardTransactionData } from './issuing.ts';
 import type { AccountActiveData, AccountSuspendedData, RfiData } from './onboarding.ts';
 import type { ConversionScheduledData, ConversionUpdatedData, PayoutFundedData, PayoutScheduledData } from './transfers.ts';
 
 export * from './deposits.ts';
+export * from './direct-debits.ts';
 export * from './issuing.ts';
 export * from './onboarding.ts';
 export * from './transfers.ts';
-
-/** Section 3's direct debit payout statuses. */
-export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED'] as const;
-
-export interface DirectDebitData {
-  transaction_id: string;
-  mandate_id: string;
-  global_account_id: string;
-  status: (typeof DIRECT_DEBIT_STATUSES)[number];
-  amount: number;
-  currency: string;
-}
 
 /** The `data` of each event (section 6). */
 export interface EventPayloads {
