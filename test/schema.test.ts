@@ -27,7 +27,7 @@ describe('schema conventions', () => {
     expect(missing).toEqual([]);
   });
 
-  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'payout', 'quote', 'wallet', 'webhookSubscription'];
+  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'directDebit', 'mandate', 'payout', 'quote', 'wallet', 'webhookSubscription'];
 
   it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
@@ -48,6 +48,8 @@ describe('schema conventions', () => {
       'cardholderDelete',
       'cardholderUpdate',
       'conversionCreate',
+      'directDebitCancel',
+      'mandateCancel',
       'payoutCancel',
       'payoutCreate',
       'quoteCreate',

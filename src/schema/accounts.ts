@@ -61,7 +61,7 @@ const InstitutionType = builder.objectRef<Institution>('Institution').implement(
   }),
 });
 
-const RoutingCodeType = builder.objectRef<RoutingCode>('RoutingCode').implement({
+export const RoutingCodeType = builder.objectRef<RoutingCode>('RoutingCode').implement({
   description: 'A code that routes payments to the account, such as a bank code or SWIFT BIC.',
   fields: (t) => ({
     type: t.exposeString('type', { nullable: false, description: 'Kind of code; values seen: bank_code, branch_code, swift.' }),

@@ -7,6 +7,7 @@ import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
 import { CardNode } from './cards.ts';
 import { Money, forgetRequestReads, upstreamIdFrom } from './common.ts';
+import { DirectDebitNode, keyOf as directDebitKey } from './direct-debit.ts';
 import { ConversionNode } from './fx.ts';
 import { PayoutNode } from './payouts.ts';
 
@@ -147,6 +148,11 @@ const DirectDebitStatusChange = builder.objectRef<Of<'directDebit'>>('DirectDebi
     transactionId: t.string({ nullable: false, description: "The bank's direct debit transaction id.", resolve: (e) => e.details.transactionId }),
     mandateId: t.string({ description: 'Mandate it was collected under.', resolve: (e) => e.details.mandateId }),
     amount: t.field({ type: Money, description: 'Amount.', resolve: (e) => moneyOf(e.details.amount, e.details.currency) }),
+    directDebit: t.field({
+      type: DirectDebitNode,
+      description: "The payout, read now (as the platform; a connected account's payouts resolve to null).",
+      resolve: (e) => directDebitKey(null, e.details.transactionId),
+    }),
   }),
 });
 

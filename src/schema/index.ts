@@ -12,6 +12,7 @@ import './onboarding.ts';
 import './cards.ts';
 import './card-mutations.ts';
 import './webhooks.ts';
+import './direct-debit.ts';
 import './events.ts';
 
 /** The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import. */

@@ -7,9 +7,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * login endpoint's (x-api-key and Content-Type only, no token); `issuing` is Document 2, sections
  * 4.3 and 4.4 (wallets and KYC): no x-user-id, but x-client-id, and the cardholder header the call
  * adds (x-cardholder-id or x-cardholderHash-id, plus x-wallet-id for history); `webhook` is
- * Document 3's webhook management (x-api-key and Content-Type only, no token).
+ * Document 3's webhook management (x-api-key and Content-Type only, no token); `direct-debit` is
+ * Document 3's direct debit family (the bearer token only, on its own base address).
  */
-export type HeaderSet = 'standard' | 'login' | 'issuing' | 'webhook';
+export type HeaderSet = 'standard' | 'login' | 'issuing' | 'webhook' | 'direct-debit';
 
 /** One documented upstream endpoint: where it lives, which headers it takes and what it returns. */
 export interface Endpoint<Data> {

@@ -37,9 +37,10 @@ describe('readBareBody (Document 3 has no envelope)', () => {
   });
 
   it('reads an error text from message, error or code', () => {
-    expect(readBareBody(400, { code: 'invalid_operation' })).toEqual({ ok: false, status: 400, message: 'invalid_operation' });
-    expect(readBareBody(404, { message: 'No such mandate' })).toEqual({ ok: false, status: 404, message: 'No such mandate' });
-    expect(readBareBody(500, undefined)).toEqual({ ok: false, status: 500, message: undefined });
+    expect(readBareBody(400, { code: 'invalid_operation' })).toEqual({ ok: false, status: 400, message: 'invalid_operation', code: 'invalid_operation' });
+    expect(readBareBody(400, { code: 'invalid_operation', message: 'Only GBP' })).toEqual({ ok: false, status: 400, message: 'Only GBP', code: 'invalid_operation' });
+    expect(readBareBody(404, { message: 'No such mandate' })).toEqual({ ok: false, status: 404, message: 'No such mandate', code: undefined });
+    expect(readBareBody(500, undefined)).toEqual({ ok: false, status: 500, message: undefined, code: undefined });
   });
 });
 

@@ -16,7 +16,7 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 export type EnvelopeReading =
   | { ok: true; data: unknown; message: string | undefined }
-  | { ok: false; status: number; message: string | undefined }
+  | { ok: false; status: number; message: string | undefined; code?: string | undefined }
   | { ok: 'malformed'; reason: string };
 
 /** Reads an upstream body against its HTTP status: success, a documented error, or not an envelope. */
@@ -44,7 +44,8 @@ export function readEnvelope(httpStatus: number, body: unknown): EnvelopeReading
 /** A body without the envelope: the HTTP status decides, and an error's text is read where it can be found. */
 export function readBareBody(httpStatus: number, body: unknown): EnvelopeReading {
   if (httpStatus < 400) return { ok: true, data: body, message: undefined };
-  return { ok: false, status: httpStatus, message: errorText(body) };
+  const code = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).code : undefined;
+  return { ok: false, status: httpStatus, message: errorText(body), code: typeof code === 'string' ? code : undefined };
 }
 
 function errorText(body: unknown): string | undefined {

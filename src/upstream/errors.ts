@@ -32,10 +32,12 @@ export class UpstreamHttpError extends UpstreamError {
   readonly upstreamMessage: string | undefined;
   /** Seconds the upstream asked us to wait (Retry-After), if it did. */
   readonly retryAfterMs: number | undefined;
+  /** The error code of bodies that carry one (Document 3's direct debit family, e.g. invalid_operation). */
+  readonly upstreamCode: string | undefined;
   constructor(
     status: number,
     upstreamMessage: string | undefined,
-    details: UpstreamErrorDetails & { retryAfterMs?: number | undefined },
+    details: UpstreamErrorDetails & { retryAfterMs?: number | undefined; code?: string | undefined },
   ) {
     // Card numbers never travel on in an error, even if the bank put one in its message.
     const message = upstreamMessage === undefined ? undefined : maskCardNumbersIn(upstreamMessage);
@@ -43,6 +45,7 @@ export class UpstreamHttpError extends UpstreamError {
     this.status = status;
     this.upstreamMessage = message;
     this.retryAfterMs = details.retryAfterMs;
+    this.upstreamCode = details.code;
   }
 }
 
@@ -60,6 +63,12 @@ export class ProgramNotSupportedError extends UpstreamRejectedError {
     this.program = program;
   }
 }
+
+/**
+ * Document 3, section 7: the bank refused an operation the resource does not allow (e.g. cancelling
+ * a direct debit outside the UK or not in GBP): HTTP 400 with code `invalid_operation`.
+ */
+export class InvalidOperationError extends UpstreamRejectedError {}
 
 const PROGRAM_NOT_SUPPORTED = /is not supported for the (\w+) program\.?$/i;
 
@@ -102,12 +111,13 @@ export class UpstreamContractError extends UpstreamError {
 export function httpErrorFor(
   status: number,
   message: string | undefined,
-  details: UpstreamErrorDetails & { retryAfterMs?: number | undefined },
+  details: UpstreamErrorDetails & { retryAfterMs?: number | undefined; code?: string | undefined },
 ): UpstreamHttpError {
   if (status === 401) return new UpstreamAuthError(status, message, details);
   if (status === 404) return new UpstreamNotFoundError(status, message, details);
   if (status === 429) return new UpstreamRateLimitError(status, message, details);
   if (status >= 500) return new UpstreamServerError(status, message, details);
+  if (details.code === 'invalid_operation') return new InvalidOperationError(status, message, details);
   const program = message ? PROGRAM_NOT_SUPPORTED.exec(message)?.[1] : undefined;
   if (program && message) return new ProgramNotSupportedError(status, message, program.toUpperCase(), details);
   return new UpstreamRejectedError(status, message, details);

@@ -2,6 +2,7 @@ import type { ClientCredentials, UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
+import { directDebitApi } from './direct-debit.ts';
 import { cardholdersApi } from './cardholders.ts';
 import { beneficiariesApi, type BeneficiaryRule } from './beneficiaries.ts';
 import { fxApi } from './fx.ts';
@@ -31,10 +32,19 @@ export function createSharedState(productId: string) {
 }
 export type SharedState = ReturnType<typeof createSharedState>;
 
+/** The connection pools: the main base address, and Document 3's direct debit base (often the same). */
+export interface UpstreamClients {
+  main: UpstreamClient;
+  directDebit: UpstreamClient;
+}
+
 /** Every typed upstream call, bound to one request's token source. Each domain adds its API here. */
-export function createUpstream(client: UpstreamClient, auth: TokenSource, shared: SharedState) {
+export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState) {
+  const client = clients.main;
   const call = bindCaller(client, auth);
   return {
+    /** Direct debit: its own base address, the same token. */
+    directDebit: directDebitApi(bindCaller(clients.directDebit, auth)),
     accounts: accountsApi(call),
     cards: cardsApi(call),
     cardholders: cardholdersApi(call),
@@ -57,6 +67,7 @@ export type Upstream = ReturnType<typeof createUpstream>;
 /** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
 export interface UpstreamRuntime {
   client: UpstreamClient;
+  directDebitClient: UpstreamClient;
   /** The gateway's own login, if it has client credentials. */
   tokens: TokenManager | undefined;
   /** The upstream for one request: the caller's bearer token if sent, else the gateway's own login. */
@@ -66,6 +77,9 @@ export interface UpstreamRuntime {
 
 export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, retry?: RetryPolicy): UpstreamRuntime {
   const client = new UpstreamClient({ ...config, logger, retry });
+  const directDebitClient =
+    config.directDebitBaseUrl === config.baseUrl ? client : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry });
+  const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
   const shared = createSharedState(config.productId);
@@ -74,8 +88,12 @@ export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, re
   };
   return {
     client,
+    directDebitClient,
     tokens,
-    forRequest: (bearer) => createUpstream(client, bearer ? callerToken(bearer) : (tokens ?? noToken), shared),
-    close: () => client.close(),
+    forRequest: (bearer) => createUpstream(clients, bearer ? callerToken(bearer) : (tokens ?? noToken), shared),
+    close: async () => {
+      await client.close();
+      if (directDebitClient !== client) await directDebitClient.close();
+    },
   };
 }
