@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       credentials: { clientKey: 'ck', clientSecret: 'cs', email: 'ops@bank.example' },
       clientId: 'ck',
       timeoutMs: 2500,
+      maxConcurrency: 50,
     });
   });
 

@@ -47,6 +47,7 @@ const envSchema = z
       z.email({ error: 'must be an e-mail address' }).optional(),
     ),
     UPSTREAM_TIMEOUT_MS: intIn(100, 300_000, 10_000),
+    UPSTREAM_MAX_CONCURRENCY: intIn(1, 1000, 50),
     SANDBOX_PORT: intIn(0, 65535, 4010),
     SANDBOX_LATENCY_MS: intIn(0, 60_000, 0),
     PUBLIC_URL: optionalUrl,
@@ -118,6 +119,8 @@ export interface UpstreamConfig {
   /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
   clientId: string | undefined;
   timeoutMs: number;
+  /** Upstream calls in flight at most (per base address); more queue. Default 50. */
+  maxConcurrency?: number;
 }
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
@@ -142,6 +145,7 @@ export interface Config {
   upstream: UpstreamConfig | undefined;
   sandbox: { port: number; latencyMs: number };
   upstreamTimeoutMs: number;
+  upstreamMaxConcurrency: number;
   serviceSegment: string;
   webhooks: WebhookConfig;
   /** With it, events fan out and are deduplicated across gateway instances through Redis. */
@@ -181,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           credentials,
           clientId: e.UPSTREAM_CLIENT_ID ?? e.UPSTREAM_CLIENT_KEY,
           timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+          maxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
         }
       : undefined;
   return {
@@ -190,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstream,
     sandbox: { port: e.SANDBOX_PORT, latencyMs: e.SANDBOX_LATENCY_MS },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamMaxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
     serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
     webhooks: {
       apiKey: e.WEBHOOK_API_KEY,

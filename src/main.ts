@@ -50,7 +50,10 @@ async function sandboxUpstream(
   logger.info({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
   return {
     sandbox,
-    upstream: sandboxUpstreamConfig(sandbox, { serviceSegment: config.serviceSegment, timeoutMs: config.upstreamTimeoutMs }),
+    upstream: {
+      ...sandboxUpstreamConfig(sandbox, { serviceSegment: config.serviceSegment, timeoutMs: config.upstreamTimeoutMs }),
+      maxConcurrency: config.upstreamMaxConcurrency,
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import {
   AddressType,
   MUTATION_ERRORS,
   found,
+  loadByIdOrList,
   idempotencyKeyArg,
   notBlank,
   pagedConnection,
@@ -153,8 +154,13 @@ const CardholderKyc = builder.objectRef<CardholderKycShape>('CardholderKyc').imp
 // --- Cardholder ---------------------------------------------------------------------------------
 
 /** One call per id: the list has no id filter of several ids. */
-async function loadCardholders(ids: string[], context: GatewayContext): Promise<Cardholder[]> {
-  return found(await Promise.all(ids.map((id) => context.upstream.cardholders.get(id))));
+/** One read each for a few cardholders; the cardholder list (same records) for more. */
+function loadCardholders(ids: string[], context: GatewayContext): Promise<Cardholder[]> {
+  return loadByIdOrList(ids, {
+    one: (id) => context.upstream.cardholders.get(id),
+    page: (page, size) => context.upstream.cardholders.list({ page, size }),
+    idOf: (cardholder) => cardholder.id,
+  });
 }
 
 export const CardholderNode = builder.loadableNode('Cardholder', {

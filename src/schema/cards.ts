@@ -14,7 +14,7 @@ import {
   DateRangeInput,
   Money,
   MUTATION_ERRORS,
-  found,
+  loadByIdOrList,
   idempotencyKeyArg,
   money,
   pagedConnection,
@@ -188,10 +188,13 @@ const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction'
 
 // --- The card -----------------------------------------------------------------------------------
 
-async function loadCards(ids: string[], context: GatewayContext): Promise<Card[]> {
-  return found(
-    await Promise.all(ids.map(async (id) => (await context.upstream.cards.list({ id }))[0] ?? null)),
-  );
+/** One filtered read each for a few cards; the card list (same items) for more. */
+function loadCards(ids: string[], context: GatewayContext): Promise<Card[]> {
+  return loadByIdOrList(ids, {
+    one: async (id) => (await context.upstream.cards.list({ id }))[0] ?? null,
+    page: (page, size) => context.upstream.cards.list({ page, size }),
+    idOf: (card) => card.id,
+  });
 }
 
 export const CardNode = builder.loadableNode('Card', {

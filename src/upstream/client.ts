@@ -13,6 +13,7 @@ import {
   type ContractIssue,
   type UpstreamErrorDetails,
 } from './errors.ts';
+import { ConcurrencyLimiter } from './limiter.ts';
 import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.ts';
 
 /**
@@ -35,7 +36,8 @@ export interface UpstreamClientOptions {
   timeoutMs: number;
   logger: Logger;
   retry?: RetryPolicy;
-  connections?: number;
+  /** Calls in flight at most; the rest queue. Also the keep-alive pool size. */
+  maxConcurrency?: number;
 }
 
 export interface CallOptions {
@@ -49,6 +51,9 @@ export interface CallOptions {
   idempotencyKey?: string | undefined;
 }
 
+/** The bank's concurrency limit is not documented: 50 in flight is a conservative default. */
+export const DEFAULT_MAX_CONCURRENCY = 50;
+
 type Attempt = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: unknown };
 
 export class UpstreamClient {
@@ -56,14 +61,17 @@ export class UpstreamClient {
   readonly #options: UpstreamClientOptions;
   readonly #retry: RetryPolicy;
   readonly #prefix: string;
+  readonly #limiter: ConcurrencyLimiter;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
     this.#options = options;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#prefix = url.pathname.replace(/\/+$/, '');
+    const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    this.#limiter = new ConcurrencyLimiter(maxConcurrency);
     this.#pool = new Pool(url.origin, {
-      connections: options.connections ?? 64,
+      connections: maxConcurrency,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
       connectTimeout: Math.min(options.timeoutMs, 5_000),
@@ -125,8 +133,10 @@ export class UpstreamClient {
   ): Promise<Attempt> {
     const started = performance.now();
     try {
-      const response = await this.#pool.request({ method: ep.method, path, headers, body });
-      const text = await response.body.text();
+      const { response, text } = await this.#limiter.run(async () => {
+        const answer = await this.#pool.request({ method: ep.method, path, headers, body });
+        return { response: answer, text: await answer.body.text() };
+      });
       this.#options.logger.debug(
         { ...details, status: response.statusCode, ms: Math.round(performance.now() - started) },
         'upstream call',
@@ -144,6 +154,7 @@ export class UpstreamClient {
     if (reading.ok === false) {
       throw httpErrorFor(reading.status, reading.message, {
         ...details,
+        code: reading.code,
         retryAfterMs: parseRetryAfter(attempt.headers['retry-after']),
       });
     }
@@ -181,7 +192,11 @@ export class UpstreamClient {
   ): Record<string, string> {
     const o = this.#options;
     const base: Record<string, string> = { 'x-api-key': o.apiKey, 'content-type': 'application/json', accept: 'application/json' };
-    if (set !== 'login' && set !== 'webhook') {
+    if (set === 'direct-debit') {
+      // Document 3, 4.2: the bearer token alone (x-on-behalf-of comes per call as an extra header).
+      delete base['x-api-key'];
+      if (token !== undefined) base.authorization = `Bearer ${token}`;
+    } else if (set !== 'login' && set !== 'webhook') {
       Object.assign(base, { 'x-product-id': o.productId, 'x-request-id': requestId });
       if (set === 'standard') base['x-user-id'] = o.userId;
       if (set === 'issuing' && o.clientId) base['x-client-id'] = o.clientId;
