@@ -8,8 +8,17 @@ export interface RequestLogEntry {
   /** Arrival time on the sandbox clock, ISO 8601. */
   time: string;
   requestId: string | null;
+  /**
+   * The resource headers of the call (x-account-id, x-cardholder-id, x-cardholderHash-id,
+   * x-wallet-id, x-on-behalf-of) that were sent: two calls to one path and query are the same read
+   * only if these agree too.
+   */
+  subject: Record<string, string>;
   durationMs: number;
 }
+
+/** Headers that name the resource a call is about, where the path and query do not. */
+export const SUBJECT_HEADERS = ['x-account-id', 'x-cardholder-id', 'x-cardholderhash-id', 'x-wallet-id', 'x-on-behalf-of'] as const;
 
 /**
  * Every API call (control calls excluded), appended when it completes, so every entry is
@@ -31,7 +40,7 @@ export function createRequestLog(): RequestLog {
       entries.push(entry);
       if (entries.length > MAX_ENTRIES) entries = entries.slice(-MAX_ENTRIES);
     },
-    list: () => entries.map((entry) => ({ ...entry, query: { ...entry.query } })),
+    list: () => entries.map((entry) => ({ ...entry, query: { ...entry.query }, subject: { ...entry.subject } })),
     clear() {
       entries = [];
     },

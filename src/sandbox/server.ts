@@ -3,6 +3,7 @@ import { breakContract, statusFaultReply, type Fault } from './faults.ts';
 import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
 import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, type ErrorStyle, type Reply } from './http.ts';
 import { requestFingerprint } from './idempotency.ts';
+import { SUBJECT_HEADERS } from './request-log.ts';
 import { createRouter, WRITE_METHODS, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { sleep } from './timers.ts';
@@ -58,6 +59,12 @@ async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<
     status: typeof outcome === 'string' ? null : outcome.status,
     time,
     requestId: headerValue(call.req.headers, 'x-request-id') ?? null,
+    subject: Object.fromEntries(
+      SUBJECT_HEADERS.flatMap((name) => {
+        const value = headerValue(call.req.headers, name);
+        return value ? [[name, value]] : [];
+      }),
+    ),
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   });
 }

@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { DateRangeInput, Money, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection } from './common.ts';
+import { DateRangeInput, Money, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -34,10 +34,17 @@ function partsOf(key: string): { actingFor: ActingFor; parts: string[] } {
 /** Lists without an account or mandate filter upstream are scanned page by page, this far at most. */
 const MAX_SCAN_PAGES = 20;
 
+/** One read per page and window per request: every mandate of a screen scans the same pages. */
+const directDebitPage = perRequestLoader((key: string, context: GatewayContext) => {
+  const { actingFor, parts } = partsOf(key);
+  const [page = '1', fromDate = '', toDate = ''] = parts;
+  return context.upstream.directDebit.directDebits({ page: Number(page), size: 100, fromDate: fromDate || undefined, toDate: toDate || undefined }, actingFor);
+});
+
 async function scanDirectDebits(context: GatewayContext, window: Omit<ListWindow, 'page' | 'size'>, actingFor: ActingFor, keep: (d: DirectDebit) => boolean) {
   const kept: DirectDebit[] = [];
   for (let page = 1; page <= MAX_SCAN_PAGES; page++) {
-    const result = await context.upstream.directDebit.directDebits({ ...window, page, size: 100 }, actingFor);
+    const result = await directDebitPage(context).load(keyOf(actingFor, String(page), window.fromDate ?? '', window.toDate ?? ''));
     kept.push(...result.items.filter(keep));
     if (!result.hasMore) break;
   }
