@@ -152,3 +152,38 @@ describe('cards', () => {
     expect(result.data!.card).toBeNull();
   });
 });
+
+describe('card reads by id in one operation', () => {
+  async function cardsById(count: number): Promise<string[]> {
+    for (let i = 0; i < count; i++) {
+      await kit.execute(CardCreateDocument, { input: virtualCard });
+    }
+    const listed = await kit.execute(CardsDocument, { first: 50 });
+    return listed.data!.cards!.nodes!.slice(0, count).map((c) => c!.upstreamId);
+  }
+
+  async function readAll(ids: string[]) {
+    await kit.resetCounts();
+    const query = `{ ${ids.map((id, i) => `c${i}: card(id: "${id}") { upstreamId }`).join(' ')} }`;
+    const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    const body = (await response.json()) as { data: Record<string, { upstreamId: string }> };
+    expect(Object.values(body.data).map((c) => c.upstreamId)).toEqual(ids);
+    return kit.calls(CARD_PATH, 'GET');
+  }
+
+  it('reads a few cards one call each', async () => {
+    const ids = await cardsById(3);
+    expect(await readAll(ids)).toHaveLength(3);
+  });
+
+  it('reads many cards from one page of the card list instead', async () => {
+    const ids = await cardsById(6);
+    const calls = await readAll(ids);
+    expect(calls).toHaveLength(1);
+    expect(kit.sandbox.requests()[0]!.query).toMatchObject({ page_num: '1', page_size: '100' });
+  });
+});

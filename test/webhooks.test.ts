@@ -390,8 +390,8 @@ describe('ensureWebhookSubscriptions', () => {
     const second = await ensure();
     expect(second).toEqual({ created: [], updated: [], unchanged: events, skipped: null });
     expect(writes()).toEqual([]);
-    // Two reads only: the catalogue and the current subscriptions.
-    expect(kit.calls().map((c) => `${c.method} ${c.path}`).sort()).toEqual([`GET ${CATALOGUE_PATH}`, `POST ${LIST_PATH}`]);
+    // One read only: the current subscriptions. The catalogue is reference data, cached for 5 minutes.
+    expect(kit.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`POST ${LIST_PATH}`]);
   });
 
   it('updates subscriptions that are notifications, point elsewhere or carry another key, and leaves the rest', async () => {

@@ -2,7 +2,7 @@ import type { UpstreamConfig, WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { WEBHOOK_PATH } from '../server.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
-import { carriesApiKey, findSubscription, tokenlessCaller, webhooksApi, type WebhookSubscriptionIdentity } from '../upstream/webhooks.ts';
+import { carriesApiKey, findSubscription, type WebhookSubscriptionIdentity } from '../upstream/webhooks.ts';
 
 /**
  * Start-up: make sure the bank delivers every event of the program's catalogue to this gateway.
@@ -24,7 +24,7 @@ import { carriesApiKey, findSubscription, tokenlessCaller, webhooksApi, type Web
 
 export interface EnsureWebhookSubscriptionsOptions {
   /** The upstream runtime (`gateway.upstream`): its connection pool. Webhook management takes no token. */
-  upstream: Pick<UpstreamRuntime, 'client'>;
+  upstream: Pick<UpstreamRuntime, 'forRequest'>;
   /** Its configuration: the product id is webhook management's program_code. */
   upstreamConfig: Pick<UpstreamConfig, 'productId'>;
   /** `config.webhooks`: publicUrl, apiKey and the three codes. */
@@ -66,7 +66,8 @@ export async function ensureWebhookSubscriptions(options: EnsureWebhookSubscript
   const apiKey = config.apiKey;
   const actor = options.actor ?? GATEWAY_ACTOR;
   const programCode = options.upstreamConfig.productId;
-  const api = webhooksApi(tokenlessCaller(options.upstream.client));
+  // Webhook management takes no token: the runtime's webhook API makes no login for it.
+  const api = options.upstream.forRequest(undefined).webhooks;
   const [catalogue, current] = await Promise.all([
     api.catalogue(programCode),
     api.subscriptions({ programCode, agentCode, subagentCode }),

@@ -10,7 +10,7 @@ import { kycApi } from './kyc.ts';
 import { onboardingApi } from './onboarding.ts';
 import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
-import { tokenlessCaller, webhooksApi } from './webhooks.ts';
+import { tokenlessCaller, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
@@ -26,6 +26,8 @@ export function createSharedState(productId: string) {
   return {
     /** Beneficiary rule sets per combination (bank country, currency, entity type, method): 5 minutes. */
     beneficiaryRuleSets: new TtlCache<BeneficiaryRule[]>({ ttlMs: 5 * 60_000 }),
+    /** The webhook catalogue per program: reference data, 5 minutes. */
+    webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
     /** The product id, which webhook management names program_code (Document 3, 4.1). */
     programCode: productId,
   };
@@ -55,7 +57,7 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(client)),
+    webhooks: webhooksApi(tokenlessCaller(client), shared.webhookCatalogues),
     /** program_code of webhook management: the product id. */
     programCode: shared.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */

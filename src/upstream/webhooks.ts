@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
 import type { UpstreamClient } from './client.ts';
+import type { TtlCache } from './ttl-cache.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
 import { optionalText, orNull } from './models.ts';
 
@@ -224,11 +225,12 @@ export function tokenlessCaller(client: UpstreamClient): Caller {
  * Typed calls. Webhook management carries no x-request-id, so an idempotency key is not sent; it
  * names the call in the gateway's logs and errors only.
  */
-export function webhooksApi(call: Caller) {
+export function webhooksApi(call: Caller, catalogues: TtlCache<WebhookCatalogueEntry[]>) {
   const key = (idempotencyKey: string | null | undefined) => idempotencyKey ?? undefined;
   return {
-    /** Every event the program can subscribe to. `programCode` is the product id. */
-    catalogue: (programCode: string) => call(webhookEndpoints.catalogue, { query: { program_code: programCode } }),
+    /** Every event the program can subscribe to. `programCode` is the product id. Reference data: cached briefly. */
+    catalogue: (programCode: string) =>
+      catalogues.get(programCode, () => call(webhookEndpoints.catalogue, { query: { program_code: programCode } })),
     /** The subscriptions filed under the agent and sub-agent codes, keys masked. */
     subscriptions: (query: WebhookSubscriptionsQuery) =>
       call(webhookEndpoints.subscriptions, {

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { createGateway, type Gateway } from '../src/gateway.ts';
+import { silentLogger } from '../src/logger.ts';
+import type { RequestLogEntry } from '../src/sandbox/index.ts';
+import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
+import { CARDS_ON_SCREEN, extraCardMutation } from './operations.ts';
+
+/**
+ * The benchmark's world: the sandbox in a child process (`node src/sandbox/main.ts`, so its memory
+ * and CPU are not the gateway's), and the gateway in this process exactly as `npm start` wires it
+ * (createGateway, a real HTTP server on an ephemeral loopback port, silent logger, webhook intake
+ * with an API key and a signing secret shared with the sandbox).
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface BenchWorld {
+  gateway: Gateway;
+  /** http://127.0.0.1:PORT of the gateway. */
+  baseUrl: string;
+  graphqlUrl: string;
+  /** http://127.0.0.1:PORT of the sandbox. */
+  sandboxUrl: string;
+  /** The sandbox child's pid, for its memory. */
+  sandboxPid: number | undefined;
+  webhooks: { apiKey: string; signingSecret: string };
+  latencyMs: number;
+  close(): Promise<void>;
+}
+
+/** Starts `node src/sandbox/main.ts` on an ephemeral port and resolves with its URL once it listens. */
+async function startSandboxProcess(latencyMs: number, signingSecret: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['src/sandbox/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_WEBHOOK_SIGNING_SECRET: signingSecret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} before listening`)));
+    lines.on('line', (line) => {
+      const found = /listening on (http:\/\/\S+)/.exec(line);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+  });
+  // Keep draining its stdout (a full pipe would stall it), without printing routine lines.
+  lines.removeAllListeners('line');
+  lines.on('line', () => {});
+  return { child, url };
+}
+
+async function stopSandboxProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startWorld(latencyMs: number): Promise<BenchWorld> {
+  const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
+  const { child, url: sandboxUrl } = await startSandboxProcess(latencyMs, webhooks.signingSecret);
+  try {
+    const gateway = createGateway({ logger: silentLogger, upstream: sandboxUpstreamConfig({ url: sandboxUrl }), webhooks });
+    await gateway.events.ready;
+    const { port } = await gateway.server.listen(0, '127.0.0.1');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    return {
+      gateway,
+      baseUrl,
+      graphqlUrl: `${baseUrl}/graphql`,
+      sandboxUrl,
+      sandboxPid: child.pid,
+      webhooks,
+      latencyMs,
+      close: async () => {
+        await gateway.server.stop(1_000);
+        await stopSandboxProcess(child);
+      },
+    };
+  } catch (error) {
+    await stopSandboxProcess(child);
+    throw error;
+  }
+}
+
+/** One GraphQL operation over HTTP; GraphQL errors throw, with the operation's first line. */
+export async function graphql<T = Record<string, unknown>>(world: Pick<BenchWorld, 'graphqlUrl'>, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const response = await request(world.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.body.json()) as { data?: T; errors?: unknown[] };
+  if (response.statusCode !== 200 || body.errors || !body.data) {
+    throw new Error(`GraphQL ${query.trim().split('\n')[0]} failed: HTTP ${response.statusCode} ${JSON.stringify(body.errors ?? body)}`);
+  }
+  return body.data;
+}
+
+async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE', path: string): Promise<unknown> {
+  const response = await request(`${world.sandboxUrl}/sandbox/${path}`, { method });
+  const text = await response.body.text();
+  if (response.statusCode >= 300) throw new Error(`sandbox ${method} /sandbox/${path}: HTTP ${response.statusCode} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Forgets the sandbox's request log, so the next count starts from zero. */
+export async function clearUpstreamLog(world: Pick<BenchWorld, 'sandboxUrl'>): Promise<void> {
+  await control(world, 'DELETE', 'requests');
+}
+
+/** Every upstream call since the last clear (control calls are never logged). */
+export async function upstreamLog(world: Pick<BenchWorld, 'sandboxUrl'>): Promise<RequestLogEntry[]> {
+  return (await control(world, 'GET', 'requests')) as RequestLogEntry[];
+}
+
+/** The gateway logs in once, so no measured operation pays for its token. */
+export async function warmToken(world: BenchWorld): Promise<void> {
+  await graphql(world, '{ balances { currency } }');
+}
+
+/** The cards screen shows CARDS_ON_SCREEN cards; the demo has one, so the rest are issued through the gateway. */
+export async function prepareCardsScreen(world: BenchWorld): Promise<void> {
+  for (let i = 1; i < CARDS_ON_SCREEN; i++) {
+    const { query, variables } = extraCardMutation(i);
+    const data = await graphql<{ cardCreate: { __typename: string } }>(world, query, variables);
+    if (!data.cardCreate.__typename.endsWith('Success')) throw new Error(`card ${i} was not issued: ${data.cardCreate.__typename}`);
+  }
+}

@@ -1,0 +1,33 @@
+/** Percentiles over raw samples (milliseconds), nearest-rank, so every figure is a value that was seen. */
+
+export interface Summary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, value) => sum + value, 0);
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
+    mean: sorted.length > 0 ? total / sorted.length : Number.NaN,
+  };
+}
+
+/** Milliseconds, to two decimals under 10 ms and one above: enough to tell tenths of a millisecond apart. */
+export function ms(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value < 10 ? value.toFixed(2) : value.toFixed(1);
+}
