@@ -1,11 +1,14 @@
-import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { summarize, type Summary } from './stats.ts';
 
 /**
- * Load generation. autocannon for throughput and latency under concurrency; its own histogram keeps
- * whole milliseconds, so the latency of every response is also taken from its `response` event
- * (process.hrtime, sub-millisecond) and summarised here. A plain loop for sequential wall time.
+ * Load generation. Concurrent load: autocannon in a child process (bench/loadgen.ts), so the load
+ * generator neither shares the gateway's event loop nor counts in its memory. Sequential wall time:
+ * a plain loop from this process, one request at a time.
  */
 
 export interface HttpTarget {
@@ -13,8 +16,13 @@ export interface HttpTarget {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
-  /** A response body that is not a success (a GraphQL `errors`, an upstream error envelope). */
-  failed(body: string): boolean;
+  /** A 2xx answer is still a failure if its body contains `bodyIncludes` or lacks `bodyLacks`. */
+  failure: { bodyIncludes?: string; bodyLacks?: string };
+}
+
+export function isFailure(target: Pick<HttpTarget, 'failure'>, body: string): boolean {
+  const { bodyIncludes, bodyLacks } = target.failure;
+  return (bodyIncludes !== undefined && body.includes(bodyIncludes)) || (bodyLacks !== undefined && !body.includes(bodyLacks));
 }
 
 export interface LoadResult {
@@ -22,45 +30,73 @@ export interface LoadResult {
   seconds: number;
   /** Successful responses per second. */
   rps: number;
+  /** Every successful response's latency, ms. */
   latency: Summary;
   /** Transport errors, timeouts, non-2xx answers and 2xx answers whose body reports a failure. */
   errors: number;
+  /** How busy this process's event loop (the gateway's) was during the run, 0-1. */
+  loopBusy: number;
 }
 
-/** Response latencies kept at most; past this the run is long enough that the first ones suffice. */
-const MAX_SAMPLES = 2_000_000;
+/** What the load generator's process measures (the rest is measured here). */
+export type LoadRunResult = Omit<LoadResult, 'loopBusy'>;
 
-export function runLoad(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
-  const samples: number[] = [];
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: target.url,
-        method: target.method,
-        headers: target.headers,
-        ...(target.body === undefined ? {} : { body: target.body }),
-        connections,
-        duration: seconds,
-        timeout: 30,
-        verifyBody: (body: string) => !target.failed(body),
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        // `errors` already counts timeouts.
-        const failures = result.errors + result.non2xx + result.mismatches;
-        resolve({
-          connections,
-          seconds: result.duration,
-          rps: (result['2xx'] - result.mismatches) / result.duration,
-          latency: summarize(samples),
-          errors: failures,
-        });
-      },
-    );
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode >= 200 && statusCode < 300 && samples.length < MAX_SAMPLES) samples.push(responseTime);
+export interface LoadRequest {
+  id: number;
+  target: HttpTarget;
+  connections: number;
+  seconds: number;
+}
+
+export type LoadResponse = { id: number; result: LoadRunResult; error?: undefined } | { id: number; error: string; result?: undefined };
+
+const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
+
+/** The autocannon child: one run at a time. */
+export class LoadGenerator {
+  readonly #child: ChildProcess;
+  #nextId = 1;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+  }
+
+  static async start(): Promise<LoadGenerator> {
+    const child = fork(LOADGEN_PATH, [], { execPath: process.execPath, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await once(child, 'spawn');
+    return new LoadGenerator(child);
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  run(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
+    const id = this.#nextId++;
+    const loop = performance.eventLoopUtilization();
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code}) during a run`));
+      const onMessage = (message: LoadResponse) => {
+        if (message.id !== id) return;
+        this.#child.off('message', onMessage);
+        this.#child.off('exit', onExit);
+        if (message.error !== undefined) reject(new Error(`load run failed: ${message.error}`));
+        else resolve({ ...message.result, loopBusy: performance.eventLoopUtilization(loop).utilization });
+      };
+      this.#child.on('message', onMessage);
+      this.#child.once('exit', onExit);
+      this.#child.send({ id, target, connections, seconds } satisfies LoadRequest);
     });
-  });
+  }
+
+  async close(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    const exited = once(this.#child, 'exit');
+    this.#child.disconnect();
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
 }
 
 /** One request, timed from the call to the last byte of the body; a failure throws. */
@@ -69,7 +105,7 @@ export async function timeOnce(target: HttpTarget): Promise<number> {
   const response = await request(target.url, { method: target.method, headers: target.headers, ...(target.body === undefined ? {} : { body: target.body }) });
   const body = await response.body.text();
   const elapsed = performance.now() - started;
-  if (response.statusCode >= 300 || target.failed(body)) throw new Error(`${target.method} ${target.url} failed: HTTP ${response.statusCode} ${body.slice(0, 500)}`);
+  if (response.statusCode >= 300 || isFailure(target, body)) throw new Error(`${target.method} ${target.url} failed: HTTP ${response.statusCode} ${body.slice(0, 500)}`);
   return elapsed;
 }
 
@@ -86,6 +122,6 @@ export function graphqlTarget(graphqlUrl: string, query: string, variables?: Rec
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query, variables }),
-    failed: (body) => body.includes('"errors"'),
+    failure: { bodyIncludes: '"errors"' },
   };
 }

@@ -24,6 +24,8 @@ export interface Settings {
   subscribers: number;
   /** Distinct webhook events in the burst (BENCH_EVENTS, default 50). */
   burstEvents: number;
+  /** The gateway's cap on upstream calls in flight (UPSTREAM_MAX_CONCURRENCY, as for `npm start`); unset: the gateway's default. */
+  upstreamMaxConcurrency: number | undefined;
   /** Events sent one at a time, each after the previous one reached everybody (BENCH_PACED_EVENTS, default 20). */
   pacedEvents: number;
 }
@@ -31,11 +33,12 @@ export interface Settings {
 export function readSettings(): Settings {
   return {
     latencyMs: envInteger('SANDBOX_LATENCY_MS', 20, 0, 1_000),
-    seconds: envInteger('BENCH_SECONDS', 5, 1, 20),
+    seconds: envInteger('BENCH_SECONDS', 5, 1, 10),
     sequentialRuns: envInteger('BENCH_RUNS', 20, 3, 200),
     connections: envInteger('BENCH_CONNECTIONS', 50, 2, 500),
     subscribers: envInteger('BENCH_SUBSCRIBERS', 1000, 1, 5_000),
     burstEvents: envInteger('BENCH_EVENTS', 50, 1, 500),
     pacedEvents: envInteger('BENCH_PACED_EVENTS', 20, 0, 200),
+    upstreamMaxConcurrency: process.env.UPSTREAM_MAX_CONCURRENCY ? envInteger('UPSTREAM_MAX_CONCURRENCY', 50, 1, 1000) : undefined,
   };
 }

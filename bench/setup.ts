@@ -8,13 +8,14 @@ import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { RequestLogEntry } from '../src/sandbox/index.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
+import { LoadGenerator } from './load.ts';
 import { CARDS_ON_SCREEN, extraCardMutation } from './operations.ts';
 
 /**
  * The benchmark's world: the sandbox in a child process (`node src/sandbox/main.ts`, so its memory
- * and CPU are not the gateway's), and the gateway in this process exactly as `npm start` wires it
+ * and CPU are not the gateway's), the gateway in this process exactly as `npm start` wires it
  * (createGateway, a real HTTP server on an ephemeral loopback port, silent logger, webhook intake
- * with an API key and a signing secret shared with the sandbox).
+ * with an API key and a signing secret shared with the sandbox), and autocannon in a second child.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,6 +31,8 @@ export interface BenchWorld {
   sandboxPid: number | undefined;
   webhooks: { apiKey: string; signingSecret: string };
   latencyMs: number;
+  /** autocannon, in its own process. */
+  load: LoadGenerator;
   close(): Promise<void>;
 }
 
@@ -67,11 +70,14 @@ async function stopSandboxProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startWorld(latencyMs: number): Promise<BenchWorld> {
+export async function startWorld(latencyMs: number, upstreamMaxConcurrency?: number): Promise<BenchWorld> {
   const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
   const { child, url: sandboxUrl } = await startSandboxProcess(latencyMs, webhooks.signingSecret);
+  let load: LoadGenerator | undefined;
   try {
-    const gateway = createGateway({ logger: silentLogger, upstream: sandboxUpstreamConfig({ url: sandboxUrl }), webhooks });
+    load = await LoadGenerator.start();
+    const upstream = { ...sandboxUpstreamConfig({ url: sandboxUrl }), ...(upstreamMaxConcurrency === undefined ? {} : { maxConcurrency: upstreamMaxConcurrency }) };
+    const gateway = createGateway({ logger: silentLogger, upstream, webhooks });
     await gateway.events.ready;
     const { port } = await gateway.server.listen(0, '127.0.0.1');
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -83,12 +89,15 @@ export async function startWorld(latencyMs: number): Promise<BenchWorld> {
       sandboxPid: child.pid,
       webhooks,
       latencyMs,
+      load,
       close: async () => {
+        await load?.close();
         await gateway.server.stop(1_000);
         await stopSandboxProcess(child);
       },
     };
   } catch (error) {
+    await load?.close();
     await stopSandboxProcess(child);
     throw error;
   }
@@ -108,8 +117,11 @@ export async function graphql<T = Record<string, unknown>>(world: Pick<BenchWorl
   return body.data;
 }
 
-async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE', path: string): Promise<unknown> {
-  const response = await request(`${world.sandboxUrl}/sandbox/${path}`, { method });
+async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+  const response = await request(`${world.sandboxUrl}/sandbox/${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   const text = await response.body.text();
   if (response.statusCode >= 300) throw new Error(`sandbox ${method} /sandbox/${path}: HTTP ${response.statusCode} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -123,6 +135,25 @@ export async function clearUpstreamLog(world: Pick<BenchWorld, 'sandboxUrl'>): P
 /** Every upstream call since the last clear (control calls are never logged). */
 export async function upstreamLog(world: Pick<BenchWorld, 'sandboxUrl'>): Promise<RequestLogEntry[]> {
   return (await control(world, 'GET', 'requests')) as RequestLogEntry[];
+}
+
+/** The latency the sandbox adds to each call, from now on (PUT /sandbox/latency). */
+export async function setUpstreamLatency(world: Pick<BenchWorld, 'sandboxUrl'>, ms: number): Promise<void> {
+  await control(world, 'PUT', 'latency', { ms });
+}
+
+/**
+ * Waits until no upstream call is in flight: operations a load run left behind (autocannon closes
+ * its connections; the gateway finishes what it started) must not land in the next count.
+ */
+export async function waitForQuiet(world: Pick<BenchWorld, 'sandboxUrl'>, quietMs = 250, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await clearUpstreamLog(world);
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    if ((await upstreamLog(world)).length === 0) return;
+    if (Date.now() > deadline) throw new Error(`upstream calls still arriving after ${timeoutMs} ms`);
+  }
 }
 
 /** The gateway logs in once, so no measured operation pays for its token. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
@@ -66,8 +67,11 @@ const MAX_REMEMBERED = 100_000;
 
 export function createMemoryEventBus(now: () => number = Date.now): EventBus {
   const seen = new Map<string, number>();
+  // Every open subscription is one listener: thousands are normal here, not a leak.
+  const eventTarget = new EventTarget();
+  setMaxListeners(0, eventTarget);
   return {
-    ...channel(createPubSub<Topics>()),
+    ...channel(createPubSub<Topics>({ eventTarget })),
     ready: Promise.resolve(),
     async firstSighting(key) {
       const at = now();

@@ -22,7 +22,7 @@ export interface IntakeOptions {
   now?: () => number;
 }
 
-type Outcome = { status: number; body: Record<string, unknown> };
+type Outcome = { status: number; body: Record<string, unknown>; /** Runs after the answer is sent. */ afterAnswer?: () => void };
 
 /** Constant time whatever the lengths: both sides are hashed to one size first. */
 function sameSecret(given: string, expected: string): boolean {
@@ -90,9 +90,15 @@ async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Ou
     options.logger.debug({ eventId: event.id, name: event.name }, 'duplicate bank event dropped');
     return { status: 200, body: { status: 'duplicate', id: event.id } };
   }
-  options.bus.publish(event);
-  options.logger.info({ eventId: event.id, name: event.name }, 'bank event published');
-  return { status: 202, body: { status: 'accepted', id: event.id } };
+  return {
+    status: 202,
+    body: { status: 'accepted', id: event.id },
+    // Publishing fans out to every subscriber: the bank has its answer before that work starts.
+    afterAnswer: () => {
+      options.bus.publish(event);
+      options.logger.info({ eventId: event.id, name: event.name }, 'bank event published');
+    },
+  };
 }
 
 export function createWebhookIntake(options: IntakeOptions) {
@@ -107,5 +113,6 @@ export function createWebhookIntake(options: IntakeOptions) {
     if (outcome.status >= 400 && outcome.status !== 404) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
     res.writeHead(outcome.status, { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) });
     res.end(JSON.stringify(outcome.body));
+    if (outcome.afterAnswer) setImmediate(outcome.afterAnswer);
   };
 }

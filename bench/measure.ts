@@ -1,0 +1,116 @@
+import type { RequestLogEntry } from '../src/sandbox/index.ts';
+import type { BenchOperation } from './operations.ts';
+import { graphqlTarget, timeOnce, timeSequential, type HttpTarget, type LoadResult } from './load.ts';
+import type { Settings } from './settings.ts';
+import { cpuMs } from './memory.ts';
+import { setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import type { Summary } from './stats.ts';
+
+/**
+ * Per operation of bench/operations.ts: the upstream calls one run makes (against its minimum), its
+ * wall time alone (against its critical path × the sandbox latency), then throughput and latency
+ * under autocannon at concurrency 1 and at `connections`.
+ *
+ * Two figures explain the wall time: the rounds of calls the run actually made (from the request
+ * log), and the wall time with the sandbox's latency at 0 (the fixed cost: gateway, sandbox and
+ * client CPU). Wall time ≈ rounds × latency + fixed cost.
+ */
+
+export interface OperationResult {
+  name: string;
+  minimumCalls: number;
+  calls: number;
+  /** Calls that repeat an earlier one of the same run (same method, path, query and subject headers). */
+  repeatedCalls: number;
+  criticalPath: number;
+  criticalPathMs: number;
+  /** Rounds of calls the run made: a call starts a new round once a call of the current round had completed before it arrived. */
+  observedRounds: number;
+  /** Sequential runs, one at a time. */
+  wall: Summary;
+  /** wall.p50 / criticalPathMs. */
+  ratio: number;
+  /** CPU per sequential run: the gateway's process (gateway and the timing client) and the sandbox's, ms. */
+  gatewayCpuMs: number;
+  sandboxCpuMs: number | null;
+  /** Sequential runs with the sandbox's latency at 0. */
+  wallAtZeroLatency: Summary;
+  loads: LoadResult[];
+}
+
+/**
+ * Rounds in a request log: calls sorted by arrival; a call joins the current round if it arrived
+ * before any call of that round had completed, else it opens the next one (it may have waited for it).
+ */
+export function roundsOf(log: readonly RequestLogEntry[]): number {
+  const calls = log.map((e) => ({ at: Date.parse(e.time), done: Date.parse(e.time) + e.durationMs })).sort((a, b) => a.at - b.at);
+  let rounds = 0;
+  let firstDone = Number.NEGATIVE_INFINITY;
+  for (const call of calls) {
+    if (rounds === 0 || call.at >= firstDone) {
+      rounds += 1;
+      firstDone = call.done;
+    } else firstDone = Math.min(firstDone, call.done);
+  }
+  return rounds;
+}
+
+export interface CallCount {
+  calls: number;
+  repeated: number;
+  rounds: number;
+  paths: string[];
+}
+
+/** Upstream calls of one run of `target` on a quiet upstream, counted in the sandbox's request log (cleared first). */
+export async function countCalls(world: BenchWorld, target: HttpTarget): Promise<CallCount> {
+  await waitForQuiet(world);
+  await timeOnce(target);
+  const log = await upstreamLog(world);
+  const keys = log.map((entry) => `${entry.method} ${entry.path} ${JSON.stringify(entry.query)} ${JSON.stringify(entry.subject)}`);
+  return { calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
+}
+
+export async function measureOperation(world: BenchWorld, operation: BenchOperation, settings: Settings): Promise<OperationResult> {
+  const target = graphqlTarget(world.graphqlUrl, operation.query, operation.variables);
+  // Unmeasured runs first: connections are open and the code paths compiled.
+  for (let i = 0; i < 3; i++) await timeOnce(target);
+  const { calls, repeated, rounds } = await countCalls(world, target);
+  const cpuBefore = { gateway: cpuMs('self')!, sandbox: cpuMs(world.sandboxPid) };
+  const wall = await timeSequential(target, settings.sequentialRuns);
+  const gatewayCpuMs = (cpuMs('self')! - cpuBefore.gateway) / settings.sequentialRuns;
+  const sandboxAfter = cpuMs(world.sandboxPid);
+  const sandboxCpuMs = sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
+
+  await setUpstreamLatency(world, 0);
+  let wallAtZeroLatency: Summary;
+  try {
+    await timeOnce(target);
+    wallAtZeroLatency = await timeSequential(target, settings.sequentialRuns);
+  } finally {
+    await setUpstreamLatency(world, settings.latencyMs);
+  }
+
+  const loads: LoadResult[] = [];
+  for (const connections of [1, settings.connections]) {
+    // A short unmeasured run first at c > 1: the gateway's upstream pool opens to size.
+    if (connections > 1) await world.load.run(target, connections, 1);
+    loads.push(await world.load.run(target, connections, settings.seconds));
+  }
+  const criticalPathMs = operation.criticalPath * settings.latencyMs;
+  return {
+    name: operation.name,
+    minimumCalls: operation.minimumCalls,
+    calls,
+    repeatedCalls: repeated,
+    criticalPath: operation.criticalPath,
+    criticalPathMs,
+    observedRounds: rounds,
+    wall,
+    ratio: criticalPathMs > 0 ? wall.p50 / criticalPathMs : Number.NaN,
+    gatewayCpuMs,
+    sandboxCpuMs,
+    wallAtZeroLatency,
+    loads,
+  };
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { graphqlTarget, type HttpTarget, type LoadResult } from './load.ts';
+import { countCalls } from './measure.ts';
+import type { Settings } from './settings.ts';
+import { setUpstreamLatency, type BenchWorld } from './setup.ts';
+
+/**
+ * What the gateway adds to one upstream call: a one-call query against the same endpoint called
+ * directly, as a client of the bank would (standard headers, its own token), both under autocannon
+ * from the load generator's process at concurrency 1 and at `connections`.
+ */
+
+export const ONE_CALL_QUERY = '{ balances { currency available { amount } } }';
+const BALANCE_PATH = '/svc/api/v1/account/balance';
+
+export interface OverheadLevel {
+  connections: number;
+  /** The sandbox's latency during these runs (the last level runs at 0: the hot path, nothing idle). */
+  latencyMs: number;
+  gateway: LoadResult;
+  direct: LoadResult;
+}
+
+export interface OverheadResult {
+  /** Upstream calls of the one-call query (1 expected). */
+  gatewayCalls: number;
+  levels: OverheadLevel[];
+}
+
+/** A token of the bank's own, as a direct client would hold (a second login leaves the gateway's valid). */
+async function directToken(sandboxUrl: string): Promise<string> {
+  const c = DEMO_CREDENTIALS;
+  const response = await request(`${sandboxUrl}/api/v1/authentication/login`, {
+    method: 'POST',
+    headers: { 'x-api-key': c.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ client_key: c.clientKey, client_secret: c.clientSecret, email: c.email }),
+  });
+  const body = (await response.body.json()) as { data?: { access_token?: string }[] };
+  const token = body.data?.[0]?.access_token;
+  if (response.statusCode !== 200 || !token) throw new Error(`direct login failed: HTTP ${response.statusCode} ${JSON.stringify(body)}`);
+  return token;
+}
+
+/** GET balance with the headers the gateway's client sends for the `standard` family (src/upstream/client.ts). */
+function directTarget(sandboxUrl: string, token: string): HttpTarget {
+  const c = DEMO_CREDENTIALS;
+  return {
+    url: `${sandboxUrl}${BALANCE_PATH}`,
+    method: 'GET',
+    headers: {
+      'x-api-key': c.apiKey,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-product-id': c.productId,
+      // Reads are not idempotency-checked, so one id serves every request.
+      'x-request-id': randomUUID(),
+      'x-user-id': c.userId,
+      authorization: `Bearer ${token}`,
+    },
+    failure: { bodyLacks: '"code":200' },
+  };
+}
+
+export async function measureOverhead(world: BenchWorld, settings: Settings): Promise<OverheadResult> {
+  const gateway = graphqlTarget(world.graphqlUrl, ONE_CALL_QUERY);
+  const direct = directTarget(world.sandboxUrl, await directToken(world.sandboxUrl));
+  const { calls, paths } = await countCalls(world, gateway);
+  // The comparison holds only if the query's one call is the endpoint called directly.
+  if (paths.join() !== BALANCE_PATH) throw new Error(`the one-call query called ${paths.join(', ') || 'nothing'}, not ${BALANCE_PATH}`);
+  const levels: OverheadLevel[] = [];
+  const plan = [
+    { connections: 1, latencyMs: settings.latencyMs },
+    { connections: settings.connections, latencyMs: settings.latencyMs },
+    { connections: 1, latencyMs: 0 },
+  ];
+  try {
+    for (const { connections, latencyMs } of plan) {
+      if (latencyMs !== settings.latencyMs) await setUpstreamLatency(world, latencyMs);
+      // Warm both paths at this concurrency, then measure them one after the other.
+      await world.load.run(direct, connections, 1);
+      await world.load.run(gateway, connections, 1);
+      const directResult = await world.load.run(direct, connections, settings.seconds);
+      const gatewayResult = await world.load.run(gateway, connections, settings.seconds);
+      levels.push({ connections, latencyMs, gateway: gatewayResult, direct: directResult });
+    }
+  } finally {
+    await setUpstreamLatency(world, settings.latencyMs);
+  }
+  return { gatewayCalls: calls, levels };
+}

@@ -1,0 +1,239 @@
+import { cpus, totalmem } from 'node:os';
+import type { LoadResult } from './load.ts';
+import type { OperationResult } from './measure.ts';
+import { peakOf, type MemoryReport } from './memory.ts';
+import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
+import type { Settings } from './settings.ts';
+import { ms } from './stats.ts';
+import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
+
+/** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
+
+export const TARGETS = {
+  wallRatio: 1.2,
+  overheadP50Ms: 1,
+  subscriptionP99Ms: 50,
+  rssMb: 250,
+} as const;
+
+export interface RunResults {
+  settings: Settings;
+  startedAt: Date;
+  elapsedSeconds: number;
+  operations: OperationResult[];
+  overhead: OverheadResult;
+  subscriptions: SubscriptionResult;
+  memory: MemoryReport;
+}
+
+export const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
+export const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions');
+
+const table = (header: string[], rows: string[][]): string =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
+const pct = (value: number): string => `${Math.round(value * 100)} %`;
+const rps = (value: number): string => (value >= 100 ? String(Math.round(value)) : value.toFixed(1));
+const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
+const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
+
+function targetRows(r: RunResults): string[][] {
+  const rows: string[][] = [];
+  const latency = r.settings.latencyMs;
+
+  const extra = r.operations.filter((o) => o.calls !== o.minimumCalls || o.repeatedCalls > 0);
+  rows.push([
+    'upstream calls = the minimum, every operation',
+    r.operations.map((o) => `${o.name} ${o.calls}/${o.minimumCalls}`).join('; '),
+    extra.length === 0
+      ? verdict(true, 'all equal, none repeated')
+      : verdict(false, extra.map((o) => `${o.name}: ${o.calls - o.minimumCalls >= 0 ? '+' : ''}${o.calls - o.minimumCalls} calls, ${o.repeatedCalls} repeated`).join('; ')),
+  ]);
+
+  for (const o of r.operations) {
+    const limit = TARGETS.wallRatio * o.criticalPathMs;
+    const met = o.wall.p50 <= limit;
+    rows.push([
+      `wall time ≤ ${TARGETS.wallRatio} × critical path at concurrency 1: ${o.name}`,
+      `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×)`,
+      verdict(met, met ? `${ms(limit - o.wall.p50)} ms to spare` : `${ms(o.wall.p50 - limit)} ms over ${ms(limit)} ms`),
+    ]);
+  }
+
+  for (const level of r.overhead.levels.filter((l) => l.latencyMs === latency)) {
+    const diff = level.gateway.latency.p50 - level.direct.latency.p50;
+    const met = diff <= TARGETS.overheadP50Ms;
+    rows.push([
+      `gateway overhead ≤ ${TARGETS.overheadP50Ms} ms at p50, concurrency ${level.connections}`,
+      `${signed(diff)} ms (gateway ${ms(level.gateway.latency.p50)} ms, direct ${ms(level.direct.latency.p50)} ms)`,
+      verdict(met, met ? `${ms(TARGETS.overheadP50Ms - diff)} ms to spare` : `${ms(diff - TARGETS.overheadP50Ms)} ms over`),
+    ]);
+  }
+
+  const s = r.subscriptions;
+  const g = s.gateway;
+  const p99 = g.burst.latency.p99;
+  const subsMet = p99 <= TARGETS.subscriptionP99Ms && g.burst.lost === 0;
+  rows.push([
+    `subscription delivery p99 ≤ ${TARGETS.subscriptionP99Ms} ms, ${s.subscribers} subscribers`,
+    `burst of ${g.burst.events} events: p99 ${ms(p99)} ms${g.burst.lost > 0 ? `, ${g.burst.lost} receipts lost` : ''}` +
+      (g.paced ? `; one event at a time: p99 ${ms(g.paced.latency.p99)} ms` : '') +
+      `. Floor (bare WebSocket server, same in-process clients): ${ms(s.floor.burst.latency.p99)} ms` +
+      (s.floor.paced ? ` / ${ms(s.floor.paced.latency.p99)} ms` : ''),
+    verdict(subsMet, subsMet ? `${ms(TARGETS.subscriptionP99Ms - p99)} ms to spare` : `${ms(p99 - TARGETS.subscriptionP99Ms)} ms over, ${(p99 / TARGETS.subscriptionP99Ms).toFixed(1)}×`),
+  ]);
+
+  const http = peakOf(r.memory, isHttpLoadPhase, (p) => p.benchMb) ?? Number.NaN;
+  const subs = peakOf(r.memory, isSubscriptionPhase, (p) => p.benchMb) ?? Number.NaN;
+  const peak = Math.max(http, subs);
+  const rssMet = peak < TARGETS.rssMb;
+  rows.push([
+    `RSS under load < ${TARGETS.rssMb} MB`,
+    `gateway process: ${mb(http)} peak under HTTP load; ${mb(subs)} with the ${s.subscribers} clients connected (they live in it too)`,
+    verdict(rssMet, rssMet ? `${Math.round(TARGETS.rssMb - peak)} MB to spare` : `${Math.round(peak - TARGETS.rssMb)} MB over at the higher`),
+  ]);
+  return rows;
+}
+
+function sequentialTable(r: RunResults): string {
+  const header = [
+    'operation',
+    'calls / min',
+    'repeated',
+    'critical path',
+    'rounds seen',
+    `wall p50 (n=${r.settings.sequentialRuns})`,
+    'ratio',
+    'wall p50 at 0 ms latency',
+    'gateway process CPU / run',
+    'sandbox CPU / run',
+  ];
+  const rows = r.operations.map((o) => [
+    o.name,
+    `${o.calls} / ${o.minimumCalls}`,
+    String(o.repeatedCalls),
+    `${o.criticalPath} × ${r.settings.latencyMs} = ${o.criticalPathMs} ms`,
+    String(o.observedRounds),
+    `${ms(o.wall.p50)} ms`,
+    `${o.ratio.toFixed(2)}×`,
+    `${ms(o.wallAtZeroLatency.p50)} ms`,
+    `${ms(o.gatewayCpuMs)} ms`,
+    o.sandboxCpuMs === null ? 'n/a' : `${ms(o.sandboxCpuMs)} ms`,
+  ]);
+  return table(header, rows);
+}
+
+function loadCells(load: LoadResult | undefined): string[] {
+  if (!load) return ['', '', ''];
+  return [rps(load.rps), ms(load.latency.p50), ms(load.latency.p99)];
+}
+
+function loadTable(r: RunResults): string {
+  const c = r.settings.connections;
+  const header = ['operation', 'c=1 req/s', 'c=1 p50', 'c=1 p99', `c=${c} req/s`, `c=${c} p50`, `c=${c} p99`, `gateway loop busy at c=${c}`, 'errors'];
+  const rows = r.operations.map((o) => [
+    o.name,
+    ...loadCells(o.loads[0]),
+    ...loadCells(o.loads[1]),
+    o.loads[1] ? pct(o.loads[1].loopBusy) : '',
+    String(o.loads.reduce((sum, l) => sum + l.errors, 0)),
+  ]);
+  return table(header, rows);
+}
+
+function overheadTable(r: RunResults): string {
+  const header = ['concurrency', 'sandbox latency', 'direct p50', 'gateway p50', 'Δ p50', 'direct p99', 'gateway p99', 'Δ p99', 'direct req/s', 'gateway req/s', 'gateway loop busy', 'errors'];
+  const rows = r.overhead.levels.map(({ connections, latencyMs, gateway, direct }) => [
+    String(connections),
+    `${latencyMs} ms`,
+    ms(direct.latency.p50),
+    ms(gateway.latency.p50),
+    signed(gateway.latency.p50 - direct.latency.p50),
+    ms(direct.latency.p99),
+    ms(gateway.latency.p99),
+    signed(gateway.latency.p99 - direct.latency.p99),
+    rps(direct.rps),
+    rps(gateway.rps),
+    pct(gateway.loopBusy),
+    String(direct.errors + gateway.errors),
+  ]);
+  return table(header, rows);
+}
+
+function subscriptionsTable(s: SubscriptionResult): string {
+  const header = ['server', 'pass', 'events', 'receipts', 'lost', 'p50', 'p99', 'max', 'first publish → last receipt', 'POST → 202 p50'];
+  const row = (server: string, name: string, p: DeliveryPass): string[] => [
+    server,
+    name,
+    String(p.events),
+    String(p.latency.count),
+    String(p.lost),
+    ms(p.latency.p50),
+    ms(p.latency.p99),
+    ms(p.latency.max),
+    `${ms(p.spanMs)} ms`,
+    server === 'gateway' ? ms(p.intake.p50) : '',
+  ];
+  const rows = (server: string, passes: Passes) => [
+    ...(passes.paced ? [row(server, 'one at a time', passes.paced)] : []),
+    row(server, 'burst (all at once)', passes.burst),
+  ];
+  return table(header, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor)]);
+}
+
+function memoryTable(m: MemoryReport): string {
+  return table(
+    ['phase', 'gateway process RSS', 'its V8 heap used', 'its V8 heap reserved', ...m.children.map((c) => `${c} RSS`)],
+    m.phases.map((p) => [p.phase, mb(p.benchMb), mb(p.heapUsedMb), mb(p.heapTotalMb), ...p.childrenMb.map(mb)]),
+  );
+}
+
+export function renderReport(r: RunResults): string {
+  const cpu = cpus();
+  const st = r.settings;
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ? [`NODE_OPTIONS=${process.env.NODE_OPTIONS}`] : [])];
+  const s = r.subscriptions;
+  return `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts) on ${r.startedAt.toISOString()}; the run took ${Math.round(r.elapsedSeconds)} s.
+
+- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}/${process.arch}.
+- Node ${process.version}; flags: ${flags.length > 0 ? flags.join(' ') : 'none (V8 sizes its heap for this machine)'}.
+- Sandbox latency: ${st.latencyMs} ms added to every upstream call. Upstream concurrency cap: ${st.upstreamMaxConcurrency ?? 'the gateway default (50)'}. autocannon runs: ${st.seconds} s each (those at c=${st.connections}, and all of the overhead's, after a 1 s warm-up at the same concurrency); wall time: median of ${st.sequentialRuns} sequential runs.
+- Processes: the gateway runs in the benchmark process (createGateway, listening on loopback). The sandbox runs in a child process (\`node src/sandbox/main.ts\`) and autocannon in another (bench/loadgen.ts), so neither shares the gateway's event loop or counts in its RSS. The ${s.subscribers} graphql-ws subscription clients do run in the gateway's process, and the sequential timing loop and the webhook posts are made from it. All three processes share the machine's ${cpu.length} cores.
+- Webhooks: the benchmark posts signed deliveries (\`x-api-key\`, \`x-timestamp\`, \`x-signature\`, the sandbox's scheme) straight to the gateway's \`POST /webhooks\`; the gateway does not subscribe itself at the sandbox. The subscription target is about the gateway's fan-out, from intake to every subscriber, so the clock starts when the POST is issued; the bank's own delivery queue (retries, its HTTP client) is not the gateway's and would only blur the measure.
+
+## Targets
+
+${table(['target', 'measured', 'verdict'], targetRows(r))}
+
+## Operations (bench/operations.ts)
+
+One at a time. Calls: one run on a quiet upstream after clearing the sandbox's request log (\`DELETE /sandbox/requests\`), counted from it; "repeated" is a call identical to an earlier one of the run (method, path, query and resource headers). Rounds seen: the rounds of calls that run made, read from the log (a call opens a new round when a call of the current one had already completed before it arrived). Wall: sequential runs from this process; ratio: wall p50 / critical path. Wall at 0 ms latency: the same runs with the sandbox's latency at 0 (\`PUT /sandbox/latency\`), the fixed cost; wall ≈ rounds × latency + that. CPU / run: CPU time used per sequential run (at ${st.latencyMs} ms) by the gateway's process (gateway and the timing client) and by the sandbox.
+
+${sequentialTable(r)}
+
+Under autocannon, ${st.seconds} s per level. Latencies in ms, from every response (not autocannon's whole-millisecond histogram); errors count transport errors, non-2xx answers and GraphQL \`errors\`. Gateway loop busy: event-loop utilisation of the gateway's process during the run (100 % = its one thread saturated).
+
+${loadTable(r)}
+
+## Gateway overhead
+
+\`${ONE_CALL_QUERY}\` through the gateway (${r.overhead.gatewayCalls} upstream call, to the same endpoint) against \`GET /svc/api/v1/account/balance\` called directly on the sandbox with the standard headers and a bank token, both from the load generator's process, ${st.seconds} s each. The last row repeats concurrency 1 with the sandbox's latency at 0: nothing waits, so no process goes idle between requests. Latencies in ms.
+
+${overheadTable(r)}
+
+## Subscriptions
+
+${s.subscribers} graphql-ws clients (one WebSocket each, in the gateway's process) on \`subscription { bankEvents { id name occurredAt data } }\`, connected to the gateway in ${ms(s.gateway.connectMs)} ms; ${s.gateway.subscriptionErrors} subscription errors. Latency from the POST to /webhooks to each subscriber's \`next\`, in ms, over every receipt. "One at a time" posts an event once the previous one reached everybody (the cost of one fan-out); the burst posts all its events at once. The floor: the same clients and passes against a bare WebSocket server in this process that sends each subscriber a ready-made \`next\` message (no intake, no GraphQL): what the transport and the in-process clients cost by themselves.
+
+${subscriptionsTable(s)}
+
+## Memory (sampled every 100 ms)
+
+${memoryTable(r.memory)}
+
+The gateway process holds the gateway and the benchmark's own small client code (sequential requests, webhook posts); during the subscription phase also the ${s.subscribers} graphql-ws clients. "Heap used" is the highest sample, garbage not yet collected included. Peak RSS over the whole run: ${mb(peakOf(r.memory, () => true, (p) => p.benchMb))} sampled, ${mb(r.memory.kernelPeakBenchMb)} by the kernel's high-water mark (VmHWM); ${r.memory.samples} samples.
+`;
+}
