@@ -8,6 +8,7 @@ import {
   type CardDetail,
   type CardTransaction,
 } from '../upstream/cards.ts';
+import { moneyOf } from '../upstream/models.ts';
 import { CardholderNode } from './cardholders.ts';
 import {
   AddressType,
@@ -162,7 +163,7 @@ const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction'
     billingAmount: t.field({
       type: Money,
       description: 'Amount billed in the card currency.',
-      resolve: (x) => (x.billingAmount && x.billingCurrency ? money(x.billingAmount, x.billingCurrency) : null),
+      resolve: (x) => moneyOf(x.billingAmount, x.billingCurrency),
     }),
     type: t.exposeString('type', { nullable: false, description: 'Kind; values seen: PURCHASE, REFUND.' }),
     status: t.exposeString('status', { nullable: false, description: 'State; values seen: APPROVED, DECLINED, SETTLED.' }),
@@ -229,7 +230,7 @@ export const CardNode = builder.loadableNode('Card', {
       description: 'Overall card limit.',
       resolve: async (c, _a, ctx) => {
         const detail = await detailOf(c, ctx);
-        return detail?.limit ? money(detail.limit, detail.currency) : null;
+        return moneyOf(detail?.limit ?? null, detail?.currency ?? null);
       },
     }),
     availableBalance: t.field({
@@ -237,7 +238,7 @@ export const CardNode = builder.loadableNode('Card', {
       description: 'Funds available to the card, where the program has them.',
       resolve: async (c, _a, ctx) => {
         const detail = await detailOf(c, ctx);
-        return detail?.availableBalance ? money(detail.availableBalance, detail.currency) : null;
+        return moneyOf(detail?.availableBalance ?? null, detail?.currency ?? null);
       },
     }),
     noPinPaymentAmount: t.field({
@@ -245,7 +246,7 @@ export const CardNode = builder.loadableNode('Card', {
       description: 'Largest payment without PIN, where the bank gives it.',
       resolve: async (c, _a, ctx) => {
         const detail = await detailOf(c, ctx);
-        return detail?.noPinPaymentAmount ? money(detail.noPinPaymentAmount, detail.currency) : null;
+        return moneyOf(detail?.noPinPaymentAmount ?? null, detail?.currency ?? null);
       },
     }),
     spendingControls: t.field({

@@ -2,10 +2,11 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
+import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, today, upstreamIdFrom, validationError } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, today, upstreamIdFrom, validationError } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -59,13 +60,13 @@ export const PayoutNode = builder.loadableNode('Payout', {
     sourceAmount: t.field({
       type: Money,
       description: 'Amount debited, when the payout was quoted on the source side.',
-      resolve: (p) => (p.sourceAmount && p.sourceCurrency ? money(p.sourceAmount, p.sourceCurrency) : null),
+      resolve: (p) => moneyOf(p.sourceAmount, p.sourceCurrency),
     }),
     sourceCurrency: t.expose('sourceCurrency', { type: 'Currency', description: 'Currency debited.' }),
     destinationAmount: t.field({
       type: Money,
       description: 'Amount the beneficiary receives, when the payout was quoted on the destination side.',
-      resolve: (p) => (p.destinationAmount && p.destinationCurrency ? money(p.destinationAmount, p.destinationCurrency) : null),
+      resolve: (p) => moneyOf(p.destinationAmount, p.destinationCurrency),
     }),
     destinationCurrency: t.expose('destinationCurrency', { type: 'Currency', description: 'Currency the beneficiary receives.' }),
     destinationCountry: t.expose('destinationCountry', { type: 'CountryCode', description: 'Country the money goes to.' }),

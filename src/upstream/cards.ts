@@ -47,8 +47,6 @@ export const cardModel = z
   }));
 export type Card = z.output<typeof cardModel>;
 
-
-
 const cardholderSummary = z
   .object({
     cardholder_id: optionalText,
