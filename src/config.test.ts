@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       UPSTREAM_EMAIL: 'ops@bank.example',
       UPSTREAM_SERVICE_SEGMENT: 'payments',
       UPSTREAM_TIMEOUT_MS: '2500',
+      AUTH_MODE: 'passthrough',
     });
     expect(config.upstream).toEqual({
       baseUrl: 'https://bank.example',

@@ -22,6 +22,38 @@ const intIn = (min: number, max: number, fallback: number) =>
   );
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const AUTH_MODES = ['none', 'passthrough', 'service'] as const;
+
+/** `true`/`false` (also 1/0, yes/no, on/off); unset = the default, which may depend on NODE_ENV. */
+const optionalFlag = z.preprocess(
+  (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+    .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
+    .optional(),
+);
+/** Comma-separated; blanks dropped. */
+const list = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim()).filter(Boolean) : []),
+  z.array(z.string()),
+);
+/** `name:sha256-hex` pairs: the gateway keeps only hashes of its callers' API keys. */
+const apiKeyHashes = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim()).filter(Boolean) : []),
+  z.array(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+:[0-9a-fA-F]{64}$/, { error: 'entries must be name:sha256-hex (see `npm run api-key`)' })
+      .transform((entry) => {
+        const [name, sha256] = entry.split(':') as [string, string];
+        return { name, sha256: sha256.toLowerCase() };
+      }),
+  ),
+);
+const origins = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim().replace(/\/+$/, '')).filter(Boolean) : []),
+  z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' })),
+);
 
 const envSchema = z
   .object({
@@ -65,6 +97,39 @@ const envSchema = z
       (v) => (v === '' ? undefined : v),
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),
+    NODE_ENV: optionalString,
+    // Who may call.
+    AUTH_MODE: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).optional(),
+    ),
+    GATEWAY_API_KEY_HASHES: apiKeyHashes,
+    JWT_JWKS_URL: optionalUrl,
+    JWT_ISSUER: optionalString,
+    JWT_AUDIENCE: optionalString,
+    ALLOWED_ORIGINS: origins,
+    // What may be asked.
+    INTROSPECTION: optionalFlag,
+    GRAPHIQL: optionalFlag,
+    TRUSTED_DOCUMENTS: optionalString,
+    MAX_DEPTH: intIn(1, 100, 12),
+    MAX_COST: intIn(1, 1_000_000, 5_000),
+    MAX_ALIASES: intIn(0, 1_000, 30),
+    MAX_DIRECTIVES: intIn(0, 1_000, 20),
+    MAX_TOKENS: intIn(10, 100_000, 3_000),
+    MAX_BODY_BYTES: intIn(1_024, 10 * 1024 * 1024, 64 * 1024),
+    // A failing bank.
+    OPERATION_DEADLINE_MS: intIn(100, 600_000, 15_000),
+    BREAKER_ERROR_RATE: z.preprocess(
+      (v) => (v === '' || v === undefined ? 0.5 : v),
+      z.coerce.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
+    ),
+    BREAKER_MIN_CALLS: intIn(1, 100_000, 20),
+    BREAKER_WINDOW_MS: intIn(1_000, 600_000, 10_000),
+    BREAKER_OPEN_MS: intIn(100, 600_000, 30_000),
+    SHUTDOWN_GRACE_MS: intIn(0, 600_000, 10_000),
+    // Seeing it run.
+    METRICS_TOKEN: optionalString,
   });
 
 /**
@@ -94,6 +159,33 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   if (given.length > 0 && given.length < credentials.length) {
     for (const key of credentials.filter((k) => !set(k))) {
       problems.push(`${key} is required with ${given.join(' and ')} (client credentials come as a set)`);
+    }
+  }
+  return [...problems, ...callerAuthProblems(env, set)];
+}
+
+/**
+ * The gateway holds the keys to a company's accounts: against a real upstream it refuses to start
+ * unless callers must authenticate. `none` is for the embedded sandbox only.
+ */
+function callerAuthProblems(env: NodeJS.ProcessEnv, set: (key: string) => boolean): string[] {
+  const problems: string[] = [];
+  const mode = env.AUTH_MODE || undefined;
+  const jwt = ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE'];
+  const jwtGiven = jwt.filter(set);
+  if (jwtGiven.length > 0 && jwtGiven.length < jwt.length) {
+    for (const key of jwt.filter((k) => !set(k))) problems.push(`${key} is required with ${jwtGiven.join(' and ')} (JWTs are checked for issuer and audience)`);
+  }
+  if (set('UPSTREAM_BASE_URL')) {
+    if (mode === undefined) problems.push('AUTH_MODE is required with a real upstream (passthrough or service)');
+    if (mode === 'none') problems.push('AUTH_MODE none is allowed only with the embedded sandbox (leave UPSTREAM_BASE_URL unset)');
+  }
+  if (mode === 'service') {
+    if (!set('GATEWAY_API_KEY_HASHES') && jwtGiven.length === 0) {
+      problems.push('AUTH_MODE service needs GATEWAY_API_KEY_HASHES or JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE');
+    }
+    if (set('UPSTREAM_BASE_URL') && !set('UPSTREAM_CLIENT_KEY')) {
+      problems.push('AUTH_MODE service needs UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL (the gateway logs in itself)');
     }
   }
   return problems;
@@ -137,6 +229,62 @@ export interface WebhookConfig {
   companyCode: string | undefined;
 }
 
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** Who may call the gateway (HTTP, SSE and graphql-ws alike). */
+export interface CallerAuthConfig {
+  /**
+   * `none`: anyone (embedded sandbox only); `passthrough`: callers bring an upstream token from
+   * accessTokenCreate; `service`: callers present a gateway credential and the gateway calls the bank
+   * with its own login.
+   */
+  mode: AuthMode;
+  /** service: API keys, kept as SHA-256 hashes only, each with a name for logs and metrics. */
+  apiKeys: { name: string; sha256: string }[];
+  /** service: JWTs signed by a key of this JWKS, with this issuer and audience. */
+  jwt: { jwksUrl: string; issuer: string; audience: string } | undefined;
+  /** Browser origins allowed for CORS and WebSocket upgrades; `*` allows any. Empty: none. */
+  allowedOrigins: string[];
+}
+
+/** What may be asked: limits checked before execution. */
+export interface QueryLimitsConfig {
+  production: boolean;
+  introspection: boolean;
+  graphiql: boolean;
+  /** Path of a persisted-documents manifest; with it, only those documents are executed. */
+  trustedDocuments: string | undefined;
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxBodyBytes: number;
+}
+
+/** How the gateway survives a failing bank. */
+export interface ResilienceConfig {
+  /** Every operation ends by this long after it started, whatever the bank does. */
+  operationDeadlineMs: number;
+  breaker: BreakerConfig;
+  /** On SIGTERM, in-flight operations get this long to finish. */
+  shutdownGraceMs: number;
+}
+
+/** A circuit breaker per upstream family. */
+export interface BreakerConfig {
+  /** Opens when at least this share of the calls in the window failed (0..1]... */
+  errorRate: number;
+  /** ...and the window holds at least this many calls. */
+  minCalls: number;
+  windowMs: number;
+  /** Stays open this long, then lets one probe through. */
+  openMs: number;
+}
+
+/** The shipped manifest of trusted documents (`TRUSTED_DOCUMENTS=true`). */
+export const SHIPPED_TRUSTED_DOCUMENTS = new URL('../schema/trusted-documents.json', import.meta.url).pathname;
+
 export interface Config {
   port: number;
   host: string;
@@ -150,6 +298,11 @@ export interface Config {
   webhooks: WebhookConfig;
   /** With it, events fan out and are deduplicated across gateway instances through Redis. */
   redisUrl: string | undefined;
+  auth: CallerAuthConfig;
+  limits: QueryLimitsConfig;
+  resilience: ResilienceConfig;
+  /** With it, /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +360,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       companyCode: e.WEBHOOK_COMPANY_CODE,
     },
     redisUrl: e.REDIS_URL,
+    auth: {
+      mode: e.AUTH_MODE ?? 'none',
+      apiKeys: e.GATEWAY_API_KEY_HASHES,
+      jwt:
+        e.JWT_JWKS_URL && e.JWT_ISSUER && e.JWT_AUDIENCE
+          ? { jwksUrl: e.JWT_JWKS_URL, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE }
+          : undefined,
+      allowedOrigins: e.ALLOWED_ORIGINS,
+    },
+    limits: limitsFrom(e),
+    resilience: {
+      operationDeadlineMs: e.OPERATION_DEADLINE_MS,
+      breaker: { errorRate: e.BREAKER_ERROR_RATE, minCalls: e.BREAKER_MIN_CALLS, windowMs: e.BREAKER_WINDOW_MS, openMs: e.BREAKER_OPEN_MS },
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    },
+    metricsToken: e.METRICS_TOKEN,
+  };
+}
+
+/** Production turns introspection and GraphiQL off unless they are switched on explicitly. */
+function limitsFrom(e: z.output<typeof envSchema>): QueryLimitsConfig {
+  const production = e.NODE_ENV === 'production';
+  const trusted = e.TRUSTED_DOCUMENTS?.toLowerCase();
+  return {
+    production,
+    introspection: e.INTROSPECTION ?? !production,
+    graphiql: e.GRAPHIQL ?? !production,
+    trustedDocuments:
+      trusted === undefined || ['false', '0', 'no', 'off'].includes(trusted)
+        ? undefined
+        : ['true', '1', 'yes', 'on'].includes(trusted)
+          ? SHIPPED_TRUSTED_DOCUMENTS
+          : e.TRUSTED_DOCUMENTS,
+    maxDepth: e.MAX_DEPTH,
+    maxCost: e.MAX_COST,
+    maxAliases: e.MAX_ALIASES,
+    maxDirectives: e.MAX_DIRECTIVES,
+    maxTokens: e.MAX_TOKENS,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+  };
+}
+
+/** Defaults for code that builds a gateway without the environment (tests, benchmark). */
+export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(envSchema.parse({}));
+export const DEFAULT_RESILIENCE: ResilienceConfig = loadResilienceDefaults();
+function loadResilienceDefaults(): ResilienceConfig {
+  const e = envSchema.parse({});
+  return {
+    operationDeadlineMs: e.OPERATION_DEADLINE_MS,
+    breaker: { errorRate: e.BREAKER_ERROR_RATE, minCalls: e.BREAKER_MIN_CALLS, windowMs: e.BREAKER_WINDOW_MS, openMs: e.BREAKER_OPEN_MS },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   };
 }
 

@@ -1,8 +1,18 @@
-import type { UpstreamConfig, WebhookConfig } from './config.ts';
+import { createCallerAuth, type CallerAuth } from './auth/index.ts';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_RESILIENCE,
+  type CallerAuthConfig,
+  type QueryLimitsConfig,
+  type ResilienceConfig,
+  type UpstreamConfig,
+  type WebhookConfig,
+} from './config.ts';
 import { createMemoryEventBus, createRedisEventBus, type EventBus } from './events/bus.ts';
 import { createWebhookIntake } from './events/intake.ts';
 import type { Logger } from './logger.ts';
 import { buildSchema } from './schema/index.ts';
+import { queryLimitPlugins } from './security/limits.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import type { RetryPolicy } from './upstream/retry.ts';
@@ -13,6 +23,7 @@ export interface Gateway {
   upstream: UpstreamRuntime;
   events: EventBus;
   server: GatewayServer;
+  auth: CallerAuth;
 }
 
 export interface GatewayOptions {
@@ -22,7 +33,15 @@ export interface GatewayOptions {
   webhooks?: Partial<WebhookConfig>;
   /** Set: events fan out and are deduplicated across instances through Redis. */
   redisUrl?: string | undefined;
+  /** Who may call; default: mode none (embedded sandbox, tests). */
+  auth?: CallerAuthConfig;
+  limits?: Partial<QueryLimitsConfig>;
+  resilience?: Partial<ResilienceConfig>;
+  /** With it, /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string | undefined;
 }
+
+const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
 
 const DEFAULT_WEBHOOKS: WebhookConfig = {
   apiKey: undefined,
@@ -38,16 +57,30 @@ const DEFAULT_WEBHOOKS: WebhookConfig = {
 export function createGateway(options: GatewayOptions): Gateway {
   const { logger } = options;
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const resilience = { ...DEFAULT_RESILIENCE, ...options.resilience };
   const upstream = createUpstreamRuntime(options.upstream, logger, options.retry);
   const events = options.redisUrl ? createRedisEventBus(options.redisUrl, logger) : createMemoryEventBus();
-  const yoga = createGatewayYoga({ schema: buildSchema(), upstream, logger, events, webhookCodes: webhooks });
+  const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
+  const yoga = createGatewayYoga({
+    schema: buildSchema(),
+    upstream,
+    logger,
+    events,
+    auth,
+    webhookCodes: webhooks,
+    graphiql: limits.graphiql,
+    plugins: [...queryLimitPlugins(limits, logger)],
+  });
   const server = createGatewayServer({
     yoga,
+    auth,
+    resilience,
     upstream,
     upstreamBaseUrl: options.upstream.baseUrl,
     logger,
     webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger }),
     onStop: () => events.close(),
   });
-  return { yoga, upstream, events, server };
+  return { yoga, upstream, events, server, auth };
 }

@@ -77,7 +77,16 @@ async function main(): Promise<void> {
   const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
   const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
-  const gateway = createGateway({ upstream, logger, webhooks, redisUrl: config.redisUrl });
+  const gateway = createGateway({
+    upstream,
+    logger,
+    webhooks,
+    redisUrl: config.redisUrl,
+    auth: config.auth,
+    limits: config.limits,
+    resilience: config.resilience,
+    metricsToken: config.metricsToken,
+  });
   const { url, port } = await gateway.server.listen(config.port, config.host);
   logger.info({ url, upstream: upstream.baseUrl }, `gateway listening: GraphiQL at ${url}`);
   // The sandbox reaches the gateway on loopback; a real bank needs PUBLIC_URL.
@@ -89,7 +98,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    await gateway.server.stop();
+    await gateway.server.stop(config.resilience.shutdownGraceMs);
     await embedded?.sandbox.close();
     process.exit(0);
   };

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import type { CallerAuth } from './auth/index.ts';
+import type { ResilienceConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
@@ -10,6 +12,8 @@ type GatewayYoga = ReturnType<typeof createGatewayYoga>;
 
 export interface GatewayServerOptions {
   yoga: GatewayYoga;
+  auth: CallerAuth;
+  resilience: ResilienceConfig;
   upstream: UpstreamRuntime;
   upstreamBaseUrl: string;
   logger: Logger;

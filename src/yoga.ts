@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { CallerAuth } from './auth/index.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
@@ -39,15 +41,31 @@ export interface YogaOptions {
   upstream: UpstreamRuntime;
   logger: Logger;
   events: EventBus;
+  auth: CallerAuth;
   webhookCodes?: GatewayContext['webhookCodes'];
   graphiql?: boolean;
+  /** Limits, metrics and the like, in the order they should run (after authentication). */
+  plugins?: Plugin[];
 }
 
-/** `Authorization: Bearer <token>` → the token, to be forwarded upstream instead of our own. */
-export function bearerToken(header: string | null | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
+/** A caller's x-request-id is kept when it is a plausible id; otherwise the gateway makes one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
+
+const requestIds = new WeakMap<Request, string>();
+
+/** Every answer says which request it was, so a caller can quote it to an operator. */
+const useRequestId = (): Plugin => ({
+  onRequest: ({ request }) => {
+    requestIds.set(request, requestIdOf(request));
+  },
+  onResponse: ({ request, response }) => {
+    const id = requestIds.get(request);
+    if (id) response.headers.set('x-request-id', id);
+  },
+});
 
 /**
  * The GraphQL app, apart from any listener: tests call `yoga.fetch` in-process. GraphiQL is served
@@ -57,20 +75,34 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
   // The inlined page is ~9 MB: load it on the first visit (API-only deployments never pay for it)
   // and build it once, not per visit.
   let page: Promise<string> | undefined;
+  const { auth } = options;
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
+    batching: false,
+    cors: auth.cors,
     graphiql: options.graphiql === false ? false : { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY },
     renderGraphiQL: (graphiqlOptions) =>
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
-    context: ({ request }) => ({
-      upstream: options.upstream.forRequest(bearerToken(request.headers.get('authorization'))),
-      logger: options.logger,
-      events: options.events,
-      webhookCodes: options.webhookCodes ?? {},
-    }),
+    plugins: [useRequestId(), ...auth.plugins, ...(options.plugins ?? [])],
+    context: async ({ request }) => {
+      const caller = await auth.identify(request);
+      const requestId = requestIds.get(request) ?? requestIdOf(request);
+      return {
+        caller,
+        requestId,
+        upstream: options.upstream.forRequest({
+          callerToken: caller.upstreamToken,
+          gatewayLogin: auth.config.mode !== 'passthrough',
+          correlationId: requestId,
+        }),
+        logger: options.logger.child({ requestId }),
+        events: options.events,
+        webhookCodes: options.webhookCodes ?? {},
+      };
+    },
   });
 }

@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { UpstreamConfig, WebhookConfig } from '../src/config.ts';
+import type { CallerAuthConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
@@ -32,6 +32,11 @@ export interface KitOptions {
   redisUrl?: string;
   /** Listen on an ephemeral port (webhook deliveries and WebSocket/SSE clients need a real server). */
   listen?: boolean;
+  /** Who may call; default mode none. */
+  auth?: CallerAuthConfig;
+  limits?: Partial<QueryLimitsConfig>;
+  resilience?: Partial<ResilienceConfig>;
+  metricsToken?: string;
 }
 
 /** Intake credentials the kit's gateway expects and the kit's sandbox signs with. */
@@ -75,6 +80,10 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     retry: options.retry ?? FAST_RETRY,
     webhooks: { ...KIT_WEBHOOKS, ...options.webhooks },
     redisUrl: options.redisUrl,
+    auth: options.auth,
+    limits: options.limits,
+    resilience: options.resilience,
+    metricsToken: options.metricsToken,
   });
   await gateway.events.ready;
   const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;

@@ -67,7 +67,7 @@ export async function ensureWebhookSubscriptions(options: EnsureWebhookSubscript
   const actor = options.actor ?? GATEWAY_ACTOR;
   const programCode = options.upstreamConfig.productId;
   // Webhook management takes no token: the runtime's webhook API makes no login for it.
-  const api = options.upstream.forRequest(undefined).webhooks;
+  const api = options.upstream.forRequest({ gatewayLogin: true }).webhooks;
   const [catalogue, current] = await Promise.all([
     api.catalogue(programCode),
     api.subscriptions({ programCode, agentCode, subagentCode }),

@@ -2,11 +2,19 @@ import type { CallOptions, TokenSource, UpstreamClient } from './client.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamNotFoundError, UpstreamRejectedError } from './errors.ts';
 
-/** An upstream call with its token source already chosen (the gateway's own, or the caller's). */
-export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth'>) => Promise<Data>;
+/** An upstream call with its token source and request scope already chosen. */
+export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
 
-export function bindCaller(client: UpstreamClient, auth: TokenSource): Caller {
-  return (ep, options) => client.call(ep, { ...options, auth });
+/** What every upstream call of one GraphQL operation shares. */
+export interface CallScope {
+  /** Epoch ms by which the call must be done (the operation's deadline). */
+  deadline?: number | undefined;
+  /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
+  correlationId?: string | undefined;
+}
+
+export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
+  return (ep, options) => client.call(ep, { ...options, ...scope, auth });
 }
 
 /**

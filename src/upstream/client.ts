@@ -49,6 +49,10 @@ export interface CallOptions {
   auth?: TokenSource | undefined;
   /** For writes: sent as x-request-id so a replayed write is not applied twice upstream. */
   idempotencyKey?: string | undefined;
+  /** Epoch ms by which the call must be done (the operation's deadline). */
+  deadline?: number | undefined;
+  /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
+  correlationId?: string | undefined;
 }
 
 /** The bank's concurrency limit is not documented: 50 in flight is a conservative default. */

@@ -12,7 +12,7 @@ import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
 import { tokenlessCaller, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
-import { bindCaller } from './caller.ts';
+import { bindCaller, type CallScope } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -40,13 +40,13 @@ export interface UpstreamClients {
   directDebit: UpstreamClient;
 }
 
-/** Every typed upstream call, bound to one request's token source. Each domain adds its API here. */
-export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState) {
+/** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
+export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
   const client = clients.main;
-  const call = bindCaller(client, auth);
+  const call = bindCaller(client, auth, scope);
   return {
     /** Direct debit: its own base address, the same token. */
-    directDebit: directDebitApi(bindCaller(clients.directDebit, auth)),
+    directDebit: directDebitApi(bindCaller(clients.directDebit, auth, scope)),
     accounts: accountsApi(call),
     cards: cardsApi(call),
     cardholders: cardholdersApi(call),
@@ -57,7 +57,7 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(client), shared.webhookCatalogues),
+    webhooks: webhooksApi(tokenlessCaller(client, scope), shared.webhookCatalogues),
     /** program_code of webhook management: the product id. */
     programCode: shared.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
@@ -66,14 +66,25 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
 }
 export type Upstream = ReturnType<typeof createUpstream>;
 
+/** Who the upstream calls of one request act for, and by when they must be done. */
+export interface RequestScope extends CallScope {
+  /** A caller's own upstream token (passthrough, or a bearer sent in mode none): forwarded as is. */
+  callerToken?: string | undefined;
+  /**
+   * Whether the gateway's own login may serve the request when no caller token came. Never in
+   * passthrough mode: an anonymous caller must not borrow the gateway's access to the bank.
+   */
+  gatewayLogin: boolean;
+}
+
 /** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
 export interface UpstreamRuntime {
   client: UpstreamClient;
   directDebitClient: UpstreamClient;
   /** The gateway's own login, if it has client credentials. */
   tokens: TokenManager | undefined;
-  /** The upstream for one request: the caller's bearer token if sent, else the gateway's own login. */
-  forRequest(bearerToken: string | undefined): Upstream;
+  /** The upstream for one request: the caller's token if sent, else the gateway's own login where allowed. */
+  forRequest(scope: RequestScope): Upstream;
   close(): Promise<void>;
 }
 
@@ -92,7 +103,8 @@ export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, re
     client,
     directDebitClient,
     tokens,
-    forRequest: (bearer) => createUpstream(clients, bearer ? callerToken(bearer) : (tokens ?? noToken), shared),
+    forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) =>
+      createUpstream(clients, bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken, shared, scope),
     close: async () => {
       await client.close();
       if (directDebitClient !== client) await directDebitClient.close();

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Caller } from './caller.ts';
+import { bindCaller, type Caller, type CallScope } from './caller.ts';
 import type { UpstreamClient } from './client.ts';
 import type { TtlCache } from './ttl-cache.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
@@ -217,8 +217,8 @@ export interface WebhookSubscriptionsQuery {
  * Webhook management takes no bearer token (section 5): its calls go out without one, so they make
  * no login and work when the gateway has no client credentials.
  */
-export function tokenlessCaller(client: UpstreamClient): Caller {
-  return (ep, options) => client.call(ep, { ...options, auth: undefined });
+export function tokenlessCaller(client: UpstreamClient, scope: CallScope = {}): Caller {
+  return bindCaller(client, undefined, scope);
 }
 
 /**
