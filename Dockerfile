@@ -1,7 +1,12 @@
 # syntax=docker/dockerfile:1.7
 # Multi-stage build of the gateway. Node 24 runs the TypeScript sources directly (type stripping),
-# so there is no compile step: the build stage only proves the sources typecheck and resolves
-# production dependencies.
+# so there is no compile step: the check stage only proves the sources typecheck, and the runtime
+# stage holds production dependencies and sources, owned by root and read-only to the process.
+#
+#   docker build -t banking-gateway .
+#   docker run --read-only --tmpfs /tmp -p 4000:4000 --env-file gateway.env banking-gateway
+#
+# The same image runs the sandbox on its own: `node src/sandbox/main.ts` (see compose.yaml).
 
 ARG NODE_VERSION=24
 
@@ -16,10 +21,11 @@ FROM node:${NODE_VERSION}-slim AS check
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json codegen.ts ./
+COPY tsconfig.json codegen.ts vitest.config.ts ./
 COPY src ./src
 COPY schema ./schema
 COPY test ./test
+COPY bench ./bench
 # The image's own Node 24 runs tsc: the `node` devDependency is for machines with an older Node.
 RUN node node_modules/typescript/bin/tsc --noEmit
 
@@ -28,14 +34,20 @@ ENV NODE_ENV=production \
     PORT=4000 \
     HOST=0.0.0.0
 WORKDIR /app
-COPY --from=deps --chown=node:node /app/node_modules ./node_modules
-COPY --chown=node:node package.json ./
-COPY --chown=node:node src ./src
+# Root owns the application files; the process runs as `node` and cannot change them, so the
+# container runs with a read-only root filesystem (nothing is written at run time: logs go to
+# stdout, caches live in memory or Redis).
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY src ./src
+# The trusted-documents manifest (TRUSTED_DOCUMENTS=true) and the printed schema.
+COPY schema ./schema
 # The check stage must have passed for the image to build.
 COPY --from=check /app/tsconfig.json /tmp/typechecked
 USER node
 EXPOSE 4000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM starts the graceful stop: /readyz turns 503, in-flight operations get SHUTDOWN_GRACE_MS.
 STOPSIGNAL SIGTERM
 CMD ["node", "src/main.ts"]

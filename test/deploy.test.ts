@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../src/config.ts';
+
+/**
+ * The deployment files are product too: compose.yaml's gateways must start with the configuration
+ * they are given, and the Dockerfile must ship what the runtime reads.
+ */
+const root = new URL('../', import.meta.url);
+const compose = parse(readFileSync(new URL('compose.yaml', root), 'utf8'), { merge: true }) as {
+  services: Record<string, { environment?: Record<string, string>; read_only?: boolean; command?: string[] }>;
+};
+
+describe('compose.yaml', () => {
+  it('runs two gateway instances, Redis and the sandbox, all with read-only filesystems', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['gateway-1', 'gateway-2', 'redis', 'sandbox']);
+    for (const service of Object.values(compose.services)) expect(service.read_only).toBe(true);
+    expect(compose.services.sandbox!.command).toEqual(['node', 'src/sandbox/main.ts']);
+  });
+
+  it('gives each gateway a configuration that loads, in service mode against the sandbox, sharing Redis', () => {
+    for (const name of ['gateway-1', 'gateway-2']) {
+      const config = loadConfig(compose.services[name]!.environment!);
+      expect(config.auth.mode).toBe('service');
+      expect(config.upstream?.baseUrl).toBe('http://sandbox:4010');
+      expect(config.redisUrl).toBe('redis://redis:6379');
+      expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
+    }
+    expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');
+  });
+
+  it("holds the hash of the demo API key its header comment uses, not the key", () => {
+    const env = compose.services['gateway-1']!.environment!;
+    const hash = createHash('sha256').update('demo-web-key').digest('hex');
+    expect(env.GATEWAY_API_KEY_HASHES).toBe(`demo:${hash}`);
+    expect(JSON.stringify(compose)).not.toContain('demo-web-key');
+  });
+
+  it('signs webhook deliveries with the secret the gateways check', () => {
+    expect(compose.services.sandbox!.environment!.SANDBOX_WEBHOOK_SIGNING_SECRET).toBe(compose.services['gateway-1']!.environment!.WEBHOOK_SIGNING_SECRET);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(new URL('Dockerfile', root), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+
+  it('runs as the unprivileged node user, on Node 24, with a health check', () => {
+    expect(dockerfile).toContain('ARG NODE_VERSION=24');
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toContain('HEALTHCHECK');
+    expect(runtime).toMatch(/^CMD \["node", "src\/main.ts"\]$/m);
+  });
+
+  it('ships the schema directory the runtime reads (the trusted-documents manifest) and every directory the typecheck covers', () => {
+    expect(runtime).toMatch(/^COPY schema \.\/schema$/m);
+    const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8')) as { include: string[] };
+    const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
+    for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {
+      expect(check).toContain(`COPY ${entry} ./${entry}`);
+    }
+  });
+});
