@@ -4,6 +4,7 @@ import { InputValidationError } from '@pothos/plugin-validation';
 import { maskError as yogaMaskError } from 'graphql-yoga';
 import type { Logger } from './logger.ts';
 import {
+  contractWhere,
   NoCredentialsError,
   ProgramNotSupportedError,
   UpstreamAuthError,
@@ -12,7 +13,9 @@ import {
   UpstreamHttpError,
   UpstreamNetworkError,
   UpstreamNotFoundError,
+  UpstreamRateLimitError,
   UpstreamServerError,
+  UpstreamUnavailableError,
 } from './upstream/errors.ts';
 
 /**
@@ -21,8 +24,13 @@ import {
  *
  * Codes: UNAUTHENTICATED, NOT_FOUND, BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
  * PROGRAM_NOT_SUPPORTED (the client's program does not offer the operation),
- * UPSTREAM_UNAVAILABLE (no answer, 5xx, after retries), UPSTREAM_CONTRACT_ERROR (a payload that does
- * not match the documents), INTERNAL_SERVER_ERROR.
+ * UPSTREAM_UNAVAILABLE (no usable answer; `reason` says why: SERVER_ERROR, NETWORK, TIMEOUT,
+ * DEADLINE_EXCEEDED, CIRCUIT_OPEN, RATE_LIMITED), UPSTREAM_CONTRACT_ERROR (a payload that does not
+ * match the documents), INTERNAL_SERVER_ERROR.
+ *
+ * Nothing about the bank's side leaks: no upstream address, path, header or body. What stays is the
+ * call's x-request-id (`upstreamRequestId`, for support to find the call in the logs, which do carry
+ * the endpoint) and the bank's own message for a refusal (card numbers in it are masked).
  */
 export function describeError(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
   if (error instanceof NoCredentialsError) return { message: error.message, extensions: { code: 'UNAUTHENTICATED' } };
@@ -39,14 +47,16 @@ export function describeError(error: unknown): { message: string; extensions: Re
     };
   }
   if (error instanceof PothosValidationError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT' } };
-  if (!(error instanceof UpstreamError)) return undefined;
-  const trace = { endpoint: error.endpoint, requestId: error.requestId };
+  return error instanceof UpstreamError ? describeUpstreamError(error) : undefined;
+}
+
+function describeUpstreamError(error: UpstreamError): { message: string; extensions: Record<string, unknown> } | undefined {
+  const trace = { upstreamRequestId: error.requestId };
+  const unavailable = describeUnavailable(error);
+  if (unavailable) return { message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE', ...unavailable.extensions, ...trace } };
   if (error instanceof UpstreamContractError) {
-    return { message: error.message, extensions: { code: 'UPSTREAM_CONTRACT_ERROR', ...trace, issues: error.issues } };
-  }
-  if (error instanceof UpstreamNetworkError || error instanceof UpstreamServerError) {
-    const upstreamStatus = error instanceof UpstreamServerError ? error.status : undefined;
-    return { message: `The bank is not answering: ${error.message}`, extensions: { code: 'UPSTREAM_UNAVAILABLE', upstreamStatus, ...trace } };
+    const message = `The bank's answer breaks its documented contract${contractWhere(error.issues)}`;
+    return { message, extensions: { code: 'UPSTREAM_CONTRACT_ERROR', ...trace, issues: error.issues } };
   }
   if (error instanceof ProgramNotSupportedError) {
     return { message: error.message, extensions: { code: 'PROGRAM_NOT_SUPPORTED', program: error.program, upstreamStatus: error.status, ...trace } };
@@ -55,6 +65,33 @@ export function describeError(error: unknown): { message: string; extensions: Re
     const code =
       error instanceof UpstreamAuthError ? 'UNAUTHENTICATED' : error instanceof UpstreamNotFoundError ? 'NOT_FOUND' : 'UPSTREAM_ERROR';
     return { message: error.message, extensions: { code, upstreamStatus: error.status, upstreamMessage: error.upstreamMessage, ...trace } };
+  }
+  return undefined;
+}
+
+/** The ways the bank can fail to give a usable answer, in words for the caller. */
+function describeUnavailable(error: UpstreamError): { message: string; extensions: Record<string, unknown> } | undefined {
+  if (error instanceof UpstreamUnavailableError) {
+    return { message: error.message, extensions: { reason: error.reason, retryAfterSeconds: error.retryAfterSeconds } };
+  }
+  if (error instanceof UpstreamServerError) {
+    return {
+      message: `The bank is not answering: it failed with HTTP ${error.status}`,
+      extensions: { reason: 'SERVER_ERROR', upstreamStatus: error.status },
+    };
+  }
+  if (error instanceof UpstreamRateLimitError) {
+    const retryAfterSeconds = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
+    return {
+      message: 'The bank is rate-limiting the gateway: try again shortly',
+      extensions: { reason: 'RATE_LIMITED', upstreamStatus: error.status, retryAfterSeconds },
+    };
+  }
+  if (error instanceof UpstreamNetworkError) {
+    // undici's own message is never shown: it names the bank's host and port.
+    return error.timedOut
+      ? { message: 'The bank is not answering: no answer in time', extensions: { reason: 'TIMEOUT' } }
+      : { message: 'The bank is not answering: the connection failed', extensions: { reason: 'NETWORK' } };
   }
   return undefined;
 }

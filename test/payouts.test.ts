@@ -8,32 +8,13 @@ import {
   UpcomingPayoutsDocument,
   type PayoutCreateInput,
 } from './generated/graphql.ts';
-import { balance, cents, createQuote } from './flows.ts';
+import { balance, cents, createQuote, day, GERMAN_SUPPLIER, payoutInput as flowPayoutInput } from './flows.ts';
 import { useKit } from './kit.ts';
 
 const kit = useKit();
 
 const PAYOUT_PATH = '/svc/api/v1/transfer/payout';
-const GERMAN_SUPPLIER = encodeGlobalID('Beneficiary', 'ben_demo_de');
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function payoutInput(overrides: Partial<PayoutCreateInput> = {}): Promise<PayoutCreateInput> {
-  const quote = await createQuote(kit, { quoteType: 'PAYOUT', lockPeriod: 'HOUR_1' });
-  return {
-    beneficiaryId: GERMAN_SUPPLIER,
-    quoteId: quote.id,
-    sourceCurrency: 'USD',
-    destinationCurrency: 'EUR',
-    sourceAmount: '1000',
-    destinationCountry: 'DE',
-    feeType: 'OUR',
-    transferMethod: 'SWIFT',
-    reference: 'Invoice 2026-114',
-    sourceOfFunds: 'Business revenue',
-    scheduledDate: day(3),
-    ...overrides,
-  };
-}
+const payoutInput = (overrides: Partial<PayoutCreateInput> = {}) => flowPayoutInput(kit, overrides);
 
 async function createPayout(input: PayoutCreateInput, idempotencyKey?: string) {
   const result = await kit.execute(PayoutCreateDocument, { input, idempotencyKey });

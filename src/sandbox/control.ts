@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainError, type Reply } from './http.ts';
-import type { FaultSpec } from './faults.ts';
+import { FAULT_KINDS, type FaultSpec } from './faults.ts';
 import { listEmails } from './outbox.ts';
 import { PROGRAMS } from './program.ts';
 import type { Handler, HttpMethod, Route } from './routes.ts';
@@ -24,23 +24,31 @@ const latencyBody = z.object({ ms: z.number().int().min(0).max(600_000) });
 
 const programBody = z.object({ program: z.enum(PROGRAMS) });
 
-const faultBody = z.object({
-  kind: z.enum(['status', 'stall', 'drop', 'contract']),
-  count: z.number().int().min(1).default(1),
-  // 4xx and 5xx only: they are the statuses that carry the error envelope.
-  status: z.number().int().min(400).max(599).default(500),
-  retryAfterSeconds: z.number().int().min(0).optional(),
-  message: z.string().min(1).optional(),
-  stallMs: z.number().int().min(0).default(30_000),
-  body: z.unknown().optional(),
-  method: z.string().min(1).optional(),
-  path: z.string().startsWith('/', 'must start with /').optional(),
-});
+/** POST /sandbox/faults; see faults.ts for what each kind does. */
+const faultBody = z
+  .object({
+    kind: z.enum(FAULT_KINDS),
+    count: z.number().int().min(1).optional(),
+    rate: z.number().min(0).max(1).optional(),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    // 4xx and 5xx only: they are the statuses that carry the error envelope.
+    status: z.number().int().min(400).max(599).default(500),
+    retryAfterSeconds: z.number().int().min(0).optional(),
+    message: z.string().min(1).optional(),
+    stallMs: z.number().int().min(0).default(30_000),
+    body: z.unknown().optional(),
+    method: z.string().min(1).optional(),
+    path: z.string().startsWith('/', 'must start with /').optional(),
+  })
+  .refine((fault) => fault.count === undefined || fault.rate === undefined, { error: 'cannot be combined with count', path: ['rate'] })
+  .refine((fault) => fault.seed === undefined || fault.rate !== undefined, { error: 'applies only with rate', path: ['seed'] });
 
 function toFaultSpec(input: z.output<typeof faultBody>): FaultSpec {
   const spec: FaultSpec = {
     kind: input.kind,
-    count: input.count,
+    count: input.rate === undefined ? (input.count ?? 1) : null,
+    rate: input.rate ?? null,
+    seed: input.seed ?? null,
     status: input.status,
     retryAfterSeconds: input.retryAfterSeconds ?? null,
     message: input.message ?? 'Injected fault',

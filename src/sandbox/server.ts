@@ -42,6 +42,7 @@ async function handleControl(call: Call, router: Router, runtime: Runtime): Prom
   sendReply(call.res, await dispatch(call, router, runtime, plainError));
 }
 
+/** 'drop': close the connection without answering (the drop and lose faults). */
 type Outcome = Reply | 'drop' | 'aborted';
 
 async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<void> {
@@ -59,6 +60,7 @@ async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<
     status: typeof outcome === 'string' ? null : outcome.status,
     time,
     requestId: headerValue(call.req.headers, 'x-request-id') ?? null,
+    correlationId: headerValue(call.req.headers, 'x-correlation-id') ?? null,
     subject: Object.fromEntries(
       SUBJECT_HEADERS.flatMap((name) => {
         const value = headerValue(call.req.headers, name);
@@ -74,6 +76,10 @@ async function respond(call: Call, router: Router, runtime: Runtime, fault: Faul
   switch (fault?.kind) {
     case 'drop':
       // The request never reaches the handler: nothing happens on the bank's side.
+      return 'drop';
+    case 'lose':
+      // Everything happens on the bank's side (state, idempotency record); only the answer is lost.
+      await dispatch(call, router, runtime, envelopeError);
       return 'drop';
     case 'status':
       return statusFaultReply(fault, errorStyleFor(router, call));

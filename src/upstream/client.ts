@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import type { Verdict } from './breaker.ts';
+import { deadlineSignal, pause, raceSignal } from './deadline.ts';
 import { readBareBody, readEnvelope } from './envelope.ts';
 import { endpointName, isIdempotent, type Endpoint, type HeaderSet } from './endpoint.ts';
 import {
   UpstreamAuthError,
   UpstreamContractError,
+  UpstreamError,
   UpstreamNetworkError,
+  UpstreamRateLimitError,
+  UpstreamServerError,
+  UpstreamUnavailableError,
   httpErrorFor,
   type ContractIssue,
   type UpstreamErrorDetails,
 } from './errors.ts';
+import { familyOf, UpstreamGuards, type UpstreamFamily } from './guards.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
+import type { UpstreamCallRecord } from './observer.ts';
 import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.ts';
 
 /**
@@ -33,11 +40,14 @@ export interface UpstreamClientOptions {
   userId: string;
   /** x-client-id of the issuing (wallet, KYC) endpoints. */
   clientId?: string | undefined;
+  /** Per attempt: connecting, then waiting for the headers, then for each piece of the body. */
   timeoutMs: number;
   logger: Logger;
-  retry?: RetryPolicy;
+  retry?: RetryPolicy | undefined;
   /** Calls in flight at most; the rest queue. Also the keep-alive pool size. */
-  maxConcurrency?: number;
+  maxConcurrency?: number | undefined;
+  /** Breakers, Retry-After holds, the retry budget and the observer, shared by a runtime's clients. */
+  guards?: UpstreamGuards | undefined;
 }
 
 export interface CallOptions {
@@ -60,17 +70,37 @@ export const DEFAULT_MAX_CONCURRENCY = 50;
 
 type Attempt = { statusCode: number; headers: Record<string, string | string[] | undefined>; body: unknown };
 
+/** One logical call: what all its attempts share. */
+interface Call {
+  ep: Endpoint<unknown>;
+  family: UpstreamFamily;
+  /** Reads (and login, which changes nothing) are retried after failures; writes only after a 429. */
+  kind: 'read' | 'write';
+  details: UpstreamErrorDetails;
+  path: string;
+  body: string | undefined;
+  options: CallOptions;
+  deadline: number | undefined;
+  /** Aborts at the deadline: queued, waiting or on the wire. */
+  signal: AbortSignal | undefined;
+}
+
+/** undici's codes for the per-call timeouts, as opposed to a failed connection. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 export class UpstreamClient {
   readonly #pool: Pool;
   readonly #options: UpstreamClientOptions;
   readonly #retry: RetryPolicy;
   readonly #prefix: string;
   readonly #limiter: ConcurrencyLimiter;
+  readonly #guards: UpstreamGuards;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
     this.#options = options;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.#guards = options.guards ?? new UpstreamGuards({ logger: options.logger, retryBudget: this.#retry.retryBudget });
     this.#prefix = url.pathname.replace(/\/+$/, '');
     const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
     this.#limiter = new ConcurrencyLimiter(maxConcurrency);
@@ -84,83 +114,207 @@ export class UpstreamClient {
     });
   }
 
-  /** Calls one endpoint and returns its `data`, parsed by the endpoint's model. */
+  /**
+   * Calls one endpoint and returns its `data`, parsed by the endpoint's model. The family's breaker
+   * admits the call (or it fails fast), retries follow the policy within the runtime's retry budget,
+   * and the whole call ends by its deadline.
+   *
+   * The breaker counts the call once, by its outcome after retries: a failure a retry absorbed says
+   * nothing of an outage, and counting attempts would let 30% transient 503s trip a 50% breaker by
+   * chance (about 1 time in 20 at the first 20 calls), turning a recoverable bank into an outage.
+   * Every attempt still goes to the observer (metrics).
+   */
   async call<Data>(ep: Endpoint<Data>, options: CallOptions = {}): Promise<Data> {
-    const name = endpointName(ep);
-    const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
-    const details = { endpoint: name, requestId };
-    const path = this.#path(ep, options);
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const send = async (token: string | undefined) => {
-      const attempt = await this.#attempt(ep, path, this.#headers(ep.headers, requestId, token, options.headers), body, details);
-      return this.#read(ep, attempt, details);
-    };
-    return isIdempotent(ep.method) ? this.#withRetries(() => this.#withAuth(send, options.auth), details) : this.#withAuth(send, options.auth);
+    const call = this.#prepare(ep, options);
+    const permit = this.#admit(call);
+    const send = async (token: string | undefined) => this.#read(ep, await this.#attempt(call, token), call);
+    try {
+      // The half-open probe is a single attempt: its answer alone says whether the bank is back.
+      const data = await this.#withRetries(call, permit.probe ? 1 : this.#retry.maxAttempts, () => this.#withAuth(call, send));
+      permit.settle('success');
+      return data;
+    } catch (error) {
+      permit.settle(this.#verdict(call, error));
+      this.#logFailure(call, error);
+      throw error;
+    }
   }
 
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Waits for calls in flight, or with `force` aborts them (a stop whose grace period ran out). */
+  close(force = false): Promise<void> {
+    return force ? this.#pool.destroy() : this.#pool.close();
+  }
+
+  #prepare(ep: Endpoint<unknown>, options: CallOptions): Call {
+    const name = endpointName(ep);
+    const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
+    return {
+      ep,
+      family: familyOf(ep),
+      kind: isIdempotent(ep.method) || ep.headers === 'login' ? 'read' : 'write',
+      details: { endpoint: name, requestId },
+      path: this.#path(ep, options),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      options,
+      deadline: options.deadline,
+      signal: deadlineSignal(options.deadline),
+    };
+  }
+
+  /** The breaker's leave for the call, or a fast failure: open circuit, or a deadline already gone. */
+  #admit(call: Call) {
+    if (call.signal?.aborted) {
+      this.#observe(call, 'deadline', 0);
+      throw this.#guards.deadlineExceeded(call.details, false);
+    }
+    const permit = this.#guards.breaker(call.family).acquire();
+    if (!permit) {
+      this.#observe(call, 'circuit-open', 0);
+      throw this.#guards.circuitOpen(call.family, call.details);
+    }
+    this.#guards.retryBudget.recordCall();
+    return permit;
+  }
+
+  /**
+   * What the call says about the bank's health. Failures of a token this call waited for are the
+   * login's, counted in the auth family by that call itself.
+   */
+  #verdict(call: Call, error: unknown): Verdict {
+    if (!this.#owns(call, error)) return 'none';
+    if (error instanceof UpstreamUnavailableError) return error.inFlight ? 'failure' : 'none';
+    if (error instanceof UpstreamNetworkError || error instanceof UpstreamServerError) return 'failure';
+    return 'success';
+  }
+
+  #owns(call: Call, error: unknown): error is UpstreamError {
+    return error instanceof UpstreamError && error.requestId === call.details.requestId;
   }
 
   /** One re-login and one retry on 401, only where the token is ours to renew. */
-  async #withAuth<T>(send: (token: string | undefined) => Promise<T>, auth: TokenSource | undefined): Promise<T> {
-    const token = await auth?.get();
+  async #withAuth<T>(call: Call, send: (token: string | undefined) => Promise<T>): Promise<T> {
+    const auth = call.options.auth;
+    const token = await this.#token(call, auth?.get());
     try {
       return await send(token);
     } catch (error) {
       if (!(error instanceof UpstreamAuthError) || !auth?.renew || token === undefined) throw error;
-      return send(await auth.renew(token));
+      return send(await this.#token(call, auth.renew(token)));
     }
   }
 
-  async #withRetries<T>(run: () => Promise<T>, details: UpstreamErrorDetails): Promise<T> {
-    const started = Date.now();
+  /** A token, waited for no longer than the call's deadline (a login may be slow or queued). */
+  #token(call: Call, pending: Promise<string> | undefined): Promise<string | undefined> {
+    if (!pending) return Promise.resolve(undefined);
+    return raceSignal(pending, call.signal, () => this.#guards.deadlineExceeded(call.details, false));
+  }
+
+  async #withRetries<T>(call: Call, maxAttempts: number, run: () => Promise<T>): Promise<T> {
+    let waited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await run();
       } catch (error) {
-        if (!isRetryable(error) || attempt >= this.#retry.maxAttempts) throw error;
-        const delay = retryDelayMs(this.#retry, attempt, error);
-        if (Date.now() - started + delay > this.#retry.budgetMs) throw error;
-        this.#options.logger.warn({ ...details, attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream read');
-        await sleep(delay);
+        const delay = this.#nextDelay(call, attempt, maxAttempts, error, waited);
+        if (delay === undefined) throw error;
+        this.#options.logger.warn(
+          { ...call.details, correlationId: call.options.correlationId, attempt, delayMs: delay, error: (error as Error).message },
+          'retrying upstream call',
+        );
+        if (!(await pause(delay, call.signal))) throw this.#guards.deadlineExceeded(call.details, false);
+        waited += delay;
       }
     }
   }
 
-  async #attempt(
-    ep: Endpoint<unknown>,
-    path: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    details: UpstreamErrorDetails,
-  ): Promise<Attempt> {
+  /**
+   * The wait before another attempt, or undefined when the failure stands. The policy's budgetMs
+   * bounds the waits; the deadline bounds everything (attempts that are slow under load included).
+   */
+  #nextDelay(call: Call, attempt: number, maxAttempts: number, error: unknown, waited: number): number | undefined {
+    if (!this.#owns(call, error) || !isRetryable(error, call.kind) || attempt >= maxAttempts) return undefined;
+    const delay = retryDelayMs(this.#retry, attempt, error);
+    const now = Date.now();
+    if (waited + delay > this.#retry.budgetMs || now + delay > (call.deadline ?? Infinity)) {
+      // A Retry-After this call may not wait out: say when to come back rather than pass on the 429.
+      if (error instanceof UpstreamRateLimitError) throw this.#guards.rateLimited(now + delay, call.details, error);
+      return undefined;
+    }
+    // Other calls found the family down meanwhile: no point adding to it.
+    if (this.#guards.breaker(call.family).state === 'open') return undefined;
+    if (!this.#guards.retryBudget.tryRetry()) {
+      this.#options.logger.warn({ ...call.details, family: call.family }, 'retry budget spent: not retrying');
+      return undefined;
+    }
+    return delay;
+  }
+
+  async #attempt(call: Call, token: string | undefined): Promise<Attempt> {
+    await this.#waitOutRateLimit(call);
+    const headers = this.#headers(call.ep.headers, call.details.requestId, token, call.options);
     const started = performance.now();
+    let sent = false;
     try {
       const { response, text } = await this.#limiter.run(async () => {
-        const answer = await this.#pool.request({ method: ep.method, path, headers, body });
+        sent = true;
+        const answer = await this.#pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: call.signal });
         return { response: answer, text: await answer.body.text() };
-      });
+      }, call.signal);
+      const ms = performance.now() - started;
+      this.#observe(call, response.statusCode, ms);
       this.#options.logger.debug(
-        { ...details, status: response.statusCode, ms: Math.round(performance.now() - started) },
+        { ...call.details, correlationId: call.options.correlationId, status: response.statusCode, ms: Math.round(ms) },
         'upstream call',
       );
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
     } catch (error) {
-      const reason = (error as { code?: string }).code ?? (error as Error).message;
-      throw new UpstreamNetworkError(reason, details, { cause: error });
+      throw this.#attemptFailure(call, error, sent, performance.now() - started);
     }
   }
 
-  #read<Data>(ep: Endpoint<Data>, attempt: Attempt, details: UpstreamErrorDetails): Data {
+  #attemptFailure(call: Call, error: unknown, sent: boolean, ms: number): UpstreamError {
+    if (call.signal?.aborted) {
+      this.#observe(call, 'deadline', ms);
+      return this.#guards.deadlineExceeded(call.details, sent);
+    }
+    const code = (error as { code?: string }).code;
+    const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
+    this.#observe(call, timedOut ? 'timeout' : 'network', ms);
+    // The code, not undici's message: that may name the bank's host and port.
+    return new UpstreamNetworkError(code ?? (error as Error).name, call.details, { cause: error, timedOut });
+  }
+
+  /** A 429's Retry-After holds the whole family: wait it out, or fail fast if it outlasts the call. */
+  async #waitOutRateLimit(call: Call): Promise<void> {
+    const until = this.#guards.heldUntil(call.family);
+    if (until === undefined) return;
+    if (until > (call.deadline ?? Date.now() + this.#retry.budgetMs)) throw this.#guards.rateLimited(until, call.details);
+    if (!(await pause(until - Date.now(), call.signal))) throw this.#guards.deadlineExceeded(call.details, false);
+  }
+
+  #observe(call: Call, status: UpstreamCallRecord['status'], durationMs: number): void {
+    this.#guards.observer.call({ endpoint: call.details.endpoint, family: call.family, status, durationMs });
+  }
+
+  #logFailure(call: Call, error: unknown): void {
+    const unavailable =
+      error instanceof UpstreamUnavailableError || error instanceof UpstreamNetworkError || error instanceof UpstreamServerError;
+    if (!unavailable || !this.#owns(call, error)) return;
+    this.#options.logger.warn(
+      { ...call.details, correlationId: call.options.correlationId, family: call.family, error: error.message },
+      'upstream call failed',
+    );
+  }
+
+  #read<Data>(ep: Endpoint<Data>, attempt: Attempt, call: Call): Data {
+    const { details } = call;
     const reading = ep.envelope === false ? readBareBody(attempt.statusCode, attempt.body) : readEnvelope(attempt.statusCode, attempt.body);
     if (reading.ok === 'malformed') throw this.#contractError([{ path: '(body)', message: reading.reason }], details);
     if (reading.ok === false) {
-      throw httpErrorFor(reading.status, reading.message, {
-        ...details,
-        code: reading.code,
-        retryAfterMs: parseRetryAfter(attempt.headers['retry-after']),
-      });
+      const retryAfterMs = parseRetryAfter(attempt.headers['retry-after']);
+      const error = httpErrorFor(reading.status, reading.message, { ...details, code: reading.code, retryAfterMs });
+      if (error instanceof UpstreamRateLimitError && retryAfterMs !== undefined) this.#guards.holdOff(call.family, Date.now() + retryAfterMs);
+      throw error;
     }
     const parsed = ep.data.safeParse(reading.data);
     if (!parsed.success) throw this.#contractError(contractIssues(parsed.error), details);
@@ -188,12 +342,7 @@ export class UpstreamClient {
     return `${this.#prefix}${path}${search}`;
   }
 
-  #headers(
-    set: HeaderSet,
-    requestId: string,
-    token: string | undefined,
-    extra: Record<string, string> | undefined,
-  ): Record<string, string> {
+  #headers(set: HeaderSet, requestId: string, token: string | undefined, options: CallOptions): Record<string, string> {
     const o = this.#options;
     const base: Record<string, string> = { 'x-api-key': o.apiKey, 'content-type': 'application/json', accept: 'application/json' };
     if (set === 'direct-debit') {
@@ -206,7 +355,9 @@ export class UpstreamClient {
       if (set === 'issuing' && o.clientId) base['x-client-id'] = o.clientId;
       if (token !== undefined) base.authorization = `Bearer ${token}`;
     }
-    return { ...base, ...extra };
+    // Not a documented header: the bank ignores it, and its logs (or a proxy's) can match ours.
+    if (options.correlationId) base['x-correlation-id'] = options.correlationId;
+    return { ...base, ...options.headers };
   }
 }
 

@@ -76,17 +76,54 @@ const PROGRAM_NOT_SUPPORTED = /is not supported for the (\w+) program\.?$/i;
 export class UpstreamAuthError extends UpstreamHttpError {}
 /** 404: a path or resource the upstream does not know. */
 export class UpstreamNotFoundError extends UpstreamHttpError {}
-/** 429: too many requests. Reads are retried after Retry-After. */
+/**
+ * 429: too many requests. Retried after Retry-After (writes too, with the same x-request-id: the bank
+ * refused before doing anything). See retry.ts.
+ */
 export class UpstreamRateLimitError extends UpstreamHttpError {}
 /** 5xx: the upstream failed. Reads are retried. */
 export class UpstreamServerError extends UpstreamHttpError {}
 
-/** No answer: connection refused or dropped, or a timeout. Reads are retried. */
+/**
+ * No answer: connection refused or dropped, or the per-call timeout (UPSTREAM_TIMEOUT_MS). Reads are
+ * retried. `reason` is undici's error code (e.g. ECONNREFUSED, UND_ERR_SOCKET): for logs only, as the
+ * cause's own message may name the bank's host and port.
+ */
 export class UpstreamNetworkError extends UpstreamError {
   readonly reason: string;
-  constructor(reason: string, details: UpstreamErrorDetails, options?: { cause?: unknown }) {
+  /** The per-call timeout struck (connect, headers or body), rather than the connection failing. */
+  readonly timedOut: boolean;
+  constructor(reason: string, details: UpstreamErrorDetails, options?: { cause?: unknown; timedOut?: boolean }) {
     super(`Upstream did not answer ${details.endpoint}: ${reason}`, details, options);
     this.reason = reason;
+    this.timedOut = options?.timedOut ?? false;
+  }
+}
+
+/** Why the gateway gave up on the bank without (another) answer. */
+export type UnavailableReason = 'DEADLINE_EXCEEDED' | 'CIRCUIT_OPEN' | 'RATE_LIMITED';
+
+/**
+ * The gateway stopped short of (or stopped waiting for) the bank: the operation's deadline passed,
+ * the family's circuit breaker is open, or the bank's Retry-After lies past what the call may wait.
+ * The message is written for the caller; it names no upstream address.
+ */
+export class UpstreamUnavailableError extends UpstreamError {
+  readonly reason: UnavailableReason;
+  /** When the caller may usefully try again (Retry-After, or the breaker's next probe), if known. */
+  readonly retryAfterSeconds: number | undefined;
+  /** The request was on the wire when the deadline struck: the bank was slow, which its breaker counts. */
+  readonly inFlight: boolean;
+  constructor(
+    reason: UnavailableReason,
+    message: string,
+    details: UpstreamErrorDetails,
+    options: { retryAfterSeconds?: number | undefined; inFlight?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, details, { cause: options.cause });
+    this.reason = reason;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.inFlight = options.inFlight ?? false;
   }
 }
 
@@ -100,12 +137,17 @@ export interface ContractIssue {
 export class UpstreamContractError extends UpstreamError {
   readonly issues: ContractIssue[];
   constructor(issues: ContractIssue[], details: UpstreamErrorDetails) {
-    const first = issues[0];
-    const where = first ? ` at ${first.path}: ${first.message}` : '';
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-    super(`Upstream ${details.endpoint} returned a payload that breaks its contract${where}${more}`, details);
+    super(`Upstream ${details.endpoint} returned a payload that breaks its contract${contractWhere(issues)}`, details);
     this.issues = issues;
   }
+}
+
+/** ` at data[0].id: <rule> (and 2 more)`: where the payload broke, never what it held. */
+export function contractWhere(issues: ContractIssue[]): string {
+  const first = issues[0];
+  const where = first ? ` at ${first.path}: ${first.message}` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `${where}${more}`;
 }
 
 export function httpErrorFor(

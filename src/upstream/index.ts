@@ -1,4 +1,4 @@
-import type { ClientCredentials, UpstreamConfig } from '../config.ts';
+import { DEFAULT_RESILIENCE, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -15,6 +15,8 @@ import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller, type CallScope } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
+import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
+import type { BreakerState, UpstreamObserver } from './observer.ts';
 import type { RetryPolicy } from './retry.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -85,13 +87,31 @@ export interface UpstreamRuntime {
   tokens: TokenManager | undefined;
   /** The upstream for one request: the caller's token if sent, else the gateway's own login where allowed. */
   forRequest(scope: RequestScope): Upstream;
-  close(): Promise<void>;
+  /** How long an operation may take (OPERATION_DEADLINE_MS): its RequestScope.deadline is its start plus this. */
+  operationDeadlineMs: number;
+  /** Each upstream family's circuit breaker, read from memory (readiness). */
+  breakerStates(): Record<UpstreamFamily, BreakerState>;
+  /** Closes the pools: after the calls in flight, or at once with `force`. */
+  close(force?: boolean): Promise<void>;
 }
 
-export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, retry?: RetryPolicy): UpstreamRuntime {
-  const client = new UpstreamClient({ ...config, logger, retry });
+/**
+ * One runtime per gateway. Its clients (one per base address) share the guards: breakers and
+ * Retry-After holds per family, one retry budget, and the observer that metrics listen on.
+ */
+export function createUpstreamRuntime(
+  config: UpstreamConfig,
+  logger: Logger,
+  retry?: RetryPolicy,
+  resilience: ResilienceConfig = DEFAULT_RESILIENCE,
+  observer?: UpstreamObserver,
+): UpstreamRuntime {
+  const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
+  const client = new UpstreamClient({ ...config, logger, retry, guards });
   const directDebitClient =
-    config.directDebitBaseUrl === config.baseUrl ? client : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry });
+    config.directDebitBaseUrl === config.baseUrl
+      ? client
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
@@ -105,9 +125,11 @@ export function createUpstreamRuntime(config: UpstreamConfig, logger: Logger, re
     tokens,
     forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) =>
       createUpstream(clients, bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken, shared, scope),
-    close: async () => {
-      await client.close();
-      if (directDebitClient !== client) await directDebitClient.close();
+    operationDeadlineMs: resilience.operationDeadlineMs,
+    breakerStates: () => guards.breakerStates(),
+    close: async (force = false) => {
+      await client.close(force);
+      if (directDebitClient !== client) await directDebitClient.close(force);
     },
   };
 }

@@ -29,3 +29,28 @@ describe('ConcurrencyLimiter', () => {
     expect(await limiter.run(async () => 'next')).toBe('next');
   });
 });
+
+describe('ConcurrencyLimiter and an abort signal', () => {
+  it('takes a call that gave up out of the queue, without losing or doubling a slot', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    let release!: () => void;
+    const holding = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const gaveUp = new AbortController();
+    const abandoned = limiter.run(async () => 'never', gaveUp.signal);
+    const next = limiter.run(async () => 'next');
+    expect(limiter.queued).toBe(2);
+    gaveUp.abort(new Error('deadline'));
+    await expect(abandoned).rejects.toThrow('deadline');
+    expect(limiter.queued).toBe(1);
+    release();
+    await holding;
+    expect(await next).toBe('next');
+    expect(limiter.active).toBe(0);
+  });
+
+  it('refuses at once when the signal has already aborted', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    await expect(limiter.run(async () => 'never', AbortSignal.abort(new Error('late')))).rejects.toThrow('late');
+    expect(limiter.active).toBe(0);
+  });
+});

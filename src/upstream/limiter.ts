@@ -20,8 +20,10 @@ export class ConcurrencyLimiter {
     return this.#waiting.length;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  /** Runs `task` once a slot is free. An abort while queued leaves the queue with the signal's reason. */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
+    if (this.#active >= this.#max) await this.#queue(signal);
     else this.#active += 1;
     try {
       return await task();
@@ -31,5 +33,21 @@ export class ConcurrencyLimiter {
       if (next) next();
       else this.#active -= 1;
     }
+  }
+
+  #queue(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        // It never got a slot, so there is none to pass on.
+        this.#waiting.splice(this.#waiting.indexOf(granted), 1);
+        reject(signal?.reason);
+      };
+      const granted = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      this.#waiting.push(granted);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 }

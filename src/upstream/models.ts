@@ -107,6 +107,17 @@ export function camelKeys<T extends z.ZodType>(model: T) {
  * Card numbers leave the gateway masked, whatever the upstream sent: first 6 and last 4 digits,
  * the rest as `*` (e.g. `424242******4242`). Text that is already masked passes unchanged.
  */
+/** The Luhn check digit rule every card number satisfies. */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
 export function maskCardNumber(value: string): string {
   const digits = value.replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(digits)) return value;

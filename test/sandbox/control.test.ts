@@ -111,6 +111,56 @@ describe('faults', () => {
     expect(response.body).toEqual({ unexpected: ['shape'] });
   });
 
+  it("'lose' handles the call fully, then closes the connection: a replay of its request id answers what was lost", async () => {
+    await addFault({ kind: 'lose', method: 'POST', path: ACCOUNT_PATH });
+    const body = { type: 'virtual_account', country: 'US', currency: 'USD', required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }] };
+    const headers = { 'x-request-id': 'lost-1' };
+    await expect(api.send('POST', ACCOUNT_PATH, { body, headers })).rejects.toThrow();
+    // The account exists although no answer came back.
+    expect(sandbox.store.accounts.size).toBe(6);
+
+    const replay = await api.send('POST', ACCOUNT_PATH, { body, headers });
+    expect(replay.status).toBe(200);
+    expect(sandbox.store.accounts.size).toBe(6);
+    expect(sandbox.store.accounts.has(replay.body.data[0].id)).toBe(true);
+    expect(sandbox.requests().map((r) => [r.method, r.status, r.requestId])).toEqual([
+      ['POST', null, 'lost-1'],
+      ['POST', 200, 'lost-1'],
+    ]);
+  });
+
+  it("with 'rate', applies to each matching call with that probability until cleared, repeatably for a seed", async () => {
+    const statuses = async (calls: number) => {
+      const seen: number[] = [];
+      for (let i = 0; i < calls; i += 1) seen.push((await api.get(BALANCE_PATH)).status);
+      return seen;
+    };
+    const added = await addFault({ kind: 'status', status: 503, rate: 0.3, seed: 42, path: BALANCE_PATH });
+    expect(added.body).toMatchObject({ id: 'flt_1', rate: 0.3, seed: 42, count: null, remaining: null, applied: 0 });
+    const first = await statuses(200);
+    const failed = first.filter((status) => status === 503).length;
+    expect(failed).toBeGreaterThan(40);
+    expect(failed).toBeLessThan(80);
+    expect(first.filter((status) => status !== 503).every((status) => status === 200)).toBe(true);
+    // Still there, counting what it did.
+    expect((await control(sandbox, 'GET', '/faults')).body).toMatchObject([{ id: 'flt_1', remaining: null, applied: failed }]);
+
+    // The same seed draws the same sequence.
+    await control(sandbox, 'DELETE', '/faults');
+    await addFault({ kind: 'status', status: 503, rate: 0.3, seed: 42, path: BALANCE_PATH });
+    expect(await statuses(200)).toEqual(first);
+  });
+
+  it("with 'rate' and no seed, picks one and shows it; rate 1 applies to every call, and a fault that does not fire lets the next try", async () => {
+    const listed = await addFault({ kind: 'status', status: 502, rate: 0, path: BALANCE_PATH });
+    expect(Number.isInteger(listed.body.seed)).toBe(true);
+    await addFault({ kind: 'status', status: 503, rate: 1, path: BALANCE_PATH });
+    for (let i = 0; i < 5; i += 1) expect((await api.get(BALANCE_PATH)).status).toBe(503);
+    expect((await control(sandbox, 'GET', '/faults')).body.map((f: { applied: number }) => f.applied)).toEqual([0, 5]);
+    await control(sandbox, 'DELETE', '/faults');
+    expect((await api.get(BALANCE_PATH)).status).toBe(200);
+  });
+
   it('are listed while pending and can be cleared', async () => {
     await addFault({ kind: 'drop', count: 3, path: '/nowhere' });
     await addFault({ kind: 'stall', stallMs: 10 });
@@ -124,7 +174,11 @@ describe('faults', () => {
   });
 
   it.each([
-    [{ kind: 'explode' }, 'kind must be one of status, stall, drop, contract'],
+    [{ kind: 'explode' }, 'kind must be one of status, stall, drop, lose, contract'],
+    [{ kind: 'status', count: 2, rate: 0.5 }, 'rate cannot be combined with count'],
+    [{ kind: 'status', seed: 7 }, 'seed applies only with rate'],
+    [{ kind: 'status', rate: 1.5 }, 'rate must be at most 1'],
+    [{ kind: 'status', rate: 0.5, seed: -1 }, 'seed must be at least 0'],
     [{}, 'kind is required'],
     [{ kind: 'status', status: 200 }, 'status must be at least 400'],
     [{ kind: 'status', count: 0 }, 'count must be at least 1'],
