@@ -58,3 +58,86 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('loadConfig: who may call', () => {
+  const REAL = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u' };
+  const CLIENT = { UPSTREAM_CLIENT_KEY: 'ck', UPSTREAM_CLIENT_SECRET: 'cs', UPSTREAM_EMAIL: 'ops@bank.example' };
+  const HASH = 'a'.repeat(64);
+  const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+  };
+
+  it('defaults to mode none with the embedded sandbox, and reads keys, JWT settings and origins', () => {
+    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] });
+    const config = loadConfig({
+      AUTH_MODE: 'service',
+      GATEWAY_API_KEY_HASHES: `reporting:${HASH.toUpperCase()}, treasury:${'b'.repeat(64)}`,
+      JWT_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
+      JWT_ISSUER: 'https://idp.example',
+      JWT_AUDIENCE: 'gateway',
+      ALLOWED_ORIGINS: 'https://app.example/, https://ops.example',
+    });
+    expect(config.auth).toEqual({
+      mode: 'service',
+      apiKeys: [
+        { name: 'reporting', sha256: HASH },
+        { name: 'treasury', sha256: 'b'.repeat(64) },
+      ],
+      jwt: { jwksUrl: 'https://idp.example/.well-known/jwks.json', issuer: 'https://idp.example', audience: 'gateway' },
+      allowedOrigins: ['https://app.example', 'https://ops.example'],
+    });
+  });
+
+  it('refuses a real upstream without caller authentication', () => {
+    expect(problemsOf(REAL)).toContain('AUTH_MODE is required with a real upstream (passthrough or service)');
+    expect(problemsOf({ ...REAL, AUTH_MODE: 'none' })).toContain(
+      'AUTH_MODE none is allowed only with the embedded sandbox (leave UPSTREAM_BASE_URL unset)',
+    );
+    expect(problemsOf({ ...REAL, AUTH_MODE: 'passthrough' })).toEqual([]);
+  });
+
+  it('refuses service mode without a credential to check, or without its own login', () => {
+    expect(problemsOf({ AUTH_MODE: 'service' })).toEqual([
+      'AUTH_MODE service needs GATEWAY_API_KEY_HASHES or JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE',
+    ]);
+    expect(problemsOf({ ...REAL, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toContain(
+      'AUTH_MODE service needs UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL (the gateway logs in itself)',
+    );
+    expect(problemsOf({ ...REAL, ...CLIENT, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toEqual([]);
+  });
+
+  it('refuses half a JWT configuration, naming what is missing', () => {
+    expect(problemsOf({ AUTH_MODE: 'service', JWT_JWKS_URL: 'https://idp.example/jwks' })).toEqual([
+      'JWT_ISSUER is required with JWT_JWKS_URL (JWTs are checked for issuer and audience)',
+      'JWT_AUDIENCE is required with JWT_JWKS_URL (JWTs are checked for issuer and audience)',
+    ]);
+  });
+
+  it('refuses keys or a JWKS that another mode would silently ignore', () => {
+    expect(problemsOf({ GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toEqual(['GATEWAY_API_KEY_HASHES is used only with AUTH_MODE service (AUTH_MODE is not set)']);
+    expect(
+      problemsOf({ AUTH_MODE: 'passthrough', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' }),
+    ).toEqual([
+      'JWT_JWKS_URL is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
+      'JWT_ISSUER is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
+      'JWT_AUDIENCE is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
+    ]);
+  });
+
+  it('refuses malformed key entries, repeated names and origins that are not origins', () => {
+    const problems = problemsOf({
+      AUTH_MODE: 'service',
+      GATEWAY_API_KEY_HASHES: `a:${HASH},a:${'b'.repeat(64)},b:not-a-hash`,
+      ALLOWED_ORIGINS: 'https://app.example/path',
+    });
+    expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex (see `npm run api-key`)');
+    expect(problems).toContain('GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): a repeated');
+    expect(problems).toContain('ALLOWED_ORIGINS.0 entries must be origins like https://app.example.com (or *)');
+  });
+});

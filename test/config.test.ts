@@ -24,3 +24,27 @@ describe('starting with a bad configuration', () => {
     }
   });
 });
+
+describe('starting without caller authentication', () => {
+  const REAL = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u' };
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+
+  it('refuses AUTH_MODE none against a real upstream: exit 1 with the reason', () => {
+    const run = start({ ...REAL, AUTH_MODE: 'none' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('AUTH_MODE none is allowed only with the embedded sandbox (leave UPSTREAM_BASE_URL unset)');
+  });
+
+  it('refuses a real upstream with no AUTH_MODE at all', () => {
+    const run = start(REAL);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('AUTH_MODE is required with a real upstream (passthrough or service)');
+  });
+
+  it('refuses AUTH_MODE service with neither API keys nor a JWKS', () => {
+    const run = start({ AUTH_MODE: 'service' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('AUTH_MODE service needs GATEWAY_API_KEY_HASHES or JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE');
+  });
+});

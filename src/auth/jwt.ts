@@ -1,0 +1,76 @@
+import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { AuthRefusal } from './refusal.ts';
+
+/**
+ * JWTs of an identity provider: signed by a key of its JWKS, with its issuer and our audience.
+ * Asymmetric algorithms only (a shared-secret HS256 token could be minted by anyone holding the
+ * secret; `none` is never accepted), `exp` and `sub` required, 30 seconds of clock skew tolerated.
+ */
+export const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
+
+export interface JwtSettings {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+}
+
+/** A verified caller: the JWT's subject. */
+export interface JwtCaller {
+  subject: string;
+}
+
+export type JwtVerifier = (token: string) => Promise<JwtCaller>;
+
+export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
+  const keys = remoteKeys(settings.jwksUrl);
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: settings.issuer,
+        audience: settings.audience,
+        algorithms: JWT_ALGORITHMS,
+        clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp', 'sub'],
+      });
+      const subject = payload.sub;
+      if (!subject || subject.length > 200) throw new AuthRefusal('invalid', 'The JWT has no usable sub claim (1-200 characters)');
+      return { subject };
+    } catch (error) {
+      throw error instanceof AuthRefusal ? error : refusalFor(error);
+    }
+  };
+}
+
+/**
+ * The JWKS is fetched on first use and cached 10 minutes; an unknown `kid` refetches it at most once
+ * per 30 seconds (key rotation), and a fetch gives up after 5 seconds.
+ */
+function remoteKeys(jwksUrl: string): JWTVerifyGetKey {
+  return createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+}
+
+/** jose's failures, told apart: the token's fault (401) or the JWKS's (503). */
+function refusalFor(error: unknown): AuthRefusal {
+  const invalid = (why: string) => new AuthRefusal('invalid', `The JWT was refused: ${why}`);
+  if (error instanceof errors.JWTExpired) return invalid('it has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) return invalid(claimProblem(error));
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return invalid(`its algorithm is not accepted (accepted: ${JWT_ALGORITHMS.join(', ')})`);
+  }
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return invalid('no key of the identity provider\u2019s JWKS matches its kid');
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('its signature does not verify');
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return invalid('it is not a well-formed signed JWT');
+  // Timeout, connection refused, a non-200 answer or a malformed key set: not the caller's fault.
+  return new AuthRefusal('unavailable', 'JWTs cannot be checked right now: the identity provider\u2019s JWKS is unreachable', { cause: error });
+}
+
+function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed>): string {
+  if (error.claim === 'iss') return 'its issuer (iss) is not the accepted one';
+  if (error.claim === 'aud') return 'its audience (aud) is not this gateway';
+  if (error.claim === 'nbf') return 'it is not valid yet (nbf)';
+  if (error.reason === 'missing') return `it has no ${error.claim} claim`;
+  return `its ${error.claim} claim is not acceptable`;
+}

@@ -1,0 +1,81 @@
+import type { ExecutionArgs } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../context.ts';
+import type { Logger } from '../logger.ts';
+import type { Authenticator } from './authenticate.ts';
+import { presentedInHeaders } from './credentials.ts';
+import type { CallerIdentity } from './identity.ts';
+import { anonymousMayRun } from './operations.ts';
+import { AuthRefusal, refusalError } from './refusal.ts';
+
+export interface AuthPluginOptions {
+  authenticator: Authenticator;
+  /** The identity of each request that passed, for the context factory. */
+  identities: WeakMap<Request, CallerIdentity>;
+  /** Passthrough only: the checks made once the operation is known. */
+  passthrough?: {
+    /** Resolves when the bank accepts the token; rejects with an AuthRefusal when not. */
+    proveToken(token: string, correlationId?: string): Promise<void>;
+  };
+  logger: Logger;
+}
+
+export function logRefusal(logger: Logger, refusal: AuthRefusal, transport: string): void {
+  // The message names what was wrong, never the credential itself.
+  const line = { transport, refusal: refusal.kind, reason: refusal.message };
+  // Not the caller's fault: the operator needs the cause (a JWKS or bank failure, no credential in it).
+  if (refusal.kind === 'unavailable') logger.warn({ ...line, err: refusal.cause }, 'caller could not be checked');
+  else logger.info(line, 'caller refused');
+}
+
+/**
+ * HTTP and SSE (both through Yoga): the credential is checked in onRequestParse, before the body is
+ * read, so a refused request is never parsed or executed. graphql-ws checks it at connection_init
+ * (ws.ts) and shares the operation rules below, which run before execution on every transport.
+ */
+export function useAuthentication(options: AuthPluginOptions): Plugin {
+  const { authenticator, identities, passthrough, logger } = options;
+  const refuse = (refusal: AuthRefusal, transport: string) => {
+    logRefusal(logger, refusal, transport);
+    return refusalError(refusal, authenticator.challenge);
+  };
+  /** Passthrough's rules once the operation is known: undefined = go ahead. */
+  const operationRefusal = async (args: ExecutionArgs, subscription: boolean): Promise<AuthRefusal | undefined> => {
+    if (!passthrough) return undefined;
+    const context = args.contextValue as GatewayContext;
+    const token = context.caller.upstreamToken;
+    if (!token) {
+      return subscription || !anonymousMayRun(args.document, args.operationName)
+        ? new AuthRefusal('missing', 'Log in first: run the accessTokenCreate mutation, then send its token as "Authorization: Bearer <token>"')
+        : undefined;
+    }
+    if (!subscription) return undefined;
+    // Events are not fetched with the caller's token: prove it before the first one is sent.
+    try {
+      await passthrough.proveToken(token, context.requestId);
+      return undefined;
+    } catch (error) {
+      if (error instanceof AuthRefusal) return error;
+      throw error;
+    }
+  };
+  return {
+    async onRequestParse({ request }) {
+      try {
+        const caller = await authenticator.authenticate(presentedInHeaders(request.headers));
+        identities.set(request, caller);
+        logger.debug({ caller: caller.name }, 'caller authenticated');
+      } catch (error) {
+        throw error instanceof AuthRefusal ? refuse(error, 'http') : error;
+      }
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const refusal = await operationRefusal(args, false);
+      if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'operation')] });
+    },
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const refusal = await operationRefusal(args, true);
+      if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { constantTimeEqual, createApiKeyMatcher, sha256Hex } from '../src/auth/api-keys.ts';
+import { presentedCredential, presentedOnSocket } from '../src/auth/credentials.ts';
+import { needsCsrfHeader } from '../src/auth/csrf.ts';
+import { anonymousMayRun } from '../src/auth/operations.ts';
+import { createOriginCheck } from '../src/auth/origins.ts';
+import { closeReason } from '../src/auth/refusal.ts';
+import { loadConfig } from '../src/config.ts';
+
+/** The pieces of caller authentication that need no gateway; the transports are in test/auth-*.test.ts. */
+
+describe('constant-time comparison', () => {
+  const bytes = (text: string) => Buffer.from(text);
+  it('is true for equal inputs only', () => {
+    expect(constantTimeEqual(bytes('same-digest'), bytes('same-digest'))).toBe(true);
+    expect(constantTimeEqual(bytes('same-digest'), bytes('same-digesT'))).toBe(false);
+  });
+  it('is false, not an exception, for inputs of different lengths', () => {
+    expect(constantTimeEqual(bytes('short'), bytes('longer input'))).toBe(false);
+    expect(constantTimeEqual(bytes(''), bytes('x'))).toBe(false);
+  });
+});
+
+describe('API key matching', () => {
+  const match = createApiKeyMatcher([
+    { name: 'reporting', sha256: sha256Hex('key-one') },
+    { name: 'treasury', sha256: sha256Hex('key-two') },
+  ]);
+  it('names the key that matches', () => {
+    expect(match('key-one')).toBe('reporting');
+    expect(match('key-two')).toBe('treasury');
+  });
+  it('matches nothing for an unknown key, a prefix, or the hash itself', () => {
+    expect(match('key-three')).toBeUndefined();
+    expect(match('key-')).toBeUndefined();
+    expect(match(sha256Hex('key-one'))).toBeUndefined();
+  });
+});
+
+describe('reading credentials', () => {
+  it('tells bearer tokens, API keys, malformed headers and both-at-once apart', () => {
+    expect(presentedCredential('Bearer abc.def', null)).toEqual({ kind: 'bearer', token: 'abc.def' });
+    expect(presentedCredential(null, ' k1 ')).toEqual({ kind: 'api-key', key: 'k1' });
+    expect(presentedCredential('Basic dXNlcjpwYXNz', null)).toEqual({ kind: 'malformed' });
+    expect(presentedCredential('Bearer ', null)).toEqual({ kind: 'malformed' });
+    expect(presentedCredential('Bearer t', 'k')).toEqual({ kind: 'both' });
+    expect(presentedCredential(undefined, '')).toEqual({ kind: 'none' });
+  });
+  it('takes graphql-ws connectionParams first, then upgrade headers', () => {
+    expect(presentedOnSocket({ 'x-api-key': 'k' }, { authorization: 'Bearer t' })).toEqual({ kind: 'api-key', key: 'k' });
+    expect(presentedOnSocket(undefined, { authorization: 'Bearer t' })).toEqual({ kind: 'bearer', token: 't' });
+    expect(presentedOnSocket({ authorization: 42 }, {})).toEqual({ kind: 'none' });
+  });
+});
+
+describe('what an anonymous passthrough caller may run', () => {
+  const may = (source: string, name?: string) => anonymousMayRun(parse(source), name);
+  it('the login mutation and introspection', () => {
+    expect(may('mutation { accessTokenCreate(input: {clientKey: "k", clientSecret: "s", email: "a@b.c"}) { __typename } }')).toBe(true);
+    expect(may('{ __schema { types { name } } __typename }')).toBe(true);
+  });
+  it('nothing else, however it is dressed', () => {
+    expect(may('{ balances { currency } }')).toBe(false);
+    expect(may('mutation { accessTokenCreate(input: {clientKey: "k", clientSecret: "s", email: "a@b.c"}) { __typename } accountClose { __typename } }')).toBe(false);
+    expect(may('mutation M { ...F } fragment F on Mutation { cardCreate { __typename } }')).toBe(false);
+    expect(may('query { ... on Query { balances { currency } } }')).toBe(false);
+    expect(may('subscription { bankEvents { id } }')).toBe(false);
+    expect(may('query A { __typename } mutation B { cardCreate { __typename } }', 'B')).toBe(false);
+  });
+});
+
+describe('origins', () => {
+  const check = createOriginCheck(['https://app.example']);
+  it('allows listed origins, the gateway\u2019s own, and requests without an Origin', () => {
+    expect(check('https://app.example')).toBe(true);
+    expect(check('HTTPS://APP.EXAMPLE')).toBe(true);
+    expect(check('http://gw.internal:4000', 'gw.internal:4000')).toBe(true);
+    expect(check(undefined)).toBe(true);
+  });
+  it('refuses any other origin, and a look-alike', () => {
+    expect(check('https://evil.example')).toBe(false);
+    expect(check('https://app.example.evil.example')).toBe(false);
+    expect(check('null', 'gw.internal')).toBe(false);
+  });
+  it('allows everything with *', () => {
+    expect(createOriginCheck(['*'])('https://anything.example')).toBe(true);
+  });
+});
+
+describe('which requests need the CSRF header', () => {
+  const request = (contentType?: string) => new Request('http://gw/graphql', { method: 'POST', headers: contentType ? { 'content-type': contentType } : {} });
+  it('those a page could send without a preflight', () => {
+    expect(needsCsrfHeader(new Request('http://gw/graphql?query={__typename}'))).toBe(true);
+    expect(needsCsrfHeader(request('application/x-www-form-urlencoded'))).toBe(true);
+    expect(needsCsrfHeader(request('multipart/form-data; boundary=x'))).toBe(true);
+    expect(needsCsrfHeader(request('Text/Plain;charset=UTF-8'))).toBe(true);
+  });
+  it('not JSON', () => {
+    expect(needsCsrfHeader(request('application/json'))).toBe(false);
+    expect(needsCsrfHeader(request('application/graphql-response+json; charset=utf-8'))).toBe(false);
+  });
+});
+
+describe('graphql-ws close reasons', () => {
+  it('fit in the 123 bytes a close frame allows', () => {
+    const long = 'é'.repeat(200);
+    expect(Buffer.byteLength(closeReason(long))).toBeLessThanOrEqual(123);
+    expect(closeReason(long).endsWith('…')).toBe(true);
+    expect(closeReason('short')).toBe('short');
+  });
+});
+
+describe('npm run api-key', () => {
+  const tool = fileURLToPath(new URL('../src/tools/api-key.ts', import.meta.url));
+  it('prints a fresh key and the GATEWAY_API_KEY_HASHES entry that accepts it', () => {
+    const runs = [1, 2].map(() => spawnSync(process.execPath, [tool, 'svc-reporting'], { encoding: 'utf8', timeout: 20_000 }));
+    const parsed = runs.map((run) => {
+      expect(run.status).toBe(0);
+      const [, key, , entry] = run.stdout.split('\n').map((line) => line.trim());
+      return { key: key!, entry: entry! };
+    });
+    expect(parsed[0]!.key).toMatch(/^gwk_[A-Za-z0-9_-]{43}$/);
+    expect(parsed[0]!.key).not.toBe(parsed[1]!.key);
+    expect(parsed[0]!.entry).toBe(`svc-reporting:${sha256Hex(parsed[0]!.key)}`);
+    const config = loadConfig({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `${parsed[0]!.entry},${parsed[1]!.entry.replace('svc-reporting', 'other')}` });
+    expect(config.auth.apiKeys.map((k) => k.name)).toEqual(['svc-reporting', 'other']);
+    expect(createApiKeyMatcher(config.auth.apiKeys)(parsed[1]!.key)).toBe('other');
+  });
+  it('refuses a name that could not be an entry', () => {
+    const run = spawnSync(process.execPath, [tool, 'bad name'], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('may hold only letters, digits');
+    expect(run.stdout).toBe('');
+  });
+});
