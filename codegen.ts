@@ -1,23 +1,44 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { preset as clientPreset } from '@graphql-codegen/client-preset';
+import type { Types } from '@graphql-codegen/plugin-helpers';
 import { printSchema } from 'graphql';
 import { buildSchema } from './src/schema/index.ts';
 
 /**
- * One command regenerates both artefacts of the schema: the printed, sorted SDL that is committed
- * (schema/schema.graphql) and typed documents for the example operations in schema/operations/,
- * which the tests use. `npm run schema:check` runs this with --check so neither can go stale.
+ * One command regenerates every artefact of the schema: the printed, sorted SDL that is committed
+ * (schema/schema.graphql), typed documents for the operations the project ships (the examples in
+ * schema/operations/ and the benchmark's in bench/operations.graphql), which the tests use, and the
+ * trusted documents of those operations (schema/trusted-documents.json), the only ones the gateway
+ * executes with TRUSTED_DOCUMENTS set. `npm run schema:check` runs this with --check so none can go
+ * stale.
  */
+
+const TRUSTED_DOCUMENTS = 'schema/trusted-documents.json';
+
+/**
+ * The client preset with persisted documents: every typed document carries its id
+ * (`__meta__.hash`, "sha256:<hex>" of the normalised text) and the preset writes the id → text
+ * manifest beside them; that manifest goes to schema/ instead, where the gateway reads it.
+ */
+const clientWithTrustedDocuments: Types.OutputPreset = {
+  ...clientPreset,
+  buildGeneratesSection: async (options) =>
+    (await clientPreset.buildGeneratesSection(options)).map((output) =>
+      output.filename.endsWith('/persisted-documents.json') ? { ...output, filename: TRUSTED_DOCUMENTS } : output,
+    ),
+};
+
 const config: CodegenConfig = {
   schema: printSchema(buildSchema()),
-  documents: 'schema/operations/**/*.graphql',
+  documents: ['schema/operations/**/*.graphql', 'bench/operations.graphql'],
   ignoreNoDocuments: false,
   // Node runs .ts directly, so generated relative imports must name the .ts file.
   importExtension: '.ts',
   generates: {
     'schema/schema.graphql': { plugins: ['schema-ast'], config: { includeDirectives: true } },
     'test/generated/': {
-      preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      preset: clientWithTrustedDocuments,
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
       config: {
         useTypeImports: true,
         enumsAsTypes: true,

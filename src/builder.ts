@@ -3,7 +3,9 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
+import { z } from 'zod';
 import type { GatewayContext } from './context.ts';
+import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
 import { CountryCodeScalar, CurrencyScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar } from './scalars.ts';
 
 /**
@@ -34,7 +36,13 @@ export const builder = new SchemaBuilder<{
     },
     nodesQueryOptions: {
       description: 'Entities of the graph by their global IDs, in the order asked.',
-      args: { ids: { description: 'Global IDs, as found in `id` fields.' } },
+      // Each id may cost an upstream read; security/operation-limits.ts refuses more before execution.
+      args: {
+        ids: {
+          description: `Global IDs, as found in \`id\` fields; at most ${MAX_LIST_ARGUMENT}.`,
+          validate: z.array(z.unknown()).max(MAX_LIST_ARGUMENT, `must hold at most ${MAX_LIST_ARGUMENT} items`),
+        },
+      },
     },
     nodeTypeOptions: { description: 'An entity with a global ID that `node` and `nodes` can fetch again.' },
     pageInfoTypeOptions: { description: 'Where a page of a connection sits in the whole list.' },

@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context.ts';
 import { CardholderNode } from './cardholders.ts';
 import { AllowedTransactionCount, CardNode, CardStatus, CardType, IssuanceAction, LimitInterval } from './cards.ts';
 import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors } from './common.ts';
+import { luhn } from '../upstream/models.ts';
 
 /**
  * Document 2, section 4.1 writes. Secrets (PIN, activation code, the full number given to assign)
@@ -13,17 +14,6 @@ import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationE
 const positiveDecimal = z.string().refine((v) => Number(v) > 0, 'must be greater than 0');
 const pin = z.string().regex(/^\d{6}$/, 'must be 6 digits');
 const name = notBlank.max(200, 'must be at most 200 characters');
-
-/** Luhn check, so a mistyped number is caught here and never sent. */
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 const CardLimitInput = builder.inputType('CardLimitInput', {
   description: 'A spending limit.',

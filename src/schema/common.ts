@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
+import { pageSizeProblem } from '../security/page-size.ts';
 import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
 import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
@@ -161,9 +162,24 @@ interface ConnectionArgs {
   after?: string | null;
 }
 
+/**
+ * `first`/`last` out of bounds are refused, not clamped: a client asking for 500 items must not
+ * take the 100 it got for the whole list. (The gateway refuses them before execution already, see
+ * security/operation-limits.ts; this holds for any other caller of the schema.)
+ */
+function pageArgs(args: ConnectionArgs): ConnectionArgs {
+  const issues = (['first', 'last'] as const).flatMap((name) => {
+    const value = args[name];
+    const problem = value == null ? undefined : pageSizeProblem(value);
+    return problem ? [{ path: [name], message: problem }] : [];
+  });
+  if (issues.length > 0) throw validationErrors(issues);
+  return args;
+}
+
 /** A Relay connection over a paged upstream list; `fetchPage` gets the 1-based page and its size. */
 export function pagedConnection<T>(args: ConnectionArgs, fetchPage: (slice: PageSlice) => Promise<T[]>) {
-  return resolveOffsetConnection({ args, maxSize: MAX_UPSTREAM_PAGE_SIZE }, ({ offset, limit }) =>
+  return resolveOffsetConnection({ args: pageArgs(args), maxSize: MAX_UPSTREAM_PAGE_SIZE }, ({ offset, limit }) =>
     fetchWindow(offset, limit, fetchPage),
   );
 }
@@ -173,7 +189,7 @@ export function pagedConnection<T>(args: ConnectionArgs, fetchPage: (slice: Page
  * call per window, two when the window plus the look-ahead item exceeds 100.
  */
 export function offsetConnection<T>(args: ConnectionArgs, fetchRange: (range: { offset: number; limit: number }) => Promise<T[]>) {
-  return resolveOffsetConnection({ args, maxSize: MAX_UPSTREAM_PAGE_SIZE }, async ({ offset, limit }) => {
+  return resolveOffsetConnection({ args: pageArgs(args), maxSize: MAX_UPSTREAM_PAGE_SIZE }, async ({ offset, limit }) => {
     const items: T[] = [];
     for (let start = offset; start < offset + limit; start += MAX_UPSTREAM_PAGE_SIZE) {
       const size = Math.min(MAX_UPSTREAM_PAGE_SIZE, offset + limit - start);

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { parse, type DocumentNode } from 'graphql';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { refusal } from './refusal.ts';
+
+/**
+ * Trusted documents: with a manifest, only its documents are executed, named by id.
+ *
+ * The manifest is GraphQL Code Generator's persisted-documents file (`npm run codegen` writes
+ * schema/trusted-documents.json): `{ "sha256:<hex>": "<document>" }`, the id being the SHA-256 of
+ * the document text. A request names its document by id, with or without the `sha256:` prefix:
+ * - HTTP POST: `{"documentId": "sha256:<hex>", "variables": …}` (GraphQL over HTTP's persisted
+ *   documents, what the client preset's `__meta__.hash` is for) or Apollo's
+ *   `{"extensions": {"persistedQuery": {"version": 1, "sha256Hash": "<hex>"}}}`;
+ * - HTTP GET and SSE: `?documentId=sha256:<hex>` or `?extensions={"persistedQuery":…}`;
+ * - graphql-ws: the id as the subscribe message's `query` (graphql-ws' persisted-queries recipe).
+ * A request with query text, an unknown id or no id at all is refused before parsing.
+ *
+ * @graphql-yoga/plugin-persisted-operations turns an HTTP request's id into the document; it never
+ * runs for graphql-ws (its hook is Yoga's onParams). The parse guard here runs on every transport
+ * and lets nothing but a manifest document through, so it is the rule; the Yoga plugin is the
+ * HTTP adapter to it.
+ */
+
+export interface TrustedDocuments {
+  /** The document for an id (`sha256:<hex>` or `<hex>`), if trusted. */
+  get(id: string): DocumentNode | undefined;
+  readonly size: number;
+}
+
+const HEX_ID = /^(?:sha256:)?([0-9a-f]{64})$/i;
+/** How the Yoga plugin hands a persisted document to the parser. */
+const PLACEHOLDER = /^__PERSISTED_OPERATION_(.+)__$/;
+
+/** Reads and checks a manifest: every id must be the SHA-256 of its document, every document parse. */
+export function loadTrustedDocuments(path: string): TrustedDocuments {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`trusted documents: cannot read the manifest ${path}: ${(error as Error).message}`);
+  }
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
+    throw new Error(`trusted documents: ${path} must be a JSON object of "sha256:<hex>": "<document>"`);
+  }
+  const documents = new Map<string, DocumentNode>();
+  for (const [id, text] of Object.entries(manifest)) {
+    const hex = HEX_ID.exec(id)?.[1]?.toLowerCase();
+    if (typeof text !== 'string' || hex !== sha256(text)) {
+      throw new Error(`trusted documents: in ${path}, "${id}" is not the SHA-256 of its document`);
+    }
+    documents.set(hex, parse(text));
+  }
+  return {
+    get: (id) => {
+      const hex = HEX_ID.exec(id)?.[1];
+      return hex ? documents.get(hex.toLowerCase()) : undefined;
+    },
+    size: documents.size,
+  };
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
+const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
+
+export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
+  return [
+    usePersistedOperations({
+      extractPersistedOperationId: documentIdOf,
+      getPersistedOperation: (id) => trusted.get(id) ?? null,
+      customErrors: {
+        notFound: () => notInList(),
+        persistedQueryOnly: () => onlyTrusted(),
+        keyNotFound: () => refusal('PERSISTED_QUERY_ID_REQUIRED', 'No document id: send the id of a trusted document (documentId).'),
+      },
+    }),
+    {
+      onParse({ params, setParsedDocument }) {
+        const source = typeof params.source === 'string' ? params.source : params.source.body;
+        const id = PLACEHOLDER.exec(source)?.[1] ?? source.trim();
+        const document = trusted.get(id);
+        if (document) return setParsedDocument(document);
+        throw HEX_ID.test(id) ? notInList() : onlyTrusted();
+      },
+    },
+  ];
+}
+
+/** The id a request names its document by (see above), or null. */
+function documentIdOf(params: GraphQLParams & { documentId?: unknown }, request: Request): string | null {
+  if (typeof params.documentId === 'string') return params.documentId;
+  const fromUrl = request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null;
+  if (fromUrl) return fromUrl;
+  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+}
