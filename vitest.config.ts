@@ -9,6 +9,8 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The leak scan runs after every file (test/leak-scan.ts).
+    setupFiles: ['test/leak-scan.setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.

@@ -112,11 +112,14 @@ const envSchema = z
     INTROSPECTION: optionalFlag,
     GRAPHIQL: optionalFlag,
     TRUSTED_DOCUMENTS: optionalString,
+    // Defaults: the shipped operations (schema/operations, bench, README) reach depth 7, cost 23,198
+    // (src/security/operation-limits.ts), 199 tokens, no aliases or directives; test/limits.test.ts
+    // checks they pass 3 levels under the depth and half the cost and tokens.
     MAX_DEPTH: intIn(1, 100, 12),
-    MAX_COST: intIn(1, 1_000_000, 5_000),
-    MAX_ALIASES: intIn(0, 1_000, 30),
-    MAX_DIRECTIVES: intIn(0, 1_000, 20),
-    MAX_TOKENS: intIn(10, 100_000, 3_000),
+    MAX_COST: intIn(1, 1_000_000, 50_000),
+    MAX_ALIASES: intIn(0, 1_000, 15),
+    MAX_DIRECTIVES: intIn(0, 1_000, 10),
+    MAX_TOKENS: intIn(10, 100_000, 2_000),
     MAX_BODY_BYTES: intIn(1_024, 10 * 1024 * 1024, 64 * 1024),
     // A failing bank.
     OPERATION_DEADLINE_MS: intIn(100, 600_000, 15_000),
@@ -187,7 +190,15 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (key: string) => boolea
     if (set('UPSTREAM_BASE_URL') && !set('UPSTREAM_CLIENT_KEY')) {
       problems.push('AUTH_MODE service needs UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL (the gateway logs in itself)');
     }
+  } else {
+    // Keys or a JWKS with another mode would be ignored: the operator meant callers to authenticate.
+    for (const key of ['GATEWAY_API_KEY_HASHES', ...jwtGiven].filter(set)) {
+      problems.push(`${key} is used only with AUTH_MODE service (AUTH_MODE is ${mode ?? 'not set'})`);
+    }
   }
+  const names = (env.GATEWAY_API_KEY_HASHES ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
+  const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
+  if (repeated.length > 0) problems.push(`GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): ${repeated.join(', ')} repeated`);
   return problems;
 }
 

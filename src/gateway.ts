@@ -1,3 +1,4 @@
+import type { Plugin } from 'graphql-yoga';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import {
   DEFAULT_LIMITS,
@@ -12,6 +13,8 @@ import { createMemoryEventBus, createRedisEventBus, type EventBus } from './even
 import { createWebhookIntake } from './events/intake.ts';
 import type { Logger } from './logger.ts';
 import { buildSchema } from './schema/index.ts';
+import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
+import { useOperationLog } from './observability/operation-log.ts';
 import { queryLimitPlugins } from './security/limits.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
@@ -24,6 +27,7 @@ export interface Gateway {
   events: EventBus;
   server: GatewayServer;
   auth: CallerAuth;
+  metrics: GatewayMetrics;
 }
 
 export interface GatewayOptions {
@@ -39,6 +43,8 @@ export interface GatewayOptions {
   resilience?: Partial<ResilienceConfig>;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string | undefined;
+  /** Node's process metrics on /metrics (the server turns them on; tests run many gateways and leave them off). */
+  processMetrics?: boolean;
 }
 
 const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
@@ -59,7 +65,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const resilience = { ...DEFAULT_RESILIENCE, ...options.resilience };
-  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry);
+  const metrics = createMetrics({
+    openSubscriptions: () => events.activeSubscriptions(),
+    token: options.metricsToken,
+    processMetrics: options.processMetrics,
+  });
+  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream);
   const events = options.redisUrl ? createRedisEventBus(options.redisUrl, logger) : createMemoryEventBus();
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
   const yoga = createGatewayYoga({
@@ -70,17 +81,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     auth,
     webhookCodes: webhooks,
     graphiql: limits.graphiql,
-    plugins: [...queryLimitPlugins(limits, logger)],
+    plugins: [metrics.plugin, useOperationLog() as Plugin, ...queryLimitPlugins(limits, logger)],
   });
   const server = createGatewayServer({
     yoga,
     auth,
     resilience,
+    maxBodyBytes: limits.maxBodyBytes,
     upstream,
     upstreamBaseUrl: options.upstream.baseUrl,
     logger,
-    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger }),
+    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook }),
+    metrics,
+    endSubscriptions: () => events.endSubscriptions(),
     onStop: () => events.close(),
   });
-  return { yoga, upstream, events, server, auth };
+  return { yoga, upstream, events, server, auth, metrics };
 }

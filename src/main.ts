@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     resilience: config.resilience,
     metricsToken: config.metricsToken,
+    processMetrics: true,
   });
   const { url, port } = await gateway.server.listen(config.port, config.host);
   logger.info({ url, upstream: upstream.baseUrl }, `gateway listening: GraphiQL at ${url}`);

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
 import type { CallerAuth } from './auth/index.ts';
 import type { ResilienceConfig } from './config.ts';
+import { readiness } from './health.ts';
 import type { Logger } from './logger.ts';
+import type { GatewayMetrics } from './observability/metrics.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
+import { attachGraphqlWs } from './ws.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
 type GatewayYoga = ReturnType<typeof createGatewayYoga>;
@@ -14,11 +14,17 @@ export interface GatewayServerOptions {
   yoga: GatewayYoga;
   auth: CallerAuth;
   resilience: ResilienceConfig;
+  /** The largest request body or WebSocket message accepted. */
+  maxBodyBytes: number;
+  /** GET /metrics (Prometheus). */
+  metrics: Pick<GatewayMetrics, 'handle'>;
   upstream: UpstreamRuntime;
   upstreamBaseUrl: string;
   logger: Logger;
   /** POST /webhooks: the bank's event deliveries. */
   webhookIntake: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Ends every open subscription with a proper completion (the event bus), first thing on stop. */
+  endSubscriptions?: () => Promise<void>;
   /** Closes what the server's owner opened (the event bus), after the last request. */
   onStop?: () => Promise<void>;
 }
@@ -26,30 +32,25 @@ export interface GatewayServerOptions {
 export interface GatewayServer {
   server: Server;
   listen(port: number, host: string): Promise<{ url: string; port: number }>;
-  /** Stops taking work, lets in-flight requests finish (up to `graceMs`), then closes everything. */
+  /**
+   * Graceful stop: /readyz turns 503 and new work is refused; subscriptions are completed and
+   * WebSockets closed with 1001; in-flight operations get up to `graceMs` to finish; then every
+   * connection, the upstream pools and the event bus are closed.
+   */
   stop(graceMs?: number): Promise<void>;
+  /** HTTP requests being answered now. */
+  readonly inFlight: number;
 }
 
-/** Readiness: the upstream answers and a token can be had (ours, when we have credentials). */
-async function readiness(upstream: UpstreamRuntime, baseUrl: string): Promise<{ ready: boolean; detail: string }> {
-  try {
-    if (upstream.tokens) {
-      await upstream.tokens.get();
-      return { ready: true, detail: 'upstream reachable, token obtained' };
-    }
-    // Without credentials any HTTP answer proves reachability; callers bring their own tokens.
-    const response = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(3_000) });
-    await response.body?.cancel();
-    return { ready: true, detail: `upstream reachable (HTTP ${response.status}); no gateway credentials, callers send tokens` };
-  } catch (error) {
-    return { ready: false, detail: `upstream not ready: ${(error as Error).message}` };
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
 }
+
+/** What a request that arrives on a kept-alive connection during the stop gets: try another instance. */
+const SHUTTING_DOWN = {
+  errors: [{ message: 'The gateway is shutting down: retry the request (another instance will answer).', extensions: { code: 'SHUTTING_DOWN' } }],
+};
 
 export const WEBHOOK_PATH = '/webhooks';
 
@@ -57,15 +58,28 @@ export const WEBHOOK_PATH = '/webhooks';
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const { yoga, upstream, logger } = options;
   let stopping = false;
+  const inFlight = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (stopping && (path === GRAPHQL_PATH || path === WEBHOOK_PATH)) {
+      // The bank redelivers a refused event later, to an instance that is up.
+      return sendJson(res, 503, SHUTTING_DOWN, { connection: 'close', 'retry-after': '1' });
+    }
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) drained?.();
+    });
+    if (path === '/metrics') {
+      void options.metrics.handle(req, res);
+      return;
+    }
     if (path === '/readyz') {
       if (stopping) return sendJson(res, 503, { status: 'stopping' });
-      void readiness(upstream, options.upstreamBaseUrl).then(({ ready, detail }) =>
-        sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', detail }),
-      );
+      void readiness(upstream, options.upstreamBaseUrl).then(({ ready, body }) => sendJson(res, ready ? 200 : 503, body));
       return;
     }
     if (path === WEBHOOK_PATH) {
@@ -80,33 +94,18 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     void yoga.handle(req, res);
   });
 
-  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH });
-  useServer(
-    {
-      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        // A bearer token travels in connectionParams.authorization, as browsers cannot set WS headers.
-        const params = ctx.connectionParams as { authorization?: string } | undefined;
-        const headers = new Headers(ctx.extra.request.headers as Record<string, string>);
-        if (params?.authorization) headers.set('authorization', params.authorization);
-        const request = new Request(`http://gateway${GRAPHQL_PATH}`, { headers });
-        const enveloped = yoga.getEnveloped({ request, params: payload });
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          operationName: payload.operationName ?? null,
-          document: enveloped.parse(payload.query),
-          variableValues: payload.variables ?? null,
-          // Yoga's own context factory reads the bearer token from the request built above.
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
-      },
-    },
-    wsServer,
-  );
+  const graphqlWs = attachGraphqlWs(server, { yoga, auth: options.auth, logger, maxPayloadBytes: options.maxBodyBytes });
+
+  /** Resolves true when every in-flight request has been answered, false when `graceMs` ran out first. */
+  const drain = (graceMs: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (inFlight.size === 0) return resolve(true);
+      const timer = setTimeout(() => resolve(false), graceMs);
+      drained = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
 
   return {
     server,
@@ -120,18 +119,26 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           resolve({ url: `http://${shownHost}:${bound}${GRAPHQL_PATH}`, port: bound });
         });
       }),
+    get inFlight() {
+      return inFlight.size;
+    },
     stop: async (graceMs = 10_000) => {
       stopping = true;
-      for (const client of wsServer.clients) client.close(1001, 'server shutting down');
-      wsServer.close();
+      const started = performance.now();
+      logger.info({ inFlight: inFlight.size, sockets: graphqlWs.connections, graceMs }, 'stopping: draining');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      // Subscriptions complete first (SSE streams end, graphql-ws sends `complete`), then sockets close.
+      await options.endSubscriptions?.();
+      // graphql-ws sends each `complete` on a later tick; closing the socket at once would turn it into an error.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await graphqlWs.close(1001, 'server shutting down');
+      const cutShort = (await drain(graceMs)) ? 0 : inFlight.size;
+      server.closeAllConnections();
       await closed;
-      clearTimeout(timer);
-      await upstream.close();
+      await upstream.close(cutShort > 0);
       await options.onStop?.();
-      logger.info('gateway stopped');
+      logger.info({ ms: Math.round(performance.now() - started), cutShort }, 'gateway stopped');
     },
   };
 }

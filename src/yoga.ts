@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { CSRF_HEADER } from './auth/csrf.ts';
 import type { CallerAuth } from './auth/index.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { deadlineFor } from './upstream/deadline.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -82,23 +84,33 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     landingPage: false,
     batching: false,
     cors: auth.cors,
-    graphiql: options.graphiql === false ? false : { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY },
+    graphiql:
+      options.graphiql === false
+        ? false
+        : // GraphiQL sends subscriptions as GETs (text/event-stream): they need the CSRF header too.
+          { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY, additionalHeaders: { [CSRF_HEADER]: '1' } },
     renderGraphiQL: (graphiqlOptions) =>
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
     plugins: [useRequestId(), ...auth.plugins, ...(options.plugins ?? [])],
-    context: async ({ request }) => {
+    context: async ({ request, params }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);
       return {
         caller,
         requestId,
-        upstream: options.upstream.forRequest({
-          callerToken: caller.upstreamToken,
-          gatewayLogin: auth.config.mode !== 'passthrough',
-          correlationId: requestId,
-        }),
+        upstream: auth.guardUpstream(
+          caller,
+          options.upstream.forRequest({
+            callerToken: caller.upstreamToken,
+            gatewayLogin: auth.config.mode !== 'passthrough',
+            correlationId: requestId,
+            // Counted from now, as the operation starts; subscriptions get none (upstream/deadline.ts).
+            deadline: deadlineFor(params, options.upstream.operationDeadlineMs),
+          }),
+          requestId,
+        ),
         logger: options.logger.child({ requestId }),
         events: options.events,
         webhookCodes: options.webhookCodes ?? {},

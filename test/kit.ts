@@ -1,13 +1,16 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { CallerAuthConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { silentLogger, type Logger } from '../src/logger.ts';
+import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
 import { apiClient, type ApiResponse } from './sandbox/helpers.ts';
-import type { RetryPolicy } from '../src/upstream/retry.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
+import { KIT_WEBHOOKS } from './kit-secrets.ts';
+import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
 
 /**
  * The test kit: a sandbox on an ephemeral port, a gateway wired to it exactly as `npm start` wires
@@ -15,8 +18,8 @@ import type { RetryPolicy } from '../src/upstream/retry.ts';
  * and count upstream calls from its request log.
  */
 
-/** Retries fast enough for tests; the policy itself is the production one. */
-export const FAST_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 };
+/** Retries fast enough for tests; the policy itself (attempts, retry budget) is the production one. */
+export const FAST_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 };
 
 export interface KitOptions {
   sandbox?: SandboxOptions;
@@ -25,7 +28,7 @@ export interface KitOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   serviceSegment?: string;
-  /** The gateway's logger (and the sandbox's); silent by default. */
+  /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
   webhooks?: Partial<WebhookConfig>;
@@ -39,8 +42,7 @@ export interface KitOptions {
   metricsToken?: string;
 }
 
-/** Intake credentials the kit's gateway expects and the kit's sandbox signs with. */
-export const KIT_WEBHOOKS = { apiKey: 'kit-webhook-key', signingSecret: 'kit-signing-secret' } as const;
+export { KIT_WEBHOOKS };
 
 export interface Kit {
   sandbox: Sandbox;
@@ -76,7 +78,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   });
   const gateway = createGateway({
     upstream: upstreamConfig,
-    logger: options.logger ?? silentLogger,
+    logger: options.logger ?? scannedLogger,
     retry: options.retry ?? FAST_RETRY,
     webhooks: { ...KIT_WEBHOOKS, ...options.webhooks },
     redisUrl: options.redisUrl,
@@ -86,6 +88,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     metricsToken: options.metricsToken,
   });
   await gateway.events.ready;
+  recordResponses(gateway);
   const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;
 
   const control = async (method: string, path: string, body?: unknown) => {
@@ -123,10 +126,12 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     },
     async fresh() {
       await control('POST', 'reset');
-      if (upstreamConfig.credentials) await gateway.yoga.fetch('http://gateway.test/graphql?query={balances{currency}}');
+      // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
+      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true }).accounts.balances();
       await control('DELETE', 'requests');
     },
     async close() {
+      await registerEmailedCodes(control);
       if (baseUrl) await gateway.server.stop(1_000);
       else {
         await gateway.upstream.close();
@@ -135,6 +140,48 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       await sandbox.close();
     },
   };
+}
+
+/** Gateway log lines, at debug level so every upstream call's line is scanned too. */
+const scannedLogger = createLogger('debug', { write: (line: string) => record('gateway log', line) });
+
+/** Every answer the gateway gives, in-process or over HTTP (SSE included), goes to the leak scan. */
+function recordResponses(gateway: Gateway): void {
+  const fetchInProcess = gateway.yoga.fetch;
+  gateway.yoga.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (typeof init?.body === 'string') registerSensitiveInput(safeJson(init.body));
+    const response = await fetchInProcess(input as never, init as never);
+    if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+      void response.clone().text().then((text) => record('in-process response', text));
+    }
+    return response;
+  }) as typeof gateway.yoga.fetch;
+  gateway.server.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: string[] = [];
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    const keep = (chunk: unknown) => {
+      if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk).toString('utf8'));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk as never, ...(rest as [])))) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk as never, ...(rest as [])))) as typeof res.end;
+    res.once('close', () => record(`HTTP ${req.method} ${req.url}`, chunks.join('')));
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The activation codes the sandbox e-mailed: the gateway must never have shown one. */
+async function registerEmailedCodes(control: Kit['control']): Promise<void> {
+  const emails = (await control('GET', 'emails').catch(() => [])) as { activationCode?: string }[] | { emails?: unknown };
+  const list = Array.isArray(emails) ? emails : [];
+  for (const email of list) registerSecret('an e-mailed activation code', email.activationCode);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { record } from './leak-scan.ts';
 
 /**
  * Subscription clients for tests, as a browser would use them: graphql-ws over WebSocket, and
@@ -70,18 +71,23 @@ export async function subscribeWs<T = any>(
     retryAttempts: 0,
     connectionParams,
   });
-  const dispose = client.subscribe<T>({ query, variables }, { next: (value) => results.push(value as T), error: () => {}, complete: () => {} });
+  const dispose = client.subscribe<T>({ query, variables }, { next: (value) => (record('graphql-ws message', JSON.stringify(value)), results.push(value as T)), error: () => {}, complete: () => {} });
   await registered(target, before);
   return { ...results, close: async () => { dispose(); await client.dispose(); } };
 }
 
-export async function subscribeSse<T = any>(target: Listening, query: string, variables: Record<string, unknown> = {}): Promise<Subscription<T>> {
+export async function subscribeSse<T = any>(
+  target: Listening,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Subscription<T>> {
   const results = collector<T>();
   const before = target.gateway.events.activeSubscriptions();
   const abort = new AbortController();
   const response = await fetch(`${target.baseUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });

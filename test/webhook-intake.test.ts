@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { signatureFor } from '../src/events/intake.ts';
-import { KIT_WEBHOOKS, useKit } from './kit.ts';
+import { bankEvent, deliverEvent, type DeliveryOverrides } from './deliver.ts';
+import { useKit } from './kit.ts';
 import { subscribeWs } from './subscribe.ts';
 
 const kit = useKit({ listen: true, webhooks: { maxBytes: 4096 } });
 
-function event(id: string, name = 'account.active', data: Record<string, unknown> = {}) {
-  return { id, name, account_id: 'sandbox-user', data, created_at: '2026-11-21T10:00:00+0000', version: '2025-02-14' };
-}
-
-async function deliver(body: unknown, overrides: { apiKey?: string; timestamp?: number; signature?: string; raw?: string } = {}) {
-  const raw = overrides.raw ?? JSON.stringify(body);
-  const timestamp = String(overrides.timestamp ?? Math.floor(Date.now() / 1000));
-  const response = await fetch(`${kit.baseUrl}/webhooks`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': overrides.apiKey ?? KIT_WEBHOOKS.apiKey,
-      'x-timestamp': timestamp,
-      'x-signature': overrides.signature ?? signatureFor(KIT_WEBHOOKS.signingSecret, timestamp, raw),
-    },
-    body: raw,
-  });
-  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
-}
+const event = bankEvent;
+const deliver = (body: unknown, overrides?: DeliveryOverrides) => deliverEvent(kit.baseUrl, body, overrides);
 
 const ALL_EVENTS = '{ bankEvents { id name } }';
 

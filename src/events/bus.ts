@@ -21,6 +21,11 @@ export interface EventBus {
   subscribe(): AsyncIterable<BankEvent>;
   /** How many subscriptions are listening in this process (for health and tests). */
   activeSubscriptions(): number;
+  /**
+   * Ends every open subscription of this process as if its stream had finished: clients get a
+   * proper completion (graphql-ws `complete`, the SSE `complete` event) instead of a cut connection.
+   */
+  endSubscriptions(): Promise<void>;
   /** Resolves once events from other instances can be received (Redis: the channel is subscribed). */
   ready: Promise<void>;
   /** True the first time a key is seen (within the retention window), false for repeats. */
@@ -31,26 +36,27 @@ export interface EventBus {
 type PubSub = ReturnType<typeof createPubSub<Topics>>;
 
 /** The parts every bus shares: publishing, and subscriptions that count themselves while open. */
-function channel(pubsub: PubSub): Pick<EventBus, 'publish' | 'subscribe' | 'activeSubscriptions'> {
-  let active = 0;
+function channel(pubsub: PubSub): Pick<EventBus, 'publish' | 'subscribe' | 'activeSubscriptions' | 'endSubscriptions'> {
+  const open = new Set<() => Promise<unknown>>();
   return {
     publish: (event) => pubsub.publish(BANK_EVENT, event),
-    activeSubscriptions: () => active,
+    activeSubscriptions: () => open.size,
+    endSubscriptions: async () => {
+      await Promise.allSettled([...open].map((end) => end()));
+    },
     subscribe: () => ({
       [Symbol.asyncIterator]() {
         const source = pubsub.subscribe(BANK_EVENT)[Symbol.asyncIterator]();
-        active += 1;
-        let open = true;
-        const done = () => {
-          if (open) active -= 1;
-          open = false;
+        // Ending the source resolves a pending `next` with done, which completes the subscription.
+        const end = async (value?: unknown) => {
+          open.delete(end);
+          return source.return ? source.return(value) : { done: true as const, value: undefined };
         };
+        open.add(end);
+        const done = () => open.delete(end);
         return {
           next: () => source.next(),
-          return: async (value?: unknown) => {
-            done();
-            return source.return ? source.return(value) : { done: true as const, value: undefined };
-          },
+          return: end,
           throw: async (error?: unknown) => {
             done();
             return source.throw ? source.throw(error) : Promise.reject(error);

@@ -1,7 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import type { WebhookOutcome } from '../observability/metrics.ts';
+import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
 import { readEvent } from './models.ts';
 
@@ -20,15 +22,11 @@ export interface IntakeOptions {
   bus: EventBus;
   logger: Logger;
   now?: () => number;
+  /** Told of every delivery's outcome (metrics). */
+  onOutcome?: (outcome: WebhookOutcome, status: number) => void;
 }
 
 type Outcome = { status: number; body: Record<string, unknown>; /** Runs after the answer is sent. */ afterAnswer?: () => void };
-
-/** Constant time whatever the lengths: both sides are hashed to one size first. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 export function signatureFor(secret: string, timestamp: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
@@ -111,6 +109,7 @@ export function createWebhookIntake(options: IntakeOptions) {
       outcome = { status: 500, body: { error: 'internal error' } };
     }
     if (outcome.status >= 400 && outcome.status !== 404) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
+    options.onOutcome?.(outcome.status === 202 ? 'accepted' : outcome.status === 200 ? 'duplicate' : 'rejected', outcome.status);
     res.writeHead(outcome.status, { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) });
     res.end(JSON.stringify(outcome.body));
     if (outcome.afterAnswer) setImmediate(outcome.afterAnswer);

@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BreakerState, UpstreamObserver } from '../upstream/observer.ts';
+import { sameSecret } from '../security/secrets.ts';
+
+/**
+ * The gateway's Prometheus metrics, one registry per gateway (tests run several in one process).
+ * Label values are bounded: operation names come from callers, so only the first
+ * MAX_OPERATION_NAMES distinct names get their own series and the rest count as `other`.
+ */
+export const MAX_OPERATION_NAMES = 200;
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
+
+export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
+
+export interface GatewayMetrics {
+  registry: Registry;
+  /** Upstream calls and breaker states, as the upstream client reports them. */
+  upstream: UpstreamObserver;
+  /** One bank event delivery, by what the intake made of it (`status`: the HTTP answer). */
+  webhook(outcome: WebhookOutcome, status: number): void;
+  /** Operations by name, type and outcome, refusals and HTTP answers. */
+  plugin: Plugin;
+  /** GET /metrics. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export interface MetricsOptions {
+  /** Open subscriptions right now (the event bus counts them). */
+  openSubscriptions: () => number;
+  /** With it, /metrics needs `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** Node's process metrics (CPU, memory, event loop lag, GC); off in tests, which run many gateways. */
+  processMetrics?: boolean;
+}
+
+export function createMetrics(options: MetricsOptions): GatewayMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const operations = new Histogram({
+    name: 'gateway_operation_duration_seconds',
+    help: 'GraphQL operations executed, by operation name, type and outcome (ok, partial, error).',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: 'gateway_operations_refused_total',
+    help: 'Operations refused before execution because the document failed validation (including the query limits).',
+    registers: [registry],
+  });
+  const responses = new Counter({
+    name: 'gateway_http_responses_total',
+    help: 'Answers of the GraphQL endpoint by HTTP status (401: unauthenticated, 413: too large, 400: refused).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const subscriptionsStarted = new Counter({
+    name: 'gateway_subscriptions_started_total',
+    help: 'Subscriptions started, by operation name.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'gateway_subscriptions_open',
+    help: 'Subscriptions open on this instance (graphql-ws and SSE).',
+    registers: [registry],
+    collect() {
+      this.set(options.openSubscriptions());
+    },
+  });
+  const upstreamCalls = new Histogram({
+    name: 'gateway_upstream_call_duration_seconds',
+    help: 'Calls to the bank by endpoint, breaker family and status (a number, or network, timeout, circuit-open, deadline).',
+    labelNames: ['endpoint', 'family', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const breakers = new Gauge({
+    name: 'gateway_upstream_breaker_state',
+    help: 'Circuit breaker of each upstream family: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['family'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'gateway_webhook_events_total',
+    help: 'Bank event deliveries by outcome (accepted, duplicate, rejected) and HTTP status answered.',
+    labelNames: ['outcome', 'status'] as const,
+    registers: [registry],
+  });
+  const names = boundedNames(MAX_OPERATION_NAMES);
+
+  const plugin: Plugin = {
+    onValidate: () => ({ result }) => {
+      if (result.length > 0) refused.inc();
+    },
+    onExecute: ({ args }) => {
+      const started = performance.now();
+      const { name, type } = describeOperation(args.document, args.operationName);
+      return {
+        onExecuteDone: ({ result }) => {
+          if (!('errors' in result) && !('data' in result)) return;
+          const outcome = !result.errors?.length ? 'ok' : result.data ? 'partial' : 'error';
+          operations.observe({ operation: names(name), type, outcome }, (performance.now() - started) / 1000);
+        },
+      };
+    },
+    onSubscribe: ({ args }) => {
+      subscriptionsStarted.inc({ operation: names(describeOperation(args.document, args.operationName).name) });
+    },
+    onResponse: ({ response }) => {
+      responses.inc({ status: String(response.status) });
+    },
+  };
+
+  return {
+    registry,
+    plugin,
+    upstream: {
+      call: ({ endpoint, family, status, durationMs }) =>
+        upstreamCalls.observe({ endpoint, family, status: String(status) }, durationMs / 1000),
+      breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
+    },
+    webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),
+    handle: async (req, res) => {
+      if (options.token && !sameSecret(bearer(req) ?? '', options.token)) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' });
+        res.end('metrics need Authorization: Bearer <METRICS_TOKEN>\n');
+        return;
+      }
+      const body = await registry.metrics();
+      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      res.end(body);
+    },
+  };
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string; type: string } {
+  const operation = getOperationAST(document, operationName);
+  return { name: operation?.name?.value ?? 'anonymous', type: operation?.operation ?? 'unknown' };
+}
+
+/** Caller-chosen names as label values, without letting a caller grow the series without end. */
+function boundedNames(max: number): (name: string) => string {
+  const seen = new Set<string>();
+  return (name) => {
+    const label = name.slice(0, 64);
+    if (seen.has(label)) return label;
+    if (seen.size >= max) return 'other';
+    seen.add(label);
+    return label;
+  };
+}
