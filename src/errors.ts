@@ -28,6 +28,11 @@ import {
  * DEADLINE_EXCEEDED, CIRCUIT_OPEN, RATE_LIMITED), UPSTREAM_CONTRACT_ERROR (a payload that does not
  * match the documents), INTERNAL_SERVER_ERROR.
  *
+ * Refusals before execution have their own codes, set where they are made: src/security/refusal.ts
+ * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/auth/refusal.ts and
+ * src/auth/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/server.ts
+ * (SHUTTING_DOWN).
+ *
  * Nothing about the bank's side leaks: no upstream address, path, header or body. What stays is the
  * call's x-request-id (`upstreamRequestId`, for support to find the call in the logs, which do carry
  * the endpoint) and the bank's own message for a refusal (card numbers in it are masked).

@@ -3,8 +3,10 @@ import { refusal } from './refusal.ts';
 
 /**
  * Refuses a request body over `maxBytes` with 413 before anything parses it: at once when
- * Content-Length says so, else (chunked, or a Content-Length that lies) as soon as the bytes read
- * pass the limit. At most `maxBytes` are ever held in memory.
+ * Content-Length says so, else (chunked) as soon as the bytes read pass the limit. At most
+ * `maxBytes` are ever held in memory. A body with a Content-Length within the limit is left to
+ * Yoga's own parser: Node's HTTP parser never gives a body more bytes than it declared (what follows
+ * is read as the next request), so counting them again would only cost a copy per request.
  */
 export function useBodyLimit(maxBytes: number, hideLimit: boolean): Plugin {
   // The rest of the body is never read, so the connection cannot carry another request: close it.
@@ -17,7 +19,7 @@ export function useBodyLimit(maxBytes: number, hideLimit: boolean): Plugin {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       const declared = request.headers.get('content-length');
       if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
-      if (!requestParser) return;
+      if (declared !== null || !requestParser) return;
       const parse = requestParser;
       setRequestParser(async (incoming) => {
         if (!incoming.body) return parse(incoming);

@@ -68,14 +68,29 @@ export function operationCost(schema: GraphQLSchema, args: OperationArgs): numbe
   return cost;
 }
 
-/** Refuses before execution, over HTTP, SSE and graphql-ws alike. */
+/**
+ * Refuses before execution, over HTTP, SSE and graphql-ws alike. Yoga hands the same parsed
+ * document to every request with the same text, so an operation and variables found within the
+ * limits once are not measured again (up to MAX_ACCEPTED_PER_DOCUMENT variants per document);
+ * refusals are always measured afresh.
+ */
 export function useOperationLimits(limits: OperationLimits): Plugin {
+  const accepted = new WeakMap<DocumentNode, Set<string>>();
   const check = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void }) => {
+    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+    const known = accepted.get(args.document);
+    if (known?.has(key)) return;
     const errors = operationLimitErrors(args.schema, args, limits);
-    if (errors.length > 0) setResultAndStopExecution({ errors });
+    if (errors.length > 0) return setResultAndStopExecution({ errors });
+    const variants = known ?? new Set<string>();
+    if (variants.size >= MAX_ACCEPTED_PER_DOCUMENT) variants.clear();
+    variants.add(key);
+    accepted.set(args.document, variants);
   };
   return { onExecute: check, onSubscribe: check };
 }
+
+const MAX_ACCEPTED_PER_DOCUMENT = 100;
 
 function costErrors(schema: GraphQLSchema, document: DocumentNode, limits: OperationLimits): GraphQLError[] {
   const errors: GraphQLError[] = [];

@@ -39,7 +39,7 @@ export function endpointName(e: Endpoint<unknown>): string {
   return `${e.method} ${e.path.replace('{svc}', 'svc')}`;
 }
 
-/** Reads are safe to repeat; a write is retried only after a 401 re-login, with the same request id. */
+/** Reads are safe to repeat; a write is retried only after a 401 re-login or a 429, with the same request id. */
 export function isIdempotent(method: HttpMethod): boolean {
   return method === 'GET';
 }
