@@ -12,7 +12,8 @@ import { buildSchema } from '../src/schema/index.ts';
 import { queryLimitPlugins } from '../src/security/limits.ts';
 import { operationCost } from '../src/security/operation-limits.ts';
 import { MAX_PAGE_SIZE } from '../src/security/page-size.ts';
-import { loadTrustedDocuments, sha256 } from '../src/security/trusted-documents.ts';
+import { sha256Hex as sha256 } from '../src/security/secrets.ts';
+import { loadTrustedDocuments } from '../src/security/trusted-documents.ts';
 import * as generated from './generated/graphql.ts';
 
 /**

@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../security/secrets.ts';
 
 /** The gateway keeps SHA-256 hashes of its callers' API keys, never the keys. */
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
+export { sha256Hex } from '../security/secrets.ts';
 
 /**
  * Equality that takes the same time wherever the inputs differ. Different lengths are unequal
@@ -26,7 +25,7 @@ export interface NamedKeyHash {
 export function createApiKeyMatcher(keys: readonly NamedKeyHash[]): (key: string) => string | undefined {
   const stored = keys.map(({ name, sha256 }) => ({ name, digest: Buffer.from(sha256, 'hex') }));
   return (key) => {
-    const digest = createHash('sha256').update(key, 'utf8').digest();
+    const digest = sha256(key);
     let matched: string | undefined;
     for (const entry of stored) {
       if (constantTimeEqual(digest, entry.digest) && matched === undefined) matched = entry.name;

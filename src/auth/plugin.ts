@@ -59,7 +59,21 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
       throw error;
     }
   };
+  // Passthrough alone has rules that need the operation; other modes add no per-operation hook.
+  const operationHooks: Plugin = passthrough
+    ? {
+        async onExecute({ args, setResultAndStopExecution }) {
+          const refusal = await operationRefusal(args, false);
+          if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'operation')] });
+        },
+        async onSubscribe({ args, setResultAndStopExecution }) {
+          const refusal = await operationRefusal(args, true);
+          if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
+        },
+      }
+    : {};
   return {
+    ...operationHooks,
     async onRequestParse({ request }) {
       try {
         const caller = await authenticator.authenticate(presentedInHeaders(request.headers));
@@ -68,14 +82,6 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
       } catch (error) {
         throw error instanceof AuthRefusal ? refuse(error, 'http') : error;
       }
-    },
-    async onExecute({ args, setResultAndStopExecution }) {
-      const refusal = await operationRefusal(args, false);
-      if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'operation')] });
-    },
-    async onSubscribe({ args, setResultAndStopExecution }) {
-      const refusal = await operationRefusal(args, true);
-      if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
     },
   };
 }

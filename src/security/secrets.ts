@@ -6,5 +6,9 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 export function sha256(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+export function sha256Hex(value: string): string {
+  return sha256(value).toString('hex');
 }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { parse, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { refusal } from './refusal.ts';
+import { sha256Hex } from './secrets.ts';
 
 /**
  * Trusted documents: with a manifest, only its documents are executed, named by id.
@@ -48,7 +48,7 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   const documents = new Map<string, DocumentNode>();
   for (const [id, text] of Object.entries(manifest)) {
     const hex = HEX_ID.exec(id)?.[1]?.toLowerCase();
-    if (typeof text !== 'string' || hex !== sha256(text)) {
+    if (typeof text !== 'string' || hex !== sha256Hex(text)) {
       throw new Error(`trusted documents: in ${path}, "${id}" is not the SHA-256 of its document`);
     }
     documents.set(hex, parse(text));
@@ -62,9 +62,6 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   };
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
 const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
