@@ -4,7 +4,7 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { constantTimeEqual, createApiKeyMatcher, sha256Hex } from '../src/auth/api-keys.ts';
 import { presentedCredential, presentedOnSocket } from '../src/auth/credentials.ts';
-import { needsCsrfHeader } from '../src/auth/csrf.ts';
+import { CSRF_HEADER, useCsrfPrevention } from '../src/auth/csrf.ts';
 import { anonymousMayRun } from '../src/auth/operations.ts';
 import { createOriginCheck } from '../src/auth/origins.ts';
 import { closeReason } from '../src/auth/refusal.ts';
@@ -91,16 +91,29 @@ describe('origins', () => {
 });
 
 describe('which requests need the CSRF header', () => {
-  const request = (contentType?: string) => new Request('http://gw/graphql', { method: 'POST', headers: contentType ? { 'content-type': contentType } : {} });
-  it('those a page could send without a preflight', () => {
-    expect(needsCsrfHeader(new Request('http://gw/graphql?query={__typename}'))).toBe(true);
-    expect(needsCsrfHeader(request('application/x-www-form-urlencoded'))).toBe(true);
-    expect(needsCsrfHeader(request('multipart/form-data; boundary=x'))).toBe(true);
-    expect(needsCsrfHeader(request('Text/Plain;charset=UTF-8'))).toBe(true);
+  const plugin = useCsrfPrevention();
+  /** What the plugin makes of a request: refused with its code, or let through. */
+  const verdict = (request: Request): string => {
+    try {
+      plugin.onRequestParse!({ request } as never);
+      return 'passes';
+    } catch (error) {
+      return String((error as { extensions?: { code?: string } }).extensions?.code);
+    }
+  };
+  const request = (contentType?: string, headers: Record<string, string> = {}) =>
+    new Request('http://gw/graphql', { method: 'POST', headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers } });
+  it('refuses those a page could send without a preflight', () => {
+    expect(verdict(new Request('http://gw/graphql?query={__typename}'))).toBe('CSRF_HEADER_REQUIRED');
+    expect(verdict(request('application/x-www-form-urlencoded'))).toBe('CSRF_HEADER_REQUIRED');
+    expect(verdict(request('multipart/form-data; boundary=x'))).toBe('CSRF_HEADER_REQUIRED');
+    expect(verdict(request('Text/Plain;charset=UTF-8'))).toBe('CSRF_HEADER_REQUIRED');
   });
-  it('not JSON', () => {
-    expect(needsCsrfHeader(request('application/json'))).toBe(false);
-    expect(needsCsrfHeader(request('application/graphql-response+json; charset=utf-8'))).toBe(false);
+  it('lets JSON through, and anything with the header', () => {
+    expect(verdict(request('application/json'))).toBe('passes');
+    expect(verdict(request('application/graphql-response+json; charset=utf-8'))).toBe('passes');
+    expect(verdict(request('text/plain', { [CSRF_HEADER]: '1' }))).toBe('passes');
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { [CSRF_HEADER]: '1' } }))).toBe('passes');
   });
 });
 

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger.ts';
+
+describe('log redaction', () => {
+  it('never writes a credential, secret, PIN, activation code, card number or variables, at the top or one level down', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const secrets = {
+      authorization: 'Bearer s1',
+      'x-api-key': 's2',
+      apiKey: 's3',
+      api_key: 's4',
+      client_secret: 's5',
+      clientSecret: 's6',
+      signingSecret: 's7',
+      access_token: 's8',
+      accessToken: 's9',
+      token: 's10',
+      password: 's11',
+      pin: 's12',
+      activation_code: 's13',
+      activationCode: 's14',
+      card_number: 's15',
+      cardNumber: 's16',
+      variables: { pin: 's17' },
+    };
+    logger.info({ ...secrets, headers: { authorization: 'Bearer s18', 'x-api-key': 's19' }, req: { ...secrets } }, 'everything at once');
+    const line = lines.join('');
+    expect(line.match(/"s\d+"|s\d+"/g)).toBeNull();
+    expect(line.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(34);
+    expect(JSON.parse(line)).toMatchObject({ msg: 'everything at once', headers: { authorization: '[redacted]', 'x-api-key': '[redacted]' } });
+  });
+});
