@@ -61,7 +61,10 @@ describe('cards', () => {
       expect(card!.status).toBe('ACTIVE');
       expect(card!.maskedNumber).toMatch(/^\d{6}\*+\d{4}$/);
     }
-    expect(kit.calls(CARD_PATH, 'GET')[0]).toBeDefined();
+    // One list call, filtered by the bank: the cardholder's own id and the status went upstream.
+    const lists = kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET');
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!.query).toMatchObject({ cardholder_id: 'chd_demo_ava', status: 'ACTIVE' });
   });
 
   it('pages card transactions and filters them by a date range', async () => {
