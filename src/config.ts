@@ -256,6 +256,8 @@ export interface CallerAuthConfig {
   jwt: { jwksUrl: string; issuer: string; audience: string } | undefined;
   /** Browser origins allowed for CORS and WebSocket upgrades; `*` allows any. Empty: none. */
   allowedOrigins: string[];
+  /** Passthrough: how long the bank's verdict on a caller's token is remembered (default 60 s; tests shorten it). */
+  tokenCheckTtlMs?: number;
 }
 
 /** What may be asked: limits checked before execution. */

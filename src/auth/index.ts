@@ -62,7 +62,7 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
   const authenticator = createAuthenticator(config);
   const identities = new WeakMap<Request, CallerIdentity>();
   // One check (and one cache) for the tokenless calls, subscriptions and sockets.
-  const tokenCheck = config.mode === 'passthrough' ? createTokenCheck(deps.upstream) : undefined;
+  const tokenCheck = config.mode === 'passthrough' ? createTokenCheck(deps.upstream, config.tokenCheckTtlMs) : undefined;
   const passthrough = tokenCheck && { proveToken: tokenProver(tokenCheck) };
   const originCheck = createOriginCheck(config.allowedOrigins);
 

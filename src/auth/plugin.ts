@@ -1,4 +1,4 @@
-import type { ExecutionArgs } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
@@ -18,6 +18,54 @@ export interface AuthPluginOptions {
     proveToken(token: string, correlationId?: string): Promise<void>;
   };
   logger: Logger;
+}
+
+/**
+ * A subscription's events, each delivered only after the caller's token is proven again (the
+ * verdict is remembered for a minute, so this is one bank call per token per minute at most). A
+ * refused token ends the subscription with an UNAUTHENTICATED error; a bank that cannot say right
+ * now does not: the token was proven when the subscription started.
+ */
+export function whileAccepted(
+  source: AsyncIterable<ExecutionResult>,
+  prove: () => Promise<void>,
+  refused: (refusal: AuthRefusal) => GraphQLError,
+): AsyncIterableIterator<ExecutionResult> {
+  const iterator = source[Symbol.asyncIterator]();
+  let ended = false;
+  // Not an async generator: its return() would wait for the pending next(), i.e. for the next event.
+  const end = async (): Promise<IteratorReturnResult<undefined>> => {
+    ended = true;
+    await iterator.return?.();
+    return { done: true, value: undefined };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (ended) return { done: true, value: undefined };
+      const next = await iterator.next();
+      if (next.done) return next;
+      try {
+        await prove();
+      } catch (error) {
+        if (!(error instanceof AuthRefusal) || error.kind === 'unavailable') return next;
+        await end();
+        return { done: false, value: { errors: [refused(error)] } };
+      }
+      return next;
+    },
+    return: end,
+    throw: async (error: unknown) => {
+      await end();
+      throw error;
+    },
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 export function logRefusal(logger: Logger, refusal: AuthRefusal, transport: string): void {
@@ -68,7 +116,17 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
         },
         async onSubscribe({ args, setResultAndStopExecution }) {
           const refusal = await operationRefusal(args, true);
-          if (refusal) setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
+          if (refusal) return setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
+          const { caller, requestId } = args.contextValue as unknown as GatewayContext;
+          const token = caller.upstreamToken;
+          if (!token) return undefined;
+          // The token was proven at the start; an expired or revoked one must not keep receiving events.
+          return {
+            onSubscribeResult: ({ result, setResult }) => {
+              if (!isAsyncIterable(result)) return;
+              setResult(whileAccepted(result, () => passthrough.proveToken(token, requestId), (r) => refuse(r, 'subscription')));
+            },
+          };
         },
       }
     : {};
