@@ -153,6 +153,9 @@ describe('a Retry-After longer than a call may wait', () => {
     expect(held.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'RATE_LIMITED' });
     expect((held.errors?.[0]?.extensions as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(25);
     expect(kit.calls(ACCOUNT)).toHaveLength(0);
+    // The held call shows in the metrics as not sent, rate-limited.
+    const metrics = await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_upstream_call_duration_seconds');
+    expect(metrics).toContain('gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account",family="banking",status="rate-limited"} 1');
   });
 });
 

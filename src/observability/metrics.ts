@@ -75,7 +75,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   });
   const upstreamCalls = new Histogram({
     name: 'gateway_upstream_call_duration_seconds',
-    help: 'Calls to the bank by endpoint, breaker family and status (a number, or network, timeout, circuit-open, deadline).',
+    help: 'Calls to the bank by endpoint, breaker family and status (a number, or network, timeout, circuit-open, deadline, rate-limited).',
     labelNames: ['endpoint', 'family', 'status'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],

@@ -288,7 +288,10 @@ export class UpstreamClient {
   async #waitOutRateLimit(call: Call): Promise<void> {
     const until = this.#guards.heldUntil(call.family);
     if (until === undefined) return;
-    if (until > (call.deadline ?? Date.now() + this.#retry.budgetMs)) throw this.#guards.rateLimited(until, call.details);
+    if (until > (call.deadline ?? Date.now() + this.#retry.budgetMs)) {
+      this.#observe(call, 'rate-limited', 0);
+      throw this.#guards.rateLimited(until, call.details);
+    }
     if (!(await pause(until - Date.now(), call.signal))) throw this.#guards.deadlineExceeded(call.details, false);
   }
 

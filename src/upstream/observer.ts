@@ -9,8 +9,8 @@ export interface UpstreamCallRecord {
   endpoint: string;
   /** The breaker family the endpoint belongs to. */
   family: string;
-  /** HTTP status, or why there was none. */
-  status: number | 'network' | 'timeout' | 'circuit-open' | 'deadline';
+  /** HTTP status, or why there was none (`rate-limited`: not sent, a 429's Retry-After outlasts the call). */
+  status: number | 'network' | 'timeout' | 'circuit-open' | 'deadline' | 'rate-limited';
   /** Wall time of this attempt (0 for calls refused without being sent). */
   durationMs: number;
 }
