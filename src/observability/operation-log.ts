@@ -16,6 +16,7 @@ export function useOperationLog(): Plugin<GatewayContext> {
         onExecuteDone: ({ result }) => {
           if (!('errors' in result) && !('data' in result)) return;
           const context = args.contextValue as GatewayContext;
+          if (!context.logger.isLevelEnabled('info')) return;
           const errors = result.errors ?? [];
           context.logger.info(
             {
