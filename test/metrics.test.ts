@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { post } from './auth-clients.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { useKit } from './kit.ts';
 import { subscribeWs } from './subscribe.ts';
@@ -20,9 +21,7 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-async function post(body: unknown): Promise<Response> {
-  return fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
+const run = (query: string) => post(kit.baseUrl!, query);
 
 describe('/metrics', () => {
   it('needs the metrics token when one is configured', async () => {
@@ -38,9 +37,9 @@ describe('/metrics', () => {
     const before = (await scrape()).text;
     const series = 'gateway_operation_duration_seconds_count{operation="Balances",type="query",outcome="ok"}';
     const start = sample(before, series) ?? 0;
-    for (let i = 0; i < 3; i++) expect((await post({ query: 'query Balances { balances { currency } }' })).status).toBe(200);
-    await post({ query: 'query Missing { account(id: "acc_nope") { label } }' });
-    await post({ query: '{ noSuchField }' });
+    for (let i = 0; i < 3; i++) expect((await run('query Balances { balances { currency } }')).status).toBe(200);
+    await run('query Missing { account(id: "acc_nope") { label } }');
+    await run('{ noSuchField }');
     const after = (await scrape()).text;
     expect(sample(after, series)).toBe(start + 3);
     expect(sample(after, 'gateway_operation_duration_seconds_count{operation="Missing",type="query",outcome="ok"}')).toBe(1);
@@ -49,7 +48,7 @@ describe('/metrics', () => {
   });
 
   it('counts upstream calls by endpoint and status, and shows each breaker closed', async () => {
-    await post({ query: '{ balances { currency } }' });
+    await run('{ balances { currency } }');
     const text = (await scrape()).text;
     for (const family of ['auth', 'banking', 'issuing', 'webhooks', 'direct-debit']) {
       expect(sample(text, `gateway_upstream_breaker_state{family="${family}"}`)).toBe(0);

@@ -43,10 +43,8 @@ async function sseSubscriber(kit: Kit): Promise<{ stream: Promise<string> }> {
   return { stream: response.text() };
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(check()).toBe(true);
-}
+/** Waits (with vitest's poll) until `check` holds. */
+const until = (check: () => boolean) => expect.poll(check).toBe(true);
 
 describe('graceful shutdown', () => {
   it('completes subscriptions, closes sockets with 1001 and lets in-flight operations finish', async () => {

@@ -3,6 +3,7 @@ import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BreakerState, UpstreamObserver } from '../upstream/observer.ts';
+import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
 
 /**
@@ -104,8 +105,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       return {
         onExecuteDone: ({ result }) => {
           if (!('errors' in result) && !('data' in result)) return;
-          const outcome = !result.errors?.length ? 'ok' : result.data ? 'partial' : 'error';
-          operations.observe({ operation: names(name), type, outcome }, (performance.now() - started) / 1000);
+          operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
         },
       };
     },
@@ -127,7 +127,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     },
     webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),
     handle: async (req, res) => {
-      if (options.token && !sameSecret(bearer(req) ?? '', options.token)) {
+      if (options.token && !sameSecret(bearerToken(req.headers.authorization) ?? '', options.token)) {
         res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' });
         res.end('metrics need Authorization: Bearer <METRICS_TOKEN>\n');
         return;
@@ -139,13 +139,17 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   };
 }
 
-function bearer(req: IncomingMessage): string | undefined {
-  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-}
-
-function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string; type: string } {
+/** An operation's name and type, for metrics and the operation log. */
+export function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string; type: string } {
   const operation = getOperationAST(document, operationName);
   return { name: operation?.name?.value ?? 'anonymous', type: operation?.operation ?? 'unknown' };
+}
+
+export type Outcome = 'ok' | 'partial' | 'error';
+
+/** How an executed operation ended: no errors, errors beside data, or errors alone. */
+export function outcomeOf(result: { errors?: readonly unknown[] | undefined; data?: unknown }): Outcome {
+  return !result.errors?.length ? 'ok' : result.data ? 'partial' : 'error';
 }
 
 /** Caller-chosen names as label values, without letting a caller grow the series without end. */

@@ -3,8 +3,10 @@
  * connection resolvers (schema/common.ts), so both say the same thing.
  */
 
+import { MAX_UPSTREAM_PAGE_SIZE } from '../upstream/paging.ts';
+
 /** Items a connection returns at most per page: one upstream page. */
-export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = MAX_UPSTREAM_PAGE_SIZE;
 /** Items a connection returns without `first`/`last` (Pothos' default). */
 export const DEFAULT_PAGE_SIZE = 20;
 /** Items a list argument (e.g. `nodes(ids:)`) may hold: each may cost an upstream read. */

@@ -80,7 +80,8 @@ interface Call {
   path: string;
   body: string | undefined;
   options: CallOptions;
-  deadline: number | undefined;
+  /** What every log line about the call carries: endpoint, x-request-id, x-correlation-id. */
+  log: UpstreamErrorDetails & { correlationId: string | undefined };
   /** Aborts at the deadline: queued, waiting or on the wire. */
   signal: AbortSignal | undefined;
 }
@@ -148,15 +149,16 @@ export class UpstreamClient {
   #prepare(ep: Endpoint<unknown>, options: CallOptions): Call {
     const name = endpointName(ep);
     const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
+    const details = { endpoint: name, requestId };
     return {
       ep,
       family: familyOf(ep),
       kind: isIdempotent(ep.method) || ep.headers === 'login' ? 'read' : 'write',
-      details: { endpoint: name, requestId },
+      details,
       path: this.#path(ep, options),
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       options,
-      deadline: options.deadline,
+      log: { ...details, correlationId: options.correlationId },
       signal: deadlineSignal(options.deadline),
     };
   }
@@ -218,7 +220,7 @@ export class UpstreamClient {
         const delay = this.#nextDelay(call, attempt, maxAttempts, error, waited);
         if (delay === undefined) throw error;
         this.#options.logger.warn(
-          { ...call.details, correlationId: call.options.correlationId, attempt, delayMs: delay, error: (error as Error).message },
+          { ...call.log, attempt, delayMs: delay, error: (error as Error).message },
           'retrying upstream call',
         );
         if (!(await pause(delay, call.signal))) throw this.#guards.deadlineExceeded(call.details, false);
@@ -235,7 +237,7 @@ export class UpstreamClient {
     if (!this.#owns(call, error) || !isRetryable(error, call.kind) || attempt >= maxAttempts) return undefined;
     const delay = retryDelayMs(this.#retry, attempt, error);
     const now = Date.now();
-    if (waited + delay > this.#retry.budgetMs || now + delay > (call.deadline ?? Infinity)) {
+    if (waited + delay > this.#retry.budgetMs || now + delay > (call.options.deadline ?? Infinity)) {
       // A Retry-After this call may not wait out: say when to come back rather than pass on the 429.
       if (error instanceof UpstreamRateLimitError) throw this.#guards.rateLimited(now + delay, call.details, error);
       return undefined;
@@ -243,7 +245,7 @@ export class UpstreamClient {
     // Other calls found the family down meanwhile: no point adding to it.
     if (this.#guards.breaker(call.family).state === 'open') return undefined;
     if (!this.#guards.retryBudget.tryRetry()) {
-      this.#options.logger.warn({ ...call.details, family: call.family }, 'retry budget spent: not retrying');
+      this.#options.logger.warn({ ...call.log, family: call.family }, 'retry budget spent: not retrying');
       return undefined;
     }
     return delay;
@@ -263,7 +265,7 @@ export class UpstreamClient {
       const ms = performance.now() - started;
       this.#observe(call, response.statusCode, ms);
       this.#options.logger.debug(
-        { ...call.details, correlationId: call.options.correlationId, status: response.statusCode, ms: Math.round(ms) },
+        { ...call.log, status: response.statusCode, ms: Math.round(ms) },
         'upstream call',
       );
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
@@ -288,7 +290,7 @@ export class UpstreamClient {
   async #waitOutRateLimit(call: Call): Promise<void> {
     const until = this.#guards.heldUntil(call.family);
     if (until === undefined) return;
-    if (until > (call.deadline ?? Date.now() + this.#retry.budgetMs)) {
+    if (until > (call.options.deadline ?? Date.now() + this.#retry.budgetMs)) {
       this.#observe(call, 'rate-limited', 0);
       throw this.#guards.rateLimited(until, call.details);
     }
@@ -304,7 +306,7 @@ export class UpstreamClient {
       error instanceof UpstreamUnavailableError || error instanceof UpstreamNetworkError || error instanceof UpstreamServerError;
     if (!unavailable || !this.#owns(call, error)) return;
     this.#options.logger.warn(
-      { ...call.details, correlationId: call.options.correlationId, family: call.family, error: error.message },
+      { ...call.log, family: call.family, error: error.message },
       'upstream call failed',
     );
   }

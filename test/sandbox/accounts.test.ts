@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
-import { ACCOUNT_PATH, BALANCE_PATH, apiClient, envelopeError, startTestSandbox, type Api } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT_PATH, BALANCE_PATH, envelopeError, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let api: Api;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  api = await apiClient(sandbox);
-});
+const t = useSandbox();
 
 const ACCOUNT_KEYS = [
   'account_holder_name',
@@ -39,7 +29,7 @@ const gbpBody = {
   ],
 };
 
-const create = (body: unknown) => api.send('POST', ACCOUNT_PATH, { body });
+const create = (body: unknown) => t.api.send('POST', ACCOUNT_PATH, { body });
 
 function ibanIsValid(iban: string): boolean {
   const rearranged = `${iban.slice(4)}${iban.slice(0, 4)}`.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
@@ -86,7 +76,7 @@ describe('POST /svc/api/v1/account', () => {
     expect(account.iban).toMatch(new RegExp(`^GB\\d{2}TCBK990012${account.account_number}$`));
     expect(ibanIsValid(account.iban)).toBe(true);
 
-    const listed = await api.get(ACCOUNT_PATH, { query: { id: account.id } });
+    const listed = await t.api.get(ACCOUNT_PATH, { query: { id: account.id } });
     expect(listed.body.data).toEqual([account]);
   });
 
@@ -121,7 +111,7 @@ describe('POST /svc/api/v1/account', () => {
       required_features: [{ currency: 'NZD', transfer_method: 'SWIFT' }],
     });
     expect(response.body.data[0].institution.name).toBe('Sandbox International Bank S.A.');
-    const balance = await api.get(BALANCE_PATH, { query: { currency: 'NZD' } });
+    const balance = await t.api.get(BALANCE_PATH, { query: { currency: 'NZD' } });
     expect(balance.body.data).toEqual([{ currency: 'NZD', available_balance: 0, pending_amount: 0, reserved_amount: 0 }]);
   });
 
@@ -161,7 +151,7 @@ describe('POST /svc/api/v1/account', () => {
   });
 
   it('rejects a body that is not JSON', async () => {
-    const response = await api.send('POST', ACCOUNT_PATH, { rawBody: '{"type": "virtual_account",' });
+    const response = await t.api.send('POST', ACCOUNT_PATH, { rawBody: '{"type": "virtual_account",' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(envelopeError(400, 'request body is not valid JSON'));
   });
@@ -171,31 +161,31 @@ describe('GET /svc/api/v1/account', () => {
   const ids = (response: { body: { data: { id: string }[] } }) => response.body.data.map((account) => account.id);
 
   it('lists the demo accounts in opening order', async () => {
-    const response = await api.get(ACCOUNT_PATH);
+    const response = await t.api.get(ACCOUNT_PATH);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Accounts retrieved successfully' });
     expect(ids(response)).toEqual(['acc_demo_usd', 'acc_demo_eur', 'acc_demo_gbp', 'acc_demo_sgd', 'acc_demo_hkd']);
   });
 
   it('filters by id, currency and status', async () => {
-    expect(ids(await api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_sgd' } }))).toEqual(['acc_demo_sgd']);
-    expect(ids(await api.get(ACCOUNT_PATH, { query: { currency: 'EUR' } }))).toEqual(['acc_demo_eur']);
-    expect(ids(await api.get(ACCOUNT_PATH, { query: { status: 'CLOSED' } }))).toEqual(['acc_demo_hkd']);
-    expect(ids(await api.get(ACCOUNT_PATH, { query: { status: 'ACTIVE', currency: 'HKD' } }))).toEqual([]);
+    expect(ids(await t.api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_sgd' } }))).toEqual(['acc_demo_sgd']);
+    expect(ids(await t.api.get(ACCOUNT_PATH, { query: { currency: 'EUR' } }))).toEqual(['acc_demo_eur']);
+    expect(ids(await t.api.get(ACCOUNT_PATH, { query: { status: 'CLOSED' } }))).toEqual(['acc_demo_hkd']);
+    expect(ids(await t.api.get(ACCOUNT_PATH, { query: { status: 'ACTIVE', currency: 'HKD' } }))).toEqual([]);
   });
 
   it('answers an empty list for an unknown id', async () => {
-    const response = await api.get(ACCOUNT_PATH, { query: { id: 'acc_unknown' } });
+    const response = await t.api.get(ACCOUNT_PATH, { query: { id: 'acc_unknown' } });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([]);
   });
 
   it('rejects an unknown status', async () => {
-    const response = await api.get(ACCOUNT_PATH, { query: { status: 'FROZEN' } });
+    const response = await t.api.get(ACCOUNT_PATH, { query: { status: 'FROZEN' } });
     expect(response.body).toEqual(envelopeError(400, 'status must be one of ACTIVE, INACTIVE, CLOSED'));
   });
 
   it('shows the demo EUR account with LOCAL and SWIFT features and a valid German IBAN', async () => {
-    const [eur] = (await api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_eur' } })).body.data;
+    const [eur] = (await t.api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_eur' } })).body.data;
     expect(eur.swift_code).toBe('RHHBDEBB');
     expect(eur.iban).toMatch(/^DE\d{20}$/);
     expect(ibanIsValid(eur.iban)).toBe(true);
@@ -204,7 +194,7 @@ describe('GET /svc/api/v1/account', () => {
 });
 
 describe('DELETE /svc/api/v1/account', () => {
-  const close = (accountId: string | undefined) => api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': accountId } });
+  const close = (accountId: string | undefined) => t.api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': accountId } });
 
   it('requires x-account-id with the documented message', async () => {
     const response = await close(undefined);
@@ -222,9 +212,9 @@ describe('DELETE /svc/api/v1/account', () => {
     expect(closed.body).toEqual({ code: 200, status: 'success', message: 'Account closed successfully', data: null });
 
     expect((await close('acc_demo_gbp')).body).toEqual(envelopeError(400, 'Account acc_demo_gbp is already closed'));
-    const listed = await api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_gbp' } });
+    const listed = await t.api.get(ACCOUNT_PATH, { query: { id: 'acc_demo_gbp' } });
     expect(listed.body.data[0].status).toBe('CLOSED');
-    const closedList = await api.get(ACCOUNT_PATH, { query: { status: 'CLOSED' } });
+    const closedList = await t.api.get(ACCOUNT_PATH, { query: { status: 'CLOSED' } });
     expect(closedList.body.data.map((account: { id: string }) => account.id)).toEqual(['acc_demo_gbp', 'acc_demo_hkd']);
   });
 

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
 import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_STATES, US_SWIFT_RULE_ROWS } from '../fixtures/document-1.ts';
-import { TRANSFER_PATH, apiClient, envelopeError, startTestSandbox, type Api } from './helpers.ts';
+import { envelopeError, TRANSFER_PATH, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let api: Api;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  api = await apiClient(sandbox);
-});
+const t = useSandbox();
 
 const CREATE_PATH = `${TRANSFER_PATH}/beneficiary`;
 const SCHEMA_PATH = `${TRANSFER_PATH}/beneficiaryschema`;
@@ -68,10 +58,10 @@ function withValue(body: Body, path: string, value: unknown): Body {
   return copy;
 }
 
-const create = (body: unknown) => api.send('POST', CREATE_PATH, { body });
-const update = (id: string, body: unknown) => api.send('PATCH', `${CREATE_PATH}/${id}`, { body });
-const readOne = (id: string) => api.get(`${LIST_PATH}/${id}`);
-const schema = (query: Record<string, string>) => api.get(SCHEMA_PATH, { query });
+const create = (body: unknown) => t.api.send('POST', CREATE_PATH, { body });
+const update = (id: string, body: unknown) => t.api.send('PATCH', `${CREATE_PATH}/${id}`, { body });
+const readOne = (id: string) => t.api.get(`${LIST_PATH}/${id}`);
+const schema = (query: Record<string, string>) => t.api.get(SCHEMA_PATH, { query });
 
 const US_SWIFT = { account_currency: 'USD', bank_country_code: 'US', entity_type: 'COMPANY', transfer_method: 'SWIFT' };
 
@@ -318,7 +308,7 @@ describe('GET /svc/api/v1/transfer/beneficiarylist', () => {
   const ids = (response: { body: { data: { beneficiaryId: string }[] } }) => response.body.data.map((entry) => entry.beneficiaryId);
 
   it('lists the demo beneficiaries newest first, as list entries', async () => {
-    const response = await api.get(LIST_PATH);
+    const response = await t.api.get(LIST_PATH);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Beneficiaries retrieved successfully' });
     expect(ids(response)).toEqual(['ben_demo_sg', 'ben_demo_de', 'ben_demo_gb', 'ben_demo_us']);
     expect(response.body.data[0]).toEqual({
@@ -345,11 +335,11 @@ describe('GET /svc/api/v1/transfer/beneficiarylist', () => {
 
   it('puts a new beneficiary first, pages with limit and offset and filters by currency', async () => {
     const created = (await create(usBody())).body.data[0].id as string;
-    expect(ids(await api.get(LIST_PATH))[0]).toBe(created);
-    expect(ids(await api.get(LIST_PATH, { query: { limit: 2, offset: 1 } }))).toEqual(['ben_demo_sg', 'ben_demo_de']);
-    expect(ids(await api.get(LIST_PATH, { query: { offset: 5 } }))).toEqual([]);
-    expect(ids(await api.get(LIST_PATH, { query: { currency: 'USD' } }))).toEqual([created, 'ben_demo_us']);
-    expect(ids(await api.get(LIST_PATH, { query: { currency: 'JPY' } }))).toEqual([]);
+    expect(ids(await t.api.get(LIST_PATH))[0]).toBe(created);
+    expect(ids(await t.api.get(LIST_PATH, { query: { limit: 2, offset: 1 } }))).toEqual(['ben_demo_sg', 'ben_demo_de']);
+    expect(ids(await t.api.get(LIST_PATH, { query: { offset: 5 } }))).toEqual([]);
+    expect(ids(await t.api.get(LIST_PATH, { query: { currency: 'USD' } }))).toEqual([created, 'ben_demo_us']);
+    expect(ids(await t.api.get(LIST_PATH, { query: { currency: 'JPY' } }))).toEqual([]);
   });
 
   it.each([
@@ -359,22 +349,22 @@ describe('GET /svc/api/v1/transfer/beneficiarylist', () => {
     [{ offset: -1 }, 'offset must be at least 0'],
     [{ currency: 'usd' }, 'currency must be a 3-letter ISO-4217 code in capitals'],
   ])('rejects %j', async (query, message) => {
-    expect((await api.get(LIST_PATH, { query })).body).toEqual(envelopeError(400, message));
+    expect((await t.api.get(LIST_PATH, { query })).body).toEqual(envelopeError(400, message));
   });
 });
 
 describe('DELETE /svc/api/v1/transfer/beneficiary/{id}', () => {
   it('deletes, answering data null; the id is then unknown', async () => {
-    const response = await api.send('DELETE', `${CREATE_PATH}/ben_demo_us`);
+    const response = await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_us`);
     expect(response.body).toEqual({ code: 200, status: 'success', message: 'Beneficiary deleted successfully', data: null });
     expect((await readOne('ben_demo_us')).body).toEqual(envelopeError(400, 'Beneficiary ben_demo_us not found'));
-    expect((await api.send('DELETE', `${CREATE_PATH}/ben_demo_us`)).body).toEqual(envelopeError(400, 'Beneficiary ben_demo_us not found'));
+    expect((await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_us`)).body).toEqual(envelopeError(400, 'Beneficiary ben_demo_us not found'));
   });
 
   it('refuses while a payout to the beneficiary is pending', async () => {
-    const blocked = await api.send('DELETE', `${CREATE_PATH}/ben_demo_gb`);
+    const blocked = await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_gb`);
     expect(blocked.body).toEqual(envelopeError(400, 'Beneficiary ben_demo_gb has pending payouts'));
-    await api.send('PATCH', `${TRANSFER_PATH}/cancelpayout`, { body: { id: 'pay_demo_1' } });
-    expect((await api.send('DELETE', `${CREATE_PATH}/ben_demo_gb`)).status).toBe(200);
+    await t.api.send('PATCH', `${TRANSFER_PATH}/cancelpayout`, { body: { id: 'pay_demo_1' } });
+    expect((await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_gb`)).status).toBe(200);
   });
 });

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
-  BALANCE_PATH,
-  HISTORY_PATH,
-  TRANSFER_PATH,
   advanceClockTo,
-  apiClient,
   apiTime,
+  BALANCE_PATH,
   cents,
   envelopeError,
+  HISTORY_PATH,
   sandboxDay,
   sandboxMidnight,
-  startTestSandbox,
-  type Api,
+  TRANSFER_PATH,
+  useSandbox,
 } from './helpers.ts';
 
-let sandbox: Sandbox;
-let api: Api;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  api = await apiClient(sandbox);
-});
+const t = useSandbox();
 
 const RATE_PATH = `${TRANSFER_PATH}/rate`;
 const QUOTE_PATH = `${TRANSFER_PATH}/quote`;
@@ -37,7 +25,7 @@ const HOUR = 3_600_000;
 const parseApiTime = (text: string) => Date.parse(text.replace('+0000', 'Z'));
 
 
-const rate = (query: Record<string, string | number>) => api.get(RATE_PATH, { query });
+const rate = (query: Record<string, string | number>) => t.api.get(RATE_PATH, { query });
 
 interface QuoteRequest {
   quoteType?: string;
@@ -60,27 +48,27 @@ const quoteRequest = (overrides: QuoteRequest = {}): QuoteRequest => ({
 });
 
 async function newQuote(overrides: QuoteRequest = {}): Promise<Record<string, any>> {
-  const response = await api.send('POST', QUOTE_PATH, { body: quoteRequest(overrides) });
+  const response = await t.api.send('POST', QUOTE_PATH, { body: quoteRequest(overrides) });
   if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   return response.body.data[0];
 }
 
-const convert = (body: Record<string, unknown>) => api.send('POST', CONVERSION_PATH, { body });
+const convert = (body: Record<string, unknown>) => t.api.send('POST', CONVERSION_PATH, { body });
 const conversionOf = (quote: Record<string, any>, amount: Record<string, number> = { source_amount: Number(quote.sourceAmount) }) =>
   convert({ quote_id: quote.id, source_currency: quote.sourceCurrencyCode, destination_currency: quote.destinationCurrencyCode, ...amount });
 
 async function balances(): Promise<Record<string, { available: number; reserved: number }>> {
-  const list = (await api.get(BALANCE_PATH)).body.data as { currency: string; available_balance: number; reserved_amount: number }[];
+  const list = (await t.api.get(BALANCE_PATH)).body.data as { currency: string; available_balance: number; reserved_amount: number }[];
   return Object.fromEntries(list.map((b) => [b.currency, { available: cents(b.available_balance), reserved: cents(b.reserved_amount) }]));
 }
 
 async function latestHistory(size: number): Promise<Record<string, any>[]> {
-  return (await api.get(HISTORY_PATH, { query: { size } })).body.data;
+  return (await t.api.get(HISTORY_PATH, { query: { size } })).body.data;
 }
 
 describe('GET /svc/api/v1/transfer/rate', () => {
   it('prices an amount at the mid rate less the 0.4 % spread', async () => {
-    const before = Math.floor(sandbox.clock.now().getTime() / 1000) * 1000;
+    const before = Math.floor(t.sandbox.clock.now().getTime() / 1000) * 1000;
     const response = await rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 100 });
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Rate retrieved successfully' });
     expect(response.body.data).toEqual([
@@ -139,8 +127,8 @@ describe('GET /svc/api/v1/transfer/rate', () => {
 
 describe('POST /svc/api/v1/transfer/quote', () => {
   it('generates a quote: text amounts and rate, the schedule as a date, the MIN_ spelling', async () => {
-    const before = Math.floor(sandbox.clock.now().getTime() / 1000) * 1000;
-    const response = await api.send('POST', QUOTE_PATH, { body: quoteRequest() });
+    const before = Math.floor(t.sandbox.clock.now().getTime() / 1000) * 1000;
+    const response = await t.api.send('POST', QUOTE_PATH, { body: quoteRequest() });
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Quote generated successfully' });
     const [quote] = response.body.data;
     expect(quote).toEqual({
@@ -150,7 +138,7 @@ describe('POST /svc/api/v1/transfer/quote', () => {
       sourceCurrencyCode: 'USD',
       destinationCurrencyCode: 'EUR',
       quoteType: 'conversion',
-      conversionSchedule: sandboxDay(sandbox, 1),
+      conversionSchedule: sandboxDay(t.sandbox, 1),
       lockPeriod: 'MIN_15',
       rateCaptureTime: expect.stringMatching(API_TIME),
       sourceAmount: '1000.00',
@@ -172,7 +160,7 @@ describe('POST /svc/api/v1/transfer/quote', () => {
     const quote = await newQuote({ lockPeriod });
     expect(quote.lockPeriod).toBe(spelled);
     expect(parseApiTime(quote.expiryTime) - parseApiTime(quote.createdTime)).toBe(minutes * 60_000);
-    const fetched = (await api.get(DETAILS_PATH, { query: { quote_id: quote.id } })).body.data;
+    const fetched = (await t.api.get(DETAILS_PATH, { query: { quote_id: quote.id } })).body.data;
     expect(fetched.lockPeriod).toBe(lockPeriod);
   });
 
@@ -182,7 +170,7 @@ describe('POST /svc/api/v1/transfer/quote', () => {
     ['next_day', 1],
     ['2_days', 2],
   ])('dates the %s schedule %i day(s) ahead', async (conversionSchedule, days) => {
-    expect((await newQuote({ conversionSchedule })).conversionSchedule).toBe(sandboxDay(sandbox, days));
+    expect((await newQuote({ conversionSchedule })).conversionSchedule).toBe(sandboxDay(t.sandbox, days));
   });
 
   it('fixes the destination side when it is given', async () => {
@@ -199,14 +187,14 @@ describe('POST /svc/api/v1/transfer/quote', () => {
     [{ sourceAmount: -5 }, 'sourceAmount must be greater than 0'],
     [{ sourceAmount: '100' }, 'sourceAmount must be a number'],
   ])('rejects %j', async (change, message) => {
-    expect((await api.send('POST', QUOTE_PATH, { body: { ...quoteRequest(), ...change } })).body).toEqual(envelopeError(400, message));
+    expect((await t.api.send('POST', QUOTE_PATH, { body: { ...quoteRequest(), ...change } })).body).toEqual(envelopeError(400, message));
   });
 });
 
 describe('GET /svc/api/v1/transfer/quotedetails', () => {
   it('returns the quote as an object, with numbers and the requested spellings', async () => {
     const quote = await newQuote({ conversionSchedule: '2_days', lockPeriod: '1_hour' });
-    const response = await api.get(DETAILS_PATH, { query: { quote_id: quote.id } });
+    const response = await t.api.get(DETAILS_PATH, { query: { quote_id: quote.id } });
     expect(response.body).toEqual({
       code: 200,
       status: 'success',
@@ -228,13 +216,13 @@ describe('GET /svc/api/v1/transfer/quotedetails', () => {
 
   it('still returns an expired quote', async () => {
     const quote = await newQuote({ lockPeriod: '5_mins' });
-    api = await advanceClockTo(sandbox, parseApiTime(quote.expiryTime) + 1_000);
-    expect((await api.get(DETAILS_PATH, { query: { quote_id: quote.id } })).body.data.id).toBe(quote.id);
+    t.api = await advanceClockTo(t.sandbox, parseApiTime(quote.expiryTime) + 1_000);
+    expect((await t.api.get(DETAILS_PATH, { query: { quote_id: quote.id } })).body.data.id).toBe(quote.id);
   });
 
   it('answers an unknown or missing id', async () => {
-    expect((await api.get(DETAILS_PATH, { query: { quote_id: 'quo_nope' } })).body).toEqual(envelopeError(400, 'Quote quo_nope not found'));
-    expect((await api.get(DETAILS_PATH)).body).toEqual(envelopeError(400, 'quote_id is required'));
+    expect((await t.api.get(DETAILS_PATH, { query: { quote_id: 'quo_nope' } })).body).toEqual(envelopeError(400, 'Quote quo_nope not found'));
+    expect((await t.api.get(DETAILS_PATH)).body).toEqual(envelopeError(400, 'quote_id is required'));
   });
 });
 
@@ -245,7 +233,7 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     const response = await conversionOf(quote);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Conversion created successfully' });
     const created = response.body.data;
-    const instant = sandboxMidnight(sandbox, 1) + 9 * HOUR;
+    const instant = sandboxMidnight(t.sandbox, 1) + 9 * HOUR;
     expect(created).toEqual({
       id: expect.stringMatching(/^cnv_[0-9a-f]{16}$/),
       status: 'processing',
@@ -263,7 +251,7 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     const reserved = await balances();
     expect(reserved.USD).toEqual({ available: (before.USD?.available ?? 0) - 100_000, reserved: 100_000 });
     expect(reserved.EUR).toEqual(before.EUR);
-    const scheduled = await api.get(`${CONVERSION_PATH}/${created.id}`);
+    const scheduled = await t.api.get(`${CONVERSION_PATH}/${created.id}`);
     expect(scheduled.body).toEqual({
       code: 200,
       status: 'success',
@@ -283,10 +271,10 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
       },
     });
 
-    api = await advanceClockTo(sandbox, instant - 1_000);
-    expect((await api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SCHEDULED');
-    api = await advanceClockTo(sandbox, instant);
-    expect((await api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SETTLED');
+    t.api = await advanceClockTo(t.sandbox, instant - 1_000);
+    expect((await t.api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SCHEDULED');
+    t.api = await advanceClockTo(t.sandbox, instant);
+    expect((await t.api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SETTLED');
     const after = await balances();
     expect(after.USD).toEqual({ available: (before.USD?.available ?? 0) - 100_000, reserved: 0 });
     expect(after.EUR).toEqual({ available: (before.EUR?.available ?? 0) + 91_632, reserved: 0 });
@@ -305,7 +293,7 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     const created = (await conversionOf(quote, { destination_amount: 2000 })).body.data;
     expect(created.status).toBe('processing');
     expect(parseApiTime(created.conversion_time)).toBe(parseApiTime(created.createdTime));
-    expect((await api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SETTLED');
+    expect((await t.api.get(`${CONVERSION_PATH}/${created.id}`)).body.data.status).toBe('SETTLED');
     const after = await balances();
     expect(after.SGD?.available).toBe((before.SGD?.available ?? 0) + 200_000);
     expect(after.USD).toEqual({ available: (before.USD?.available ?? 0) - cents(Number(quote.sourceAmount)), reserved: 0 });
@@ -313,7 +301,7 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
 
   it('settles an end_of_day conversion at 23:59:59 UTC', async () => {
     const created = (await conversionOf(await newQuote({ conversionSchedule: 'end_of_day' }))).body.data;
-    expect(created.conversion_time).toBe(`${sandboxDay(sandbox)}T23:59:59+0000`);
+    expect(created.conversion_time).toBe(`${sandboxDay(t.sandbox)}T23:59:59+0000`);
   });
 
   it('accepts the other side of the quote when it is exactly equal', async () => {
@@ -355,9 +343,9 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     expect((await conversionOf(payoutQuote)).body).toEqual(envelopeError(400, `Quote ${payoutQuote.id} is a payout quote, not a conversion quote`));
 
     const shortLived = await newQuote({ lockPeriod: '5_mins' });
-    api = await advanceClockTo(sandbox, parseApiTime(shortLived.expiryTime) - 1_000);
+    t.api = await advanceClockTo(t.sandbox, parseApiTime(shortLived.expiryTime) - 1_000);
     const late = await newQuote({ lockPeriod: '5_mins' });
-    api = await advanceClockTo(sandbox, parseApiTime(shortLived.expiryTime));
+    t.api = await advanceClockTo(t.sandbox, parseApiTime(shortLived.expiryTime));
     expect((await conversionOf(shortLived)).body).toEqual(envelopeError(400, `Quote ${shortLived.id} has expired`));
     expect((await conversionOf(late)).status).toBe(200);
   });
@@ -376,19 +364,19 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
 
 describe('conversion reads', () => {
   it('answers an unknown id with not found', async () => {
-    expect((await api.get(`${CONVERSION_PATH}/cnv_nope`)).body).toEqual(envelopeError(400, 'Conversion cnv_nope not found'));
+    expect((await t.api.get(`${CONVERSION_PATH}/cnv_nope`)).body).toEqual(envelopeError(400, 'Conversion cnv_nope not found'));
   });
 
   it('lists every conversion newest first in one element, demo ones settled with createdTime null', async () => {
     const created = (await conversionOf(await newQuote())).body.data;
-    const response = await api.get(LIST_PATH);
+    const response = await t.api.get(LIST_PATH);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Conversions retrieved successfully' });
     expect(response.body.data).toHaveLength(1);
     expect(Object.keys(response.body.data[0])).toEqual(['conversions']);
     const list = response.body.data[0].conversions as Record<string, any>[];
     expect(list.map((entry) => entry.id)).toEqual([created.id, 'cnv_demo_2', 'cnv_demo_1']);
     expect(list[0]?.createdTime).toBe(created.createdTime);
-    const yesterday = sandboxMidnight(sandbox, -1);
+    const yesterday = sandboxMidnight(t.sandbox, -1);
     expect(list[2]).toEqual({
       id: 'cnv_demo_1',
       status: 'SETTLED',
@@ -406,8 +394,8 @@ describe('conversion reads', () => {
   });
 
   it('has the demo conversions in the balance history, both legs, and their quotes used', async () => {
-    const yesterday = sandboxMidnight(sandbox, -1);
-    const legs = (await api.get(HISTORY_PATH, { query: { from_date: sandboxDay(sandbox, -1), to_date: sandboxDay(sandbox, -1), size: 100 } })).body.data.filter(
+    const yesterday = sandboxMidnight(t.sandbox, -1);
+    const legs = (await t.api.get(HISTORY_PATH, { query: { from_date: sandboxDay(t.sandbox, -1), to_date: sandboxDay(t.sandbox, -1), size: 100 } })).body.data.filter(
       (entry: { source_type: string; create_time: string }) => entry.source_type === 'CONVERSION' && parseApiTime(entry.create_time) >= yesterday + 19 * HOUR,
     );
     expect(legs.map((entry: Record<string, unknown>) => [entry.currency, entry.amount, entry.transaction_type, entry.create_time])).toEqual([

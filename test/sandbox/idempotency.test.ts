@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
-import { ACCOUNT_PATH, apiClient, envelopeError, nextRequestId, startTestSandbox, type Api } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT_PATH, apiClient, envelopeError, nextRequestId, useSandbox } from './helpers.ts';
 
-let sandbox: Sandbox;
-let api: Api;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  api = await apiClient(sandbox);
-});
+const t = useSandbox();
 
 const body = {
   type: 'virtual_account',
@@ -22,7 +12,7 @@ const body = {
 };
 
 const createWith = (requestId: string, payload: unknown = body) =>
-  api.send('POST', ACCOUNT_PATH, { headers: { 'x-request-id': requestId }, body: payload });
+  t.api.send('POST', ACCOUNT_PATH, { headers: { 'x-request-id': requestId }, body: payload });
 
 describe('idempotency on x-request-id', () => {
   it('replays the same write without a second account', async () => {
@@ -33,21 +23,21 @@ describe('idempotency on x-request-id', () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    expect(sandbox.store.accounts.size).toBe(6);
+    expect(t.sandbox.store.accounts.size).toBe(6);
   });
 
   it('replays concurrent duplicates as one write', async () => {
     const key = nextRequestId();
     const [a, b] = await Promise.all([createWith(key), createWith(key)]);
     expect(b.body).toEqual(a.body);
-    expect(sandbox.store.accounts.size).toBe(6);
+    expect(t.sandbox.store.accounts.size).toBe(6);
   });
 
   it('replays the stored reply even after the resource changed', async () => {
     const key = nextRequestId();
     const created = await createWith(key);
     const id = created.body.data[0].id as string;
-    await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': id } });
+    await t.api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-account-id': id } });
     const replay = await createWith(key);
     expect(replay.body.data[0].status).toBe('ACTIVE');
     expect(replay.body).toEqual(created.body);
@@ -67,17 +57,17 @@ describe('idempotency on x-request-id', () => {
     const expected = envelopeError(400, `x-request-id ${key} was already used for a different request`);
 
     expect((await createWith(key, { ...body, label: 'Other' })).body).toEqual(expected);
-    const close = await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-request-id': key, 'x-account-id': 'acc_demo_sgd' } });
+    const close = await t.api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-request-id': key, 'x-account-id': 'acc_demo_sgd' } });
     expect(close.status).toBe(400);
     expect(close.body).toEqual(expected);
-    expect(sandbox.store.accounts.get('acc_demo_sgd')?.account.status).toBe('ACTIVE');
-    expect(sandbox.store.accounts.size).toBe(6);
+    expect(t.sandbox.store.accounts.get('acc_demo_sgd')?.account.status).toBe('ACTIVE');
+    expect(t.sandbox.store.accounts.size).toBe(6);
   });
 
   it('ignores the key on reads', async () => {
     const key = nextRequestId();
     await createWith(key);
-    const list = await api.get(ACCOUNT_PATH, { headers: { 'x-request-id': key } });
+    const list = await t.api.get(ACCOUNT_PATH, { headers: { 'x-request-id': key } });
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(6);
   });
@@ -85,8 +75,8 @@ describe('idempotency on x-request-id', () => {
   it('forgets keys on reset', async () => {
     const key = nextRequestId();
     await createWith(key);
-    sandbox.reset();
-    api = await apiClient(sandbox);
+    t.sandbox.reset();
+    t.api = await apiClient(t.sandbox);
     expect((await createWith(key, { ...body, label: 'After reset' })).status).toBe(200);
   });
 });

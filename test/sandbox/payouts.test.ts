@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
-  BALANCE_PATH,
-  HISTORY_PATH,
-  TRANSFER_PATH,
   advanceClockTo,
-  apiClient,
   apiTime,
+  BALANCE_PATH,
   cents,
   envelopeError,
+  HISTORY_PATH,
   nextRequestId,
   sandboxDay,
   sandboxMidnight,
-  startTestSandbox,
-  type Api,
+  TRANSFER_PATH,
+  useSandbox,
 } from './helpers.ts';
 
-let sandbox: Sandbox;
-let api: Api;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  api = await apiClient(sandbox);
-});
+const t = useSandbox();
 
 const PAYOUT_PATH = `${TRANSFER_PATH}/payout`;
 const CANCEL_PATH = `${TRANSFER_PATH}/cancelpayout`;
@@ -44,7 +32,7 @@ async function quote(overrides: Record<string, unknown> = {}): Promise<Record<st
     sourceAmount: 1000,
     ...overrides,
   };
-  const response = await api.send('POST', `${TRANSFER_PATH}/quote`, { body });
+  const response = await t.api.send('POST', `${TRANSFER_PATH}/quote`, { body });
   if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   return response.body.data[0];
 }
@@ -62,13 +50,13 @@ function payoutBody(forQuote: Record<string, any>, overrides: Record<string, unk
     reference: 'Invoice FC-1042',
     sourceOfFunds: 'Business revenue',
     transferMethod: 'SWIFT',
-    scheduledPayoutDate: sandboxDay(sandbox, 1),
+    scheduledPayoutDate: sandboxDay(t.sandbox, 1),
     ...overrides,
   };
 }
 
 const createPayout = (body: unknown, requestId = nextRequestId()) =>
-  api.send('POST', PAYOUT_PATH, { body, headers: { 'x-request-id': requestId } });
+  t.api.send('POST', PAYOUT_PATH, { body, headers: { 'x-request-id': requestId } });
 
 async function newPayout(body: Record<string, unknown>): Promise<{ id: string; systemReferenceNumber: string }> {
   const response = await createPayout(body);
@@ -76,15 +64,15 @@ async function newPayout(body: Record<string, unknown>): Promise<{ id: string; s
   return response.body.data[0];
 }
 
-const statusOf = async (id: string) => (await api.get(`${PAYOUT_PATH}/${id}`)).body.data[0].status as string;
-const cancel = (body: unknown) => api.send('PATCH', CANCEL_PATH, { body });
+const statusOf = async (id: string) => (await t.api.get(`${PAYOUT_PATH}/${id}`)).body.data[0].status as string;
+const cancel = (body: unknown) => t.api.send('PATCH', CANCEL_PATH, { body });
 
 async function available(currency: string): Promise<number> {
-  const [balance] = (await api.get(BALANCE_PATH, { query: { currency } })).body.data;
+  const [balance] = (await t.api.get(BALANCE_PATH, { query: { currency } })).body.data;
   return cents(balance.available_balance);
 }
 
-const latestHistory = async () => (await api.get(HISTORY_PATH, { query: { size: 1 } })).body.data[0];
+const latestHistory = async () => (await t.api.get(HISTORY_PATH, { query: { size: 1 } })).body.data[0];
 
 describe('POST /svc/api/v1/transfer/payout', () => {
   it('creates a PENDING payout for a future date and debits nothing yet', async () => {
@@ -97,7 +85,7 @@ describe('POST /svc/api/v1/transfer/payout', () => {
       data: [{ id: expect.stringMatching(/^pay_[0-9a-f]{16}$/), systemReferenceNumber: expect.stringMatching(/^PAY\d{10}$/) }],
     });
     const { id } = response.body.data[0];
-    expect((await api.get(`${PAYOUT_PATH}/${id}`)).body).toEqual({
+    expect((await t.api.get(`${PAYOUT_PATH}/${id}`)).body).toEqual({
       code: 200,
       status: 'success',
       message: 'Payout retrieved successfully',
@@ -115,7 +103,7 @@ describe('POST /svc/api/v1/transfer/payout', () => {
   it.each<[string, (q: Record<string, any>) => Record<string, unknown>, (q: Record<string, any>) => string]>([
     ['both amounts', () => ({ destinationAmount: 916.32 }), () => 'exactly one of sourceAmount and destinationAmount must be given'],
     ['neither amount', () => ({ sourceAmount: null }), () => 'exactly one of sourceAmount and destinationAmount must be given'],
-    ['a past date', () => ({ scheduledPayoutDate: sandboxDay(sandbox, -1) }), () => 'scheduledPayoutDate must be today or a future date'],
+    ['a past date', () => ({ scheduledPayoutDate: sandboxDay(t.sandbox, -1) }), () => 'scheduledPayoutDate must be today or a future date'],
     ['a malformed date', () => ({ scheduledPayoutDate: '2030/01/01' }), () => 'scheduledPayoutDate must be a date in the form YYYY-MM-DD'],
     ['an unknown beneficiary', () => ({ beneficiaryId: 'ben_nope' }), () => 'Beneficiary ben_nope not found'],
     [
@@ -151,7 +139,7 @@ describe('POST /svc/api/v1/transfer/payout', () => {
     await newPayout(payoutBody(q));
     expect((await createPayout(payoutBody(q))).body).toEqual(envelopeError(400, `Quote ${q.id} has already been used`));
     const expiring = await quote({ lockPeriod: '5_mins' });
-    api = await advanceClockTo(sandbox, Date.parse(expiring.expiryTime.replace('+0000', 'Z')));
+    t.api = await advanceClockTo(t.sandbox, Date.parse(expiring.expiryTime.replace('+0000', 'Z')));
     expect((await createPayout(payoutBody(expiring))).body).toEqual(envelopeError(400, `Quote ${expiring.id} has expired`));
   });
 
@@ -162,23 +150,23 @@ describe('POST /svc/api/v1/transfer/payout', () => {
     const replay = await createPayout(body, requestId);
     expect(first.status).toBe(200);
     expect(replay.body).toEqual(first.body);
-    expect([...sandbox.store.payouts.keys()]).toEqual(['pay_demo_1', first.body.data[0].id]);
+    expect([...t.sandbox.store.payouts.keys()]).toEqual(['pay_demo_1', first.body.data[0].id]);
   });
 
   it('answers an unknown id with not found', async () => {
-    expect((await api.get(`${PAYOUT_PATH}/pay_nope`)).body).toEqual(envelopeError(400, 'Payout pay_nope not found'));
+    expect((await t.api.get(`${PAYOUT_PATH}/pay_nope`)).body).toEqual(envelopeError(400, 'Payout pay_nope not found'));
   });
 });
 
 describe('payout lifecycle', () => {
   it('processes at 00:00 UTC of its date, debiting amount plus fee, and completes 24 hours later', async () => {
-    const processAt = sandboxMidnight(sandbox, 1);
+    const processAt = sandboxMidnight(t.sandbox, 1);
     const before = await available('USD');
     const { id } = await newPayout(payoutBody(await quote()));
 
-    api = await advanceClockTo(sandbox, processAt - 1_000);
+    t.api = await advanceClockTo(t.sandbox, processAt - 1_000);
     expect(await statusOf(id)).toBe('PENDING');
-    api = await advanceClockTo(sandbox, processAt);
+    t.api = await advanceClockTo(t.sandbox, processAt);
     expect(await statusOf(id)).toBe('PROCESSING');
     const after = await available('USD');
     expect(after).toBe(before - 102_500);
@@ -193,9 +181,9 @@ describe('payout lifecycle', () => {
       transaction_type: 'PAYOUT',
     });
 
-    api = await advanceClockTo(sandbox, processAt + DAY - 1_000);
+    t.api = await advanceClockTo(t.sandbox, processAt + DAY - 1_000);
     expect(await statusOf(id)).toBe('PROCESSING');
-    api = await advanceClockTo(sandbox, processAt + DAY);
+    t.api = await advanceClockTo(t.sandbox, processAt + DAY);
     expect(await statusOf(id)).toBe('COMPLETED');
     expect(await available('USD')).toBe(after);
   });
@@ -203,7 +191,7 @@ describe('payout lifecycle', () => {
   it('processes a payout for today before answering, with the LOCAL fee', async () => {
     const before = await available('USD');
     const q = await quote({ destinationCurrencyCode: 'GBP' });
-    const body = payoutBody(q, { beneficiaryId: 'ben_demo_gb', destinationCountry: 'GB', transferMethod: 'LOCAL', feeType: 'SHA', scheduledPayoutDate: sandboxDay(sandbox) });
+    const body = payoutBody(q, { beneficiaryId: 'ben_demo_gb', destinationCountry: 'GB', transferMethod: 'LOCAL', feeType: 'SHA', scheduledPayoutDate: sandboxDay(t.sandbox) });
     const { id } = await newPayout(body);
     expect(await statusOf(id)).toBe('PROCESSING');
     expect(await available('USD')).toBe(before - 100_100);
@@ -211,15 +199,15 @@ describe('payout lifecycle', () => {
   });
 
   it('fails without debiting when the balance cannot cover it at processing time', async () => {
-    const processAt = sandboxMidnight(sandbox, 1);
+    const processAt = sandboxMidnight(t.sandbox, 1);
     const q = await quote({ sourceCurrencyCode: 'HKD', destinationCurrencyCode: 'USD', sourceAmount: 5_000_000 });
     const body = payoutBody(q, { beneficiaryId: 'ben_demo_us', destinationCountry: 'US' });
     const { id } = await newPayout(body);
     const before = await available('HKD');
     // In HKD: the demo direct debits settle GBP meanwhile.
-    const hkdEntries = () => [...sandbox.store.balanceHistory.values()].filter((record) => record.entry.currency === 'HKD').length;
+    const hkdEntries = () => [...t.sandbox.store.balanceHistory.values()].filter((record) => record.entry.currency === 'HKD').length;
     const historyBefore = hkdEntries();
-    api = await advanceClockTo(sandbox, processAt);
+    t.api = await advanceClockTo(t.sandbox, processAt);
     expect(await statusOf(id)).toBe('FAILED');
     expect(await available('HKD')).toBe(before);
     expect(hkdEntries()).toBe(historyBefore);
@@ -227,31 +215,31 @@ describe('payout lifecycle', () => {
     const today = payoutBody(await quote({ sourceCurrencyCode: 'HKD', destinationCurrencyCode: 'USD', sourceAmount: 5_000_000 }), {
       beneficiaryId: 'ben_demo_us',
       destinationCountry: 'US',
-      scheduledPayoutDate: sandboxDay(sandbox),
+      scheduledPayoutDate: sandboxDay(t.sandbox),
     });
     expect(await statusOf((await newPayout(today)).id)).toBe('FAILED');
   });
 
   it('processes the demo payout on its date', async () => {
-    const processAt = sandboxMidnight(sandbox, 3);
+    const processAt = sandboxMidnight(t.sandbox, 3);
     const before = await available('USD');
-    api = await advanceClockTo(sandbox, processAt);
+    t.api = await advanceClockTo(t.sandbox, processAt);
     expect(await statusOf('pay_demo_1')).toBe('PROCESSING');
     expect(await available('USD')).toBe(before - 250_100);
   });
 
   it('runs due work of every kind in time order when the clock jumps past it', async () => {
-    const conversionAt = sandboxMidnight(sandbox, 1) + 9 * 3_600_000;
-    const payoutAt = sandboxMidnight(sandbox, 2);
+    const conversionAt = sandboxMidnight(t.sandbox, 1) + 9 * 3_600_000;
+    const payoutAt = sandboxMidnight(t.sandbox, 2);
     const conversionQuote = await quote({ quoteType: 'conversion', conversionSchedule: 'next_day' });
     const conversion = { quote_id: conversionQuote.id, source_amount: 1000, source_currency: 'USD', destination_currency: 'EUR' };
-    expect((await api.send('POST', `${TRANSFER_PATH}/conversion`, { body: conversion })).status).toBe(200);
-    await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(sandbox, 2) }));
+    expect((await t.api.send('POST', `${TRANSFER_PATH}/conversion`, { body: conversion })).status).toBe(200);
+    await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(t.sandbox, 2) }));
 
     // One jump past the conversion, this payout and the demo payout (due the day after).
-    api = await advanceClockTo(sandbox, payoutAt + DAY + 1_000);
+    t.api = await advanceClockTo(t.sandbox, payoutAt + DAY + 1_000);
     // The demo direct debits' GBP settlements fall in between: left out.
-    const history = (await api.get(HISTORY_PATH, { query: { size: 20 } })).body.data as Record<string, any>[];
+    const history = (await t.api.get(HISTORY_PATH, { query: { size: 20 } })).body.data as Record<string, any>[];
     const entries = history.filter((entry) => entry.source_type !== 'DIRECT_DEBIT').slice(0, 4);
     expect(entries.map((entry) => [entry.transaction_type, entry.amount, entry.create_time])).toEqual([
       ['PAYOUT', -2501, apiTime(payoutAt + DAY)],
@@ -268,12 +256,12 @@ describe('payout lifecycle', () => {
 
 describe('PATCH /svc/api/v1/transfer/cancelpayout', () => {
   it('cancels a pending payout by id; it never processes', async () => {
-    const processAt = sandboxMidnight(sandbox, 1);
+    const processAt = sandboxMidnight(t.sandbox, 1);
     const { id } = await newPayout(payoutBody(await quote()));
     expect((await cancel({ id })).body).toEqual({ code: 200, status: 'success', message: 'Payout cancelled successfully', data: {} });
     expect(await statusOf(id)).toBe('CANCELLED');
     const before = await available('USD');
-    api = await advanceClockTo(sandbox, processAt);
+    t.api = await advanceClockTo(t.sandbox, processAt);
     expect(await statusOf(id)).toBe('CANCELLED');
     expect(await available('USD')).toBe(before);
     expect((await cancel({ id })).body).toEqual(envelopeError(400, `Only pending payouts can be cancelled: payout ${id} is CANCELLED`));
@@ -285,7 +273,7 @@ describe('PATCH /svc/api/v1/transfer/cancelpayout', () => {
   });
 
   it('refuses a payout that is already processing', async () => {
-    const body = payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(sandbox) });
+    const body = payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(t.sandbox) });
     const { id, systemReferenceNumber } = await newPayout(body);
     expect((await cancel({ systemReferenceNumber })).body).toEqual(
       envelopeError(400, `Only pending payouts can be cancelled: payout ${id} is PROCESSING`),
@@ -305,7 +293,7 @@ describe('PATCH /svc/api/v1/transfer/cancelpayout', () => {
 
 describe('GET /svc/api/v1/transfer/upcomingpayouts', () => {
   it('lists the demo payout with every field', async () => {
-    const response = await api.get(UPCOMING_PATH);
+    const response = await t.api.get(UPCOMING_PATH);
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Upcoming payouts retrieved successfully' });
     expect(response.body.data).toEqual([
       {
@@ -323,22 +311,22 @@ describe('GET /svc/api/v1/transfer/upcomingpayouts', () => {
         transferMethod: 'LOCAL',
         reference: 'Invoice CL-2291',
         sourceOfFunds: 'Business revenue',
-        scheduledPayoutDate: sandboxDay(sandbox, 3),
-        createdTime: apiTime(sandboxMidnight(sandbox, -1) + 21 * 3_600_000),
+        scheduledPayoutDate: sandboxDay(t.sandbox, 3),
+        createdTime: apiTime(sandboxMidnight(t.sandbox, -1) + 21 * 3_600_000),
       },
     ]);
   });
 
   it('lists only pending payouts, soonest first', async () => {
-    const later = await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(sandbox, 5) }));
-    const sooner = await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(sandbox, 1) }));
-    await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(sandbox) }));
-    const ids = (await api.get(UPCOMING_PATH)).body.data.map((item: { id: string }) => item.id);
+    const later = await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(t.sandbox, 5) }));
+    const sooner = await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(t.sandbox, 1) }));
+    await newPayout(payoutBody(await quote(), { scheduledPayoutDate: sandboxDay(t.sandbox) }));
+    const ids = (await t.api.get(UPCOMING_PATH)).body.data.map((item: { id: string }) => item.id);
     expect(ids).toEqual([sooner.id, 'pay_demo_1', later.id]);
   });
 
   it('answers an empty list with its message when nothing is pending', async () => {
     await cancel({ id: 'pay_demo_1' });
-    expect((await api.get(UPCOMING_PATH)).body).toEqual({ code: 200, status: 'success', message: 'No upcoming payouts found', data: [] });
+    expect((await t.api.get(UPCOMING_PATH)).body).toEqual({ code: 200, status: 'success', message: 'No upcoming payouts found', data: [] });
   });
 });
