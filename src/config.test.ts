@@ -35,6 +35,25 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the event log retention and the reconcile interval, with their defaults', () => {
+    expect(loadConfig({}).eventLog).toEqual({ maxEvents: 10_000, maxAgeMs: 86_400_000 });
+    expect(loadConfig({}).webhooks.reconcileIntervalMs).toBe(60_000);
+    const config = loadConfig({ EVENT_LOG_MAX_EVENTS: '500', EVENT_LOG_MAX_AGE_MS: '3600000', WEBHOOK_RECONCILE_INTERVAL_MS: '15000' });
+    expect(config.eventLog).toEqual({ maxEvents: 500, maxAgeMs: 3_600_000 });
+    expect(config.webhooks.reconcileIntervalMs).toBe(15_000);
+    let error: unknown;
+    try {
+      loadConfig({ EVENT_LOG_MAX_EVENTS: '0', EVENT_LOG_MAX_AGE_MS: 'a day', WEBHOOK_RECONCILE_INTERVAL_MS: '10' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'WEBHOOK_RECONCILE_INTERVAL_MS must be at least 1000',
+      'EVENT_LOG_MAX_EVENTS must be at least 1',
+      'EVENT_LOG_MAX_AGE_MS must be a number',
+    ]);
+  });
+
   it('lists every problem at once', () => {
     let error: unknown;
     try {

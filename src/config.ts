@@ -89,6 +89,10 @@ const envSchema = z
     WEBHOOK_AGENT_CODE: optionalString,
     WEBHOOK_SUBAGENT_CODE: optionalString,
     WEBHOOK_COMPANY_CODE: optionalString,
+    WEBHOOK_RECONCILE_INTERVAL_MS: intIn(1_000, 86_400_000, 60_000),
+    // The event log that catch-up (`after`) reads: bounded by count and by age.
+    EVENT_LOG_MAX_EVENTS: intIn(1, 1_000_000, 10_000),
+    EVENT_LOG_MAX_AGE_MS: intIn(1_000, 30 * 86_400_000, 86_400_000),
     REDIS_URL: z.preprocess(
       (v) => (v === '' ? undefined : v),
       z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -238,6 +242,17 @@ export interface WebhookConfig {
   agentCode: string | undefined;
   subagentCode: string | undefined;
   companyCode: string | undefined;
+  /** How often the gateway checks that its own webhook subscriptions are still filed at the bank. */
+  reconcileIntervalMs: number;
+}
+
+/**
+ * The log of published bank events that subscriptions resume from (`after`): Redis Streams with
+ * Redis, memory without. Events older than `maxAgeMs`, or past the newest `maxEvents`, are dropped.
+ */
+export interface EventLogConfig {
+  maxEvents: number;
+  maxAgeMs: number;
 }
 
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -311,6 +326,7 @@ export interface Config {
   webhooks: WebhookConfig;
   /** With it, events fan out and are deduplicated across gateway instances through Redis. */
   redisUrl: string | undefined;
+  eventLog: EventLogConfig;
   auth: CallerAuthConfig;
   limits: QueryLimitsConfig;
   resilience: ResilienceConfig;
@@ -371,8 +387,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       agentCode: e.WEBHOOK_AGENT_CODE,
       subagentCode: e.WEBHOOK_SUBAGENT_CODE,
       companyCode: e.WEBHOOK_COMPANY_CODE,
+      reconcileIntervalMs: e.WEBHOOK_RECONCILE_INTERVAL_MS,
     },
     redisUrl: e.REDIS_URL,
+    eventLog: { maxEvents: e.EVENT_LOG_MAX_EVENTS, maxAgeMs: e.EVENT_LOG_MAX_AGE_MS },
     auth: {
       mode: e.AUTH_MODE ?? 'none',
       apiKeys: e.GATEWAY_API_KEY_HASHES,
@@ -416,6 +434,10 @@ function limitsFrom(e: z.output<typeof envSchema>): QueryLimitsConfig {
 }
 
 /** Defaults for code that builds a gateway without the environment (tests, benchmark). */
+export const DEFAULT_EVENT_LOG: EventLogConfig = (() => {
+  const e = envSchema.parse({});
+  return { maxEvents: e.EVENT_LOG_MAX_EVENTS, maxAgeMs: e.EVENT_LOG_MAX_AGE_MS };
+})();
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(envSchema.parse({}));
 export const DEFAULT_RESILIENCE: ResilienceConfig = loadResilienceDefaults();
 function loadResilienceDefaults(): ResilienceConfig {

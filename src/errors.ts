@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { PothosValidationError } from '@pothos/core';
 import { InputValidationError } from '@pothos/plugin-validation';
 import { maskError as yogaMaskError } from 'graphql-yoga';
+import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, SubscriberFellBehindError } from './events/errors.ts';
 import type { Logger } from './logger.ts';
 import {
   contractWhere,
@@ -28,6 +29,10 @@ import {
  * DEADLINE_EXCEEDED, CIRCUIT_OPEN, RATE_LIMITED), UPSTREAM_CONTRACT_ERROR (a payload that does not
  * match the documents), INTERNAL_SERVER_ERROR.
  *
+ * Subscriptions resuming after a cursor (`after`): BAD_USER_INPUT (not a cursor), CURSOR_EXPIRED
+ * (`oldestCursor`: refetch), EVENT_LOG_UNAVAILABLE (retry shortly); a subscriber too slow for its
+ * events: SUBSCRIBER_FELL_BEHIND (`resumeAfter`).
+ *
  * Refusals before execution have their own codes, set where they are made: src/security/refusal.ts
  * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/auth/refusal.ts and
  * src/auth/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/server.ts
@@ -52,7 +57,15 @@ export function describeError(error: unknown): { message: string; extensions: Re
     };
   }
   if (error instanceof PothosValidationError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT' } };
-  return error instanceof UpstreamError ? describeUpstreamError(error) : undefined;
+  return error instanceof UpstreamError ? describeUpstreamError(error) : describeEventError(error);
+}
+
+function describeEventError(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
+  if (error instanceof InvalidCursorError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT', argument: 'after' } };
+  if (error instanceof CursorExpiredError) return { message: error.message, extensions: { code: 'CURSOR_EXPIRED', oldestCursor: error.oldestCursor } };
+  if (error instanceof EventLogUnavailableError) return { message: error.message, extensions: { code: 'EVENT_LOG_UNAVAILABLE' } };
+  if (error instanceof SubscriberFellBehindError) return { message: error.message, extensions: { code: 'SUBSCRIBER_FELL_BEHIND', resumeAfter: error.resumeAfter } };
+  return undefined;
 }
 
 function describeUpstreamError(error: UpstreamError): { message: string; extensions: Record<string, unknown> } | undefined {

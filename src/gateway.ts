@@ -1,18 +1,24 @@
 import type { Plugin } from 'graphql-yoga';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import {
+  DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
   DEFAULT_RESILIENCE,
+  type EventLogConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
   type ResilienceConfig,
   type UpstreamConfig,
   type WebhookConfig,
 } from './config.ts';
-import { createMemoryEventBus, createRedisEventBus, type EventBus } from './events/bus.ts';
+import { createMemoryEventBus, type EventBus } from './events/bus.ts';
+import { createRedisEventBus } from './events/redis-bus.ts';
+import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
+import type { GatewayContext } from './context.ts';
 import { createWebhookIntake } from './events/intake.ts';
 import type { Logger } from './logger.ts';
 import { buildSchema } from './schema/index.ts';
+import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { queryLimitPlugins } from './security/limits.ts';
@@ -37,6 +43,12 @@ export interface GatewayOptions {
   webhooks?: Partial<WebhookConfig>;
   /** Set: events fan out and are deduplicated across instances through Redis. */
   redisUrl?: string | undefined;
+  /** Names the Redis keys of the event log (default `bank-events`): instances sharing events share it; tests isolate themselves with it. */
+  redisKeyPrefix?: string | undefined;
+  /** Retention of the event log that subscriptions resume from. */
+  eventLog?: Partial<EventLogConfig>;
+  /** How fresh /readyz's evidence about the bank must be (tests shorten it). */
+  readiness?: ReadinessTiming;
   /** Who may call; default: mode none (embedded sandbox, tests). */
   auth?: CallerAuthConfig;
   limits?: Partial<QueryLimitsConfig>;
@@ -57,6 +69,7 @@ const DEFAULT_WEBHOOKS: WebhookConfig = {
   agentCode: undefined,
   subagentCode: undefined,
   companyCode: undefined,
+  reconcileIntervalMs: 60_000,
 };
 
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
@@ -71,7 +84,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     processMetrics: options.processMetrics,
   });
   const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream);
-  const events = options.redisUrl ? createRedisEventBus(options.redisUrl, logger) : createMemoryEventBus();
+  const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
+  const events = options.redisUrl
+    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix })
+    : createMemoryEventBus({ limits: eventLog, observer: metrics.events });
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
   const yoga = createGatewayYoga({
     schema: buildSchema(),
@@ -81,7 +97,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     auth,
     webhookCodes: webhooks,
     graphiql: limits.graphiql,
-    plugins: [metrics.plugin, useOperationLog() as Plugin, ...queryLimitPlugins(limits, logger)],
+    plugins: [
+      metrics.plugin,
+      useOperationLog() as Plugin,
+      ...queryLimitPlugins(limits, logger),
+      // The caller's own bank token, or the gateway's login that every tokenless caller shares.
+      useSharedSubscriptionExecution({ scopeOf: (context) => (context as GatewayContext).caller.upstreamToken ?? 'gateway login' }),
+    ],
   });
   const server = createGatewayServer({
     yoga,
@@ -93,6 +115,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook }),
     metrics,
+    readinessTiming: options.readiness,
+    readinessChecks: {
+      // Only with Redis: the memory bus has nothing outside the process to fail.
+      ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+    },
     endSubscriptions: () => events.endSubscriptions(),
     onStop: () => events.close(),
   });

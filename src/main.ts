@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     logger,
     webhooks,
     redisUrl: config.redisUrl,
+    eventLog: config.eventLog,
     auth: config.auth,
     limits: config.limits,
     resilience: config.resilience,

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallerAuth } from './auth/index.ts';
 import type { ResilienceConfig } from './config.ts';
-import { readiness } from './health.ts';
+import { WEBHOOK_PATH } from './events/intake.ts';
+import { readiness, type ReadinessCheck, type ReadinessTiming } from './health.ts';
 import type { Logger } from './logger.ts';
 import type { GatewayMetrics } from './observability/metrics.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
@@ -20,6 +21,10 @@ export interface GatewayServerOptions {
   metrics: Pick<GatewayMetrics, 'handle'>;
   upstream: UpstreamRuntime;
   upstreamBaseUrl: string;
+  /** What /readyz checks beside the bank, by name (Redis, webhook coverage). */
+  readinessChecks?: Record<string, ReadinessCheck>;
+  /** How fresh the evidence about the bank must be (default: DEFAULT_READINESS_TIMING). */
+  readinessTiming?: ReadinessTiming | undefined;
   logger: Logger;
   /** POST /webhooks: the bank's event deliveries. */
   webhookIntake: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -52,7 +57,6 @@ const SHUTTING_DOWN = {
   errors: [{ message: 'The gateway is shutting down: retry the request (another instance will answer).', extensions: { code: 'SHUTTING_DOWN' } }],
 };
 
-export const WEBHOOK_PATH = '/webhooks';
 
 /** HTTP (Yoga, with SSE subscriptions), graphql-ws on the same path, webhook intake, health, graceful stop. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
@@ -79,7 +83,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     }
     if (path === '/readyz') {
       if (stopping) return sendJson(res, 503, { status: 'stopping' });
-      void readiness(upstream, options.upstreamBaseUrl).then(({ ready, body }) => sendJson(res, ready ? 200 : 503, body));
+      void readiness(upstream, options.upstreamBaseUrl, options.readinessChecks, options.readinessTiming).then(({ ready, body }) => sendJson(res, ready ? 200 : 503, body));
       return;
     }
     if (path === WEBHOOK_PATH) {

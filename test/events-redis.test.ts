@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createConnection } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFor } from '../src/events/intake.ts';
 import { KIT_WEBHOOKS, startKit, type Kit } from './kit.ts';
@@ -38,16 +39,31 @@ async function deliver(baseUrl: string, body: object) {
   return ((await response.json()) as { status: string }).status;
 }
 
+/** Each test's gateways get keys of their own on the shared Redis, removed afterwards. */
+const prefixes: string[] = [];
+function freshPrefix(what: string): string {
+  const prefix = `test-${what}-${randomUUID()}`;
+  prefixes.push(prefix);
+  return prefix;
+}
+
 describe.skipIf(!haveRedis && !mustRun)(title, () => {
   let first: Kit;
   let second: Kit;
   beforeAll(async () => {
-    first = await startKit({ listen: true, redisUrl: REDIS_URL });
-    second = await startKit({ listen: true, redisUrl: REDIS_URL });
+    const redisKeyPrefix = freshPrefix('fan-out');
+    first = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix });
+    second = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix });
   });
   afterAll(async () => {
     await first?.close();
     await second?.close();
+    const redis = new Redis(REDIS_URL);
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`{${prefix}}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    await redis.quit();
   });
 
   it('delivers a webhook posted to one instance to a subscriber on the other, once; the same event on the other is a duplicate', async () => {
@@ -68,4 +84,70 @@ describe.skipIf(!haveRedis && !mustRun)(title, () => {
     await onSecond.close();
     await onFirst.close();
   });
+
+  it('resumes on another instance after a cursor from the first, from the shared log, in order and none twice', async () => {
+    const prefix = freshPrefix('catch-up');
+    const a = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+    const b = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+    const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+    try {
+      const onA = await subscribeWs(a, feed);
+      const ids = [1, 2, 3].map((n) => `acct_${randomUUID()}_${n}_account.active`);
+      expect(await deliver(a.baseUrl!, eventOf(ids[0]!))).toBe('accepted');
+      const [seen] = await onA.next(1);
+      await onA.close();
+      expect(await deliver(b.baseUrl!, eventOf(ids[1]!))).toBe('accepted');
+      expect(await deliver(a.baseUrl!, eventOf(ids[2]!))).toBe('accepted');
+
+      // A third instance, started after all this, holds none of it in memory: the stream does.
+      const c = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+      try {
+        const resumed = await subscribeWs(c, feed, { after: seen.data.bankEvents.cursor });
+        await resumed.next(2);
+        const live = `acct_${randomUUID()}_4_account.active`;
+        expect(await deliver(b.baseUrl!, eventOf(live))).toBe('accepted');
+        await resumed.next(3);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(resumed.received.map((r) => r.data.bankEvents.id)).toEqual([ids[1], ids[2], live]);
+        await resumed.close();
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('refuses a cursor whose successors were trimmed from the shared log, naming the oldest one kept', async () => {
+    const prefix = freshPrefix('trim');
+    const a = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
+    const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+    try {
+      const onA = await subscribeWs(a, feed);
+      for (let n = 0; n < 4; n++) expect(await deliver(a.baseUrl!, eventOf(`acct_${randomUUID()}_${n}_account.active`))).toBe('accepted');
+      const received = await onA.next(4);
+      await onA.close();
+      const b = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
+      try {
+        const refused = await subscribeWs(b, feed, { after: received[0].data.bankEvents.cursor }, {}, { registered: false });
+        const [answer] = await refused.next(1);
+        expect(answer.errors[0].extensions).toEqual({ code: 'CURSOR_EXPIRED', oldestCursor: received[2].data.bankEvents.cursor });
+        await refused.close();
+        // The cursor just before the oldest kept still resumes: nothing after it was trimmed.
+        const resumed = await subscribeWs(b, feed, { after: received[1].data.bankEvents.cursor });
+        await resumed.next(2);
+        expect(resumed.received.map((r) => r.data.bankEvents.cursor)).toEqual([received[2].data.bankEvents.cursor, received[3].data.bankEvents.cursor]);
+        await resumed.close();
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await a.close();
+    }
+  });
 });
+
+function eventOf(id: string) {
+  return { id, name: 'account.active', account_id: 'sandbox-user', data: { status: 'ACTIVE' }, created_at: '2026-11-21T10:00:00+0000', version: '2025-02-14' };
+}

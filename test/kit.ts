@@ -2,8 +2,9 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { CallerAuthConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
+import type { CallerAuthConfig, EventLogConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
+import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
@@ -33,6 +34,12 @@ export interface KitOptions {
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
   webhooks?: Partial<WebhookConfig>;
   redisUrl?: string;
+  /** Redis keys of the event log (default `bank-events`); gateways sharing events share it. */
+  redisKeyPrefix?: string;
+  /** Retention of the event log that subscriptions resume from. */
+  eventLog?: Partial<EventLogConfig>;
+  /** How fresh /readyz's evidence about the bank must be. */
+  readiness?: ReadinessTiming;
   /** Listen on an ephemeral port (webhook deliveries and WebSocket/SSE clients need a real server). */
   listen?: boolean;
   /** Who may call; default mode none. */
@@ -82,6 +89,9 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     retry: options.retry ?? FAST_RETRY,
     webhooks: { ...KIT_WEBHOOKS, ...options.webhooks },
     redisUrl: options.redisUrl,
+    redisKeyPrefix: options.redisKeyPrefix,
+    eventLog: options.eventLog,
+    readiness: options.readiness,
     auth: options.auth,
     limits: options.limits,
     resilience: options.resilience,

@@ -13,13 +13,17 @@ describe('the HTTP server', () => {
   });
   afterAll(() => kit.close());
 
-  it('answers /healthz and /readyz (a token could be obtained)', async () => {
+  it('answers /healthz and /readyz (the bank answered a probe)', async () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', detail: 'upstream reachable, token obtained' });
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      detail: 'ready: bank ok',
+      checks: { bank: { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' } },
+    });
   });
 
   it('serves GraphQL over HTTP and over graphql-ws on the same path', async () => {

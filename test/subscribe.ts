@@ -13,13 +13,29 @@ export interface Listening {
   gateway: { events: { activeSubscriptions(): number } };
 }
 
-/** Resolves once the gateway has more open subscriptions than `before`: events sent after that reach us. */
-async function registered(target: Listening, before: number): Promise<void> {
+async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (target.gateway.events.activeSubscriptions() <= before) {
-    if (Date.now() > deadline) throw new Error('the subscription was not registered by the gateway');
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(what);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** Resolves once the gateway has more open subscriptions than `before`: events sent after that reach us. */
+function registered(target: Listening, before: number): Promise<void> {
+  return until(() => target.gateway.events.activeSubscriptions() > before, 'the subscription was not registered by the gateway');
+}
+
+/**
+ * Closes a registered subscription and waits until the gateway has let go of it, so the next test's
+ * count of open subscriptions does not start from one still closing.
+ */
+async function closed(target: Listening, close: () => Promise<void> | void, endedByServer: () => boolean): Promise<void> {
+  const before = target.gateway.events.activeSubscriptions();
+  const wasOpen = !endedByServer();
+  await close();
+  if (!wasOpen) return;
+  await until(() => target.gateway.events.activeSubscriptions() < before, 'the gateway did not end the subscription');
 }
 
 export interface Subscription<T = any> {
@@ -57,11 +73,17 @@ function collector<T>(): { received: T[]; push(value: T): void; next(count?: num
   };
 }
 
+/** `registered: false` for a subscription the gateway refuses: nothing to wait for, its error is the one result. */
+export interface SubscribeOptions {
+  registered?: boolean;
+}
+
 export async function subscribeWs<T = any>(
   target: Listening,
   query: string,
   variables: Record<string, unknown> = {},
   connectionParams: Record<string, unknown> = {},
+  options: SubscribeOptions = {},
 ): Promise<Subscription<T>> {
   const results = collector<T>();
   const before = target.gateway.events.activeSubscriptions();
@@ -71,9 +93,18 @@ export async function subscribeWs<T = any>(
     retryAttempts: 0,
     connectionParams,
   });
-  const dispose = client.subscribe<T>({ query, variables }, { next: (value) => (record('graphql-ws message', JSON.stringify(value)), results.push(value as T)), error: () => {}, complete: () => {} });
+  let ended = false;
+  const dispose = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (value) => (record('graphql-ws message', JSON.stringify(value)), results.push(value as T)),
+      error: () => (ended = true),
+      complete: () => (ended = true),
+    },
+  );
+  if (options.registered === false) return { ...results, close: async () => { dispose(); await client.dispose(); } };
   await registered(target, before);
-  return { ...results, close: async () => { dispose(); await client.dispose(); } };
+  return { ...results, close: () => closed(target, async () => { dispose(); await client.dispose(); }, () => ended) };
 }
 
 export async function subscribeSse<T = any>(
@@ -81,6 +112,7 @@ export async function subscribeSse<T = any>(
   query: string,
   variables: Record<string, unknown> = {},
   headers: Record<string, string> = {},
+  options: SubscribeOptions = {},
 ): Promise<Subscription<T>> {
   const results = collector<T>();
   const before = target.gateway.events.activeSubscriptions();
@@ -93,12 +125,13 @@ export async function subscribeSse<T = any>(
   });
   if (!response.ok || !response.body) throw new Error(`SSE subscription failed: ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let ended = false;
   void (async () => {
     let buffer = '';
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) return void (ended = true);
         buffer += value;
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -106,12 +139,14 @@ export async function subscribeSse<T = any>(
           buffer = buffer.slice(end + 2);
           const data = message.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
           if (/^event: next/m.test(message) && data) results.push(JSON.parse(data) as T);
+          if (/^event: complete/m.test(message)) ended = true;
         }
       }
     } catch {
       // Aborted by close().
     }
   })();
+  if (options.registered === false) return { ...results, close: async () => abort.abort() };
   await registered(target, before);
-  return { ...results, close: async () => abort.abort() };
+  return { ...results, close: () => closed(target, () => abort.abort(), () => ended) };
 }

@@ -1,121 +1,165 @@
-import { setMaxListeners } from 'node:events';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub } from 'graphql-yoga';
-import { Redis } from 'ioredis';
-import type { Logger } from '../logger.ts';
+import { LRUCache } from 'lru-cache';
+import type { EventLogConfig } from '../config.ts';
+import { decodeCursor, encodeCursor, streamIdGenerator, type Cursor } from './cursor.ts';
+import { CursorExpiredError, InvalidCursorError } from './errors.ts';
+import { Fanout, type Delivery, type Subscriber, type SubscriptionOptions } from './fanout.ts';
+import { EventLog, type LogEntry, type PublishedEvent } from './log.ts';
 import type { BankEvent } from './models.ts';
 
 /**
- * Where accepted bank events go, and the memory of which were seen. In one process both are local;
- * with Redis, events fan out to every gateway instance (Yoga's Redis event target) and "seen" is one
- * shared set, so whichever instance the bank reaches, each event is published exactly once.
+ * Where accepted bank events go. The bus decides whether a delivery is a new occurrence, logs it
+ * with a cursor, and hands it to subscriptions, which may resume after a cursor. In one process
+ * (this file) everything is in memory; with Redis (redis-bus.ts) the log is a Redis Stream shared by
+ * every instance, so whichever instance the bank reaches, each occurrence is published once
+ * everywhere, and a client may resume on any instance.
  */
 
-export const BANK_EVENT = 'bank:event';
+export type { Delivery, PublishedEvent };
 
-type Topics = { [BANK_EVENT]: [BankEvent] };
+export type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' };
+
+/** A part of /readyz (see src/health.ts): `detail` says what is wrong in words an operator can act on. */
+export interface BusHealth {
+  ok: boolean;
+  detail: string;
+  [more: string]: unknown;
+}
+
+export interface SubscribeOptions extends SubscriptionOptions {
+  /** Resume after this cursor: the retained events after it first, in order, then live ones. */
+  after?: string | null | undefined;
+}
 
 export interface EventBus {
-  publish(event: BankEvent): void;
-  /** Every event published from now on, on any instance. */
-  subscribe(): AsyncIterable<BankEvent>;
-  /** How many subscriptions are listening in this process (for health and tests). */
+  /**
+   * Takes one delivered occurrence (`occurrence`: models.ts occurrenceKey). A duplicate is an
+   * occurrence accepted before, within DEDUPE_RETENTION_MS. Resolves once the event is logged;
+   * subscribers get it after that. Never rejects because of Redis.
+   */
+  accept(event: BankEvent, occurrence: string): Promise<AcceptResult>;
+  /**
+   * Every event published from now on, on any instance; with `after`, first the retained ones after
+   * that cursor. Rejects with InvalidCursorError, CursorExpiredError or EventLogUnavailableError.
+   */
+  subscribe(options?: SubscribeOptions): Promise<AsyncIterableIterator<Delivery>>;
+  /** How many subscriptions are open in this process (for health, metrics and tests). */
   activeSubscriptions(): number;
   /**
    * Ends every open subscription of this process as if its stream had finished: clients get a
    * proper completion (graphql-ws `complete`, the SSE `complete` event) instead of a cut connection.
    */
   endSubscriptions(): Promise<void>;
-  /** Resolves once events from other instances can be received (Redis: the channel is subscribed). */
+  /** Resolves once the bus can take events (Redis: connected and reading, or known to be away). */
   ready: Promise<void>;
-  /** True the first time a key is seen (within the retention window), false for repeats. */
-  firstSighting(key: string): Promise<boolean>;
+  /** For /readyz: null when there is nothing outside the process to check (the memory bus). */
+  health(): BusHealth | null;
   close(): Promise<void>;
 }
 
-type PubSub = ReturnType<typeof createPubSub<Topics>>;
-
-/** The parts every bus shares: publishing, and subscriptions that count themselves while open. */
-function channel(pubsub: PubSub): Pick<EventBus, 'publish' | 'subscribe' | 'activeSubscriptions' | 'endSubscriptions'> {
-  const open = new Set<() => Promise<unknown>>();
-  return {
-    publish: (event) => pubsub.publish(BANK_EVENT, event),
-    activeSubscriptions: () => open.size,
-    endSubscriptions: async () => {
-      await Promise.allSettled([...open].map((end) => end()));
-    },
-    subscribe: () => ({
-      [Symbol.asyncIterator]() {
-        const source = pubsub.subscribe(BANK_EVENT)[Symbol.asyncIterator]();
-        // Ending the source resolves a pending `next` with done, which completes the subscription.
-        const end = async (value?: unknown) => {
-          open.delete(end);
-          return source.return ? source.return(value) : { done: true as const, value: undefined };
-        };
-        open.add(end);
-        const done = () => open.delete(end);
-        return {
-          next: () => source.next(),
-          return: end,
-          throw: async (error?: unknown) => {
-            done();
-            return source.throw ? source.throw(error) : Promise.reject(error);
-          },
-        };
-      },
-    }),
-  };
+/** What the bus reports as it works (metrics). Calls are synchronous; an observer must be cheap. */
+export interface EventBusObserver {
+  /** An occurrence accepted: into the shared log, or (Redis away) to this instance's subscribers only. */
+  accepted(route: 'shared' | 'local'): void;
+  /** Events waiting for Redis to return, to be published to the other instances. */
+  buffered(size: number): void;
+  /** Buffered events published to the other instances once Redis returned. */
+  flushed(count: number): void;
+  /** Buffered events dropped because the buffer was full: the other instances never get them. */
+  dropped(count: number): void;
+  /** Whether Redis answers. */
+  redis(up: boolean): void;
 }
 
-/** How long an event id is remembered: the bank's retries come well within a day. */
+export const NO_BUS_OBSERVER: EventBusObserver = { accepted: () => {}, buffered: () => {}, flushed: () => {}, dropped: () => {}, redis: () => {} };
+
+/** How long an occurrence is remembered: the bank's retries come well within a day. */
 export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
 const MAX_REMEMBERED = 100_000;
 
-export function createMemoryEventBus(now: () => number = Date.now): EventBus {
-  const seen = new Map<string, number>();
-  // Every open subscription is one listener: thousands are normal here, not a leak.
-  const eventTarget = new EventTarget();
-  setMaxListeners(0, eventTarget);
-  return {
-    ...channel(createPubSub<Topics>({ eventTarget })),
-    ready: Promise.resolve(),
-    async firstSighting(key) {
-      const at = now();
-      const last = seen.get(key);
-      if (last !== undefined && at - last < DEDUPE_RETENTION_MS) return false;
-      seen.delete(key);
-      seen.set(key, at);
-      // Map iteration is insertion order: the first keys are the oldest sightings.
-      for (const key of seen.keys()) {
-        if (seen.size <= MAX_REMEMBERED) break;
-        seen.delete(key);
-      }
-      return true;
-    },
-    close: async () => {},
-  };
+/** Occurrences seen lately, bounded by count and age. */
+export function createSeenSet(): LRUCache<string, true> {
+  return new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: DEDUPE_RETENTION_MS, ttlAutopurge: false });
 }
 
-export function createRedisEventBus(url: string, logger: Logger): EventBus {
-  const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
-  const publishClient = new Redis(url, options);
-  const subscribeClient = new Redis(url, options);
-  for (const client of [publishClient, subscribeClient]) {
-    client.on('error', (error) => logger.warn({ err: error }, 'redis connection problem'));
+/** The cursor text given as `after`, read; InvalidCursorError when it is not one of ours. */
+export function readCursor(after: string): Cursor {
+  const cursor = decodeCursor(after);
+  if (!cursor) throw new InvalidCursorError();
+  return cursor;
+}
+
+/**
+ * This process's half of any bus: the log of what it delivered and its subscriptions. A subscription
+ * resuming from a cursor this log holds is served from it synchronously, so nothing can slip between
+ * the replay and the live events.
+ */
+export class LocalEvents {
+  readonly log: EventLog;
+  readonly fanout = new Fanout();
+
+  constructor(limits: EventLogConfig, now: () => number = Date.now) {
+    this.log = new EventLog(limits, now);
   }
-  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
-  // Subscribe the channel now, not at the first subscriber: an instance is ready before anyone listens.
-  const ready = subscribeClient.subscribe(BANK_EVENT).then(() => undefined);
-  ready.catch((error: unknown) => logger.error({ err: error }, 'could not subscribe to the Redis event channel'));
+
+  /** Logs an event and hands it to the subscriptions on the next turn: the caller answers the bank first. */
+  deliver(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
+    const entry = this.log.append(event, ids, occurrence);
+    setImmediate(() => this.fanout.deliver(entry));
+    return entry;
+  }
+
+  /** A subscription, resumed after `cursor` from this log; null when the log does not hold the cursor. */
+  open(cursor: Cursor | null, options: SubscriptionOptions): Subscriber | null {
+    if (!cursor) return this.fanout.open(options);
+    const position = this.log.after(cursor);
+    if ('unknown' in position) return null;
+    const subscriber = this.fanout.open(options);
+    const lastSeq = position.entries.at(-1)?.seq ?? this.log.lastSeq();
+    subscriber.release(
+      position.entries.map((entry) => entry.event),
+      (entry) => entry.seq > lastSeq,
+    );
+    return subscriber;
+  }
+
+  oldestCursor(): string | null {
+    return this.log.oldest()?.event.cursor ?? null;
+  }
+}
+
+export interface MemoryEventBusOptions {
+  limits: EventLogConfig;
+  observer?: EventBusObserver | undefined;
+  now?: () => number;
+}
+
+export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
+  const { limits, now = Date.now } = options;
+  const observer = options.observer ?? NO_BUS_OBSERVER;
+  const seen = createSeenSet();
+  const local = new LocalEvents(limits, now);
+  const nextId = streamIdGenerator(now);
   return {
-    ...channel(createPubSub<Topics>({ eventTarget })),
-    ready,
-    async firstSighting(key) {
-      const answer = await publishClient.set(`bank-event:${key}`, '1', 'PX', DEDUPE_RETENTION_MS, 'NX');
-      return answer === 'OK';
+    async accept(event, occurrence) {
+      if (seen.has(occurrence)) return { status: 'duplicate' };
+      seen.set(occurrence, true);
+      const streamId = nextId();
+      const published: PublishedEvent = { ...event, cursor: encodeCursor({ kind: 's', id: streamId }), receivedAt: new Date(now()).toISOString() };
+      local.deliver(published, { streamId, provisionalId: null }, occurrence);
+      observer.accepted('shared');
+      return { status: 'accepted', cursor: published.cursor };
     },
-    async close() {
-      await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    async subscribe(options = {}) {
+      const cursor = options.after == null ? null : readCursor(options.after);
+      const subscriber = local.open(cursor, options);
+      // Only this process ever held the log: a cursor it does not hold is gone (or from a previous run).
+      if (!subscriber) throw new CursorExpiredError(local.oldestCursor());
+      return subscriber;
     },
+    activeSubscriptions: () => local.fanout.size,
+    endSubscriptions: () => local.fanout.endAll(),
+    ready: Promise.resolve(),
+    health: () => null,
+    close: async () => {},
   };
 }

@@ -1,6 +1,6 @@
 import type { UpstreamConfig, WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { WEBHOOK_PATH } from '../server.ts';
+import { WEBHOOK_PATH } from './intake.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
 import { carriesApiKey, findSubscription, type WebhookSubscriptionIdentity } from '../upstream/webhooks.ts';
 

@@ -5,14 +5,18 @@ import type { Logger } from '../logger.ts';
 import type { WebhookOutcome } from '../observability/metrics.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
-import { readEvent } from './models.ts';
+import { occurrenceKey, readEvent } from './models.ts';
 
 /**
  * POST /webhooks: the bank's event deliveries. Checks the sender (x-api-key, and an HMAC signature
- * when a signing secret is configured), reads the event, drops repeats (the bank retries, in any
- * order) and publishes the rest. It answers as soon as the event is accepted: subscribers never hold
- * the sender up.
+ * when a signing secret is configured), reads the event, drops repeated deliveries of one occurrence
+ * (the bank retries, in any order; see occurrenceKey) and publishes the rest. It answers once the
+ * event is in the log (Redis, or this instance's memory while Redis is away, never more than about
+ * half a second): subscribers get it after, and never hold the sender up.
  */
+
+/** Where the bank delivers events (server.ts routes it; the reconciler files subscriptions to it). */
+export const WEBHOOK_PATH = '/webhooks';
 
 /** A signature older or newer than this is refused, so a captured delivery cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
@@ -26,7 +30,7 @@ export interface IntakeOptions {
   onOutcome?: (outcome: WebhookOutcome, status: number) => void;
 }
 
-type Outcome = { status: number; body: Record<string, unknown>; /** Runs after the answer is sent. */ afterAnswer?: () => void };
+type Outcome = { status: number; body: Record<string, unknown> };
 
 export function signatureFor(secret: string, timestamp: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
@@ -83,20 +87,13 @@ async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Ou
   const reading = readEvent(parsed);
   if (!reading.ok) return { status: 400, body: { error: reading.reason } };
   const { event } = reading;
-  // An id is unique within its event name (ga.new and deposit.settled may share `<deposit>_SETTLED`).
-  if (!(await options.bus.firstSighting(`${event.name}:${event.id}`))) {
-    options.logger.debug({ eventId: event.id, name: event.name }, 'duplicate bank event dropped');
+  const accepted = await options.bus.accept(event, occurrenceKey(event, rawBody));
+  if (accepted.status === 'duplicate') {
+    options.logger.debug({ eventId: event.id, name: event.name, createdAt: event.createdAt }, 'repeated delivery of a bank event dropped');
     return { status: 200, body: { status: 'duplicate', id: event.id } };
   }
-  return {
-    status: 202,
-    body: { status: 'accepted', id: event.id },
-    // Publishing fans out to every subscriber: the bank has its answer before that work starts.
-    afterAnswer: () => {
-      options.bus.publish(event);
-      options.logger.info({ eventId: event.id, name: event.name }, 'bank event published');
-    },
-  };
+  options.logger.info({ eventId: event.id, name: event.name, createdAt: event.createdAt, cursor: accepted.cursor }, 'bank event published');
+  return { status: 202, body: { status: 'accepted', id: event.id } };
 }
 
 export function createWebhookIntake(options: IntakeOptions) {
@@ -112,6 +109,5 @@ export function createWebhookIntake(options: IntakeOptions) {
     options.onOutcome?.(outcome.status === 202 ? 'accepted' : outcome.status === 200 ? 'duplicate' : 'rejected', outcome.status);
     res.writeHead(outcome.status, { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) });
     res.end(JSON.stringify(outcome.body));
-    if (outcome.afterAnswer) setImmediate(outcome.afterAnswer);
   };
 }

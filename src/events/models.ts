@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sha256Hex } from '../security/secrets.ts';
 import { currencyCode, decimal, optionalText, orNull, upstreamDateTime } from '../upstream/models.ts';
 
 /**
@@ -13,10 +14,25 @@ export const envelopeModel = z.object({
   name: z.string().min(1, 'name must not be empty'),
   account_id: optionalText,
   data: z.record(z.string(), z.unknown()).nullish().transform((d) => d ?? {}),
-  created_at: upstreamDateTime,
+  // Always sent per section 2.3; a delivery without it is still taken (see occurrenceKey).
+  created_at: orNull(upstreamDateTime),
   version: optionalText,
 });
 export type EventEnvelope = z.output<typeof envelopeModel>;
+
+/**
+ * What tells one occurrence of an event from another. Section 2.3's ids repeat whenever a transition
+ * repeats (a card blocked, unblocked, blocked again: `crd_x_issuing.card.blocked` twice), so the id
+ * alone names the transition, not the occurrence; its `created_at` tells the occurrences apart, and a
+ * retried delivery of one occurrence carries the same one. Without `created_at`, the raw body is
+ * what a retry repeats. Two occurrences of the same transition within the same second are
+ * indistinguishable (created_at has whole seconds): the second is taken for a retry.
+ * Hashed: the key names Redis keys, and ids are the bank's text of any length.
+ */
+export function occurrenceKey(event: Pick<BankEvent, 'name' | 'id' | 'createdAt'>, rawBody: string): string {
+  const basis = event.createdAt === null ? `body\n${rawBody}` : `event\n${event.name}\n${event.id}\n${event.createdAt}`;
+  return sha256Hex(basis);
+}
 
 /** The resource an event is about: the part of the id before `_<eventName>` or `_<STATUS>`. */
 export function resourceIdOf(envelope: Pick<EventEnvelope, 'id' | 'name'>): string {
@@ -178,7 +194,8 @@ export type BankEvent = {
   id: string;
   name: string;
   accountId: string | null;
-  createdAt: string;
+  /** created_at as an ISO time; null when the delivery had none. */
+  createdAt: string | null;
   version: string | null;
   data: Record<string, unknown>;
 } & ({ [K in keyof typeof kinds]: { kind: K; details: Details<K> } }[keyof typeof kinds] | { kind: 'other'; details: null });
@@ -202,7 +219,7 @@ export function readEvent(body: unknown): EventReading {
     id: e.id,
     name: e.name,
     accountId: e.account_id,
-    createdAt: e.created_at.toISOString(),
+    createdAt: e.created_at?.toISOString() ?? null,
     version: e.version,
     data: e.data,
   };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventBusObserver } from '../events/bus.ts';
 import type { BreakerState, UpstreamObserver } from '../upstream/observer.ts';
 import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
@@ -24,6 +25,8 @@ export interface GatewayMetrics {
   upstream: UpstreamObserver;
   /** One bank event delivery, by what the intake made of it (`status`: the HTTP answer). */
   webhook(outcome: WebhookOutcome, status: number): void;
+  /** The event bus: where accepted events went, Redis's state, the buffer kept while it is away. */
+  events: EventBusObserver;
   /** Operations by name, type and outcome, refusals and HTTP answers. */
   plugin: Plugin;
   /** GET /metrics. */
@@ -94,6 +97,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     registers: [registry],
   });
   const names = boundedNames(MAX_OPERATION_NAMES);
+  const events = eventBusMetrics(registry);
 
   const plugin: Plugin = {
     onValidate: () => ({ result }) => {
@@ -126,6 +130,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
     },
     webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),
+    events,
     handle: async (req, res) => {
       if (options.token && !sameSecret(bearerToken(req.headers.authorization) ?? '', options.token)) {
         res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' });
@@ -136,6 +141,39 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
       res.end(body);
     },
+  };
+}
+
+/** The event bus's figures: accepted events by route, Redis up or down, the outage buffer. */
+function eventBusMetrics(registry: Registry): EventBusObserver {
+  const accepted = new Counter({
+    name: 'gateway_events_accepted_total',
+    help: "Bank events accepted, by route: shared (written to Redis or the memory log) or local (Redis away: this instance's subscribers only, buffered for the others).",
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const buffered = new Gauge({
+    name: 'gateway_events_buffered',
+    help: 'Events accepted while Redis was away, waiting to be published to the other instances.',
+    registers: [registry],
+  });
+  const flushed = new Counter({
+    name: 'gateway_events_buffer_flushed_total',
+    help: 'Buffered events published to the other instances once Redis answered again.',
+    registers: [registry],
+  });
+  const dropped = new Counter({
+    name: 'gateway_events_buffer_dropped_total',
+    help: 'Buffered events dropped because the buffer was full (EVENT_LOG_MAX_EVENTS): the other instances never got them.',
+    registers: [registry],
+  });
+  const redisUp = new Gauge({ name: 'gateway_redis_up', help: 'Whether Redis answers (1) or not (0); absent without REDIS_URL.', registers: [registry] });
+  return {
+    accepted: (route) => accepted.inc({ route }),
+    buffered: (size) => buffered.set(size),
+    flushed: (count) => flushed.inc(count),
+    dropped: (count) => dropped.inc(count),
+    redis: (up) => redisUp.set(up ? 1 : 0),
   };
 }
 

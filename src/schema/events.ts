@@ -1,7 +1,9 @@
-import { filter, pipe } from 'graphql-yoga';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
-import type { BankEvent, EventKind } from '../events/models.ts';
+import type { Delivery, PublishedEvent } from '../events/bus.ts';
+import { SubscriberFellBehindError } from '../events/errors.ts';
+import { isFellBehind } from '../events/fanout.ts';
+import type { EventKind } from '../events/models.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
@@ -15,17 +17,33 @@ import { PayoutNode } from './payouts.ts';
  * Document 3, section 6 as GraphQL subscriptions: a generic stream of every bank event, and typed
  * streams whose payloads link into the graph and resolve through the usual loaders, with the
  * subscriber's own token. Each event is resolved afresh (no reads cached from an earlier event).
+ * Every stream can resume after the cursor of the last event a client saw (`after`).
  */
 
-type Of<K extends EventKind> = Extract<BankEvent, { kind: K }>;
+type Of<K extends EventKind> = Extract<PublishedEvent, { kind: K }>;
 
-const BankEventType = builder.objectRef<BankEvent>('BankEvent').implement({
-  description: 'An event the bank sent (Document 3, section 2.3), delivered once however often the bank retried it.',
+const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
+  description:
+    'An event the bank sent (Document 3, section 2.3), delivered once per occurrence however often the bank retried it. The bank repeats an id whenever a transition repeats (a card blocked twice); each occurrence is its own event, told apart by when the bank created it.',
   fields: (t) => ({
-    id: t.exposeString('id', { nullable: false, description: "The bank's event id, e.g. crd_x_issuing.card.active." }),
+    id: t.exposeString('id', {
+      nullable: false,
+      description: "The bank's event id, e.g. crd_x_issuing.card.active. Not unique: it repeats when the same transition happens again; `cursor` is unique.",
+    }),
     name: t.exposeString('name', { nullable: false, description: 'Event name, e.g. issuing.card.active.' }),
+    cursor: t.exposeString('cursor', {
+      nullable: false,
+      description:
+        'Where this event is in the gateway\'s event log: opaque text. Subscribe again with `after` set to the cursor of the last event you received to get what happened since, in order and none twice, then live events.',
+    }),
     accountId: t.exposeString('accountId', { description: 'Account the event belongs to.' }),
-    occurredAt: t.field({ type: 'DateTime', nullable: false, description: 'When the bank created the event.', resolve: (e) => new Date(e.createdAt) }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: "When the bank created the event (created_at); for a delivery without created_at, when the gateway accepted it.",
+      resolve: (e) => new Date(e.createdAt ?? e.receivedAt),
+    }),
+    receivedAt: t.field({ type: 'DateTime', nullable: false, description: 'When the gateway accepted the delivery.', resolve: (e) => new Date(e.receivedAt) }),
     version: t.exposeString('version', { description: 'Event schema version date.' }),
     data: t.field({ type: 'JSONObject', nullable: false, description: 'The payload as the bank sent it.', resolve: (e) => e.data }),
   }),
@@ -34,21 +52,15 @@ const BankEventType = builder.objectRef<BankEvent>('BankEvent').implement({
 /** Every typed update carries the event it came from. */
 const EVENT_FIELD_DESCRIPTION = 'The bank event behind this update.';
 
-function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, matches: (event: Of<K>) => boolean = () => true) {
-  return (_root: unknown, _args: unknown, context: GatewayContext) =>
-    pipe(
-      context.events.subscribe(),
-      filter((event: BankEvent): event is Of<K> => event.kind === kind && matches(event as Of<K>)),
-    );
-}
-
-/** A subscription keeps one context: forget the previous event's reads before resolving this one. */
-function fresh<T>(event: T, _args: unknown, context: GatewayContext): T {
+/**
+ * A subscription keeps one context: forget the previous event's reads before resolving this one. A
+ * subscriber that fell too far behind gets an error naming the cursor to resume after, and its stream ends.
+ */
+function fresh<T extends PublishedEvent>(delivery: Delivery, _args: unknown, context: GatewayContext): T {
+  if (isFellBehind(delivery)) throw new SubscriberFellBehindError(delivery.resumeAfter);
   forgetRequestReads(context);
-  return event;
+  return delivery as T;
 }
-
-const idArg = (typename: string, id: string | number | null | undefined) => (id == null ? null : upstreamIdFrom(String(id), typename));
 
 // --- Cards ---------------------------------------------------------------------------------------
 
@@ -158,92 +170,102 @@ const DirectDebitStatusChange = builder.objectRef<Of<'directDebit'>>('DirectDebi
 
 // --- The subscriptions ---------------------------------------------------------------------------
 
-builder.subscriptionFields((t) => ({
-  bankEvents: t.field({
-    type: BankEventType,
-    nullable: false,
-    description: 'Every bank event, optionally only some names.',
-    args: { names: t.arg.stringList({ description: 'Only these event names, e.g. ["ga.new", "issuing.card.active"].' }) },
-    subscribe: (_root, args, context) =>
-      pipe(
-        context.events.subscribe(),
-        filter((event: BankEvent) => !args.names || args.names.includes(event.name)),
-      ),
-    resolve: fresh,
-  }),
-  cardStatusChanged: t.field({
-    type: CardStatusChange,
-    nullable: false,
-    description: 'Cards becoming active or blocked; one card with cardId.',
-    args: { cardId: t.arg.id({ description: "Only this card (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) => subscribeTo('cardStatus', (e) => !args.cardId || e.details.cardId === idArg('Card', args.cardId))(root, args, context),
-    resolve: fresh,
-  }),
-  cardTransactionSucceeded: t.field({
-    type: CardTransactionEvent,
-    nullable: false,
-    description: 'Successful card transactions; one card with cardId.',
-    args: { cardId: t.arg.id({ description: "Only this card (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) => subscribeTo('cardTransaction', (e) => !args.cardId || e.details.cardId === idArg('Card', args.cardId))(root, args, context),
-    resolve: fresh,
-  }),
-  cardholderStatusChanged: t.field({
-    type: CardholderStatusChange,
-    nullable: false,
-    description: 'Cardholders pending, ready or deleted; one cardholder with cardholderId.',
-    args: { cardholderId: t.arg.id({ description: "Only this cardholder (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) =>
-      subscribeTo('cardholderStatus', (e) => !args.cardholderId || e.details.cardholderId === idArg('Cardholder', args.cardholderId))(root, args, context),
-    resolve: fresh,
-  }),
-  depositUpdated: t.field({
-    type: DepositUpdate,
-    nullable: false,
-    description: 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.',
-    args: { accountId: t.arg.id({ description: "Only deposits to this account (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) =>
-      subscribeTo('deposit', (e) => !args.accountId || e.details.globalAccountId === idArg('Account', args.accountId))(root, args, context),
-    resolve: fresh,
-  }),
-  conversionUpdated: t.field({
-    type: ConversionUpdate,
-    nullable: false,
-    description: 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.',
-    args: { conversionId: t.arg.id({ description: "Only this conversion (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) =>
-      subscribeTo('conversion', (e) => !args.conversionId || e.details.conversionId === idArg('Conversion', args.conversionId))(root, args, context),
-    resolve: fresh,
-  }),
-  payoutFundingUpdated: t.field({
-    type: PayoutFundingUpdate,
-    nullable: false,
-    description: 'Payout funding scheduled or funded; one payout with payoutId.',
-    args: { payoutId: t.arg.id({ description: "Only this payout (global ID or the bank's id)." }) },
-    subscribe: (root, args, context) =>
-      subscribeTo('payoutFunding', (e) => !args.payoutId || e.details.payoutId === idArg('Payout', args.payoutId))(root, args, context),
-    resolve: fresh,
-  }),
-  accountStatusChanged: t.field({
-    type: AccountStatusChange,
-    nullable: false,
-    description: 'The business account submitted, active or suspended.',
-    subscribe: (root, args, context) => subscribeTo('accountStatus')(root, args, context),
-    resolve: fresh,
-  }),
-  rfiActionRequired: t.field({
-    type: RfiRequested,
-    nullable: false,
-    description: 'Requests for information from the bank.',
-    subscribe: (root, args, context) => subscribeTo('rfi')(root, args, context),
-    resolve: fresh,
-  }),
-  directDebitStatusChanged: t.field({
-    type: DirectDebitStatusChange,
-    nullable: false,
-    description: 'Direct debit payouts changing status; one payout with transactionId.',
-    args: { transactionId: t.arg.string({ description: "Only this direct debit (the bank's transaction id)." }) },
-    subscribe: (root, args, context) =>
-      subscribeTo('directDebit', (e) => !args.transactionId || e.details.transactionId === args.transactionId)(root, args, context),
-    resolve: fresh,
-  }),
-}));
+const AFTER_DESCRIPTION =
+  'Resume after this cursor (BankEvent.cursor of the last event received): the retained events after it come first, in order, then live ones, with none twice. A cursor older than the retention (EVENT_LOG_MAX_EVENTS, EVENT_LOG_MAX_AGE_MS) is refused with CURSOR_EXPIRED: refetch, then subscribe without it.';
+
+/** One resource a typed stream can be narrowed to: its argument, and the id an event names it by. */
+interface Narrowing<K extends Exclude<EventKind, 'other'>> {
+  arg: string;
+  /** The node type whose global IDs the argument takes (besides the bank's id); none: the bank's id only. */
+  typename?: string;
+  description: string;
+  idOf: (event: Of<K>) => string | null | undefined;
+}
+
+/** The events of one kind, optionally of one resource, after a cursor. */
+function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?: Narrowing<K>) {
+  return (_root: unknown, args: Record<string, unknown>, context: GatewayContext) => {
+    const given = narrowing ? args[narrowing.arg] : undefined;
+    const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(String(given), narrowing!.typename) : String(given);
+    return context.events.subscribe({
+      after: args.after as string | null | undefined,
+      filter: (event) => event.kind === kind && (wanted === null || narrowing!.idOf(event as Of<K>) === wanted),
+    });
+  };
+}
+
+builder.subscriptionFields((t) => {
+  /** A typed stream: its payload type, description and optional narrowing, all resumable with `after`. */
+  const typed = <K extends Exclude<EventKind, 'other'>>(kind: K, type: Parameters<typeof t.field>[0]['type'], description: string, narrowing?: Narrowing<K>) =>
+    t.field({
+      type,
+      nullable: false,
+      description,
+      args: {
+        after: t.arg.string({ description: AFTER_DESCRIPTION }),
+        ...(narrowing ? { [narrowing.arg]: narrowing.typename ? t.arg.id({ description: narrowing.description }) : t.arg.string({ description: narrowing.description }) } : {}),
+      },
+      subscribe: subscribeTo(kind, narrowing) as never,
+      resolve: fresh as never,
+    });
+
+  return {
+    bankEvents: t.field({
+      type: BankEventType,
+      nullable: false,
+      description: 'Every bank event, optionally only some names.',
+      args: {
+        names: t.arg.stringList({ description: 'Only these event names, e.g. ["ga.new", "issuing.card.active"].' }),
+        after: t.arg.string({ description: AFTER_DESCRIPTION }),
+      },
+      subscribe: (_root, args, context) => {
+        const names = args.names ? new Set(args.names) : null;
+        return context.events.subscribe({ after: args.after, filter: names ? (event) => names.has(event.name) : undefined });
+      },
+      resolve: fresh,
+    }),
+    cardStatusChanged: typed('cardStatus', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
+      arg: 'cardId',
+      typename: 'Card',
+      description: "Only this card (global ID or the bank's id).",
+      idOf: (e) => e.details.cardId,
+    }),
+    cardTransactionSucceeded: typed('cardTransaction', CardTransactionEvent, 'Successful card transactions; one card with cardId.', {
+      arg: 'cardId',
+      typename: 'Card',
+      description: "Only this card (global ID or the bank's id).",
+      idOf: (e) => e.details.cardId,
+    }),
+    cardholderStatusChanged: typed('cardholderStatus', CardholderStatusChange, 'Cardholders pending, ready or deleted; one cardholder with cardholderId.', {
+      arg: 'cardholderId',
+      typename: 'Cardholder',
+      description: "Only this cardholder (global ID or the bank's id).",
+      idOf: (e) => e.details.cardholderId,
+    }),
+    depositUpdated: typed('deposit', DepositUpdate, 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.', {
+      arg: 'accountId',
+      typename: 'Account',
+      description: "Only deposits to this account (global ID or the bank's id).",
+      idOf: (e) => e.details.globalAccountId,
+    }),
+    conversionUpdated: typed('conversion', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
+      arg: 'conversionId',
+      typename: 'Conversion',
+      description: "Only this conversion (global ID or the bank's id).",
+      idOf: (e) => e.details.conversionId,
+    }),
+    payoutFundingUpdated: typed('payoutFunding', PayoutFundingUpdate, 'Payout funding scheduled or funded; one payout with payoutId.', {
+      arg: 'payoutId',
+      typename: 'Payout',
+      description: "Only this payout (global ID or the bank's id).",
+      idOf: (e) => e.details.payoutId,
+    }),
+    accountStatusChanged: typed('accountStatus', AccountStatusChange, 'The business account submitted, active or suspended.'),
+    rfiActionRequired: typed('rfi', RfiRequested, 'Requests for information from the bank.'),
+    directDebitStatusChanged: typed('directDebit', DirectDebitStatusChange, 'Direct debit payouts changing status; one payout with transactionId.', {
+      arg: 'transactionId',
+      description: "Only this direct debit (the bank's transaction id).",
+      idOf: (e) => e.details.transactionId,
+    }),
+  };
+});

@@ -50,13 +50,21 @@ export class UpstreamGuards {
   readonly operationDeadlineMs: number;
   readonly #breakers = new Map<UpstreamFamily, CircuitBreaker>();
   readonly #heldUntil = new Map<UpstreamFamily, number>();
+  readonly #answeredAt = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(options: UpstreamGuardsOptions = {}) {
     const resilience = options.resilience ?? DEFAULT_RESILIENCE;
     const now = options.now ?? Date.now;
     const observer = options.observer ?? NO_OBSERVER;
-    this.observer = observer;
+    // Every call passes here: readiness learns from real traffic that the bank answers.
+    this.observer = {
+      call: (record) => {
+        if (typeof record.status === 'number' && record.status < 500) this.#answeredAt.set(record.family, now());
+        observer.call(record);
+      },
+      breaker: (family, state) => observer.breaker(family, state),
+    };
     this.#now = now;
     this.operationDeadlineMs = resilience.operationDeadlineMs;
     this.retryBudget = new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET, now);
@@ -65,11 +73,11 @@ export class UpstreamGuards {
         const log = options.logger;
         if (state === 'open') log?.warn({ family }, 'upstream circuit breaker opened: calls fail fast');
         else log?.info({ family, state }, `upstream circuit breaker ${state}`);
-        observer.breaker(family, state);
+        this.observer.breaker(family, state);
       };
       this.#breakers.set(family, new CircuitBreaker(resilience.breaker, onChange, now));
       // Metrics start from a known state rather than from the first change.
-      observer.breaker(family, 'closed');
+      this.observer.breaker(family, 'closed');
     }
   }
 
@@ -79,6 +87,11 @@ export class UpstreamGuards {
 
   breakerStates(): Record<UpstreamFamily, BreakerState> {
     return Object.fromEntries(FAMILIES.map((family) => [family, this.breaker(family).state])) as Record<UpstreamFamily, BreakerState>;
+  }
+
+  /** When the family last gave a usable answer (any status under 500), epoch ms; undefined if never. */
+  lastAnsweredAt(family: UpstreamFamily): number | undefined {
+    return this.#answeredAt.get(family);
   }
 
   /** A 429 asked the family to wait until `until` (epoch ms): every call of it waits too. */

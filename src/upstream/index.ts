@@ -91,6 +91,8 @@ export interface UpstreamRuntime {
   operationDeadlineMs: number;
   /** Each upstream family's circuit breaker, read from memory (readiness). */
   breakerStates(): Record<UpstreamFamily, BreakerState>;
+  /** When the family last answered a call with a status under 500, epoch ms (readiness). */
+  lastAnsweredAt(family: UpstreamFamily): number | undefined;
   /** Closes the pools: after the calls in flight, or at once with `force`. */
   close(force?: boolean): Promise<void>;
 }
@@ -127,6 +129,7 @@ export function createUpstreamRuntime(
       createUpstream(clients, bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken, shared, scope),
     operationDeadlineMs: resilience.operationDeadlineMs,
     breakerStates: () => guards.breakerStates(),
+    lastAnsweredAt: (family) => guards.lastAnsweredAt(family),
     close: async (force = false) => {
       await client.close(force);
       if (directDebitClient !== client) await directDebitClient.close(force);

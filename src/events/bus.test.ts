@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryEventBus, type Delivery } from './bus.ts';
+import { compareStreamIds, decodeCursor, encodeCursor, streamIdGenerator } from './cursor.ts';
+import { CursorExpiredError, InvalidCursorError } from './errors.ts';
+import { Fanout, isFellBehind, MAX_PENDING } from './fanout.ts';
+import { EventLog, type PublishedEvent } from './log.ts';
+import type { BankEvent } from './models.ts';
+
+const event = (id: string): BankEvent => ({ id, name: 'account.active', accountId: null, createdAt: null, version: null, data: {}, kind: 'other', details: null });
+const published = (id: string, cursor = encodeCursor({ kind: 's', id: `1-${id}` })): PublishedEvent => ({ ...event(id), cursor, receivedAt: '2026-11-24T00:00:00.000Z' });
+const ids = (items: Delivery[]) => items.map((item) => (isFellBehind(item) ? 'fell behind' : item.id));
+
+async function take(iterator: AsyncIterator<Delivery>, count: number): Promise<Delivery[]> {
+  const items: Delivery[] = [];
+  for (let i = 0; i < count; i++) {
+    const next = await iterator.next();
+    if (next.done) break;
+    items.push(next.value);
+  }
+  return items;
+}
+
+describe('cursors', () => {
+  it('round-trip both kinds and refuse anything else', () => {
+    for (const cursor of [{ kind: 's', id: '1732400000000-3' }, { kind: 'p', id: 'a1b2c3:17' }] as const) {
+      expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
+    }
+    for (const text of ['', 'not a cursor', Buffer.from('v1:s:abc').toString('base64url'), Buffer.from('v2:s:1-0').toString('base64url'), 'x'.repeat(200)]) {
+      expect(decodeCursor(text)).toBeNull();
+    }
+  });
+
+  it('order log ids by time, then sequence; generated ids only grow', () => {
+    expect(compareStreamIds('10-2', '9-5')).toBeGreaterThan(0);
+    expect(compareStreamIds('10-2', '10-10')).toBeLessThan(0);
+    let now = 5;
+    const next = streamIdGenerator(() => now);
+    const made = [next(), next(), ((now = 4), next()), ((now = 6), next())];
+    expect(made).toEqual(['5-0', '5-1', '5-2', '6-0']);
+  });
+});
+
+describe('the event log', () => {
+  it('keeps the newest entries by count and by age; the newest dropped cursor still resumes', () => {
+    let now = 0;
+    const log = new EventLog({ maxEvents: 3, maxAgeMs: 1_000 }, () => now);
+    const entries = ['a', 'b', 'c', 'd'].map((id, i) => log.append(published(id), { streamId: `1-${i}`, provisionalId: null }, `occ-${id}`));
+    expect(log.size).toBe(3);
+    expect(log.after({ kind: 's', id: '1-0' })).toEqual({ entries: entries.slice(1) });
+    expect(log.after({ kind: 's', id: '1-2' })).toEqual({ entries: entries.slice(3) });
+    expect(log.after({ kind: 's', id: '9-9' })).toEqual({ unknown: true });
+    now = 1_001;
+    expect(log.oldest()).toBeUndefined();
+    expect(log.size).toBe(0);
+    expect(log.after({ kind: 's', id: '1-2' })).toEqual({ unknown: true });
+    expect(log.after({ kind: 's', id: '1-3' })).toEqual({ entries: [] });
+  });
+
+  it('knows an entry delivered under a provisional id by its later log id too', () => {
+    const log = new EventLog({ maxEvents: 10, maxAgeMs: 60_000 });
+    const first = log.append(published('a'), { streamId: null, provisionalId: 'inst:1' }, 'occ-a');
+    const second = log.append(published('b'), { streamId: '7-0', provisionalId: null }, 'occ-b');
+    log.assignStreamId(first, '8-0');
+    expect(log.after({ kind: 'p', id: 'inst:1' })).toEqual({ entries: [second] });
+    expect(log.after({ kind: 's', id: '8-0' })).toEqual({ entries: [second] });
+    expect(log.byOccurrence('occ-a')).toBe(first);
+  });
+});
+
+describe('the fan-out', () => {
+  it('ends a subscriber that falls MAX_PENDING behind with a marker naming the last cursor it took', async () => {
+    const fanout = new Fanout();
+    const subscriber = fanout.open();
+    const log = new EventLog({ maxEvents: MAX_PENDING + 10, maxAgeMs: 60_000 });
+    const first = log.append(published('first'), { streamId: '1-0', provisionalId: null }, 'occ-first');
+    fanout.deliver(first);
+    expect(ids(await take(subscriber, 1))).toEqual(['first']);
+    for (let i = 0; i <= MAX_PENDING; i++) fanout.deliver(log.append(published(`e${i}`), { streamId: `2-${i}`, provisionalId: null }, `occ-${i}`));
+    const rest = await take(subscriber, 3);
+    expect(rest).toEqual([{ fellBehind: true, resumeAfter: first.event.cursor }]);
+    expect(fanout.size).toBe(0);
+  });
+
+  it('sets live events aside while held, and skips those the replay already gave', async () => {
+    const fanout = new Fanout();
+    const subscriber = fanout.open();
+    subscriber.hold();
+    const log = new EventLog({ maxEvents: 10, maxAgeMs: 60_000 });
+    const [a, b, c] = ['a', 'b', 'c'].map((id, i) => log.append(published(id), { streamId: `1-${i}`, provisionalId: null }, `occ-${id}`));
+    fanout.deliver(b!);
+    fanout.deliver(c!);
+    subscriber.release([a!.event, b!.event], (entry) => entry.seq > b!.seq);
+    expect(ids(await take(subscriber, 3))).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('the memory bus', () => {
+  it('drops a repeated occurrence and gives every accepted one its own cursor', async () => {
+    const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
+    const first = await bus.accept(event('x'), 'occ-1');
+    const again = await bus.accept(event('x'), 'occ-1');
+    const repeat = await bus.accept(event('x'), 'occ-2');
+    expect(again).toEqual({ status: 'duplicate' });
+    expect(first.status === 'accepted' && repeat.status === 'accepted' && first.cursor !== repeat.cursor).toBe(true);
+  });
+
+  it('resumes with an event accepted but not yet handed out exactly once', async () => {
+    const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
+    const a = await bus.accept(event('a'), 'occ-a');
+    await new Promise((resolve) => setImmediate(resolve));
+    // b is logged now and handed to subscribers on the next turn: the resuming one must get it once.
+    await bus.accept(event('b'), 'occ-b');
+    const resumed = await bus.subscribe({ after: a.status === 'accepted' ? a.cursor : '' });
+    await bus.accept(event('c'), 'occ-c');
+    expect(ids(await take(resumed, 2))).toEqual(['b', 'c']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await resumed.return?.();
+    expect(bus.activeSubscriptions()).toBe(0);
+  });
+
+  it('refuses text that is not a cursor, and a cursor it never gave out', async () => {
+    const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
+    await expect(bus.subscribe({ after: 'nonsense' })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(bus.subscribe({ after: encodeCursor({ kind: 's', id: '1-0' }) })).rejects.toBeInstanceOf(CursorExpiredError);
+  });
+});

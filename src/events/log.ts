@@ -1,0 +1,124 @@
+import type { EventLogConfig } from '../config.ts';
+import { cursorKey, type Cursor } from './cursor.ts';
+import type { BankEvent } from './models.ts';
+
+/**
+ * This instance's log of the events it delivered, in the order it delivered them: what a subscriber
+ * that reconnects to this instance resumes from, and (without Redis) the only log there is. Bounded
+ * by count and age (EVENT_LOG_MAX_EVENTS, EVENT_LOG_MAX_AGE_MS).
+ */
+
+/** The bank's event and when the gateway accepted the delivery (ISO time). */
+export type AcceptedEvent = BankEvent & { receivedAt: string };
+
+/** An event as subscribers get it: with its cursor, an opaque position in the event log (cursor.ts) to give back as `after`. */
+export type PublishedEvent = AcceptedEvent & { cursor: string };
+
+export interface LogEntry {
+  /** This instance's delivery order. */
+  seq: number;
+  /** The event's id in the shared log (Redis Stream, or the memory log's own); null until it has one. */
+  streamId: string | null;
+  /** The provisional id it was delivered under while Redis was away, if it was. */
+  provisionalId: string | null;
+  /** What makes this occurrence unique (models.ts occurrenceKey): the same one is delivered once. */
+  occurrence: string;
+  /** Local time of the append, for the age bound. */
+  at: number;
+  event: PublishedEvent;
+}
+
+/** Where a cursor falls in the log: the entries after it, or not known here. */
+export type Position = { entries: LogEntry[] } | { unknown: true };
+
+export class EventLog {
+  readonly #limits: EventLogConfig;
+  readonly #now: () => number;
+  #entries: LogEntry[] = [];
+  #head = 0;
+  readonly #byCursor = new Map<string, LogEntry>();
+  readonly #byOccurrence = new Map<string, LogEntry>();
+  /** Cursor keys of the newest entry dropped so far: resuming there misses nothing. */
+  #lastDropped: string[] = [];
+  #nextSeq = 1;
+
+  constructor(limits: EventLogConfig, now: () => number = Date.now) {
+    this.#limits = limits;
+    this.#now = now;
+  }
+
+  get size(): number {
+    return this.#entries.length - this.#head;
+  }
+
+  append(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
+    const entry: LogEntry = { seq: this.#nextSeq++, ...ids, occurrence, at: this.#now(), event };
+    this.#entries.push(entry);
+    for (const key of keysOf(entry)) this.#byCursor.set(key, entry);
+    this.#byOccurrence.set(occurrence, entry);
+    this.#trim();
+    return entry;
+  }
+
+  /** The entry of an occurrence this instance delivered, if still held. */
+  byOccurrence(occurrence: string): LogEntry | undefined {
+    return this.#byOccurrence.get(occurrence);
+  }
+
+  /** Gives an entry delivered under a provisional id its place in the shared log: both cursors then resume after it. */
+  assignStreamId(entry: LogEntry, streamId: string): void {
+    entry.streamId = streamId;
+    this.#byCursor.set(cursorKey({ kind: 's', id: streamId }), entry);
+  }
+
+  /** The entries after a cursor, oldest first; unknown when the cursor is not (or no longer) in this log. */
+  after(cursor: Cursor): Position {
+    this.#trim();
+    const key = cursorKey(cursor);
+    if (this.#lastDropped.includes(key)) return { entries: this.#entries.slice(this.#head) };
+    const entry = this.#byCursor.get(key);
+    if (!entry) return { unknown: true };
+    const first = this.#entries[this.#head]!;
+    return { entries: this.#entries.slice(this.#head + (entry.seq - first.seq) + 1) };
+  }
+
+  /** The oldest entry still held. */
+  oldest(): LogEntry | undefined {
+    this.#trim();
+    return this.#entries[this.#head];
+  }
+
+  /** The newest entry's sequence number (0 before the first). */
+  lastSeq(): number {
+    return this.#nextSeq - 1;
+  }
+
+  #trim(): void {
+    const oldestAllowed = this.#now() - this.#limits.maxAgeMs;
+    while (this.size > 0) {
+      const entry = this.#entries[this.#head]!;
+      if (this.size <= this.#limits.maxEvents && entry.at >= oldestAllowed) break;
+      this.#drop(entry);
+      this.#head += 1;
+    }
+    // Compact now and then, not on every drop: slicing is linear in what stays.
+    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #drop(entry: LogEntry): void {
+    const keys = keysOf(entry);
+    for (const key of keys) this.#byCursor.delete(key);
+    if (this.#byOccurrence.get(entry.occurrence) === entry) this.#byOccurrence.delete(entry.occurrence);
+    this.#lastDropped = keys;
+  }
+}
+
+function keysOf(entry: LogEntry): string[] {
+  const keys: string[] = [];
+  if (entry.streamId) keys.push(cursorKey({ kind: 's', id: entry.streamId }));
+  if (entry.provisionalId) keys.push(cursorKey({ kind: 'p', id: entry.provisionalId }));
+  return keys;
+}

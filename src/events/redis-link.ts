@@ -1,0 +1,120 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '../logger.ts';
+
+/**
+ * The bus's two Redis connections (commands, and the blocking stream reader) and one verdict on
+ * them: up or down. ioredis reconnects by itself and reports every failed attempt; this turns those
+ * into one warning when Redis goes away and one line when it is back, instead of a stack trace per
+ * retry. Commands never wait for a connection (no offline queue) and never take longer than
+ * COMMAND_TIMEOUT_MS, so nothing that depends on Redis can hang on it.
+ */
+
+export const COMMAND_TIMEOUT_MS = 500;
+/** How long one stream read blocks waiting for new entries. */
+export const READ_BLOCK_MS = 5_000;
+
+/** ioredis's reconnect delays: quick at first, then every 2 s while Redis stays away. */
+const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
+
+const BASE_OPTIONS: RedisOptions = {
+  enableOfflineQueue: false,
+  // A command in flight when the connection drops fails at once: the bus has its own fallback.
+  maxRetriesPerRequest: 0,
+  retryStrategy,
+  // Connection problems are reported by the link, once per change.
+  showFriendlyErrorStack: false,
+};
+
+export interface RedisLink {
+  readonly commands: Redis;
+  readonly reader: Redis;
+  /** Whether Redis answers (both connections ready and the last command did not fail). */
+  readonly up: boolean;
+  /** Why Redis is down, and since when (epoch ms); null while up. */
+  readonly down: { reason: string; since: number } | null;
+  /** Resolves once both connections are ready (a command may then be tried), or the link is closed. */
+  connected(): Promise<void>;
+  /** A command succeeded: Redis answers. */
+  succeeded(): void;
+  /** A command failed: Redis does not answer (for now). */
+  failed(error: unknown): void;
+  /** Told of every change between up and down. */
+  onChange(listener: (up: boolean) => void): void;
+  close(): Promise<void>;
+}
+
+export function createRedisLink(url: string, logger: Logger): RedisLink {
+  const commands = new Redis(url, { ...BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  // The reader's blocking read must be allowed to block; a dead connection still shows within seconds.
+  const reader = new Redis(url, { ...BASE_OPTIONS, commandTimeout: READ_BLOCK_MS + 3_000 });
+  const listeners: ((up: boolean) => void)[] = [];
+  // Unknown until the first connection succeeds or fails: either way that first verdict is logged.
+  let state: 'unknown' | 'up' | 'down' = 'unknown';
+  let down: { reason: string; since: number } | null = { reason: 'not connected yet', since: Date.now() };
+  let lastError = 'not connected yet';
+  let everUp = false;
+  let closed = false;
+  let wakeConnected: (() => void)[] = [];
+
+  const bothReady = () => commands.status === 'ready' && reader.status === 'ready';
+  const change = (up: boolean) => {
+    if (state === (up ? 'up' : 'down')) return;
+    state = up ? 'up' : 'down';
+    if (up) {
+      logger.info({ downMs: down ? Date.now() - down.since : 0 }, everUp ? 'Redis is back: events are shared with every instance again' : 'Redis connected');
+      down = null;
+      everUp = true;
+    } else {
+      down = { reason: lastError, since: Date.now() };
+      logger.warn({ reason: lastError }, "Redis is unreachable: events reach this instance's subscribers only, and wait to be published to the others");
+    }
+    for (const listener of listeners) listener(up);
+  };
+
+  for (const client of [commands, reader]) {
+    client.on('error', (error: Error) => {
+      lastError = error.message;
+    });
+    client.on('close', () => {
+      if (closed) return;
+      // A drop is reported at once; the reconnect attempts' errors then say why it stays down.
+      if (state === 'up') lastError = 'the connection was lost';
+      change(false);
+    });
+    client.on('ready', () => {
+      if (!bothReady()) return;
+      const waking = wakeConnected;
+      wakeConnected = [];
+      for (const wake of waking) wake();
+    });
+  }
+  // The first refused connection is reported at once, not after ioredis's own timeouts.
+  commands.once('error', () => change(false));
+
+  return {
+    commands,
+    reader,
+    get up() {
+      return state === 'up';
+    },
+    get down() {
+      return down;
+    },
+    connected: () => (closed || bothReady() ? Promise.resolve() : new Promise((resolve) => wakeConnected.push(resolve))),
+    succeeded: () => change(true),
+    failed: (error) => {
+      lastError = error instanceof Error ? error.message : String(error);
+      change(false);
+    },
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
+    close: async () => {
+      closed = true;
+      for (const wake of wakeConnected) wake();
+      wakeConnected = [];
+      reader.disconnect();
+      await commands.quit().catch(() => commands.disconnect());
+    },
+  };
+}

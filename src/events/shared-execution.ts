@@ -1,0 +1,99 @@
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Subscriptions resolve each event once per selection, not once per subscriber. graphql-js runs a
+ * subscription's selection set for every subscriber on every event; with a thousand subscribers on
+ * the same stream that is a thousand identical executions per event. Here the first subscriber to
+ * take an event runs it, and every other subscriber with the same document, operation, variables
+ * and upstream identity gets that result: the event objects are shared by the fan-out, so they key
+ * the cache. Written by hand because neither Yoga nor envelop offers it; the stream creation and the
+ * per-event execution are graphql-js's own, as its `subscribe` composes them.
+ *
+ * Sharing is safe because an event's result depends on nothing else: the payload, the selection and
+ * whose token the linked reads use (`scopeOf`: the caller's own bank token, or the gateway's login,
+ * which every caller without a token shares). Errors are masked per subscriber afterwards, on copies.
+ */
+
+/** Recent events with their results; a subscriber far behind the rest executes again, correctly. */
+const RECENT_EVENTS = 512;
+
+type Result = ExecutionResult | Promise<ExecutionResult>;
+
+export interface SharedExecutionOptions {
+  /** Whose view of the bank the operation's reads take; results are shared only within one. */
+  scopeOf(contextValue: unknown): string;
+}
+
+export function useSharedSubscriptionExecution(options: SharedExecutionOptions): Plugin {
+  const results = new LRUCache<object, Map<string, Result>>({ max: RECENT_EVENTS });
+  const documentIds = new WeakMap<DocumentNode, number>();
+  let nextDocumentId = 1;
+
+  /** What makes two subscribers' results the same, given the same event. */
+  const selectionKey = (args: ExecutionArgs): string => {
+    let documentId = documentIds.get(args.document);
+    if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
+    return JSON.stringify([documentId, args.operationName ?? null, args.variableValues ?? null, options.scopeOf(args.contextValue)]);
+  };
+
+  const executeShared = (args: ExecutionArgs, key: string, payload: unknown): Result => {
+    if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
+    let byKey = results.get(payload);
+    if (!byKey) results.set(payload, (byKey = new Map()));
+    let result = byKey.get(key);
+    if (!result) {
+      result = plainData(execute({ ...args, rootValue: payload }));
+      byKey.set(key, result);
+    }
+    return result;
+  };
+
+  const subscribe = async (args: ExecutionArgs) => {
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    const key = selectionKey(args);
+    return mapStream(stream, (payload) => executeShared(args, key, payload));
+  };
+
+  return {
+    onSubscribe: ({ setSubscribeFn }) => {
+      setSubscribeFn(subscribe as never);
+    },
+  };
+}
+
+/**
+ * graphql-js builds results from null-prototype objects, which JSON.stringify serialises at half
+ * speed; each subscriber serialises the shared result, so it is turned into plain objects once.
+ */
+function plainData(result: Result): Result {
+  const convert = (r: ExecutionResult): ExecutionResult => (r.data ? { ...r, data: JSON.parse(JSON.stringify(r.data)) } : r);
+  return result instanceof Promise ? result.then(convert) : convert(result);
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** graphql-js's mapAsyncIterator, which it does not export: each source item through `map`, ending the source on return. */
+function mapStream<T>(source: AsyncIterable<unknown>, map: (item: unknown) => T | Promise<T>): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const step = async (result: IteratorResult<unknown>): Promise<IteratorResult<T>> =>
+    result.done ? { done: true, value: undefined } : { done: false, value: await map(result.value) };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: async () => step(await iterator.next()),
+    return: async () => {
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+    throw: async (error?: unknown) => {
+      await iterator.return?.();
+      throw error;
+    },
+  };
+}
