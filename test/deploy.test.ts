@@ -10,7 +10,16 @@ import { loadConfig } from '../src/config.ts';
  */
 const root = new URL('../', import.meta.url);
 const compose = parse(readFileSync(new URL('compose.yaml', root), 'utf8'), { merge: true }) as {
-  services: Record<string, { environment?: Record<string, string>; read_only?: boolean; command?: string[] }>;
+  services: Record<
+    string,
+    {
+      environment?: Record<string, string>;
+      read_only?: boolean;
+      command?: string[];
+      healthcheck?: { test: string[] };
+      depends_on?: Record<string, { condition: string }>;
+    }
+  >;
 };
 
 describe('compose.yaml', () => {
@@ -29,6 +38,14 @@ describe('compose.yaml', () => {
       expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
     }
     expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');
+  });
+
+  it('starts the gateways only once Redis answers and the sandbox serves', () => {
+    expect(compose.services.redis!.healthcheck!.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(compose.services.sandbox!.healthcheck).toBeDefined();
+    for (const name of ['gateway-1', 'gateway-2']) {
+      expect(compose.services[name]!.depends_on).toEqual({ redis: { condition: 'service_healthy' }, sandbox: { condition: 'service_healthy' } });
+    }
   });
 
   it("holds the hash of the demo API key its header comment uses, not the key", () => {
