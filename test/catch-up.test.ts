@@ -1,4 +1,6 @@
+import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { BankEventsDocument } from './generated/graphql.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { useKit, type Kit } from './kit.ts';
 import { subscribeSse, subscribeWs } from './subscribe.ts';
@@ -11,7 +13,7 @@ import { subscribeSse, subscribeWs } from './subscribe.ts';
  */
 const kit = useKit({ listen: true, eventLog: { maxEvents: 4 } });
 
-const ALL = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+const ALL = print(BankEventsDocument);
 let sequence = 0;
 
 /** Delivers one new account.suspended occurrence; returns its id. */
