@@ -1,8 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { BenchChild, type ChildReply } from './child-process.ts';
 import { summarize, type Summary } from './stats.ts';
 
 /**
@@ -48,54 +47,34 @@ export interface LoadRequest {
   seconds: number;
 }
 
-export type LoadResponse = { id: number; result: LoadRunResult; error?: undefined } | { id: number; error: string; result?: undefined };
+export type LoadResponse = ChildReply<LoadRunResult>;
 
 const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
 
 /** The autocannon child: one run at a time. */
 export class LoadGenerator {
-  readonly #child: ChildProcess;
-  #nextId = 1;
+  readonly #child: BenchChild;
 
-  private constructor(child: ChildProcess) {
+  private constructor(child: BenchChild) {
     this.#child = child;
   }
 
   static async start(): Promise<LoadGenerator> {
-    const child = fork(LOADGEN_PATH, [], { execPath: process.execPath, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    await once(child, 'spawn');
-    return new LoadGenerator(child);
+    return new LoadGenerator(await BenchChild.start(LOADGEN_PATH, 'load generator'));
   }
 
   get pid(): number | undefined {
     return this.#child.pid;
   }
 
-  run(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
-    const id = this.#nextId++;
+  async run(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
     const loop = performance.eventLoopUtilization();
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code}) during a run`));
-      const onMessage = (message: LoadResponse) => {
-        if (message.id !== id) return;
-        this.#child.off('message', onMessage);
-        this.#child.off('exit', onExit);
-        if (message.error !== undefined) reject(new Error(`load run failed: ${message.error}`));
-        else resolve({ ...message.result, loopBusy: performance.eventLoopUtilization(loop).utilization });
-      };
-      this.#child.on('message', onMessage);
-      this.#child.once('exit', onExit);
-      this.#child.send({ id, target, connections, seconds } satisfies LoadRequest);
-    });
+    const result = await this.#child.ask<LoadRunResult>('load run', { target, connections, seconds } satisfies Omit<LoadRequest, 'id'>);
+    return { ...result, loopBusy: performance.eventLoopUtilization(loop).utilization };
   }
 
-  async close(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
-    const exited = once(this.#child, 'exit');
-    this.#child.disconnect();
-    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return this.#child.close();
   }
 }
 

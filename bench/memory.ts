@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Resident memory, sampled every 100 ms: this process (the gateway, plus the subscribers' clients
- * while they are connected) and each child (sandbox, load generator), with the peak of each phase.
+ * Resident memory, sampled every 100 ms: this process (the gateway, the benchmark's own requests and,
+ * in its phase, the subscription floor's server) and each child (sandbox, load generator, the
+ * subscription clients), with the peak of each phase.
  */
 
 export interface PhasePeak {

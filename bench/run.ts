@@ -4,7 +4,7 @@ import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
-import { renderReport } from './report.ts';
+import { renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 import { measureSubscriptions } from './subscriptions.ts';
@@ -27,6 +27,7 @@ const memory = new MemorySampler(
   [
     { name: 'sandbox child', pid: world.sandboxPid },
     { name: 'load generator child', pid: world.load.pid },
+    { name: SUBSCRIBERS_CHILD, pid: world.subscribers.pid },
   ],
   'setup (token, 49 extra cards)',
 );
@@ -48,10 +49,12 @@ try {
   progress('gateway overhead');
   const overhead = await measureOverhead(world, settings);
 
-  memory.phase(`subscriptions (${settings.subscribers} clients)`);
   progress(`subscriptions: ${settings.subscribers} clients`);
   await waitForQuiet(world);
-  const subscriptions = await measureSubscriptions(world, settings);
+  const subscriptions = await measureSubscriptions(world, settings, (stage) => {
+    memory.phase(subscriptionPhase(stage, settings.subscribers));
+    progress(`subscriptions: ${stage}`);
+  });
 
   const report = renderReport({
     settings,

@@ -10,12 +10,14 @@ import type { RequestLogEntry } from '../src/sandbox/index.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
 import { LoadGenerator } from './load.ts';
 import { CARDS_ON_SCREEN, extraCardMutation } from './operations.ts';
+import { SubscriberClients } from './subscriber-clients.ts';
 
 /**
  * The benchmark's world: the sandbox in a child process (`node src/sandbox/main.ts`, so its memory
  * and CPU are not the gateway's), the gateway in this process exactly as `npm start` wires it
  * (createGateway, a real HTTP server on an ephemeral loopback port, silent logger, webhook intake
- * with an API key and a signing secret shared with the sandbox), and autocannon in a second child.
+ * with an API key and a signing secret shared with the sandbox), autocannon in a second child, and
+ * the subscription clients in a third.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +35,8 @@ export interface BenchWorld {
   latencyMs: number;
   /** autocannon, in its own process. */
   load: LoadGenerator;
+  /** The graphql-ws subscribers, in their own process. */
+  subscribers: SubscriberClients;
   close(): Promise<void>;
 }
 
@@ -74,8 +78,10 @@ export async function startWorld(latencyMs: number, upstreamMaxConcurrency?: num
   const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
   const { child, url: sandboxUrl } = await startSandboxProcess(latencyMs, webhooks.signingSecret);
   let load: LoadGenerator | undefined;
+  let subscribers: SubscriberClients | undefined;
   try {
     load = await LoadGenerator.start();
+    subscribers = await SubscriberClients.start();
     const upstream = { ...sandboxUpstreamConfig({ url: sandboxUrl }), ...(upstreamMaxConcurrency === undefined ? {} : { maxConcurrency: upstreamMaxConcurrency }) };
     const gateway = createGateway({ logger: silentLogger, upstream, webhooks });
     await gateway.events.ready;
@@ -90,14 +96,17 @@ export async function startWorld(latencyMs: number, upstreamMaxConcurrency?: num
       webhooks,
       latencyMs,
       load,
+      subscribers,
       close: async () => {
         await load?.close();
+        await subscribers?.close();
         await gateway.server.stop(1_000);
         await stopSandboxProcess(child);
       },
     };
   } catch (error) {
     await load?.close();
+    await subscribers?.close();
     await stopSandboxProcess(child);
     throw error;
   }

@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, type Client } from 'graphql-ws';
 import { request } from 'undici';
 import WebSocket, { WebSocketServer } from 'ws';
 import { signatureFor } from '../src/events/intake.ts';
@@ -10,34 +9,42 @@ import { formatApiTime } from '../src/sandbox/time.ts';
 import type { Settings } from './settings.ts';
 import type { BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
+import { absoluteNow, type ClockCheck, type PassReceipts, type SubscriberClients } from './subscriber-clients.ts';
 
 /**
- * Live updates at scale: `subscribers` graphql-ws clients in this process (ws + graphql-ws, one
- * WebSocket each, as browsers would), all on `bankEvents`; then signed webhook deliveries posted to
- * the gateway's /webhooks, as the bank would post them. Delivery latency runs from the moment a
- * POST is issued to the moment each subscriber's `next` sees that event.
+ * Live updates at scale: `subscribers` graphql-ws clients in their own process (bench/subscribers.ts),
+ * all on `bankEvents`; then signed webhook deliveries posted from this process to the gateway's
+ * /webhooks, as the bank would post them. Latency runs from the moment a POST is issued (stamped
+ * here) to the moment each subscriber's `next` sees that event (stamped in the child), both on the
+ * machine's shared clock (absoluteNow).
  *
  * Two passes: one event at a time (the next once everybody has the previous one: the cost of one
- * fan-out) and a burst (every event posted at once: the target's case). The same clients and passes
- * are then run against a bare WebSocket server in this process that sends each subscriber a
- * ready-made `next` message: the floor that the transport and the in-process clients alone cost.
+ * fan-out) and a burst (every event posted at once). The same child clients and passes are then run
+ * against a bare WebSocket server in this process that sends each subscriber a ready-made `next`
+ * message: the floor that the transport and the clients alone cost, the gateway's yardstick.
  */
 
-const SUBSCRIPTION = 'subscription { bankEvents { id name occurredAt data } }';
 const CONNECT_BATCH = 100;
 const REGISTER_TIMEOUT_MS = 30_000;
-const DELIVERY_TIMEOUT_MS = 60_000;
+/** Per event of the one-at-a-time pass: a lost receipt costs this once, then the pass goes on. */
+const PACED_TIMEOUT_MS = 10_000;
+const BURST_TIMEOUT_MS = 60_000;
+const WARMUP_EVENTS = 1;
 
 export interface DeliveryPass {
   events: number;
-  /** From the publish (the POST) to each subscriber's receipt. */
+  /** From each event's POST to each subscriber's receipt, over every receipt. */
   latency: Summary;
+  /** From each event's POST to its last receipt (the Nth subscriber's), over events; Infinity for an event someone never got. */
+  lastReceipt: Summary;
   /** From the POST to the gateway's 202 (the floor has no intake: zeros). */
   intake: Summary;
-  /** From the first publish to the last receipt. */
+  /** From the first POST to the last receipt. */
   spanMs: number;
-  /** Receipts that never came (events × subscribers − received). */
+  /** Receipts that never came (events × subscribers − distinct receipts). */
   lost: number;
+  /** An event received again by a subscriber that had it already. */
+  duplicates: number;
 }
 
 export interface Passes {
@@ -50,9 +57,26 @@ export interface Passes {
 
 export interface SubscriptionResult {
   subscribers: number;
+  /** The subscribers' clock against this process's, read over IPC before the passes. */
+  clock: ClockCheck;
   gateway: Passes;
   /** The same clients and passes against a bare WebSocket server sending ready-made messages. */
   floor: Passes;
+}
+
+/** One event, built (and signed) before the clock starts; `send` issues it and resolves with the intake time. */
+interface PreparedEvent {
+  id: string;
+  send(): Promise<number>;
+}
+
+/** What the clients subscribe to and events come from. */
+interface FanoutServer {
+  /** Its graphql-transport-ws endpoint. */
+  url: string;
+  /** Subscriptions it holds now. */
+  registered(): number;
+  prepare(index: number): PreparedEvent;
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -63,132 +87,103 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
   }
 }
 
-/** Every receipt of the current pass. */
-class Receipts {
-  /** performance.now() at the publish, per event id. */
-  readonly sentAt = new Map<string, number>();
-  readonly latencies: number[] = [];
-  received = 0;
-  lastAt = 0;
-  errors = 0;
-  #waiter: { target: number; wake: () => void } | undefined;
-
-  record(eventId: string): void {
-    const now = performance.now();
-    const sent = this.sentAt.get(eventId);
-    if (sent === undefined) return; // the warm-up event
-    this.latencies.push(now - sent);
-    this.received += 1;
-    this.lastAt = now;
-    if (this.#waiter && this.received >= this.#waiter.target) this.#waiter.wake();
-  }
-
-  /** Resolves once `target` receipts have been recorded, or after the timeout (the shortfall is then `lost`). */
-  async reach(target: number, timeoutMs: number): Promise<void> {
-    if (this.received >= target) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#waiter = { target, wake: done };
-    });
-    this.#waiter = undefined;
-  }
-
-  reset(): void {
-    this.sentAt.clear();
-    this.latencies.length = 0;
-    this.received = 0;
-    this.lastAt = 0;
-  }
-}
-
-/**
- * Where events come from: how many subscriptions are registered, and events prepared (built, signed)
- * before the clock starts, then sent; `send` resolves with the intake time.
- */
-interface Publisher {
-  registered(): number;
-  prepare(eventId: string, index: number): { send(): Promise<number> };
-}
-
-async function connect(wsUrl: string, n: number, receipts: Receipts, publisher: Publisher): Promise<{ clients: Client[]; connectMs: number }> {
-  const clients: Client[] = [];
-  const before = publisher.registered();
+/** Opens `n` clients a batch at a time, each batch once the previous one is registered (no thundering herd); resolves with the time it took. */
+async function connect(server: FanoutServer, clients: SubscriberClients, n: number): Promise<number> {
+  const before = server.registered();
   const started = performance.now();
-  for (let i = 0; i < n; i += CONNECT_BATCH) {
-    for (let j = i; j < Math.min(n, i + CONNECT_BATCH); j++) {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-      client.subscribe<{ bankEvents: { id: string } }>(
-        { query: SUBSCRIPTION },
-        {
-          next: (result) => {
-            if (result.data) receipts.record(result.data.bankEvents.id);
-            else receipts.errors += 1;
-          },
-          error: () => {
-            receipts.errors += 1;
-          },
-          complete: () => {},
-        },
-      );
-      clients.push(client);
-    }
-    await waitUntil(() => publisher.registered() - before >= clients.length, REGISTER_TIMEOUT_MS, `${clients.length} subscriptions`);
+  for (let opened = 0; opened < n; ) {
+    const batch = Math.min(CONNECT_BATCH, n - opened);
+    await clients.open(server.url, batch);
+    opened += batch;
+    await waitUntil(() => server.registered() - before >= opened, REGISTER_TIMEOUT_MS, `${opened} subscriptions`);
   }
-  return { clients, connectMs: performance.now() - started };
+  return performance.now() - started;
 }
 
-function pass(receipts: Receipts, events: number, subscribers: number, intake: number[], firstAt: number): DeliveryPass {
+/** Per receipt and per event (its last receipt), against each event's POST time. */
+function deliveryPass(receipts: PassReceipts, sentAt: readonly number[], intake: number[]): DeliveryPass {
+  const { subscribers, times } = receipts;
+  const latencies: number[] = [];
+  const lastReceipts: number[] = [];
+  let lost = 0;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  sentAt.forEach((sent, event) => {
+    let last = Number.NEGATIVE_INFINITY;
+    let missing = 0;
+    for (let s = 0; s < subscribers; s++) {
+      const at = times[event * subscribers + s]!;
+      if (Number.isNaN(at)) missing += 1;
+      else {
+        latencies.push(at - sent);
+        if (at > last) last = at;
+      }
+    }
+    lost += missing;
+    // The Nth receipt never came: no finite time to it.
+    lastReceipts.push(missing > 0 ? Number.POSITIVE_INFINITY : last - sent);
+    lastAt = Math.max(lastAt, last);
+  });
   return {
-    events,
-    latency: summarize(receipts.latencies),
+    events: sentAt.length,
+    latency: summarize(latencies),
+    lastReceipt: summarize(lastReceipts),
     intake: summarize(intake),
-    spanMs: receipts.lastAt - firstAt,
-    lost: events * subscribers - receipts.received,
+    spanMs: lastAt - Math.min(...sentAt),
+    lost,
+    duplicates: receipts.duplicates,
   };
 }
 
-/** Connects `subscribers` clients, sends one warm-up event, then the paced and burst passes; disconnects. */
-async function runPasses(wsUrl: string, publisher: Publisher, settings: Settings, idOf: (index: number) => string): Promise<Passes> {
+interface Measured {
+  pass: DeliveryPass;
+  /** Subscription errors so far. */
+  errors: number;
+}
+
+/** Each event once every subscriber has the previous one. */
+async function pacedPass(clients: SubscriberClients, events: PreparedEvent[], n: number): Promise<Measured> {
+  await clients.startPass(events.map((e) => e.id));
+  const sentAt: number[] = [];
+  const intake: number[] = [];
+  for (const [index, event] of events.entries()) {
+    sentAt.push(absoluteNow());
+    intake.push(await event.send());
+    await clients.waitFor(index, n, PACED_TIMEOUT_MS);
+  }
+  const receipts = await clients.collect();
+  return { pass: deliveryPass(receipts, sentAt, intake), errors: receipts.errors };
+}
+
+/** Every event issued in one go, each stamped as it is issued. */
+async function burstPass(clients: SubscriberClients, events: PreparedEvent[], n: number): Promise<Measured> {
+  await clients.startPass(events.map((e) => e.id));
+  const sentAt: number[] = [];
+  const sending = events.map((event) => {
+    sentAt.push(absoluteNow());
+    return event.send();
+  });
+  const intake = await Promise.all(sending);
+  await clients.waitFor(null, events.length * n, BURST_TIMEOUT_MS);
+  const receipts = await clients.collect();
+  return { pass: deliveryPass(receipts, sentAt, intake), errors: receipts.errors };
+}
+
+/** Connects the clients, sends the warm-up (not counted), then the paced and burst passes; disconnects. */
+async function runPasses(server: FanoutServer, clients: SubscriberClients, settings: Settings): Promise<Passes> {
   const n = settings.subscribers;
-  const receipts = new Receipts();
-  const { clients, connectMs } = await connect(wsUrl, n, receipts, publisher);
+  const before = server.registered();
+  let next = 0;
+  const prepare = (count: number) => Array.from({ length: count }, () => server.prepare(next++));
   try {
-    let index = 0;
-    const prepare = (i: number) => ({ id: idOf(i), event: publisher.prepare(idOf(i), i) });
-    const send = ({ id, event }: ReturnType<typeof prepare>): Promise<number> => {
-      receipts.sentAt.set(id, performance.now());
-      return event.send();
-    };
-
-    // Warm-up: one event to everybody, not counted (no sentAt).
-    await prepare(index++).event.send();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-
-    let paced: DeliveryPass | null = null;
-    if (settings.pacedEvents > 0) {
-      receipts.reset();
-      const intake: number[] = [];
-      const firstAt = performance.now();
-      for (let e = 1; e <= settings.pacedEvents; e++) {
-        intake.push(await send(prepare(index++)));
-        await receipts.reach(e * n, DELIVERY_TIMEOUT_MS);
-      }
-      paced = pass(receipts, settings.pacedEvents, n, intake, firstAt);
-    }
-
-    receipts.reset();
-    const burstEvents = Array.from({ length: settings.burstEvents }, () => prepare(index++));
-    const firstAt = performance.now();
-    const intake = await Promise.all(burstEvents.map(send));
-    await receipts.reach(settings.burstEvents * n, DELIVERY_TIMEOUT_MS);
-    const burst = pass(receipts, settings.burstEvents, n, intake, firstAt);
-    return { connectMs, subscriptionErrors: receipts.errors, paced, burst };
+    const connectMs = await connect(server, clients, n);
+    // Warms both ends (JIT, the first HTTP connection) before anything is counted.
+    await pacedPass(clients, prepare(WARMUP_EVENTS), n);
+    const paced = settings.pacedEvents > 0 ? (await pacedPass(clients, prepare(settings.pacedEvents), n)).pass : null;
+    const burst = await burstPass(clients, prepare(settings.burstEvents), n);
+    return { connectMs, subscriptionErrors: burst.errors, paced, burst: burst.pass };
   } finally {
-    await Promise.all(clients.map((client) => client.dispose()));
+    await clients.disconnect();
+    await waitUntil(() => server.registered() <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
   }
 }
 
@@ -216,32 +211,28 @@ function signedDelivery(world: BenchWorld, eventId: string, cardId: string): { b
   };
 }
 
-async function gatewayPasses(world: BenchWorld, settings: Settings): Promise<Passes> {
+function gatewayServer(world: BenchWorld): FanoutServer {
   const runId = Date.now().toString(36);
-  const cardOf = (index: number) => `crd_bench_${runId}_${index}`;
-  const idOf = (index: number) => `${cardOf(index)}_issuing.card.blocked`;
-  const before = world.gateway.events.activeSubscriptions();
-  const publisher: Publisher = {
+  return {
+    url: `${world.baseUrl.replace(/^http/, 'ws')}/graphql`,
     registered: () => world.gateway.events.activeSubscriptions(),
-    prepare: (eventId, index) => {
-      // Signed before the clock starts: the bank signs before it sends.
-      const { body, headers } = signedDelivery(world, eventId, cardOf(index));
+    prepare: (index) => {
+      // A card of its own per event: each is a new occurrence, never a duplicate of another.
+      const cardId = `crd_bench_${runId}_${index}`;
+      const id = `${cardId}_issuing.card.blocked`;
+      const { body, headers } = signedDelivery(world, id, cardId);
       return {
+        id,
         send: async () => {
           const started = performance.now();
           const response = await request(`${world.baseUrl}/webhooks`, { method: 'POST', headers, body });
           const text = await response.body.text();
-          if (response.statusCode !== 202) throw new Error(`webhook ${eventId} answered ${response.statusCode}: ${text}`);
+          if (response.statusCode !== 202) throw new Error(`webhook ${id} answered ${response.statusCode}: ${text}`);
           return performance.now() - started;
         },
       };
     },
   };
-  try {
-    return await runPasses(`${world.baseUrl.replace(/^http/, 'ws')}/graphql`, publisher, settings, idOf);
-  } finally {
-    await waitUntil(() => world.gateway.events.activeSubscriptions() <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
-  }
 }
 
 // --- The floor: a bare graphql-ws speaker ---------------------------------------------------------
@@ -250,45 +241,58 @@ async function gatewayPasses(world: BenchWorld, settings: Settings): Promise<Pas
  * Just enough of the graphql-transport-ws protocol (ack, subscribe, next) to serve the same clients;
  * each event is one ready-made payload, stringified per subscriber (ids differ) and sent.
  */
-async function floorPasses(settings: Settings): Promise<Passes> {
-  const server = createServer();
-  const wss = new WebSocketServer({ server, path: '/graphql', handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false) });
-  const subscriptions: { socket: WebSocket; id: string }[] = [];
+async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<T> {
+  const http = createServer();
+  const wss = new WebSocketServer({ server: http, path: '/graphql', handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false) });
+  // One subscription per socket, as the clients open them.
+  const subscriptions = new Map<WebSocket, string>();
   wss.on('connection', (socket) => {
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw)) as { type: string; id?: string };
       if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
-      else if (message.type === 'subscribe' && message.id) subscriptions.push({ socket, id: message.id });
+      else if (message.type === 'subscribe' && message.id) subscriptions.set(socket, message.id);
     });
+    socket.on('close', () => subscriptions.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const idOf = (index: number) => `crd_floor_${index}_issuing.card.blocked`;
-  const publisher: Publisher = {
-    registered: () => subscriptions.length,
-    prepare: (eventId) => {
-      const payload = {
-        data: { bankEvents: { id: eventId, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: eventId.split('_issuing')[0], card_status: 'BLOCKED' } } },
-      };
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const server: FanoutServer = {
+    url: `ws://127.0.0.1:${port}/graphql`,
+    registered: () => subscriptions.size,
+    prepare: (index) => {
+      const cardId = `crd_floor_${index}`;
+      const id = `${cardId}_issuing.card.blocked`;
+      const payload = { data: { bankEvents: { id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } } } };
       return {
-        send: async () => {
-          for (const { socket, id } of subscriptions) socket.send(JSON.stringify({ id, type: 'next', payload }));
-          return 0;
-        },
+        id,
+        // Sent on the next turn, as a POST leaves after it is issued: a burst's events are all
+        // stamped before any is sent, not each after the sending of those before it.
+        send: () =>
+          new Promise<number>((resolve) =>
+            setImmediate(() => {
+              for (const [socket, subscriptionId] of subscriptions) socket.send(JSON.stringify({ id: subscriptionId, type: 'next', payload }));
+              resolve(0);
+            }),
+          ),
       };
     },
   };
   try {
-    return await runPasses(`ws://127.0.0.1:${port}/graphql`, publisher, settings, idOf);
+    return await use(server);
   } finally {
     for (const client of wss.clients) client.terminate();
     wss.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => http.close(() => resolve()));
   }
 }
 
-export async function measureSubscriptions(world: BenchWorld, settings: Settings): Promise<SubscriptionResult> {
-  const gateway = await gatewayPasses(world, settings);
-  const floor = await floorPasses(settings);
-  return { subscribers: settings.subscribers, gateway, floor };
+/** The gateway's passes, then the floor's, with the same child clients; `stage` marks each start (memory phases). */
+export async function measureSubscriptions(world: BenchWorld, settings: Settings, stage: (name: 'gateway' | 'floor') => void = () => {}): Promise<SubscriptionResult> {
+  const clients = world.subscribers;
+  const clock = await clients.checkClock();
+  stage('gateway');
+  const gateway = await runPasses(gatewayServer(world), clients, settings);
+  stage('floor');
+  const floor = await withFloor((server) => runPasses(server, clients, settings));
+  return { subscribers: settings.subscribers, clock, gateway, floor };
 }

@@ -1,0 +1,58 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/**
+ * A helper process of the benchmark (the load generator, the subscribers): forked on this Node with
+ * `advanced` IPC serialisation (typed arrays and NaN travel as they are), asked one request at a
+ * time by id, and stopped politely (disconnect, then SIGKILL after 5 s).
+ */
+
+export type ChildReply<Result> = { id: number; result: Result; error?: undefined } | { id: number; error: string; result?: undefined };
+
+export class BenchChild {
+  readonly #child: ChildProcess;
+  readonly #name: string;
+  #nextId = 1;
+
+  private constructor(child: ChildProcess, name: string) {
+    this.#child = child;
+    this.#name = name;
+  }
+
+  static async start(path: string, name: string): Promise<BenchChild> {
+    const child = fork(path, [], { execPath: process.execPath, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await once(child, 'spawn');
+    return new BenchChild(child, name);
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Sends `request` with an id of its own; resolves with the child's result for that id. */
+  ask<Result>(what: string, request: object): Promise<Result> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the ${this.#name} exited (${code}) during "${what}"`));
+      const onMessage = (message: ChildReply<Result>) => {
+        if (message.id !== id) return;
+        this.#child.off('message', onMessage);
+        this.#child.off('exit', onExit);
+        if (message.error !== undefined) reject(new Error(`${this.#name}: "${what}" failed: ${message.error}`));
+        else resolve(message.result);
+      };
+      this.#child.on('message', onMessage);
+      this.#child.once('exit', onExit);
+      this.#child.send({ id, ...request });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    const exited = once(this.#child, 'exit');
+    this.#child.disconnect();
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
