@@ -3,6 +3,7 @@ import type { WebhookConfig } from './config.ts';
 import type { EventBus } from './events/bus.ts';
 import type { Logger } from './logger.ts';
 import type { Upstream } from './upstream/index.ts';
+import type { WebhookSubscriptionIdentity } from './upstream/webhooks.ts';
 
 /** What every resolver gets: the upstream bound to this request's token, a logger and the event bus. */
 export interface GatewayContext {
@@ -17,4 +18,12 @@ export interface GatewayContext {
   events: EventBus;
   /** The configured agent, sub-agent and company codes of webhook subscriptions. */
   webhookCodes: Partial<Pick<WebhookConfig, 'agentCode' | 'subagentCode' | 'companyCode'>>;
+  /** The webhook subscriptions the gateway keeps for itself, which callers may not change. */
+  gatewayWebhooks: GatewayWebhooks;
+}
+
+/** Which webhook subscriptions are the gateway's own (events/webhook-reconciler.ts), and where they deliver. */
+export interface GatewayWebhooks {
+  owns(identity: WebhookSubscriptionIdentity): boolean;
+  readonly deliveryUrl: string | null;
 }

@@ -14,6 +14,8 @@ import {
 import { createMemoryEventBus, type EventBus } from './events/bus.ts';
 import { createRedisEventBus } from './events/redis-bus.ts';
 import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
+import { createWebhookReconciler, type WebhookReconciler } from './events/webhook-reconciler.ts';
+import { describeError } from './errors.ts';
 import type { GatewayContext } from './context.ts';
 import { createWebhookIntake } from './events/intake.ts';
 import type { Logger } from './logger.ts';
@@ -31,6 +33,8 @@ export interface Gateway {
   yoga: ReturnType<typeof createGatewayYoga>;
   upstream: UpstreamRuntime;
   events: EventBus;
+  /** Keeps the gateway's own webhook subscriptions filed; started by the owner once the public URL is known. */
+  webhookReconciler: WebhookReconciler;
   server: GatewayServer;
   auth: CallerAuth;
   metrics: GatewayMetrics;
@@ -89,6 +93,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix })
     : createMemoryEventBus({ limits: eventLog, observer: metrics.events });
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
+  const webhookReconciler = createWebhookReconciler({
+    upstream,
+    programCode: options.upstream.productId,
+    webhooks,
+    logger,
+    explain: (error) => describeError(error)?.message ?? 'unexpected error',
+  });
   const yoga = createGatewayYoga({
     schema: buildSchema(),
     upstream,
@@ -96,6 +107,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     events,
     auth,
     webhookCodes: webhooks,
+    gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     plugins: [
       metrics.plugin,
@@ -119,9 +131,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     readinessChecks: {
       // Only with Redis: the memory bus has nothing outside the process to fail.
       ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+      webhooks: () => webhookReconciler.coverage(),
     },
     endSubscriptions: () => events.endSubscriptions(),
-    onStop: () => events.close(),
+    onStop: async () => {
+      webhookReconciler.stop();
+      await events.close();
+    },
   });
-  return { yoga, upstream, events, server, auth, metrics };
+  return { yoga, upstream, events, webhookReconciler, server, auth, metrics };
 }

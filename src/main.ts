@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
-import { ensureWebhookSubscriptions } from './events/ensure-subscriptions.ts';
-import { createGateway, type Gateway } from './gateway.ts';
+import { createGateway } from './gateway.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startSandbox, type Sandbox } from './sandbox/index.ts';
 import { sandboxUpstreamConfig } from './sandbox/upstream-config.ts';
@@ -57,20 +56,6 @@ async function sandboxUpstream(
   };
 }
 
-/** Makes sure the bank sends its events here; a failure is logged, not fatal (queries still work). */
-async function subscribeToBankEvents(gateway: Gateway, webhooks: WebhookConfig, upstream: UpstreamConfig, logger: Logger): Promise<void> {
-  if (!webhooks.publicUrl || !webhooks.apiKey) {
-    logger.info('PUBLIC_URL or WEBHOOK_API_KEY not set: not subscribing to bank events');
-    return;
-  }
-  try {
-    const summary = await ensureWebhookSubscriptions({ upstream: gateway.upstream, upstreamConfig: upstream, webhooks, logger });
-    logger.info(summary, `bank events are sent to ${webhooks.publicUrl}/webhooks`);
-  } catch (error) {
-    logger.error({ err: error }, 'could not subscribe to bank events; live updates will be missing');
-  }
-}
-
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
@@ -93,7 +78,9 @@ async function main(): Promise<void> {
   logger.info({ url, upstream: upstream.baseUrl }, `gateway listening: GraphiQL at ${url}`);
   // The sandbox reaches the gateway on loopback; a real bank needs PUBLIC_URL.
   const publicUrl = webhooks.publicUrl ?? (embedded ? `http://127.0.0.1:${port}` : undefined);
-  await subscribeToBankEvents(gateway, { ...webhooks, publicUrl }, upstream, logger);
+  // Filed now and kept filed (every WEBHOOK_RECONCILE_INTERVAL_MS); a sandbox reset drops them, so at once then.
+  gateway.webhookReconciler.start(publicUrl);
+  embedded?.sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
 
   let stopping = false;
   const stop = async (signal: string) => {

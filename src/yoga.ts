@@ -12,6 +12,8 @@ import type { UpstreamRuntime } from './upstream/index.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
+const NO_GATEWAY_WEBHOOKS: GatewayContext['gatewayWebhooks'] = { owns: () => false, deliveryUrl: null };
+
 const DEFAULT_QUERY = `# Welcome to the banking gateway. Press the run button to try:
 query Overview {
   accounts(first: 5) {
@@ -45,6 +47,8 @@ export interface YogaOptions {
   events: EventBus;
   auth: CallerAuth;
   webhookCodes?: GatewayContext['webhookCodes'];
+  /** The gateway's own webhook subscriptions; none when absent. */
+  gatewayWebhooks?: GatewayContext['gatewayWebhooks'];
   graphiql?: boolean;
   /** Limits, metrics and the like, in the order they should run (after authentication). */
   plugins?: Plugin[];
@@ -114,6 +118,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
         logger: options.logger.child({ requestId }),
         events: options.events,
         webhookCodes: options.webhookCodes ?? {},
+        gatewayWebhooks: options.gatewayWebhooks ?? NO_GATEWAY_WEBHOOKS,
       };
     },
   });

@@ -1,7 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
-import { ensureWebhookSubscriptions } from '../src/events/ensure-subscriptions.ts';
-import { silentLogger } from '../src/logger.ts';
+import { ensureWebhookSubscriptions } from '../src/events/webhook-reconciler.ts';
 import { CardCreateDocument } from './generated/graphql.ts';
 import { KIT_WEBHOOKS, useKit } from './kit.ts';
 import { subscribeSse, subscribeWs } from './subscribe.ts';
@@ -17,9 +16,8 @@ const kit = useKit({ listen: true, webhooks: CODES });
 async function subscribeGatewayToEvents() {
   return ensureWebhookSubscriptions({
     upstream: kit.gateway.upstream,
-    upstreamConfig: kit.upstreamConfig,
+    programCode: kit.upstreamConfig.productId,
     webhooks: { ...CODES, apiKey: KIT_WEBHOOKS.apiKey, publicUrl: kit.baseUrl },
-    logger: silentLogger,
   });
 }
 

@@ -40,6 +40,11 @@ export interface KitOptions {
   eventLog?: Partial<EventLogConfig>;
   /** How fresh /readyz's evidence about the bank must be. */
   readiness?: ReadinessTiming;
+  /**
+   * File and keep the gateway's own webhook subscriptions at the sandbox, as `npm start` does (needs
+   * `listen`): at start, after every sandbox reset, and on the reconciler's interval.
+   */
+  reconcileWebhooks?: boolean;
   /** Listen on an ephemeral port (webhook deliveries and WebSocket/SSE clients need a real server). */
   listen?: boolean;
   /** Who may call; default mode none. */
@@ -100,6 +105,11 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   await gateway.events.ready;
   recordResponses(gateway);
   const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;
+  if (options.reconcileWebhooks) {
+    gateway.webhookReconciler.start(baseUrl);
+    sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
+    await gateway.webhookReconciler.idle();
+  }
 
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${sandbox.url}/sandbox/${path}`, {
@@ -136,6 +146,8 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     },
     async fresh() {
       await control('POST', 'reset');
+      // A reset drops the gateway's own webhook subscriptions; its reconciler (when on) files them again now.
+      await gateway.webhookReconciler.idle();
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
       if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true }).accounts.balances();
       await control('DELETE', 'requests');

@@ -21,8 +21,12 @@ describe('the HTTP server', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       status: 'ready',
-      detail: 'ready: bank ok',
-      checks: { bank: { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' } },
+      detail: 'ready: bank, webhooks ok',
+      checks: {
+        bank: { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' },
+        // This gateway files no subscriptions of its own (no public URL): nothing to cover.
+        webhooks: { ok: true, managed: false, detail: 'not managed: PUBLIC_URL and WEBHOOK_API_KEY are not both set' },
+      },
     });
   });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureWebhookSubscriptions } from '../src/events/ensure-subscriptions.ts';
-import { silentLogger } from '../src/logger.ts';
+import { ensureWebhookSubscriptions } from '../src/events/webhook-reconciler.ts';
 import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
 import {
   WebhookCatalogueDocument,
@@ -368,9 +367,8 @@ describe('ensureWebhookSubscriptions', () => {
   const ensure = (overrides: Partial<typeof config> = {}) =>
     ensureWebhookSubscriptions({
       upstream: kit.gateway.upstream,
-      upstreamConfig: kit.upstreamConfig,
+      programCode: kit.upstreamConfig.productId,
       webhooks: { ...config, ...overrides },
-      logger: silentLogger,
     });
 
   it('subscribes every catalogue event to the gateway, and a second run writes nothing', async () => {
@@ -378,7 +376,7 @@ describe('ensureWebhookSubscriptions', () => {
     await kit.resetCounts();
 
     const first = await ensure();
-    expect(first).toEqual({ created: events, updated: [], unchanged: [], skipped: null });
+    expect(first).toEqual({ created: events, updated: [], unchanged: [], failed: [], skipped: null });
     expect(writes()).toHaveLength(events.length);
     const stored = await rawSubscriptions();
     expect(stored.map((s) => s.event_name).sort()).toEqual([...events].sort());
@@ -388,7 +386,7 @@ describe('ensureWebhookSubscriptions', () => {
 
     await kit.resetCounts();
     const second = await ensure();
-    expect(second).toEqual({ created: [], updated: [], unchanged: events, skipped: null });
+    expect(second).toEqual({ created: [], updated: [], unchanged: events, failed: [], skipped: null });
     expect(writes()).toEqual([]);
     // One read only: the current subscriptions. The catalogue is reference data, cached for 5 minutes.
     expect(kit.calls().map((c) => `${c.method} ${c.path}`)).toEqual([`POST ${LIST_PATH}`]);

@@ -58,6 +58,11 @@ export interface Sandbox {
   events(): WebhookEvent[];
   /** Same as POST /sandbox/reset. */
   reset(): void;
+  /**
+   * Told after every reset (POST /sandbox/reset or reset()): a reset drops the webhook subscriptions
+   * too, and whoever filed them may want to file them again. Returns the function that stops it.
+   */
+  onReset(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     deliveries: () => runtime.deliveries.attempts(),
     events: () => runtime.store.events.list(),
     reset: () => runtime.reset(),
+    onReset: (listener) => runtime.onReset(listener),
     close: () => (closed ??= Promise.all([shutdown(server, runtime.shutdown), runtime.deliveries.close()]).then(() => undefined)),
   };
 }

@@ -57,6 +57,8 @@ export interface Runtime {
   closing: AbortSignal;
   /** Back to the starting state: see POST /sandbox/reset. */
   reset(): void;
+  /** Told after every reset, however it was asked for. */
+  onReset(listener: () => void): () => void;
   shutdown(): void;
 }
 
@@ -66,6 +68,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = schedulingClock(baseClock, scheduler);
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
+  const resetListeners = new Set<() => void>();
   const events = createEventBus(options.credentials.userId, (event, at) => publishEvent(runtime, event, at));
   const runtime: Runtime = {
     credentials: options.credentials,
@@ -105,6 +108,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       runtime.requestLog.clear();
       latencyOverride = null;
       runtime.program.reset();
+      for (const listener of resetListeners) listener();
+    },
+    onReset(listener) {
+      resetListeners.add(listener);
+      return () => resetListeners.delete(listener);
     },
     shutdown: () => shutdown.abort(),
   };

@@ -13,7 +13,7 @@ import {
   type WebhookSubscriptionType as SubscriptionType,
   type WebhookTarget,
 } from '../upstream/webhooks.ts';
-import { MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors, type UpstreamRuleIssue } from './common.ts';
+import { MUTATION_ERRORS, MutationError, idempotencyKeyArg, notBlank, validationErrors, type UpstreamRuleIssue } from './common.ts';
 
 /**
  * Document 3, sections 2.1, 2.2 and 4.1 in the graph: the events a program can subscribe to, the
@@ -118,6 +118,45 @@ const WebhookSubscriptionDeleted = builder.objectRef<WebhookSubscriptionIdentity
   interfaces: [WebhookSubscriptionIdentityInterface],
 });
 
+// --- The gateway's own subscriptions -------------------------------------------------------------
+
+/**
+ * A write to a subscription the gateway keeps for itself (events/webhook-reconciler.ts): changing or
+ * deleting it would stop the live updates, and the gateway would file it again at its next pass.
+ */
+export class GatewaySubscriptionReservedError extends Error {
+  readonly identity: WebhookSubscriptionIdentity;
+  constructor(identity: WebhookSubscriptionIdentity) {
+    super(
+      `${identity.eventName} under agent ${identity.agentCode}, sub-agent ${identity.subagentCode} and company ${identity.companyCode} is the gateway's own subscription: it delivers this event to the gateway for its live updates, so the gateway keeps it as it is. To manage a subscription of your own, give another companyCode (or agentCode / subagentCode).`,
+    );
+    this.name = 'GatewaySubscriptionReservedError';
+    this.identity = identity;
+  }
+}
+
+builder.objectType(GatewaySubscriptionReservedError, {
+  name: 'WebhookSubscriptionReserved',
+  description:
+    "The subscription is one the gateway keeps for itself (its live updates depend on it): nothing was sent to the bank. Manage your own subscriptions under another company, agent or sub-agent code.",
+  interfaces: [MutationError],
+  fields: (t) => ({
+    eventName: t.string({ nullable: false, description: 'The event of the reserved subscription.', resolve: (e) => e.identity.eventName }),
+    agentCode: t.string({ nullable: false, description: 'Its agent code (the gateway\'s, WEBHOOK_AGENT_CODE).', resolve: (e) => e.identity.agentCode }),
+    subagentCode: t.string({ nullable: false, description: 'Its sub-agent code (the gateway\'s, WEBHOOK_SUBAGENT_CODE).', resolve: (e) => e.identity.subagentCode }),
+    companyCode: t.string({ nullable: false, description: 'Its company code (the gateway\'s, WEBHOOK_COMPANY_CODE).', resolve: (e) => e.identity.companyCode }),
+  }),
+});
+
+/** The errors of the three webhook writes: every mutation's, and the gateway's own subscriptions refused. */
+const WEBHOOK_WRITE_ERRORS = [...MUTATION_ERRORS, GatewaySubscriptionReservedError];
+
+/** Refuses a write to a subscription the gateway keeps for itself, before anything is sent. */
+function notTheGateways<T extends WebhookSubscriptionIdentity>(identity: T, context: GatewayContext): T {
+  if (context.gatewayWebhooks.owns(identity)) throw new GatewaySubscriptionReservedError(identity);
+  return identity;
+}
+
 // --- Queries -----------------------------------------------------------------------------------
 
 const codeArgText = (what: string, name: CodeName) => `${what}; defaults to the configured one (${CODE_VARIABLE[name]}).`;
@@ -178,7 +217,8 @@ const subscriptionFields = (t: InputFieldBuilder<Types, 'InputObject'>) => ({
 });
 
 const WebhookSubscriptionCreateInput = builder.inputType('WebhookSubscriptionCreateInput', {
-  description: 'A new subscription to one event. A WEBHOOK needs url and apiKey; a NOTIFICATION takes neither.',
+  description:
+    "A new subscription to one event. A WEBHOOK needs url and apiKey; a NOTIFICATION takes neither. Under the configured codes every event is the gateway's own subscription once it files them (PUBLIC_URL set): give another companyCode for yours.",
   fields: (t) => ({
     ...subscriptionFields(t),
     createdBy: t.string({ required: true, description: 'Who creates the subscription (created_by).', validate: notBlank }),
@@ -187,7 +227,7 @@ const WebhookSubscriptionCreateInput = builder.inputType('WebhookSubscriptionCre
 
 const WebhookSubscriptionUpdateInput = builder.inputType('WebhookSubscriptionUpdateInput', {
   description:
-    'New settings of an existing subscription, found by its event and codes. The type and, for a WEBHOOK, url and apiKey are always given (the bank requires them); senderEmail left out stays as stored.',
+    "New settings of an existing subscription, found by its event and codes. The type and, for a WEBHOOK, url and apiKey are always given (the bank requires them); senderEmail left out stays as stored. The gateway's own subscriptions (the configured codes, once it files them) cannot be changed.",
   fields: (t) => ({
     ...subscriptionFields(t),
     updatedBy: t.string({ required: true, description: 'Who makes the change (updated_by).', validate: notBlank }),
@@ -195,7 +235,7 @@ const WebhookSubscriptionUpdateInput = builder.inputType('WebhookSubscriptionUpd
 });
 
 const WebhookSubscriptionDeleteInput = builder.inputType('WebhookSubscriptionDeleteInput', {
-  description: 'The subscription to delete, by its event and codes.',
+  description: "The subscription to delete, by its event and codes; the gateway's own (the configured codes, once it files them) cannot be deleted.",
   fields: (t) => ({ ...identityFields(t) }),
 });
 
@@ -273,14 +313,14 @@ builder.mutationField('webhookSubscriptionCreate', (t) =>
     type: WebhookSubscriptionRef,
     nullable: false,
     description:
-      'Subscribes to one event. A WEBHOOK without url or apiKey, or a NOTIFICATION with either, is a ValidationError and nothing is sent; an existing subscription of the same event and codes is refused by the bank (UpstreamRejection).',
-    errors: { types: MUTATION_ERRORS, dataField: { name: 'subscription', description: 'The new subscription, as the bank holds it (key masked).' } },
+      "Subscribes to one event. A WEBHOOK without url or apiKey, or a NOTIFICATION with either, is a ValidationError and nothing is sent; an existing subscription of the same event and codes is refused by the bank (UpstreamRejection); the gateway's own codes are refused (WebhookSubscriptionReserved).",
+    errors: { types: WEBHOOK_WRITE_ERRORS, dataField: { name: 'subscription', description: 'The new subscription, as the bank holds it (key masked).' } },
     args: {
       input: t.arg({ type: WebhookSubscriptionCreateInput, required: true, description: 'The subscription to create.' }),
       ...idempotencyKeyArg(IDEMPOTENCY_TEXT),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const request = { ...checked(input, context), createdBy: input.createdBy };
+      const request = { ...notTheGateways(checked(input, context), context), createdBy: input.createdBy };
       await context.upstream.webhooks.subscribe(request, idempotencyKey);
       return readBack(request, context);
     },
@@ -292,14 +332,14 @@ builder.mutationField('webhookSubscriptionUpdate', (t) =>
     type: WebhookSubscriptionRef,
     nullable: false,
     description:
-      'Changes the type, url, key or sender of a subscription, found by its event and codes. The same rules as create apply before anything is sent; an unknown subscription is refused by the bank (UpstreamRejection).',
-    errors: { types: MUTATION_ERRORS, dataField: { name: 'subscription', description: 'The subscription after the change (key masked).' } },
+      "Changes the type, url, key or sender of a subscription, found by its event and codes. The same rules as create apply before anything is sent; an unknown subscription is refused by the bank (UpstreamRejection); one of the gateway's own subscriptions is refused (WebhookSubscriptionReserved).",
+    errors: { types: WEBHOOK_WRITE_ERRORS, dataField: { name: 'subscription', description: 'The subscription after the change (key masked).' } },
     args: {
       input: t.arg({ type: WebhookSubscriptionUpdateInput, required: true, description: 'The subscription and its new settings.' }),
       ...idempotencyKeyArg(IDEMPOTENCY_TEXT),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const request = { ...checked(input, context), updatedBy: input.updatedBy };
+      const request = { ...notTheGateways(checked(input, context), context), updatedBy: input.updatedBy };
       await refusedIfNotFound(context.upstream.webhooks.update(request, idempotencyKey));
       return readBack(request, context);
     },
@@ -310,8 +350,9 @@ builder.mutationField('webhookSubscriptionDelete', (t) =>
   t.field({
     type: WebhookSubscriptionDeleted,
     nullable: false,
-    description: 'Deletes a subscription, found by its event and codes; an unknown one is refused by the bank (UpstreamRejection).',
-    errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was deleted.' } },
+    description:
+      "Deletes a subscription, found by its event and codes; an unknown one is refused by the bank (UpstreamRejection), one of the gateway's own is refused (WebhookSubscriptionReserved).",
+    errors: { types: WEBHOOK_WRITE_ERRORS, dataField: { name: 'result', description: 'What was deleted.' } },
     args: {
       input: t.arg({ type: WebhookSubscriptionDeleteInput, required: true, description: 'The subscription to delete.' }),
       ...idempotencyKeyArg(IDEMPOTENCY_TEXT),
@@ -320,7 +361,7 @@ builder.mutationField('webhookSubscriptionDelete', (t) =>
       const issues: UpstreamRuleIssue[] = [];
       const identity = identityOf(input, context, issues);
       if (issues.length > 0) throw validationErrors(issues);
-      await refusedIfNotFound(context.upstream.webhooks.unsubscribe(identity, idempotencyKey));
+      await refusedIfNotFound(context.upstream.webhooks.unsubscribe(notTheGateways(identity, context), idempotencyKey));
       return identity;
     },
   }),

@@ -606,7 +606,7 @@ export type WalletCreateInput = {
   currency: string;
 };
 
-/** A new subscription to one event. A WEBHOOK needs url and apiKey; a NOTIFICATION takes neither. */
+/** A new subscription to one event. A WEBHOOK needs url and apiKey; a NOTIFICATION takes neither. Under the configured codes every event is the gateway's own subscription once it files them (PUBLIC_URL set): give another companyCode for yours. */
 export type WebhookSubscriptionCreateInput = {
   /** Agent code (agent_code); defaults to the configured one (WEBHOOK_AGENT_CODE). */
   agentCode?: string | null | undefined;
@@ -628,7 +628,7 @@ export type WebhookSubscriptionCreateInput = {
   url?: string | null | undefined;
 };
 
-/** The subscription to delete, by its event and codes. */
+/** The subscription to delete, by its event and codes; the gateway's own (the configured codes, once it files them) cannot be deleted. */
 export type WebhookSubscriptionDeleteInput = {
   /** Agent code (agent_code); defaults to the configured one (WEBHOOK_AGENT_CODE). */
   agentCode?: string | null | undefined;
@@ -647,7 +647,7 @@ export type WebhookSubscriptionType =
   /** An HTTP POST of each event to the subscription's url, carrying its key (`w` upstream). */
   | 'WEBHOOK';
 
-/** New settings of an existing subscription, found by its event and codes. The type and, for a WEBHOOK, url and apiKey are always given (the bank requires them); senderEmail left out stays as stored. */
+/** New settings of an existing subscription, found by its event and codes. The type and, for a WEBHOOK, url and apiKey are always given (the bank requires them); senderEmail left out stays as stored. The gateway's own subscriptions (the configured codes, once it files them) cannot be changed. */
 export type WebhookSubscriptionUpdateInput = {
   /** Agent code (agent_code); defaults to the configured one (WEBHOOK_AGENT_CODE). */
   agentCode?: string | null | undefined;
@@ -1134,11 +1134,14 @@ type MutationErrorDetails_UpstreamRejection_Fragment = { __typename: 'UpstreamRe
 
 type MutationErrorDetails_ValidationError_Fragment = { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> };
 
+type MutationErrorDetails_WebhookSubscriptionReserved_Fragment = { __typename: 'WebhookSubscriptionReserved', message: string };
+
 export type MutationErrorDetailsFragment =
   | MutationErrorDetails_InvalidOperation_Fragment
   | MutationErrorDetails_ProgramNotSupported_Fragment
   | MutationErrorDetails_UpstreamRejection_Fragment
   | MutationErrorDetails_ValidationError_Fragment
+  | MutationErrorDetails_WebhookSubscriptionReserved_Fragment
 ;
 
 export type DirectDebitFieldsFragment = { id: string, upstreamId: string, status: DirectDebitStatus, debtorName: string | null, statementRef: string | null, createdAt: string, amount: { amount: string, currency: string }, disputeWindow: { rule: string, withoutReviewUntil: string | null, withReviewUntil: string | null, indefinite: boolean } | null };
@@ -1399,6 +1402,7 @@ export type WebhookSubscriptionCreateMutation = { webhookSubscriptionCreate:
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
     | { __typename: 'WebhookSubscriptionCreateSuccess', subscription: { eventName: string, type: WebhookSubscriptionType, url: string | null, senderEmail: string | null, maskedApiKey: string | null, agentCode: string, subagentCode: string, programCode: string, companyCode: string, createdBy: string | null, updatedBy: string | null, createdAt: string | null, updatedAt: string | null, serialNumber: number | null } }
+    | { __typename: 'WebhookSubscriptionReserved', message: string }
    };
 
 export type WebhookSubscriptionUpdateMutationVariables = Exact<{
@@ -1411,6 +1415,7 @@ export type WebhookSubscriptionUpdateMutation = { webhookSubscriptionUpdate:
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
+    | { __typename: 'WebhookSubscriptionReserved', message: string }
     | { __typename: 'WebhookSubscriptionUpdateSuccess', subscription: { eventName: string, type: WebhookSubscriptionType, url: string | null, senderEmail: string | null, maskedApiKey: string | null, agentCode: string, subagentCode: string, programCode: string, companyCode: string, createdBy: string | null, updatedBy: string | null, createdAt: string | null, updatedAt: string | null, serialNumber: number | null } }
    };
 
@@ -1425,6 +1430,7 @@ export type WebhookSubscriptionDeleteMutation = { webhookSubscriptionDelete:
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
     | { __typename: 'WebhookSubscriptionDeleteSuccess', result: { eventName: string, agentCode: string, subagentCode: string, programCode: string, companyCode: string } }
+    | { __typename: 'WebhookSubscriptionReserved', message: string }
    };
 
 export const AccountSummaryFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AccountSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Account"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"upstreamId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"accountNumber"}},{"kind":"Field","name":{"kind":"Name","value":"accountHolderName"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"swiftCode"}},{"kind":"Field","name":{"kind":"Name","value":"iban"}},{"kind":"Field","name":{"kind":"Name","value":"institution"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"city"}},{"kind":"Field","name":{"kind":"Name","value":"zipCode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"supportedFeatures"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"transferMethod"}},{"kind":"Field","name":{"kind":"Name","value":"localClearingSystem"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"routingCodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"requiredFeatures"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"transferMethod"}}]}}]}}]} as unknown as DocumentNode<AccountSummaryFragment, unknown>;
