@@ -47,7 +47,13 @@ class OwnRedis {
       child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
     });
   }
+  /** Freezes the server: connections stay open, nothing is answered (a hung Redis). */
+  pause(paused: boolean): void {
+    if (this.#process?.pid) process.kill(this.#process.pid, paused ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   async stop(): Promise<void> {
+    this.pause(false);
     const child = this.#process;
     this.#process = undefined;
     if (!child || child.exitCode !== null) return;
@@ -185,6 +191,33 @@ describe.skipIf(!haveRedisServer)(title, () => {
     // One line when Redis went away, one when it came back.
     expect(log.messages(/Redis is unreachable/)).toHaveLength(1);
     expect(log.messages(/Redis is back/)).toHaveLength(1);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('answers within a second while Redis hangs (connections open, no answers), and shares the events once it answers again', async () => {
+    await redis.start();
+    const first = await startKit({ listen: true, redisUrl: redis.url });
+    const second = await startKit({ listen: true, redisUrl: redis.url });
+    opened.push(first, second);
+    const onFirst = await subscribeWs(first, FEED);
+    const onSecond = await subscribeWs(second, FEED);
+    opened.push(onFirst, onSecond);
+
+    redis.pause(true);
+    const deliveries = [await timedDelivery(first, 'acct_h1_account.active'), await timedDelivery(first, 'acct_h2_account.active')];
+    for (const delivery of deliveries) {
+      expect(delivery.status).toBe(202);
+      expect(delivery.ms).toBeLessThan(1_000);
+    }
+    await onFirst.next(2);
+    expect((await readyz(first)).status).toBe(503);
+
+    redis.pause(false);
+    await onSecond.next(2, 15_000);
+    expect(onSecond.received.map((r) => r.data.bankEvents.id)).toEqual(['acct_h1_account.active', 'acct_h2_account.active']);
+    await expect.poll(async () => (await readyz(first)).status, { timeout: 15_000 }).toBe(200);
+    await pause(300);
+    expect(onFirst.received).toHaveLength(2);
     expect(unhandled).toEqual([]);
   });
 });

@@ -81,6 +81,12 @@ describe.skipIf(!haveRedis && !mustRun)(title, () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(onSecond.received).toHaveLength(1);
     expect(onFirst.received).toHaveLength(1);
+
+    // The same transition again, a second later: a new occurrence, to whichever instance it comes.
+    expect(await deliver(second.baseUrl!, { ...event, created_at: '2026-11-21T10:00:01+0000' })).toBe('accepted');
+    await onFirst.next(2);
+    await onSecond.next(2);
+    expect(await deliver(first.baseUrl!, { ...event, created_at: '2026-11-21T10:00:01+0000' })).toBe('duplicate');
     await onSecond.close();
     await onFirst.close();
   });
