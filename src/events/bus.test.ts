@@ -4,6 +4,7 @@ import { compareStreamIds, decodeCursor, encodeCursor, streamIdGenerator } from 
 import { CursorExpiredError, InvalidCursorError } from './errors.ts';
 import { Fanout, isFellBehind, MAX_PENDING } from './fanout.ts';
 import { EventLog, type PublishedEvent } from './log.ts';
+import { withoutAddress } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
 
 const event = (id: string): BankEvent => ({ id, name: 'account.active', accountId: null, createdAt: null, version: null, data: {}, kind: 'other', details: null });
@@ -122,5 +123,15 @@ describe('the memory bus', () => {
     const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
     await expect(bus.subscribe({ after: 'nonsense' })).rejects.toBeInstanceOf(InvalidCursorError);
     await expect(bus.subscribe({ after: encodeCursor({ kind: 's', id: '1-0' }) })).rejects.toBeInstanceOf(CursorExpiredError);
+  });
+});
+
+describe('Redis failures in public words', () => {
+  it('keep what failed and drop where Redis is', () => {
+    expect(withoutAddress('connect ECONNREFUSED 10.0.0.5:6379')).toBe('connect ECONNREFUSED <redis>');
+    expect(withoutAddress('connect ECONNREFUSED [::1]:6379')).toBe('connect ECONNREFUSED <redis>');
+    expect(withoutAddress('connect ETIMEDOUT redis.internal:6380')).toBe('connect ETIMEDOUT <redis>');
+    expect(withoutAddress('getaddrinfo ENOTFOUND redis.internal')).toBe('getaddrinfo ENOTFOUND <redis>');
+    expect(withoutAddress('Command timed out')).toBe('Command timed out');
   });
 });

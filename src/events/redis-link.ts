@@ -25,6 +25,16 @@ const BASE_OPTIONS: RedisOptions = {
   showFriendlyErrorStack: false,
 };
 
+/**
+ * A connection failure in words fit for /readyz, which may be reachable from outside: ioredis's
+ * messages name Redis's address (`connect ECONNREFUSED 10.0.0.5:6379`), which stays in the log only.
+ */
+export function withoutAddress(reason: string): string {
+  return reason
+    .replace(/\b(ENOTFOUND|EAI_AGAIN) \S+/g, '$1 <redis>')
+    .replace(/\[[0-9a-f:.]+\](:\d+)?|(\d{1,3}\.){3}\d{1,3}(:\d+)?|[a-z0-9][\w.-]*:\d{2,5}\b/gi, '<redis>');
+}
+
 export interface RedisLink {
   readonly commands: Redis;
   readonly reader: Redis;
