@@ -90,5 +90,6 @@ builder.addScalarType('JSONObject', JSONObjectScalar);
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
 builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });
 builder.subscriptionType({
-  description: "Live updates from the bank's webhook events, over graphql-ws or server-sent events on the GraphQL path.",
+  description:
+    "Live updates from the bank's webhook events, over graphql-ws or server-sent events on the GraphQL path. Every event has a cursor; subscribe again with `after` set to the last one received to get what was missed, in order and none twice.",
 });

@@ -205,6 +205,8 @@ builder.subscriptionFields((t) => {
         after: t.arg.string({ description: AFTER_DESCRIPTION }),
         ...(narrowing ? { [narrowing.arg]: narrowing.typename ? t.arg.id({ description: narrowing.description }) : t.arg.string({ description: narrowing.description }) } : {}),
       },
+      // Pothos cannot carry a field's resolver types through a helper generic in the payload type; the
+      // stream's items are this kind's events by construction (subscribeTo filters on it).
       subscribe: subscribeTo(kind, narrowing) as never,
       resolve: fresh as never,
     });
