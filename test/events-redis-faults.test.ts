@@ -189,6 +189,7 @@ describe.skipIf(!haveRedisServer)(title, () => {
     expect(onFirst.received.map((r) => r.data.bankEvents.id)).toEqual(['acct_m1_account.active', 'acct_m2_account.active', 'acct_m3_account.active', 'acct_m4_account.active']);
     expect(onSecond.received).toHaveLength(4);
     expect(await metric(first, 'gateway_events_buffer_flushed_total')).toBe(2);
+    expect(log.messages(/never reached the other instances/)).toEqual([]);
 
     // One line when Redis went away, one when it came back.
     expect(log.messages(/Redis is unreachable/)).toHaveLength(1);
@@ -220,6 +221,18 @@ describe.skipIf(!haveRedisServer)(title, () => {
     await expect.poll(async () => (await readyz(first)).status, { timeout: 15_000 }).toBe(200);
     await pause(300);
     expect(onFirst.received).toHaveLength(2);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('says in its log which events the other instances will never get when it stops while Redis is away', async () => {
+    await redis.start();
+    const log = capturingLogger();
+    const kit = await startKit({ listen: true, redisUrl: redis.url, logger: log.logger });
+    await redis.stop();
+    await expect.poll(async () => (await readyz(kit)).status).toBe(503);
+    expect((await timedDelivery(kit, 'acct_s1_account.active')).status).toBe(202);
+    await kit.close();
+    expect(log.messages(/never reached the other instances/)).toEqual([expect.objectContaining({ level: 50, lost: 1, eventIds: ['acct_s1_account.active'] })]);
     expect(unhandled).toEqual([]);
   });
 });

@@ -252,6 +252,13 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     async close() {
       closed = true;
       clearInterval(housekeeping);
+      if (buffer.length > 0) {
+        // Nothing is lost silently: these reached this instance's subscribers, and no other instance will get them.
+        logger.error(
+          { lost: buffer.length, eventIds: buffer.map((b) => b.event.id).slice(0, 20) },
+          'stopping while Redis is away: events accepted meanwhile never reached the other instances',
+        );
+      }
       await link.close();
     },
   };
