@@ -1,4 +1,5 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import {
   CardAssignDocument,
@@ -65,6 +66,29 @@ describe('cards', () => {
     const lists = kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET');
     expect(lists).toHaveLength(1);
     expect(lists[0]!.query).toMatchObject({ cardholder_id: 'chd_demo_ava', status: 'ACTIVE' });
+  });
+
+  it('refuses CLOSED as a list filter before any call (Document 2, 4.1 allows ACTIVE or INACTIVE), on both card lists', async () => {
+    for (const query of [
+      '{ cards(first: 5, status: CLOSED) { nodes { id } } }',
+      `{ cardholder(id: "${AVA}") { ... on Cardholder { cards(first: 5, status: CLOSED) { nodes { id } } } } }`,
+    ]) {
+      const result = await kit.execute(parse(query));
+      expect(result.data).toBeUndefined();
+      expect(result.errors?.[0]?.message).toMatch(/"CLOSED" does not exist in "CardStatusFilter" enum/);
+    }
+    expect(kit.calls(CARD_PATH)).toHaveLength(0);
+  });
+
+  it('lists CLOSED cards when no status filter is given', async () => {
+    const closed = await kit.execute(CardUpdateDocument, { input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'CLOSED', updatedBy: 'Jane Doe' } });
+    expect(closed.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
+    const result = await kit.execute(parse('{ cards(first: 100) { nodes { upstreamId status } } }'));
+    const nodes = (result.data as { cards: { nodes: { upstreamId: string; status: string }[] } }).cards.nodes;
+    expect(nodes.find((card) => card.upstreamId === AVA_CARD)?.status).toBe('CLOSED');
+    const lists = kit.calls(CARD_PATH).filter((call) => call.method === 'GET');
+    expect(lists.length).toBeGreaterThan(0);
+    for (const call of kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET')) expect(call.query.status).toBeUndefined();
   });
 
   it('pages card transactions and filters them by a date range', async () => {

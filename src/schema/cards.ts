@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import {
+  CARD_LIST_FILTER_STATUSES,
   CARD_STATUSES,
   LIMIT_INTERVALS,
+  type CardListFilterStatus,
   type Card,
   type CardDetail,
   type CardTransaction,
@@ -34,6 +36,12 @@ const STATUS_TEXT: Record<(typeof CARD_STATUSES)[number], string> = {
 export const CardStatus = builder.enumType('CardStatus', {
   description: 'Whether a card can be used.',
   values: Object.fromEntries(CARD_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
+});
+
+/** Its own enum, so CLOSED cannot reach GET /card, whose status filter the bank refuses it for. */
+const CardStatusFilter = builder.enumType('CardStatusFilter', {
+  description: "The card list's status filter: the values Document 2, 4.1 allows (CLOSED is not one of them).",
+  values: Object.fromEntries(CARD_LIST_FILTER_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
 });
 
 export const CardType = builder.enumType('CardType', {
@@ -289,13 +297,13 @@ export const CardNode = builder.loadableNode('Card', {
 
 // --- Lists --------------------------------------------------------------------------------------
 
-const cardListArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
-  status: t.arg({ type: CardStatus, description: 'Only ACTIVE or INACTIVE cards (CLOSED cards appear only without this filter).' }),
-});
+const cardListArgs = () => builder.args((t) => ({
+  status: t.field({ type: CardStatusFilter, description: 'Only ACTIVE or only INACTIVE cards. Without it every card is listed, CLOSED ones included.' }),
+}));
 
 function cardsConnection(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null; status?: string | null }, context: GatewayContext, cardholderId?: string) {
   return pagedConnection(args, async ({ page, size }) => {
-    const cards = await context.upstream.cards.list({ cardholderId, status: args.status as Card['status'] | null, page, size });
+    const cards = await context.upstream.cards.list({ cardholderId, status: args.status as CardListFilterStatus | null, page, size });
     const loader = CardNode.getDataloader(context);
     for (const card of cards) loader.prime(card.id, card);
     return cards;
@@ -315,7 +323,7 @@ builder.queryFields((t) => ({
       description: 'Cards of the business, newest first.',
       args: {
         cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.' }),
-        ...cardListArgs(t),
+        ...cardListArgs(),
       },
       resolve: (_root, args, context) => cardsConnection(args, context, args.cardholderId?.id),
     },
@@ -328,9 +336,7 @@ builder.objectField(CardholderNode, 'cards', (t) =>
   t.connection({
     type: CardNode,
     description: "This cardholder's cards, newest first.",
-    args: {
-      status: t.arg({ type: CardStatus, description: 'Only ACTIVE or INACTIVE cards.' }),
-    },
+    args: cardListArgs(),
     resolve: (cardholder, args, context) => cardsConnection(args, context, cardholder.id),
   }),
 );

@@ -8,6 +8,9 @@ import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, 
 
 export const CARD_STATUSES = ['ACTIVE', 'INACTIVE', 'CLOSED'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
+/** Document 2, 4.1: GET /card filters by ACTIVE or INACTIVE only; CLOSED is not a filter value. */
+export const CARD_LIST_FILTER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type CardListFilterStatus = (typeof CARD_LIST_FILTER_STATUSES)[number];
 export const LIMIT_INTERVALS = ['PER_TRANSACTION', 'DAILY', 'WEEKLY', 'MONTHLY', 'ALL_TIME'] as const;
 export type LimitInterval = (typeof LIMIT_INTERVALS)[number];
 export type CardType = 'VIRTUAL' | 'PHYSICAL';
@@ -314,7 +317,7 @@ const key = (idempotencyKey: string | null | undefined) => idempotencyKey ?? und
 
 export function cardsApi(call: Caller) {
   return {
-    list: (filter: { cardholderId?: string | null; id?: string; status?: CardStatus | null; page?: number; size?: number }) =>
+    list: (filter: { cardholderId?: string | null; id?: string; status?: CardListFilterStatus | null; page?: number; size?: number }) =>
       call(cardEndpoints.list, {
         query: { cardholder_id: filter.cardholderId, id: filter.id, status: filter.status, page_num: filter.page, page_size: filter.size },
       }),
