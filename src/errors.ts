@@ -6,6 +6,7 @@ import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, Subsc
 import type { Logger } from './logger.ts';
 import {
   contractWhere,
+  LinkedRecordNotFoundError,
   NoCredentialsError,
   ProgramNotSupportedError,
   UpstreamAuthError,
@@ -23,7 +24,8 @@ import {
  * How failures reach GraphQL clients: every known failure becomes a GraphQL error with an
  * `extensions.code`; anything else is masked (logged here, "Unexpected error." to the client).
  *
- * Codes: UNAUTHENTICATED, NOT_FOUND, BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
+ * Codes: UNAUTHENTICATED, NOT_FOUND (also on a link whose record the bank does not find: `type`,
+ * `upstreamId`), BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
  * PROGRAM_NOT_SUPPORTED (the client's program does not offer the operation),
  * UPSTREAM_UNAVAILABLE (no usable answer; `reason` says why: SERVER_ERROR, NETWORK, TIMEOUT,
  * DEADLINE_EXCEEDED, CIRCUIT_OPEN, RATE_LIMITED), UPSTREAM_CONTRACT_ERROR (a payload that does not
@@ -57,6 +59,9 @@ export function describeError(error: unknown): { message: string; extensions: Re
     };
   }
   if (error instanceof PothosValidationError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT' } };
+  if (error instanceof LinkedRecordNotFoundError) {
+    return { message: error.message, extensions: { code: 'NOT_FOUND', type: error.typename, upstreamId: error.upstreamId } };
+  }
   return error instanceof UpstreamError ? describeUpstreamError(error) : describeEventError(error);
 }
 

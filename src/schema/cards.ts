@@ -22,6 +22,7 @@ import {
   money,
   pagedConnection,
   perRequestLoader,
+  readLink,
   upstreamIdFrom,
   validationError,
 } from './common.ts';
@@ -128,6 +129,7 @@ const Delivery = builder.objectRef<NonNullable<Detail['delivery']>>('CardDeliver
 const CardholderSummary = builder.objectRef<NonNullable<Detail['cardholder']>>('CardCardholderSummary').implement({
   description: 'The cardholder as the card detail summarises them (the full record is `Card.cardholder`).',
   fields: (t) => ({
+    cardholderUpstreamId: t.exposeString('cardholderId', { description: "The bank's id of the cardholder (cardholder.cardholder_id)." }),
     email: t.exposeString('email', { description: 'E-mail.' }),
     firstName: t.exposeString('firstName', { description: 'First name.' }),
     lastName: t.exposeString('lastName', { description: 'Last name.' }),
@@ -179,6 +181,7 @@ const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction'
     transactionDate: t.expose('transactionDate', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
     postedAt: t.expose('postedAt', { type: 'DateTime', description: 'When it was posted (settled).' }),
     merchant: t.field({ type: Merchant, description: 'Where.', resolve: (x) => x.merchant }),
+    cardUpstreamId: t.exposeString('cardId', { description: "The bank's id of the card (card_id)." }),
     maskedCardNumber: t.exposeString('maskedCardNumber', { description: 'The card, masked.' }),
     cardNickname: t.exposeString('cardNickname', { description: 'Nickname of the card.' }),
     authCode: t.exposeString('authCode', { description: 'Authorisation code.' }),
@@ -221,7 +224,12 @@ export const CardNode = builder.loadableNode('Card', {
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Card currency.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
-    cardholder: t.field({ type: CardholderNode, description: 'Who holds it.', resolve: (card) => card.cardholderId }),
+    cardholderUpstreamId: t.exposeString('cardholderId', { nullable: false, description: "The bank's id of the cardholder (cardholderId)." }),
+    cardholder: t.field({
+      type: CardholderNode,
+      description: 'Who holds it. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `cardholderUpstreamId` either way.',
+      resolve: (card, _args, context) => readLink(CardholderNode, card.cardholderId, card.cardholderId, context),
+    }),
     // Detail fields.
     personalized: t.boolean({ description: 'Personalised (only these can be physical or in digital wallets).', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.personalized ?? null }),
     scheme: t.string({ description: 'Card network.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.scheme ?? null }),

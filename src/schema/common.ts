@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { pageSizeProblem } from '../security/page-size.ts';
-import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import { LinkedRecordNotFoundError, ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
 import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
 
@@ -216,6 +216,26 @@ export function upstreamIdFrom(id: string, typename: string): string {
     // Not a global ID: take it as the bank's id.
   }
   return id;
+}
+
+/** What a link can point at: a Pothos loadable node ref, with its per-request loader. */
+interface LinkTarget<K> {
+  name: string;
+  getDataloader(context: GatewayContext): { load(key: K): Promise<unknown> };
+}
+
+/**
+ * Resolves a link to the record another record names by id (a card's cardholder, a payout's quote).
+ * The id the bank sent is always a field of its own (`<link>UpstreamId`, see README "Schema
+ * conventions"), so it survives when the record cannot be read; a record the bank does not find is
+ * an error on the link (NOT_FOUND with the type and id), never a silent null. Returns the key, which
+ * Pothos then takes from the loader's cache.
+ */
+export async function readLink<K>(target: LinkTarget<K>, key: K | null | undefined, upstreamId: string | null | undefined, context: GatewayContext): Promise<K | null> {
+  if (key == null || upstreamId == null) return null;
+  const record = await target.getDataloader(context).load(key);
+  if (record == null) throw new LinkedRecordNotFoundError(target.name, upstreamId);
+  return key;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { DateRangeInput, Money, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader } from './common.ts';
+import { DateRangeInput, Money, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -171,7 +171,12 @@ MandateNode.implement({
     paymentScheme: t.exposeString('paymentScheme', { description: 'Scheme, e.g. BACS.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the mandate was created.' }),
     setupAt: t.expose('setupAt', { type: 'DateTime', description: 'When it was set up.' }),
-    account: t.field({ type: GlobalAccountNode, description: 'The account collected from.', resolve: (m) => keyOf(m.actingFor, m.globalAccountId) }),
+    accountUpstreamId: t.exposeString('globalAccountId', { nullable: false, description: "The bank's id of the global account collected from (global_account_id)." }),
+    account: t.field({
+      type: GlobalAccountNode,
+      description: 'The account collected from. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `accountUpstreamId` either way.',
+      resolve: (m, _args, context) => readLink(GlobalAccountNode, keyOf(m.actingFor, m.globalAccountId), m.globalAccountId, context),
+    }),
     directDebits: t.connection(
       {
         type: DirectDebitNode,
@@ -248,12 +253,20 @@ DirectDebitNode.implement({
     debtorName: t.exposeString('debtorName', { description: 'Who paid.' }),
     statementRef: t.exposeString('statementRef', { description: 'Reference on the statement.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', nullable: false, description: 'When it was created (T of the dispute windows).' }),
+    mandateUpstreamId: t.exposeString('mandateId', { description: "The bank's id of the mandate it was collected under (mandate_id)." }),
     mandate: t.field({
       type: MandateNode,
-      description: 'The mandate it was collected under.',
-      resolve: (d) => (d.mandateId ? keyOf(d.actingFor, d.globalAccountId, d.mandateId) : null),
+      description:
+        'The mandate it was collected under. Mandates are read per global account and exist for UK GBP collections, so a payout elsewhere may name one the bank does not find: that is an error on this field (NOT_FOUND), and the id stays in `mandateUpstreamId`.',
+      resolve: (d, _args, context) =>
+        readLink(MandateNode, d.mandateId ? keyOf(d.actingFor, d.globalAccountId, d.mandateId) : null, d.mandateId, context),
     }),
-    account: t.field({ type: GlobalAccountNode, description: 'The account collected from.', resolve: (d) => keyOf(d.actingFor, d.globalAccountId) }),
+    accountUpstreamId: t.exposeString('globalAccountId', { nullable: false, description: "The bank's id of the global account collected from (global_account_id)." }),
+    account: t.field({
+      type: GlobalAccountNode,
+      description: 'The account collected from. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `accountUpstreamId` either way.',
+      resolve: (d, _args, context) => readLink(GlobalAccountNode, keyOf(d.actingFor, d.globalAccountId), d.globalAccountId, context),
+    }),
     disputeWindow: t.field({
       type: DisputeWindowType,
       description: 'Until when it can be disputed, given its account\u2019s location and the payer type; null where the document has no rule.',

@@ -8,7 +8,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
 import { CardNode } from './cards.ts';
-import { Money, forgetRequestReads, upstreamIdFrom } from './common.ts';
+import { Money, forgetRequestReads, readLink, upstreamIdFrom } from './common.ts';
 import { DirectDebitNode, keyOf as directDebitKey } from './direct-debit.ts';
 import { ConversionNode } from './fx.ts';
 import { PayoutNode } from './payouts.ts';
@@ -69,7 +69,12 @@ const CardStatusChange = builder.objectRef<Of<'cardStatus'>>('CardStatusChange')
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
     status: t.string({ nullable: false, description: 'The status the event reports.', resolve: (e) => e.details.status }),
-    card: t.field({ type: CardNode, description: 'The card, read now.', resolve: (e) => e.details.cardId }),
+    cardUpstreamId: t.string({ nullable: false, description: "The bank's id of the card.", resolve: (e) => e.details.cardId }),
+    card: t.field({
+      type: CardNode,
+      description: 'The card, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `cardUpstreamId` either way.',
+      resolve: (e, _args, context) => readLink(CardNode, e.details.cardId, e.details.cardId, context),
+    }),
   }),
 });
 
@@ -81,7 +86,12 @@ const CardTransactionEvent = builder.objectRef<Of<'cardTransaction'>>('CardTrans
     type: t.string({ description: 'Transaction type, e.g. PURCHASE.', resolve: (e) => e.details.transactionType }),
     amount: t.field({ type: Money, description: 'Amount.', resolve: (e) => moneyOf(e.details.amount, e.details.currency) }),
     merchantName: t.string({ description: 'Merchant.', resolve: (e) => e.details.merchantName }),
-    card: t.field({ type: CardNode, description: 'The card, read now.', resolve: (e) => e.details.cardId }),
+    cardUpstreamId: t.string({ nullable: false, description: "The bank's id of the card.", resolve: (e) => e.details.cardId }),
+    card: t.field({
+      type: CardNode,
+      description: 'The card, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `cardUpstreamId` either way.',
+      resolve: (e, _args, context) => readLink(CardNode, e.details.cardId, e.details.cardId, context),
+    }),
   }),
 });
 
@@ -93,8 +103,8 @@ const CardholderStatusChange = builder.objectRef<Of<'cardholderStatus'>>('Cardho
     cardholderUpstreamId: t.string({ nullable: false, description: "The bank's cardholder id.", resolve: (e) => e.details.cardholderId }),
     cardholder: t.field({
       type: CardholderNode,
-      description: 'The cardholder, read now (null once deleted).',
-      resolve: (e) => (e.details.status === 'DELETED' ? null : e.details.cardholderId),
+      description: 'The cardholder, read now; null once deleted. An error (NOT_FOUND) when the bank does not find it; the id is in `cardholderUpstreamId` either way.',
+      resolve: (e, _args, context) => (e.details.status === 'DELETED' ? null : readLink(CardholderNode, e.details.cardholderId, e.details.cardholderId, context)),
     }),
   }),
 });
@@ -110,7 +120,12 @@ const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implemen
     amount: t.field({ type: Money, description: 'Amount deposited.', resolve: (e) => moneyOf(e.details.amount, e.details.currency) }),
     balanceAfter: t.field({ type: Money, description: 'Balance after the top-up (balance.ga.top_up only).', resolve: (e) => moneyOf(e.details.balanceAfter, e.details.currency) }),
     payerName: t.string({ description: 'Who paid.', resolve: (e) => e.details.payerName }),
-    account: t.field({ type: AccountNode, description: 'The receiving account, read now.', resolve: (e) => e.details.globalAccountId }),
+    accountUpstreamId: t.string({ description: "The bank's id of the receiving account (global_account_id), where the event names it.", resolve: (e) => e.details.globalAccountId }),
+    account: t.field({
+      type: AccountNode,
+      description: 'The receiving account, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `accountUpstreamId` either way.',
+      resolve: (e, _args, context) => readLink(AccountNode, e.details.globalAccountId, e.details.globalAccountId, context),
+    }),
   }),
 });
 
@@ -119,7 +134,12 @@ const ConversionUpdate = builder.objectRef<Of<'conversion'>>('ConversionUpdate')
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
     status: t.string({ nullable: false, description: 'Status the event reports.', resolve: (e) => e.details.status }),
-    conversion: t.field({ type: ConversionNode, description: 'The conversion, read now.', resolve: (e) => e.details.conversionId }),
+    conversionUpstreamId: t.string({ nullable: false, description: "The bank's id of the conversion.", resolve: (e) => e.details.conversionId }),
+    conversion: t.field({
+      type: ConversionNode,
+      description: 'The conversion, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `conversionUpstreamId` either way.',
+      resolve: (e, _args, context) => readLink(ConversionNode, e.details.conversionId, e.details.conversionId, context),
+    }),
   }),
 });
 
@@ -129,7 +149,12 @@ const PayoutFundingUpdate = builder.objectRef<Of<'payoutFunding'>>('PayoutFundin
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
     fundingStatus: t.string({ nullable: false, description: 'SCHEDULED or FUNDED.', resolve: (e) => e.details.fundingStatus }),
     transferAmount: t.field({ type: Money, description: 'Amount transferred.', resolve: (e) => moneyOf(e.details.transferAmount, e.details.transferCurrency) }),
-    payout: t.field({ type: PayoutNode, description: 'The payout, read now.', resolve: (e) => e.details.payoutId }),
+    payoutUpstreamId: t.string({ nullable: false, description: "The bank's id of the payout.", resolve: (e) => e.details.payoutId }),
+    payout: t.field({
+      type: PayoutNode,
+      description: 'The payout, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `payoutUpstreamId` either way.',
+      resolve: (e, _args, context) => readLink(PayoutNode, e.details.payoutId, e.details.payoutId, context),
+    }),
   }),
 });
 
@@ -157,13 +182,26 @@ const DirectDebitStatusChange = builder.objectRef<Of<'directDebit'>>('DirectDebi
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
     status: t.string({ description: 'Status the event reports.', resolve: (e) => e.details.status }),
-    transactionId: t.string({ nullable: false, description: "The bank's direct debit transaction id.", resolve: (e) => e.details.transactionId }),
-    mandateId: t.string({ description: 'Mandate it was collected under.', resolve: (e) => e.details.mandateId }),
+    directDebitUpstreamId: t.string({ nullable: false, description: "The bank's id of the direct debit payout (transaction_id).", resolve: (e) => e.details.transactionId }),
+    transactionId: t.string({
+      nullable: false,
+      deprecationReason: 'Use directDebitUpstreamId: ids of linked records are named <link>UpstreamId.',
+      description: "The bank's direct debit transaction id.",
+      resolve: (e) => e.details.transactionId,
+    }),
+    mandateUpstreamId: t.string({ description: "The bank's id of the mandate it was collected under (mandate_id), where the event names it.", resolve: (e) => e.details.mandateId }),
+    mandateId: t.string({
+      deprecationReason: 'Use mandateUpstreamId: ids of linked records are named <link>UpstreamId.',
+      description: 'Mandate it was collected under.',
+      resolve: (e) => e.details.mandateId,
+    }),
+    accountUpstreamId: t.string({ description: "The bank's id of the global account collected from (global_account_id), where the event names it.", resolve: (e) => e.details.globalAccountId }),
     amount: t.field({ type: Money, description: 'Amount.', resolve: (e) => moneyOf(e.details.amount, e.details.currency) }),
     directDebit: t.field({
       type: DirectDebitNode,
-      description: "The payout, read now (as the platform; a connected account's payouts resolve to null).",
-      resolve: (e) => directDebitKey(null, e.details.transactionId),
+      description:
+        "The payout, read now as the platform. An error (NOT_FOUND) when the bank does not find it (a connected account's payout is not visible to the platform); the id is in `directDebitUpstreamId` either way.",
+      resolve: (e, _args, context) => readLink(DirectDebitNode, directDebitKey(null, e.details.transactionId), e.details.transactionId, context),
     }),
   }),
 });

@@ -11,7 +11,7 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, upstreamIdFrom, validationError, validationErrors } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors } from './common.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
@@ -180,10 +180,11 @@ export const ConversionNode = builder.loadableNode('Conversion', {
     conversionTime: t.expose('conversionTime', { type: 'DateTime', description: 'When it settles or settled.' }),
     systemReferenceNumber: t.exposeString('systemReferenceNumber', { description: "The bank's reference for the conversion." }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
+    quoteUpstreamId: t.exposeString('quoteId', { description: "The bank's id of the quote it was made against (quote_id / quoteId)." }),
     quote: t.field({
       type: QuoteNode,
-      description: 'The quote it was made against.',
-      resolve: (c) => c.quoteId,
+      description: 'The quote it was made against. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `quoteUpstreamId` either way.',
+      resolve: (c, _args, context) => readLink(QuoteNode, c.quoteId, c.quoteId, context),
     }),
   }),
 });

@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, today, upstreamIdFrom, validationError } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -76,8 +76,18 @@ export const PayoutNode = builder.loadableNode('Payout', {
     sourceOfFunds: t.exposeString('sourceOfFunds', { description: 'Declared purpose or source of the funds.' }),
     scheduledDate: t.expose('scheduledDate', { type: 'Date', description: 'Day the payout is processed.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
-    quote: t.field({ type: QuoteNode, description: 'The quote it was made against.', resolve: (p) => p.quoteId }),
-    beneficiary: t.field({ type: BeneficiaryNode, description: 'Who is paid.', resolve: (p) => p.beneficiaryId }),
+    quoteUpstreamId: t.exposeString('quoteId', { description: "The bank's id of the quote it was made against, where the bank reports it." }),
+    quote: t.field({
+      type: QuoteNode,
+      description: 'The quote it was made against. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `quoteUpstreamId` either way.',
+      resolve: (p, _args, context) => readLink(QuoteNode, p.quoteId, p.quoteId, context),
+    }),
+    beneficiaryUpstreamId: t.exposeString('beneficiaryId', { description: "The bank's id of the beneficiary paid, where the bank reports it." }),
+    beneficiary: t.field({
+      type: BeneficiaryNode,
+      description: 'Who is paid. An error (NOT_FOUND) when the bank does not find the record it names; the id is in `beneficiaryUpstreamId` either way.',
+      resolve: (p, _args, context) => readLink(BeneficiaryNode, p.beneficiaryId, p.beneficiaryId, context),
+    }),
   }),
 });
 

@@ -165,6 +165,22 @@ export function httpErrorFor(
   return new UpstreamRejectedError(status, message, details);
 }
 
+/**
+ * A record names another by id (a direct debit its mandate, a card its cardholder) and the bank does
+ * not find that one. The id itself stays readable in its own field; the link says why it is empty.
+ */
+export class LinkedRecordNotFoundError extends Error {
+  readonly typename: string;
+  readonly upstreamId: string;
+
+  constructor(typename: string, upstreamId: string) {
+    super(`The bank has no ${typename} ${upstreamId}, although the record links to it`);
+    this.name = 'LinkedRecordNotFoundError';
+    this.typename = typename;
+    this.upstreamId = upstreamId;
+  }
+}
+
 /** No token to send: the gateway has no client credentials and the caller sent no bearer token. */
 export class NoCredentialsError extends Error {
   constructor() {
