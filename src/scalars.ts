@@ -1,5 +1,5 @@
 import { GraphQLScalarType, Kind } from 'graphql';
-import { CountryCodeResolver, CurrencyResolver, DateTimeResolver, JSONObjectResolver, LocalDateResolver } from 'graphql-scalars';
+import { CountryCodeResolver, CurrencyResolver, DateTimeResolver, JSONObjectResolver, JSONResolver, LocalDateResolver } from 'graphql-scalars';
 import { toDecimalString } from './upstream/models.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -43,6 +43,11 @@ export const CountryCodeScalar = new GraphQLScalarType({
 export const CurrencyScalar = new GraphQLScalarType({
   ...CurrencyResolver.toConfig(),
   description: 'A currency as its ISO 4217 code, e.g. "USD".',
+});
+
+export const JSONScalar = new GraphQLScalarType({
+  ...JSONResolver.toConfig(),
+  description: 'Any JSON value, for a field whose type the bank does not document at all (seen only as null), passed through as is.',
 });
 
 export const JSONObjectScalar = new GraphQLScalarType({

@@ -12,7 +12,7 @@ import {
   CardUpdateDocument,
   type CardCreateInput,
 } from './generated/graphql.ts';
-import { useKit } from './kit.ts';
+import { rawUpstream, useKit } from './kit.ts';
 
 const kit = useKit();
 
@@ -89,6 +89,18 @@ describe('cards', () => {
     const lists = kit.calls(CARD_PATH).filter((call) => call.method === 'GET');
     expect(lists.length).toBeGreaterThan(0);
     for (const call of kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET')) expect(call.query.status).toBeUndefined();
+  });
+
+  it("passes the detail's risk_controls through as riskControls, null as null", async () => {
+    const plain = await kit.execute(parse(`{ card(id: "${AVA_CARD}") { riskControls } }`));
+    expect(plain.data).toEqual({ card: { riskControls: null } });
+    const detail = await rawUpstream(kit, 'GET', `${DETAIL_PATH}?id=${AVA_CARD}`);
+    const body = detail.body as { data: Record<string, unknown>[] };
+    const riskControls = { velocity: [{ interval: 'DAILY', max_count: 20 }], blocked_mcc: ['7995'] };
+    await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: DETAIL_PATH, body: { ...body, data: [{ ...body.data[0], risk_controls: riskControls }] } });
+    const result = await kit.execute(parse(`{ card(id: "${AVA_CARD}") { riskControls } }`));
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual({ card: { riskControls } });
   });
 
   it('pages card transactions and filters them by a date range', async () => {

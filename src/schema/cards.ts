@@ -286,6 +286,11 @@ export const CardNode = builder.loadableNode('Card', {
       description: "The detail's summary of the cardholder.",
       resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.cardholder ?? null,
     }),
+    riskControls: t.field({
+      type: 'JSON',
+      description: "The card's risk controls (risk_controls), passed through as the bank sends them: Document 2, 2.2 shows the field only as null and gives no shape.",
+      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.riskControls ?? null,
+    }),
     metadata: t.field({ type: 'JSONObject', description: 'Free metadata attached to the card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.metadata ?? null }),
     transactions: t.connection(
       {
