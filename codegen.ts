@@ -50,6 +50,7 @@ const config: CodegenConfig = {
           CountryCode: 'string',
           Currency: 'string',
           JSONObject: 'Record<string, unknown>',
+          JSON: 'unknown',
         },
       },
     },
