@@ -12,7 +12,11 @@ const OPS = 'chd_demo_ops';
 const NEW = 'chd_demo_new';
 const AVA_WALLET = 'wal_demo_ava';
 const AVA_CARD = 'crd_demo_ava_v';
-const NO_LIMITS = { daily: null, weekly: null, monthly: null, yearly: null, total: null };
+/** The sandbox sends 0 for every limit; the graph shows the number the bank sent (0 is not "no limit"). */
+const zeroLimits = (currency: string) => {
+  const zero = { amount: '0', currency };
+  return { daily: zero, weekly: zero, monthly: zero, yearly: zero, total: zero };
+};
 
 const gid = (id: string) => encodeGlobalID('Cardholder', id);
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -26,10 +30,16 @@ async function rawIssuing(path: string, headers: Record<string, string>): Promis
   return raw.body.data;
 }
 
-async function walletOf(cardholderId: string) {
-  const result = await kit.execute(CardholderWalletDocument, { id: cardholderId });
+async function walletOf(cardholderId: string, currency?: string) {
+  const result = await kit.execute(CardholderWalletDocument, { id: cardholderId, currency });
   expect(result.errors).toBeUndefined();
   return result.data!.cardholder!.wallet;
+}
+
+async function walletsOf(cardholderId: string) {
+  const result = await kit.execute(CardholderWalletDocument, { id: cardholderId });
+  expect(result.errors).toBeUndefined();
+  return result.data!.cardholder!.wallets!.map((wallet) => `${wallet.upstreamId}:${wallet.amount.currency}`);
 }
 
 /** A READY cardholder of our own, whose KYC is still PENDING. */
@@ -54,8 +64,7 @@ describe('wallets', () => {
       status: 'ACTIVE',
       amount: { amount: '500', currency: 'USD' },
       holding: { amount: '500', currency: 'USD' },
-      // The bank sends 0 for "no limit".
-      limits: NO_LIMITS,
+      limits: zeroLimits('USD'),
       createdAt: utc(raw.createdAt),
       cardholder: { id: gid(AVA), upstreamId: AVA },
     });
@@ -66,12 +75,40 @@ describe('wallets', () => {
     expect(bare.body).toMatchObject({ code: 400, message: 'x-cardholder-id is a required header and is missing' });
   });
 
-  it('answers null for a cardholder without a wallet', async () => {
+  it('answers null and no wallets for a cardholder without one: the documented data: [], no error', async () => {
+    expect(await rawIssuing(WALLET_PATH, { 'x-cardholder-id': OPS })).toEqual([]);
+    await kit.resetCounts();
     expect(await walletOf(OPS)).toBeNull();
-    expect(kit.calls(WALLET_PATH)).toEqual([expect.objectContaining({ status: 400 })]);
+    expect(await walletsOf(OPS)).toEqual([]);
+    expect(kit.calls(WALLET_PATH)).toEqual([expect.objectContaining({ status: 200 }), expect.objectContaining({ status: 200 })]);
   });
 
-  it('creates the one wallet of a READY cardholder with completed KYC', async () => {
+  it('reads a bank that answers "not found" for a cardholder without wallets the same way', async () => {
+    await kit.control('POST', 'faults', { kind: 'status', status: 400, message: `Wallet for cardholder ${OPS} not found`, method: 'GET', path: WALLET_PATH, count: 1 });
+    const result = await kit.execute(CardholderWalletDocument, { id: OPS });
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.cardholder).toMatchObject({ wallet: null, wallets: [] });
+  });
+
+  it('shows limits of 0 as 0, as the bank sent them', async () => {
+    const [raw] = await rawIssuing(WALLET_PATH, { 'x-cardholder-id': AVA });
+    await kit.control('POST', 'faults', {
+      kind: 'contract',
+      method: 'GET',
+      path: WALLET_PATH,
+      body: { code: 200, status: 'success', message: 'ok', data: [{ ...raw, dailyLimitAmount: 0, weeklyLimitAmount: 250.5, totalLimitAmount: null }] },
+    });
+    const wallet = await walletOf(AVA);
+    expect(wallet!.limits).toEqual({
+      daily: { amount: '0', currency: 'USD' },
+      weekly: { amount: '250.5', currency: 'USD' },
+      monthly: { amount: '0', currency: 'USD' },
+      yearly: { amount: '0', currency: 'USD' },
+      total: null,
+    });
+  });
+
+  it('creates wallets of a READY cardholder with completed KYC, one per currency, and picks one by a fixed rule', async () => {
     const result = await kit.execute(WalletCreateDocument, { input: { cardholderId: gid(OPS), currency: 'EUR' } });
     expect(result.errors).toBeUndefined();
     const outcome = result.data!.walletCreate;
@@ -81,19 +118,29 @@ describe('wallets', () => {
       status: 'ACTIVE',
       amount: { amount: '0', currency: 'EUR' },
       holding: { amount: '0', currency: 'EUR' },
-      limits: NO_LIMITS,
+      limits: zeroLimits('EUR'),
       cardholder: { upstreamId: OPS },
     });
     expect(Date.parse(outcome.wallet.createdAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect(kit.calls(WALLET_PATH, 'POST')).toEqual([expect.objectContaining({ status: 200 })]);
 
     expect((await walletOf(OPS))!.upstreamId).toBe(outcome.wallet.upstreamId);
-    const again = await kit.execute(WalletCreateDocument, { input: { cardholderId: gid(OPS), currency: 'USD' } });
+    const again = await kit.execute(WalletCreateDocument, { input: { cardholderId: gid(OPS), currency: 'EUR' } });
     expect(again.data!.walletCreate).toMatchObject({
       __typename: 'UpstreamRejection',
       upstreamStatus: 400,
-      upstreamMessage: `Cardholder ${OPS} already has a wallet`,
+      upstreamMessage: `Cardholder ${OPS} already has a wallet in EUR`,
     });
+
+    await kit.control('POST', 'clock/advance', { seconds: 5 });
+    const usd = await kit.execute(WalletCreateDocument, { input: { cardholderId: gid(OPS), currency: 'USD' } });
+    if (usd.data!.walletCreate.__typename !== 'WalletCreateSuccess') throw new Error(`create failed: ${JSON.stringify(usd)}`);
+    const usdWallet = usd.data!.walletCreate.wallet.upstreamId;
+    expect(await walletsOf(OPS)).toEqual([`${outcome.wallet.upstreamId}:EUR`, `${usdWallet}:USD`]);
+    // Without a currency: the earliest created; with one: the wallet in it; none in GBP: null.
+    expect((await walletOf(OPS))!.upstreamId).toBe(outcome.wallet.upstreamId);
+    expect((await walletOf(OPS, 'USD'))!.upstreamId).toBe(usdWallet);
+    expect(await walletOf(OPS, 'GBP')).toBeNull();
   });
 
   it('is refused until the cardholder is READY and KYC is completed', async () => {
@@ -127,12 +174,11 @@ describe('wallets', () => {
     });
 
     const read = await kit.execute(CardholderWalletDocument, { id: AVA });
-    expect(read.data!.cardholder).toEqual({ id: gid(AVA), upstreamId: AVA, wallet: null });
+    expect(read.data!.cardholder).toEqual({ id: gid(AVA), upstreamId: AVA, wallet: null, wallets: null });
+    const notSupported = expect.objectContaining({ code: 'PROGRAM_NOT_SUPPORTED', program: 'BANKING' });
     expect(read.errors).toEqual([
-      expect.objectContaining({
-        path: ['cardholder', 'wallet'],
-        extensions: expect.objectContaining({ code: 'PROGRAM_NOT_SUPPORTED', program: 'BANKING' }),
-      }),
+      expect.objectContaining({ path: ['cardholder', 'wallet'], extensions: notSupported }),
+      expect.objectContaining({ path: ['cardholder', 'wallets'], extensions: notSupported }),
     ]);
   });
 });

@@ -5,14 +5,19 @@ import { CardholderNode } from './cardholders.ts';
 import { DateRangeInput, Money, MUTATION_ERRORS, dateRangeRule, idempotencyKeyArg, pagedConnection, perRequestLoader } from './common.ts';
 
 /**
- * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallet and its history. A
+ * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A
  * wallet is read by its cardholder (the bank has no read by wallet id), so it is not a Node.
  */
 
-const walletOf = perRequestLoader((cardholderId: string, context: GatewayContext) => context.upstream.wallets.get(cardholderId));
+/** The cardholder's wallets, earliest created first (those without a creation time last, in the bank's order). */
+const walletsOf = perRequestLoader(async (cardholderId: string, context: GatewayContext) =>
+  (await context.upstream.wallets.list(cardholderId)).toSorted(
+    (a, b) => (a.createdAt?.getTime() ?? Number.POSITIVE_INFINITY) - (b.createdAt?.getTime() ?? Number.POSITIVE_INFINITY),
+  ),
+);
 
 const WalletLimits = builder.objectRef<Wallet['limits']>('WalletLimits').implement({
-  description: 'Spending limits of a wallet, in its currency; null where the wallet has none.',
+  description: 'Spending limits of a wallet, in its currency, as the bank reports them (0 included); null where the bank sends none.',
   fields: (t) => ({
     daily: t.field({ type: Money, description: 'Per day.', resolve: (l) => l.daily }),
     weekly: t.field({ type: Money, description: 'Per week.', resolve: (l) => l.weekly }),
@@ -85,17 +90,28 @@ export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
   }),
 });
 
-builder.objectField(CardholderNode, 'wallet', (t) =>
-  t.field({
+builder.objectFields(CardholderNode, (t) => ({
+  wallets: t.field({
+    type: [WalletType],
+    nullable: { list: true, items: false },
+    description:
+      'Every wallet of the cardholder, earliest created first; empty when it has none; null only with an error (PROGRAM_NOT_SUPPORTED on programs without wallets). Read from the bank only when asked for, once per request with `wallet`.',
+    resolve: (cardholder, _args, context) => walletsOf(context).load(cardholder.id),
+  }),
+  wallet: t.field({
     type: WalletType,
     description:
-      'The cardholder\u2019s wallet; null when it has none. A PROGRAM_NOT_SUPPORTED error on programs without wallets. Read from the bank only when asked for.',
-    resolve: (cardholder, _args, context) => walletOf(context).load(cardholder.id),
+      'One wallet of the cardholder, by a fixed rule: with `currency`, the wallet in that currency; without it, the earliest created. Null when none matches, never an error for zero or several (all of them: `wallets`). A PROGRAM_NOT_SUPPORTED error on programs without wallets.',
+    args: { currency: t.arg({ type: 'Currency', description: 'The wallet in this currency (the one its cards in that currency spend from).' }) },
+    resolve: async (cardholder, args, context) => {
+      const wallets = await walletsOf(context).load(cardholder.id);
+      return wallets.find((wallet) => args.currency == null || wallet.amount.currency === args.currency) ?? null;
+    },
   }),
-);
+}));
 
 const WalletCreateInput = builder.inputType('WalletCreateInput', {
-  description: 'A wallet for a cardholder, who must be READY with KYC completed and have no wallet yet.',
+  description: 'A wallet for a cardholder, who must be READY with KYC completed and have no wallet in that currency yet.',
   fields: (t) => ({
     cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of the cardholder.' }),
     currency: t.field({ type: 'Currency', required: true, description: 'Currency of the wallet.' }),
@@ -107,13 +123,13 @@ builder.mutationField('walletCreate', (t) =>
     type: WalletType,
     nullable: false,
     description:
-      'Creates the wallet of a cardholder (one per cardholder). The bank refuses a cardholder not READY, without completed KYC, or with a wallet already (UpstreamRejection); a program without wallets is ProgramNotSupported.',
+      'Creates a wallet for a cardholder in a currency. The bank refuses a cardholder not READY, without completed KYC, or (the sandbox) with a wallet in that currency already (UpstreamRejection); a program without wallets is ProgramNotSupported.',
     errors: { types: MUTATION_ERRORS, dataField: { name: 'wallet', description: 'The new wallet.' } },
     args: { input: t.arg({ type: WalletCreateInput, required: true, description: 'The cardholder and currency.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const cardholderId = input.cardholderId.id;
       const wallet = await context.upstream.wallets.create(cardholderId, input.currency, idempotencyKey);
-      walletOf(context).prime(cardholderId, wallet);
+      walletsOf(context).clear(cardholderId);
       return wallet;
     },
   }),

@@ -4,12 +4,13 @@ import { endpoint } from './endpoint.ts';
 import { currencyCode, decimal, moneyOf, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
 /**
- * Document 2, sections 2.5, 2.6 and 4.3: one wallet per cardholder and its history (issuing family:
- * the `issuing` header set, with x-cardholder-id and, for history, x-wallet-id).
+ * Document 2, sections 2.5, 2.6 and 4.3: a cardholder's wallets (Get Wallet answers an array, Create
+ * Wallet takes a currency: a cardholder may hold several) and their history (issuing family: the
+ * `issuing` header set, with x-cardholder-id and, for history, x-wallet-id).
  */
 
-/** A limit of 0 means the wallet has none (the document is silent; the sandbox sends 0 for no limit). */
-const limit = orNull(decimal).transform((value) => (value === null || value === '0' ? null : value));
+/** A limit is the number the bank sends, 0 included: the document gives its type (number), not what 0 means. */
+const limit = orNull(decimal);
 
 export const walletModel = z
   .object({
@@ -99,7 +100,7 @@ export type WalletHistoryEntry = z.output<typeof walletHistoryEntryModel>;
 const WALLET = '/issuing/api/v1/wallet';
 export const walletEndpoints = {
   create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel) }),
-  get: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: single(walletModel) }),
+  list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel) }),
   history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel) }),
 };
 
@@ -118,10 +119,13 @@ export function walletsApi(call: Caller) {
       ...(await call(walletEndpoints.create, { headers: cardholder(cardholderId), body: { currency }, idempotencyKey: idempotencyKey ?? undefined })),
       cardholderId,
     }),
-    /** Null when the cardholder has no wallet (`Wallet for cardholder <id> not found`). */
-    get: async (cardholderId: string): Promise<Wallet | null> => {
-      const wallet = await orNullIfNotFound(call(walletEndpoints.get, { headers: cardholder(cardholderId) }));
-      return wallet && { ...wallet, cardholderId };
+    /**
+     * Every wallet of the cardholder, in the bank's order: `data: []` when there is none. A bank that
+     * answers "not found" for a cardholder without wallets reads the same.
+     */
+    list: async (cardholderId: string): Promise<Wallet[]> => {
+      const wallets = await orNullIfNotFound(call(walletEndpoints.list, { headers: cardholder(cardholderId) }));
+      return (wallets ?? []).map((wallet) => ({ ...wallet, cardholderId }));
     },
     history: (wallet: { id: string; cardholderId: string }, page: WalletHistoryPage) =>
       call(walletEndpoints.history, {

@@ -76,8 +76,12 @@ describe('POST /issuing/api/v1/wallet', () => {
         },
       ],
     });
-    expect((await createWallet(holder.id, { currency: 'USD' })).body).toEqual(envelopeError(400, `Cardholder ${holder.id} already has a wallet`));
+    expect((await createWallet(holder.id, { currency: 'EUR' })).body).toEqual(envelopeError(400, `Cardholder ${holder.id} already has a wallet in EUR`));
     expect((await getWallet(holder.id)).body.data).toEqual(response.body.data);
+    // Create Wallet takes a currency and Get Wallet answers an array: a second currency is a second wallet.
+    const usd = await createWallet(holder.id, { currency: 'USD' });
+    expect(usd.body.data).toEqual([expect.objectContaining({ currency: 'USD', status: 'ACTIVE' })]);
+    expect((await getWallet(holder.id)).body.data).toEqual([...response.body.data, ...usd.body.data]);
   });
 
   it('replays the same x-request-id instead of refusing a second wallet', async () => {
@@ -106,8 +110,8 @@ describe('GET /issuing/api/v1/wallet', () => {
     ]);
   });
 
-  it('answers a cardholder without a wallet with an error', async () => {
-    expect((await getWallet('chd_demo_ops')).body).toEqual(envelopeError(400, 'Wallet for cardholder chd_demo_ops not found'));
+  it('answers a cardholder without a wallet with an empty array (data: [])', async () => {
+    expect((await getWallet('chd_demo_ops')).body).toEqual({ code: 200, status: 'success', message: 'No wallet found for the cardholder', data: [] });
   });
 });
 
@@ -174,6 +178,6 @@ describe('GET /issuing/api/v1/wallet/history', () => {
 
   it("needs the cardholder's own wallet", async () => {
     expect((await history({}, 'wal_other')).body).toEqual(envelopeError(400, 'Wallet wal_other not found for cardholder chd_demo_ava'));
-    expect((await history({}, 'wal_demo_ava', 'chd_demo_ops')).body).toEqual(envelopeError(400, 'Wallet for cardholder chd_demo_ops not found'));
+    expect((await history({}, 'wal_demo_ava', 'chd_demo_ops')).body).toEqual(envelopeError(400, 'Wallet wal_demo_ava not found for cardholder chd_demo_ops'));
   });
 });

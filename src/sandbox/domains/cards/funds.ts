@@ -3,7 +3,7 @@ import { toCents } from '../../money.ts';
 import { rulesOf, type Program } from '../../program.ts';
 import type { SandboxStore } from '../../store.ts';
 import { hasAvailable, post } from '../accounts/ledger.ts';
-import { walletOf } from '../wallets/lookup.ts';
+import { walletIn } from '../wallets/lookup.ts';
 import { moveWallet } from '../wallets/movements.ts';
 import type { WalletRecord } from '../wallets/types.ts';
 import { maskedNumber } from './card-number.ts';
@@ -73,6 +73,5 @@ export function requireWallet(store: SandboxStore, card: CardRecord): WalletReco
 }
 
 function spendingWallet(store: SandboxStore, card: CardRecord): WalletRecord | undefined {
-  const wallet = walletOf(store, card.cardholderId);
-  return wallet?.currency === card.currency ? wallet : undefined;
+  return walletIn(store, card.cardholderId, card.currency);
 }

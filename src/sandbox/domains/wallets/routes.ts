@@ -10,7 +10,7 @@ import { readyCardholder } from '../cardholders/lookup.ts';
 import { assertEkycDone } from '../kyc/records.ts';
 import { openWallet } from './factory.ts';
 import { historyQuery } from './history-query.ts';
-import { walletOf } from './lookup.ts';
+import { walletIn, walletsOf } from './lookup.ts';
 import type { WalletRecord } from './types.ts';
 import { walletView } from './wire.ts';
 
@@ -24,15 +24,16 @@ function cardholderIdFor(ctx: RequestContext, operation: Operation): string {
   return headerValue(ctx.headers, 'x-cardholder-id') ?? '';
 }
 
-/** A deleted cardholder's wallet stays readable, so this asks for the wallet, not the cardholder. */
-function existingWallet(ctx: RequestContext, operation: Operation): WalletRecord {
+/** The wallet named by x-wallet-id, which must be one of the cardholder's (a deleted cardholder's stay readable). */
+function cardholderWallet(ctx: RequestContext, operation: Operation): WalletRecord {
   const cardholderId = cardholderIdFor(ctx, operation);
-  const wallet = walletOf(ctx.runtime.store, cardholderId);
-  if (wallet === undefined) throw badRequest(`Wallet for cardholder ${cardholderId} not found`);
+  const walletId = headerValue(ctx.headers, 'x-wallet-id') ?? '';
+  const wallet = walletsOf(ctx.runtime.store, cardholderId).find((candidate) => candidate.id === walletId);
+  if (wallet === undefined) throw badRequest(`Wallet ${walletId} not found for cardholder ${cardholderId}`);
   return wallet;
 }
 
-/** Endpoint 38: one wallet per cardholder, READY and (where eKYC applies) verified. */
+/** Endpoint 38: one wallet per cardholder and currency, READY and (where eKYC applies) verified. */
 const createWallet: Route = {
   method: 'POST',
   path: PATH,
@@ -43,18 +44,21 @@ const createWallet: Route = {
     const { store } = ctx.runtime;
     const cardholder = readyCardholder(store, cardholderId);
     assertEkycDone(ctx.runtime.program.current(), store, cardholder.id, 'wallet creation');
-    if (walletOf(store, cardholder.id) !== undefined) throw badRequest(`Cardholder ${cardholder.id} already has a wallet`);
+    if (walletIn(store, cardholder.id, currency) !== undefined) throw badRequest(`Cardholder ${cardholder.id} already has a wallet in ${currency}`);
     const wallet = openWallet(store, cardholder.id, currency, ctx.runtime.clock.now().getTime());
     return ok([walletView(wallet)], 'Wallet created successfully');
   },
 };
 
-/** Endpoint 39. */
+/** Endpoint 39: every wallet of the cardholder, oldest first; `data: []` for a cardholder without one. */
 const getWallet: Route = {
   method: 'GET',
   path: PATH,
   headers: 'wallet',
-  handler: (ctx) => ok([walletView(existingWallet(ctx, 'Get Wallet Details'))], 'Wallet retrieved successfully'),
+  handler: (ctx) => {
+    const wallets = walletsOf(ctx.runtime.store, cardholderIdFor(ctx, 'Get Wallet Details'));
+    return ok(wallets.map(walletView), wallets.length > 0 ? 'Wallet retrieved successfully' : 'No wallet found for the cardholder');
+  },
 };
 
 /** Endpoint 40: the wallet named by x-wallet-id must be the cardholder's. Newest first. */
@@ -64,9 +68,7 @@ const walletHistory: Route = {
   headers: 'wallet',
   extraHeaders: ['x-wallet-id'],
   handler: (ctx) => {
-    const wallet = existingWallet(ctx, 'Wallet history');
-    const walletId = headerValue(ctx.headers, 'x-wallet-id') ?? '';
-    if (wallet.id !== walletId) throw badRequest(`Wallet ${walletId} not found for cardholder ${wallet.cardholderId}`);
+    const wallet = cardholderWallet(ctx, 'Wallet history');
     const { paging, range } = validate(historyQuery, ctx.query);
     const entries = [...ctx.runtime.store.walletHistory.values()].filter(
       (record) => record.walletId === wallet.id && (range === null || (record.createdAt >= range.from && record.createdAt <= range.to)),
