@@ -323,14 +323,19 @@ describe('webhook subscriptions: writes', () => {
     expect(after.updatedAt).not.toBeNull();
     expect((await rawSubscriptions())[0]).toMatchObject({ webhook_url: change.url, x_api_key: OTHER_KEY, updated_by: 'Sam Lee' });
 
-    // sender_email left out keeps the stored one.
+    // The complete record goes out: the webhook's url and key are cleared, not left to how the bank
+    // reads an omitted field (the sandbox keeps omitted ones); sender and creator stay as stored.
     const notification = await kit.execute(WebhookSubscriptionUpdateDocument, {
       input: { eventName: 'conversion.settled', type: 'NOTIFICATION', updatedBy: 'Sam Lee' },
     });
     expect(notification.data!.webhookSubscriptionUpdate).toMatchObject({
       __typename: 'WebhookSubscriptionUpdateSuccess',
-      subscription: { type: 'NOTIFICATION', senderEmail: 'ops@acme.example' },
+      subscription: { type: 'NOTIFICATION', url: null, maskedApiKey: null, senderEmail: 'ops@acme.example', createdBy: 'Jane Doe', updatedBy: 'Sam Lee' },
     });
+    const [stored] = await rawSubscriptions();
+    expect(stored).toMatchObject({ subscription_type: 'n', sender_email: 'ops@acme.example', created_by: 'Jane Doe' });
+    expect(stored.webhook_url || null).toBeNull();
+    expect(stored.x_api_key || null).toBeNull();
     expect(writes().map((c) => c.method)).toEqual(['POST', 'PATCH', 'PATCH']);
   });
 

@@ -99,7 +99,8 @@ export async function ensureWebhookSubscriptions(options: EnsureWebhookSubscript
     }
     const wanted = { type: 'WEBHOOK', url, apiKey } as const;
     try {
-      if (existing) await api.update({ ...identity, ...wanted, updatedBy: actor });
+      // The complete record (the update sends every field): the stored sender and creator stay.
+      if (existing) await api.update({ ...identity, ...wanted, senderEmail: existing.senderEmail, createdBy: existing.createdBy ?? actor, updatedBy: actor });
       else await api.subscribe({ ...identity, ...wanted, createdBy: actor });
       (existing ? summary.updated : summary.created).push(eventName);
     } catch (error) {

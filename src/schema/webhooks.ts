@@ -332,15 +332,24 @@ builder.mutationField('webhookSubscriptionUpdate', (t) =>
     type: WebhookSubscriptionRef,
     nullable: false,
     description:
-      "Changes the type, url, key or sender of a subscription, found by its event and codes. The same rules as create apply before anything is sent; an unknown subscription is refused by the bank (UpstreamRejection); one of the gateway's own subscriptions is refused (WebhookSubscriptionReserved).",
+      "Changes the type, url, key or sender of a subscription, found by its event and codes. The same rules as create apply before anything is sent. The stored record is read first and the complete new record is sent (a NOTIFICATION's url and key as null, the sender and created_by as stored unless given), so the outcome does not depend on how the bank treats an omitted field. An unknown subscription is refused by the bank (UpstreamRejection); one of the gateway's own subscriptions is refused (WebhookSubscriptionReserved).",
     errors: { types: WEBHOOK_WRITE_ERRORS, dataField: { name: 'subscription', description: 'The subscription after the change (key masked).' } },
     args: {
       input: t.arg({ type: WebhookSubscriptionUpdateInput, required: true, description: 'The subscription and its new settings.' }),
       ...idempotencyKeyArg(IDEMPOTENCY_TEXT),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const request = { ...notTheGateways(checked(input, context), context), updatedBy: input.updatedBy };
-      await refusedIfNotFound(context.upstream.webhooks.update(request, idempotencyKey));
+      const request = notTheGateways(checked(input, context), context);
+      // The complete record goes out (see completeTargetBody): what the input leaves out comes from the stored one.
+      const stored = findSubscription(await context.upstream.webhooks.subscriptions(request), request);
+      const complete = {
+        ...request,
+        senderEmail: request.senderEmail ?? stored?.senderEmail ?? null,
+        createdBy: stored?.createdBy ?? input.updatedBy,
+        updatedBy: input.updatedBy,
+      };
+      // No stored record: the bank refuses the update (UpstreamRejection), as it decides what exists.
+      await refusedIfNotFound(context.upstream.webhooks.update(complete, idempotencyKey));
       return readBack(request, context);
     },
   }),

@@ -177,14 +177,14 @@ export const webhookEndpoints = {
 /**
  * What a subscription delivers to. A webhook needs its URL and the key the bank sends with each
  * delivery; a notification is an e-mail, from `senderEmail` once support has whitelisted it.
- * `senderEmail` left out of an update keeps the stored one.
  */
 export type WebhookTarget =
   | { type: 'WEBHOOK'; url: string; apiKey: string; senderEmail?: string | null | undefined }
   | { type: 'NOTIFICATION'; senderEmail?: string | null | undefined };
 
 export type WebhookSubscribeRequest = WebhookSubscriptionIdentity & WebhookTarget & { createdBy: string };
-export type WebhookUpdateRequest = WebhookSubscriptionIdentity & WebhookTarget & { updatedBy: string };
+/** The whole intended record: the caller fills what the change leaves as stored (see `completeTargetBody`). */
+export type WebhookUpdateRequest = WebhookSubscriptionIdentity & WebhookTarget & { createdBy: string; updatedBy: string };
 
 function identityBody(identity: WebhookSubscriptionIdentity) {
   return {
@@ -202,6 +202,21 @@ function targetBody(target: WebhookTarget) {
     subscription_type: UPSTREAM_TYPE[target.type],
     ...(target.type === 'WEBHOOK' ? { webhook_url: target.url, x_api_key: target.apiKey } : {}),
     ...(target.senderEmail ? { sender_email: target.senderEmail } : {}),
+  };
+}
+
+/**
+ * Every delivery field, for an update. Document 3, 4.1 does not say whether PATCH keeps the stored
+ * value of a field left out, so nothing is left out: what the type does not use (a notification's
+ * url and key) is sent as null, and the sender as intended (null: the bank's default sender). The
+ * result is then the same whichever way the bank reads an omission.
+ */
+function completeTargetBody(target: WebhookTarget) {
+  return {
+    subscription_type: UPSTREAM_TYPE[target.type],
+    webhook_url: target.type === 'WEBHOOK' ? target.url : null,
+    x_api_key: target.type === 'WEBHOOK' ? target.apiKey : null,
+    sender_email: target.senderEmail ?? null,
   };
 }
 
@@ -244,7 +259,7 @@ export function webhooksApi(call: Caller, catalogues: TtlCache<WebhookCatalogueE
       }),
     update: (request: WebhookUpdateRequest, idempotencyKey?: string | null) =>
       call(webhookEndpoints.update, {
-        body: { ...identityBody(request), ...targetBody(request), updated_by: request.updatedBy },
+        body: { ...identityBody(request), ...completeTargetBody(request), created_by: request.createdBy, updated_by: request.updatedBy },
         idempotencyKey: key(idempotencyKey),
       }),
     unsubscribe: (identity: WebhookSubscriptionIdentity, idempotencyKey?: string | null) =>
