@@ -51,6 +51,7 @@ const config: CodegenConfig = {
           Currency: 'string',
           JSONObject: 'Record<string, unknown>',
           JSON: 'unknown',
+          DateOrDateTime: 'string',
         },
       },
     },

@@ -6,7 +6,7 @@ import ValidationPlugin from '@pothos/plugin-validation';
 import { z } from 'zod';
 import type { GatewayContext } from './context.ts';
 import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
-import { CountryCodeScalar, CurrencyScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar, JSONScalar } from './scalars.ts';
+import { CountryCodeScalar, CurrencyScalar, DateOrDateTimeScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar, JSONScalar } from './scalars.ts';
 
 /**
  * The one Pothos builder. It sets the conventions every domain follows (nullable by default, Relay
@@ -23,6 +23,7 @@ export const builder = new SchemaBuilder<{
     Currency: { Input: string; Output: string };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
     JSON: { Input: unknown; Output: unknown };
+    DateOrDateTime: { Input: string; Output: string };
     ID: { Input: string; Output: string };
   };
 }>({
@@ -88,6 +89,7 @@ builder.addScalarType('CountryCode', CountryCodeScalar);
 builder.addScalarType('Currency', CurrencyScalar);
 builder.addScalarType('JSONObject', JSONObjectScalar);
 builder.addScalarType('JSON', JSONScalar);
+builder.addScalarType('DateOrDateTime', DateOrDateTimeScalar);
 
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
 builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });

@@ -35,6 +35,36 @@ export const DateScalar = new GraphQLScalarType({
   description: 'A calendar date without time zone, ISO 8601 "YYYY-MM-DD".',
 });
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** ISO 8601 with a zone (Z or an offset), seconds optional, fractions allowed. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * A day or an instant, read into the bank's own text: `YYYY-MM-DD`, or `yyyy-MM-ddTHH:mm:ss` at UTC
+ * (Document 2, 4.3 gives wallet history's bounds in these two forms and no zone: UTC is this
+ * gateway's choice, see README "Where the documents are silent").
+ */
+function parseDateOrDateTime(value: unknown): string {
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)) return text;
+    if (INSTANT.test(text) && !Number.isNaN(Date.parse(text))) return new Date(text).toISOString().slice(0, 19);
+  }
+  throw new TypeError(`DateOrDateTime must be a day "YYYY-MM-DD" or a date-time with a zone such as "2026-01-05T10:00:00Z" (got ${JSON.stringify(value)})`);
+}
+
+export const DateOrDateTimeScalar = new GraphQLScalarType<string, string>({
+  name: 'DateOrDateTime',
+  description:
+    'A whole day, "YYYY-MM-DD", or an instant in ISO 8601 with a zone, e.g. "2026-01-05T10:00:00Z" or "2026-01-05T12:00:00+02:00" (to the second; sent to the bank at UTC). As the end of a window, a day includes all of it.',
+  serialize: (value) => parseDateOrDateTime(value),
+  parseValue: (value) => parseDateOrDateTime(value),
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.STRING) return parseDateOrDateTime(ast.value);
+    throw new TypeError('DateOrDateTime must be a string such as "2026-01-05" or "2026-01-05T10:00:00Z"');
+  },
+});
+
 export const CountryCodeScalar = new GraphQLScalarType({
   ...CountryCodeResolver.toConfig(),
   description: 'A country as its ISO 3166-1 alpha-2 code, e.g. "US".',

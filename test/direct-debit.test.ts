@@ -74,4 +74,29 @@ describe('direct debit', () => {
     const old = (await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { from: '2000-01-01', to: new Date().toISOString().slice(0, 10) } })).data!.directDebits!.nodes!;
     expect(old.length).toBeGreaterThan(recent.length);
   });
+
+  it('takes an end date alone (the 30 days before it, Document 3, section 8) and a start date alone, and refuses a reversed range before any call', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const endOnly = await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { to: day(-2) } });
+    expect(endOnly.errors).toBeUndefined();
+    const createdDays = endOnly.data!.directDebits!.nodes!.map((d) => d!.createdAt.slice(0, 10));
+    expect(createdDays.length).toBeGreaterThan(0);
+    for (const created of createdDays) {
+      expect(created <= day(-2)).toBe(true);
+      expect(created >= day(-32)).toBe(true);
+    }
+    const startOnly = await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { from: day(-1) } });
+    expect(startOnly.errors).toBeUndefined();
+    for (const debit of startOnly.data!.directDebits!.nodes!) expect(debit!.createdAt.slice(0, 10) >= day(-1)).toBe(true);
+    const sent = kit.sandbox.requests().filter((r) => r.path === '/api/v1/direct_debits').map((r) => [r.query.from_created_date, r.query.to_created_date]);
+    expect(sent).toEqual([
+      [undefined, day(-2)],
+      [day(-1), undefined],
+    ]);
+
+    await kit.resetCounts();
+    const reversed = await kit.execute(DirectDebitsDocument, { first: 10, dateRange: { from: day(0), to: day(-1) } });
+    expect(reversed.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: ['dateRange', 'to'], message: 'must not be before from' }] });
+    expect(kit.calls('/api/v1/direct_debits')).toHaveLength(0);
+  });
 });

@@ -250,13 +250,13 @@ describe('wallet history', () => {
     expect(rawYesterday).toHaveLength(4);
     await kit.resetCounts();
 
-    const today = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, dateRange: { from: day(0), to: day(0) } });
+    const today = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(0), to: day(0) } });
     expect(today.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!)).toEqual([
       expect.objectContaining({ upstreamId: rawToday[0].slNo, type: 'PURCHASE', amount: { amount: '20', currency: 'USD' }, available: { amount: '480', currency: 'USD' } }),
     ]);
-    const yesterday = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, dateRange: { from: day(-1), to: day(-1) } });
+    const yesterday = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-1), to: day(-1) } });
     expect(yesterday.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId)).toEqual(rawYesterday.map((e) => e.slNo));
-    const both = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, dateRange: { from: day(-40), to: day(0) } });
+    const both = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-40), to: day(0) } });
     expect(both.data!.cardholder!.wallet!.history!.edges).toHaveLength(5);
 
     const seen = kit.sandbox.requests().filter((r) => r.path === HISTORY_PATH).map((r) => r.query);
@@ -267,9 +267,37 @@ describe('wallet history', () => {
     ]);
   });
 
+  it('takes either end alone, and instants as well as days (Document 2, 4.3), sent at UTC in the bank\'s form', async () => {
+    await kit.control('POST', `cards/${AVA_CARD}/simulate`, { kind: 'authorization', amount: 20 });
+    const rawAll = await rawIssuing(`${HISTORY_PATH}?page=1&size=100`, headers);
+    await kit.resetCounts();
+    const ids = (result: Awaited<ReturnType<typeof history>>) => result.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId);
+    const history = (window: { from?: string; to?: string }) => kit.execute(WalletHistoryDocument, { id: AVA, first: 100, window });
+
+    const sinceToday = await history({ from: day(0) });
+    expect(ids(sinceToday)).toHaveLength(1);
+    const untilYesterday = await history({ to: day(-1) });
+    expect(ids(untilYesterday)).toEqual(rawAll.slice(1).map((e) => e.slNo));
+    // An instant with an offset goes out as the bank's yyyy-MM-ddTHH:mm:ss at UTC.
+    const instant = await history({ from: `${day(0)}T02:00:00+02:00` });
+    expect(instant.errors).toBeUndefined();
+    const seen = kit.sandbox.requests().filter((r) => r.path === HISTORY_PATH).map((r) => [r.query.from_date, r.query.to_date]);
+    expect(seen).toEqual([
+      [day(0), undefined],
+      [undefined, day(-1)],
+      [`${day(0)}T00:00:00`, undefined],
+    ]);
+  });
+
+  it('refuses a bound that is neither a day nor an instant with a zone, before any call', async () => {
+    const result = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: `${day(0)} 10:00` } });
+    expect(result.errors![0]!.message).toMatch(/DateOrDateTime must be a day "YYYY-MM-DD" or a date-time with a zone/);
+    expect(kit.calls(HISTORY_PATH)).toHaveLength(0);
+  });
+
   it('refuses a range that ends before it starts, without calling the history', async () => {
-    const result = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, dateRange: { from: day(0), to: day(-1) } });
-    expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: ['dateRange', 'to'], message: 'must not be before from' }] });
+    const result = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(0), to: day(-1) } });
+    expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: ['window', 'to'], message: 'must not be before from' }] });
     expect(kit.calls(HISTORY_PATH)).toHaveLength(0);
   });
 });

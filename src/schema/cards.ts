@@ -15,6 +15,7 @@ import { CardholderNode } from './cardholders.ts';
 import {
   AddressType,
   DateRangeInput,
+  dateRangeRule,
   Money,
   MUTATION_ERRORS,
   loadByIdOrList,
@@ -296,7 +297,13 @@ export const CardNode = builder.loadableNode('Card', {
       {
         type: CardTransactionType,
         description: 'Transactions on this card, newest first.',
-        args: { dateRange: t.arg({ type: DateRangeInput, description: 'Only transactions created on these days (both given, or neither).' }) },
+        args: {
+          dateRange: t.arg({
+            type: DateRangeInput,
+            description: 'Only transactions created on these days (the bank takes the two dates together, Document 2, 4.1).',
+            validate: dateRangeRule(Number.POSITIVE_INFINITY),
+          }),
+        },
         resolve: (card, args, context) =>
           pagedConnection(args, async (slice) =>
             (await context.upstream.cards.transactions(card.id, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to })).items,

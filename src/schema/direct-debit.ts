@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { DateRangeInput, Money, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink } from './common.ts';
+import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -111,7 +111,11 @@ GlobalAccountNode.implement({
         description: 'Direct debit mandates on this account (UK GBP mandates), newest first.',
         args: {
           status: t.arg.string({ description: 'Only mandates in this status, e.g. ACTIVE or CANCELLED.' }),
-          dateRange: t.arg({ type: DateRangeInput, description: 'Only mandates created on these days.' }),
+          dateRange: t.arg({
+            type: OpenDateRangeInput,
+            description: 'Only mandates created on these days; either end may be left out (open on that side). Without it, every mandate.',
+            validate: windowOrderRule,
+          }),
         },
         resolve: (account, args, context) =>
           pagedConnection(args, async (slice) => {
@@ -129,8 +133,8 @@ GlobalAccountNode.implement({
     directDebits: t.connection(
       {
         type: DirectDebitNode,
-        description: `Direct debit payouts from this account. Without a date range the bank answers the 30 days before today. The bank lists payouts across all accounts only, so this scans at most ${MAX_SCAN_PAGES} pages of 100.`,
-        args: { dateRange: t.arg({ type: DateRangeInput, description: 'Only payouts created on these days.' }) },
+        description: `Direct debit payouts from this account, in the bank's order (its list is not documented as sorted). The bank lists payouts across all accounts only, so this scans at most ${MAX_SCAN_PAGES} pages of 100.`,
+        args: { dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }) },
         resolve: async (account, args, context) =>
           resolveArrayConnection(
             { args },
@@ -180,8 +184,8 @@ MandateNode.implement({
     directDebits: t.connection(
       {
         type: DirectDebitNode,
-        description: `Payouts collected under this mandate (the bank's default window: the last 30 days; scans at most ${MAX_SCAN_PAGES} pages of 100).`,
-        args: { dateRange: t.arg({ type: DateRangeInput, description: 'Only payouts created on these days.' }) },
+        description: `Payouts collected under this mandate, in the bank's order (scans at most ${MAX_SCAN_PAGES} pages of 100 of the bank's list).`,
+        args: { dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }) },
         resolve: async (mandate, args, context) =>
           resolveArrayConnection(
             { args },
@@ -302,7 +306,7 @@ builder.queryFields((t) => ({
       type: DirectDebitNode,
       description: 'Direct debit payouts across all global accounts, newest first. Without a date range the bank answers the 30 days before today.',
       args: {
-        dateRange: t.arg({ type: DateRangeInput, description: 'Only payouts created on these days (both ends, or neither for the last 30 days).' }),
+        dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }),
         onBehalfOf: onBehalfOfArg(t),
       },
       resolve: (_root, args, context) =>

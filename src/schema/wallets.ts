@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
-import { DateRangeInput, Money, MUTATION_ERRORS, dateRangeRule, idempotencyKeyArg, pagedConnection, perRequestLoader } from './common.ts';
+import { Money, MUTATION_ERRORS, TimeWindowInput, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule } from './common.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A
@@ -73,15 +73,15 @@ export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
         type: WalletTransaction,
         description: 'Entries of the wallet, newest first.',
         args: {
-          dateRange: t.arg({
-            type: DateRangeInput,
-            description: 'Only entries on these days (no maximum length).',
-            validate: dateRangeRule(Number.POSITIVE_INFINITY),
+          window: t.arg({
+            type: TimeWindowInput,
+            description: 'Only entries in this window: days or instants, either end may be left out (no maximum length).',
+            validate: windowOrderRule,
           }),
         },
         resolve: (wallet, args, context) =>
           pagedConnection(args, (slice) =>
-            context.upstream.wallets.history(wallet, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to }),
+            context.upstream.wallets.history(wallet, { ...slice, from: args.window?.from ?? undefined, to: args.window?.to ?? undefined }),
           ),
       },
       { name: 'WalletTransactionConnection' },

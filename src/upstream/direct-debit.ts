@@ -126,8 +126,8 @@ export interface ListWindow {
   page: number;
   size: number;
   /** YYYY-MM-DD. The documents spell these from_created_date/to_created_date and, in a sample, *_at: we send *_date. */
-  fromDate?: string | undefined;
-  toDate?: string | undefined;
+  fromDate?: string | null | undefined;
+  toDate?: string | null | undefined;
 }
 
 const windowQuery = (w: ListWindow) => ({ page_num: w.page, page_size: w.size, from_created_date: w.fromDate, to_created_date: w.toDate });

@@ -107,9 +107,9 @@ export const walletEndpoints = {
 export interface WalletHistoryPage {
   page: number;
   size: number;
-  /** YYYY-MM-DD, given together with `toDate` or not at all. */
-  fromDate?: string | undefined;
-  toDate?: string | undefined;
+  /** Either bound alone or both, each `YYYY-MM-DD` or `yyyy-MM-ddTHH:mm:ss` (UTC), as Document 2, 4.3 allows. */
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 export function walletsApi(call: Caller) {
@@ -130,7 +130,7 @@ export function walletsApi(call: Caller) {
     history: (wallet: { id: string; cardholderId: string }, page: WalletHistoryPage) =>
       call(walletEndpoints.history, {
         headers: { ...cardholder(wallet.cardholderId), 'x-wallet-id': wallet.id },
-        query: { page: page.page, size: page.size, from_date: page.fromDate, to_date: page.toDate },
+        query: { page: page.page, size: page.size, from_date: page.from, to_date: page.to },
       }),
   };
 }

@@ -169,7 +169,14 @@ describe('GET /issuing/api/v1/wallet/history', () => {
     const window = await history({ from_date: `${yesterday}T22:00:00`, to_date: `${yesterday}T22:30:00` });
     expect(window.body.data.map((e: { genericSlNo: number }) => e.genericSlNo)).toEqual([3, 2]);
     expect((await history({ from_date: sandboxDay(t.sandbox), to_date: sandboxDay(t.sandbox) })).body.data).toEqual([]);
-    expect((await history({ from_date: yesterday })).body).toEqual(envelopeError(400, 'from_date and to_date must be given together'));
+    // Either bound alone (Document 2, 4.3: all optional) leaves the other side open.
+    expect((await history({ from_date: yesterday })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo)).toEqual(
+      (await history({ from_date: yesterday, to_date: sandboxDay(t.sandbox, 1) })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo),
+    );
+    expect((await history({ to_date: `${yesterday}T22:30:00` })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo)).toEqual(
+      expect.arrayContaining([3, 2]),
+    );
+    expect((await history({ to_date: `${yesterday}T22:30:00` })).body.data.every((e: { genericSlNo: number }) => e.genericSlNo <= 3)).toBe(true);
     expect((await history({ from_date: sandboxDay(t.sandbox), to_date: yesterday })).body).toEqual(envelopeError(400, 'from_date must not be after to_date'));
     expect((await history({ from_date: `${yesterday} 22:00`, to_date: yesterday })).body).toEqual(
       envelopeError(400, 'from_date must be a date YYYY-MM-DD or a date-time yyyy-MM-ddTHH:mm:ss'),

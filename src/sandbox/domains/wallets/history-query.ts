@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { bothOrNeither, inOrder } from '../../date-range.ts';
+import { inOrder } from '../../date-range.ts';
 import { pagingShape, type Paging } from '../../paging.ts';
 import { DAY_MS, parseDay, parseSecondTime } from '../../time.ts';
 
 /**
- * Query of Wallet history: page, size, and from_date / to_date given together, each either a
- * day (YYYY-MM-DD, the whole day) or an instant (yyyy-MM-ddTHH:mm:ss, UTC). Both ends are
- * inclusive; there is no documented maximum range.
+ * Query of Wallet history (Document 2, 4.3: all optional): page, size, and from_date and to_date,
+ * either alone or both, each a day (YYYY-MM-DD, the whole day) or an instant
+ * (yyyy-MM-ddTHH:mm:ss, UTC: the document names no zone). Both ends are inclusive; a bound left
+ * out leaves that side open; there is no documented maximum range.
  */
 export interface HistoryQuery {
   paging: Paging;
-  /** Epoch ms, inclusive; null for no range. */
+  /** Epoch ms, inclusive (an open side is infinite); null for no range. */
   range: { from: number; to: number } | null;
 }
 
@@ -21,15 +22,15 @@ const bound = z.string().refine((text) => startOf(text) !== null, 'must be a dat
 export const historyQuery = z
   .object({ ...pagingShape, from_date: bound.optional(), to_date: bound.optional() })
   .superRefine((value, ctx) => {
-    if (!bothOrNeither(value, FIELDS, ctx)) return;
     const range = rangeOf(value.from_date, value.to_date);
-    if (range !== null) inOrder(range.from, range.to, FIELDS, ctx);
+    if (range !== null && value.from_date !== undefined && value.to_date !== undefined) inOrder(range.from, range.to, FIELDS, ctx);
   })
   .transform((value): HistoryQuery => ({ paging: { page: value.page, size: value.size }, range: rangeOf(value.from_date, value.to_date) }));
 
 function rangeOf(from: string | undefined, to: string | undefined): HistoryQuery['range'] {
-  const start = from === undefined ? null : startOf(from);
-  const end = to === undefined ? null : endOf(to);
+  if (from === undefined && to === undefined) return null;
+  const start = from === undefined ? Number.NEGATIVE_INFINITY : startOf(from);
+  const end = to === undefined ? Number.POSITIVE_INFINITY : endOf(to);
   return start === null || end === null ? null : { from: start, to: end };
 }
 
