@@ -19,6 +19,7 @@ import {
   money,
   pagedConnection,
   upstreamIdFrom,
+  BANK_ORDER,
 } from './common.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */
@@ -137,7 +138,7 @@ export const AccountNode = builder.loadableNode('Account', {
     iban: t.exposeString('iban', { description: 'IBAN, where the account has one.' }),
     transactions: t.connection({
       type: AccountTransactionType,
-      description: `Money in and out of this account, newest first. A date range may span at most ${TRANSACTIONS_MAX_DAYS} days.`,
+      description: `Money in and out of this account. ${BANK_ORDER} A date range may span at most ${TRANSACTIONS_MAX_DAYS} days.`,
       args: {
         dateRange: t.arg({
           type: DateRangeInput,
@@ -222,7 +223,7 @@ builder.queryFields((t) => ({
   }),
   balanceHistory: t.connection({
     type: BalanceChange,
-    description: `Changes to the balances across currencies, newest first. A date range may span at most ${BALANCE_HISTORY_MAX_DAYS} days.`,
+    description: `Changes to the balances across currencies. ${BANK_ORDER} A date range may span at most ${BALANCE_HISTORY_MAX_DAYS} days.`,
     args: {
       dateRange: t.arg({
         type: DateRangeInput,

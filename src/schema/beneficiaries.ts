@@ -22,6 +22,7 @@ import {
   upstreamIdFrom,
   validationError,
   validationErrors,
+  BANK_ORDER,
 } from './common.ts';
 import { checkRules, inputPathOf } from './upstream-rules.ts';
 
@@ -151,7 +152,7 @@ builder.queryFields((t) => ({
   beneficiaries: t.connection(
     {
       type: BeneficiaryNode,
-      description: 'Beneficiaries of the business, newest first, with the fields the bank lists (see Beneficiary).',
+      description: `Beneficiaries of the business, with the fields the bank lists (see Beneficiary). ${BANK_ORDER}`,
       args: { currency: t.arg({ type: 'Currency', description: 'Only beneficiaries whose bank account is in this currency.' }) },
       resolve: (_root, args, context) =>
         offsetConnection(args, async (range) => {

@@ -16,6 +16,7 @@ import {
   perRequestLoader,
   today,
   upstreamIdFrom,
+  BANK_ORDER,
 } from './common.ts';
 
 /**
@@ -205,7 +206,7 @@ builder.queryFields((t) => ({
   cardholders: t.connection(
     {
       type: CardholderNode,
-      description: 'Cardholders of the business, newest first.',
+      description: `Cardholders of the business. ${BANK_ORDER}`,
       args: { status: t.arg({ type: CardholderStatus, description: 'Only cardholders in this state.' }) },
       resolve: (_root, args, context) =>
         pagedConnection(args, async (slice) => {

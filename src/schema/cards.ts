@@ -26,6 +26,7 @@ import {
   readLink,
   upstreamIdFrom,
   validationError,
+  BANK_ORDER,
 } from './common.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */
@@ -296,7 +297,7 @@ export const CardNode = builder.loadableNode('Card', {
     transactions: t.connection(
       {
         type: CardTransactionType,
-        description: 'Transactions on this card, newest first.',
+        description: `Transactions on this card. ${BANK_ORDER}`,
         args: {
           dateRange: t.arg({
             type: DateRangeInput,
@@ -340,7 +341,7 @@ builder.queryFields((t) => ({
   cards: t.connection(
     {
       type: CardNode,
-      description: 'Cards of the business, newest first.',
+      description: `Cards of the business. ${BANK_ORDER}`,
       args: {
         cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.' }),
         ...cardListArgs(),
@@ -355,7 +356,7 @@ builder.queryFields((t) => ({
 builder.objectField(CardholderNode, 'cards', (t) =>
   t.connection({
     type: CardNode,
-    description: "This cardholder's cards, newest first.",
+    description: `This cardholder's cards. ${BANK_ORDER}`,
     args: cardListArgs(),
     resolve: (cardholder, args, context) => cardsConnection(args, context, cardholder.id),
   }),

@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink } from './common.ts';
+import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -108,7 +108,7 @@ GlobalAccountNode.implement({
     mandates: t.connection(
       {
         type: MandateNode,
-        description: 'Direct debit mandates on this account (UK GBP mandates), newest first.',
+        description: `Direct debit mandates on this account (UK GBP mandates). ${BANK_ORDER}`,
         args: {
           status: t.arg.string({ description: 'Only mandates in this status, e.g. ACTIVE or CANCELLED.' }),
           dateRange: t.arg({
@@ -304,7 +304,7 @@ builder.queryFields((t) => ({
   directDebits: t.connection(
     {
       type: DirectDebitNode,
-      description: 'Direct debit payouts across all global accounts, newest first. Without a date range the bank answers the 30 days before today.',
+      description: `Direct debit payouts across all global accounts. Without a date range the bank answers the 30 days before today. ${BANK_ORDER}`,
       args: {
         dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }),
         onBehalfOf: onBehalfOfArg(t),

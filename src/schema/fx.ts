@@ -11,7 +11,7 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime } from './common.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
@@ -219,9 +219,10 @@ builder.queryFields((t) => ({
   conversions: t.connection(
     {
       type: ConversionNode,
-      description: 'Every conversion of the business, newest first.',
+      description:
+        'Every conversion of the business, newest first by creation time (the bank may omit it in its list: those come last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) => {
-        const conversions = await context.upstream.fx.conversions();
+        const conversions = sortedByTime(await context.upstream.fx.conversions(), (c) => c.createdAt, 'latest');
         const loader = ConversionNode.getDataloader(context);
         for (const conversion of conversions) loader.prime(conversion.id, conversion);
         return resolveArrayConnection({ args }, conversions);

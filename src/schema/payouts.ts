@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -101,8 +101,10 @@ builder.queryFields((t) => ({
   upcomingPayouts: t.connection(
     {
       type: PayoutNode,
-      description: 'Payouts scheduled and not yet processed, soonest first.',
-      resolve: async (_root, args, context) => resolveArrayConnection({ args }, await context.upstream.payouts.upcoming()),
+      description:
+        'Payouts scheduled and not yet processed, soonest scheduled day first (those without one last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
+      resolve: async (_root, args, context) =>
+        resolveArrayConnection({ args }, sortedByTime(await context.upstream.payouts.upcoming(), (p) => p.scheduledDate, 'earliest')),
     },
     { name: 'PayoutConnection' },
     { name: 'PayoutEdge' },

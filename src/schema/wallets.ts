@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
-import { Money, MUTATION_ERRORS, TimeWindowInput, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule } from './common.ts';
+import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule } from './common.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A
@@ -11,9 +11,7 @@ import { Money, MUTATION_ERRORS, TimeWindowInput, idempotencyKeyArg, pagedConnec
 
 /** The cardholder's wallets, earliest created first (those without a creation time last, in the bank's order). */
 const walletsOf = perRequestLoader(async (cardholderId: string, context: GatewayContext) =>
-  (await context.upstream.wallets.list(cardholderId)).toSorted(
-    (a, b) => (a.createdAt?.getTime() ?? Number.POSITIVE_INFINITY) - (b.createdAt?.getTime() ?? Number.POSITIVE_INFINITY),
-  ),
+  sortedByTime(await context.upstream.wallets.list(cardholderId), (wallet) => wallet.createdAt, 'earliest'),
 );
 
 const WalletLimits = builder.objectRef<Wallet['limits']>('WalletLimits').implement({
@@ -71,7 +69,7 @@ export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
     history: t.connection(
       {
         type: WalletTransaction,
-        description: 'Entries of the wallet, newest first.',
+        description: `Entries of the wallet. ${BANK_ORDER}`,
         args: {
           window: t.arg({
             type: TimeWindowInput,
