@@ -6,6 +6,7 @@ import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, Subsc
 import type { Logger } from './logger.ts';
 import {
   contractWhere,
+  InvalidBankIdError,
   LinkedRecordNotFoundError,
   NoCredentialsError,
   ProgramNotSupportedError,
@@ -59,6 +60,9 @@ export function describeError(error: unknown): { message: string; extensions: Re
     };
   }
   if (error instanceof PothosValidationError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT' } };
+  if (error instanceof InvalidBankIdError) {
+    return { message: error.message, extensions: { code: 'BAD_USER_INPUT', issues: [{ path: [error.parameter], message: error.message }] } };
+  }
   if (error instanceof LinkedRecordNotFoundError) {
     return { message: error.message, extensions: { code: 'NOT_FOUND', type: error.typename, upstreamId: error.upstreamId } };
   }

@@ -20,6 +20,8 @@ import {
   pagedConnection,
   upstreamIdFrom,
   BANK_ORDER,
+  bankIdIn,
+  globalIdRule,
 } from './common.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */
@@ -197,7 +199,7 @@ builder.queryFields((t) => ({
   account: t.field({
     type: AccountNode,
     description: "One account by its global ID or the bank's account id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: 'Global ID (from `Account.id`) or the bank account id.' }) },
+    args: { id: t.arg.id({ required: true, description: 'Global ID (from `Account.id`) or the bank account id.', validate: globalIdRule('Account') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Account'),
   }),
   accounts: t.connection({
@@ -314,7 +316,7 @@ builder.mutationField('accountClose', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const accountId = input.accountId.id;
+      const accountId = bankIdIn(input.accountId, ['input', 'accountId']);
       await context.upstream.accounts.close(accountId, idempotencyKey);
       // The cached copy still says ACTIVE.
       AccountNode.getDataloader(context).clear(accountId);

@@ -23,6 +23,8 @@ import {
   validationError,
   validationErrors,
   BANK_ORDER,
+  bankIdIn,
+  globalIdRule,
 } from './common.ts';
 import { checkRules, inputPathOf } from './upstream-rules.ts';
 
@@ -146,7 +148,7 @@ builder.queryFields((t) => ({
   beneficiary: t.field({
     type: BeneficiaryNode,
     description: "One beneficiary by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: 'Global ID (from `Beneficiary.id`) or the bank\'s beneficiary id.' }) },
+    args: { id: t.arg.id({ required: true, description: 'Global ID (from `Beneficiary.id`) or the bank\'s beneficiary id.', validate: globalIdRule('Beneficiary') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Beneficiary'),
   }),
   beneficiaries: t.connection(
@@ -326,7 +328,7 @@ builder.mutationField('beneficiaryUpdate', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const id = input.beneficiaryId.id;
+      const id = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
       const current = await context.upstream.beneficiaries.get(id);
       if (!current) throw validationError(['input', 'beneficiaryId'], 'no beneficiary has this id');
       const patch: BeneficiaryWriteRequest = {
@@ -371,7 +373,7 @@ builder.mutationField('beneficiaryDelete', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const beneficiaryId = input.beneficiaryId.id;
+      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
       await context.upstream.beneficiaries.delete(beneficiaryId, idempotencyKey);
       BeneficiaryNode.getDataloader(context).clear(beneficiaryId);
       return { beneficiaryId };

@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { CardholderNode } from './cardholders.ts';
 import { AllowedTransactionCount, CardNode, CardStatus, CardType, IssuanceAction, LimitInterval } from './cards.ts';
-import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors } from './common.ts';
+import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors, bankIdIn } from './common.ts';
 import { luhn } from '../upstream/models.ts';
 
 /**
@@ -71,7 +71,7 @@ builder.mutationField('cardCreate', (t) =>
       const issues = physicalCardIssues(input);
       if (issues.length > 0) throw validationErrors(issues);
       const { id } = await context.upstream.cards.create(
-        { ...input, cardholderId: input.cardholderId.id, issuanceAction: input.issuanceAction ?? 'NEW' },
+        { ...input, cardholderId: bankIdIn(input.cardholderId, ['input', 'cardholderId']), issuanceAction: input.issuanceAction ?? 'NEW' },
         idempotencyKey,
       );
       return refreshed(context, id);
@@ -121,7 +121,7 @@ builder.mutationField('cardAssign', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was assigned.' } },
     args: { input: t.arg({ type: CardAssignInput, required: true, description: 'The assignment.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = input.cardholderId.id;
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
       await context.upstream.cards.assign({ ...input, cardholderId, mode: 'SINGLE' }, idempotencyKey);
       return { cardholderId, last4: input.cardNumber.slice(-4) };
     },
@@ -148,8 +148,9 @@ builder.mutationField('cardActivate', (t) =>
     errors: cardResult('activation'),
     args: { input: t.arg({ type: CardActivateInput, required: true, description: 'The activation.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      await context.upstream.cards.activate(input.cardId.id, input, idempotencyKey);
-      return refreshed(context, input.cardId.id);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      await context.upstream.cards.activate(cardId, input, idempotencyKey);
+      return refreshed(context, cardId);
     },
   }),
 );
@@ -170,8 +171,9 @@ builder.mutationField('cardPinReset', (t) =>
     errors: cardResult('the PIN reset'),
     args: { input: t.arg({ type: CardPinResetInput, required: true, description: 'The new PIN.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      await context.upstream.cards.pinReset(input.cardId.id, input.pin, idempotencyKey);
-      return refreshed(context, input.cardId.id);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      await context.upstream.cards.pinReset(cardId, input.pin, idempotencyKey);
+      return refreshed(context, cardId);
     },
   }),
 );
@@ -214,8 +216,9 @@ builder.mutationField('cardUpdate', (t) =>
     args: { input: t.arg({ type: CardUpdateInput, required: true, description: 'The changes.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       if (input.limits && !input.currency) throw validationErrors([{ path: ['input', 'currency'], message: 'is required when limits are given' }]);
-      await context.upstream.cards.update(input.cardId.id, input, idempotencyKey);
-      return refreshed(context, input.cardId.id);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      await context.upstream.cards.update(cardId, input, idempotencyKey);
+      return refreshed(context, cardId);
     },
   }),
 );
@@ -236,8 +239,9 @@ builder.mutationField('cardRecharge', (t) =>
     errors: cardResult('loading'),
     args: { input: t.arg({ type: CardRechargeInput, required: true, description: 'The load.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      await context.upstream.cards.recharge(input.cardId.id, input.amount, idempotencyKey);
-      return refreshed(context, input.cardId.id);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      await context.upstream.cards.recharge(cardId, input.amount, idempotencyKey);
+      return refreshed(context, cardId);
     },
   }),
 );

@@ -17,6 +17,8 @@ import {
   today,
   upstreamIdFrom,
   BANK_ORDER,
+  bankIdIn,
+  globalIdRule,
 } from './common.ts';
 
 /**
@@ -200,7 +202,7 @@ builder.queryFields((t) => ({
   cardholder: t.field({
     type: CardholderNode,
     description: "One cardholder by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: "Global ID (from `Cardholder.id`) or the bank's cardholder id." }) },
+    args: { id: t.arg.id({ required: true, description: "Global ID (from `Cardholder.id`) or the bank's cardholder id.", validate: globalIdRule('Cardholder') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Cardholder'),
   }),
   cardholders: t.connection(
@@ -350,9 +352,10 @@ builder.mutationField('cardholderUpdate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'cardholder', description: 'The cardholder after the change.' } },
     args: { input: t.arg({ type: CardholderUpdateInput, required: true, description: 'The cardholder and the changes.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const { cardholderId, ...changes } = input;
-      await context.upstream.cardholders.update(cardholderId.id, changes, idempotencyKey);
-      return readBack(cardholderId.id, context);
+      const { cardholderId: given, ...changes } = input;
+      const cardholderId = bankIdIn(given, ['input', 'cardholderId']);
+      await context.upstream.cardholders.update(cardholderId, changes, idempotencyKey);
+      return readBack(cardholderId, context);
     },
   }),
 );
@@ -384,7 +387,7 @@ builder.mutationField('cardholderDelete', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was deleted.' } },
     args: { input: t.arg({ type: CardholderDeleteInput, required: true, description: 'The cardholder to delete.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = input.cardholderId.id;
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
       await context.upstream.cardholders.delete(cardholderId, idempotencyKey);
       CardholderNode.getDataloader(context).clear(cardholderId);
       return { cardholderId };

@@ -27,6 +27,8 @@ import {
   upstreamIdFrom,
   validationError,
   BANK_ORDER,
+  globalIdRule,
+  decodedGlobalIdRule,
 } from './common.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */
@@ -335,7 +337,7 @@ builder.queryFields((t) => ({
   card: t.field({
     type: CardNode,
     description: "A card by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's card id." }) },
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's card id.", validate: globalIdRule('Card') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Card'),
   }),
   cards: t.connection(
@@ -343,7 +345,7 @@ builder.queryFields((t) => ({
       type: CardNode,
       description: `Cards of the business. ${BANK_ORDER}`,
       args: {
-        cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.' }),
+        cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.', validate: decodedGlobalIdRule.nullish() }),
         ...cardListArgs(),
       },
       resolve: (_root, args, context) => cardsConnection(args, context, args.cardholderId?.id),

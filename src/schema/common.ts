@@ -8,6 +8,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { pageSizeProblem } from '../security/page-size.ts';
 import { LinkedRecordNotFoundError, ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import { bankIdProblem } from '../upstream/ids.ts';
 import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
 
@@ -259,6 +260,41 @@ export function offsetConnection<T>(args: ConnectionArgs, fetchRange: (range: { 
 }
 
 // --- Ids ---------------------------------------------------------------------------------------
+
+/** Adds the bank id rule's issue for each part of `id` that breaks it (src/upstream/ids.ts). */
+function checkBankIdParts(parts: string[], ctx: z.RefinementCtx): void {
+  const problem = parts.map(bankIdProblem).find(Boolean);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
+
+/** The bank's own id as an argument: checked before any call, the error naming the field. */
+export const bankIdRule = z.string().superRefine((id, ctx) => checkBankIdParts([id], ctx));
+
+/**
+ * A root read's id argument: a global ID of `typename` or the bank's own id (see upstreamIdFrom);
+ * the bank id it carries must be one (src/upstream/ids.ts), else the argument is named in the error.
+ */
+export function globalIdRule(typename: string) {
+  return z.string().superRefine((value, ctx) => checkBankIdParts([upstreamIdFrom(value, typename)], ctx));
+}
+
+/** A global ID argument as Pothos hands it to validation, already decoded (`{ id, typename }`). */
+export const decodedGlobalIdRule = z
+  .object({ id: z.union([z.string(), z.number()]) })
+  .loose()
+  .superRefine((globalId, ctx) => checkBankIdParts([String(globalId.id)], ctx));
+
+/**
+ * The bank id a global ID input carries (`{ id }` as Pothos decodes it), checked before any call: a
+ * ValidationError naming the input field. Composite ids check each part (see globalIdRule).
+ */
+export function bankIdIn(globalId: { id: string | number }, path: string[], composite = false): string {
+  const id = String(globalId.id);
+  const [actingFor = '', ...rest] = id.split('~');
+  const problem = (composite ? [...(actingFor ? [actingFor] : []), ...rest] : [id]).map(bankIdProblem).find(Boolean);
+  if (problem) throw validationError(path, problem);
+  return id;
+}
 
 /**
  * Reads by id take a global ID or the bank's own id, so links and support tickets both work:

@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER } from './common.ts';
+import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -286,19 +286,19 @@ DirectDebitNode.implement({
 // --- Queries ------------------------------------------------------------------------------------
 
 const onBehalfOfArg = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) =>
-  t.arg.string({ description: "Act for this connected account (its open ID, sent as x-on-behalf-of); the platform's own accounts without it." });
+  t.arg.string({ description: "Act for this connected account (its open ID, sent as x-on-behalf-of); the platform's own accounts without it.", validate: bankIdRule.nullish() });
 
 builder.queryFields((t) => ({
   globalAccount: t.field({
     type: GlobalAccountNode,
     description: "A global account by the bank's id; null when there is none (or it is not visible to whom you act for).",
-    args: { id: t.arg.string({ required: true, description: "The bank's global account id." }), onBehalfOf: onBehalfOfArg(t) },
+    args: { id: t.arg.string({ required: true, description: "The bank's global account id.", validate: bankIdRule }), onBehalfOf: onBehalfOfArg(t) },
     resolve: (_root, args) => keyOf(args.onBehalfOf ?? null, args.id),
   }),
   directDebit: t.field({
     type: DirectDebitNode,
     description: "A direct debit payout by the bank's transaction id; null when there is none.",
-    args: { id: t.arg.string({ required: true, description: "The bank's transaction id." }), onBehalfOf: onBehalfOfArg(t) },
+    args: { id: t.arg.string({ required: true, description: "The bank's transaction id.", validate: bankIdRule }), onBehalfOf: onBehalfOfArg(t) },
     resolve: (_root, args) => keyOf(args.onBehalfOf ?? null, args.id),
   }),
   directDebits: t.connection(
@@ -348,7 +348,7 @@ builder.mutationField('mandateCancel', (t) =>
     errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'mandate', description: 'The mandate, read again.' } },
     args: { input: t.arg({ type: MandateCancelInput, required: true, description: 'The mandate.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const { actingFor, parts } = partsOf(String(input.mandateId.id));
+      const { actingFor, parts } = partsOf(bankIdIn(input.mandateId, ['input', 'mandateId'], true));
       const [accountId = '', mandateId = ''] = parts;
       await context.upstream.directDebit.mandateCancel(accountId, mandateId, actingFor, idempotencyKey);
       MandateNode.getDataloader(context).clear(String(input.mandateId.id));
@@ -370,7 +370,7 @@ builder.mutationField('directDebitCancel', (t) =>
     errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'directDebit', description: 'The payout, read again.' } },
     args: { input: t.arg({ type: DirectDebitCancelInput, required: true, description: 'The payout.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const { actingFor, parts } = partsOf(String(input.directDebitId.id));
+      const { actingFor, parts } = partsOf(bankIdIn(input.directDebitId, ['input', 'directDebitId'], true));
       await context.upstream.directDebit.directDebitCancel(parts[0] ?? '', actingFor, idempotencyKey);
       DirectDebitNode.getDataloader(context).clear(String(input.directDebitId.id));
       return String(input.directDebitId.id);

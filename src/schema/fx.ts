@@ -11,7 +11,7 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime, bankIdIn, globalIdRule } from './common.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
@@ -207,13 +207,13 @@ builder.queryFields((t) => ({
   quote: t.field({
     type: QuoteNode,
     description: "A quote by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's quote id." }) },
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's quote id.", validate: globalIdRule('Quote') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Quote'),
   }),
   conversion: t.field({
     type: ConversionNode,
     description: "A conversion by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's conversion id." }) },
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's conversion id.", validate: globalIdRule('Conversion') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Conversion'),
   }),
   conversions: t.connection(
@@ -278,7 +278,7 @@ builder.mutationField('conversionCreate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'conversion', description: 'The new conversion.' } },
     args: { input: t.arg({ type: ConversionCreateInput, required: true, description: 'The conversion.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const quoteId = input.quoteId.id;
+      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId']);
       await assertMatchesQuote(context, quoteId, input, 'conversion');
       const conversion: Conversion = await context.upstream.fx.conversionCreate({ ...input, quoteId }, idempotencyKey);
       return conversion;

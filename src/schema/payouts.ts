@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime, bankIdIn, globalIdRule } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -95,7 +95,7 @@ builder.queryFields((t) => ({
   payout: t.field({
     type: PayoutNode,
     description: "A payout by its global ID or the bank's id; null when there is none.",
-    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's payout id." }) },
+    args: { id: t.arg.id({ required: true, description: "Global ID or the bank's payout id.", validate: globalIdRule('Payout') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Payout'),
   }),
   upcomingPayouts: t.connection(
@@ -153,9 +153,10 @@ builder.mutationField('payoutCreate', (t) =>
       if (input.beneficiaryId.typename !== 'Beneficiary') {
         throw validationError(['input', 'beneficiaryId'], `must be the ID of a Beneficiary, not of a ${input.beneficiaryId.typename}`);
       }
-      const quoteId = input.quoteId.id;
+      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
+      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId']);
       await assertMatchesQuote(context, quoteId, input, 'payout');
-      return context.upstream.payouts.create({ ...input, beneficiaryId: input.beneficiaryId.id, quoteId }, idempotencyKey);
+      return context.upstream.payouts.create({ ...input, beneficiaryId, quoteId }, idempotencyKey);
     },
   }),
 );
@@ -201,7 +202,7 @@ builder.mutationField('payoutCancel', (t) =>
     args: { input: t.arg({ type: PayoutCancelInput, required: true, description: 'The payout to cancel.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const target: { id: string } | { systemReferenceNumber: string } = input.payoutId
-        ? { id: input.payoutId.id }
+        ? { id: bankIdIn(input.payoutId, ['input', 'payoutId']) }
         : { systemReferenceNumber: String(input.systemReferenceNumber) };
       await context.upstream.payouts.cancel(target, idempotencyKey);
       if ('id' in target) payoutLoader(context).clear(target.id);

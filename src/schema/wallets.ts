@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
-import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule } from './common.ts';
+import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule, bankIdIn } from './common.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A
@@ -125,7 +125,7 @@ builder.mutationField('walletCreate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'wallet', description: 'The new wallet.' } },
     args: { input: t.arg({ type: WalletCreateInput, required: true, description: 'The cardholder and currency.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = input.cardholderId.id;
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
       const wallet = await context.upstream.wallets.create(cardholderId, input.currency, idempotencyKey);
       walletsOf(context).clear(cardholderId);
       return wallet;

@@ -6,7 +6,9 @@ import type { Verdict } from './breaker.ts';
 import { deadlineSignal, pause, raceSignal } from './deadline.ts';
 import { readBareBody, readEnvelope } from './envelope.ts';
 import { endpointName, isIdempotent, type Endpoint, type HeaderSet } from './endpoint.ts';
+import { bankIdProblem } from './ids.ts';
 import {
+  InvalidBankIdError,
   UpstreamAuthError,
   UpstreamContractError,
   UpstreamError,
@@ -86,6 +88,17 @@ interface Call {
   signal: AbortSignal | undefined;
 }
 
+/** Query keys and headers that carry a bank id (Documents 1-3), checked like path parameters. */
+const ID_QUERY_KEY = /^(id|\w+_id)$/;
+const ID_HEADERS = new Set(['x-account-id', 'x-cardholder-id', 'x-wallet-id', 'x-cardholderHash-id', 'x-on-behalf-of']);
+
+/** The last guard: an implausible id never reaches the bank, whatever brought it (see ids.ts). */
+function checkedBankId(parameter: string, value: string): string {
+  const problem = bankIdProblem(value);
+  if (problem) throw new InvalidBankIdError(parameter, problem);
+  return value;
+}
+
 /** undici's codes for the per-call timeouts, as opposed to a failed connection. */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -147,6 +160,8 @@ export class UpstreamClient {
   }
 
   #prepare(ep: Endpoint<unknown>, options: CallOptions): Call {
+    // Before the breaker admits anything: a refused id is the caller's mistake, not the bank's failure.
+    for (const [header, value] of Object.entries(options.headers ?? {})) if (ID_HEADERS.has(header)) checkedBankId(header, value);
     const name = endpointName(ep);
     const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
     const details = { endpoint: name, requestId };
@@ -337,11 +352,12 @@ export class UpstreamClient {
       if (name === 'svc') return this.#options.serviceSegment;
       const value = options.params?.[name];
       if (value === undefined) throw new Error(`Missing path parameter ${name} for ${ep.path}`);
-      return encodeURIComponent(value);
+      return encodeURIComponent(checkedBankId(name, value));
     });
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined && value !== null) query.set(key, String(value));
+      if (value === undefined || value === null) continue;
+      query.set(key, ID_QUERY_KEY.test(key) ? checkedBankId(key, String(value)) : String(value));
     }
     const search = query.size > 0 ? `?${query}` : '';
     return `${this.#prefix}${path}${search}`;

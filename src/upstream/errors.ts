@@ -181,6 +181,20 @@ export class LinkedRecordNotFoundError extends Error {
   }
 }
 
+/**
+ * An id that must not go out (see ids.ts): refused before the call. The graph checks ids where they
+ * come in, naming the field; this is the last guard, for ids from anywhere (a link, `node(id:)`).
+ */
+export class InvalidBankIdError extends Error {
+  readonly parameter: string;
+
+  constructor(parameter: string, problem: string) {
+    super(`${parameter} ${problem}`);
+    this.name = 'InvalidBankIdError';
+    this.parameter = parameter;
+  }
+}
+
 /** No token to send: the gateway has no client credentials and the caller sent no bearer token. */
 export class NoCredentialsError extends Error {
   constructor() {
