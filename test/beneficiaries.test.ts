@@ -26,7 +26,7 @@ const DEMO_US = 'ben_demo_us';
 const POSTCODE = '^\\d{5}(-\\d{4})?$';
 const SWIFT_US = '^[A-Z]{4}US[A-Z0-9]{2}([A-Z0-9]{3})?$';
 const STREET = '^(?!\\d+$).{5,200}$';
-const EMAIL = '^[^\\s@]*@[^\\s@]*$';
+const EMAIL = '^\\S*@\\S*$';
 
 const US_SUPPLIER: BeneficiaryCreateInput = {
   nickname: 'Widgets NY',

@@ -47,6 +47,9 @@ describe('quotes', () => {
     expect(generated).toMatchObject({ lockPeriod: 'MINUTES_15', conversionSchedule: 'NEXT_DAY', quoteType: 'CONVERSION', expired: false });
     expect(generated.conversionDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(Date.parse(generated.expiresAt) - Date.parse(generated.rateCapturedAt)).toBe(15 * 60_000);
+    // createdTime is a date (Document 1, 2.11): the day, and no time the bank did not send.
+    expect(generated.createdOn).toBe(new Date().toISOString().slice(0, 10));
+    expect(generated.createdAt).toBeNull();
 
     const fetched = (await kit.execute(QuoteDocument, { id: generated.id })).data!.quote!;
     const common = (q: typeof generated) => ({

@@ -161,7 +161,11 @@ export const QuoteNode = builder.loadableNode('Quote', {
     }),
     quoteType: t.expose('quoteType', { type: QuoteType, description: 'Use of the quote; the bank sends it only when the quote is generated.' }),
     rateCapturedAt: t.expose('rateCapturedAt', { type: 'DateTime', nullable: false, description: 'When the rate was captured.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the quote was generated, where the bank says.' }),
+    createdOn: t.expose('createdOn', {
+      type: 'Date',
+      description: 'The day the quote was generated: createdTime, a date (Document 1, 2.11), sent only when the quote is generated.',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the quote was generated, only where the bank sends a time with createdTime (it documents a date).' }),
   }),
 });
 

@@ -80,7 +80,8 @@ export const quoteModel = z
     rateCaptureTime: upstreamDateTime,
     sourceAmount: decimal,
     destinationAmount: decimal,
-    createdTime: upstreamDateTime.nullish(),
+    // Document 1, 2.11 types it a date; a bank that sends the time as well is read too.
+    createdTime: z.union([upstreamDate, upstreamDateTime]).nullish(),
   })
   .transform((q) => ({
     id: q.id,
@@ -95,7 +96,8 @@ export const quoteModel = z
     rateCapturedAt: q.rateCaptureTime,
     sourceAmount: q.sourceAmount,
     destinationAmount: q.destinationAmount,
-    createdAt: q.createdTime ?? null,
+    createdOn: q.createdTime == null ? null : typeof q.createdTime === 'string' ? q.createdTime : q.createdTime.toISOString().slice(0, 10),
+    createdAt: q.createdTime instanceof Date ? q.createdTime : null,
   }));
 export type Quote = z.output<typeof quoteModel>;
 

@@ -82,7 +82,7 @@ describe('GET /svc/api/v1/transfer/beneficiaryschema', () => {
       postcode: '^\\d{5}(-\\d{4})?$',
       street_address: '^(?!\\d+$).{5,200}$',
       city: '^.{1,50}$',
-      personal_email: '^[^\\s@]*@[^\\s@]*$',
+      personal_email: '^\\S*@\\S*$',
     });
     for (const row of rows.filter((candidate) => candidate.key !== 'nickname')) expect(row.rule?.type).toBe('string');
     expect(rows.find((row) => row.key === 'nickname')).toEqual({ key: 'nickname', path: 'nickname', required: false });
@@ -189,7 +189,7 @@ describe('POST /svc/api/v1/transfer/beneficiary', () => {
     ['street_address', 'beneficiary.address.street_address', '123456', 'beneficiary.address.street_address: must match ^(?!\\d+$).{5,200}$'],
     ['city', 'beneficiary.address.city', 'x'.repeat(51), 'beneficiary.address.city: must match ^.{1,50}$'],
     ['state', 'beneficiary.address.state', 'US-XX', 'beneficiary.address.state: must match ^(US-AK|US-AL|'],
-    ['personal_email', 'beneficiary.additional_info.personal_email', 'ap at globex', 'beneficiary.additional_info.personal_email: must match ^[^\\s@]*@[^\\s@]*$'],
+    ['personal_email', 'beneficiary.additional_info.personal_email', 'ap at globex', 'beneficiary.additional_info.personal_email: must match ^\\S*@\\S*$'],
   ])('enforces the %s rule', async (_key, path, value, message) => {
     const response = await create(withValue(usBody(), path, value));
     expect(response.status).toBe(400);
@@ -198,6 +198,16 @@ describe('POST /svc/api/v1/transfer/beneficiary', () => {
     expect(items.filter((item) => !item.startsWith('beneficiary.bank_details.swift_code') || path.endsWith('swift_code'))).toHaveLength(1);
     expect(items.some((item) => item.startsWith(message))).toBe(true);
     expect(response.body).toMatchObject({ code: 400, status: 'Error', data: null });
+  });
+
+  it('takes personal_email as Document 1, 2.8 words it: text containing an at sign, no whitespace', async () => {
+    const path = 'beneficiary.additional_info.personal_email';
+    expect((await create(withValue(usBody(), path, 'ap@billing@globex.example'))).status).toBe(200);
+    for (const refused of ['ap at globex', 'ap @globex.example', 'ap@globex.example\t']) {
+      const response = await create(withValue(usBody(), path, refused));
+      expect(response.status, refused).toBe(400);
+      expect(response.body.message).toContain(`${path}: must match ^\\S*@\\S*$`);
+    }
   });
 
   it('accepts any nickname (the rule set has none) and no optional fields', async () => {

@@ -143,10 +143,11 @@ describe('POST /svc/api/v1/transfer/quote', () => {
       rateCaptureTime: expect.stringMatching(API_TIME),
       sourceAmount: '1000.00',
       destinationAmount: '916.32',
-      createdTime: expect.stringMatching(API_TIME),
+      // Document 1, 2.11: createdTime (date).
+      createdTime: sandboxDay(t.sandbox),
     });
-    expect(parseApiTime(quote.createdTime)).toBeGreaterThanOrEqual(before);
-    expect(parseApiTime(quote.expiryTime) - parseApiTime(quote.createdTime)).toBe(15 * 60_000);
+    expect(parseApiTime(quote.rateCaptureTime)).toBeGreaterThanOrEqual(before);
+    expect(parseApiTime(quote.expiryTime) - parseApiTime(quote.rateCaptureTime)).toBe(15 * 60_000);
   });
 
   it.each([
@@ -159,7 +160,7 @@ describe('POST /svc/api/v1/transfer/quote', () => {
   ])('locks %s: generated as %s, fetched as requested, expiring %i minutes later', async (lockPeriod, spelled, minutes) => {
     const quote = await newQuote({ lockPeriod });
     expect(quote.lockPeriod).toBe(spelled);
-    expect(parseApiTime(quote.expiryTime) - parseApiTime(quote.createdTime)).toBe(minutes * 60_000);
+    expect(parseApiTime(quote.expiryTime) - parseApiTime(quote.rateCaptureTime)).toBe(minutes * 60_000);
     const fetched = (await t.api.get(DETAILS_PATH, { query: { quote_id: quote.id } })).body.data;
     expect(fetched.lockPeriod).toBe(lockPeriod);
   });

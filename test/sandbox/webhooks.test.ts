@@ -123,8 +123,10 @@ describe('POST /api/subscribe and POST /api/subscribedwebhook', () => {
 
     const records = await list();
     expect(records.map((record) => [record.sl_no, record.event_name, record.subscription_type, record.webhook_url, record.x_api_key, record.sender_email])).toEqual([
-      [1, 'issuing.card.active', 'w', 'https://hooks.acme.example/banking', 'dashed-key', null],
-      [2, 'conversion.settled', 'n', null, null, null],
+      // Document 3, 2.1 types all three as strings: "" where the type does not use one, and a
+      // notification shows the default sender its e-mails come from.
+      [1, 'issuing.card.active', 'w', 'https://hooks.acme.example/banking', 'dashed-key', ''],
+      [2, 'conversion.settled', 'n', '', '', 'notifications@sandbox.example'],
     ]);
   });
 
@@ -200,7 +202,7 @@ describe('PATCH /api/subscribe', () => {
     await subscribeWith(subscriptionBody({ sender_email: 'alerts@acme.example' }));
     await update({ ...IDENTITY, subscription_type: 'n', sender_email: null, updated_by: 'Ava Chen' });
     const [record] = await list();
-    expect(record).toMatchObject({ subscription_type: 'n', sender_email: null, webhook_url: 'https://hooks.acme.example/banking', x_api_key: HOOK_KEY });
+    expect(record).toMatchObject({ subscription_type: 'n', sender_email: 'notifications@sandbox.example', webhook_url: 'https://hooks.acme.example/banking', x_api_key: HOOK_KEY });
   });
 
   it('needs the identity, updated_by and, for a webhook, URL and key; answers 404 for no such subscription', async () => {

@@ -61,7 +61,7 @@ export function rulesFor(combination: Combination): SchemaRule[] {
     row('city', `${ADDRESS}.city`, true, '^.{1,50}$'),
     profile.states ? row('state', `${ADDRESS}.state`, true, oneOf(profile.states)) : row('state', `${ADDRESS}.state`, false, '^.{1,50}$'),
     { key: 'nickname', path: 'nickname', required: false },
-    row('personal_email', 'beneficiary.additional_info.personal_email', false, '^[^\\s@]*@[^\\s@]*$'),
+    row('personal_email', 'beneficiary.additional_info.personal_email', false, '^\\S*@\\S*$'),
   ];
 }
 

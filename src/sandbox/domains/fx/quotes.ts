@@ -79,7 +79,8 @@ export function generatedQuote(quote: QuoteRecord) {
     rateCaptureTime: formatApiTime(quote.createdAt),
     sourceAmount: formatAmount(quote.sourceAmount, quote.sourceCurrency),
     destinationAmount: formatAmount(quote.destinationAmount, quote.destinationCurrency),
-    createdTime: formatApiTime(quote.createdAt),
+    // Document 1, 2.11 types the generated quote's createdTime as a date.
+    createdTime: utcDay(quote.createdAt),
   };
 }
 

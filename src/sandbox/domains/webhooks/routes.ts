@@ -1,3 +1,4 @@
+import { DEFAULT_SENDER } from './fanout.ts';
 import type { z } from 'zod';
 import { json } from '../../control.ts';
 import { EVENT_CATALOGUE, EVENT_NAMES } from '../../events/catalogue.ts';
@@ -25,7 +26,11 @@ function findSubscription(store: SandboxStore, identity: SubscriptionIdentity): 
   return record;
 }
 
-/** Section 2.1; times in HTTP-date form, sl_no the position in the answer. */
+/**
+ * Section 2.1; times in HTTP-date form, sl_no the position in the answer. webhook_url, sender_email
+ * and x_api_key are strings (only updated_by may be null): what a type does not use is "", and a
+ * notification without a whitelisted sender shows the default sender its e-mails come from.
+ */
 function subscriptionView(record: SubscriptionRecord, index: number) {
   return {
     agent_code: record.agent_code,
@@ -34,9 +39,9 @@ function subscriptionView(record: SubscriptionRecord, index: number) {
     program_code: record.program_code,
     event_name: record.event_name,
     subscription_type: record.subscription_type,
-    webhook_url: record.webhook_url,
-    sender_email: record.sender_email,
-    x_api_key: record.x_api_key,
+    webhook_url: record.webhook_url ?? '',
+    sender_email: record.sender_email ?? (record.subscription_type === 'n' ? DEFAULT_SENDER : ''),
+    x_api_key: record.x_api_key ?? '',
     created_by: record.created_by,
     updated_by: record.updated_by,
     created_time: new Date(record.createdAt).toUTCString(),
