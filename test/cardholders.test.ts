@@ -108,7 +108,8 @@ describe('cardholders: reads', () => {
       type: 'INDIVIDUAL',
       email: 'ava.chen@acme.example',
       mobileNumber: '+14155550123',
-      countryCode: 'US',
+      // Document 2, 2.4 lists no nationality on a cardholder: the sandbox sends none.
+      countryCode: null,
       createdBy: 'Jordan Miles',
       createdAt: utc(rawAva.created_at),
       individual: {
@@ -211,7 +212,7 @@ describe('cardholders: writes', () => {
       type: 'INDIVIDUAL',
       email: 'nora.lind@acme.example',
       mobileNumber: '+14155550199',
-      countryCode: 'SE',
+      countryCode: null,
       createdBy: 'Jordan Miles',
       individual: {
         dateOfBirth: '1990-07-21',
@@ -284,7 +285,7 @@ describe('cardholders: writes', () => {
       status: 'READY',
       mobileNumber: '+14155550777',
       email: 'ava.chen@acme.example',
-      countryCode: 'US',
+      countryCode: null,
       individual: { dateOfBirth: '1988-03-14', name: { title: 'Ms', firstName: 'Ava', lastName: 'Chen' }, address: { line1: '415 Grand Avenue' } },
       postalAddress: null,
     });

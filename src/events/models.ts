@@ -102,12 +102,14 @@ const kinds = {
         process_status: text,
         status: text,
         balance: amount,
-        settlement_info: orNull(z.object({ payer_name: text })),
+        settlement_info: orNull(z.object({ payer_name: text, beneficiary_account_number: text })),
         payer: orNull(z.object({ name: text })),
         transaction_reference: orNull(z.object({ deposit_id: text, global_account_id: text, payer_name: text })),
       }).transform((d) => ({
         depositId: d.deposit_id ?? d.transaction_reference?.deposit_id ?? d.id ?? resourceIdOf(e),
         globalAccountId: d.global_account_id ?? d.transaction_reference?.global_account_id ?? null,
+        // ga.new names the receiving account by its number only (Document 3, 6).
+        accountNumber: d.settlement_info?.beneficiary_account_number ?? null,
         amount: d.amount,
         currency: d.currency ?? d.ccy,
         status: d.process_status ?? d.status ?? (e.name === 'balance.ga.top_up' ? 'TOPPED_UP' : null),

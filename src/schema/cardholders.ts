@@ -177,7 +177,11 @@ export const CardholderNode = builder.loadableNode('Cardholder', {
     type: t.expose('type', { type: CardholderType, nullable: false, description: 'INDIVIDUAL or DELEGATE.' }),
     email: t.exposeString('email', { nullable: false, description: 'E-mail address.' }),
     mobileNumber: t.exposeString('mobileNumber', { nullable: false, description: 'Mobile number, digits with an optional leading +.' }),
-    countryCode: t.expose('countryCode', { type: 'CountryCode', description: 'Nationality, if given.' }),
+    countryCode: t.expose('countryCode', {
+      type: 'CountryCode',
+      description: 'Nationality, when the bank includes `country_code` in the cardholder; Document 2, 2.4 does not list it, so expect null.',
+      deprecationReason: 'Document 2, 2.4 has no nationality on a cardholder: null unless the bank sends one. Card.cardholderSummary.countryCode carries the documented one.',
+    }),
     individual: t.field({
       type: CardholderIndividualType,
       description: 'The person, for an INDIVIDUAL cardholder; null for a DELEGATE.',

@@ -8,7 +8,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
 import { CardNode } from './cards.ts';
-import { Money, forgetRequestReads, readLink, upstreamIdFrom } from './common.ts';
+import { Money, forgetRequestReads, perRequestLoader, readLink, upstreamIdFrom } from './common.ts';
 import { DirectDebitNode, keyOf as directDebitKey } from './direct-debit.ts';
 import { ConversionNode } from './fx.ts';
 import { PayoutNode } from './payouts.ts';
@@ -111,6 +111,18 @@ const CardholderStatusChange = builder.objectRef<Of<'cardholderStatus'>>('Cardho
 
 // --- Money movements -----------------------------------------------------------------------------
 
+/** ga.new names the receiving account by number alone: the account list tells its id (once per number per request). */
+const accountIdByNumber = perRequestLoader(async (accountNumber: string, context: GatewayContext) => {
+  const accounts = await context.upstream.accounts.list();
+  return accounts.find((account) => account.accountNumber === accountNumber)?.id ?? null;
+});
+
+async function receivingAccountId(e: Of<'deposit'>, context: GatewayContext): Promise<string | null> {
+  if (e.details.globalAccountId !== null) return e.details.globalAccountId;
+  if (e.details.accountNumber === null) return null;
+  return accountIdByNumber(context).load(e.details.accountNumber);
+}
+
 const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implement({
   description: 'A deposit arriving and settling: ga.new (NEW, PENDING, SETTLED or FAILED), deposit.settled or rejected, balance.ga.top_up.',
   fields: (t) => ({
@@ -120,11 +132,18 @@ const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implemen
     amount: t.field({ type: Money, description: 'Amount deposited.', resolve: (e) => moneyOf(e.details.amount, e.details.currency) }),
     balanceAfter: t.field({ type: Money, description: 'Balance after the top-up (balance.ga.top_up only).', resolve: (e) => moneyOf(e.details.balanceAfter, e.details.currency) }),
     payerName: t.string({ description: 'Who paid.', resolve: (e) => e.details.payerName }),
-    accountUpstreamId: t.string({ description: "The bank's id of the receiving account (global_account_id), where the event names it.", resolve: (e) => e.details.globalAccountId }),
+    accountUpstreamId: t.string({
+      description:
+        "The bank's id of the receiving account: global_account_id where the event names it; for ga.new, which names only the account number (settlement_info.beneficiary_account_number), the id of the account with that number in the account list (null if none has it).",
+      resolve: (e, _args, context) => receivingAccountId(e, context),
+    }),
     account: t.field({
       type: AccountNode,
       description: 'The receiving account, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `accountUpstreamId` either way.',
-      resolve: (e, _args, context) => readLink(AccountNode, e.details.globalAccountId, e.details.globalAccountId, context),
+      resolve: async (e, _args, context) => {
+        const id = await receivingAccountId(e, context);
+        return readLink(AccountNode, id, id, context);
+      },
     }),
   }),
 });

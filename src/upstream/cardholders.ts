@@ -45,7 +45,7 @@ const individualModel = z
     employers: i.employers,
   }));
 
-/** Section 2.4 (plus `country_code`, the nationality given at creation). `identification` comes on list responses only. */
+/** Section 2.4; `country_code` (nationality) is read when a bank adds it, which the document does not show. `identification` comes on list responses only. */
 export const cardholderModel = z
   .object({
     id: z.string().min(1),

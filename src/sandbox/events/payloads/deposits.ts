@@ -18,16 +18,13 @@ export interface Deposit {
 /** Section 3, deposit processing: NEW, PENDING, then SETTLED, or FAILED. */
 export type ProcessStatus = 'NEW' | 'PENDING' | 'SETTLED' | 'FAILED';
 
-/** ga.new: the documented fields plus deposit_id, global_account_id and currency (= ccy). */
+/** ga.new: exactly the documented fields; the deposit is named by the envelope id (`<deposit>_<status>`). */
 export interface GaNewData {
   amount: number;
   ccy: string;
   transaction_type: 'DEPOSIT';
   process_status: ProcessStatus;
   settlement_info: { beneficiary_account_number: string; beneficiary_name: string; payer_name: string };
-  deposit_id: string;
-  global_account_id: string;
-  currency: string;
 }
 
 export interface TopUpData {
@@ -70,9 +67,6 @@ export function gaNewData(deposit: Deposit, process_status: ProcessStatus): GaNe
       beneficiary_name: deposit.beneficiaryName,
       payer_name: deposit.payerName,
     },
-    deposit_id: deposit.id,
-    global_account_id: deposit.globalAccountId,
-    currency: deposit.currency,
   };
 }
 
