@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_STATES, US_SWIFT_RULE_ROWS } from '../fixtures/document-1.ts';
-import { envelopeError, TRANSFER_PATH, useSandbox } from './helpers.ts';
+import { envelopeError, gbLocalBody, TRANSFER_PATH, usBody, useSandbox } from './helpers.ts';
 
 const t = useSandbox();
 
@@ -9,43 +9,6 @@ const SCHEMA_PATH = `${TRANSFER_PATH}/beneficiaryschema`;
 const LIST_PATH = `${TRANSFER_PATH}/beneficiarylist`;
 
 type Body = Record<string, any>;
-
-const usBody = (): Body => ({
-  nickname: 'Globex US',
-  transfer_methods: ['SWIFT'],
-  beneficiary: {
-    entity_type: 'COMPANY',
-    company_name: 'Globex Corporation',
-    address: { city: 'Austin', country_code: 'US', postcode: '73301-0001', state: 'US-TX', street_address: '500 Congress Avenue' },
-    bank_details: {
-      account_currency: 'USD',
-      account_name: 'Globex Corporation',
-      account_number: 'GLX0012345',
-      bank_country_code: 'US',
-      bank_name: 'Lone Star Bank',
-      swift_code: 'LSBKUS44XXX',
-    },
-    additional_info: { personal_email: 'ap@globex.example' },
-  },
-});
-
-const gbLocalBody = (): Body => ({
-  transfer_methods: ['LOCAL'],
-  beneficiary: {
-    entity_type: 'PERSONAL',
-    company_name: 'Jane Smith',
-    address: { city: 'Leeds', country_code: 'GB', postcode: 'LS1 4AP', street_address: '10 Park Row' },
-    bank_details: {
-      account_currency: 'GBP',
-      account_name: 'Jane Smith',
-      account_number: '12345678',
-      bank_country_code: 'GB',
-      bank_name: 'Albion Mercantile Bank plc',
-      account_routing_type1: 'sort_code',
-      account_routing_value1: '401276',
-    },
-  },
-});
 
 /** A copy of `body` with the value at a dotted path replaced (undefined removes it). */
 function withValue(body: Body, path: string, value: unknown): Body {

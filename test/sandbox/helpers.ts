@@ -162,6 +162,47 @@ export function apiTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+0000`;
 }
 
+// Document 1, 2.7: beneficiary bodies.
+
+/** A SWIFT beneficiary in the US, the combination Document 1, 2.8 shows. */
+export const usBody = (): Record<string, any> => ({
+  nickname: 'Globex US',
+  transfer_methods: ['SWIFT'],
+  beneficiary: {
+    entity_type: 'COMPANY',
+    company_name: 'Globex Corporation',
+    address: { city: 'Austin', country_code: 'US', postcode: '73301-0001', state: 'US-TX', street_address: '500 Congress Avenue' },
+    bank_details: {
+      account_currency: 'USD',
+      account_name: 'Globex Corporation',
+      account_number: 'GLX0012345',
+      bank_country_code: 'US',
+      bank_name: 'Lone Star Bank',
+      swift_code: 'LSBKUS44XXX',
+    },
+    additional_info: { personal_email: 'ap@globex.example' },
+  },
+});
+
+/** A LOCAL beneficiary in GB: no nickname, no state, no SWIFT code, a sort code instead. */
+export const gbLocalBody = (): Record<string, any> => ({
+  transfer_methods: ['LOCAL'],
+  beneficiary: {
+    entity_type: 'PERSONAL',
+    company_name: 'Jane Smith',
+    address: { city: 'Leeds', country_code: 'GB', postcode: 'LS1 4AP', street_address: '10 Park Row' },
+    bank_details: {
+      account_currency: 'GBP',
+      account_name: 'Jane Smith',
+      account_number: '12345678',
+      bank_country_code: 'GB',
+      bank_name: 'Albion Mercantile Bank plc',
+      account_routing_type1: 'sort_code',
+      account_routing_value1: '401276',
+    },
+  },
+});
+
 // Document 2: cards, cardholders, wallets, KYC.
 
 export const CARD_PATH = '/svc/api/v1/card';
