@@ -69,6 +69,15 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
     },
     wsServer,
   );
+  // After graphql-ws's own connection listener: its socket 'error' handler prints a stack trace to
+  // stderr for what is a client's fault (a message over maxPayload, a bad frame). ws has already
+  // closed such a socket with the right code (1009, 1002); the gateway's log says what happened.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error: Error & { code?: string }) => {
+      logger.info({ code: error.code, reason: error.message }, 'WebSocket closed: the client broke the protocol or the size limit');
+    });
+  });
 
   /** Execution args through Yoga's envelop (plugins, context factory), as the socket's caller. */
   async function operationArgs(ctx: Context<Record<string, unknown>, Extra>, payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }, caller: CallerIdentity | undefined) {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { startKit, type Kit } from './kit.ts';
+import { mustSkip } from './skip.ts';
 import { subscribeWs, type Subscription } from './subscribe.ts';
 
 /**
@@ -12,7 +13,7 @@ import { subscribeWs, type Subscription } from './subscribe.ts';
  * the reason in the title, where redis-server is not installed; CI has it.
  */
 const haveRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-const title = haveRedisServer ? 'Redis faults' : 'Redis faults (skipped: redis-server is not installed; CI has it)';
+const skip = mustSkip(haveRedisServer, 'Redis faults: redis-server is not installed (CI has it)');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -91,7 +92,7 @@ async function timedDelivery(kit: Kit, id: string) {
   return { ...answer, ms: performance.now() - started };
 }
 
-describe.skipIf(!haveRedisServer)(title, () => {
+describe.skipIf(skip)('Redis faults', () => {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
   const opened: (Kit | Subscription)[] = [];

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFor } from '../src/events/intake.ts';
 import { KIT_WEBHOOKS, startKit, type Kit } from './kit.ts';
+import { mustSkip } from './skip.ts';
 import { subscribeWs } from './subscribe.ts';
 
 /**
@@ -26,7 +27,7 @@ async function redisAnswers(url: string): Promise<boolean> {
 
 const haveRedis = await redisAnswers(REDIS_URL);
 const mustRun = Boolean(process.env.CI);
-const title = haveRedis || mustRun ? 'events across instances (Redis)' : `events across instances (skipped: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL; CI has it)`;
+const skip = mustSkip(haveRedis || mustRun, `events across instances: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL (CI has it)`);
 
 async function deliver(baseUrl: string, body: object) {
   const raw = JSON.stringify(body);
@@ -47,7 +48,7 @@ function freshPrefix(what: string): string {
   return prefix;
 }
 
-describe.skipIf(!haveRedis && !mustRun)(title, () => {
+describe.skipIf(skip)('events across instances (Redis)', () => {
   let first: Kit;
   let second: Kit;
   beforeAll(async () => {
