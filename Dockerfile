@@ -8,7 +8,8 @@
 #
 # The same image runs the sandbox on its own: `node src/sandbox/main.ts` (see compose.yaml).
 
-ARG NODE_VERSION=24
+# An exact release, the one the project's `node` devDependency pins: rebuilds get the same Node.
+ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-slim AS deps
 WORKDIR /app
@@ -30,6 +31,8 @@ COPY bench ./bench
 RUN node node_modules/typescript/bin/tsc --noEmit
 
 FROM node:${NODE_VERSION}-slim AS runtime
+# A production image: introspection and GraphiQL are off unless INTROSPECTION/GRAPHIQL turn them on
+# (README, "Docker"); with no UPSTREAM_BASE_URL it still runs the embedded sandbox.
 ENV NODE_ENV=production \
     PORT=4000 \
     HOST=0.0.0.0

@@ -139,6 +139,9 @@ const envSchema = z
     METRICS_TOKEN: optionalString,
   });
 
+/** Every variable the gateway reads (.env.example and README's tables list each one). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /**
  * Rules across variables, checked on the raw environment so they are reported together with the
  * per-variable problems (a zod refinement would only run once every variable parsed).

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, loadConfig } from '../src/config.ts';
 
 /**
  * The deployment files are product too: compose.yaml's gateways must start with the configuration
@@ -18,6 +18,8 @@ const compose = parse(readFileSync(new URL('compose.yaml', root), 'utf8'), { mer
       command?: string[];
       healthcheck?: { test: string[] };
       depends_on?: Record<string, { condition: string }>;
+      stop_grace_period?: string;
+      env_file?: { path: string; required: boolean }[];
     }
   >;
 };
@@ -64,8 +66,10 @@ describe('Dockerfile', () => {
   const dockerfile = readFileSync(new URL('Dockerfile', root), 'utf8');
   const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
 
-  it('runs as the unprivileged node user, on Node 24, with a health check', () => {
-    expect(dockerfile).toContain('ARG NODE_VERSION=24');
+  it('runs as the unprivileged node user, on the exact Node 24 release the project pins, with a health check', () => {
+    const pinned = (JSON.parse(readFileSync(new URL('node_modules/node/package.json', root), 'utf8')) as { version: string }).version;
+    expect(pinned).toMatch(/^24\.\d+\.\d+$/);
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_VERSION=${pinned.replaceAll('.', '\\.')}$`, 'm'));
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toContain('HEALTHCHECK');
     expect(runtime).toMatch(/^CMD \["node", "src\/main.ts"\]$/m);
@@ -77,6 +81,34 @@ describe('Dockerfile', () => {
     const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
     for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {
       expect(check).toContain(`COPY ${entry} ./${entry}`);
+    }
+  });
+});
+
+describe('.env.example and the ignore files', () => {
+  const example = readFileSync(new URL('.env.example', root), 'utf8');
+  const named = [...example.matchAll(/^# ([A-Z][A-Z0-9_]+)=$/gm)].map((match) => match[1]);
+
+  it('lists every variable the gateway and the standalone sandbox read, and nothing else', () => {
+    const sandboxMain = readFileSync(new URL('src/sandbox/main.ts', root), 'utf8');
+    const sandbox = [...sandboxMain.matchAll(/process\.env\.([A-Z_]+)|envInteger\('([A-Z_]+)'/g)].map((match) => match[1] ?? match[2]);
+    expect(sandbox.length).toBeGreaterThan(3);
+    expect([...named].sort()).toEqual([...new Set([...CONFIG_VARIABLES, ...sandbox])].sort());
+  });
+
+  it('keeps .env files out of git and out of the image, and compose reads one when it exists', () => {
+    const lines = (file: string) => readFileSync(new URL(file, root), 'utf8').split('\n');
+    expect(lines('.dockerignore')).toEqual(expect.arrayContaining(['.env', '.env.*']));
+    expect(lines('.gitignore')).toEqual(expect.arrayContaining(['.env', '.env.*', '!.env.example']));
+    expect(compose.services['gateway-1']!.env_file).toEqual([{ path: '.env', required: false }]);
+  });
+
+  it("gives each gateway a stop grace longer than its SHUTDOWN_GRACE_MS, so Docker's SIGKILL never cuts a graceful stop", () => {
+    for (const name of ['gateway-1', 'gateway-2']) {
+      const service = compose.services[name]!;
+      const graceMs = loadConfig(service.environment!).resilience.shutdownGraceMs;
+      const stopMs = Number(/^(\d+)s$/.exec(service.stop_grace_period ?? '')?.[1]) * 1000;
+      expect(stopMs).toBeGreaterThanOrEqual(graceMs + 5_000);
     }
   });
 });
