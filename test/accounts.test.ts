@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BANK_ID_RULE } from '../src/upstream/ids.ts';
 import {
   AccountCloseDocument,
   AccountCreateDocument,
@@ -285,12 +286,17 @@ describe('account mutations', () => {
     expect((again.data!.accountClose as { message: string }).message).toContain('already closed');
   });
 
-  it('rejects a global ID of another type, or not a global ID, as bad input', async () => {
+  it('refuses a global ID of another type or a malformed id inside the result, naming the field, before any call', async () => {
     const notAnAccount = Buffer.from('Payout:123').toString('base64');
     const wrongType = await kit.execute(AccountCloseDocument, { input: { accountId: notAnAccount } });
-    expect(wrongType.errors?.[0]).toMatchObject({ message: `ID: ${notAnAccount} is not of type: Account`, extensions: { code: 'BAD_USER_INPUT' } });
-    const garbage = await kit.execute(AccountCloseDocument, { input: { accountId: 'garbage!!' } });
-    expect(garbage.errors?.[0]).toMatchObject({ message: 'Invalid global ID: garbage!!', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(wrongType.errors).toBeUndefined();
+    expect(wrongType.data!.accountClose).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ path: ['input', 'accountId'], message: "is the global ID of a Payout, not of an Account: give its global ID or the bank's own id" }],
+    });
+    const malformed = await kit.execute(AccountCloseDocument, { input: { accountId: '../acc' } });
+    expect(malformed.errors).toBeUndefined();
+    expect(malformed.data!.accountClose).toMatchObject({ __typename: 'ValidationError', issues: [{ path: ['input', 'accountId'], message: BANK_ID_RULE }] });
     expect(kit.calls(ACCOUNT_PATH, 'DELETE')).toHaveLength(0);
   });
 });

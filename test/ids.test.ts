@@ -119,3 +119,51 @@ describe('ids that must not reach a path, query or header', () => {
     });
   });
 });
+
+/**
+ * Mutation inputs take what root reads take: the record's global ID or the bank's own id. A global
+ * ID of another type, or an id the bank rule refuses, is the mutation's typed ValidationError,
+ * never a top-level error with `data: null`.
+ */
+describe('mutation inputs take the bank id as queries do', () => {
+  const run = async (text: string) => {
+    const result = await kit.execute(parse(`${text} ${FRAGMENT}`));
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    return Object.values(result.data ?? {})[0] as Record<string, any>;
+  };
+
+  it('runs with bank ids where global IDs were the only way', async () => {
+    expect(await run('mutation { beneficiaryUpdate(input: {beneficiaryId: "ben_demo_sg", nickname: "SG supplier"}) { __typename ...V ... on BeneficiaryUpdateSuccess { beneficiary { upstreamId nickname } } } }')).toEqual({
+      __typename: 'BeneficiaryUpdateSuccess',
+      beneficiary: { upstreamId: 'ben_demo_sg', nickname: 'SG supplier' },
+    });
+    expect(await run('mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: INACTIVE, updatedBy: "Jordan Miles"}) { __typename ...V ... on CardUpdateSuccess { card { upstreamId status } } } }')).toEqual({
+      __typename: 'CardUpdateSuccess',
+      card: { upstreamId: 'crd_demo_ava_v', status: 'INACTIVE' },
+    });
+    expect(await run('mutation { directDebitCancel(input: {directDebitId: "ddt_demo_gb_pending_1"}) { __typename ...V ... on DirectDebitCancelSuccess { directDebit { upstreamId status } } } }')).toEqual({
+      __typename: 'DirectDebitCancelSuccess',
+      directDebit: { upstreamId: 'ddt_demo_gb_pending_1', status: 'CANCELLED' },
+    });
+    expect(kit.calls('/svc/api/v1/transfer/beneficiary/ben_demo_sg', 'PATCH')).toHaveLength(1);
+    // The cards filter, an argument like these, takes either too.
+    const cards = await kit.execute(parse('{ cards(first: 5, cardholderId: "chd_demo_ava") { edges { node { cardholderUpstreamId } } } }'));
+    expect(cards.errors).toBeUndefined();
+    const holders = (cards.data as { cards: { edges: { node: { cardholderUpstreamId: string } }[] } }).cards.edges.map((edge) => edge.node.cardholderUpstreamId);
+    expect(holders.length).toBeGreaterThan(0);
+    expect(new Set(holders)).toEqual(new Set(['chd_demo_ava']));
+  });
+
+  it('answers a global ID of another type, or an id a mandate cannot be found by, with a ValidationError naming the field', async () => {
+    expect(await run(`mutation { cardUpdate(input: {cardId: "${gid('Cardholder', 'chd_demo_ava')}", status: INACTIVE, updatedBy: "Jordan Miles"}) { __typename ...V } }`)).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ path: ['input', 'cardId'], message: "is the global ID of a Cardholder, not of a Card: give its global ID or the bank's own id" }],
+    });
+    // A mandate is read under its global account: the bank's mandate id alone does not say which.
+    expect(await run('mutation { mandateCancel(input: {mandateId: "mdt_demo_gb_2"}) { __typename ...V } }')).toEqual({
+      __typename: 'ValidationError',
+      issues: [{ path: ['input', 'mandateId'], message: "needs the Mandate's global ID (`Mandate.id`): it carries the 1 other id(s) the bank needs with it" }],
+    });
+    expect(kit.calls()).toEqual([]);
+  });
+});

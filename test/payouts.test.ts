@@ -126,7 +126,7 @@ describe('payouts', () => {
     const notABeneficiary = await kit.execute(PayoutCreateDocument, { input: { ...input, beneficiaryId: encodeGlobalID('Account', 'acc_demo_usd') } });
     expect(notABeneficiary.data!.payoutCreate).toMatchObject({
       __typename: 'ValidationError',
-      issues: [{ path: ['input', 'beneficiaryId'], message: 'must be the ID of a Beneficiary, not of a Account' }],
+      issues: [{ path: ['input', 'beneficiaryId'], message: "is the global ID of an Account, not of a Beneficiary: give its global ID or the bank's own id" }],
     });
     expect(kit.calls(PAYOUT_PATH, 'POST')).toHaveLength(0);
   });

@@ -21,7 +21,7 @@ import {
   upstreamIdFrom,
   BANK_ORDER,
   bankIdIn,
-  globalIdRule,
+  globalIdRule, recordIdDescription
 } from './common.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */
@@ -289,7 +289,7 @@ builder.mutationField('accountCreate', (t) =>
 const AccountCloseInput = builder.inputType('AccountCloseInput', {
   description: 'The account to close.',
   fields: (t) => ({
-    accountId: t.globalID({ for: AccountNode, required: true, description: 'Global ID of the account.' }),
+    accountId: t.id({ required: true, description: recordIdDescription('Account', 'The account') }),
   }),
 });
 
@@ -316,7 +316,7 @@ builder.mutationField('accountClose', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const accountId = bankIdIn(input.accountId, ['input', 'accountId']);
+      const accountId = bankIdIn(input.accountId, ['input', 'accountId'], 'Account');
       await context.upstream.accounts.close(accountId, idempotencyKey);
       // The cached copy still says ACTIVE.
       AccountNode.getDataloader(context).clear(accountId);

@@ -24,7 +24,7 @@ import {
   validationErrors,
   BANK_ORDER,
   bankIdIn,
-  globalIdRule,
+  globalIdRule, recordIdDescription
 } from './common.ts';
 import { checkRules, inputPathOf } from './upstream-rules.ts';
 
@@ -259,7 +259,7 @@ const BeneficiaryCreateInput = builder.inputType('BeneficiaryCreateInput', {
 const BeneficiaryUpdateInput = builder.inputType('BeneficiaryUpdateInput', {
   description: 'Changes to a beneficiary; omitted (or null) fields stay as they are. The result must still follow the rules of its combination.',
   fields: (t) => ({
-    beneficiaryId: t.globalID({ for: BeneficiaryNode, required: true, description: 'Global ID of the beneficiary.' }),
+    beneficiaryId: t.id({ required: true, description: recordIdDescription('Beneficiary', 'The beneficiary') }),
     nickname: t.string({ description: 'New short name (nickname).' }),
     transferMethods: t.field({
       type: [TransferMethod],
@@ -328,7 +328,7 @@ builder.mutationField('beneficiaryUpdate', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const id = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
+      const id = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId'], 'Beneficiary');
       const current = await context.upstream.beneficiaries.get(id);
       if (!current) throw validationError(['input', 'beneficiaryId'], 'no beneficiary has this id');
       const patch: BeneficiaryWriteRequest = {
@@ -346,7 +346,7 @@ builder.mutationField('beneficiaryUpdate', (t) =>
 const BeneficiaryDeleteInput = builder.inputType('BeneficiaryDeleteInput', {
   description: 'The beneficiary to delete.',
   fields: (t) => ({
-    beneficiaryId: t.globalID({ for: BeneficiaryNode, required: true, description: 'Global ID of the beneficiary.' }),
+    beneficiaryId: t.id({ required: true, description: recordIdDescription('Beneficiary', 'The beneficiary') }),
   }),
 });
 
@@ -373,7 +373,7 @@ builder.mutationField('beneficiaryDelete', (t) =>
       ...idempotencyKeyArg(),
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
+      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId'], 'Beneficiary');
       await context.upstream.beneficiaries.delete(beneficiaryId, idempotencyKey);
       BeneficiaryNode.getDataloader(context).clear(beneficiaryId);
       return { beneficiaryId };

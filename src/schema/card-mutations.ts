@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { CardholderNode } from './cardholders.ts';
 import { AllowedTransactionCount, CardNode, CardStatus, CardType, IssuanceAction, LimitInterval } from './cards.ts';
-import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors, bankIdIn } from './common.ts';
+import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors, bankIdIn, recordIdDescription } from './common.ts';
 import { luhn } from '../upstream/models.ts';
 
 /**
@@ -26,7 +26,7 @@ const CardLimitInput = builder.inputType('CardLimitInput', {
 const CardCreateInput = builder.inputType('CardCreateInput', {
   description: 'A card for a READY cardholder. Physical cards need a postal address and personalisation.',
   fields: (t) => ({
-    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of a READY cardholder.' }),
+    cardholderId: t.id({ required: true, description: recordIdDescription('Cardholder', 'A READY cardholder') }),
     type: t.field({ type: CardType, required: true, description: 'VIRTUAL (active at once) or PHYSICAL (activate on receipt).' }),
     issuanceAction: t.field({ type: IssuanceAction, defaultValue: 'NEW', description: 'NEW (default) or REPLACEMENT.' }),
     personalized: t.boolean({ required: true, description: 'Personalised card; required for physical cards and digital wallets.' }),
@@ -71,7 +71,7 @@ builder.mutationField('cardCreate', (t) =>
       const issues = physicalCardIssues(input);
       if (issues.length > 0) throw validationErrors(issues);
       const { id } = await context.upstream.cards.create(
-        { ...input, cardholderId: bankIdIn(input.cardholderId, ['input', 'cardholderId']), issuanceAction: input.issuanceAction ?? 'NEW' },
+        { ...input, cardholderId: bankIdIn(input.cardholderId, ['input', 'cardholderId'], 'Cardholder'), issuanceAction: input.issuanceAction ?? 'NEW' },
         idempotencyKey,
       );
       return refreshed(context, id);
@@ -82,7 +82,7 @@ builder.mutationField('cardCreate', (t) =>
 const CardAssignInput = builder.inputType('CardAssignInput', {
   description: 'A pre-issued physical card to give to a cardholder (Cards program). The activation code is e-mailed to them.',
   fields: (t) => ({
-    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of a READY cardholder.' }),
+    cardholderId: t.id({ required: true, description: recordIdDescription('Cardholder', 'A READY cardholder') }),
     cardNumber: t.string({
       required: true,
       description: 'The full number printed on the card. Sent to the bank only; never returned, echoed or logged.',
@@ -121,7 +121,7 @@ builder.mutationField('cardAssign', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was assigned.' } },
     args: { input: t.arg({ type: CardAssignInput, required: true, description: 'The assignment.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId'], 'Cardholder');
       await context.upstream.cards.assign({ ...input, cardholderId, mode: 'SINGLE' }, idempotencyKey);
       return { cardholderId, last4: input.cardNumber.slice(-4) };
     },
@@ -129,7 +129,7 @@ builder.mutationField('cardAssign', (t) =>
 );
 
 const cardIdField = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) =>
-  t.globalID({ for: CardNode, required: true, description: 'Global ID of the card.' });
+  t.id({ required: true, description: recordIdDescription('Card', 'The card') });
 
 const CardActivateInput = builder.inputType('CardActivateInput', {
   description: 'Activation of an inactive physical card. Cards assigned with cardAssign need both the e-mailed code and a new PIN.',
@@ -148,7 +148,7 @@ builder.mutationField('cardActivate', (t) =>
     errors: cardResult('activation'),
     args: { input: t.arg({ type: CardActivateInput, required: true, description: 'The activation.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
       await context.upstream.cards.activate(cardId, input, idempotencyKey);
       return refreshed(context, cardId);
     },
@@ -171,7 +171,7 @@ builder.mutationField('cardPinReset', (t) =>
     errors: cardResult('the PIN reset'),
     args: { input: t.arg({ type: CardPinResetInput, required: true, description: 'The new PIN.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
       await context.upstream.cards.pinReset(cardId, input.pin, idempotencyKey);
       return refreshed(context, cardId);
     },
@@ -216,7 +216,7 @@ builder.mutationField('cardUpdate', (t) =>
     args: { input: t.arg({ type: CardUpdateInput, required: true, description: 'The changes.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       if (input.limits && !input.currency) throw validationErrors([{ path: ['input', 'currency'], message: 'is required when limits are given' }]);
-      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
       await context.upstream.cards.update(cardId, input, idempotencyKey);
       return refreshed(context, cardId);
     },
@@ -239,7 +239,7 @@ builder.mutationField('cardRecharge', (t) =>
     errors: cardResult('loading'),
     args: { input: t.arg({ type: CardRechargeInput, required: true, description: 'The load.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardId = bankIdIn(input.cardId, ['input', 'cardId']);
+      const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
       await context.upstream.cards.recharge(cardId, input.amount, idempotencyKey);
       return refreshed(context, cardId);
     },

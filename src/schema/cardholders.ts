@@ -18,7 +18,7 @@ import {
   upstreamIdFrom,
   BANK_ORDER,
   bankIdIn,
-  globalIdRule,
+  globalIdRule, recordIdDescription
 } from './common.ts';
 
 /**
@@ -316,7 +316,7 @@ const CardholderUpdateInput = builder.inputType('CardholderUpdateInput', {
   description:
     'Changes to a cardholder; omitted (or null) fields stay as they are. `individual` and `postalAddress` replace the whole object, so their required members must all be given. A changed name sends the cardholder back to PENDING for screening.',
   fields: (t) => ({
-    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of the cardholder.' }),
+    cardholderId: t.id({ required: true, description: recordIdDescription('Cardholder', 'The cardholder') }),
     mobileNumber: t.string({ description: 'New mobile number: 7 to 15 digits, optionally after a +.', validate: mobileNumber }),
     countryCode: t.field({ type: 'CountryCode', description: 'New nationality.' }),
     individual: t.field({ type: CardholderIndividualInput, description: 'Replaces the whole person: date of birth, name, address (and employers).' }),
@@ -357,7 +357,7 @@ builder.mutationField('cardholderUpdate', (t) =>
     args: { input: t.arg({ type: CardholderUpdateInput, required: true, description: 'The cardholder and the changes.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const { cardholderId: given, ...changes } = input;
-      const cardholderId = bankIdIn(given, ['input', 'cardholderId']);
+      const cardholderId = bankIdIn(given, ['input', 'cardholderId'], 'Cardholder');
       await context.upstream.cardholders.update(cardholderId, changes, idempotencyKey);
       return readBack(cardholderId, context);
     },
@@ -367,7 +367,7 @@ builder.mutationField('cardholderUpdate', (t) =>
 const CardholderDeleteInput = builder.inputType('CardholderDeleteInput', {
   description: 'The cardholder to delete.',
   fields: (t) => ({
-    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of the cardholder.' }),
+    cardholderId: t.id({ required: true, description: recordIdDescription('Cardholder', 'The cardholder') }),
   }),
 });
 
@@ -391,7 +391,7 @@ builder.mutationField('cardholderDelete', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'result', description: 'What was deleted.' } },
     args: { input: t.arg({ type: CardholderDeleteInput, required: true, description: 'The cardholder to delete.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId'], 'Cardholder');
       await context.upstream.cardholders.delete(cardholderId, idempotencyKey);
       CardholderNode.getDataloader(context).clear(cardholderId);
       return { cardholderId };

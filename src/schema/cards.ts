@@ -28,7 +28,6 @@ import {
   validationError,
   BANK_ORDER,
   globalIdRule,
-  decodedGlobalIdRule,
 } from './common.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */
@@ -345,10 +344,10 @@ builder.queryFields((t) => ({
       type: CardNode,
       description: `Cards of the business. ${BANK_ORDER}`,
       args: {
-        cardholderId: t.arg.globalID({ for: CardholderNode, description: 'Only the cards of this cardholder.', validate: decodedGlobalIdRule.nullish() }),
+        cardholderId: t.arg.id({ description: "Only the cards of this cardholder: its global ID or the bank's cardholder id.", validate: globalIdRule('Cardholder').nullish() }),
         ...cardListArgs(),
       },
-      resolve: (_root, args, context) => cardsConnection(args, context, args.cardholderId?.id),
+      resolve: (_root, args, context) => cardsConnection(args, context, args.cardholderId == null ? undefined : upstreamIdFrom(String(args.cardholderId), 'Cardholder')),
     },
     { name: 'CardConnection' },
     { name: 'CardEdge' },

@@ -1,7 +1,7 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
 import { createContextCache } from '@pothos/core';
 import { clearAllDataLoaders } from '@pothos/plugin-dataloader';
-import { decodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { decodeGlobalID, encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
@@ -278,22 +278,43 @@ export function globalIdRule(typename: string) {
   return z.string().superRefine((value, ctx) => checkBankIdParts([upstreamIdFrom(value, typename)], ctx));
 }
 
-/** A global ID argument as Pothos hands it to validation, already decoded (`{ id, typename }`). */
-export const decodedGlobalIdRule = z
-  .object({ id: z.union([z.string(), z.number()]) })
-  .loose()
-  .superRefine((globalId, ctx) => checkBankIdParts([String(globalId.id)], ctx));
-
 /**
- * The bank id a global ID input carries (`{ id }` as Pothos decodes it), checked before any call: a
- * ValidationError naming the input field. Composite ids check each part (see globalIdRule).
+ * The key a mutation input names, given as the record's global ID (from `<Type>.id`) or as the
+ * bank's own id, as root reads take them. Checked before any call: a global ID of another type or
+ * an id that breaks the bank id rule is a ValidationError naming the input field, inside the
+ * mutation's result. A composite key (`actingFor~part~part`, direct debit records) has `parts` bank
+ * ids; a bare bank id stands for one part, acting for no connected account.
  */
-export function bankIdIn(globalId: { id: string | number }, path: string[], composite = false): string {
-  const id = String(globalId.id);
-  const [actingFor = '', ...rest] = id.split('~');
-  const problem = (composite ? [...(actingFor ? [actingFor] : []), ...rest] : [id]).map(bankIdProblem).find(Boolean);
+export function bankIdIn(value: string, path: string[], typename: string, parts?: number): string {
+  const decoded = decodedGlobalId(value);
+  if (decoded !== null && decoded.typename !== typename) {
+    throw validationError(path, `is the global ID of ${withArticle(decoded.typename)}, not of ${withArticle(typename)}: give its global ID or the bank's own id`);
+  }
+  const key = decoded?.id ?? (parts === undefined ? value : `~${value}`);
+  if (parts === undefined) {
+    const problem = bankIdProblem(key);
+    if (problem) throw validationError(path, problem);
+    return key;
+  }
+  const [actingFor = '', ...ids] = key.split('~');
+  if (ids.length !== parts) {
+    throw validationError(path, `needs the ${typename}'s global ID (\`${typename}.id\`): it carries the ${parts - 1} other id(s) the bank needs with it`);
+  }
+  const problem = [...(actingFor ? [actingFor] : []), ...ids].map(bankIdProblem).find(Boolean);
   if (problem) throw validationError(path, problem);
-  return id;
+  return key;
+}
+
+const withArticle = (name: string): string => `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+
+/** `{ typename, id }` when `value` is a global ID this gateway made (it round-trips), else null. */
+function decodedGlobalId(value: string): { typename: string; id: string } | null {
+  try {
+    const decoded = decodeGlobalID(value);
+    return /^[A-Z][A-Za-z0-9]*$/.test(decoded.typename) && encodeGlobalID(decoded.typename, decoded.id) === value ? decoded : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -301,13 +322,17 @@ export function bankIdIn(globalId: { id: string | number }, path: string[], comp
  * anything that is not a global ID of `typename` is taken as the bank's id.
  */
 export function upstreamIdFrom(id: string, typename: string): string {
-  try {
-    const decoded = decodeGlobalID(id);
-    if (decoded.typename === typename) return decoded.id;
-  } catch {
-    // Not a global ID: take it as the bank's id.
-  }
-  return id;
+  const decoded = decodedGlobalId(id);
+  return decoded !== null && decoded.typename === typename ? decoded.id : id;
+}
+
+/**
+ * The description of an input field naming a record of `typename` (a plain `ID`, read by bankIdIn):
+ * not a Relay globalID field, so a bank id or a malformed value is the mutation's typed
+ * ValidationError rather than a top-level "Invalid global ID".
+ */
+export function recordIdDescription(typename: string, what: string): string {
+  return `${what}: its global ID (\`${typename}.id\`) or the bank's own id.`;
 }
 
 /** What a link can point at: a Pothos loadable node ref, with its per-request loader. */

@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule } from './common.ts';
+import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule, recordIdDescription } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 
 /**
@@ -337,7 +337,7 @@ const DIRECT_DEBIT_ERRORS = [...MUTATION_ERRORS, InvalidOperationError];
 
 const MandateCancelInput = builder.inputType('MandateCancelInput', {
   description: 'The mandate to cancel; future collections under it are rejected.',
-  fields: (t) => ({ mandateId: t.globalID({ for: MandateNode, required: true, description: 'Global ID of the mandate (it carries whom you act for).' }) }),
+  fields: (t) => ({ mandateId: t.id({ required: true, description: recordIdDescription('Mandate', 'The mandate (it carries whom you act for)') }) }),
 });
 
 builder.mutationField('mandateCancel', (t) =>
@@ -348,18 +348,19 @@ builder.mutationField('mandateCancel', (t) =>
     errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'mandate', description: 'The mandate, read again.' } },
     args: { input: t.arg({ type: MandateCancelInput, required: true, description: 'The mandate.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const { actingFor, parts } = partsOf(bankIdIn(input.mandateId, ['input', 'mandateId'], true));
+      const key = bankIdIn(input.mandateId, ['input', 'mandateId'], 'Mandate', 2);
+      const { actingFor, parts } = partsOf(key);
       const [accountId = '', mandateId = ''] = parts;
       await context.upstream.directDebit.mandateCancel(accountId, mandateId, actingFor, idempotencyKey);
-      MandateNode.getDataloader(context).clear(String(input.mandateId.id));
-      return String(input.mandateId.id);
+      MandateNode.getDataloader(context).clear(key);
+      return key;
     },
   }),
 );
 
 const DirectDebitCancelInput = builder.inputType('DirectDebitCancelInput', {
   description: 'The direct debit payout to cancel: only PENDING GBP payouts in the United Kingdom can be.',
-  fields: (t) => ({ directDebitId: t.globalID({ for: DirectDebitNode, required: true, description: 'Global ID of the payout (it carries whom you act for).' }) }),
+  fields: (t) => ({ directDebitId: t.id({ required: true, description: recordIdDescription('DirectDebit', 'The payout (it carries whom you act for)') }) }),
 });
 
 builder.mutationField('directDebitCancel', (t) =>
@@ -370,10 +371,11 @@ builder.mutationField('directDebitCancel', (t) =>
     errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'directDebit', description: 'The payout, read again.' } },
     args: { input: t.arg({ type: DirectDebitCancelInput, required: true, description: 'The payout.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const { actingFor, parts } = partsOf(bankIdIn(input.directDebitId, ['input', 'directDebitId'], true));
+      const key = bankIdIn(input.directDebitId, ['input', 'directDebitId'], 'DirectDebit', 1);
+      const { actingFor, parts } = partsOf(key);
       await context.upstream.directDebit.directDebitCancel(parts[0] ?? '', actingFor, idempotencyKey);
-      DirectDebitNode.getDataloader(context).clear(String(input.directDebitId.id));
-      return String(input.directDebitId.id);
+      DirectDebitNode.getDataloader(context).clear(key);
+      return key;
     },
   }),
 );

@@ -11,7 +11,7 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime, bankIdIn, globalIdRule } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
@@ -268,7 +268,7 @@ builder.mutationField('quoteCreate', (t) =>
 const ConversionCreateInput = builder.inputType('ConversionCreateInput', {
   description: 'A conversion against a quote: currencies and amount must be the quote\u2019s.',
   fields: (t) => ({
-    quoteId: t.globalID({ for: QuoteNode, required: true, description: 'Global ID of a conversion quote.' }),
+    quoteId: t.id({ required: true, description: recordIdDescription('Quote', 'A conversion quote') }),
     ...exchangeAmountFields(t),
   }),
   validate: oneAmountRule,
@@ -282,7 +282,7 @@ builder.mutationField('conversionCreate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'conversion', description: 'The new conversion.' } },
     args: { input: t.arg({ type: ConversionCreateInput, required: true, description: 'The conversion.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId']);
+      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId'], 'Quote');
       await assertMatchesQuote(context, quoteId, input, 'conversion');
       const conversion: Conversion = await context.upstream.fx.conversionCreate({ ...input, quoteId }, idempotencyKey);
       return conversion;

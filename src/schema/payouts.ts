@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime, bankIdIn, globalIdRule } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
@@ -115,8 +115,8 @@ builder.queryFields((t) => ({
 const PayoutCreateInput = builder.inputType('PayoutCreateInput', {
   description: 'A payout to a beneficiary against a payout quote: currencies and amount must be the quote\u2019s.',
   fields: (t) => ({
-    beneficiaryId: t.globalID({ required: true, description: 'Global ID of the beneficiary.' }),
-    quoteId: t.globalID({ for: QuoteNode, required: true, description: 'Global ID of a payout quote.' }),
+    beneficiaryId: t.id({ required: true, description: recordIdDescription('Beneficiary', 'The beneficiary') }),
+    quoteId: t.id({ required: true, description: recordIdDescription('Quote', 'A payout quote') }),
     ...exchangeAmountFields(t),
     destinationCountry: t.field({ type: 'CountryCode', required: true, description: 'Country the money goes to.' }),
     feeType: t.field({ type: FeeType, required: true, description: 'Who pays the fees.' }),
@@ -150,11 +150,8 @@ builder.mutationField('payoutCreate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'payout', description: 'The new payout.' } },
     args: { input: t.arg({ type: PayoutCreateInput, required: true, description: 'The payout.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      if (input.beneficiaryId.typename !== 'Beneficiary') {
-        throw validationError(['input', 'beneficiaryId'], `must be the ID of a Beneficiary, not of a ${input.beneficiaryId.typename}`);
-      }
-      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId']);
-      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId']);
+      const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId'], 'Beneficiary');
+      const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId'], 'Quote');
       await assertMatchesQuote(context, quoteId, input, 'payout');
       return context.upstream.payouts.create({ ...input, beneficiaryId, quoteId }, idempotencyKey);
     },
@@ -164,12 +161,12 @@ builder.mutationField('payoutCreate', (t) =>
 const PayoutCancelInput = builder.inputType('PayoutCancelInput', {
   description: 'The payout to cancel, by its ID or by the bank\u2019s system reference number (one of the two).',
   fields: (t) => ({
-    payoutId: t.globalID({ for: PayoutNode, description: 'Global ID of the payout.' }),
+    payoutId: t.id({ description: recordIdDescription('Payout', 'The payout') }),
     systemReferenceNumber: t.string({ description: "The bank's system reference number of the payout." }),
   }),
   validate: z
     .looseObject({
-      payoutId: z.object({ typename: z.string(), id: z.string() }).nullish(),
+      payoutId: z.string().nullish(),
       systemReferenceNumber: z.string().nullish(),
     })
     .refine((input) => (input.payoutId == null) !== (input.systemReferenceNumber == null), {
@@ -202,7 +199,7 @@ builder.mutationField('payoutCancel', (t) =>
     args: { input: t.arg({ type: PayoutCancelInput, required: true, description: 'The payout to cancel.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const target: { id: string } | { systemReferenceNumber: string } = input.payoutId
-        ? { id: bankIdIn(input.payoutId, ['input', 'payoutId']) }
+        ? { id: bankIdIn(input.payoutId, ['input', 'payoutId'], 'Payout') }
         : { systemReferenceNumber: String(input.systemReferenceNumber) };
       await context.upstream.payouts.cancel(target, idempotencyKey);
       if ('id' in target) payoutLoader(context).clear(target.id);

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
-import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule, bankIdIn } from './common.ts';
+import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule, bankIdIn, recordIdDescription } from './common.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A
@@ -111,7 +111,7 @@ builder.objectFields(CardholderNode, (t) => ({
 const WalletCreateInput = builder.inputType('WalletCreateInput', {
   description: 'A wallet for a cardholder, who must be READY with KYC completed and have no wallet in that currency yet.',
   fields: (t) => ({
-    cardholderId: t.globalID({ for: CardholderNode, required: true, description: 'Global ID of the cardholder.' }),
+    cardholderId: t.id({ required: true, description: recordIdDescription('Cardholder', 'The cardholder') }),
     currency: t.field({ type: 'Currency', required: true, description: 'Currency of the wallet.' }),
   }),
 });
@@ -125,7 +125,7 @@ builder.mutationField('walletCreate', (t) =>
     errors: { types: MUTATION_ERRORS, dataField: { name: 'wallet', description: 'The new wallet.' } },
     args: { input: t.arg({ type: WalletCreateInput, required: true, description: 'The cardholder and currency.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
-      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId']);
+      const cardholderId = bankIdIn(input.cardholderId, ['input', 'cardholderId'], 'Cardholder');
       const wallet = await context.upstream.wallets.create(cardholderId, input.currency, idempotencyKey);
       walletsOf(context).clear(cardholderId);
       return wallet;

@@ -16,7 +16,7 @@ export type AccessTokenCreateInput = {
 
 /** The account to close. */
 export type AccountCloseInput = {
-  /** Global ID of the account. */
+  /** The account: its global ID (`Account.id`) or the bank's own id. */
   accountId: string | number;
 };
 
@@ -117,7 +117,7 @@ export type BeneficiaryCreateInput = {
 
 /** The beneficiary to delete. */
 export type BeneficiaryDeleteInput = {
-  /** Global ID of the beneficiary. */
+  /** The beneficiary: its global ID (`Beneficiary.id`) or the bank's own id. */
   beneficiaryId: string | number;
 };
 
@@ -160,7 +160,7 @@ export type BeneficiaryEntityType =
 export type BeneficiaryUpdateInput = {
   /** Changes to who they are and where to pay them. */
   beneficiary?: BeneficiaryDetailsUpdateInput | null | undefined;
-  /** Global ID of the beneficiary. */
+  /** The beneficiary: its global ID (`Beneficiary.id`) or the bank's own id. */
   beneficiaryId: string | number;
   /** New short name (nickname). */
   nickname?: string | null | undefined;
@@ -172,7 +172,7 @@ export type BeneficiaryUpdateInput = {
 export type CardActivateInput = {
   /** The code e-mailed at assignment. Never returned or logged. */
   activationCode?: string | null | undefined;
-  /** Global ID of the card. */
+  /** The card: its global ID (`Card.id`) or the bank's own id. */
   cardId: string | number;
   /** The PIN to set: 6 digits. Never returned or logged. */
   pin?: string | null | undefined;
@@ -189,7 +189,7 @@ export type CardAllowedTransactionCount =
 export type CardAssignInput = {
   /** The full number printed on the card. Sent to the bank only; never returned, echoed or logged. */
   cardNumber: string;
-  /** Global ID of a READY cardholder. */
+  /** A READY cardholder: its global ID (`Cardholder.id`) or the bank's own id. */
   cardholderId: string | number;
   /** Full legal name of the person assigning the card. */
   createdBy: string;
@@ -213,7 +213,7 @@ export type CardAuthorizationControlsInput = {
 export type CardCreateInput = {
   /** SINGLE (one successful debit) or MULTIPLE. */
   allowedTransactionCount: CardAllowedTransactionCount;
-  /** Global ID of a READY cardholder. */
+  /** A READY cardholder: its global ID (`Cardholder.id`) or the bank's own id. */
   cardholderId: string | number;
   /** Full legal name of the person requesting the card. */
   createdBy: string;
@@ -261,7 +261,7 @@ export type CardLimitInterval =
 
 /** A new PIN for an assigned physical card (Cards program). */
 export type CardPinResetInput = {
-  /** Global ID of the card. */
+  /** The card: its global ID (`Card.id`) or the bank's own id. */
   cardId: string | number;
   /** The new PIN: 6 digits. Never returned or logged. */
   pin: string;
@@ -271,7 +271,7 @@ export type CardPinResetInput = {
 export type CardRechargeInput = {
   /** Amount in the card currency, greater than 0. */
   amount: string;
-  /** Global ID of the card. */
+  /** The card: its global ID (`Card.id`) or the bank's own id. */
   cardId: string | number;
 };
 
@@ -302,7 +302,7 @@ export type CardType =
 export type CardUpdateInput = {
   /** New authorisation controls. */
   authorizationControls?: CardAuthorizationControlsInput | null | undefined;
-  /** Global ID of the card. */
+  /** The card: its global ID (`Card.id`) or the bank's own id. */
   cardId: string | number;
   /** Currency of the limits; required with limits. */
   currency?: string | null | undefined;
@@ -348,7 +348,7 @@ export type CardholderCreateInput = {
 
 /** The cardholder to delete. */
 export type CardholderDeleteInput = {
-  /** Global ID of the cardholder. */
+  /** The cardholder: its global ID (`Cardholder.id`) or the bank's own id. */
   cardholderId: string | number;
 };
 
@@ -400,7 +400,7 @@ export type CardholderType =
 
 /** Changes to a cardholder; omitted (or null) fields stay as they are. `individual` and `postalAddress` replace the whole object, so their required members must all be given. A changed name sends the cardholder back to PENDING for screening. */
 export type CardholderUpdateInput = {
-  /** Global ID of the cardholder. */
+  /** The cardholder: its global ID (`Cardholder.id`) or the bank's own id. */
   cardholderId: string | number;
   /** New nationality. */
   countryCode?: string | null | undefined;
@@ -420,7 +420,7 @@ export type ConversionCreateInput = {
   destinationAmount?: string | null | undefined;
   /** Currency received. */
   destinationCurrency: string;
-  /** Global ID of a conversion quote. */
+  /** A conversion quote: its global ID (`Quote.id`) or the bank's own id. */
   quoteId: string | number;
   /** Amount in the source currency; give this or destinationAmount. */
   sourceAmount?: string | null | undefined;
@@ -462,7 +462,7 @@ export type DateRangeInput = {
 
 /** The direct debit payout to cancel: only PENDING GBP payouts in the United Kingdom can be. */
 export type DirectDebitCancelInput = {
-  /** Global ID of the payout (it carries whom you act for). */
+  /** The payout (it carries whom you act for): its global ID (`DirectDebit.id`) or the bank's own id. */
   directDebitId: string | number;
 };
 
@@ -500,7 +500,7 @@ export type LockPeriod =
 
 /** The mandate to cancel; future collections under it are rejected. */
 export type MandateCancelInput = {
-  /** Global ID of the mandate (it carries whom you act for). */
+  /** The mandate (it carries whom you act for): its global ID (`Mandate.id`) or the bank's own id. */
   mandateId: string | number;
 };
 
@@ -514,7 +514,7 @@ export type OpenDateRangeInput = {
 
 /** The payout to cancel, by its ID or by the bank’s system reference number (one of the two). */
 export type PayoutCancelInput = {
-  /** Global ID of the payout. */
+  /** The payout: its global ID (`Payout.id`) or the bank's own id. */
   payoutId?: string | number | null | undefined;
   /** The bank's system reference number of the payout. */
   systemReferenceNumber?: string | null | undefined;
@@ -522,7 +522,7 @@ export type PayoutCancelInput = {
 
 /** A payout to a beneficiary against a payout quote: currencies and amount must be the quote’s. */
 export type PayoutCreateInput = {
-  /** Global ID of the beneficiary. */
+  /** The beneficiary: its global ID (`Beneficiary.id`) or the bank's own id. */
   beneficiaryId: string | number;
   /** Amount in the destination currency; give this or sourceAmount. */
   destinationAmount?: string | null | undefined;
@@ -532,7 +532,7 @@ export type PayoutCreateInput = {
   destinationCurrency: string;
   /** Who pays the fees. */
   feeType: PayoutFeeType;
-  /** Global ID of a payout quote. */
+  /** A payout quote: its global ID (`Quote.id`) or the bank's own id. */
   quoteId: string | number;
   /** Payment reference or remark the beneficiary sees. */
   reference: string;
@@ -623,7 +623,7 @@ export type TransferMethod =
 
 /** A wallet for a cardholder, who must be READY with KYC completed and have no wallet in that currency yet. */
 export type WalletCreateInput = {
-  /** Global ID of the cardholder. */
+  /** The cardholder: its global ID (`Cardholder.id`) or the bank's own id. */
   cardholderId: string | number;
   /** Currency of the wallet. */
   currency: string;
