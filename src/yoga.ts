@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from './auth/csrf.ts';
 import type { CallerAuth } from './auth/index.ts';
+import { useResponseCompression } from './compression.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
@@ -97,7 +98,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
-    plugins: [useRequestId(), ...auth.plugins, ...(options.plugins ?? [])],
+    // Compression last: every other plugin has set its headers by then.
+    plugins: [useRequestId(), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
     context: async ({ request, params }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * Compressed responses, and a GraphiQL page the browser keeps.
+ *
+ * Written here rather than taken from @whatwg-node/server's `useContentEncoding` because that
+ * plugin also inflates gzip request bodies after the body-size check has seen only their compressed
+ * length (a zip bomb past MAX_BODY_BYTES), and compresses event streams, which a compressor holds
+ * back until it has a block to emit: live updates would stall.
+ *
+ * - Only whole documents are compressed: JSON results and the GraphiQL page, never
+ *   `text/event-stream` or `multipart/mixed`, and nothing under MIN_BYTES.
+ * - Brotli when the client accepts it, else gzip.
+ * - The GraphiQL page is the same for the process's life, so it is compressed once per encoding and
+ *   served with an ETag: a browser that has it gets 304 and no body.
+ */
+const MIN_BYTES = 1_024;
+const COMPRESSIBLE = /^(application\/(graphql-response\+)?json|text\/html|text\/javascript|application\/javascript|text\/css)\b/;
+
+type Encoding = 'br' | 'gzip';
+
+const compressors: Record<Encoding, (input: Uint8Array) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain on text at a fraction of the CPU of its maximum.
+  br: (input) => promisify(brotliCompress)(input, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (input) => promisify(gzip)(input, { level: 6 }),
+};
+
+/** The encoding to answer in, from Accept-Encoding's tokens and q-values (RFC 9110, 12.5.3). */
+export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [token = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(token.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0);
+  }
+  const wildcard = accepted.get('*') ?? 0;
+  const weight = (encoding: Encoding) => accepted.get(encoding) ?? wildcard;
+  const best = (['br', 'gzip'] as const).filter((encoding) => weight(encoding) > 0).sort((a, b) => weight(b) - weight(a))[0];
+  return best ?? null;
+}
+
+interface Cached {
+  etag: string;
+  bodies: Map<Encoding | 'identity', Uint8Array>;
+}
+
+export function useResponseCompression(): Plugin {
+  // The GraphiQL page, by the bytes Yoga rendered: rendered once per process, so one entry.
+  let page: Cached | null = null;
+
+  return {
+    async onResponse({ request, response, setResponse, fetchAPI }) {
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return;
+      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
+      const headers = new fetchAPI.Headers(response.headers);
+      headers.append('vary', 'accept-encoding');
+      const bytes = new Uint8Array(await response.arrayBuffer());
+
+      if (request.method === 'GET' && type.startsWith('text/html')) {
+        const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+        if (page?.etag !== etag) page = { etag, bodies: new Map([['identity', bytes]]) };
+        headers.set('etag', etag);
+        headers.set('cache-control', 'no-cache');
+        if (request.headers.get('if-none-match') === etag) {
+          headers.delete('content-type');
+          headers.delete('content-length');
+          setResponse(new fetchAPI.Response(null, { status: 304, headers }));
+          return;
+        }
+        const key = encoding ?? 'identity';
+        let body = page.bodies.get(key);
+        if (body === undefined) {
+          body = await compressors[key as Encoding](bytes);
+          page.bodies.set(key, body);
+        }
+        setResponse(withBody(fetchAPI, response, headers, body, encoding));
+        return;
+      }
+
+      if (encoding === null || bytes.byteLength < MIN_BYTES) {
+        setResponse(withBody(fetchAPI, response, headers, bytes, null));
+        return;
+      }
+      setResponse(withBody(fetchAPI, response, headers, await compressors[encoding](bytes), encoding));
+    },
+  };
+}
+
+function withBody(fetchAPI: { Response: typeof Response }, response: Response, headers: Headers, body: Uint8Array, encoding: Encoding | null): Response {
+  if (encoding !== null) headers.set('content-encoding', encoding);
+  headers.set('content-length', String(body.byteLength));
+  return new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers });
+}
