@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { LogLevel } from './config.ts';
 
 export type { Logger };
@@ -49,10 +50,16 @@ const REDACT = [
   '*.variables',
 ];
 
-/** JSON lines on stdout, or on `destination` (tests read what would have been logged). */
-export function createLogger(level: LogLevel = 'info', destination?: { write(line: string): void }): Logger {
-  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } };
-  return destination ? pino(options, destination) : pino(options);
+/**
+ * JSON lines on stdout, or on `destination` (tests read what would have been logged). `pretty`
+ * (a terminal) formats each line for a person with pino-pretty, in-process and synchronously, after
+ * the same redaction.
+ */
+export function createLogger(level: LogLevel = 'info', destination?: { write(line: string): void }, options: { pretty?: boolean } = {}): Logger {
+  const settings = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } };
+  if (destination) return pino(settings, destination);
+  if (options.pretty) return pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }));
+  return pino(settings);
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
+import { loadDotEnv } from './env-file.ts';
+import { exitIfPortTaken } from './port-taken.ts';
 import { createGateway } from './gateway.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { startSandbox, type Sandbox } from './sandbox/index.ts';
+import { DEMO_CREDENTIALS, startSandbox, type Sandbox } from './sandbox/index.ts';
 import { sandboxUpstreamConfig } from './sandbox/upstream-config.ts';
+import { announceStart } from './start-banner.ts';
 
 /** `npm start`: configuration, the embedded sandbox when no upstream is configured, the server. */
 
@@ -45,8 +48,8 @@ async function sandboxUpstream(
     serviceSegment: config.serviceSegment,
     webhookSigningSecret: webhooks.signingSecret,
     logger: logger.child({ component: 'sandbox' }),
-  });
-  logger.info({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
+  }).catch((error: unknown) => portTaken(error, 'SANDBOX_PORT'));
+  logger.debug({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
   return {
     sandbox,
     upstream: {
@@ -56,9 +59,17 @@ async function sandboxUpstream(
   };
 }
 
+/** Exits with one line naming the variable when `error` is a port that cannot be had; else rethrows. */
+function portTaken(error: unknown, variable: 'PORT' | 'SANDBOX_PORT'): never {
+  exitIfPortTaken(error, variable, 'npm start');
+  throw error;
+}
+
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = readConfig();
-  const logger = createLogger(config.logLevel);
+  // Human-readable lines on a terminal (pino-pretty), JSON lines anywhere else.
+  const logger = createLogger(config.logLevel, undefined, { pretty: process.stdout.isTTY === true });
   const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
   const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
@@ -74,8 +85,16 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     processMetrics: true,
   });
-  const { url, port } = await gateway.server.listen(config.port, config.host);
-  logger.info({ url, upstream: upstream.baseUrl }, `gateway listening: GraphiQL at ${url}`);
+  const { url, port } = await gateway.server.listen(config.port, config.host).catch((error: unknown) => portTaken(error, 'PORT'));
+  announceStart(
+    {
+      url,
+      graphiql: config.limits.graphiql,
+      upstream: upstream.baseUrl,
+      ...(embedded ? { sandbox: { url: embedded.sandbox.url, credentials: DEMO_CREDENTIALS } } : {}),
+    },
+    logger,
+  );
   // The sandbox reaches the gateway on loopback; a real bank needs PUBLIC_URL.
   const publicUrl = webhooks.publicUrl ?? (embedded ? `http://127.0.0.1:${port}` : undefined);
   // Filed now and kept filed (every WEBHOOK_RECONCILE_INTERVAL_MS); a sandbox reset drops them, so at once then.

@@ -72,6 +72,10 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
   // After graphql-ws's own connection listener: its socket 'error' handler prints a stack trace to
   // stderr for what is a client's fault (a message over maxPayload, a bad frame). ws has already
   // closed such a socket with the right code (1009, 1002); the gateway's log says what happened.
+  // graphql-ws also prints the HTTP server's own errors (a port in use) that ws re-emits here; the
+  // gateway's listen reports those itself, once and readably.
+  wsServer.removeAllListeners('error');
+  wsServer.on('error', (error: Error) => logger.debug({ reason: error.message }, 'WebSocket server: the HTTP server reported an error'));
   wsServer.on('connection', (socket) => {
     socket.removeAllListeners('error');
     socket.on('error', (error: Error & { code?: string }) => {

@@ -1,3 +1,5 @@
+import { loadDotEnv } from '../env-file.ts';
+import { exitIfPortTaken } from '../port-taken.ts';
 import { DEMO_CREDENTIALS, startSandbox } from './index.ts';
 import { PROGRAMS, type Program } from './program.ts';
 
@@ -19,6 +21,8 @@ function envProgram(): Program {
   return program;
 }
 
+loadDotEnv();
+
 const logger = {
   info: (obj: object, msg?: string) => console.log(JSON.stringify({ level: 'info', msg, ...obj })),
   warn: (obj: object, msg?: string) => console.error(JSON.stringify({ level: 'warn', msg, ...obj, ...errorFields(obj) })),
@@ -37,6 +41,9 @@ const sandbox = await startSandbox({
   program: envProgram(),
   logger,
   ...(process.env.SANDBOX_WEBHOOK_SIGNING_SECRET ? { webhookSigningSecret: process.env.SANDBOX_WEBHOOK_SIGNING_SECRET } : {}),
+}).catch((error: unknown) => {
+  exitIfPortTaken(error, 'SANDBOX_PORT', 'npm run sandbox');
+  throw error;
 });
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);

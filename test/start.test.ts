@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startBanner } from '../src/start-banner.ts';
+
+// Issue 15, point 7: `npm start` as a person meets it. It says where GraphiQL is (and not when it is
+// off), a taken port names the variable to change, and SIGTERM to npm stops the gateway it started.
+
+const root = new URL('../', import.meta.url);
+
+interface Started {
+  npm: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function npmStart(env: Record<string, string>): Started {
+  const npm = spawn('npm', ['start', '--silent'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  npm.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  npm.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  return { npm, stdout: () => out, stderr: () => err, exited };
+}
+
+/** The `gateway ready` log line, once it is out. */
+async function ready(started: Started): Promise<Record<string, any>> {
+  let line: Record<string, any> | undefined;
+  await expect
+    .poll(
+      () => {
+        line = started.stdout().split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text) as Record<string, any>).find((entry) => entry.msg === 'gateway ready');
+        return line !== undefined;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(true);
+  return line!;
+}
+
+function holdPort(): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+  });
+}
+
+describe('npm start', () => {
+  it('says where GraphiQL and the sandbox are, answers queries, and stops, gateway and all, on SIGTERM to npm', async () => {
+    const started = npmStart({ PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1' });
+    const line = await ready(started);
+    expect(line).toMatchObject({ graphiql: true, url: expect.stringMatching(/^http:\/\/[\w.]+:\d+\/graphql$/), sandbox: { controlApi: expect.stringMatching(/\/sandbox\/$/), email: 'treasury@acme.example' } });
+    const query = () => fetch(line.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ balances { currency } }"}' });
+    expect(((await (await query()).json()) as { data: { balances: unknown[] } }).data.balances.length).toBeGreaterThan(0);
+
+    started.npm.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    // Nothing of what npm started is left listening.
+    await expect(query()).rejects.toThrow();
+    expect(started.stderr()).not.toMatch(/^\s+at /m);
+  }, 60_000);
+
+  it('does not advertise GraphiQL when it is off', async () => {
+    const started = npmStart({ PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' });
+    expect(await ready(started)).toMatchObject({ graphiql: false });
+    started.npm.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  }, 60_000);
+
+  it('names the variable to change when a port is taken, without a stack trace', async () => {
+    const held = await holdPort();
+    try {
+      const gateway = npmStart({ PORT: String(held.port), SANDBOX_PORT: '0', HOST: '127.0.0.1' });
+      expect(await gateway.exited).toBe(1);
+      expect(gateway.stderr()).toContain(`Port ${held.port} is in use by another process: set PORT to another port`);
+      const sandbox = npmStart({ PORT: '0', SANDBOX_PORT: String(held.port) });
+      expect(await sandbox.exited).toBe(1);
+      expect(sandbox.stderr()).toContain(`Port ${held.port} is in use by another process: set SANDBOX_PORT to another port`);
+      for (const run of [gateway, sandbox]) expect(`${run.stdout()}${run.stderr()}`).not.toMatch(/^\s+at /m);
+    } finally {
+      held.server.close();
+    }
+  }, 60_000);
+});
+
+describe('the start banner on a terminal', () => {
+  const sandbox = { url: 'http://127.0.0.1:4010', credentials: { clientKey: 'sandbox-client-key', clientSecret: 'sandbox-client-secret', email: 'treasury@acme.example' } };
+
+  it('gives the GraphiQL address, the sandbox control API and the demo login', () => {
+    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: true, upstream: sandbox.url, sandbox });
+    expect(text).toContain('GraphiQL      http://localhost:4000/graphql');
+    expect(text).toContain('Sandbox API   http://127.0.0.1:4010/sandbox/');
+    expect(text).toContain('email treasury@acme.example');
+  });
+
+  it('says GraphiQL is off rather than pointing at it', () => {
+    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: false, upstream: 'https://bank.example' });
+    expect(text).not.toContain('GraphiQL      ');
+    expect(text).toContain('GraphiQL is off');
+    expect(text).toContain('Bank          https://bank.example');
+  });
+});
