@@ -52,6 +52,17 @@ function cardholderLoop(turns: number): string {
 describe('hostile queries are refused before execution', () => {
   const kit = useKit({ listen: true });
 
+  it('answers a validation refusal 400 to a graphql-response+json client and 200 to an application/json one (GraphQL over HTTP)', async () => {
+    const query = { query: cardholderLoop(4) };
+    const legacy = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(query) });
+    const body = (await legacy.json()) as Answer['body'];
+    expect(legacy.status).toBe(200);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect((await post(kit, query)).status).toBe(400);
+    expect(kit.calls()).toEqual([]);
+  });
+
   it('deep: past the depth limit', async () => {
     const answer = await post(kit, { query: cardholderLoop(4) });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');

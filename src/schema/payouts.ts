@@ -133,9 +133,8 @@ const PayoutCreateInput = builder.inputType('PayoutCreateInput', {
     }),
     scheduledDate: t.field({
       type: 'Date',
-      required: true,
-      description: 'Day to pay out: today or later (UTC).',
-      validate: z.string().refine((day) => day >= today(), 'must be today or a future date'),
+      description: 'Day to pay out: today or later (UTC). Default: today.',
+      validate: z.string().refine((day) => day >= today(), 'must be today or a future date').nullish(),
     }),
   }),
   validate: oneAmountRule,
@@ -153,7 +152,7 @@ builder.mutationField('payoutCreate', (t) =>
       const beneficiaryId = bankIdIn(input.beneficiaryId, ['input', 'beneficiaryId'], 'Beneficiary');
       const quoteId = bankIdIn(input.quoteId, ['input', 'quoteId'], 'Quote');
       await assertMatchesQuote(context, quoteId, input, 'payout');
-      return context.upstream.payouts.create({ ...input, beneficiaryId, quoteId }, idempotencyKey);
+      return context.upstream.payouts.create({ ...input, scheduledDate: input.scheduledDate ?? today(), beneficiaryId, quoteId }, idempotencyKey);
     },
   }),
 );

@@ -536,8 +536,8 @@ export type PayoutCreateInput = {
   quoteId: string | number;
   /** Payment reference or remark the beneficiary sees. */
   reference: string;
-  /** Day to pay out: today or later (UTC). */
-  scheduledDate: string;
+  /** Day to pay out: today or later (UTC). Default: today. */
+  scheduledDate?: string | null | undefined;
   /** Amount in the source currency; give this or destinationAmount. */
   sourceAmount?: string | null | undefined;
   /** Currency paid from. */

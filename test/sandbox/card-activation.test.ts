@@ -6,6 +6,7 @@ import {
   createCard,
   doneEnvelope,
   envelopeError,
+  newEmails,
   readyCardholder,
   useSandbox,
   virtualCardBody,
@@ -44,7 +45,7 @@ describe('POST /svc/api/v1/card/assign', () => {
     expect(response.body).toEqual(doneEnvelope('Card assigned successfully'));
     expect(response.body).not.toHaveProperty('data');
 
-    const emails = (await control(t.sandbox, 'GET', '/emails')).body;
+    const emails = await newEmails(t.sandbox);
     expect(emails).toEqual([
       {
         to: 'ava.chen@acme.example',
@@ -55,8 +56,8 @@ describe('POST /svc/api/v1/card/assign', () => {
         time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       },
     ]);
-    expect(Math.abs(Date.parse(emails[0].time) - t.sandbox.clock.now().getTime())).toBeLessThan(5_000);
-    const id = emails[0].cardId;
+    expect(Math.abs(Date.parse(emails[0]!.time) - t.sandbox.clock.now().getTime())).toBeLessThan(5_000);
+    const id = emails[0]!.cardId;
     const listed = await t.api.get(CARD_PATH, { query: { id } });
     expect(listed.body.data).toEqual([expect.objectContaining({ cardHashId: id, cardStatus: 'INACTIVE', cardType: 'PHY', maskedCardNumber: MASKED, nameOnCard: 'Ava Chen' })]);
     const card = await cardDetail(t.api, id);

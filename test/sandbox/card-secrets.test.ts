@@ -11,6 +11,7 @@ import {
   issuingHeaders,
   simulate,
   startTestSandbox,
+  newEmails,
 } from './helpers.ts';
 
 const CARD_NUMBER = '5555555555554444';
@@ -42,8 +43,8 @@ describe('card secrets', () => {
     await send('POST', `${CARD_PATH}/assign`, { body: assign });
     await send('POST', `${CARD_PATH}/assign`, { body: assign }); // already assigned
     await send('POST', `${CARD_PATH}/assign`, { body: { ...assign, card_number: `${CARD_NUMBER.slice(0, -1)}5` } }); // Luhn
-    const outbox = (await control(sandbox, 'GET', '/emails')).body;
-    const { cardId, activationCode } = outbox[0];
+    const outbox = await newEmails(sandbox);
+    const { cardId, activationCode } = outbox[0]!;
     expect(activationCode).toMatch(/^\d{6}$/);
     // The outbox is the e-mail itself: the one place the code may be read.
     expect(JSON.stringify(outbox)).not.toContain(CARD_NUMBER);

@@ -10,11 +10,14 @@ import {
   sandboxDay,
   useSandbox,
   virtualCardBody,
+  DEMO_PHYSICAL_CARD,
 } from './helpers.ts';
 
 const t = useSandbox();
 
 const DEMO_CARD = 'crd_demo_ava_v';
+// Ava's seeded physical card: assigned yesterday, INACTIVE until activated.
+const PHYSICAL = DEMO_PHYSICAL_CARD;
 const MASKED = /^428839\*{6}\d{4}$/;
 const MILLIS_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/;
 
@@ -58,7 +61,7 @@ describe('POST /svc/api/v1/card', () => {
     const first = await post(body);
     const second = await post(body, { 'x-request-id': nextRequestId() });
     expect(second.body.data).toEqual(first.body.data);
-    expect([...t.sandbox.store.cards.values()].filter((card) => card.cardholderId === 'chd_demo_ava')).toHaveLength(2);
+    expect([...t.sandbox.store.cards.values()].filter((card) => card.cardholderId === 'chd_demo_ava')).toHaveLength(3);
     const other = await post({ ...body, is_personalized: false }, { 'x-request-id': nextRequestId() });
     expect(other.body).toEqual(envelopeError(400, `request_id ${String(body.request_id)} was already used for a different card request`));
   });
@@ -98,16 +101,16 @@ describe('POST /svc/api/v1/card', () => {
 describe('GET /svc/api/v1/card', () => {
   it('filters by cardholder_id, id and status; CLOSED cards only without a status', async () => {
     const opsCard = await createCard(t.api, virtualCardBody('chd_demo_ops', { is_personalized: false }));
-    expect(await listIds()).toEqual([opsCard, DEMO_CARD]);
-    expect(await listIds({ cardholder_id: 'chd_demo_ava' })).toEqual([DEMO_CARD]);
+    expect(await listIds()).toEqual([opsCard, PHYSICAL, DEMO_CARD]);
+    expect(await listIds({ cardholder_id: 'chd_demo_ava' })).toEqual([PHYSICAL, DEMO_CARD]);
     expect(await listIds({ id: opsCard })).toEqual([opsCard]);
     await patch(opsCard, { card_status: 'INACTIVE', updated_by: 'Jordan Miles' });
-    expect(await listIds({ status: 'INACTIVE' })).toEqual([opsCard]);
+    expect(await listIds({ status: 'INACTIVE' })).toEqual([opsCard, PHYSICAL]);
     expect(await listIds({ status: 'ACTIVE' })).toEqual([DEMO_CARD]);
     await patch(opsCard, { card_status: 'CLOSED', updated_by: 'Jordan Miles' });
-    expect(await listIds({ status: 'INACTIVE' })).toEqual([]);
-    expect(await listIds()).toEqual([opsCard, DEMO_CARD]);
-    expect(await listIds({ page_num: 2, page_size: 1 })).toEqual([DEMO_CARD]);
+    expect(await listIds({ status: 'INACTIVE' })).toEqual([PHYSICAL]);
+    expect(await listIds()).toEqual([opsCard, PHYSICAL, DEMO_CARD]);
+    expect(await listIds({ page_num: 2, page_size: 1 })).toEqual([PHYSICAL]);
   });
 
   it('refuses status CLOSED as a filter', async () => {
@@ -143,7 +146,7 @@ describe('GET /svc/api/v1/card/detail', () => {
       cardholder: {
         cardholder_id: 'chd_demo_ava',
         email: 'ava.chen@acme.example',
-        number_of_cards: 1,
+        number_of_cards: 2,
         first_name: 'Ava',
         last_name: 'Chen',
         create_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),

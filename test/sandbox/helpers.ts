@@ -241,6 +241,15 @@ export function individualCardholder(overrides: Record<string, unknown> = {}): R
   };
 }
 
+/** The seeded physical card (assigned to Ava, INACTIVE) and its e-mailed activation code. */
+export const DEMO_PHYSICAL_CARD = 'crd_demo_ava_p';
+
+/** The outbox without the seed's own e-mail (the demo physical card's activation code). */
+export async function newEmails(sandbox: Sandbox): Promise<Record<string, any>[]> {
+  const all = (await control(sandbox, 'GET', '/emails')).body as Record<string, any>[];
+  return all.filter((email) => email.cardId !== DEMO_PHYSICAL_CARD);
+}
+
 export const advanceMinutes = (sandbox: Sandbox, minutes: number): Promise<ApiResponse> =>
   control(sandbox, 'POST', '/clock/advance', { minutes });
 

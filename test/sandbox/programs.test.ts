@@ -19,6 +19,7 @@ import {
   startTestSandbox,
   useSandbox,
   virtualCardBody,
+  newEmails,
 } from './helpers.ts';
 
 const t = useSandbox();
@@ -115,7 +116,7 @@ describe('the Banking program', () => {
       },
     });
     expect(card.delivery_details.tracking_link).toBe(`https://track.sandbox.example/${card.delivery_details.tracking_number}`);
-    const emails = (await control(t.sandbox, 'GET', '/emails')).body;
+    const emails = await newEmails(t.sandbox);
     expect(emails).toEqual([expect.objectContaining({ to: 'ava.chen@acme.example', kind: 'card_activation', cardId: id })]);
     expect((await t.api.get(CARD_PATH, { query: { id } })).body.data[0].cardType).toBe('PHY');
   });
@@ -125,7 +126,7 @@ describe('the Banking program', () => {
     expect((await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: first }, body: {} })).body).toEqual(doneEnvelope('Card activated successfully'));
     expect((await cardDetail(t.api, first)).card_status).toBe('ACTIVE');
     const second = await createCard(t.api, physicalBody('chd_demo_ava'));
-    const code = (await control(t.sandbox, 'GET', '/emails')).body[1].activationCode as string;
+    const code = (await newEmails(t.sandbox))[1]!.activationCode as string;
     const wrong = code === '000000' ? '111111' : '000000';
     const refused = await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: second }, body: { activation_code: wrong } });
     expect(refused.body).toEqual(envelopeError(400, 'activation_code is incorrect'));

@@ -19,6 +19,8 @@ export interface CardSpec {
   number: CardNumberParts;
   controls: SpendingControls;
   postalAddress: Address | null;
+  /** A physical card's activation code; drawn at random unless the seed names one. */
+  activationCode?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export function issueCard(store: SandboxStore, logger: SandboxLogger | null, spe
     personalized: spec.personalized,
     assigned: spec.assigned,
     activated: !physical,
-    activationCode: physical ? store.random.digits(6) : null,
+    activationCode: physical ? (spec.activationCode ?? store.random.digits(6)) : null,
     pinDigest: null,
     postalAddress: spec.postalAddress,
     delivery: physical ? delivery(store, spec.assigned, at) : null,

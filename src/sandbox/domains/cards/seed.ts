@@ -20,6 +20,9 @@ const merchant = (name: string, category_code: string, identifier: string): Merc
   state: 'CA',
 });
 
+/** The demo physical card's activation code (README, demo data): the one e-mailed to Ava. */
+export const DEMO_ACTIVATION_CODE = '428190';
+
 const COFFEE = merchant('Blue Bottle Coffee', '5814', 'MID100000001');
 const STATIONER = merchant('Office Depot', '5943', 'MID100000002');
 const ELECTRONICS = merchant('Apple Store Union Square', '5732', 'MID100000003');
@@ -29,7 +32,8 @@ const ELECTRONICS = merchant('Apple Store Union Square', '5732', 'MID100000003')
  * after the other seeds' movements, the wallet was loaded with 600 USD from the business
  * balance and the card was used through the same paths as live activity: two purchases
  * (one settled), a decline over the 500 USD per-transaction limit and a 10 USD refund,
- * leaving 500 USD in the wallet. Needs the cardholders seed before it.
+ * leaving 500 USD in the wallet. Ava also holds a pre-issued physical card, assigned and not yet
+ * activated. Needs the cardholders seed before it.
  */
 export function seedCards(store: SandboxStore, now: number): void {
   const today = startOfUtcDay(now);
@@ -68,4 +72,25 @@ export function seedCards(store: SandboxStore, now: number): void {
   authorize(store, card, activity(750, ELECTRONICS, 23));
   refund(store, card, activity(10, COFFEE, 23.25), coffee.id);
   settle(store, card, coffee.id, at(23.5));
+  // A pre-issued physical card assigned to Ava yesterday, INACTIVE until activated with the code
+  // e-mailed to her (DEMO_ACTIVATION_CODE): what cardActivate and cardPinReset are shown on.
+  issueCard(
+    store,
+    null,
+    {
+      id: 'crd_demo_ava_p',
+      cardholder: ava,
+      type: 'PHYSICAL',
+      currency: 'USD',
+      personalized: true,
+      assigned: true,
+      createdBy: 'Jordan Miles',
+      // A fixed test number: drawing one would move every later draw of the seeded random source.
+      number: cardNumberParts('4000002500003155'),
+      controls: initialControls('SINGLE', 'USD', []),
+      postalAddress: ava.individual?.address ?? null,
+      activationCode: DEMO_ACTIVATION_CODE,
+    },
+    at(12),
+  );
 }

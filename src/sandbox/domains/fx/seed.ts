@@ -46,4 +46,9 @@ export function seedFx(store: SandboxStore, now: number): void {
     const quote = createQuote(store, spec, at - QUOTE_LEAD_MS, demo.quoteId);
     openConversion(store, quote, at, { id: demo.id, systemReferenceNumber: demo.systemReferenceNumber }, false);
   }
+  // Two unused quotes of 1,000 USD into EUR, locked for 24 hours from the seed: what the README's
+  // payoutCreate and conversionCreate examples run against.
+  const ready = { lockPeriod: '24_hours' as const, sourceCurrency: 'USD', destinationCurrency: 'EUR', fixed: { side: 'source' as const, amount: 1_000 } };
+  createQuote(store, { ...ready, quoteType: 'payout', conversionSchedule: 'immediate' }, now, 'quo_demo_payout');
+  createQuote(store, { ...ready, quoteType: 'conversion', conversionSchedule: 'next_day' }, now, 'quo_demo_conversion');
 }
