@@ -93,7 +93,8 @@ describe('loadConfig: who may call', () => {
   };
 
   it('defaults to mode none with the embedded sandbox, and reads keys, JWT settings and origins', () => {
-    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] });
+    // The embedded sandbox lets the example web app's dev server (Vite, port 5173) call it.
+    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'] });
     const config = loadConfig({
       AUTH_MODE: 'service',
       GATEWAY_API_KEY_HASHES: `reporting:${HASH.toUpperCase()}, treasury:${'b'.repeat(64)}`,

@@ -401,7 +401,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.JWT_JWKS_URL && e.JWT_ISSUER && e.JWT_AUDIENCE
           ? { jwksUrl: e.JWT_JWKS_URL, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE }
           : undefined,
-      allowedOrigins: e.ALLOWED_ORIGINS,
+      // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
+      allowedOrigins: allowedOriginsFrom(e),
     },
     limits: limitsFrom(e),
     resilience: {
@@ -411,6 +412,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metricsToken: e.METRICS_TOKEN,
   };
+}
+
+/** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
+export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+
+function allowedOriginsFrom(e: z.output<typeof envSchema>): string[] {
+  if (e.ALLOWED_ORIGINS.length > 0 || e.UPSTREAM_BASE_URL !== undefined) return e.ALLOWED_ORIGINS;
+  return EXAMPLE_WEB_ORIGINS;
 }
 
 /** Production turns introspection and GraphiQL off unless they are switched on explicitly. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CallerAuth } from './auth/index.ts';
+import { preflightRefusal } from './auth/origins.ts';
 import type { ResilienceConfig } from './config.ts';
 import { WEBHOOK_PATH } from './events/intake.ts';
 import { readiness, type ReadinessCheck, type ReadinessTiming } from './health.ts';
@@ -95,6 +96,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       res.end();
       return;
     }
+    const refused = preflightRefusal(options.auth.originAllowed, req.method, req.headers as Record<string, string>);
+    if (refused) return sendJson(res, 403, refused);
     void yoga.handle(req, res);
   });
 

@@ -49,3 +49,16 @@ export function corsOptions(allowed: readonly string[]): false | ((request: Requ
     };
   };
 }
+
+/**
+ * A CORS preflight from a page whose origin is not allowed: the 403 body that says what to change,
+ * or undefined to let it through. Without it a refused preflight either gets a bare 204 (Yoga's
+ * CORS with other origins allowed) or reaches the CSRF check and is refused with a message about a
+ * CSRF header, which sends the page's author looking in the wrong place.
+ */
+export function preflightRefusal(check: OriginCheck, method: string | undefined, headers: { origin?: string; host?: string; 'access-control-request-method'?: string }): object | undefined {
+  if (method !== 'OPTIONS' || headers['access-control-request-method'] === undefined) return undefined;
+  if (check(headers.origin, headers.host)) return undefined;
+  const message = `Origin ${headers.origin} may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).`;
+  return { errors: [{ message, extensions: { code: 'ORIGIN_NOT_ALLOWED' } }] };
+}
