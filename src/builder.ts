@@ -15,6 +15,10 @@ import { CountryCodeScalar, CurrencyScalar, DateOrDateTimeScalar, DateScalar, Da
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
   DefaultFieldNullability: true;
+  // A page holds items, not holes: edges and their nodes are non-null, so clients' generated types
+  // need no null checks inside a page.
+  DefaultEdgesNullability: { list: false; items: false };
+  DefaultNodeNullability: false;
   Scalars: {
     Decimal: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
@@ -51,10 +55,10 @@ export const builder = new SchemaBuilder<{
     idFieldOptions: { description: 'Global ID: opaque, stable, resolvable with `node`.' },
     defaultConnectionTypeOptions: { description: 'One page of a list, with its place in the whole list.' },
     defaultEdgeTypeOptions: { description: 'One item of a page, with the cursor that points at it.' },
-    edgesFieldOptions: { description: 'The items of this page, each with its cursor.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor.', nullable: { list: false, items: false } },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
     cursorFieldOptions: { description: 'Opaque cursor for `after`/`before`.' },
-    nodeFieldOptions: { description: 'The item.' },
+    nodeFieldOptions: { description: 'The item.', nullable: false },
     hasNextPageFieldOptions: { description: 'True when items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'True when items precede this page.' },
     startCursorFieldOptions: { description: 'Cursor of the first item of the page.' },

@@ -695,24 +695,24 @@ export type WebhookSubscriptionUpdateInput = {
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { accounts: { nodes: Array<{ label: string | null, status: AccountStatus, transactions: { nodes: Array<{ createdAt: string, amount: { amount: string, currency: string } } | null> | null } | null } | null> | null } | null, balances: Array<{ currency: string, available: { amount: string } }>, upcomingPayouts: { nodes: Array<{ status: PayoutStatus | null, scheduledDate: string | null, sourceAmount: { amount: string, currency: string } | null, beneficiary: { companyName: string | null } | null } | null> | null } | null };
+export type DashboardQuery = { accounts: { nodes: Array<{ label: string | null, status: AccountStatus, transactions: { nodes: Array<{ createdAt: string, amount: { amount: string, currency: string } }> } | null }> } | null, balances: Array<{ currency: string, available: { amount: string } }>, upcomingPayouts: { nodes: Array<{ status: PayoutStatus | null, scheduledDate: string | null, sourceAmount: { amount: string, currency: string } | null, beneficiary: { companyName: string | null } | null }> } | null };
 
 export type CardsScreenQueryVariables = Exact<{
   cards: number;
 }>;
 
 
-export type CardsScreenQuery = { cards: { nodes: Array<{ maskedNumber: string, status: CardStatus, type: CardType, spendingControls: Array<{ interval: CardLimitInterval, remaining: { amount: string } | null }> | null, availableBalance: { amount: string } | null, cardholder: { email: string, wallet: { amount: { amount: string, currency: string } } | null } | null } | null> | null } | null };
+export type CardsScreenQuery = { cards: { nodes: Array<{ maskedNumber: string, status: CardStatus, type: CardType, spendingControls: Array<{ interval: CardLimitInterval, remaining: { amount: string } | null }> | null, availableBalance: { amount: string } | null, cardholder: { email: string, wallet: { amount: { amount: string, currency: string } } | null } | null }> } | null };
 
 export type FxScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FxScreenQuery = { fxRate: { rate: string, destinationAmount: { amount: string } } | null, conversions: { nodes: Array<{ status: ConversionStatus, sourceAmount: { amount: string, currency: string }, quote: { rate: string, lockPeriod: LockPeriod } | null } | null> | null } | null };
+export type FxScreenQuery = { fxRate: { rate: string, destinationAmount: { amount: string } } | null, conversions: { nodes: Array<{ status: ConversionStatus, sourceAmount: { amount: string, currency: string }, quote: { rate: string, lockPeriod: LockPeriod } | null }> } | null };
 
 export type DirectDebitScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DirectDebitScreenQuery = { globalAccount: { country: string, mandates: { nodes: Array<{ status: string, creditorName: string | null, directDebits: { nodes: Array<{ status: DirectDebitStatus, amount: { amount: string, currency: string } } | null> | null } | null } | null> | null } | null } | null };
+export type DirectDebitScreenQuery = { globalAccount: { country: string, mandates: { nodes: Array<{ status: string, creditorName: string | null, directDebits: { nodes: Array<{ status: DirectDebitStatus, amount: { amount: string, currency: string } }> } | null }> } | null } | null };
 
 export type BenchCardCreateMutationVariables = Exact<{
   input: CardCreateInput;
@@ -746,7 +746,7 @@ export type AccountsQueryVariables = Exact<{
 }>;
 
 
-export type AccountsQuery = { accounts: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, status: AccountStatus, label: string | null, accountNumber: string, accountHolderName: string, accountType: string | null, country: string, swiftCode: string | null, iban: string | null, institution: { name: string | null, address: string | null, city: string | null, zipCode: string | null } | null, supportedFeatures: Array<{ currency: string, transferMethod: TransferMethod, localClearingSystem: string | null, type: string | null, routingCodes: Array<{ type: string, value: string }> }>, requiredFeatures: Array<{ currency: string, transferMethod: TransferMethod }> } | null } | null> | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
+export type AccountsQuery = { accounts: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, status: AccountStatus, label: string | null, accountNumber: string, accountHolderName: string, accountType: string | null, country: string, swiftCode: string | null, iban: string | null, institution: { name: string | null, address: string | null, city: string | null, zipCode: string | null } | null, supportedFeatures: Array<{ currency: string, transferMethod: TransferMethod, localClearingSystem: string | null, type: string | null, routingCodes: Array<{ type: string, value: string }> }>, requiredFeatures: Array<{ currency: string, transferMethod: TransferMethod }> } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
 
 export type AccountQueryVariables = Exact<{
   id: string | number;
@@ -783,7 +783,7 @@ export type AccountTransactionsQueryVariables = Exact<{
 }>;
 
 
-export type AccountTransactionsQuery = { account: { id: string, transactions: { edges: Array<{ cursor: string, node: { upstreamId: string, createdAt: string, description: string | null, type: string, status: string, amount: { amount: string, currency: string } } | null } | null> | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } | null } | null };
+export type AccountTransactionsQuery = { account: { id: string, transactions: { edges: Array<{ cursor: string, node: { upstreamId: string, createdAt: string, description: string | null, type: string, status: string, amount: { amount: string, currency: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } | null } | null };
 
 export type BalancesQueryVariables = Exact<{
   currency?: string | null | undefined;
@@ -799,7 +799,7 @@ export type BalanceHistoryQueryVariables = Exact<{
 }>;
 
 
-export type BalanceHistoryQuery = { balanceHistory: { nodes: Array<{ upstreamId: string, description: string | null, createdAt: string, sourceType: string, transactionType: string, amount: { amount: string, currency: string }, balanceAfter: { amount: string, currency: string }, fee: { amount: string, currency: string } } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
+export type BalanceHistoryQuery = { balanceHistory: { nodes: Array<{ upstreamId: string, description: string | null, createdAt: string, sourceType: string, transactionType: string, amount: { amount: string, currency: string }, balanceAfter: { amount: string, currency: string }, fee: { amount: string, currency: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type AccountCreateMutationVariables = Exact<{
   input: AccountCreateInput;
@@ -850,7 +850,7 @@ export type BeneficiariesQueryVariables = Exact<{
 }>;
 
 
-export type BeneficiariesQuery = { beneficiaries: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, nickname: string | null, companyName: string | null, bankDetails: { accountCurrency: string | null, accountName: string | null, accountNumber: string | null, bankCountryCode: string | null, bankName: string | null, swiftCode: string | null, localClearingSystem: string | null, accountRoutingType1: string | null, accountRoutingValue1: string | null, accountRoutingType2: string | null, accountRoutingValue2: string | null, bankBranch: string | null } | null } | null } | null> | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
+export type BeneficiariesQuery = { beneficiaries: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, nickname: string | null, companyName: string | null, bankDetails: { accountCurrency: string | null, accountName: string | null, accountNumber: string | null, bankCountryCode: string | null, bankName: string | null, swiftCode: string | null, localClearingSystem: string | null, accountRoutingType1: string | null, accountRoutingValue1: string | null, accountRoutingType2: string | null, accountRoutingValue2: string | null, bankBranch: string | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
 
 export type BeneficiaryQueryVariables = Exact<{
   id: string | number;
@@ -937,7 +937,7 @@ export type CardholdersQueryVariables = Exact<{
 }>;
 
 
-export type CardholdersQuery = { cardholders: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, status: CardholderStatus, type: CardholderType, email: string, mobileNumber: string, countryCode: string | null, createdBy: string | null, createdAt: string | null, individual: { dateOfBirth: string | null, name: { title: string | null, firstName: string | null, middleName: string | null, lastName: string | null } | null, address: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, identification: { type: string | null, number: string | null, country: string | null, expiryDate: string | null } | null, employers: Array<{ businessName: string | null, businessIdentifiers: Array<{ type: string | null, number: string | null, countryCode: string | null }> }> } | null, postalAddress: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null } | null } | null> | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
+export type CardholdersQuery = { cardholders: { edges: Array<{ cursor: string, node: { id: string, upstreamId: string, status: CardholderStatus, type: CardholderType, email: string, mobileNumber: string, countryCode: string | null, createdBy: string | null, createdAt: string | null, individual: { dateOfBirth: string | null, name: { title: string | null, firstName: string | null, middleName: string | null, lastName: string | null } | null, address: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, identification: { type: string | null, number: string | null, country: string | null, expiryDate: string | null } | null, employers: Array<{ businessName: string | null, businessIdentifiers: Array<{ type: string | null, number: string | null, countryCode: string | null }> }> } | null, postalAddress: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null };
 
 export type CardholderQueryVariables = Exact<{
   id: string | number;
@@ -1031,7 +1031,7 @@ export type CardsQueryVariables = Exact<{
 }>;
 
 
-export type CardsQuery = { cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
+export type CardsQuery = { cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type CardSummaryQueryVariables = Exact<{
   id: string | number;
@@ -1055,7 +1055,7 @@ export type CardTransactionsQueryVariables = Exact<{
 }>;
 
 
-export type CardTransactionsQuery = { card: { id: string, transactions: { nodes: Array<{ upstreamId: string, type: string, status: string, failureReason: string | null, transactionDate: string, postedAt: string | null, maskedCardNumber: string | null, amount: { amount: string, currency: string }, merchant: { name: string | null, categoryCode: string | null, city: string | null, country: string | null } | null } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null } | null };
+export type CardTransactionsQuery = { card: { id: string, transactions: { nodes: Array<{ upstreamId: string, type: string, status: string, failureReason: string | null, transactionDate: string, postedAt: string | null, maskedCardNumber: string | null, amount: { amount: string, currency: string }, merchant: { name: string | null, categoryCode: string | null, city: string | null, country: string | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null } | null };
 
 export type CardCreateMutationVariables = Exact<{
   input: CardCreateInput;
@@ -1140,14 +1140,14 @@ export type CardholderOverviewQueryVariables = Exact<{
 }>;
 
 
-export type CardholderOverviewQuery = { cardholder: { id: string, upstreamId: string, status: CardholderStatus, email: string, cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null, personalized: boolean | null, scheme: string | null, brand: string | null, formFactor: string | null, nickname: string | null, createdBy: string | null, transactions: { nodes: Array<{ upstreamId: string, type: string, status: string, failureReason: string | null, transactionDate: string, postedAt: string | null, maskedCardNumber: string | null, amount: { amount: string, currency: string }, merchant: { name: string | null, categoryCode: string | null, city: string | null, country: string | null } | null } | null> | null } | null, limit: { amount: string, currency: string } | null, availableBalance: { amount: string, currency: string } | null, spendingControls: Array<{ interval: CardLimitInterval, limit: { amount: string, currency: string }, remaining: { amount: string, currency: string } | null }> | null, authorizationControls: { activeFrom: string | null, activeTo: string | null, allowedCurrencies: Array<string>, allowedMerchantCategories: Array<string> } | null, delivery: { mode: string | null, vendor: string | null, status: string | null, tracked: boolean | null, trackingNumber: string | null } | null, postalAddress: { line1: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, program: { purpose: string | null, type: string | null } | null, cardholderSummary: { email: string | null, firstName: string | null, lastName: string | null, status: string | null } | null } | null> | null } | null, wallet: { upstreamId: string, status: string, amount: { amount: string, currency: string }, history: { nodes: Array<{ upstreamId: string, type: string, direction: string | null, status: string | null, amount: { amount: string, currency: string } | null } | null> | null } | null } | null, kyc: { status: string, complianceStatus: string | null, link: string | null } | null } | null };
+export type CardholderOverviewQuery = { cardholder: { id: string, upstreamId: string, status: CardholderStatus, email: string, cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null, personalized: boolean | null, scheme: string | null, brand: string | null, formFactor: string | null, nickname: string | null, createdBy: string | null, transactions: { nodes: Array<{ upstreamId: string, type: string, status: string, failureReason: string | null, transactionDate: string, postedAt: string | null, maskedCardNumber: string | null, amount: { amount: string, currency: string }, merchant: { name: string | null, categoryCode: string | null, city: string | null, country: string | null } | null }> } | null, limit: { amount: string, currency: string } | null, availableBalance: { amount: string, currency: string } | null, spendingControls: Array<{ interval: CardLimitInterval, limit: { amount: string, currency: string }, remaining: { amount: string, currency: string } | null }> | null, authorizationControls: { activeFrom: string | null, activeTo: string | null, allowedCurrencies: Array<string>, allowedMerchantCategories: Array<string> } | null, delivery: { mode: string | null, vendor: string | null, status: string | null, tracked: boolean | null, trackingNumber: string | null } | null, postalAddress: { line1: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, program: { purpose: string | null, type: string | null } | null, cardholderSummary: { email: string | null, firstName: string | null, lastName: string | null, status: string | null } | null }> } | null, wallet: { upstreamId: string, status: string, amount: { amount: string, currency: string }, history: { nodes: Array<{ upstreamId: string, type: string, direction: string | null, status: string | null, amount: { amount: string, currency: string } | null }> } | null } | null, kyc: { status: string, complianceStatus: string | null, link: string | null } | null } | null };
 
 export type CardholderCardsBriefQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type CardholderCardsBriefQuery = { cardholder: { id: string, cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null } | null> | null } | null } | null };
+export type CardholderCardsBriefQuery = { cardholder: { id: string, cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null }> } | null } | null };
 
 type MutationErrorDetails_InvalidOperation_Fragment = { __typename: 'InvalidOperation', message: string };
 
@@ -1175,7 +1175,7 @@ export type GlobalAccountDirectDebitQueryVariables = Exact<{
 }>;
 
 
-export type GlobalAccountDirectDebitQuery = { globalAccount: { id: string, upstreamId: string, actingFor: string | null, country: string, currency: string, accountName: string | null, iban: string | null, capability: { supportsDirectDebit: boolean, clearingSystems: Array<string>, paymentMethods: Array<string> }, routingCodes: Array<{ type: string, value: string }>, mandates: { nodes: Array<{ id: string, upstreamId: string, status: string, creditorName: string | null, paymentScheme: string | null, directDebits: { nodes: Array<{ id: string, upstreamId: string, status: DirectDebitStatus, debtorName: string | null, statementRef: string | null, createdAt: string, amount: { amount: string, currency: string }, disputeWindow: { rule: string, withoutReviewUntil: string | null, withReviewUntil: string | null, indefinite: boolean } | null } | null> | null } | null } | null> | null } | null } | null };
+export type GlobalAccountDirectDebitQuery = { globalAccount: { id: string, upstreamId: string, actingFor: string | null, country: string, currency: string, accountName: string | null, iban: string | null, capability: { supportsDirectDebit: boolean, clearingSystems: Array<string>, paymentMethods: Array<string> }, routingCodes: Array<{ type: string, value: string }>, mandates: { nodes: Array<{ id: string, upstreamId: string, status: string, creditorName: string | null, paymentScheme: string | null, directDebits: { nodes: Array<{ id: string, upstreamId: string, status: DirectDebitStatus, debtorName: string | null, statementRef: string | null, createdAt: string, amount: { amount: string, currency: string }, disputeWindow: { rule: string, withoutReviewUntil: string | null, withReviewUntil: string | null, indefinite: boolean } | null }> } | null }> } | null } | null };
 
 export type DirectDebitsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1185,7 +1185,7 @@ export type DirectDebitsQueryVariables = Exact<{
 }>;
 
 
-export type DirectDebitsQuery = { directDebits: { nodes: Array<{ id: string, upstreamId: string, status: DirectDebitStatus, debtorName: string | null, statementRef: string | null, createdAt: string, account: { upstreamId: string, country: string } | null, mandate: { upstreamId: string, status: string } | null, amount: { amount: string, currency: string }, disputeWindow: { rule: string, withoutReviewUntil: string | null, withReviewUntil: string | null, indefinite: boolean } | null } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
+export type DirectDebitsQuery = { directDebits: { nodes: Array<{ id: string, upstreamId: string, status: DirectDebitStatus, debtorName: string | null, statementRef: string | null, createdAt: string, account: { upstreamId: string, country: string } | null, mandate: { upstreamId: string, status: string } | null, amount: { amount: string, currency: string }, disputeWindow: { rule: string, withoutReviewUntil: string | null, withReviewUntil: string | null, indefinite: boolean } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type DirectDebitQueryVariables = Exact<{
   id: string;
@@ -1305,7 +1305,7 @@ export type ConversionsQueryVariables = Exact<{
 }>;
 
 
-export type ConversionsQuery = { conversions: { nodes: Array<{ id: string, upstreamId: string, status: ConversionStatus, rate: string | null, conversionTime: string | null, systemReferenceNumber: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string }, destinationAmount: { amount: string, currency: string }, quote: { id: string, upstreamId: string } | null } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
+export type ConversionsQuery = { conversions: { nodes: Array<{ id: string, upstreamId: string, status: ConversionStatus, rate: string | null, conversionTime: string | null, systemReferenceNumber: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string }, destinationAmount: { amount: string, currency: string }, quote: { id: string, upstreamId: string } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1320,7 +1320,7 @@ export type ViewerRfisQueryVariables = Exact<{
 }>;
 
 
-export type ViewerRfisQuery = { viewer: { upstreamId: string, rfis: { nodes: Array<{ upstreamId: string, accountUpstreamId: string | null, type: string, status: string, createdAt: string | null, updatedAt: string | null, activeRequest: { createdAt: string | null, updatedAt: string | null, questions: Array<{ upstreamId: string, key: string | null, trigger: string | null, answerType: RfiAnswerType | null, attachmentCount: number, uploadedOrderCount: number, title: Array<{ language: string, text: string }>, description: Array<{ language: string, text: string }>, liveness: { url: string | null, status: string | null } | null, sources: Array<{ upstreamId: string | null, type: string | null, firstName: string | null, lastName: string | null }> }> } | null, answeredRequests: Array<{ createdAt: string | null, updatedAt: string | null, questions: Array<{ upstreamId: string, key: string | null, trigger: string | null, answerType: RfiAnswerType | null, attachmentCount: number, uploadedOrderCount: number, title: Array<{ language: string, text: string }>, description: Array<{ language: string, text: string }>, liveness: { url: string | null, status: string | null } | null, sources: Array<{ upstreamId: string | null, type: string | null, firstName: string | null, lastName: string | null }> }> }> } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null } | null };
+export type ViewerRfisQuery = { viewer: { upstreamId: string, rfis: { nodes: Array<{ upstreamId: string, accountUpstreamId: string | null, type: string, status: string, createdAt: string | null, updatedAt: string | null, activeRequest: { createdAt: string | null, updatedAt: string | null, questions: Array<{ upstreamId: string, key: string | null, trigger: string | null, answerType: RfiAnswerType | null, attachmentCount: number, uploadedOrderCount: number, title: Array<{ language: string, text: string }>, description: Array<{ language: string, text: string }>, liveness: { url: string | null, status: string | null } | null, sources: Array<{ upstreamId: string | null, type: string | null, firstName: string | null, lastName: string | null }> }> } | null, answeredRequests: Array<{ createdAt: string | null, updatedAt: string | null, questions: Array<{ upstreamId: string, key: string | null, trigger: string | null, answerType: RfiAnswerType | null, attachmentCount: number, uploadedOrderCount: number, title: Array<{ language: string, text: string }>, description: Array<{ language: string, text: string }>, liveness: { url: string | null, status: string | null } | null, sources: Array<{ upstreamId: string | null, type: string | null, firstName: string | null, lastName: string | null }> }> }> }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null } | null };
 
 export type PayoutDetailsFragment = { id: string, upstreamId: string, systemReferenceNumber: string | null, status: PayoutStatus | null, sourceCurrency: string | null, destinationCurrency: string | null, destinationCountry: string | null, feeType: PayoutFeeType | null, transferMethod: TransferMethod | null, reference: string | null, sourceOfFunds: string | null, scheduledDate: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string } | null, destinationAmount: { amount: string, currency: string } | null, quote: { id: string, upstreamId: string } | null, beneficiary: { id: string, upstreamId: string, companyName: string | null } | null };
 
@@ -1350,7 +1350,7 @@ export type UpcomingPayoutsQueryVariables = Exact<{
 }>;
 
 
-export type UpcomingPayoutsQuery = { upcomingPayouts: { nodes: Array<{ id: string, upstreamId: string, systemReferenceNumber: string | null, status: PayoutStatus | null, sourceCurrency: string | null, destinationCurrency: string | null, destinationCountry: string | null, feeType: PayoutFeeType | null, transferMethod: TransferMethod | null, reference: string | null, sourceOfFunds: string | null, scheduledDate: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string } | null, destinationAmount: { amount: string, currency: string } | null, quote: { id: string, upstreamId: string } | null, beneficiary: { id: string, upstreamId: string, companyName: string | null } | null } | null> | null, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
+export type UpcomingPayoutsQuery = { upcomingPayouts: { nodes: Array<{ id: string, upstreamId: string, systemReferenceNumber: string | null, status: PayoutStatus | null, sourceCurrency: string | null, destinationCurrency: string | null, destinationCountry: string | null, feeType: PayoutFeeType | null, transferMethod: TransferMethod | null, reference: string | null, sourceOfFunds: string | null, scheduledDate: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string } | null, destinationAmount: { amount: string, currency: string } | null, quote: { id: string, upstreamId: string } | null, beneficiary: { id: string, upstreamId: string, companyName: string | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } | null };
 
 export type PayoutCancelMutationVariables = Exact<{
   input: PayoutCancelInput;
@@ -1385,7 +1385,7 @@ export type WalletHistoryQueryVariables = Exact<{
 }>;
 
 
-export type WalletHistoryQuery = { cardholder: { id: string, wallet: { upstreamId: string, history: { edges: Array<{ cursor: string, node: { upstreamId: string, genericSerialNumber: number | null, referenceId: string | null, type: string, direction: string | null, status: string | null, description: string | null, email: string | null, cardAcceptorName: string | null, cardUpstreamId: string | null, walletUpstreamId: string | null, programCode: string | null, initiatedBy: string | null, initiatedAt: string | null, updatedAt: string | null, amount: { amount: string, currency: string } | null, available: { amount: string, currency: string } | null, acquirerAmount: { amount: string, currency: string } | null, settleAmount: { amount: string, currency: string } | null, billingAmount: { amount: string, currency: string } | null } | null } | null> | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null } | null } | null };
+export type WalletHistoryQuery = { cardholder: { id: string, wallet: { upstreamId: string, history: { edges: Array<{ cursor: string, node: { upstreamId: string, genericSerialNumber: number | null, referenceId: string | null, type: string, direction: string | null, status: string | null, description: string | null, email: string | null, cardAcceptorName: string | null, cardUpstreamId: string | null, walletUpstreamId: string | null, programCode: string | null, initiatedBy: string | null, initiatedAt: string | null, updatedAt: string | null, amount: { amount: string, currency: string } | null, available: { amount: string, currency: string } | null, acquirerAmount: { amount: string, currency: string } | null, settleAmount: { amount: string, currency: string } | null, billingAmount: { amount: string, currency: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null } | null } | null };
 
 export type WalletCreateMutationVariables = Exact<{
   input: WalletCreateInput;

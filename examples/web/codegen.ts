@@ -1,0 +1,36 @@
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+/**
+ * This app's own codegen, as a frontend in another repository would have it: the gateway's printed
+ * schema (or its URL, for introspection) in, typed documents out, and the persisted-documents
+ * manifest the gateway loads as is with TRUSTED_DOCUMENTS=<path of src/gql/persisted-documents.json>.
+ */
+const config: CodegenConfig = {
+  schema: '../../schema/schema.graphql',
+  documents: ['src/**/*.tsx', 'src/**/*.ts', '!src/gql/**'],
+  ignoreNoDocuments: false,
+  generates: {
+    'src/gql/': {
+      preset: 'client',
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        strictScalars: true,
+        // What each custom scalar is on the wire: the gateway sends money as decimal text, never a float.
+        scalars: {
+          Date: 'string',
+          DateTime: 'string',
+          Decimal: 'string',
+          CountryCode: 'string',
+          Currency: 'string',
+          JSONObject: 'Record<string, unknown>',
+          JSON: 'unknown',
+          DateOrDateTime: 'string',
+        },
+      },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,225 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { subscriptionQuery, ws } from './client.ts';
+import { graphql } from './gql/index.ts';
+
+// Every operation of the app, typed by its own codegen (npm run codegen) from the gateway's schema.
+
+const AccountsScreen = graphql(`
+  query AccountsScreen {
+    accounts(first: 20) {
+      nodes { upstreamId label accountNumber status requiredFeatures { currency } }
+    }
+    balances { currency available { amount currency } }
+  }
+`);
+
+const CardsScreen = graphql(`
+  query CardsScreen {
+    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }
+  }
+`);
+
+const CardStatusUpdates = graphql(`
+  subscription CardStatusUpdates($after: String) {
+    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }
+  }
+`);
+
+const PayoutFormData = graphql(`
+  query PayoutFormData {
+    beneficiaries(first: 50) { nodes { upstreamId companyName bankDetails { accountCurrency bankCountryCode } transferMethods } }
+  }
+`);
+
+const PayoutQuote = graphql(`
+  mutation PayoutQuote($input: QuoteCreateInput!) {
+    quoteCreate(input: $input) {
+      __typename
+      ... on QuoteCreateSuccess { quote { upstreamId } }
+      ... on ValidationError { message issues { path message } }
+      ... on MutationError { message }
+    }
+  }
+`);
+
+const PayoutSend = graphql(`
+  mutation PayoutSend($input: PayoutCreateInput!) {
+    payoutCreate(input: $input) {
+      __typename
+      ... on PayoutCreateSuccess { payout { upstreamId status scheduledDate } }
+      ... on ValidationError { message issues { path message } }
+      ... on MutationError { message }
+    }
+  }
+`);
+
+export function App() {
+  return (
+    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 960, margin: '0 auto', padding: 16 }}>
+      <h1>Acme treasury</h1>
+      <Accounts />
+      <Cards />
+      <PayoutForm />
+    </main>
+  );
+}
+
+function Accounts() {
+  const [{ data, error }] = useQuery({ query: AccountsScreen });
+  if (error) return <p role="alert">{error.message}</p>;
+  if (!data) return <p>Loading accounts…</p>;
+  const available = new Map(data.balances.map((b) => [b.currency, b.available.amount]));
+  return (
+    <section aria-label="Accounts">
+      <h2>Accounts</h2>
+      <table>
+        <tbody>
+          {(data.accounts?.nodes ?? []).map((account) => {
+            const currency = account.requiredFeatures[0]?.currency ?? '';
+            return (
+              <tr key={account.upstreamId} data-account={account.upstreamId}>
+                <td>{account.label ?? account.accountNumber}</td>
+                <td>{account.status}</td>
+                <td>{available.get(currency) ?? '—'} {currency}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * Live card statuses. graphql-ws re-sends the same subscribe payload on every reconnect, so the
+ * cursor of the last event received is kept in its variables: after a dropped connection the
+ * gateway replays what happened since (`after`), none twice, then goes on live.
+ */
+function useCardStatuses(): Map<string, string> {
+  const [statuses, setStatuses] = useState(new Map<string, string>());
+  useEffect(() => {
+    const variables: { after: string | null } = { after: null };
+    const payload = { query: subscriptionQuery(CardStatusUpdates), variables };
+    return ws.subscribe<{ cardStatusChanged: { status: string; cardUpstreamId: string; event: { cursor: string } } }>(payload, {
+      next: ({ data }) => {
+        const change = data?.cardStatusChanged;
+        if (!change) return;
+        variables.after = change.event.cursor;
+        setStatuses((current) => new Map(current).set(change.cardUpstreamId, change.status));
+      },
+      error: (error) => console.error('card status updates ended', error),
+      complete: () => {},
+    });
+  }, []);
+  return statuses;
+}
+
+const BADGE: Record<string, string> = { ACTIVE: '#1a7f37', INACTIVE: '#9a6700', CLOSED: '#6e7781' };
+
+function Cards() {
+  const [{ data, error }] = useQuery({ query: CardsScreen });
+  const live = useCardStatuses();
+  if (error) return <p role="alert">{error.message}</p>;
+  if (!data) return <p>Loading cards…</p>;
+  return (
+    <section aria-label="Cards">
+      <h2>Cards</h2>
+      <ul>
+        {(data.cards?.nodes ?? []).map((card) => {
+          const status = live.get(card.upstreamId) ?? card.status;
+          return (
+            <li key={card.upstreamId} data-card={card.upstreamId}>
+              {card.maskedNumber} {card.type} {card.currency} {card.cardholder?.email}{' '}
+              <span className="badge" data-status={status} style={{ color: 'white', background: BADGE[status] ?? '#333', borderRadius: 8, padding: '0 6px' }}>
+                {status}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+type FieldErrors = Record<string, string>;
+
+/** A ValidationError's issues by input field (`["input", "sourceAmount"]` → `sourceAmount`). */
+function fieldErrors(issues: readonly { path: readonly string[]; message: string }[]): FieldErrors {
+  return Object.fromEntries(issues.map((issue) => [issue.path.slice(1).join('.') || 'form', issue.message]));
+}
+
+function PayoutForm() {
+  const [{ data }] = useQuery({ query: PayoutFormData });
+  const [, quote] = useMutation(PayoutQuote);
+  const [, send] = useMutation(PayoutSend);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  const beneficiaries = data?.beneficiaries?.nodes ?? [];
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const beneficiary = beneficiaries.find((b) => b.upstreamId === form.get('beneficiary'));
+    const sourceAmount = String(form.get('sourceAmount'));
+    const destinationCurrency = beneficiary?.bankDetails?.accountCurrency ?? 'USD';
+    setErrors({});
+    setDone(null);
+    const quoted = (await quote({ input: { quoteType: 'PAYOUT', lockPeriod: 'MINUTES_15', conversionSchedule: 'IMMEDIATE', sourceCurrency: 'USD', destinationCurrency, sourceAmount } })).data?.quoteCreate;
+    if (quoted?.__typename !== 'QuoteCreateSuccess') return setErrors(quoted?.__typename === 'ValidationError' ? fieldErrors(quoted.issues) : { form: quoted?.message ?? 'The quote failed' });
+    const input = {
+      beneficiaryId: beneficiary?.upstreamId ?? '',
+      quoteId: quoted.quote.upstreamId,
+      sourceCurrency: 'USD',
+      destinationCurrency,
+      sourceAmount,
+      destinationCountry: beneficiary?.bankDetails?.bankCountryCode ?? 'US',
+      feeType: 'SHA' as const,
+      transferMethod: beneficiary?.transferMethods?.[0] ?? ('SWIFT' as const),
+      reference: String(form.get('reference')),
+      sourceOfFunds: 'Business revenue',
+    };
+    const sent = (await send({ input })).data?.payoutCreate;
+    if (sent?.__typename === 'PayoutCreateSuccess') return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
+    setErrors(sent?.__typename === 'ValidationError' ? fieldErrors(sent.issues) : { form: sent?.message ?? 'The payout failed' });
+  }
+
+  return (
+    <section aria-label="Payout">
+      <h2>New payout</h2>
+      <form onSubmit={submit}>
+        <label>
+          Beneficiary{' '}
+          <select name="beneficiary">
+            {beneficiaries.map((b) => (
+              <option key={b.upstreamId} value={b.upstreamId}>
+                {b.companyName} ({b.bankDetails?.accountCurrency})
+              </option>
+            ))}
+          </select>
+        </label>
+        <Field name="sourceAmount" label="Amount (USD)" errors={errors} />
+        <Field name="reference" label="Reference" errors={errors} defaultValue="Invoice 1001" />
+        <button type="submit">Send payout</button>
+        {errors.form && <p role="alert">{errors.form}</p>}
+        {done && <p role="status">{done}</p>}
+      </form>
+    </section>
+  );
+}
+
+function Field({ name, label, errors, defaultValue }: { name: string; label: string; errors: FieldErrors; defaultValue?: string }) {
+  return (
+    <p>
+      <label>
+        {label} <input name={name} defaultValue={defaultValue} aria-invalid={errors[name] ? true : undefined} />
+      </label>
+      {errors[name] && (
+        <span className="field-error" data-field={name} style={{ color: '#cf222e' }}>
+          {' '}
+          {errors[name]}
+        </span>
+      )}
+    </p>
+  );
+}

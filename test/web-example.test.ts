@@ -1,0 +1,126 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser.ts';
+import { startKit, type Kit } from './kit.ts';
+import { apiClient, CARD_PATH } from './sandbox/helpers.ts';
+
+/**
+ * The example web client (examples/web), built as a frontend team would build it, in a real
+ * Chromium against a gateway that runs only the app's own persisted documents (its codegen's
+ * manifest, loaded as is). It shows the demo accounts, a card's status changed at the bank shows on
+ * the page within 3 s (a live subscription), and a payout with a bad amount shows the field's error.
+ */
+const APP = fileURLToPath(new URL('../examples/web/', import.meta.url));
+const MANIFEST = join(APP, 'src/gql/persisted-documents.json');
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** The built app, as any static host would serve it. */
+function serve(dir: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://app').pathname;
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    stat(file).then(
+      () => {
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+        createReadStream(file).pipe(res);
+      },
+      () => {
+        res.writeHead(404);
+        res.end();
+      },
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+}
+
+describe('the example web client in Chromium', () => {
+  let kit: Kit;
+  let app: { server: Server; origin: string };
+  let out: string;
+  let browser: Browser;
+  let page: Page;
+  const upgrades: Duplex[] = [];
+  const subscribeFrames: string[] = [];
+
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'example-web-'));
+    await build({ root: APP, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+    app = await serve(out);
+    kit = await startKit({
+      listen: true,
+      // As `npm start` runs: the gateway files its own webhook subscriptions, so bank events reach it.
+      reconcileWebhooks: true,
+      webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
+      auth: { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [app.origin] },
+      limits: { trustedDocuments: MANIFEST },
+    });
+    kit.gateway.server.server.on('upgrade', (_request, socket: Duplex) => upgrades.push(socket));
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('websocket', (socket) =>
+      socket.on('framesent', (frame) => {
+        if (String(frame.payload).includes('"type":"subscribe"')) subscribeFrames.push(String(frame.payload));
+      }),
+    );
+    await page.goto(`${app.origin}/?trusted&gateway=${encodeURIComponent(`${kit.baseUrl}/graphql`)}`);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    app?.server.close();
+    await kit?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it('shows the demo accounts with their balances', async () => {
+    const usd = page.locator('[data-account="acc_demo_usd"]');
+    await usd.waitFor({ timeout: 20_000 });
+    expect(await usd.innerText()).toMatch(/ACTIVE\s+[\d.]+ USD/);
+    expect(await page.locator('[data-account]').count()).toBe(5);
+  });
+
+  it("shows a card's status changed at the bank within 3 s, live", async () => {
+    const badge = page.locator('[data-card="crd_demo_ava_v"] .badge');
+    await expect.poll(() => badge.innerText(), { timeout: 20_000 }).toBe('ACTIVE');
+    const bank = await apiClient(kit.sandbox);
+    const changed = await bank.send('PATCH', CARD_PATH, { query: { id: 'crd_demo_ava_v' }, body: { card_status: 'INACTIVE', updated_by: 'Jordan Miles' } });
+    expect(changed.status).toBe(200);
+    const started = Date.now();
+    await expect.poll(() => badge.getAttribute('data-status'), { timeout: 3_000, interval: 50 }).toBe('INACTIVE');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('resumes after a dropped connection from the last event it saw, losing none', async () => {
+    const badge = page.locator('[data-card="crd_demo_ava_v"] .badge');
+    expect(await badge.getAttribute('data-status')).toBe('INACTIVE');
+    // The connection drops (no close frame); while the page is away, the card is activated again.
+    for (const socket of upgrades.splice(0)) socket.destroy();
+    const bank = await apiClient(kit.sandbox);
+    const changed = await bank.send('PATCH', CARD_PATH, { query: { id: 'crd_demo_ava_v' }, body: { card_status: 'ACTIVE', updated_by: 'Jordan Miles' } });
+    expect(changed.status).toBe(200);
+    await expect.poll(() => badge.getAttribute('data-status'), { timeout: 15_000, interval: 100 }).toBe('ACTIVE');
+    // It subscribed again with the cursor of the last event it had received.
+    const resumed = subscribeFrames.map((frame) => JSON.parse(frame) as { payload: { variables: { after: string | null } } });
+    expect(resumed.length).toBeGreaterThanOrEqual(2);
+    expect(resumed.at(-1)!.payload.variables.after).toEqual(expect.any(String));
+  });
+
+  it('shows a payout with a bad amount its error next to the amount field', async () => {
+    await page.locator('select[name="beneficiary"] option').first().waitFor({ state: 'attached', timeout: 20_000 });
+    await page.fill('input[name="sourceAmount"]', '0');
+    await page.click('button[type="submit"]');
+    const error = page.locator('.field-error[data-field="sourceAmount"]');
+    await error.waitFor({ timeout: 10_000 });
+    expect((await error.innerText()).trim().length).toBeGreaterThan(3);
+    // Nothing reached the bank's payout endpoint.
+    expect(kit.calls('/svc/api/v1/transfer/payout', 'POST')).toEqual([]);
+  });
+});
