@@ -4,6 +4,8 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  * This app's own codegen, as a frontend in another repository would have it: the gateway's printed
  * schema (or its URL, for introspection) in, typed documents out, and the persisted-documents
  * manifest the gateway loads as is with TRUSTED_DOCUMENTS=<path of src/gql/persisted-documents.json>.
+ * The scalar mappings repeat the gateway's codegen.ts on purpose: this file stands for another
+ * repository's, which cannot import the gateway's.
  */
 const config: CodegenConfig = {
   schema: '../../schema/schema.graphql',
