@@ -139,7 +139,7 @@ const envSchema = z
     METRICS_TOKEN: optionalString,
   });
 
-/** Every variable the gateway reads (.env.example and README's tables list each one). */
+/** Every variable the gateway reads (.env.example and docs/configuration.md list each one). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /**

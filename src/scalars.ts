@@ -42,7 +42,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d
 /**
  * A day or an instant, read into the bank's own text: `YYYY-MM-DD`, or `yyyy-MM-ddTHH:mm:ss` at UTC
  * (Document 2, 4.3 gives wallet history's bounds in these two forms and no zone: UTC is this
- * gateway's choice, see README "Where the documents are silent").
+ * gateway's choice, see docs/sandbox.md "Where the documents are silent").
  */
 function parseDateOrDateTime(value: unknown): string {
   if (typeof value === 'string') {

@@ -59,7 +59,7 @@ function operationsOf(document: DocumentNode, prefix: string): Shipped[] {
 const examples = exampleFiles.flatMap(({ file, document }) => operationsOf(document, `${file}: `));
 const bench = operationsOf(parse(read('../bench/operations.graphql')), 'bench: ');
 const readme = read('../README.md');
-const readmeSection = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Schema conventions'));
+const readmeSection = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Where to go next'));
 const readmeExamples = [...readmeSection.matchAll(/^\| `([^`]+)`[^|]*\| `(.+)` \|$/gm)].flatMap(([, name, example]) =>
   operationsOf(parse(example!), `README ${name}: `),
 );

@@ -13,7 +13,7 @@ import { useKit } from './kit.ts';
 const kit = useKit({ listen: true });
 
 function readmeExample(): string {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../docs/frontend.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('**Catching up after a reconnect.**'));
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
   if (!code) throw new Error('the README has no reconnect example');

@@ -6,7 +6,7 @@ import { useKit } from './kit.ts';
 
 /** The README's operation examples are the front door: each must run against the schema as printed. */
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const operations = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Schema conventions'));
+const operations = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Where to go next'));
 const examples = [...operations.matchAll(/^\| `([^`]+)`[^|]*\| `(.+)` \|$/gm)].map(([, name, example]) => ({ name: name!, example: example! }));
 const schema = buildSchema();
 

@@ -343,7 +343,7 @@ interface LinkTarget<K> {
 
 /**
  * Resolves a link to the record another record names by id (a card's cardholder, a payout's quote).
- * The id the bank sent is always a field of its own (`<link>UpstreamId`, see README "Schema
+ * The id the bank sent is always a field of its own (`<link>UpstreamId`, see docs/frontend.md "Schema
  * conventions"), so it survives when the record cannot be read; a record the bank does not find is
  * an error on the link (NOT_FOUND with the type and id), never a silent null. Returns the key, which
  * Pothos then takes from the loader's cache.

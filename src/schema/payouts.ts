@@ -20,7 +20,7 @@ const STATUS_TEXT: Record<(typeof PAYOUT_STATUSES)[number], string> = {
 };
 
 const PayoutStatus = builder.enumType('PayoutStatus', {
-  description: 'Where a payout stands. The documents name PENDING and PROCESSING; the others are described in the README.',
+  description: 'Where a payout stands. The documents name PENDING and PROCESSING; the others are the sandbox\u2019s, described in docs/sandbox.md.',
   values: Object.fromEntries(PAYOUT_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
 });
 

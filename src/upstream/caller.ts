@@ -19,7 +19,7 @@ export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined
 
 /**
  * For reads by id: the upstream answers an unknown id with a 400 whose message ends in "not found"
- * (Document 1 sends every failure as 400; see README), or a 404. Either means "no such record".
+ * (Document 1 sends every failure as 400; see docs/sandbox.md), or a 404. Either means "no such record".
  */
 export async function orNullIfNotFound<T>(read: Promise<T>): Promise<T | null> {
   try {

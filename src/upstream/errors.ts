@@ -54,7 +54,7 @@ export class UpstreamRejectedError extends UpstreamHttpError {}
 /**
  * The bank refused because the client's program does not offer the operation (Document 1, section
  * 9: "availability of some endpoints depends on the client's program"). Recognised by the message
- * suffix `is not supported for the <PROGRAM> program` (README).
+ * suffix `is not supported for the <PROGRAM> program` (docs/sandbox.md).
  */
 export class ProgramNotSupportedError extends UpstreamRejectedError {
   readonly program: string;

@@ -1,6 +1,6 @@
 /**
  * Relay's offset windows over the upstream's page/size lists. The upstream pages are 1-based with a
- * maximum size of 100 (the sandbox's documented choice, see README). A window [offset, offset+limit)
+ * maximum size of 100 (the sandbox's documented choice, see docs/sandbox.md). A window [offset, offset+limit)
  * is served by one call whenever some page size between `limit` and the maximum puts the whole window
  * on one page; otherwise by the fewest maximum-size pages that cover it.
  */

@@ -5,7 +5,7 @@ import { countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstr
 
 /**
  * Document 1, sections 2.9 and 4.4: payouts. The documents name PENDING (cancellable) and
- * PROCESSING; COMPLETED, CANCELLED and FAILED are the sandbox's documented choice (README).
+ * PROCESSING; COMPLETED, CANCELLED and FAILED are the sandbox's documented choice (docs/sandbox.md).
  */
 export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -58,7 +58,7 @@ const created = z
 
 const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Payout => ({ ...EMPTY, id: p.id, status: p.status }));
 
-/** Fields of an upcoming-payout item are not documented; these are the sandbox's (README). */
+/** Fields of an upcoming-payout item are not documented; these are the sandbox's (docs/sandbox.md). */
 const upcoming = z
   .object({
     id: z.string().min(1),

@@ -555,7 +555,7 @@ export type PayoutFeeType =
   /** Fees are shared: the beneficiary bears the receiving side. */
   | 'SHA';
 
-/** Where a payout stands. The documents name PENDING and PROCESSING; the others are described in the README. */
+/** Where a payout stands. The documents name PENDING and PROCESSING; the others are the sandbox’s, described in docs/sandbox.md. */
 export type PayoutStatus =
   /** Cancelled before processing; nothing was debited. */
   | 'CANCELLED'

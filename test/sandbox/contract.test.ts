@@ -256,8 +256,8 @@ describe('schema/upstream-contract.json', () => {
     expect(gateway.sort()).toEqual(contract.sort());
   });
 
-  it('names, in every x-choice, a row of the README table of choices', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('names, in every x-choice, a row of the table of choices (docs/sandbox.md)', () => {
+    const readme = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('### Where the documents are silent'), readme.indexOf('### Driving it'));
     const rows = new Set([...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]));
     const named = [...JSON.stringify(CONTRACT).matchAll(/"x-choice":"([^"]+)"/g)].map((match) => match[1]);
