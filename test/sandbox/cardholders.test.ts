@@ -47,7 +47,8 @@ describe('POST /svc/api/v1/card/cardholder', () => {
         // Section 2.4 lists no country_code: the nationality given is kept, not shown here.
         postal_address: null,
         created_by: 'Jordan Miles',
-        created_at: t.sandbox.clock.now().toISOString().slice(0, 19),
+        // The second it was created in: checked below, within a second of now (the clock ticks on).
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
         individual: {
           date_of_birth: '1990-06-01',
           name: { title: null, first_name: 'Noah', middle_name: null, last_name: 'Kim' },
@@ -57,6 +58,7 @@ describe('POST /svc/api/v1/card/cardholder', () => {
       },
     ]);
     expect(read.body.data[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    expect(Math.abs(Date.parse(`${read.body.data[0].created_at}Z`) - t.sandbox.clock.now().getTime())).toBeLessThan(2_000);
   });
 
   it('becomes READY ten minutes later on the t.sandbox clock', async () => {
