@@ -1,12 +1,17 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { Authenticator } from './authenticate.ts';
 import { presentedInHeaders } from './credentials.ts';
 import type { CallerIdentity } from './identity.ts';
 import { anonymousMayRun } from './operations.ts';
 import { AuthRefusal, refusalError } from './refusal.ts';
+
+/** What the operation hooks read of the GraphQL context (context.ts builds it; auth sits below it). */
+interface CallerContext {
+  caller: CallerIdentity;
+  requestId: string;
+}
 
 export interface AuthPluginOptions {
   authenticator: Authenticator;
@@ -90,7 +95,7 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
   /** Passthrough's rules once the operation is known: undefined = go ahead. */
   const operationRefusal = async (args: ExecutionArgs, subscription: boolean): Promise<AuthRefusal | undefined> => {
     if (!passthrough) return undefined;
-    const context = args.contextValue as GatewayContext;
+    const context = args.contextValue as CallerContext;
     const token = context.caller.upstreamToken;
     if (!token) {
       return subscription || !anonymousMayRun(args.document, args.operationName)
@@ -117,7 +122,7 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
         async onSubscribe({ args, setResultAndStopExecution }) {
           const refusal = await operationRefusal(args, true);
           if (refusal) return setResultAndStopExecution({ errors: [refuse(refusal, 'subscription')] });
-          const { caller, requestId } = args.contextValue as unknown as GatewayContext;
+          const { caller, requestId } = args.contextValue as unknown as CallerContext;
           const token = caller.upstreamToken;
           if (!token) return undefined;
           // The token was proven at the start; an expired or revoked one must not keep receiving events.

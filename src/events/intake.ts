@@ -2,10 +2,12 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { WebhookOutcome } from '../observability/metrics.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
 import { occurrenceKey, readEvent } from './models.ts';
+
+/** How a delivery ended, for the metrics (observability/metrics.ts counts them). */
+export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 /**
  * POST /webhooks: the bank's event deliveries. Checks the sender (x-api-key, and an HMAC signature

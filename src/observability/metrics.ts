@@ -6,6 +6,7 @@ import type { EventBusObserver } from '../events/bus.ts';
 import type { BreakerState, UpstreamObserver } from '../upstream/observer.ts';
 import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
+import type { WebhookOutcome } from '../events/intake.ts';
 
 /**
  * The gateway's Prometheus metrics, one registry per gateway (tests run several in one process).
@@ -17,7 +18,7 @@ export const MAX_OPERATION_NAMES = 200;
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
-export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
+export type { WebhookOutcome };
 
 export interface GatewayMetrics {
   registry: Registry;

@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers of the gateway (docs/architecture.md): a file imports only from its own layer's
+ * allowed neighbours or from layers below it, and no file imports its way into a cycle. The
+ * sandbox (src/sandbox) is a separate program the gateway starts and is left out here; so are
+ * tests. Layers, top first; a layer imports only layers listed after it, and inside a layer only
+ * the parts named in SIDEWAYS.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['main.ts', 'tools'],
+  ['start-banner.ts', 'env-file.ts', 'port-taken.ts', 'sandbox'],
+  ['gateway.ts'],
+  ['server.ts'],
+  ['ws.ts', 'health.ts'],
+  ['yoga.ts'],
+  ['compression.ts', 'schema'],
+  ['builder.ts', 'errors.ts'],
+  ['scalars.ts', 'observability'],
+  ['context.ts'],
+  ['auth', 'events'],
+  ['security'],
+  ['upstream'],
+  ['logger.ts'],
+  ['config.ts'],
+];
+
+/** Imports inside one layer that are allowed, as "from -> to". */
+const SIDEWAYS = new Set(['start-banner.ts -> logger.ts']);
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'sandbox' ? [] : files(path);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** `schema` for src/schema/cards.ts, `yoga.ts` for src/yoga.ts. */
+const partOf = (path: string): string => relative(SRC, path).split('/')[0]!;
+const rankOf = (part: string): number => LAYERS.findIndex((layer) => layer.includes(part));
+
+function importsOf(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  return [...text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((match) => resolve(dirname(path), match[1]!));
+}
+
+const graph = new Map(files(SRC).map((path) => [path, importsOf(path)]));
+
+describe('the layers of src/', () => {
+  it('places every part of src/ in a layer', () => {
+    const parts = new Set([...graph.keys()].map(partOf));
+    expect([...parts].filter((part) => rankOf(part) < 0)).toEqual([]);
+  });
+
+  it('has no import running up a layer or sideways without leave', () => {
+    const wrong: string[] = [];
+    for (const [from, targets] of graph) {
+      for (const to of targets) {
+        const [a, b] = [partOf(from), partOf(to)];
+        if (a === b) continue;
+        const [ra, rb] = [rankOf(a), rankOf(b)];
+        if (rb > ra || (rb === ra && SIDEWAYS.has(`${a} -> ${b}`))) continue;
+        wrong.push(`${relative(SRC, from)} -> ${relative(SRC, to)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no import cycle between files', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (path: string, trail: string[]): void => {
+      if (state.get(path) === 'done') return;
+      if (state.get(path) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(SRC, p)).join(' -> '));
+        return;
+      }
+      state.set(path, 'open');
+      for (const next of graph.get(path) ?? []) if (graph.has(next)) visit(next, [...trail, path]);
+      state.set(path, 'done');
+    };
+    for (const path of graph.keys()) visit(path, []);
+    expect(cycles).toEqual([]);
+  });
+});
