@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallerAuth } from './auth/index.ts';
 import { preflightRefusal } from './auth/origins.ts';
 import type { ResilienceConfig } from './config.ts';
@@ -138,7 +139,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       // Subscriptions complete first (SSE streams end, graphql-ws sends `complete`), then sockets close.
       await options.endSubscriptions?.();
       // graphql-ws sends each `complete` on a later tick; closing the socket at once would turn it into an error.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       await graphqlWs.close(1001, 'server shutting down');
       const cutShort = (await drain(graceMs)) ? 0 : inFlight.size;
       server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventLogConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import {
@@ -178,7 +179,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
       } catch (error) {
         if (closed) return;
         link.failed(error);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+        await sleep(RETRY_PAUSE_MS);
       }
     }
   }

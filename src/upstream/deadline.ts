@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getOperationAST, parse } from 'graphql';
 
 /**
@@ -36,19 +37,14 @@ export function deadlineSignal(deadline: number | undefined): AbortSignal | unde
 }
 
 /** Waits `ms`; false when the signal aborted first (the timer is cleared, nothing is left running). */
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await sleep(Math.max(0, ms), undefined, { signal });
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'AbortError') return false;
+    throw error;
+  }
 }
 
 /** The promise's outcome, or `onAbort()` thrown once the signal aborts (the promise runs on regardless). */

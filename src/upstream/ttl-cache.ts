@@ -1,38 +1,27 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * A small time-bounded cache shared across requests, for upstream data that changes rarely
- * (e.g. beneficiary rule sets). Concurrent misses for one key share a single load; failures are not
- * cached.
+ * (beneficiary rule sets, the webhook catalogue, passthrough token verdicts): lru-cache's `fetch`,
+ * which shares concurrent misses for one key and keeps no failed load, behind the one call the
+ * code needs. Values are boxed because lru-cache keeps no `undefined`, a verdict this cache holds.
  */
 export class TtlCache<V> {
-  readonly #entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
-  readonly #now: () => number;
+  readonly #cache: LRUCache<string, { value: V }, () => Promise<V>>;
 
   constructor(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
-    this.#ttlMs = options.ttlMs;
-    this.#maxEntries = options.maxEntries ?? 500;
-    this.#now = options.now ?? Date.now;
-  }
-
-  get(key: string, load: () => Promise<V>): Promise<V> {
-    const now = this.#now();
-    const hit = this.#entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.value;
-    const value = load();
-    this.#entries.set(key, { value, expiresAt: now + this.#ttlMs });
-    value.catch(() => {
-      if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
+    this.#cache = new LRUCache<string, { value: V }, () => Promise<V>>({
+      max: options.maxEntries ?? 500,
+      ttl: options.ttlMs,
+      // Expiry is checked on read with the clock as it is then, not a rounded one.
+      ttlResolution: 0,
+      fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
+      ...(options.now ? { perf: { now: options.now } } : {}),
     });
-    this.#evict();
-    return value;
   }
 
-  #evict(): void {
-    // Map keeps insertion order: the first entries are the oldest.
-    for (const key of this.#entries.keys()) {
-      if (this.#entries.size <= this.#maxEntries) break;
-      this.#entries.delete(key);
-    }
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const entry = await this.#cache.fetch(key, { context: load });
+    return (entry as { value: V }).value;
   }
 }
