@@ -89,6 +89,14 @@ export const IssuanceAction = builder.enumType('CardIssuanceAction', {
 const cardDetail = perRequestLoader((id: string, context: GatewayContext) => context.upstream.cards.detail(id));
 const detailOf = async (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.id);
 
+/** A detail field's resolver: `pick` from the card's detail (read once per card per request), null without one. */
+function fromDetail<T>(pick: (detail: CardDetail) => T) {
+  return async (card: Card, _args: unknown, context: GatewayContext): Promise<T | null> => {
+    const detail = await detailOf(card, context);
+    return detail ? pick(detail) : null;
+  };
+}
+
 type Detail = CardDetail;
 const SpendingControl = builder.objectRef<Detail['spendingControls'][number] & { currency: string }>('CardSpendingControl').implement({
   description: 'A spending limit and what is left of it.',
@@ -234,67 +242,55 @@ export const CardNode = builder.loadableNode('Card', {
       resolve: (card, _args, context) => readLink(CardholderNode, card.cardholderId, card.cardholderId, context),
     }),
     // Detail fields.
-    personalized: t.boolean({ description: 'Personalised (only these can be physical or in digital wallets).', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.personalized ?? null }),
-    scheme: t.string({ description: 'Card network.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.scheme ?? null }),
-    brand: t.string({ description: 'Card brand.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.brand ?? null }),
-    formFactor: t.string({ description: 'Form factor; value seen: PHYSICAL.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.formFactor ?? null }),
-    nickname: t.string({ description: 'Nickname.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.nickname ?? null }),
-    createdBy: t.string({ description: 'Who requested it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.createdBy ?? null }),
-    bin: t.string({ description: 'Bank identification number, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.bin ?? null }),
-    modeType: t.string({ description: 'Card mode, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.modeType ?? null }),
-    productId: t.string({ description: 'Card product id, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.productId ?? null }),
-    purpose: t.string({ description: 'Purpose, where the bank gives it.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.purpose ?? null }),
+    personalized: t.boolean({ description: 'Personalised (only these can be physical or in digital wallets).', resolve: fromDetail((d) => d.personalized) }),
+    scheme: t.string({ description: 'Card network.', resolve: fromDetail((d) => d.scheme) }),
+    brand: t.string({ description: 'Card brand.', resolve: fromDetail((d) => d.brand) }),
+    formFactor: t.string({ description: 'Form factor; value seen: PHYSICAL.', resolve: fromDetail((d) => d.formFactor) }),
+    nickname: t.string({ description: 'Nickname.', resolve: fromDetail((d) => d.nickname) }),
+    createdBy: t.string({ description: 'Who requested it.', resolve: fromDetail((d) => d.createdBy) }),
+    bin: t.string({ description: 'Bank identification number, where the bank gives it.', resolve: fromDetail((d) => d.bin) }),
+    modeType: t.string({ description: 'Card mode, where the bank gives it.', resolve: fromDetail((d) => d.modeType) }),
+    productId: t.string({ description: 'Card product id, where the bank gives it.', resolve: fromDetail((d) => d.productId) }),
+    purpose: t.string({ description: 'Purpose, where the bank gives it.', resolve: fromDetail((d) => d.purpose) }),
     limit: t.field({
       type: Money,
       description: 'Overall card limit.',
-      resolve: async (c, _a, ctx) => {
-        const detail = await detailOf(c, ctx);
-        return moneyOf(detail?.limit ?? null, detail?.currency ?? null);
-      },
+      resolve: fromDetail((d) => moneyOf(d.limit, d.currency)),
     }),
     availableBalance: t.field({
       type: Money,
       description: 'Funds available to the card, where the program has them.',
-      resolve: async (c, _a, ctx) => {
-        const detail = await detailOf(c, ctx);
-        return moneyOf(detail?.availableBalance ?? null, detail?.currency ?? null);
-      },
+      resolve: fromDetail((d) => moneyOf(d.availableBalance, d.currency)),
     }),
     noPinPaymentAmount: t.field({
       type: Money,
       description: 'Largest payment without PIN, where the bank gives it.',
-      resolve: async (c, _a, ctx) => {
-        const detail = await detailOf(c, ctx);
-        return moneyOf(detail?.noPinPaymentAmount ?? null, detail?.currency ?? null);
-      },
+      resolve: fromDetail((d) => moneyOf(d.noPinPaymentAmount, d.currency)),
     }),
     spendingControls: t.field({
       type: [SpendingControl],
       description: 'Spending limits and what is left of them.',
-      resolve: async (c, _a, ctx) => {
-        const detail = await detailOf(c, ctx);
-        return detail ? detail.spendingControls.map((s) => ({ ...s, currency: detail.currency })) : null;
-      },
+      resolve: fromDetail((d) => d.spendingControls.map((control) => ({ ...control, currency: d.currency }))),
     }),
     authorizationControls: t.field({
       type: AuthorizationControls,
       description: 'When and where it may be used.',
-      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.authorizationControls ?? null,
+      resolve: fromDetail((d) => d.authorizationControls),
     }),
-    delivery: t.field({ type: Delivery, description: 'Delivery of a physical card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.delivery ?? null }),
-    postalAddress: t.field({ type: AddressType, description: 'Delivery address.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.postalAddress ?? null }),
-    program: t.field({ type: Program, description: 'Program of the card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.program ?? null }),
+    delivery: t.field({ type: Delivery, description: 'Delivery of a physical card.', resolve: fromDetail((d) => d.delivery) }),
+    postalAddress: t.field({ type: AddressType, description: 'Delivery address.', resolve: fromDetail((d) => d.postalAddress) }),
+    program: t.field({ type: Program, description: 'Program of the card.', resolve: fromDetail((d) => d.program) }),
     cardholderSummary: t.field({
       type: CardholderSummary,
       description: "The detail's summary of the cardholder.",
-      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.cardholder ?? null,
+      resolve: fromDetail((d) => d.cardholder),
     }),
     riskControls: t.field({
       type: 'JSON',
       description: "The card's risk controls (risk_controls), passed through as the bank sends them: Document 2, 2.2 shows the field only as null and gives no shape.",
-      resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.riskControls ?? null,
+      resolve: fromDetail((d) => d.riskControls),
     }),
-    metadata: t.field({ type: 'JSONObject', description: 'Free metadata attached to the card.', resolve: async (c, _a, ctx) => (await detailOf(c, ctx))?.metadata ?? null }),
+    metadata: t.field({ type: 'JSONObject', description: 'Free metadata attached to the card.', resolve: fromDetail((d) => d.metadata) }),
     transactions: t.connection(
       {
         type: CardTransactionType,
