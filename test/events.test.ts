@@ -79,4 +79,18 @@ describe('bank events as subscriptions', () => {
     await cards.close();
     await deposits.close();
   });
+
+  it('narrows deposits to one account: ga.new, which names the account by number only, included', async () => {
+    await subscribeGatewayToEvents();
+    const usd = await subscribeSse(kit, 'subscription { depositUpdated(accountId: "acc_demo_usd") { status depositId account { upstreamId } } }');
+    const eur = await subscribeSse(kit, 'subscription { depositUpdated(accountId: "acc_demo_eur") { status depositId } }');
+    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 300, payer_name: 'Globex' })) as { depositId: string };
+    const updates = (await usd.next(5)).map((r) => r.data.depositUpdated);
+    expect(updates.map((u) => u.status)).toEqual(['NEW', 'PENDING', 'SETTLED', 'SETTLED', 'TOPPED_UP']);
+    for (const update of updates) expect(update).toMatchObject({ depositId: deposit.depositId, account: { upstreamId: 'acc_demo_usd' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(eur.received).toHaveLength(0);
+    await usd.close();
+    await eur.close();
+  });
 });

@@ -117,6 +117,12 @@ const accountIdByNumber = perRequestLoader(async (accountNumber: string, context
   return accounts.find((account) => account.accountNumber === accountNumber)?.id ?? null;
 });
 
+/** The account's number, by which ga.new names it; null when the bank has no such account. */
+async function accountNumberOf(accountId: string, context: GatewayContext): Promise<string | null> {
+  const [account] = await context.upstream.accounts.list({ id: accountId });
+  return account?.accountNumber ?? null;
+}
+
 async function receivingAccountId(e: Of<'deposit'>, context: GatewayContext): Promise<string | null> {
   if (e.details.globalAccountId !== null) return e.details.globalAccountId;
   if (e.details.accountNumber === null) return null;
@@ -237,16 +243,23 @@ interface Narrowing<K extends Exclude<EventKind, 'other'>> {
   typename?: string;
   description: string;
   idOf: (event: Of<K>) => string | null | undefined;
+  /**
+   * A second name the wanted record goes by in some events, read once when the subscription starts
+   * (ga.new names an account by its number only), and where an event carries it.
+   */
+  alias?: { of: (wanted: string, context: GatewayContext) => Promise<string | null>; in: (event: Of<K>) => string | null | undefined };
 }
 
 /** The events of one kind, optionally of one resource, after a cursor. */
 function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?: Narrowing<K>) {
-  return (_root: unknown, args: Record<string, unknown>, context: GatewayContext) => {
+  return async (_root: unknown, args: Record<string, unknown>, context: GatewayContext) => {
     const given = narrowing ? args[narrowing.arg] : undefined;
     const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(String(given), narrowing!.typename) : String(given);
+    const alias = wanted !== null && narrowing?.alias ? await narrowing.alias.of(wanted, context) : null;
+    const isWanted = (event: Of<K>) => narrowing!.idOf(event) === wanted || (alias !== null && narrowing!.alias!.in(event) === alias);
     return context.events.subscribe({
       after: args.after as string | null | undefined,
-      filter: (event) => event.kind === kind && (wanted === null || narrowing!.idOf(event as Of<K>) === wanted),
+      filter: (event) => event.kind === kind && (wanted === null || isWanted(event as Of<K>)),
     });
   };
 }
@@ -306,6 +319,7 @@ builder.subscriptionFields((t) => {
       typename: 'Account',
       description: "Only deposits to this account (global ID or the bank's id).",
       idOf: (e) => e.details.globalAccountId,
+      alias: { of: accountNumberOf, in: (e) => e.details.accountNumber },
     }),
     conversionUpdated: typed('conversion', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
       arg: 'conversionId',
