@@ -8,7 +8,6 @@ import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
 import type { Logger } from './logger.ts';
-import { deadlineFor } from './upstream/deadline.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -63,6 +62,25 @@ export function requestIdOf(request: Request): string {
 
 const requestIds = new WeakMap<Request, string>();
 
+/** Each request's operation deadline, once its execution starts (useOperationDeadline). */
+const deadlines = new WeakMap<Request, { at?: number }>();
+
+/**
+ * The operation deadline (OPERATION_DEADLINE_MS): every upstream call of a query or mutation, with
+ * its time queued, its retries and waits, and any token it needs, is over by its start plus this.
+ * Set in onExecute, which queries and mutations pass and subscriptions do not: a subscription's
+ * context lives for hours, so a deadline counted from its start would fail every event after the
+ * first minutes; each event's reads are bounded by the per-call timeout and the retry budget.
+ */
+function useOperationDeadline(deadlineMs: number): Plugin {
+  return {
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (request) deadlines.set(request, { at: Date.now() + deadlineMs });
+    },
+  };
+}
+
 /** Every answer says which request it was, so a caller can quote it to an operator. */
 const useRequestId = (): Plugin => ({
   onRequest: ({ request }) => {
@@ -99,8 +117,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
     // Compression last: every other plugin has set its headers by then.
-    plugins: [useRequestId(), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
-    context: async ({ request, params }) => {
+    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
+    context: async ({ request }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);
       return {
@@ -112,8 +130,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             callerToken: caller.upstreamToken,
             gatewayLogin: auth.config.mode !== 'passthrough',
             correlationId: requestId,
-            // Counted from now, as the operation starts; subscriptions get none (upstream/deadline.ts).
-            deadline: deadlineFor(params, options.upstream.operationDeadlineMs),
+            // Set when the operation starts executing; subscriptions get none (useOperationDeadline).
+            deadline: () => deadlines.get(request)?.at,
           }),
           requestId,
         ),

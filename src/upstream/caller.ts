@@ -7,14 +7,20 @@ export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'aut
 
 /** What every upstream call of one GraphQL operation shares. */
 export interface CallScope {
-  /** Epoch ms by which the call must be done (the operation's deadline). */
-  deadline?: number | undefined;
+  /**
+   * Epoch ms by which the call must be done (the operation's deadline), or where to read it at the
+   * time of the call: an operation's deadline is set when it starts executing (yoga.ts).
+   */
+  deadline?: number | (() => number | undefined) | undefined;
   /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
   correlationId?: string | undefined;
 }
 
 export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
-  return (ep, options) => client.call(ep, { ...options, ...scope, auth });
+  return (ep, options) => {
+    const deadline = typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
+    return client.call(ep, { ...options, correlationId: scope.correlationId, deadline, auth });
+  };
 }
 
 /**
