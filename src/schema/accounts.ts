@@ -112,6 +112,8 @@ export const AccountNode = builder.loadableNode('Account', {
   id: { resolve: (account) => account.id },
   load: loadAccounts,
   sort: (account) => account.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (account) => account.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', {
       nullable: false,
@@ -211,8 +213,6 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const accounts = await context.upstream.accounts.list({ currency: args.currency, status: args.status });
-      const loader = AccountNode.getDataloader(context);
-      for (const account of accounts) loader.prime(account.id, account);
       return resolveArrayConnection({ args }, accounts);
     },
   }, { name: 'AccountConnection' }, { name: 'AccountEdge' }),
@@ -280,7 +280,6 @@ builder.mutationField('accountCreate', (t) =>
     },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const account = await context.upstream.accounts.create(input, idempotencyKey);
-      AccountNode.getDataloader(context).prime(account.id, account);
       return account;
     },
   }),

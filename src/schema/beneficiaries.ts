@@ -95,6 +95,8 @@ export const BeneficiaryNode = builder.loadableNode('Beneficiary', {
   id: { resolve: (beneficiary) => beneficiary.id },
   load: loadBeneficiaries,
   sort: (beneficiary) => beneficiary.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (beneficiary) => beneficiary.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's own identifier of the beneficiary (ben_...)." }),
     nickname: t.exposeString('nickname', { description: 'Your own short name for the beneficiary.' }),
@@ -159,8 +161,6 @@ builder.queryFields((t) => ({
       resolve: (_root, args, context) =>
         offsetConnection(args, async (range) => {
           const page = await context.upstream.beneficiaries.list({ ...range, currency: args.currency });
-          const loader = BeneficiaryNode.getDataloader(context);
-          for (const beneficiary of page) loader.prime(beneficiary.id, beneficiary);
           return page;
         }),
     },

@@ -171,6 +171,8 @@ export const CardholderNode = builder.loadableNode('Cardholder', {
   id: { resolve: (cardholder) => cardholder.id },
   load: loadCardholders,
   sort: (cardholder) => cardholder.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (cardholder) => cardholder.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's own identifier of the cardholder (chd_...)." }),
     status: t.expose('status', { type: CardholderStatus, nullable: false, description: 'PENDING while under review, then READY.' }),
@@ -217,8 +219,6 @@ builder.queryFields((t) => ({
       resolve: (_root, args, context) =>
         pagedConnection(args, async (slice) => {
           const page = await context.upstream.cardholders.list({ ...slice, status: args.status });
-          const loader = CardholderNode.getDataloader(context);
-          for (const cardholder of page) loader.prime(cardholder.id, cardholder);
           return page;
         }),
     },

@@ -226,6 +226,8 @@ export const CardNode = builder.loadableNode('Card', {
   id: { resolve: (card) => card.id },
   load: loadCards,
   sort: (card) => card.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (card) => card.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's card id (cardHashId)." }),
     status: t.expose('status', { type: CardStatus, nullable: false, description: 'Whether it can be used.' }),
@@ -322,8 +324,6 @@ const cardListArgs = () => builder.args((t) => ({
 function cardsConnection(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null; status?: string | null }, context: GatewayContext, cardholderId?: string) {
   return pagedConnection(args, async ({ page, size }) => {
     const cards = await context.upstream.cards.list({ cardholderId, status: args.status as CardListFilterStatus | null, page, size });
-    const loader = CardNode.getDataloader(context);
-    for (const card of cards) loader.prime(card.id, card);
     return cards;
   });
 }

@@ -146,6 +146,8 @@ export const QuoteNode = builder.loadableNode('Quote', {
   id: { resolve: (quote) => quote.id },
   load: async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id)))),
   sort: (quote) => quote.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (quote) => quote.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the quote." }),
     rate: t.expose('rate', { type: 'Decimal', nullable: false, description: 'Guaranteed net rate.' }),
@@ -175,6 +177,8 @@ export const ConversionNode = builder.loadableNode('Conversion', {
   load: async (ids: string[], context: GatewayContext) =>
     found(await Promise.all(ids.map((id) => context.upstream.fx.conversion(id)))),
   sort: (conversion) => conversion.id,
+  // Records a list or a mutation returns are cached for later reads by id in the same request.
+  cacheResolved: (conversion) => conversion.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the conversion." }),
     status: t.expose('status', { type: ConversionStatus, nullable: false, description: 'Where the conversion stands.' }),
@@ -227,8 +231,6 @@ builder.queryFields((t) => ({
         'Every conversion of the business, newest first by creation time (the bank may omit it in its list: those come last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) => {
         const conversions = sortedByTime(await context.upstream.fx.conversions(), (c) => c.createdAt, 'latest');
-        const loader = ConversionNode.getDataloader(context);
-        for (const conversion of conversions) loader.prime(conversion.id, conversion);
         return resolveArrayConnection({ args }, conversions);
       },
     },
@@ -259,7 +261,6 @@ builder.mutationField('quoteCreate', (t) =>
     args: { input: t.arg({ type: QuoteCreateInput, required: true, description: 'The exchange.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const quote = await context.upstream.fx.quoteCreate(input, idempotencyKey);
-      QuoteNode.getDataloader(context).prime(quote.id, quote);
       return quote;
     },
   }),
