@@ -393,7 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reconcileIntervalMs: e.WEBHOOK_RECONCILE_INTERVAL_MS,
     },
     redisUrl: e.REDIS_URL,
-    eventLog: { maxEvents: e.EVENT_LOG_MAX_EVENTS, maxAgeMs: e.EVENT_LOG_MAX_AGE_MS },
+    eventLog: eventLogFrom(e),
     auth: {
       mode: e.AUTH_MODE ?? 'none',
       apiKeys: e.GATEWAY_API_KEY_HASHES,
@@ -405,11 +405,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedOrigins: allowedOriginsFrom(e),
     },
     limits: limitsFrom(e),
-    resilience: {
-      operationDeadlineMs: e.OPERATION_DEADLINE_MS,
-      breaker: { errorRate: e.BREAKER_ERROR_RATE, minCalls: e.BREAKER_MIN_CALLS, windowMs: e.BREAKER_WINDOW_MS, openMs: e.BREAKER_OPEN_MS },
-      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    },
+    resilience: resilienceFrom(e),
     metricsToken: e.METRICS_TOKEN,
   };
 }
@@ -446,14 +442,17 @@ function limitsFrom(e: z.output<typeof envSchema>): QueryLimitsConfig {
 }
 
 /** Defaults for code that builds a gateway without the environment (tests, benchmark). */
-export const DEFAULT_EVENT_LOG: EventLogConfig = (() => {
-  const e = envSchema.parse({});
+export const DEFAULT_EVENT_LOG: EventLogConfig = eventLogFrom(envSchema.parse({}));
+
+/** The event log's retention, from the parsed environment (the config and its defaults alike). */
+function eventLogFrom(e: z.output<typeof envSchema>): EventLogConfig {
   return { maxEvents: e.EVENT_LOG_MAX_EVENTS, maxAgeMs: e.EVENT_LOG_MAX_AGE_MS };
-})();
+}
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(envSchema.parse({}));
-export const DEFAULT_RESILIENCE: ResilienceConfig = loadResilienceDefaults();
-function loadResilienceDefaults(): ResilienceConfig {
-  const e = envSchema.parse({});
+export const DEFAULT_RESILIENCE: ResilienceConfig = resilienceFrom(envSchema.parse({}));
+
+/** How the gateway survives a failing bank, from the parsed environment: one mapping for the config and its defaults. */
+function resilienceFrom(e: z.output<typeof envSchema>): ResilienceConfig {
   return {
     operationDeadlineMs: e.OPERATION_DEADLINE_MS,
     breaker: { errorRate: e.BREAKER_ERROR_RATE, minCalls: e.BREAKER_MIN_CALLS, windowMs: e.BREAKER_WINDOW_MS, openMs: e.BREAKER_OPEN_MS },
