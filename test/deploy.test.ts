@@ -96,6 +96,11 @@ describe('.env.example and the ignore files', () => {
     expect([...named].sort()).toEqual([...new Set([...CONFIG_VARIABLES, ...sandbox])].sort());
   });
 
+  it('matches docs/configuration.md, which documents every variable .env.example lists', () => {
+    const documented = readFileSync(new URL('docs/configuration.md', root), 'utf8');
+    expect(named.filter((name) => !documented.includes(`\`${name}\``))).toEqual([]);
+  });
+
   it('keeps .env files out of git and out of the image, and compose reads one when it exists', () => {
     const lines = (file: string) => readFileSync(new URL(file, root), 'utf8').split('\n');
     expect(lines('.dockerignore')).toEqual(expect.arrayContaining(['.env', '.env.*']));
