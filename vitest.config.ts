@@ -15,5 +15,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.
     expect: { poll: { timeout: 10_000 } },
+    // npm run test:coverage: what the suite runs of the gateway and the sandbox (examples and tools aside).
+    coverage: { provider: 'v8', include: ['src/**/*.ts'], exclude: ['src/**/*.test.ts', 'src/tools/**'], reporter: ['text-summary', 'json-summary'], reportsDirectory: 'coverage' },
   },
 });
