@@ -32,11 +32,6 @@ const optionalFlag = z.preprocess(
     .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
     .optional(),
 );
-/** Comma-separated; blanks dropped. */
-const list = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim()).filter(Boolean) : []),
-  z.array(z.string()),
-);
 /** `name:sha256-hex` pairs: the gateway keeps only hashes of its callers' API keys. */
 const apiKeyHashes = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim()).filter(Boolean) : []),

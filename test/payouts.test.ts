@@ -8,7 +8,7 @@ import {
   UpcomingPayoutsDocument,
   type PayoutCreateInput,
 } from './generated/graphql.ts';
-import { balance, cents, createQuote, day, GERMAN_SUPPLIER, payoutInput as flowPayoutInput } from './flows.ts';
+import { balance, cents, day, GERMAN_SUPPLIER, payoutInput as flowPayoutInput } from './flows.ts';
 import { useKit } from './kit.ts';
 
 const kit = useKit();

@@ -8,7 +8,6 @@ import {
   AddressInput,
   AddressType,
   MUTATION_ERRORS,
-  found,
   loadByIdOrList,
   idempotencyKeyArg,
   notBlank,

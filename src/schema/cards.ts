@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -17,15 +16,12 @@ import {
   DateRangeInput,
   dateRangeRule,
   Money,
-  MUTATION_ERRORS,
   loadByIdOrList,
-  idempotencyKeyArg,
   money,
   pagedConnection,
   perRequestLoader,
   readLink,
   upstreamIdFrom,
-  validationError,
   BANK_ORDER,
   globalIdRule,
 } from './common.ts';

@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, validationError, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
+import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
