@@ -111,10 +111,13 @@ const CardholderStatusChange = builder.objectRef<Of<'cardholderStatus'>>('Cardho
 
 // --- Money movements -----------------------------------------------------------------------------
 
-/** ga.new names the receiving account by number alone: the account list tells its id (once per number per request). */
-const accountIdByNumber = perRequestLoader(async (accountNumber: string, context: GatewayContext) => {
+/**
+ * ga.new names the receiving account by number alone: the account list holds it (read once per
+ * number per request). The account itself is returned, so the `account` link needs no second read.
+ */
+const accountByNumber = perRequestLoader(async (accountNumber: string, context: GatewayContext) => {
   const accounts = await context.upstream.accounts.list();
-  return accounts.find((account) => account.accountNumber === accountNumber)?.id ?? null;
+  return accounts.find((account) => account.accountNumber === accountNumber) ?? null;
 });
 
 /** The account's number, by which ga.new names it; null when the bank has no such account. */
@@ -123,10 +126,10 @@ async function accountNumberOf(accountId: string, context: GatewayContext): Prom
   return account?.accountNumber ?? null;
 }
 
-async function receivingAccountId(e: Of<'deposit'>, context: GatewayContext): Promise<string | null> {
-  if (e.details.globalAccountId !== null) return e.details.globalAccountId;
-  if (e.details.accountNumber === null) return null;
-  return accountIdByNumber(context).load(e.details.accountNumber);
+/** The receiving account named by number (ga.new), or null where the event names it by id or not at all. */
+async function accountNamedByNumber(e: Of<'deposit'>, context: GatewayContext) {
+  if (e.details.globalAccountId !== null || e.details.accountNumber === null) return null;
+  return accountByNumber(context).load(e.details.accountNumber);
 }
 
 const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implement({
@@ -141,15 +144,15 @@ const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implemen
     accountUpstreamId: t.string({
       description:
         "The bank's id of the receiving account: global_account_id where the event names it; for ga.new, which names only the account number (settlement_info.beneficiary_account_number), the id of the account with that number in the account list (null if none has it).",
-      resolve: (e, _args, context) => receivingAccountId(e, context),
+      resolve: async (e, _args, context) => e.details.globalAccountId ?? (await accountNamedByNumber(e, context))?.id ?? null,
     }),
     account: t.field({
       type: AccountNode,
       description: 'The receiving account, read now. An error (NOT_FOUND) when the bank does not find it; the id is in `accountUpstreamId` either way.',
-      resolve: async (e, _args, context) => {
-        const id = await receivingAccountId(e, context);
-        return readLink(AccountNode, id, id, context);
-      },
+      resolve: async (e, _args, context) =>
+        e.details.globalAccountId !== null
+          ? readLink(AccountNode, e.details.globalAccountId, e.details.globalAccountId, context)
+          : accountNamedByNumber(e, context),
     }),
   }),
 });
