@@ -59,36 +59,46 @@ export function useResponseCompression(): Plugin {
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       const headers = new fetchAPI.Headers(response.headers);
       headers.append('vary', 'accept-encoding');
-      const bytes = new Uint8Array(await response.arrayBuffer());
 
       if (request.method === 'GET' && type.startsWith('text/html')) {
-        const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-        if (page?.etag !== etag) page = { etag, bodies: new Map([['identity', bytes]]) };
-        headers.set('etag', etag);
-        headers.set('cache-control', 'no-cache');
-        if (request.headers.get('if-none-match') === etag) {
-          headers.delete('content-type');
-          headers.delete('content-length');
-          setResponse(new fetchAPI.Response(null, { status: 304, headers }));
-          return;
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        // The same page as last time (a byte compare, far cheaper than hashing 9 MB again) keeps its entry.
+        if (page === null || !Buffer.from(bytes).equals(page.bodies.get('identity')!)) {
+          page = { etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`, bodies: new Map([['identity', bytes]]) };
         }
-        const key = encoding ?? 'identity';
-        let body = page.bodies.get(key);
-        if (body === undefined) {
-          body = await compressors[key as Encoding](bytes);
-          page.bodies.set(key, body);
-        }
-        setResponse(withBody(fetchAPI, response, headers, body, encoding));
+        setResponse(await pageResponse(fetchAPI, request, response, headers, page, encoding));
         return;
       }
 
-      if (encoding === null || bytes.byteLength < MIN_BYTES) {
-        setResponse(withBody(fetchAPI, response, headers, bytes, null));
+      // Nothing to do with the body: pass it on as it streams, without reading it into memory.
+      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (encoding === null || declared < MIN_BYTES) {
+        setResponse(new fetchAPI.Response(response.body, { status: response.status, statusText: response.statusText, headers }));
         return;
       }
-      setResponse(withBody(fetchAPI, response, headers, await compressors[encoding](bytes), encoding));
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (bytes.byteLength < MIN_BYTES) setResponse(withBody(fetchAPI, response, headers, bytes, null));
+      else setResponse(withBody(fetchAPI, response, headers, await compressors[encoding](bytes), encoding));
     },
   };
+}
+
+/** The GraphiQL page: 304 for a browser that has it, else its bytes in the encoding asked for, compressed once. */
+async function pageResponse(fetchAPI: { Response: typeof Response }, request: Request, response: Response, headers: Headers, page: Cached, encoding: Encoding | null): Promise<Response> {
+  headers.set('etag', page.etag);
+  headers.set('cache-control', 'no-cache');
+  if (request.headers.get('if-none-match') === page.etag) {
+    headers.delete('content-type');
+    headers.delete('content-length');
+    return new fetchAPI.Response(null, { status: 304, headers });
+  }
+  const key = encoding ?? 'identity';
+  let body = page.bodies.get(key);
+  if (body === undefined) {
+    body = await compressors[key as Encoding](page.bodies.get('identity')!);
+    page.bodies.set(key, body);
+  }
+  return withBody(fetchAPI, response, headers, body, encoding);
 }
 
 function withBody(fetchAPI: { Response: typeof Response }, response: Response, headers: Headers, body: Uint8Array, encoding: Encoding | null): Response {
