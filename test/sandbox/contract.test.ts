@@ -21,6 +21,7 @@ import {
   errorProblems,
   eventProblems,
   pathPattern,
+  requestPath,
   responseProblems,
 } from './contract.ts';
 import {
@@ -252,7 +253,7 @@ describe('schema/upstream-contract.json', () => {
     expect(CONTRACT_ENDPOINTS.map((entry) => entry.number)).toEqual(range(1, 57));
     const tables = [loginEndpoint, ...[accountEndpoints, beneficiaryEndpoints, payoutEndpoints, fxEndpoints, cardEndpoints, cardholderEndpoints, walletEndpoints, kycEndpoints, onboardingEndpoints, webhookEndpoints, directDebitEndpoints].flatMap(Object.values)];
     const gateway = tables.map((endpoint) => `${endpoint.method} ${endpoint.path.replace('{svc}', 'svc').replace(/\{[^}]+\}/g, '{}')}`);
-    const contract = CONTRACT_ENDPOINTS.map((entry) => `${entry.method} ${entry.path.replace(/\?id=$| \(.*\)$/, '').replace(/\{[^}]+\}/g, '{}')}`);
+    const contract = CONTRACT_ENDPOINTS.map((entry) => `${entry.method} ${requestPath(entry).replace(/\{[^}]+\}/g, '{}')}`);
     expect(gateway.sort()).toEqual(contract.sort());
   });
 

@@ -90,9 +90,14 @@ export function errorProblems(kind: 'ErrorEnvelope' | 'DirectDebitError', body: 
   return problems(compile(kind, () => ({ $ref: `#/$defs/${kind}` })), body);
 }
 
+/** The request path an entry stands for: `?id=` and a `(list)` note dropped, path parameters kept. */
+export function requestPath(entry: ContractEndpoint): string {
+  return entry.path.replace(/\?id=$/, '').replace(/ \(.*\)$/, '');
+}
+
 /** `/svc/api/v1/card/cardholder?id=` and `…/{mandate_id}` as a pattern over request paths (query excluded). */
 export function pathPattern(entry: ContractEndpoint): RegExp {
-  const path = entry.path.replace(/\?id=$/, '').replace(/ \(.*\)$/, '');
+  const path = requestPath(entry);
   const source = path
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
