@@ -48,7 +48,7 @@ async function sandboxUpstream(
     serviceSegment: config.serviceSegment,
     webhookSigningSecret: webhooks.signingSecret,
     logger: logger.child({ component: 'sandbox' }),
-  }).catch((error: unknown) => portTaken(error, 'SANDBOX_PORT'));
+  }).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm start'));
   logger.debug({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
   return {
     sandbox,
@@ -57,12 +57,6 @@ async function sandboxUpstream(
       maxConcurrency: config.upstreamMaxConcurrency,
     },
   };
-}
-
-/** Exits with one line naming the variable when `error` is a port that cannot be had; else rethrows. */
-function portTaken(error: unknown, variable: 'PORT' | 'SANDBOX_PORT'): never {
-  exitIfPortTaken(error, variable, 'npm start');
-  throw error;
 }
 
 async function main(): Promise<void> {
@@ -85,7 +79,7 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     processMetrics: true,
   });
-  const { url, port } = await gateway.server.listen(config.port, config.host).catch((error: unknown) => portTaken(error, 'PORT'));
+  const { url, port } = await gateway.server.listen(config.port, config.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
   announceStart(
     {
       url,

@@ -41,10 +41,7 @@ const sandbox = await startSandbox({
   program: envProgram(),
   logger,
   ...(process.env.SANDBOX_WEBHOOK_SIGNING_SECRET ? { webhookSigningSecret: process.env.SANDBOX_WEBHOOK_SIGNING_SECRET } : {}),
-}).catch((error: unknown) => {
-  exitIfPortTaken(error, 'SANDBOX_PORT', 'npm run sandbox');
-  throw error;
-});
+}).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm run sandbox'));
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');
