@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { endpointName, isIdempotent, type Endpoint } from '../endpoint.ts';
+import { UpstreamError, InvalidBankIdError, type UpstreamErrorDetails } from '../errors.ts';
+import { familyOf, type UpstreamFamily, type UpstreamGuards } from '../guards.ts';
+import { bankIdProblem } from '../ids.ts';
+import type { UpstreamCallRecord } from '../observer.ts';
+
+/**
+ * Where a call's bearer token comes from. The gateway's own login can renew a refused token; a token
+ * a caller brought cannot be renewed by us, so it has no `renew`.
+ */
+export interface TokenSource {
+  get(): Promise<string>;
+  renew?(refused: string): Promise<string>;
+}
+
+export interface CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+  /** Extra headers an endpoint requires, e.g. `x-account-id`. */
+  headers?: Record<string, string>;
+  auth?: TokenSource | undefined;
+  /** For writes: sent as x-request-id so a replayed write is not applied twice upstream. */
+  idempotencyKey?: string | undefined;
+  /** Epoch ms by which the call must be done (the operation's deadline). */
+  deadline?: number | undefined;
+  /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
+  correlationId?: string | undefined;
+}
+
+/**
+ * One logical call on its way through the stages (pipeline.ts): what all its attempts share, and
+ * the three things stages hand inwards, each set by one stage only.
+ */
+export interface UpstreamCall {
+  readonly ep: Endpoint<unknown>;
+  readonly family: UpstreamFamily;
+  /** Reads (and login, which changes nothing) are retried after failures; writes only after a 429. */
+  readonly kind: 'read' | 'write';
+  readonly details: UpstreamErrorDetails;
+  /** Path and query string, bank ids checked, under the base address's own path. */
+  readonly path: string;
+  readonly body: string | undefined;
+  readonly options: CallOptions;
+  /** What every log line about the call carries: endpoint, x-request-id, x-correlation-id. */
+  readonly log: UpstreamErrorDetails & { correlationId: string | undefined };
+  /** Set by the deadline stage: aborts at the deadline, whether queued, waiting or on the wire. */
+  signal: AbortSignal | undefined;
+  /** Attempts the retry stage may make; the breaker stage lowers it to 1 for a half-open probe. */
+  maxAttempts: number;
+  /** Set by the auth renewal stage before each attempt; undefined for endpoints without a token. */
+  token: string | undefined;
+}
+
+/** Where the endpoint's path lives: the base address's own path and the `{svc}` segment. */
+export interface CallTarget {
+  prefix: string;
+  serviceSegment: string;
+}
+
+/** Query keys and headers that carry a bank id (Documents 1-3), checked like path parameters. */
+const ID_QUERY_KEY = /^(id|\w+_id)$/;
+const ID_HEADERS = new Set(['x-account-id', 'x-cardholder-id', 'x-wallet-id', 'x-cardholderHash-id', 'x-on-behalf-of']);
+
+/** The last guard: an implausible id never reaches the bank, whatever brought it (see ids.ts). */
+function checkedBankId(parameter: string, value: string): string {
+  const problem = bankIdProblem(value);
+  if (problem) throw new InvalidBankIdError(parameter, problem);
+  return value;
+}
+
+/**
+ * The call as the stages see it. It throws before any stage runs when a bank id is implausible: that
+ * is the caller's mistake, not the bank's failure, so no breaker may count it.
+ */
+export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target: CallTarget, maxAttempts: number): UpstreamCall {
+  for (const [header, value] of Object.entries(options.headers ?? {})) if (ID_HEADERS.has(header)) checkedBankId(header, value);
+  const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
+  const details = { endpoint: endpointName(ep), requestId };
+  return {
+    ep,
+    family: familyOf(ep),
+    kind: isIdempotent(ep.method) || ep.headers === 'login' ? 'read' : 'write',
+    details,
+    path: pathOf(ep, options, target),
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    options,
+    log: { ...details, correlationId: options.correlationId },
+    signal: undefined,
+    maxAttempts,
+    token: undefined,
+  };
+}
+
+function pathOf(ep: Endpoint<unknown>, options: CallOptions, target: CallTarget): string {
+  const path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'svc') return target.serviceSegment;
+    const value = options.params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${ep.path}`);
+    return encodeURIComponent(checkedBankId(name, value));
+  });
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    query.set(key, ID_QUERY_KEY.test(key) ? checkedBankId(key, String(value)) : String(value));
+  }
+  return `${target.prefix}${path}${query.size > 0 ? `?${query}` : ''}`;
+}
+
+/** Whether the error is this call's own failure, rather than one it inherited (a login it waited for). */
+export function ownedBy(call: UpstreamCall, error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError && error.requestId === call.details.requestId;
+}
+
+/** One attempt (or a refusal to attempt) for the metrics and readiness. */
+export function observe(guards: UpstreamGuards, call: UpstreamCall, status: UpstreamCallRecord['status'], durationMs: number): void {
+  guards.observer.call({ endpoint: call.details.endpoint, family: call.family, status, durationMs });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { accountEndpoints } from '../accounts.ts';
+import { prepareCall } from './call.ts';
+import { through, type Stage } from './pipeline.ts';
+
+const call = () => prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 3);
+
+describe('through', () => {
+  it('runs the stages outermost first around the last step, each seeing what the inner ones return', async () => {
+    const seen: string[] = [];
+    const named =
+      (name: string): Stage =>
+      async (_call, next) => {
+        seen.push(`${name} in`);
+        const result = await next();
+        seen.push(`${name} out`);
+        return result;
+      };
+    const run = through([named('a'), named('b')], async () => {
+      seen.push('last');
+      return 42;
+    });
+    expect(await run(call())).toBe(42);
+    expect(seen).toEqual(['a in', 'b in', 'last', 'b out', 'a out']);
+  });
+
+  it('lets a stage call the rest again (a retry) or not at all (a refusal)', async () => {
+    let sends = 0;
+    const twice: Stage = async (_call, next) => {
+      await next().catch(() => undefined);
+      return next();
+    };
+    const flaky = through([twice], async () => {
+      sends += 1;
+      if (sends === 1) throw new Error('first');
+      return 'second';
+    });
+    expect(await flaky(call())).toBe('second');
+    const refuse: Stage = async () => {
+      throw new Error('refused');
+    };
+    await expect(through([refuse], async () => sends++)(call())).rejects.toThrow('refused');
+    expect(sends).toBe(2);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Logger } from '../../logger.ts';
+import { pause } from '../deadline.ts';
+import { UpstreamRateLimitError } from '../errors.ts';
+import type { UpstreamGuards } from '../guards.ts';
+import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry.ts';
+import { ownedBy, type UpstreamCall } from './call.ts';
+import type { Stage } from './pipeline.ts';
+
+/**
+ * Another attempt after a failure the policy says is safe to repeat (retry.ts: reads after network
+ * failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's waiting
+ * time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
+ * library counts retries against calls across a whole runtime, which is what keeps an outage from
+ * multiplying the load on the bank.
+ */
+export function retryStage(policy: RetryPolicy, guards: UpstreamGuards, logger: Logger): Stage {
+  return async (call, next) => {
+    guards.retryBudget.recordCall();
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await next();
+      } catch (error) {
+        const delay = nextDelay(call, attempt, error, waited, policy, guards, logger);
+        if (delay === undefined) throw error;
+        logger.warn({ ...call.log, attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream call');
+        if (!(await pause(delay, call.signal))) throw guards.deadlineExceeded(call.details, false);
+        waited += delay;
+      }
+    }
+  };
+}
+
+/**
+ * The wait before another attempt, or undefined when the failure stands. The policy's budgetMs
+ * bounds the waits; the deadline bounds everything (attempts that are slow under load included).
+ */
+function nextDelay(
+  call: UpstreamCall,
+  attempt: number,
+  error: unknown,
+  waited: number,
+  policy: RetryPolicy,
+  guards: UpstreamGuards,
+  logger: Logger,
+): number | undefined {
+  if (!ownedBy(call, error) || !isRetryable(error, call.kind) || attempt >= call.maxAttempts) return undefined;
+  const delay = retryDelayMs(policy, attempt, error);
+  const now = Date.now();
+  if (waited + delay > policy.budgetMs || now + delay > (call.options.deadline ?? Infinity)) {
+    // A Retry-After this call may not wait out: say when to come back rather than pass on the 429.
+    if (error instanceof UpstreamRateLimitError) throw guards.rateLimited(now + delay, call.details, error);
+    return undefined;
+  }
+  // Other calls found the family down meanwhile: no point adding to it.
+  if (guards.breaker(call.family).state === 'open') return undefined;
+  if (!guards.retryBudget.tryRetry()) {
+    logger.warn({ ...call.log, family: call.family }, 'retry budget spent: not retrying');
+    return undefined;
+  }
+  return delay;
+}

@@ -1,0 +1,88 @@
+import type { Dispatcher } from 'undici';
+import type { Logger } from '../../logger.ts';
+import type { HeaderSet } from '../endpoint.ts';
+import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
+import type { UpstreamGuards } from '../guards.ts';
+import { observe, type UpstreamCall } from './call.ts';
+
+/** What the bank answered to one attempt: the body parsed as JSON where it is JSON. */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** Who the gateway is to the bank (Document 1, section 4): the values of the documented headers. */
+export interface ClientIdentity {
+  apiKey: string;
+  productId: string;
+  userId: string;
+  /** x-client-id of the issuing (wallet, KYC) endpoints. */
+  clientId?: string | undefined;
+}
+
+/** undici's codes for the per-call timeouts, as opposed to a failed connection. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/**
+ * The last stage: one HTTP exchange with the bank on the connection pool, observed (status and
+ * time) and logged at debug. A failure to get an answer becomes a typed error: the deadline's
+ * (the request was on the wire), a timeout's or a network failure's.
+ */
+export function send(pool: Dispatcher, identity: ClientIdentity, guards: UpstreamGuards, logger: Logger) {
+  return async (call: UpstreamCall): Promise<Answer> => {
+    const headers = headersFor(call, identity);
+    const started = performance.now();
+    try {
+      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: call.signal });
+      const text = await response.body.text();
+      const ms = performance.now() - started;
+      observe(guards, call, response.statusCode, ms);
+      logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
+      return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
+    } catch (error) {
+      throw failureOf(call, error, performance.now() - started, guards);
+    }
+  };
+}
+
+function failureOf(call: UpstreamCall, error: unknown, ms: number, guards: UpstreamGuards): UpstreamError {
+  if (call.signal?.aborted) {
+    observe(guards, call, 'deadline', ms);
+    return guards.deadlineExceeded(call.details, true);
+  }
+  const code = (error as { code?: string }).code;
+  const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
+  observe(guards, call, timedOut ? 'timeout' : 'network', ms);
+  // The code, not undici's message: that may name the bank's host and port.
+  return new UpstreamNetworkError(code ?? (error as Error).name, call.details, { cause: error, timedOut });
+}
+
+/** The endpoint's documented header set, the token the auth stage put on the call, and its extra headers. */
+export function headersFor(call: UpstreamCall, identity: ClientIdentity): Record<string, string> {
+  const set: HeaderSet = call.ep.headers;
+  const { token, options } = call;
+  const base: Record<string, string> = { 'x-api-key': identity.apiKey, 'content-type': 'application/json', accept: 'application/json' };
+  if (set === 'direct-debit') {
+    // Document 3, 4.2: the bearer token alone (x-on-behalf-of comes per call as an extra header).
+    delete base['x-api-key'];
+    if (token !== undefined) base.authorization = `Bearer ${token}`;
+  } else if (set !== 'login' && set !== 'webhook') {
+    Object.assign(base, { 'x-product-id': identity.productId, 'x-request-id': call.details.requestId });
+    if (set === 'standard') base['x-user-id'] = identity.userId;
+    if (set === 'issuing' && identity.clientId) base['x-client-id'] = identity.clientId;
+    if (token !== undefined) base.authorization = `Bearer ${token}`;
+  }
+  // Not a documented header: the bank ignores it, and its logs (or a proxy's) can match ours.
+  if (options.correlationId) base['x-correlation-id'] = options.correlationId;
+  return { ...base, ...options.headers };
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
