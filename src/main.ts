@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
 import { loadDotEnv } from './env-file.ts';
 import { exitIfPortTaken } from './port-taken.ts';
-import { createGateway } from './gateway.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { DEMO_CREDENTIALS, startSandbox, type Sandbox } from './sandbox/index.ts';
-import { sandboxUpstreamConfig } from './sandbox/upstream-config.ts';
-import { announceStart } from './start-banner.ts';
+import type { Sandbox } from './sandbox/index.ts';
 
-/** `npm start`: configuration, the embedded sandbox when no upstream is configured, the server. */
+/**
+ * `npm start`: configuration, the embedded sandbox when no upstream is configured, the server.
+ * The gateway and the sandbox are imported once the configuration is known good, so a mistake in
+ * it is reported in a fraction of a second rather than after loading the whole graph.
+ */
 
 function readConfig(): Config {
   try {
@@ -42,6 +43,8 @@ async function sandboxUpstream(
   webhooks: WebhookConfig,
   logger: Logger,
 ): Promise<{ upstream: UpstreamConfig; sandbox: Sandbox }> {
+  const { startSandbox } = await import('./sandbox/index.ts');
+  const { sandboxUpstreamConfig } = await import('./sandbox/upstream-config.ts');
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
@@ -67,6 +70,9 @@ async function main(): Promise<void> {
   const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
   const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
+  const { createGateway } = await import('./gateway.ts');
+  const { announceStart } = await import('./start-banner.ts');
+  const { DEMO_CREDENTIALS } = await import('./sandbox/index.ts');
   const gateway = createGateway({
     upstream,
     logger,
