@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, loadSandboxSettings } from './config.ts';
 
 describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 4000, host: '0.0.0.0', logLevel: 'info', upstream: undefined, serviceSegment: 'svc' });
-    expect(config.sandbox).toEqual({ port: 4010, latencyMs: 0 });
+    expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' }, upstream: undefined });
+    expect(config.upstreamCalls).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, maxConcurrency: 50 });
+    expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
   });
 
   it('builds the upstream from its variables, the direct debit base defaulting to the upstream base', () => {
@@ -159,5 +160,25 @@ describe('loadConfig: who may call', () => {
     expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex (see `npm run api-key`)');
     expect(problems).toContain('GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): a repeated');
     expect(problems).toContain('ALLOWED_ORIGINS.0 entries must be origins like https://app.example.com (or *)');
+  });
+});
+
+describe('loadSandboxSettings', () => {
+  it('reads the sandbox group alone, whatever else the environment holds, with the program in any case', () => {
+    expect(loadSandboxSettings({ SANDBOX_PORT: '4999', SANDBOX_PROGRAM: 'banking', PORT: 'not read here' })).toMatchObject({ port: 4999, program: 'BANKING' });
+  });
+
+  it('names the sandbox variables it refuses', () => {
+    let error: unknown;
+    try {
+      loadSandboxSettings({ SANDBOX_PORT: '-1', SANDBOX_PROGRAM: 'LOANS', SANDBOX_LATENCY_MS: 'slow' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'SANDBOX_PORT must be at least 0',
+      'SANDBOX_LATENCY_MS must be a number',
+      'SANDBOX_PROGRAM must be one of CARDS, BANKING',
+    ]);
   });
 });

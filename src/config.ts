@@ -1,171 +1,313 @@
 import { z } from 'zod';
 
 /**
- * Environment → typed config. Every problem is collected and reported at once so an operator fixes
- * a deployment in one round trip rather than one variable per restart.
+ * The configuration: one nested zod schema (`configSchema`) is the only place that names an
+ * environment variable, its default and its rule. `loadConfig` reads the environment into it and
+ * reports every problem at once, so an operator fixes a deployment in one round trip rather than
+ * one variable per restart; the rest of the code receives typed slices of the result.
+ * docs/configuration.md's tables and .env.example are generated from the schema
+ * (`npm run config:docs`), and a test fails when they drift.
  */
 
+/** What each setting tells the docs besides its schema. */
+export interface SettingMeta {
+  /** The environment variable that sets it. */
+  env: string;
+  /** What it does, for the docs. */
+  meaning: string;
+  /** Its rule, in words (the schema enforces it). */
+  rule: string;
+  /** The default in words, where the schema's own default is not the whole story (e.g. "the sandbox's"). */
+  defaultText?: string;
+}
+
+/** What each group of settings tells the docs. */
+export interface GroupMeta {
+  title: string;
+  description: string;
+}
+
+type Rule = Pick<SettingMeta, 'rule'>;
+
 // Empty strings in env files mean "not set", not "set to empty".
-const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
-const optionalUrl = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-);
-const intIn = (min: number, max: number, fallback: number) =>
-  z.preprocess(
-    (v) => (v === '' || v === undefined ? fallback : v),
-    z.coerce
-      .number({ error: 'must be a number' })
-      .int({ error: 'must be an integer' })
-      .min(min, { error: `must be at least ${min}` })
-      .max(max, { error: `must be at most ${max}` }),
-  );
+const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
+
+function text() {
+  return z.preprocess(unsetIfEmpty, z.string().optional()).meta({ rule: 'text' });
+}
+
+function textOr(fallback: string) {
+  return z.preprocess(unsetIfEmpty, z.string().default(fallback)).meta({ rule: 'text' });
+}
+
+function httpUrl() {
+  return z
+    .preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional())
+    .transform((url) => url?.replace(/\/+$/, ''))
+    .meta({ rule: 'http(s) URL' });
+}
+
+function int(min: number, max: number, fallback: number) {
+  return z
+    .preprocess(
+      (v) => (v === '' || v === undefined ? fallback : v),
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int({ error: 'must be an integer' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    )
+    .meta({ rule: `integer, ${min} to ${max}` });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess(unsetIfEmpty, z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional()).meta({ rule: values.join(', ') });
+}
+
+function oneOfOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  const schema = z.enum(values, { error: `must be one of ${values.join(', ')}` });
+  return z.preprocess(unsetIfEmpty, schema.default(fallback as z.output<typeof schema>)).meta({ rule: values.join(', ') });
+}
+
+/** `true`/`false` (also 1/0, yes/no, on/off); unset = a default that may depend on NODE_ENV. */
+function flag() {
+  return z
+    .preprocess(
+      (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+      z
+        .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
+        .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
+        .optional(),
+    )
+    .meta({ rule: 'true or false' });
+}
+
+/** Comma-separated entries, each held to `entry`. */
+function list<T extends z.ZodType>(entry: T, normalise: (item: string) => string, rule: string) {
+  return z
+    .preprocess((v) => (typeof v === 'string' ? v.split(',').map((item) => normalise(item.trim())).filter(Boolean) : []), z.array(entry))
+    .meta({ rule });
+}
+
+/** A setting: its rule's schema, and the variable and meaning the docs and messages use. */
+function setting<S extends z.ZodType>(env: string, schema: S, meaning: string, defaultText?: string): S {
+  const { rule } = schema.meta() as Rule;
+  return schema.meta({ env, meaning, rule, ...(defaultText === undefined ? {} : { defaultText }) });
+}
+
+function group<T extends z.ZodRawShape>(title: string, description: string, shape: T) {
+  return z.object(shape).meta({ title, description });
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const AUTH_MODES = ['none', 'passthrough', 'service'] as const;
+/** The card programs the sandbox simulates (src/sandbox/program.ts; a test keeps the two lists equal). */
+export const SANDBOX_PROGRAMS = ['CARDS', 'BANKING'] as const;
 
-/** `true`/`false` (also 1/0, yes/no, on/off); unset = the default, which may depend on NODE_ENV. */
-const optionalFlag = z.preprocess(
-  (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
-    .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
-    .optional(),
-);
-/** `name:sha256-hex` pairs: the gateway keeps only hashes of its callers' API keys. */
-const apiKeyHashes = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim()).filter(Boolean) : []),
-  z.array(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9._-]+:[0-9a-fA-F]{64}$/, { error: 'entries must be name:sha256-hex (see `npm run api-key`)' })
-      .transform((entry) => {
-        const [name, sha256] = entry.split(':') as [string, string];
-        return { name, sha256: sha256.toLowerCase() };
-      }),
-  ),
-);
-const origins = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((item) => item.trim().replace(/\/+$/, '')).filter(Boolean) : []),
-  z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' })),
-);
-
-const envSchema = z
-  .object({
-    PORT: intIn(0, 65535, 4000),
-    HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().default('0.0.0.0')),
-    UPSTREAM_BASE_URL: optionalUrl,
-    UPSTREAM_SERVICE_SEGMENT: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z
-        .string()
-        .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' })
-        .default('svc'),
-    ),
-    DIRECT_DEBIT_BASE_URL: optionalUrl,
-    UPSTREAM_API_KEY: optionalString,
-    UPSTREAM_PRODUCT_ID: optionalString,
-    UPSTREAM_USER_ID: optionalString,
-    UPSTREAM_CLIENT_KEY: optionalString,
-    UPSTREAM_CLIENT_ID: optionalString,
-    UPSTREAM_CLIENT_SECRET: optionalString,
-    UPSTREAM_EMAIL: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.email({ error: 'must be an e-mail address' }).optional(),
-    ),
-    UPSTREAM_TIMEOUT_MS: intIn(100, 300_000, 10_000),
-    UPSTREAM_MAX_CONCURRENCY: intIn(1, 1000, 50),
-    SANDBOX_PORT: intIn(0, 65535, 4010),
-    SANDBOX_LATENCY_MS: intIn(0, 60_000, 0),
-    PUBLIC_URL: optionalUrl,
-    WEBHOOK_API_KEY: optionalString,
-    WEBHOOK_SIGNING_SECRET: optionalString,
-    WEBHOOK_MAX_BYTES: intIn(1024, 10 * 1024 * 1024, 256 * 1024),
-    WEBHOOK_AGENT_CODE: optionalString,
-    WEBHOOK_SUBAGENT_CODE: optionalString,
-    WEBHOOK_COMPANY_CODE: optionalString,
-    WEBHOOK_RECONCILE_INTERVAL_MS: intIn(1_000, 86_400_000, 60_000),
-    // The event log that catch-up (`after`) reads: bounded by count and by age.
-    EVENT_LOG_MAX_EVENTS: intIn(1, 1_000_000, 10_000),
-    EVENT_LOG_MAX_AGE_MS: intIn(1_000, 30 * 86_400_000, 86_400_000),
-    REDIS_URL: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-    ),
-    LOG_LEVEL: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    ),
-    NODE_ENV: optionalString,
-    // Who may call.
-    AUTH_MODE: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.enum(AUTH_MODES, { error: `must be one of ${AUTH_MODES.join(', ')}` }).optional(),
-    ),
-    GATEWAY_API_KEY_HASHES: apiKeyHashes,
-    JWT_JWKS_URL: optionalUrl,
-    JWT_ISSUER: optionalString,
-    JWT_AUDIENCE: optionalString,
-    ALLOWED_ORIGINS: origins,
-    // What may be asked.
-    INTROSPECTION: optionalFlag,
-    GRAPHIQL: optionalFlag,
-    TRUSTED_DOCUMENTS: optionalString,
-    // Defaults: the shipped operations (schema/operations, bench, README) reach depth 7, cost 23,198
-    // (src/security/operation-limits.ts), 199 tokens, no aliases or directives; test/limits.test.ts
-    // checks they pass 3 levels under the depth and half the cost and tokens.
-    MAX_DEPTH: intIn(1, 100, 12),
-    MAX_COST: intIn(1, 1_000_000, 50_000),
-    MAX_ALIASES: intIn(0, 1_000, 15),
-    MAX_DIRECTIVES: intIn(0, 1_000, 10),
-    MAX_TOKENS: intIn(10, 100_000, 2_000),
-    MAX_BODY_BYTES: intIn(1_024, 10 * 1024 * 1024, 64 * 1024),
-    // A failing bank.
-    OPERATION_DEADLINE_MS: intIn(100, 600_000, 15_000),
-    BREAKER_ERROR_RATE: z.preprocess(
-      (v) => (v === '' || v === undefined ? 0.5 : v),
-      z.coerce.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
-    ),
-    BREAKER_MIN_CALLS: intIn(1, 100_000, 20),
-    BREAKER_WINDOW_MS: intIn(1_000, 600_000, 10_000),
-    BREAKER_OPEN_MS: intIn(100, 600_000, 30_000),
-    SHUTDOWN_GRACE_MS: intIn(0, 600_000, 10_000),
-    // Seeing it run.
-    METRICS_TOKEN: optionalString,
+const apiKeyHash = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]+:[0-9a-fA-F]{64}$/, { error: 'entries must be name:sha256-hex (see `npm run api-key`)' })
+  .transform((entry) => {
+    const [name, sha256] = entry.split(':') as [string, string];
+    return { name, sha256: sha256.toLowerCase() };
   });
+const origin = z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' });
 
-/** Every variable the gateway reads (.env.example and docs/configuration.md list each one). */
-export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+export const configSchema = z.object({
+  server: group('The gateway', 'Where it listens and how it logs.', {
+    port: setting('PORT', int(0, 65535, 4000), 'HTTP port of the gateway (GraphQL, graphql-ws, health)'),
+    host: setting('HOST', textOr('0.0.0.0'), 'interface to listen on'),
+    logLevel: setting('LOG_LEVEL', oneOfOr(LOG_LEVELS, 'info'), 'pino, JSON lines (human-readable on a terminal); tokens and secrets redacted'),
+    nodeEnv: setting('NODE_ENV', text(), '`production` hides limits and suggestions and turns introspection and GraphiQL off'),
+  }),
+  upstream: group('The bank', 'Unset `UPSTREAM_BASE_URL` runs the embedded sandbox, and the gateway logs in to it with its demo credentials.', {
+    baseUrl: setting('UPSTREAM_BASE_URL', httpUrl(), "the bank's `{base_url}`; unset runs the embedded sandbox"),
+    serviceSegment: setting(
+      'UPSTREAM_SERVICE_SEGMENT',
+      z.preprocess(unsetIfEmpty, z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' }).default('svc')).meta({ rule: 'one path segment: letters, digits, . _ -' }),
+      'the service\'s own name, which the documents write as `svc` in paths',
+    ),
+    directDebitBaseUrl: setting('DIRECT_DEBIT_BASE_URL', httpUrl(), 'base of the direct debit API (Document 3)', 'the upstream base'),
+    apiKey: setting('UPSTREAM_API_KEY', text(), '`x-api-key`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+    productId: setting('UPSTREAM_PRODUCT_ID', text(), '`x-product-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+    userId: setting('UPSTREAM_USER_ID', text(), '`x-user-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+    clientKey: setting('UPSTREAM_CLIENT_KEY', text(), "client key for the gateway's own login (key, secret and e-mail come as a set)", "the sandbox's"),
+    clientSecret: setting('UPSTREAM_CLIENT_SECRET', text(), "client secret for the gateway's own login", "the sandbox's"),
+    email: setting(
+      'UPSTREAM_EMAIL',
+      z.preprocess(unsetIfEmpty, z.email({ error: 'must be an e-mail address' }).optional()).meta({ rule: 'e-mail address' }),
+      'e-mail of the API user',
+      "the sandbox's",
+    ),
+    clientId: setting('UPSTREAM_CLIENT_ID', text(), '`x-client-id` of the wallet and KYC endpoints (Document 2, 4.3-4.4)', 'the client key'),
+    timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
+    maxConcurrency: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 1000, 50), 'upstream calls in flight at most (per base address); more wait in a queue'),
+  }),
+  sandbox: group('The sandbox', 'The embedded sandbox of `npm start`, and `npm run sandbox` on its own.', {
+    port: setting('SANDBOX_PORT', int(0, 65535, 4010), 'port of the embedded sandbox (and of `npm run sandbox`)'),
+    host: setting('SANDBOX_HOST', textOr('127.0.0.1'), 'interface `npm run sandbox` listens on (the embedded sandbox always uses loopback)'),
+    latencyMs: setting('SANDBOX_LATENCY_MS', int(0, 60_000, 0), 'latency the sandbox adds to every API call'),
+    webhookSigningSecret: setting(
+      'SANDBOX_WEBHOOK_SIGNING_SECRET',
+      text(),
+      "secret `npm run sandbox` signs its webhook deliveries with (the embedded sandbox shares the gateway's)",
+    ),
+    program: setting(
+      'SANDBOX_PROGRAM',
+      z.preprocess((v) => (typeof v === 'string' && v !== '' ? v.toUpperCase() : undefined), z.enum(SANDBOX_PROGRAMS, { error: `must be one of ${SANDBOX_PROGRAMS.join(', ')}` }).default('CARDS')).meta({ rule: SANDBOX_PROGRAMS.join(', ') }),
+      'card program the sandbox simulates (`npm run sandbox` only; the embedded one uses CARDS)',
+    ),
+  }),
+  auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
+    mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
+    apiKeyHashes: setting('GATEWAY_API_KEY_HASHES', list(apiKeyHash, (item) => item, 'name:sha256-hex, comma-separated'), 'service mode: API keys by hash (`npm run api-key -- <name>`)', 'none'),
+    jwksUrl: setting('JWT_JWKS_URL', httpUrl(), 'service mode: JWTs are verified against this JWKS (the three JWT settings come as a set)'),
+    jwtIssuer: setting('JWT_ISSUER', text(), 'service mode: the issuer JWTs must name'),
+    jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
+    allowedOrigins: setting(
+      'ALLOWED_ORIGINS',
+      list(origin, (item) => item.replace(/\/+$/, ''), 'origins, comma-separated, or *'),
+      'browser origins allowed for CORS and WebSocket upgrades',
+      'none (embedded sandbox: `http://localhost:5173` and `http://127.0.0.1:5173`, the example web app)',
+    ),
+  }),
+  limits: group('What may be asked', 'Limits checked before execution. The shipped operations reach depth 7, cost 23,198 and 199 tokens (test/limits.test.ts keeps them well inside the defaults).', {
+    introspection: setting('INTROSPECTION', flag(), 'schema introspection', 'on, off in production'),
+    graphiql: setting('GRAPHIQL', flag(), 'GraphiQL on GET /graphql', 'on, off in production'),
+    trustedDocuments: setting('TRUSTED_DOCUMENTS', text(), '`true` (the shipped manifest) or a manifest\'s path: only those documents run', 'off'),
+    maxDepth: setting('MAX_DEPTH', int(1, 100, 12), 'deepest selection'),
+    maxCost: setting('MAX_COST', int(1, 1_000_000, 50_000), 'highest cost (src/security/operation-limits.ts)'),
+    maxAliases: setting('MAX_ALIASES', int(0, 1_000, 15), 'most aliases'),
+    maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
+    maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
+    maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
+  }),
+  resilience: group('A failing bank', 'See [operations.md](operations.md).', {
+    operationDeadlineMs: setting('OPERATION_DEADLINE_MS', int(100, 600_000, 15_000), 'every query or mutation ends by then, whatever the bank does'),
+    breaker: z.object({
+      errorRate: setting(
+        'BREAKER_ERROR_RATE',
+        z
+          .preprocess(
+            (v) => (v === '' || v === undefined ? 0.5 : v),
+            z.coerce.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
+          )
+          .meta({ rule: 'number, above 0, at most 1' }),
+        'a family\'s circuit breaker opens when at least this share of its calls in the window failed...',
+      ),
+      minCalls: setting('BREAKER_MIN_CALLS', int(1, 100_000, 20), '...and the window holds at least this many calls'),
+      windowMs: setting('BREAKER_WINDOW_MS', int(1_000, 600_000, 10_000), 'the window the breaker counts calls in'),
+      openMs: setting('BREAKER_OPEN_MS', int(100, 600_000, 30_000), 'how long the breaker stays open before one probe goes through'),
+    }),
+    shutdownGraceMs: setting('SHUTDOWN_GRACE_MS', int(0, 600_000, 10_000), 'how long in-flight operations may finish after SIGTERM'),
+  }),
+  webhooks: group('Bank events in', 'Webhook intake and the gateway\'s own webhook subscriptions at the bank.', {
+    publicUrl: setting('PUBLIC_URL', httpUrl(), 'where the bank reaches this gateway', 'unset (embedded sandbox: loopback)'),
+    apiKey: setting('WEBHOOK_API_KEY', text(), 'the x-api-key deliveries must carry; intake is off without it', 'unset (embedded sandbox: random)'),
+    signingSecret: setting('WEBHOOK_SIGNING_SECRET', text(), 'HMAC secret for signed deliveries', 'unset (embedded sandbox: random)'),
+    maxBytes: setting('WEBHOOK_MAX_BYTES', int(1024, 10 * 1024 * 1024, 256 * 1024), 'largest accepted delivery'),
+    agentCode: setting('WEBHOOK_AGENT_CODE', text(), "agent code of the gateway's webhook subscriptions (required with a real bank, PUBLIC_URL and WEBHOOK_API_KEY)", 'unset (embedded sandbox: sandbox-agent)'),
+    subagentCode: setting('WEBHOOK_SUBAGENT_CODE', text(), "subagent code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-subagent)'),
+    companyCode: setting('WEBHOOK_COMPANY_CODE', text(), "company code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-company)'),
+    reconcileIntervalMs: setting('WEBHOOK_RECONCILE_INTERVAL_MS', int(1_000, 86_400_000, 60_000), 'how often the gateway checks that its own webhook subscriptions are still filed at the bank'),
+  }),
+  events: group('Live updates out', 'The event log subscriptions resume from (`after`), and Redis to share it across instances.', {
+    redisUrl: setting(
+      'REDIS_URL',
+      z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
+      'Redis for the shared event log, fan-out and de-duplication across instances',
+    ),
+    maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`); also the most events buffered while Redis is away'),
+    maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
+  }),
+  metrics: group('Seeing it run', 'See [operations.md](operations.md).', {
+    token: setting('METRICS_TOKEN', text(), 'with it, `/metrics` needs `Authorization: Bearer <token>`'),
+  }),
+});
+
+/** The settings as the schema gives them, before the derived views below. */
+export type Settings = z.output<typeof configSchema>;
+
+/** One setting of the schema: where it sits, its schema and what it tells the docs. */
+export interface SettingEntry {
+  path: string[];
+  schema: z.ZodType;
+  meta: SettingMeta;
+}
+
+/** The settings in schema order, each with its path (`resilience.breaker.minCalls`). */
+function settingsIn(schema: z.ZodObject, prefix: string[] = []): SettingEntry[] {
+  return Object.entries(schema.shape).flatMap(([key, child]) => {
+    const path = [...prefix, key];
+    if (child instanceof z.ZodObject) return settingsIn(child, path);
+    const meta = (child as z.ZodType).meta() as SettingMeta | undefined;
+    if (!meta?.env) throw new Error(`config setting ${path.join('.')} names no variable`);
+    return [{ path, schema: child as z.ZodType, meta }];
+  });
+}
+
+export const SETTINGS: readonly SettingEntry[] = settingsIn(configSchema);
+
+/** Every variable the gateway and `npm run sandbox` read. */
+export const CONFIG_VARIABLES: readonly string[] = SETTINGS.map((entry) => entry.meta.env);
+
+const byPath = new Map(SETTINGS.map((entry) => [entry.path.join('.'), entry]));
+
+/** The variable of a setting, by its path: messages name variables only through the schema. */
+function variable(path: string): string {
+  const entry = byPath.get(path);
+  if (!entry) throw new Error(`no config setting at ${path}`);
+  return entry.meta.env;
+}
+
+/** The environment as the schema's nested input. */
+function inputFrom(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const { path, meta } of SETTINGS) {
+    let node = input;
+    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node[path.at(-1)!] = env[meta.env];
+  }
+  return input;
+}
+
+/** `PORT must be …`, `GATEWAY_API_KEY_HASHES.2 entries must be …`: the variable, then where in it. */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const parts = issue.path.map(String);
+  for (let length = parts.length; length > 0; length--) {
+    const entry = byPath.get(parts.slice(0, length).join('.'));
+    if (entry) return [[entry.meta.env, ...parts.slice(length)].join('.'), issue.message].join(' ');
+  }
+  return `${parts.join('.')} ${issue.message}`;
+}
 
 /**
- * Rules across variables, checked on the raw environment so they are reported together with the
- * per-variable problems (a zod refinement would only run once every variable parsed).
+ * Rules across settings, checked on the raw input so they are reported together with the
+ * per-setting problems (a refinement would only run once every setting parsed).
  */
-function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
-  const set = (key: string) => env[key] !== undefined && env[key] !== '';
+function crossSettingProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (path: string) => {
+    const value = env[variable(path)];
+    return value !== undefined && value !== '';
+  };
   const problems: string[] = [];
-  if (set('UPSTREAM_BASE_URL')) {
+  const requiredWith = (paths: string[], because: string) => {
+    for (const path of paths.filter((p) => !set(p))) problems.push(`${variable(path)} is required ${because}`);
+  };
+  if (set('upstream.baseUrl')) {
     // A real upstream rejects every call without these, so starting without them would only
     // defer the failure to the first request.
-    for (const key of ['UPSTREAM_API_KEY', 'UPSTREAM_PRODUCT_ID', 'UPSTREAM_USER_ID']) {
-      if (!set(key)) problems.push(`${key} is required when UPSTREAM_BASE_URL is set`);
-    }
-  } else if (set('DIRECT_DEBIT_BASE_URL')) {
-    problems.push('DIRECT_DEBIT_BASE_URL needs UPSTREAM_BASE_URL (the embedded sandbox serves direct debit itself)');
+    requiredWith(['upstream.apiKey', 'upstream.productId', 'upstream.userId'], `when ${variable('upstream.baseUrl')} is set`);
+  } else if (set('upstream.directDebitBaseUrl')) {
+    problems.push(`${variable('upstream.directDebitBaseUrl')} needs ${variable('upstream.baseUrl')} (the embedded sandbox serves direct debit itself)`);
   }
-  if (set('UPSTREAM_BASE_URL') && set('PUBLIC_URL') && set('WEBHOOK_API_KEY')) {
+  if (set('upstream.baseUrl') && set('webhooks.publicUrl') && set('webhooks.apiKey')) {
     // Subscribing the gateway to the bank's events needs the codes the subscription is filed under.
-    for (const key of ['WEBHOOK_AGENT_CODE', 'WEBHOOK_SUBAGENT_CODE', 'WEBHOOK_COMPANY_CODE']) {
-      if (!set(key)) problems.push(`${key} is required when PUBLIC_URL and WEBHOOK_API_KEY are set`);
-    }
+    requiredWith(['webhooks.agentCode', 'webhooks.subagentCode', 'webhooks.companyCode'], `when ${variable('webhooks.publicUrl')} and ${variable('webhooks.apiKey')} are set`);
   }
-  const credentials = ['UPSTREAM_CLIENT_KEY', 'UPSTREAM_CLIENT_SECRET', 'UPSTREAM_EMAIL'];
+  const credentials = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'];
   const given = credentials.filter(set);
-  if (given.length > 0 && given.length < credentials.length) {
-    for (const key of credentials.filter((k) => !set(k))) {
-      problems.push(`${key} is required with ${given.join(' and ')} (client credentials come as a set)`);
-    }
-  }
+  if (given.length > 0) requiredWith(credentials, `with ${given.map(variable).join(' and ')} (client credentials come as a set)`);
   return [...problems, ...callerAuthProblems(env, set)];
 }
 
@@ -173,38 +315,41 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
  * The gateway holds the keys to a company's accounts: against a real upstream it refuses to start
  * unless callers must authenticate. `none` is for the embedded sandbox only.
  */
-function callerAuthProblems(env: NodeJS.ProcessEnv, set: (key: string) => boolean): string[] {
+function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boolean): string[] {
   const problems: string[] = [];
-  const mode = env.AUTH_MODE || undefined;
-  const jwt = ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE'];
+  const [MODE, HASHES, BASE] = [variable('auth.mode'), variable('auth.apiKeyHashes'), variable('upstream.baseUrl')];
+  const mode = env[MODE] || undefined;
+  const jwt = ['auth.jwksUrl', 'auth.jwtIssuer', 'auth.jwtAudience'];
   const jwtGiven = jwt.filter(set);
   if (jwtGiven.length > 0 && jwtGiven.length < jwt.length) {
-    for (const key of jwt.filter((k) => !set(k))) problems.push(`${key} is required with ${jwtGiven.join(' and ')} (JWTs are checked for issuer and audience)`);
+    for (const path of jwt.filter((p) => !set(p))) {
+      problems.push(`${variable(path)} is required with ${jwtGiven.map(variable).join(' and ')} (JWTs are checked for issuer and audience)`);
+    }
   }
-  if (set('UPSTREAM_BASE_URL')) {
-    if (mode === undefined) problems.push('AUTH_MODE is required with a real upstream (passthrough or service)');
-    if (mode === 'none') problems.push('AUTH_MODE none is allowed only with the embedded sandbox (leave UPSTREAM_BASE_URL unset)');
+  if (set('upstream.baseUrl')) {
+    if (mode === undefined) problems.push(`${MODE} is required with a real upstream (passthrough or service)`);
+    if (mode === 'none') problems.push(`${MODE} none is allowed only with the embedded sandbox (leave ${BASE} unset)`);
   }
   if (mode === 'service') {
-    if (!set('GATEWAY_API_KEY_HASHES') && jwtGiven.length === 0) {
-      problems.push('AUTH_MODE service needs GATEWAY_API_KEY_HASHES or JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE');
-    }
-    if (set('UPSTREAM_BASE_URL') && !set('UPSTREAM_CLIENT_KEY')) {
-      problems.push('AUTH_MODE service needs UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL (the gateway logs in itself)');
+    if (!set('auth.apiKeyHashes') && jwtGiven.length === 0) problems.push(`${MODE} service needs ${HASHES} or ${jwt.map(variable).join(', ').replace(/, ([^,]+)$/, ' and $1')}`);
+    if (set('upstream.baseUrl') && !set('upstream.clientKey')) {
+      const login = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'].map(variable);
+      problems.push(`${MODE} service needs ${login[0]}, ${login[1]} and ${login[2]} (the gateway logs in itself)`);
     }
   } else {
     // Keys or a JWKS with another mode would be ignored: the operator meant callers to authenticate.
-    for (const key of ['GATEWAY_API_KEY_HASHES', ...jwtGiven].filter(set)) {
-      problems.push(`${key} is used only with AUTH_MODE service (AUTH_MODE is ${mode ?? 'not set'})`);
+    for (const path of ['auth.apiKeyHashes', ...jwtGiven].filter(set)) {
+      problems.push(`${variable(path)} is used only with ${MODE} service (${MODE} is ${mode ?? 'not set'})`);
     }
   }
-  const names = (env.GATEWAY_API_KEY_HASHES ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
+  const names = (env[HASHES] ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
-  if (repeated.length > 0) problems.push(`GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): ${repeated.join(', ')} repeated`);
+  if (repeated.length > 0) problems.push(`${HASHES} names must be unique (they name callers in logs): ${repeated.join(', ')} repeated`);
   return problems;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export interface ClientCredentials {
   clientKey: string;
@@ -212,6 +357,7 @@ export interface ClientCredentials {
   email: string;
 }
 
+/** The bank the gateway calls, once its identity is complete (a real bank, or the embedded sandbox). */
 export interface UpstreamConfig {
   baseUrl: string;
   serviceSegment: string;
@@ -228,32 +374,20 @@ export interface UpstreamConfig {
   maxConcurrency?: number;
 }
 
+/** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
+export type UpstreamCallSettings = Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs' | 'maxConcurrency'>;
+
 /** Webhook intake and the gateway's subscription to the bank's events. */
-export interface WebhookConfig {
-  /** The x-api-key the bank sends with each delivery; intake refuses everything without it. */
-  apiKey: string | undefined;
-  /** With it, deliveries must also carry a valid HMAC-SHA256 signature. */
-  signingSecret: string | undefined;
-  /** Where the bank reaches this gateway; with apiKey, the gateway subscribes itself at start-up. */
-  publicUrl: string | undefined;
-  maxBytes: number;
-  agentCode: string | undefined;
-  subagentCode: string | undefined;
-  companyCode: string | undefined;
-  /** How often the gateway checks that its own webhook subscriptions are still filed at the bank. */
-  reconcileIntervalMs: number;
-}
+export type WebhookConfig = Settings['webhooks'];
 
 /**
  * The log of published bank events that subscriptions resume from (`after`): Redis Streams with
  * Redis, memory without. Events older than `maxAgeMs`, or past the newest `maxEvents`, are dropped.
  */
-export interface EventLogConfig {
-  maxEvents: number;
-  maxAgeMs: number;
-}
+export type EventLogConfig = Pick<Settings['events'], 'maxEvents' | 'maxAgeMs'>;
 
-export type AuthMode = (typeof AUTH_MODES)[number];
+/** The sandbox's settings (`npm run sandbox` reads them all; `npm start` the port and latency). */
+export type SandboxSettings = Settings['sandbox'];
 
 /** Who may call the gateway (HTTP, SSE and graphql-ws alike). */
 export interface CallerAuthConfig {
@@ -273,54 +407,30 @@ export interface CallerAuthConfig {
   tokenCheckTtlMs?: number;
 }
 
-/** What may be asked: limits checked before execution. */
-export interface QueryLimitsConfig {
+/** What may be asked: limits checked before execution, with production's defaults resolved. */
+export type QueryLimitsConfig = Omit<Settings['limits'], 'introspection' | 'graphiql' | 'trustedDocuments'> & {
   production: boolean;
   introspection: boolean;
   graphiql: boolean;
   /** Path of a persisted-documents manifest; with it, only those documents are executed. */
   trustedDocuments: string | undefined;
-  maxDepth: number;
-  maxCost: number;
-  maxAliases: number;
-  maxDirectives: number;
-  maxTokens: number;
-  maxBodyBytes: number;
-}
+};
 
 /** How the gateway survives a failing bank. */
-export interface ResilienceConfig {
-  /** Every operation ends by this long after it started, whatever the bank does. */
-  operationDeadlineMs: number;
-  breaker: BreakerConfig;
-  /** On SIGTERM, in-flight operations get this long to finish. */
-  shutdownGraceMs: number;
-}
-
+export type ResilienceConfig = Settings['resilience'];
 /** A circuit breaker per upstream family. */
-export interface BreakerConfig {
-  /** Opens when at least this share of the calls in the window failed (0..1]... */
-  errorRate: number;
-  /** ...and the window holds at least this many calls. */
-  minCalls: number;
-  windowMs: number;
-  /** Stays open this long, then lets one probe through. */
-  openMs: number;
-}
+export type BreakerConfig = ResilienceConfig['breaker'];
 
 /** The shipped manifest of trusted documents (`TRUSTED_DOCUMENTS=true`). */
 export const SHIPPED_TRUSTED_DOCUMENTS = new URL('../schema/trusted-documents.json', import.meta.url).pathname;
 
+/** The configuration as the gateway uses it: the schema's groups, with the views that depend on several settings. */
 export interface Config {
-  port: number;
-  host: string;
-  logLevel: LogLevel;
+  server: Omit<Settings['server'], 'nodeEnv'>;
   /** Absent: run the embedded sandbox and point the upstream at it. */
   upstream: UpstreamConfig | undefined;
-  sandbox: { port: number; latencyMs: number };
-  upstreamTimeoutMs: number;
-  upstreamMaxConcurrency: number;
-  serviceSegment: string;
+  upstreamCalls: UpstreamCallSettings;
+  sandbox: SandboxSettings;
   webhooks: WebhookConfig;
   /** With it, events fan out and are deduplicated across gateway instances through Redis. */
   redisUrl: string | undefined;
@@ -341,120 +451,88 @@ export class ConfigError extends Error {
   }
 }
 
+/** `npm run sandbox`: the sandbox's group alone, every problem reported at once. */
+export function loadSandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
+  const parsed = configSchema.shape.sandbox.safeParse(inputFrom(env).sandbox);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => problemOf({ ...issue, path: ['sandbox', ...issue.path] })));
+  return parsed.data;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  const problems = [
-    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`)),
-    ...crossFieldProblems(env),
-  ];
+  const parsed = configSchema.safeParse(inputFrom(env));
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map(problemOf)), ...crossSettingProblems(env)];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
-  const credentials =
-    e.UPSTREAM_CLIENT_KEY && e.UPSTREAM_CLIENT_SECRET && e.UPSTREAM_EMAIL
-      ? { clientKey: e.UPSTREAM_CLIENT_KEY, clientSecret: e.UPSTREAM_CLIENT_SECRET, email: e.UPSTREAM_EMAIL }
-      : undefined;
-  const upstream =
-    e.UPSTREAM_BASE_URL && e.UPSTREAM_API_KEY && e.UPSTREAM_PRODUCT_ID && e.UPSTREAM_USER_ID
-      ? {
-          baseUrl: stripSlash(e.UPSTREAM_BASE_URL),
-          serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
-          directDebitBaseUrl: stripSlash(e.DIRECT_DEBIT_BASE_URL ?? e.UPSTREAM_BASE_URL),
-          apiKey: e.UPSTREAM_API_KEY,
-          productId: e.UPSTREAM_PRODUCT_ID,
-          userId: e.UPSTREAM_USER_ID,
-          credentials,
-          clientId: e.UPSTREAM_CLIENT_ID ?? e.UPSTREAM_CLIENT_KEY,
-          timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-          maxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
-        }
-      : undefined;
+  return configFrom(parsed.data);
+}
+
+function configFrom(s: Settings): Config {
   return {
-    port: e.PORT,
-    host: e.HOST,
-    logLevel: e.LOG_LEVEL,
-    upstream,
-    sandbox: { port: e.SANDBOX_PORT, latencyMs: e.SANDBOX_LATENCY_MS },
-    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    upstreamMaxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
-    serviceSegment: e.UPSTREAM_SERVICE_SEGMENT,
-    webhooks: {
-      apiKey: e.WEBHOOK_API_KEY,
-      signingSecret: e.WEBHOOK_SIGNING_SECRET,
-      publicUrl: e.PUBLIC_URL ? stripSlash(e.PUBLIC_URL) : undefined,
-      maxBytes: e.WEBHOOK_MAX_BYTES,
-      agentCode: e.WEBHOOK_AGENT_CODE,
-      subagentCode: e.WEBHOOK_SUBAGENT_CODE,
-      companyCode: e.WEBHOOK_COMPANY_CODE,
-      reconcileIntervalMs: e.WEBHOOK_RECONCILE_INTERVAL_MS,
-    },
-    redisUrl: e.REDIS_URL,
-    eventLog: eventLogFrom(e),
-    auth: {
-      mode: e.AUTH_MODE ?? 'none',
-      apiKeys: e.GATEWAY_API_KEY_HASHES,
-      jwt:
-        e.JWT_JWKS_URL && e.JWT_ISSUER && e.JWT_AUDIENCE
-          ? { jwksUrl: e.JWT_JWKS_URL, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE }
-          : undefined,
-      // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
-      allowedOrigins: allowedOriginsFrom(e),
-    },
-    limits: limitsFrom(e),
-    resilience: resilienceFrom(e),
-    metricsToken: e.METRICS_TOKEN,
+    server: { port: s.server.port, host: s.server.host, logLevel: s.server.logLevel },
+    upstream: upstreamFrom(s.upstream),
+    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, maxConcurrency: s.upstream.maxConcurrency },
+    sandbox: s.sandbox,
+    webhooks: s.webhooks,
+    redisUrl: s.events.redisUrl,
+    eventLog: { maxEvents: s.events.maxEvents, maxAgeMs: s.events.maxAgeMs },
+    auth: authFrom(s),
+    limits: limitsFrom(s),
+    resilience: s.resilience,
+    metricsToken: s.metrics.token,
+  };
+}
+
+function upstreamFrom(u: Settings['upstream']): UpstreamConfig | undefined {
+  if (!(u.baseUrl && u.apiKey && u.productId && u.userId)) return undefined;
+  return {
+    baseUrl: u.baseUrl,
+    serviceSegment: u.serviceSegment,
+    directDebitBaseUrl: u.directDebitBaseUrl ?? u.baseUrl,
+    apiKey: u.apiKey,
+    productId: u.productId,
+    userId: u.userId,
+    credentials: u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
+    clientId: u.clientId ?? u.clientKey,
+    timeoutMs: u.timeoutMs,
+    maxConcurrency: u.maxConcurrency,
   };
 }
 
 /** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
 export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
-function allowedOriginsFrom(e: z.output<typeof envSchema>): string[] {
-  if (e.ALLOWED_ORIGINS.length > 0 || e.UPSTREAM_BASE_URL !== undefined) return e.ALLOWED_ORIGINS;
-  return EXAMPLE_WEB_ORIGINS;
+function authFrom(s: Settings): CallerAuthConfig {
+  const a = s.auth;
+  return {
+    mode: a.mode ?? 'none',
+    apiKeys: a.apiKeyHashes,
+    jwt: a.jwksUrl && a.jwtIssuer && a.jwtAudience ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience } : undefined,
+    // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
+    allowedOrigins: a.allowedOrigins.length > 0 || s.upstream.baseUrl !== undefined ? a.allowedOrigins : EXAMPLE_WEB_ORIGINS,
+  };
 }
 
 /** Production turns introspection and GraphiQL off unless they are switched on explicitly. */
-function limitsFrom(e: z.output<typeof envSchema>): QueryLimitsConfig {
-  const production = e.NODE_ENV === 'production';
-  const trusted = e.TRUSTED_DOCUMENTS?.toLowerCase();
+function limitsFrom(s: Settings): QueryLimitsConfig {
+  const production = s.server.nodeEnv === 'production';
+  const { introspection, graphiql, trustedDocuments, ...rest } = s.limits;
+  const trusted = trustedDocuments?.toLowerCase();
   return {
+    ...rest,
     production,
-    introspection: e.INTROSPECTION ?? !production,
-    graphiql: e.GRAPHIQL ?? !production,
+    introspection: introspection ?? !production,
+    graphiql: graphiql ?? !production,
     trustedDocuments:
       trusted === undefined || ['false', '0', 'no', 'off'].includes(trusted)
         ? undefined
         : ['true', '1', 'yes', 'on'].includes(trusted)
           ? SHIPPED_TRUSTED_DOCUMENTS
-          : e.TRUSTED_DOCUMENTS,
-    maxDepth: e.MAX_DEPTH,
-    maxCost: e.MAX_COST,
-    maxAliases: e.MAX_ALIASES,
-    maxDirectives: e.MAX_DIRECTIVES,
-    maxTokens: e.MAX_TOKENS,
-    maxBodyBytes: e.MAX_BODY_BYTES,
+          : trustedDocuments,
   };
 }
 
-/** Defaults for code that builds a gateway without the environment (tests, benchmark). */
-export const DEFAULT_EVENT_LOG: EventLogConfig = eventLogFrom(envSchema.parse({}));
-
-/** The event log's retention, from the parsed environment (the config and its defaults alike). */
-function eventLogFrom(e: z.output<typeof envSchema>): EventLogConfig {
-  return { maxEvents: e.EVENT_LOG_MAX_EVENTS, maxAgeMs: e.EVENT_LOG_MAX_AGE_MS };
-}
-export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(envSchema.parse({}));
-export const DEFAULT_RESILIENCE: ResilienceConfig = resilienceFrom(envSchema.parse({}));
-
-/** How the gateway survives a failing bank, from the parsed environment: one mapping for the config and its defaults. */
-function resilienceFrom(e: z.output<typeof envSchema>): ResilienceConfig {
-  return {
-    operationDeadlineMs: e.OPERATION_DEADLINE_MS,
-    breaker: { errorRate: e.BREAKER_ERROR_RATE, minCalls: e.BREAKER_MIN_CALLS, windowMs: e.BREAKER_WINDOW_MS, openMs: e.BREAKER_OPEN_MS },
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-  };
-}
-
-function stripSlash(url: string): string {
-  return url.replace(/\/+$/, '');
-}
+/** The defaults, for code that builds a gateway without the environment (tests, benchmark). */
+const DEFAULT_SETTINGS = configSchema.parse(inputFrom({}));
+export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).eventLog;
+export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
+export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
+export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;

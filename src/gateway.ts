@@ -4,6 +4,7 @@ import {
   DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
   DEFAULT_RESILIENCE,
+  DEFAULT_WEBHOOKS,
   type EventLogConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
@@ -65,16 +66,6 @@ export interface GatewayOptions {
 
 const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
 
-const DEFAULT_WEBHOOKS: WebhookConfig = {
-  apiKey: undefined,
-  signingSecret: undefined,
-  publicUrl: undefined,
-  maxBytes: 256 * 1024,
-  agentCode: undefined,
-  subagentCode: undefined,
-  companyCode: undefined,
-  reconcileIntervalMs: 60_000,
-};
 
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
 export function createGateway(options: GatewayOptions): Gateway {

@@ -48,7 +48,7 @@ async function sandboxUpstream(
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
-    serviceSegment: config.serviceSegment,
+    serviceSegment: config.upstreamCalls.serviceSegment,
     webhookSigningSecret: webhooks.signingSecret,
     logger: logger.child({ component: 'sandbox' }),
   }).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm start'));
@@ -56,8 +56,8 @@ async function sandboxUpstream(
   return {
     sandbox,
     upstream: {
-      ...sandboxUpstreamConfig(sandbox, { serviceSegment: config.serviceSegment, timeoutMs: config.upstreamTimeoutMs }),
-      maxConcurrency: config.upstreamMaxConcurrency,
+      ...sandboxUpstreamConfig(sandbox, config.upstreamCalls),
+      maxConcurrency: config.upstreamCalls.maxConcurrency,
     },
   };
 }
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   loadDotEnv();
   const config = readConfig();
   // Human-readable lines on a terminal (pino-pretty), JSON lines anywhere else.
-  const logger = createLogger(config.logLevel, undefined, { pretty: process.stdout.isTTY === true });
+  const logger = createLogger(config.server.logLevel, undefined, { pretty: process.stdout.isTTY === true });
   const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
   const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     processMetrics: true,
   });
-  const { url, port } = await gateway.server.listen(config.port, config.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
+  const { url, port } = await gateway.server.listen(config.server.port, config.server.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
   announceStart(
     {
       url,

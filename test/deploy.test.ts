@@ -90,10 +90,10 @@ describe('.env.example and the ignore files', () => {
   const named = [...example.matchAll(/^# ([A-Z][A-Z0-9_]+)=$/gm)].map((match) => match[1]);
 
   it('lists every variable the gateway and the standalone sandbox read, and nothing else', () => {
+    expect([...named].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    // Nothing reads a variable behind the schema's back.
     const sandboxMain = readFileSync(new URL('src/sandbox/main.ts', root), 'utf8');
-    const sandbox = [...sandboxMain.matchAll(/process\.env\.([A-Z_]+)|envInteger\('([A-Z_]+)'/g)].map((match) => match[1] ?? match[2]);
-    expect(sandbox.length).toBeGreaterThan(3);
-    expect([...named].sort()).toEqual([...new Set([...CONFIG_VARIABLES, ...sandbox])].sort());
+    expect(sandboxMain).not.toMatch(/process\.env\./);
   });
 
   it('matches docs/configuration.md, which documents every variable .env.example lists', () => {

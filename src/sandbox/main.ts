@@ -1,27 +1,22 @@
+import { ConfigError, loadSandboxSettings, type SandboxSettings } from '../config.ts';
 import { loadDotEnv } from '../env-file.ts';
 import { exitIfPortTaken } from '../port-taken.ts';
 import { DEMO_CREDENTIALS, startSandbox } from './index.ts';
-import { PROGRAMS, type Program } from './program.ts';
 
-/** `npm run sandbox`: the sandbox on its own, configured from the environment. */
+/** `npm run sandbox`: the sandbox on its own, configured from the environment (src/config.ts, its sandbox group). */
 
-function envInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-function envProgram(): Program {
-  const raw = process.env.SANDBOX_PROGRAM;
-  if (raw === undefined || raw === '') return 'CARDS';
-  const program = PROGRAMS.find((candidate) => candidate === raw.toUpperCase());
-  if (program === undefined) throw new Error(`SANDBOX_PROGRAM must be one of ${PROGRAMS.join(', ')}, got "${raw}"`);
-  return program;
+function readSettings(): SandboxSettings {
+  try {
+    return loadSandboxSettings();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 loadDotEnv();
+const settings = readSettings();
 
 const logger = {
   info: (obj: object, msg?: string) => console.log(JSON.stringify({ level: 'info', msg, ...obj })),
@@ -35,12 +30,12 @@ function errorFields(obj: object): object {
 }
 
 const sandbox = await startSandbox({
-  port: envInteger('SANDBOX_PORT', 4010),
-  host: process.env.SANDBOX_HOST || '127.0.0.1',
-  latencyMs: envInteger('SANDBOX_LATENCY_MS', 0),
-  program: envProgram(),
+  port: settings.port,
+  host: settings.host,
+  latencyMs: settings.latencyMs,
+  program: settings.program,
   logger,
-  ...(process.env.SANDBOX_WEBHOOK_SIGNING_SECRET ? { webhookSigningSecret: process.env.SANDBOX_WEBHOOK_SIGNING_SECRET } : {}),
+  ...(settings.webhookSigningSecret ? { webhookSigningSecret: settings.webhookSigningSecret } : {}),
 }).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm run sandbox'));
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);

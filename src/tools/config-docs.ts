@@ -1,0 +1,96 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { configSchema, SETTINGS, type GroupMeta, type SettingEntry } from '../config.ts';
+
+/**
+ * `npm run config:docs`: docs/configuration.md's tables of variables and .env.example, written
+ * from the configuration schema (src/config.ts); `-- --check` fails instead when they drift.
+ */
+
+const ROOT = new URL('../../', import.meta.url);
+export const DOC_PATH = fileURLToPath(new URL('docs/configuration.md', ROOT));
+export const ENV_EXAMPLE_PATH = fileURLToPath(new URL('.env.example', ROOT));
+const BEGIN = '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->';
+const END = '<!-- variables: end -->';
+
+/** A setting's default in words: the docs' own text where the schema's default is not the whole story. */
+export function defaultOf(entry: SettingEntry): string {
+  if (entry.meta.defaultText !== undefined) return entry.meta.defaultText;
+  const value: unknown = entry.schema.parse(undefined);
+  if (value === undefined) return 'unset';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
+  return `\`${String(value)}\``;
+}
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+function groups(): { meta: GroupMeta; entries: SettingEntry[] }[] {
+  return Object.entries(configSchema.shape).map(([key, schema]) => ({
+    meta: (schema as z.ZodType).meta() as unknown as GroupMeta,
+    entries: SETTINGS.filter((entry) => entry.path[0] === key),
+  }));
+}
+
+/** The tables of docs/configuration.md: one per group of the schema. */
+export function variableTables(): string {
+  return groups()
+    .map(({ meta, entries }) =>
+      [
+        `### ${meta.title}`,
+        '',
+        meta.description,
+        '',
+        '| variable | default | rule | meaning |',
+        '|---|---|---|---|',
+        ...entries.map((entry) => `| \`${entry.meta.env}\` | ${cell(defaultOf(entry))} | ${cell(entry.meta.rule)} | ${cell(entry.meta.meaning)} |`),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+/** docs/configuration.md with its generated part replaced by `tables`. */
+export function withTables(doc: string, tables: string): string {
+  const begin = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (begin < 0 || end < begin) throw new Error(`${DOC_PATH} lacks the markers of its generated part`);
+  return `${doc.slice(0, begin + BEGIN.length)}\n\n${tables}\n\n${doc.slice(end)}`;
+}
+
+const plain = (text: string) => text.replaceAll('`', '');
+
+/** .env.example: every variable, commented out, with what it does and its default. */
+export function envExample(): string {
+  const header = [
+    '# Every variable the gateway (npm start) and the standalone sandbox (npm run sandbox) read, with its',
+    '# default; docs/configuration.md says more. Copy to .env and uncomment what you change:',
+    '# npm start and npm run sandbox read .env when it exists, and compose.yaml passes it to the gateways.',
+    '# Never commit a .env holding real secrets (.gitignore and .dockerignore keep it out).',
+    '# Generated from src/config.ts by `npm run config:docs`; edit there.',
+  ];
+  const sections = groups().map(({ meta, entries }) =>
+    [
+      `# --- ${meta.title} ---`,
+      ...entries.flatMap((entry) => ['', `# ${plain(entry.meta.meaning)} (default: ${plain(defaultOf(entry))}; ${entry.meta.rule})`, `# ${entry.meta.env}=`]),
+    ].join('\n'),
+  );
+  return `${[header.join('\n'), ...sections].join('\n\n')}\n`;
+}
+
+function main(argv: string[]): number {
+  const check = argv.includes('--check');
+  const wanted = [
+    { path: DOC_PATH, text: withTables(readFileSync(DOC_PATH, 'utf8'), variableTables()) },
+    { path: ENV_EXAMPLE_PATH, text: envExample() },
+  ];
+  const stale = wanted.filter(({ path, text }) => readFileSync(path, 'utf8') !== text);
+  if (check) {
+    for (const { path } of stale) process.stderr.write(`${path} is out of date: run npm run config:docs\n`);
+    return stale.length === 0 ? 0 : 1;
+  }
+  for (const { path, text } of stale) writeFileSync(path, text);
+  process.stdout.write(stale.length === 0 ? 'configuration docs up to date\n' : `wrote ${stale.map(({ path }) => path).join(', ')}\n`);
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
