@@ -6,24 +6,29 @@
 #   docker build -t banking-gateway .
 #   docker run --read-only --tmpfs /tmp -p 4000:4000 --env-file gateway.env banking-gateway
 #
-# The same image runs the sandbox on its own: `node src/sandbox/main.ts` (see compose.yaml).
+# The same image runs the sandbox on its own: `node sandbox/src/main.ts` (see compose.yaml).
 
 # An exact release, the one the project's `node` devDependency pins: rebuilds get the same Node.
 ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-slim AS deps
 WORKDIR /app
+# The manifests of the root and of the sandbox workspace package (sandbox/), which the gateway
+# imports as @banking-gateway/sandbox; the example web app's workspace is left out of the image.
 COPY package.json package-lock.json ./
+COPY sandbox/package.json ./sandbox/
 # Production dependencies only; the `node` devDependency (a Node binary for npm scripts) is not needed
 # in an image that already is Node 24.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/sandbox --include-workspace-root
 
 FROM node:${NODE_VERSION}-slim AS check
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY sandbox/package.json ./sandbox/
+RUN npm ci --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/sandbox --include-workspace-root
 COPY tsconfig.json codegen.ts vitest.config.ts ./
 COPY src ./src
+COPY sandbox ./sandbox
 COPY schema ./schema
 COPY test ./test
 COPY bench ./bench
@@ -43,6 +48,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+COPY sandbox/package.json ./sandbox/
+COPY sandbox/src ./sandbox/src
 # The trusted-documents manifest (TRUSTED_DOCUMENTS=true) and the printed schema.
 COPY schema ./schema
 # The check stage must have passed for the image to build.

@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../src/sandbox/index.ts';
+import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import type { BenchOperation } from './operations.ts';
 import { graphqlTarget, timeOnce, timeSequential, type HttpTarget, type LoadResult } from './load.ts';
 import type { Settings } from './settings.ts';

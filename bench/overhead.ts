@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { graphqlTarget, type HttpTarget, type LoadResult } from './load.ts';
 import { countCalls } from './measure.ts';
 import type { Settings } from './settings.ts';

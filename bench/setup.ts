@@ -6,14 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
-import type { RequestLogEntry } from '../src/sandbox/index.ts';
-import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
+import type { RequestLogEntry } from '@banking-gateway/sandbox';
+import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { LoadGenerator } from './load.ts';
 import { CARDS_ON_SCREEN, extraCardMutation } from './operations.ts';
 import { SubscriberClients } from './subscriber-clients.ts';
 
 /**
- * The benchmark's world: the sandbox in a child process (`node src/sandbox/main.ts`, so its memory
+ * The benchmark's world: the sandbox in a child process (`node sandbox/src/main.ts`, so its memory
  * and CPU are not the gateway's), the gateway in this process exactly as `npm start` wires it
  * (createGateway, a real HTTP server on an ephemeral loopback port, silent logger, webhook intake
  * with an API key and a signing secret shared with the sandbox), autocannon in a second child, and
@@ -40,9 +40,9 @@ export interface BenchWorld {
   close(): Promise<void>;
 }
 
-/** Starts `node src/sandbox/main.ts` on an ephemeral port and resolves with its URL once it listens. */
+/** Starts `node sandbox/src/main.ts` on an ephemeral port and resolves with its URL once it listens. */
 async function startSandboxProcess(latencyMs: number, signingSecret: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['src/sandbox/main.ts'], {
+  const child = spawn(process.execPath, ['sandbox/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_WEBHOOK_SIGNING_SECRET: signingSecret },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadSandboxSettings } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
@@ -160,25 +160,5 @@ describe('loadConfig: who may call', () => {
     expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex (see `npm run api-key`)');
     expect(problems).toContain('GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): a repeated');
     expect(problems).toContain('ALLOWED_ORIGINS.0 entries must be origins like https://app.example.com (or *)');
-  });
-});
-
-describe('loadSandboxSettings', () => {
-  it('reads the sandbox group alone, whatever else the environment holds, with the program in any case', () => {
-    expect(loadSandboxSettings({ SANDBOX_PORT: '4999', SANDBOX_PROGRAM: 'banking', PORT: 'not read here' })).toMatchObject({ port: 4999, program: 'BANKING' });
-  });
-
-  it('names the sandbox variables it refuses', () => {
-    let error: unknown;
-    try {
-      loadSandboxSettings({ SANDBOX_PORT: '-1', SANDBOX_PROGRAM: 'LOANS', SANDBOX_LATENCY_MS: 'slow' });
-    } catch (e) {
-      error = e;
-    }
-    expect((error as ConfigError).problems).toEqual([
-      'SANDBOX_PORT must be at least 0',
-      'SANDBOX_LATENCY_MS must be a number',
-      'SANDBOX_PROGRAM must be one of CARDS, BANKING',
-    ]);
   });
 });

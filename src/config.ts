@@ -1,4 +1,24 @@
+import {
+  ConfigError,
+  flag,
+  group,
+  httpUrl,
+  int,
+  list,
+  oneOf,
+  oneOfOr,
+  sandboxSettingsSchema,
+  setting,
+  settingsReader,
+  text,
+  textOr,
+  unsetIfEmpty,
+  type SandboxSettings,
+} from '@banking-gateway/sandbox/settings.ts';
 import { z } from 'zod';
+
+export { ConfigError, type SandboxSettings };
+export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sandbox/settings.ts';
 
 /**
  * The configuration: one nested zod schema (`configSchema`) is the only place that names an
@@ -9,100 +29,8 @@ import { z } from 'zod';
  * (`npm run config:docs`), and a test fails when they drift.
  */
 
-/** What each setting tells the docs besides its schema. */
-export interface SettingMeta {
-  /** The environment variable that sets it. */
-  env: string;
-  /** What it does, for the docs. */
-  meaning: string;
-  /** Its rule, in words (the schema enforces it). */
-  rule: string;
-  /** The default in words, where the schema's own default is not the whole story (e.g. "the sandbox's"). */
-  defaultText?: string;
-}
-
-/** What each group of settings tells the docs. */
-export interface GroupMeta {
-  title: string;
-  description: string;
-}
-
-type Rule = Pick<SettingMeta, 'rule'>;
-
-// Empty strings in env files mean "not set", not "set to empty".
-const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
-
-function text() {
-  return z.preprocess(unsetIfEmpty, z.string().optional()).meta({ rule: 'text' });
-}
-
-function textOr(fallback: string) {
-  return z.preprocess(unsetIfEmpty, z.string().default(fallback)).meta({ rule: 'text' });
-}
-
-function httpUrl() {
-  return z
-    .preprocess(unsetIfEmpty, z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional())
-    .transform((url) => url?.replace(/\/+$/, ''))
-    .meta({ rule: 'http(s) URL' });
-}
-
-function int(min: number, max: number, fallback: number) {
-  return z
-    .preprocess(
-      (v) => (v === '' || v === undefined ? fallback : v),
-      z.coerce
-        .number({ error: 'must be a number' })
-        .int({ error: 'must be an integer' })
-        .min(min, { error: `must be at least ${min}` })
-        .max(max, { error: `must be at most ${max}` }),
-    )
-    .meta({ rule: `integer, ${min} to ${max}` });
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess(unsetIfEmpty, z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional()).meta({ rule: values.join(', ') });
-}
-
-function oneOfOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
-  const schema = z.enum(values, { error: `must be one of ${values.join(', ')}` });
-  return z.preprocess(unsetIfEmpty, schema.default(fallback as z.output<typeof schema>)).meta({ rule: values.join(', ') });
-}
-
-/** `true`/`false` (also 1/0, yes/no, on/off); unset = a default that may depend on NODE_ENV. */
-function flag() {
-  return z
-    .preprocess(
-      (v) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
-      z
-        .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'must be true or false' })
-        .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
-        .optional(),
-    )
-    .meta({ rule: 'true or false' });
-}
-
-/** Comma-separated entries, each held to `entry`. */
-function list<T extends z.ZodType>(entry: T, normalise: (item: string) => string, rule: string) {
-  return z
-    .preprocess((v) => (typeof v === 'string' ? v.split(',').map((item) => normalise(item.trim())).filter(Boolean) : []), z.array(entry))
-    .meta({ rule });
-}
-
-/** A setting: its rule's schema, and the variable and meaning the docs and messages use. */
-function setting<S extends z.ZodType>(env: string, schema: S, meaning: string, defaultText?: string): S {
-  const { rule } = schema.meta() as Rule;
-  return schema.meta({ env, meaning, rule, ...(defaultText === undefined ? {} : { defaultText }) });
-}
-
-function group<T extends z.ZodRawShape>(title: string, description: string, shape: T) {
-  return z.object(shape).meta({ title, description });
-}
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const AUTH_MODES = ['none', 'passthrough', 'service'] as const;
-/** The card programs the sandbox simulates (src/sandbox/program.ts; a test keeps the two lists equal). */
-export const SANDBOX_PROGRAMS = ['CARDS', 'BANKING'] as const;
 
 const apiKeyHash = z
   .string()
@@ -143,21 +71,7 @@ export const configSchema = z.object({
     timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
     maxConcurrency: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 1000, 50), 'upstream calls in flight at most (per base address); more wait in a queue'),
   }),
-  sandbox: group('The sandbox', 'The embedded sandbox of `npm start`, and `npm run sandbox` on its own.', {
-    port: setting('SANDBOX_PORT', int(0, 65535, 4010), 'port of the embedded sandbox (and of `npm run sandbox`)'),
-    host: setting('SANDBOX_HOST', textOr('127.0.0.1'), 'interface `npm run sandbox` listens on (the embedded sandbox always uses loopback)'),
-    latencyMs: setting('SANDBOX_LATENCY_MS', int(0, 60_000, 0), 'latency the sandbox adds to every API call'),
-    webhookSigningSecret: setting(
-      'SANDBOX_WEBHOOK_SIGNING_SECRET',
-      text(),
-      "secret `npm run sandbox` signs its webhook deliveries with (the embedded sandbox shares the gateway's)",
-    ),
-    program: setting(
-      'SANDBOX_PROGRAM',
-      z.preprocess((v) => (typeof v === 'string' && v !== '' ? v.toUpperCase() : undefined), z.enum(SANDBOX_PROGRAMS, { error: `must be one of ${SANDBOX_PROGRAMS.join(', ')}` }).default('CARDS')).meta({ rule: SANDBOX_PROGRAMS.join(', ') }),
-      'card program the sandbox simulates (`npm run sandbox` only; the embedded one uses CARDS)',
-    ),
-  }),
+  sandbox: sandboxSettingsSchema,
   auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
     mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
     apiKeyHashes: setting('GATEWAY_API_KEY_HASHES', list(apiKeyHash, (item) => item, 'name:sha256-hex, comma-separated'), 'service mode: API keys by hash (`npm run api-key -- <name>`)', 'none'),
@@ -228,58 +142,15 @@ export const configSchema = z.object({
 /** The settings as the schema gives them, before the derived views below. */
 export type Settings = z.output<typeof configSchema>;
 
-/** One setting of the schema: where it sits, its schema and what it tells the docs. */
-export interface SettingEntry {
-  path: string[];
-  schema: z.ZodType;
-  meta: SettingMeta;
-}
+const reader = settingsReader(configSchema);
 
-/** The settings in schema order, each with its path (`resilience.breaker.minCalls`). */
-function settingsIn(schema: z.ZodObject, prefix: string[] = []): SettingEntry[] {
-  return Object.entries(schema.shape).flatMap(([key, child]) => {
-    const path = [...prefix, key];
-    if (child instanceof z.ZodObject) return settingsIn(child, path);
-    const meta = (child as z.ZodType).meta() as SettingMeta | undefined;
-    if (!meta?.env) throw new Error(`config setting ${path.join('.')} names no variable`);
-    return [{ path, schema: child as z.ZodType, meta }];
-  });
-}
-
-export const SETTINGS: readonly SettingEntry[] = settingsIn(configSchema);
+/** Every setting in schema order, each with its path (`resilience.breaker.minCalls`). */
+export const SETTINGS = reader.entries;
 
 /** Every variable the gateway and `npm run sandbox` read. */
 export const CONFIG_VARIABLES: readonly string[] = SETTINGS.map((entry) => entry.meta.env);
 
-const byPath = new Map(SETTINGS.map((entry) => [entry.path.join('.'), entry]));
-
-/** The variable of a setting, by its path: messages name variables only through the schema. */
-function variable(path: string): string {
-  const entry = byPath.get(path);
-  if (!entry) throw new Error(`no config setting at ${path}`);
-  return entry.meta.env;
-}
-
-/** The environment as the schema's nested input. */
-function inputFrom(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const { path, meta } of SETTINGS) {
-    let node = input;
-    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
-    node[path.at(-1)!] = env[meta.env];
-  }
-  return input;
-}
-
-/** `PORT must be …`, `GATEWAY_API_KEY_HASHES.2 entries must be …`: the variable, then where in it. */
-function problemOf(issue: z.core.$ZodIssue): string {
-  const parts = issue.path.map(String);
-  for (let length = parts.length; length > 0; length--) {
-    const entry = byPath.get(parts.slice(0, length).join('.'));
-    if (entry) return [[entry.meta.env, ...parts.slice(length)].join('.'), issue.message].join(' ');
-  }
-  return `${parts.join('.')} ${issue.message}`;
-}
+const variable = reader.variable;
 
 /**
  * Rules across settings, checked on the raw input so they are reported together with the
@@ -386,8 +257,6 @@ export type WebhookConfig = Settings['webhooks'];
  */
 export type EventLogConfig = Pick<Settings['events'], 'maxEvents' | 'maxAgeMs'>;
 
-/** The sandbox's settings (`npm run sandbox` reads them all; `npm start` the port and latency). */
-export type SandboxSettings = Settings['sandbox'];
 
 /** Who may call the gateway (HTTP, SSE and graphql-ws alike). */
 export interface CallerAuthConfig {
@@ -442,27 +311,11 @@ export interface Config {
   metricsToken: string | undefined;
 }
 
-export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
-
-/** `npm run sandbox`: the sandbox's group alone, every problem reported at once. */
-export function loadSandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
-  const parsed = configSchema.shape.sandbox.safeParse(inputFrom(env).sandbox);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => problemOf({ ...issue, path: ['sandbox', ...issue.path] })));
-  return parsed.data;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(inputFrom(env));
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map(problemOf)), ...crossSettingProblems(env)];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  return configFrom(parsed.data);
+  const result = reader.read(env);
+  const problems = [...(result.ok ? [] : result.problems), ...crossSettingProblems(env)];
+  if (!result.ok || problems.length > 0) throw new ConfigError(problems);
+  return configFrom(result.settings);
 }
 
 function configFrom(s: Settings): Config {
@@ -531,7 +384,10 @@ function limitsFrom(s: Settings): QueryLimitsConfig {
 }
 
 /** The defaults, for code that builds a gateway without the environment (tests, benchmark). */
-const DEFAULT_SETTINGS = configSchema.parse(inputFrom({}));
+const DEFAULT_SETTINGS = ((result) => {
+  if (!result.ok) throw new ConfigError(result.problems);
+  return result.settings;
+})(reader.read({}));
 export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).eventLog;
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config, type UpstreamConfig, type Webhook
 import { loadDotEnv } from './env-file.ts';
 import { exitIfPortTaken } from './port-taken.ts';
 import { createLogger, type Logger } from './logger.ts';
-import type { Sandbox } from './sandbox/index.ts';
+import type { Sandbox } from '@banking-gateway/sandbox';
 
 /**
  * `npm start`: configuration, the embedded sandbox when no upstream is configured, the server.
@@ -43,8 +43,8 @@ async function sandboxUpstream(
   webhooks: WebhookConfig,
   logger: Logger,
 ): Promise<{ upstream: UpstreamConfig; sandbox: Sandbox }> {
-  const { startSandbox } = await import('./sandbox/index.ts');
-  const { sandboxUpstreamConfig } = await import('./sandbox/upstream-config.ts');
+  const { startSandbox } = await import('@banking-gateway/sandbox');
+  const { sandboxUpstreamConfig } = await import('./sandbox-upstream.ts');
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const upstream = config.upstream ?? embedded!.upstream;
   const { createGateway } = await import('./gateway.ts');
   const { announceStart } = await import('./start-banner.ts');
-  const { DEMO_CREDENTIALS } = await import('./sandbox/index.ts');
+  const { DEMO_CREDENTIALS } = await import('@banking-gateway/sandbox');
   const gateway = createGateway({
     upstream,
     logger,

@@ -6,13 +6,12 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers of the gateway (docs/architecture.md): a file imports only from its own layer's
  * allowed neighbours or from layers below it, and no file imports its way into a cycle. The
- * sandbox (src/sandbox) is a separate program the gateway starts and is left out here; so are
- * tests. Layers, top first; a layer imports only layers listed after it, and inside a layer only
+ * sandbox is a package of its own (sandbox/, checked at the end); tests are left out. Layers, top first; a layer imports only layers listed after it, and inside a layer only
  * the parts named in SIDEWAYS.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'tools'],
-  ['start-banner.ts', 'env-file.ts', 'port-taken.ts', 'sandbox'],
+  ['start-banner.ts', 'env-file.ts', 'port-taken.ts', 'sandbox-upstream.ts'],
   ['gateway.ts'],
   ['server.ts'],
   ['ws.ts', 'health.ts'],
@@ -36,7 +35,7 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'sandbox' ? [] : files(path);
+    if (statSync(path).isDirectory()) return files(path);
     return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
   });
 }
@@ -87,5 +86,24 @@ describe('the layers of src/', () => {
     };
     for (const path of graph.keys()) visit(path, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+const SANDBOX = fileURLToPath(new URL('../sandbox/', import.meta.url));
+
+describe('the sandbox package', () => {
+  const sources = files(join(SANDBOX, 'src'));
+  const manifest = JSON.parse(readFileSync(join(SANDBOX, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+  it('imports nothing of the gateway: no relative import leaves sandbox/src', () => {
+    const leaving = sources.flatMap((path) => importsOf(path).filter((to) => !to.startsWith(join(SANDBOX, 'src'))).map((to) => `${relative(SANDBOX, path)} -> ${relative(SANDBOX, to)}`));
+    expect(leaving).toEqual([]);
+  });
+
+  it('imports only Node and the packages its package.json names', () => {
+    const packages = new Set(
+      sources.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^.'][^']*)'/gm)].map((match) => match[1]!.split('/')[0]!)),
+    );
+    expect([...packages].filter((name) => !name.startsWith('node:')).sort()).toEqual(Object.keys(manifest.dependencies).sort());
   });
 });

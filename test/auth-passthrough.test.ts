@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { post, runWs } from './auth-clients.ts';
 import { AccessTokenCreateDocument, BalancesDocument, WebhookCatalogueDocument, WebhookSubscriptionCreateDocument } from './generated/graphql.ts';
 import { useKit } from './kit.ts';

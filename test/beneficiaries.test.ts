@@ -12,7 +12,7 @@ import {
   type BeneficiaryCreateMutation,
   type BeneficiaryUpdateMutation,
 } from './generated/graphql.ts';
-import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_SWIFT_RULE_ROWS } from './fixtures/document-1.ts';
+import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_SWIFT_RULE_ROWS } from '../sandbox/test/fixtures/document-1.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
 const kit = useKit();

@@ -9,7 +9,7 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT } from './sandbox/contract.ts';
+import { CONTRACT } from './contract.ts';
 
 // Issue 14, point 3: every field of every documented payload (schema/upstream-contract.json) has a
 // field in the graph, or a reason in UNEXPOSED below. The walk pairs each documented shape with its

@@ -28,7 +28,7 @@ describe('compose.yaml', () => {
   it('runs two gateway instances, Redis and the sandbox, all with read-only filesystems', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['gateway-1', 'gateway-2', 'redis', 'sandbox']);
     for (const service of Object.values(compose.services)) expect(service.read_only).toBe(true);
-    expect(compose.services.sandbox!.command).toEqual(['node', 'src/sandbox/main.ts']);
+    expect(compose.services.sandbox!.command).toEqual(['node', 'sandbox/src/main.ts']);
   });
 
   it('gives each gateway a configuration that loads, in service mode against the sandbox, sharing Redis', () => {
@@ -77,6 +77,9 @@ describe('Dockerfile', () => {
 
   it('ships the schema directory the runtime reads (the trusted-documents manifest) and every directory the typecheck covers', () => {
     expect(runtime).toMatch(/^COPY schema \.\/schema$/m);
+    // The gateway imports the sandbox package (@banking-gateway/sandbox): its sources, and its manifest so npm links it.
+    expect(runtime).toMatch(/^COPY sandbox\/src \.\/sandbox\/src$/m);
+    expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(/^COPY sandbox\/package\.json \.\/sandbox\/$/m);
     const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8')) as { include: string[] };
     const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
     for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {
@@ -92,7 +95,7 @@ describe('.env.example and the ignore files', () => {
   it('lists every variable the gateway and the standalone sandbox read, and nothing else', () => {
     expect([...named].sort()).toEqual([...CONFIG_VARIABLES].sort());
     // Nothing reads a variable behind the schema's back.
-    const sandboxMain = readFileSync(new URL('src/sandbox/main.ts', root), 'utf8');
+    const sandboxMain = readFileSync(new URL('sandbox/src/main.ts', root), 'utf8');
     expect(sandboxMain).not.toMatch(/process\.env\./);
   });
 

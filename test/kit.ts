@@ -6,9 +6,9 @@ import type { CallerAuthConfig, EventLogConfig, QueryLimitsConfig, ResilienceCon
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.ts';
-import { sandboxUpstreamConfig } from '../src/sandbox/upstream-config.ts';
-import { apiClient, type ApiResponse } from './sandbox/helpers.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
+import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';

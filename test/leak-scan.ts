@@ -1,4 +1,4 @@
-import { DEMO_CREDENTIALS } from '../src/sandbox/credentials.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox/credentials.ts';
 import { luhn } from '../src/upstream/models.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 

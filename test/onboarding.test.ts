@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { ViewerDocument, ViewerRfisDocument } from './generated/graphql.ts';
 import { rawUpstream, useKit } from './kit.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useKit } from './kit.ts';
-import { apiClient, CARD_PATH } from './sandbox/helpers.ts';
+import { apiClient, CARD_PATH } from '../sandbox/test/helpers.ts';
 import { subscribeSse } from './subscribe.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { AccessTokenCreateDocument } from './generated/graphql.ts';
 import { useKit, type Kit } from './kit.ts';

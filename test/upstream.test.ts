@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { AccessTokenCreateDocument, AccountCreateDocument, AccountsDocument, BalancesDocument } from './generated/graphql.ts';
 import { DEFAULT_RETRY_POLICY } from '../src/upstream/retry.ts';
 import { ACCOUNT_INPUT, PATHS } from './flows.ts';

@@ -10,7 +10,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { startKit, type Kit } from './kit.ts';
-import { apiClient, CARD_PATH } from './sandbox/helpers.ts';
+import { apiClient, CARD_PATH } from '../sandbox/test/helpers.ts';
 
 /**
  * The example web client (examples/web), built as a frontend team would build it, in a real

@@ -1,10 +1,10 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { CardUpdateDocument, WebhookSubscriptionCreateDocument, WebhookSubscriptionDeleteDocument, WebhookSubscriptionUpdateDocument } from './generated/graphql.ts';
 import { KIT_WEBHOOKS, useKit } from './kit.ts';
-import { call } from './sandbox/helpers.ts';
+import { call } from '../sandbox/test/helpers.ts';
 import { subscribeWs } from './subscribe.ts';
 
 /**

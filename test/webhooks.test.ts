@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensureWebhookSubscriptions } from '../src/events/webhook-reconciler.ts';
-import { DEMO_CREDENTIALS } from '../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import {
   WebhookCatalogueDocument,
   WebhookSubscriptionCreateDocument,
@@ -12,7 +12,7 @@ import {
   type WebhookSubscriptionUpdateInput,
 } from './generated/graphql.ts';
 import { startKit, useKit, type Kit } from './kit.ts';
-import { call } from './sandbox/helpers.ts';
+import { call } from '../sandbox/test/helpers.ts';
 
 /**
  * Webhook subscription management (Document 3, 2.1, 2.2, 4.1) through GraphQL, and the gateway's

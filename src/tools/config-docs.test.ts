@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadConfig, SANDBOX_PROGRAMS, SETTINGS } from '../config.ts';
-import { PROGRAMS } from '../sandbox/program.ts';
+import { CONFIG_VARIABLES, loadConfig, SETTINGS } from '../config.ts';
 import { defaultOf, DOC_PATH, ENV_EXAMPLE_PATH, envExample, variableTables, withTables } from './config-docs.ts';
 
 describe('the configuration docs', () => {
@@ -27,9 +26,5 @@ describe('the configuration docs', () => {
     expect(byVariable.get('EVENT_LOG_MAX_AGE_MS')).toBe(`\`${defaults.eventLog.maxAgeMs}\``);
     expect(byVariable.get('BREAKER_ERROR_RATE')).toBe(`\`${defaults.resilience.breaker.errorRate}\``);
     expect(byVariable.get('REDIS_URL')).toBe('unset');
-  });
-
-  it('offer the card programs the sandbox simulates', () => {
-    expect([...SANDBOX_PROGRAMS]).toEqual([...PROGRAMS]);
   });
 });

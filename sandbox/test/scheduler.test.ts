@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../src/sandbox/clock.ts';
-import { createScheduler, scheduleJob, schedulingClock, type JobHandler, type ScheduledJob } from '../../src/sandbox/scheduler.ts';
-import { createStore } from '../../src/sandbox/store.ts';
+import { createClock } from '../src/clock.ts';
+import { createScheduler, scheduleJob, schedulingClock, type JobHandler, type ScheduledJob } from '../src/scheduler.ts';
+import { createStore } from '../src/store.ts';
 
 function setup(extra: Record<string, JobHandler> = {}) {
   const store = createStore(null);

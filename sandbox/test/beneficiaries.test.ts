@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_STATES, US_SWIFT_RULE_ROWS } from '../fixtures/document-1.ts';
+import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_STATES, US_SWIFT_RULE_ROWS } from './fixtures/document-1.ts';
 import { envelopeError, gbLocalBody, TRANSFER_PATH, usBody, useSandbox } from './helpers.ts';
 
 const t = useSandbox();

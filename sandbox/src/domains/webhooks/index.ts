@@ -3,7 +3,7 @@ import { webhookRoutes } from './routes.ts';
 
 /**
  * Endpoints 46 to 50 of Document 3: webhook subscriptions. What is delivered to them is the
- * events module's (src/sandbox/events/); fanout.ts picks the subscribers of each event.
+ * events module's (sandbox/src/events/); fanout.ts picks the subscribers of each event.
  */
 export const webhooksDomain: Domain = {
   name: 'webhooks',

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/sandbox/index.ts';
-import { accountEndpoints } from '../../src/upstream/accounts.ts';
-import { loginEndpoint } from '../../src/upstream/auth.ts';
-import { beneficiaryEndpoints } from '../../src/upstream/beneficiaries.ts';
-import { cardholderEndpoints } from '../../src/upstream/cardholders.ts';
-import { cardEndpoints } from '../../src/upstream/cards.ts';
-import { directDebitEndpoints } from '../../src/upstream/direct-debit.ts';
-import { fxEndpoints } from '../../src/upstream/fx.ts';
-import { kycEndpoints } from '../../src/upstream/kyc.ts';
-import { onboardingEndpoints } from '../../src/upstream/onboarding.ts';
-import { payoutEndpoints } from '../../src/upstream/payouts.ts';
-import { walletEndpoints } from '../../src/upstream/wallets.ts';
-import { webhookEndpoints } from '../../src/upstream/webhooks.ts';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
+import { accountEndpoints } from '../src/upstream/accounts.ts';
+import { loginEndpoint } from '../src/upstream/auth.ts';
+import { beneficiaryEndpoints } from '../src/upstream/beneficiaries.ts';
+import { cardholderEndpoints } from '../src/upstream/cardholders.ts';
+import { cardEndpoints } from '../src/upstream/cards.ts';
+import { directDebitEndpoints } from '../src/upstream/direct-debit.ts';
+import { fxEndpoints } from '../src/upstream/fx.ts';
+import { kycEndpoints } from '../src/upstream/kyc.ts';
+import { onboardingEndpoints } from '../src/upstream/onboarding.ts';
+import { payoutEndpoints } from '../src/upstream/payouts.ts';
+import { walletEndpoints } from '../src/upstream/wallets.ts';
+import { webhookEndpoints } from '../src/upstream/webhooks.ts';
 import {
   CONTRACT,
   CONTRACT_ENDPOINTS,
@@ -49,8 +49,8 @@ import {
   virtualCardBody,
   type ApiResponse,
   type CallOptions,
-} from './helpers.ts';
-import { SUBSCRIBE_PATH, subscriptionBody, webhookCall } from './webhook-helpers.ts';
+} from '../sandbox/test/helpers.ts';
+import { SUBSCRIBE_PATH, subscriptionBody, webhookCall } from '../sandbox/test/webhook-helpers.ts';
 
 // Issue 14, point 13: the sandbox's answers held to schema/upstream-contract.json, the project's own
 // description of every documented response shape. Each journey reaches its endpoints with real data
@@ -258,7 +258,7 @@ describe('schema/upstream-contract.json', () => {
   });
 
   it('names, in every x-choice, a row of the table of choices (docs/sandbox.md)', () => {
-    const readme = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/sandbox.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('### Where the documents are silent'), readme.indexOf('### Driving it'));
     const rows = new Set([...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]));
     const named = [...JSON.stringify(CONTRACT).matchAll(/"x-choice":"([^"]+)"/g)].map((match) => match[1]);

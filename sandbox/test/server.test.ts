@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/sandbox/index.ts';
-import { ApiError, ok } from '../../src/sandbox/http.ts';
-import type { Route } from '../../src/sandbox/routes.ts';
-import { createRuntime } from '../../src/sandbox/runtime.ts';
-import { createRequestListener } from '../../src/sandbox/server.ts';
+import { DEMO_CREDENTIALS } from '../src/index.ts';
+import { ApiError, ok } from '../src/http.ts';
+import type { Route } from '../src/routes.ts';
+import { createRuntime } from '../src/runtime.ts';
+import { createRequestListener } from '../src/server.ts';
 
 // The pipeline on its own, with routes that misbehave on purpose.
 const warnings: unknown[] = [];

@@ -1,6 +1,5 @@
-import type { UpstreamConfig } from '../config.ts';
-import { DEMO_CREDENTIALS } from './credentials.ts';
-import type { Sandbox } from './index.ts';
+import type { UpstreamConfig } from './config.ts';
+import { DEMO_CREDENTIALS, type Sandbox } from '@banking-gateway/sandbox';
 
 /**
  * How the gateway reaches an embedded sandbox: its URL and demo credentials. One place for

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.ts';
+import type { Sandbox } from '../src/index.ts';
 import {
   ACCOUNT_PATH,
   BALANCE_PATH,

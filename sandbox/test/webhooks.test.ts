@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '../src/index.ts';
 import { advanceMinutes, call, useSandbox } from './helpers.ts';
 import { HOOK_KEY, SUBSCRIBE_PATH, bareError, bareSuccess, subscriptionBody, webhookCall } from './webhook-helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '../src/index.ts';
 import {
   BALANCE_PATH,
   HISTORY_PATH,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CREDENTIALS } from '../../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS } from '../src/index.ts';
 import { TOKEN_ERROR, useSandbox } from './helpers.ts';
 
 const t = useSandbox();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS, startSandbox, type Sandbox, type SandboxOptions } from '../src/index.ts';
 
 export const LOGIN_PATH = '/api/v1/authentication/login';
 export const ACCOUNT_PATH = '/svc/api/v1/account';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { DEMO_CREDENTIALS, type Sandbox } from '../../src/sandbox/index.ts';
+import { DEMO_CREDENTIALS, type Sandbox } from '../src/index.ts';
 import { call, type ApiResponse, type CallOptions } from './helpers.ts';
 
 // Document 3: webhook management and the events delivered to subscribers.

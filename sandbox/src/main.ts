@@ -1,9 +1,17 @@
-import { ConfigError, loadSandboxSettings, type SandboxSettings } from '../config.ts';
-import { loadDotEnv } from '../env-file.ts';
-import { exitIfPortTaken } from '../port-taken.ts';
+import { existsSync } from 'node:fs';
 import { DEMO_CREDENTIALS, startSandbox } from './index.ts';
+import { ConfigError, loadSandboxSettings, type SandboxSettings } from './settings.ts';
 
-/** `npm run sandbox`: the sandbox on its own, configured from the environment (src/config.ts, its sandbox group). */
+/** `npm run sandbox`: the sandbox on its own, configured from the environment (settings.ts). */
+
+/** A port that cannot be had is the operator's to fix: one line naming the variable, exit 1, no stack trace. */
+function exitIfPortTaken(error: unknown): never {
+  const { code } = error as { code?: string };
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+  const why = code === 'EADDRINUSE' ? 'is in use by another process' : 'needs privileges this process lacks';
+  process.stderr.write(`Port ${settings.port} ${why}: set SANDBOX_PORT to another port (for example SANDBOX_PORT=${settings.port + 100} npm run sandbox).\n`);
+  process.exit(1);
+}
 
 function readSettings(): SandboxSettings {
   try {
@@ -15,7 +23,8 @@ function readSettings(): SandboxSettings {
   }
 }
 
-loadDotEnv();
+// .env in the working directory when there is one; the shell's variables win.
+if (existsSync('.env')) process.loadEnvFile('.env');
 const settings = readSettings();
 
 const logger = {
@@ -36,7 +45,7 @@ const sandbox = await startSandbox({
   program: settings.program,
   logger,
   ...(settings.webhookSigningSecret ? { webhookSigningSecret: settings.webhookSigningSecret } : {}),
-}).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm run sandbox'));
+}).catch(exitIfPortTaken);
 
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadSandboxSettings } from '../src/settings.ts';
+
+describe('loadSandboxSettings', () => {
+  it('reads the sandbox group alone, whatever else the environment holds, with the program in any case', () => {
+    expect(loadSandboxSettings({ SANDBOX_PORT: '4999', SANDBOX_PROGRAM: 'banking', PORT: 'not read here' })).toMatchObject({ port: 4999, program: 'BANKING' });
+  });
+
+  it('names the sandbox variables it refuses', () => {
+    let error: unknown;
+    try {
+      loadSandboxSettings({ SANDBOX_PORT: '-1', SANDBOX_PROGRAM: 'LOANS', SANDBOX_LATENCY_MS: 'slow' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'SANDBOX_PORT must be at least 0',
+      'SANDBOX_LATENCY_MS must be a number',
+      'SANDBOX_PROGRAM must be one of CARDS, BANKING',
+    ]);
+  });
+});
