@@ -74,6 +74,7 @@ const DEFAULT_LOGGER: SandboxLogger = {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const runtime = createRuntime({
+    domains: DOMAINS,
     credentials: options.credentials ?? DEMO_CREDENTIALS,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 1800,
     latencyMs: options.latencyMs ?? 0,

@@ -1,7 +1,7 @@
 import { createClock, type SandboxClock } from './clock.ts';
 import type { SandboxCredentials } from './credentials.ts';
+import type { Domain } from './domain.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
-import { publishEvent } from './domains/webhooks/fanout.ts';
 import { createEventBus } from './events/bus.ts';
 import { createDeliveryQueue, DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type DeliveryQueue } from './events/delivery.ts';
 import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
@@ -18,6 +18,8 @@ export interface SandboxLogger {
 }
 
 export interface RuntimeOptions {
+  /** The domains, in seeding order (domains/index.ts). */
+  domains: readonly Domain[];
   credentials: SandboxCredentials;
   tokenTtlSeconds: number;
   latencyMs: number;
@@ -64,18 +66,25 @@ export interface Runtime {
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const baseClock = createClock();
-  const scheduler = createScheduler(() => runtime.store, jobHandlers());
+  const { domains } = options;
+  const scheduler = createScheduler(() => runtime.store, jobHandlers(domains));
   const clock = schedulingClock(baseClock, scheduler);
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
   const resetListeners = new Set<() => void>();
-  const events = createEventBus(options.credentials.userId, (event, at) => publishEvent(runtime, event, at));
+  const events = createEventBus(options.credentials.userId, (event, at) => {
+    for (const domain of domains) domain.onEvent?.(runtime, event, at);
+  });
   const runtime: Runtime = {
     credentials: options.credentials,
     clock,
     // Seeded from the clock's current day, so the demo history always ends yesterday. The
     // base clock: the seed runs while the store is being built, before any job may run.
-    store: createStore(options.seed ? (store) => seedDemoData(store, baseClock.now().getTime()) : null, events),
+    store: createStore(
+      domains.flatMap((domain) => (domain.collections ? [domain.collections] : [])),
+      options.seed ? (store) => seedDemoData(store, baseClock.now().getTime(), domains) : null,
+      events,
+    ),
     scheduler,
     tokens: createTokenService(clock, options.tokenTtlSeconds),
     idempotency: createIdempotencyCache(),

@@ -4,7 +4,7 @@ import { createScheduler, scheduleJob, schedulingClock, type JobHandler, type Sc
 import { createStore } from '../src/store.ts';
 
 function setup(extra: Record<string, JobHandler> = {}) {
-  const store = createStore(null);
+  const store = createStore([], null);
   const ran: string[] = [];
   const record: JobHandler = (_store, job) => ran.push(`${job.subjectId}@${job.at}`);
   const scheduler = createScheduler(() => store, new Map(Object.entries({ record, ...extra })));

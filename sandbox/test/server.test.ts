@@ -7,9 +7,10 @@ import type { Route } from '../src/routes.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { createRequestListener } from '../src/server.ts';
 
-// The pipeline on its own, with routes that misbehave on purpose.
+// The pipeline on its own (the core, no domain), with routes that misbehave on purpose.
 const warnings: unknown[] = [];
 const runtime = createRuntime({
+  domains: [],
   credentials: DEMO_CREDENTIALS,
   tokenTtlSeconds: 1800,
   latencyMs: 0,

@@ -3,7 +3,7 @@ import { beneficiariesDomain } from './beneficiaries/index.ts';
 import { cardholdersDomain } from './cardholders/index.ts';
 import { cardsDomain } from './cards/index.ts';
 import { directDebitDomain } from './direct-debit/index.ts';
-import type { Domain } from './domain.ts';
+import type { Domain } from '../domain.ts';
 import { fxDomain } from './fx/index.ts';
 import { kycDomain } from './kyc/index.ts';
 import { onboardingDomain } from './onboarding/index.ts';

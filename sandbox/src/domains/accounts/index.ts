@@ -1,4 +1,5 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { accountCollections } from './types.ts';
 import { accountRoutes } from './account-routes.ts';
 import { depositRoute } from './deposits.ts';
 import { ledgerRoutes } from './ledger-routes.ts';
@@ -10,6 +11,7 @@ import { seedAccounts } from './seed.ts';
  */
 export const accountsDomain: Domain = {
   name: 'accounts',
+  collections: accountCollections,
   routes: [...accountRoutes, ...ledgerRoutes],
   controlRoutes: [depositRoute],
   seed: seedAccounts,

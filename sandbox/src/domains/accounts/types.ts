@@ -118,3 +118,18 @@ export interface BalanceHistoryRecord {
   createdAt: number;
   entry: BalanceHistoryEntry;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function accountCollections() {
+  return {
+    accounts: new Map<string, AccountRecord>(),
+    /** Keyed by currency: the contract has one balance per currency for the user. */
+    balances: new Map<string, Balance>(),
+    transactions: new Map<string, TransactionRecord>(),
+    balanceHistory: new Map<string, BalanceHistoryRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof accountCollections> {}
+}

@@ -44,3 +44,14 @@ export interface BeneficiaryRecord extends BeneficiaryFields {
   payer_entity_type: 'COMPANY';
   createdAt: number;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function beneficiaryCollections() {
+  return {
+    beneficiaries: new Map<string, BeneficiaryRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof beneficiaryCollections> {}
+}

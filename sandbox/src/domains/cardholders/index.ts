@@ -1,4 +1,5 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { cardholderCollections } from './types.ts';
 import { completeReview, REVIEW_CARDHOLDER } from './review.ts';
 import { cardholderRoutes } from './routes.ts';
 import { seedCardholders } from './seed.ts';
@@ -9,6 +10,7 @@ import { seedCardholders } from './seed.ts';
  */
 export const cardholdersDomain: Domain = {
   name: 'cardholders',
+  collections: cardholderCollections,
   routes: cardholderRoutes,
   seed: seedCardholders,
   jobs: { [REVIEW_CARDHOLDER]: completeReview },

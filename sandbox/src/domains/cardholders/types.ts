@@ -63,3 +63,14 @@ export interface CardholderRecord {
   /** Null for a DELEGATE. */
   individual: Individual | null;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function cardholderCollections() {
+  return {
+    cardholders: new Map<string, CardholderRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof cardholderCollections> {}
+}

@@ -1,4 +1,5 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { cardCollections } from './types.ts';
 import { cardRoutes } from './routes.ts';
 import { seedCards } from './seed.ts';
 import { simulateRoute } from './simulate-route.ts';
@@ -6,6 +7,7 @@ import { simulateRoute } from './simulate-route.ts';
 /** Endpoints 24 to 32 of Document 2, and the card activity simulation of the control API. */
 export const cardsDomain: Domain = {
   name: 'cards',
+  collections: cardCollections,
   routes: cardRoutes,
   controlRoutes: [simulateRoute],
   seed: seedCards,

@@ -130,3 +130,17 @@ export interface CardRequestRecord {
   cardId: string;
   fingerprint: string;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function cardCollections() {
+  return {
+    cards: new Map<string, CardRecord>(),
+    /** Keyed by Create Card's request_id. */
+    cardRequests: new Map<string, CardRequestRecord>(),
+    cardTransactions: new Map<string, CardTransactionRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof cardCollections> {}
+}

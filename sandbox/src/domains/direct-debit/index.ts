@@ -1,4 +1,5 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { directDebitCollections } from './types.ts';
 import { directDebitControlRoutes } from './control.ts';
 import { DIRECT_DEBIT_JOBS } from './lifecycle.ts';
 import { directDebitRoutes } from './routes.ts';
@@ -11,6 +12,7 @@ import { seedDirectDebits } from './seed.ts';
  */
 export const directDebitDomain: Domain = {
   name: 'direct-debit',
+  collections: directDebitCollections,
   routes: directDebitRoutes,
   controlRoutes: directDebitControlRoutes,
   seed: seedDirectDebits,

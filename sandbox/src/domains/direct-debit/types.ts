@@ -76,3 +76,18 @@ export interface DirectDebitRecord {
   statementRef: string;
   createdAt: number;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function directDebitCollections() {
+  return {
+    /** Document 3's global accounts with their direct debit capability. */
+    globalAccounts: new Map<string, GlobalAccountRecord>(),
+    mandates: new Map<string, MandateRecord>(),
+    /** Keyed by transaction_id. */
+    directDebits: new Map<string, DirectDebitRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof directDebitCollections> {}
+}

@@ -45,3 +45,15 @@ export interface ConversionRecord {
   /** Demo conversions show createdTime null, as the document says list entries may. */
   createdTimeShown: boolean;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function fxCollections() {
+  return {
+    quotes: new Map<string, QuoteRecord>(),
+    conversions: new Map<string, ConversionRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof fxCollections> {}
+}

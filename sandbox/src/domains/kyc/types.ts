@@ -10,3 +10,15 @@ export interface KycRecord {
   addressCodes: string[];
   documentCodes: string[];
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function kycCollections() {
+  return {
+    /** Keyed by cardholder id: one KYC record per cardholder. */
+    kyc: new Map<string, KycRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof kycCollections> {}
+}

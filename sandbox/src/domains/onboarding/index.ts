@@ -1,5 +1,6 @@
 import type { SandboxStore } from '../../store.ts';
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { onboardingCollections } from './types.ts';
 import { DEMO_PROFILE } from './profile.ts';
 import { demoKycRfi } from './rfis.ts';
 import { onboardingRoutes } from './routes.ts';
@@ -13,6 +14,7 @@ function seedOnboarding(store: SandboxStore, now: number): void {
 /** Endpoints 44 and 45 of Document 2: the business's profile and its RFIs. */
 export const onboardingDomain: Domain = {
   name: 'onboarding',
+  collections: onboardingCollections,
   routes: onboardingRoutes,
   seed: seedOnboarding,
 };

@@ -72,3 +72,16 @@ export interface AccountRfiRecord {
   createdAt: number;
   rfi: Omit<AccountRfi, 'account_id'>;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function onboardingCollections() {
+  return {
+    /** The business's profile (one entry, keyed `profile`). */
+    userProfile: new Map<'profile', UserProfile>(),
+    accountRfis: new Map<string, AccountRfiRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof onboardingCollections> {}
+}

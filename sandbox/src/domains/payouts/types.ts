@@ -30,3 +30,14 @@ export interface PayoutRecord {
   scheduledPayoutDate: string;
   createdAt: number;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function payoutCollections() {
+  return {
+    payouts: new Map<string, PayoutRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof payoutCollections> {}
+}

@@ -1,4 +1,5 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { walletCollections } from './types.ts';
 import { walletRoutes } from './routes.ts';
 
 /**
@@ -7,5 +8,6 @@ import { walletRoutes } from './routes.ts';
  */
 export const walletsDomain: Domain = {
   name: 'wallets',
+  collections: walletCollections,
   routes: walletRoutes,
 };

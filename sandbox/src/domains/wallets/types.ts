@@ -48,3 +48,15 @@ export interface WalletHistoryRecord {
   createdAt: number;
   entry: WalletHistoryEntry;
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function walletCollections() {
+  return {
+    wallets: new Map<string, WalletRecord>(),
+    walletHistory: new Map<string, WalletHistoryRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof walletCollections> {}
+}

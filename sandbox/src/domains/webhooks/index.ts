@@ -1,4 +1,7 @@
-import type { Domain } from '../domain.ts';
+import type { Domain } from '../../domain.ts';
+import { webhookControlRoutes } from './control.ts';
+import { publishEvent } from './fanout.ts';
+import { webhookCollections } from './types.ts';
 import { webhookRoutes } from './routes.ts';
 
 /**
@@ -7,5 +10,8 @@ import { webhookRoutes } from './routes.ts';
  */
 export const webhooksDomain: Domain = {
   name: 'webhooks',
+  collections: webhookCollections,
   routes: webhookRoutes,
+  controlRoutes: webhookControlRoutes,
+  onEvent: (runtime, event, at) => void publishEvent(runtime, event, at),
 };

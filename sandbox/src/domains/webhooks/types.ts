@@ -29,3 +29,15 @@ export interface SubscriptionRecord extends SubscriptionIdentity {
 export function identityKey(identity: SubscriptionIdentity): string {
   return JSON.stringify([identity.event_name, identity.agent_code, identity.subagent_code, identity.program_code, identity.company_code]);
 }
+
+/** The domain's collections in the store, fresh for each store. */
+export function webhookCollections() {
+  return {
+    /** Document 3's webhook subscriptions, keyed by their identity. */
+    webhookSubscriptions: new Map<string, SubscriptionRecord>(),
+  };
+}
+
+declare module '../../store.ts' {
+  interface SandboxCollections extends ReturnType<typeof webhookCollections> {}
+}

@@ -1,0 +1,25 @@
+import type { WebhookEvent } from './events/bus.ts';
+import type { Route } from './routes.ts';
+import type { Runtime } from './runtime.ts';
+import type { JobHandler } from './scheduler.ts';
+import type { CollectionFactory, SandboxStore } from './store.ts';
+
+/**
+ * A slice of the contract, as it registers with the core: its routes, its collections, its demo
+ * data and the work it schedules. A new domain is a folder under domains/ exporting one of these,
+ * listed in domains/index.ts (which also sets the seeding order); the core changes nothing.
+ */
+export interface Domain {
+  name: string;
+  routes: readonly Route[];
+  /** The domain's own routes under /sandbox/ (built with control.ts's controlRoute). */
+  controlRoutes?: readonly Route[];
+  /** Its collections in the store (see store.ts for how their types reach SandboxStore). */
+  collections?: CollectionFactory;
+  /** Loads deterministic demo data dated relative to `now` (sandbox clock, epoch ms). */
+  seed?(store: SandboxStore, now: number): void;
+  /** Handlers of the scheduled jobs this domain creates, by job kind (see scheduler.ts). */
+  jobs?: Readonly<Record<string, JobHandler>>;
+  /** Told of every event emitted, at its instant (the webhooks domain delivers them to subscribers). */
+  onEvent?(runtime: Runtime, event: WebhookEvent, at: number): void;
+}
