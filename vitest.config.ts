@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'src/**/*.test.ts',
   'sandbox/test/settings.test.ts',
+  'sandbox/test/domains.test.ts',
   'test/architecture.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',

@@ -1,4 +1,5 @@
 import type { WebhookEvent } from './events/bus.ts';
+import type { EventName } from './events/catalogue.ts';
 import type { Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { JobHandler } from './scheduler.ts';
@@ -22,4 +23,20 @@ export interface Domain {
   jobs?: Readonly<Record<string, JobHandler>>;
   /** Told of every event emitted, at its instant (the webhooks domain delivers them to subscribers). */
   onEvent?(runtime: Runtime, event: WebhookEvent, at: number): void;
+  /** What POST /sandbox/events sends for each of the domain's events when the caller gives no data or id. */
+  eventDefaults?: { readonly [N in EventName]?: EventDefault };
+}
+
+/** The record an event sent through the control API is about, and when. */
+export interface EventSubject {
+  store: SandboxStore;
+  id: string;
+  at: number;
+}
+
+/** The default of one event: built from the record the id names where the sandbox holds it, plausible demo values otherwise. */
+export interface EventDefault {
+  /** The prefix of a made-up resource id (`cnv_…`), or `user` for events about the user (its id). */
+  idPrefix: string;
+  data(subject: EventSubject): object;
 }

@@ -39,6 +39,8 @@ export interface Latency {
 
 /** Everything a request needs, shared by the pipeline, the handlers and the control API. */
 export interface Runtime {
+  /** The domains, in seeding order. */
+  domains: readonly Domain[];
   credentials: SandboxCredentials;
   /** Reading or advancing it first runs the scheduled work that has come due. */
   clock: SandboxClock;
@@ -76,6 +78,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     for (const domain of domains) domain.onEvent?.(runtime, event, at);
   });
   const runtime: Runtime = {
+    domains,
     credentials: options.credentials,
     clock,
     // Seeded from the clock's current day, so the demo history always ends yesterday. The

@@ -4,6 +4,8 @@ import { cardholdersDomain } from './cardholders/index.ts';
 import { cardsDomain } from './cards/index.ts';
 import { directDebitDomain } from './direct-debit/index.ts';
 import type { Domain } from '../domain.ts';
+import type { EventPayloads } from '../events/bus.ts';
+import type { EventName } from '../events/catalogue.ts';
 import { fxDomain } from './fx/index.ts';
 import { kycDomain } from './kyc/index.ts';
 import { onboardingDomain } from './onboarding/index.ts';
@@ -29,3 +31,7 @@ export const DOMAINS: readonly Domain[] = [
   webhooksDomain,
   directDebitDomain,
 ];
+
+// Fails to compile when the domains' event payloads (their events.ts) and the catalogue name different events.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const PAYLOADS_COVER_CATALOGUE: Same<keyof EventPayloads, EventName> = true;

@@ -1,6 +1,15 @@
 import { formatApiTime } from '../time.ts';
 import { EVENT_VERSION, eventId, type EventName } from './catalogue.ts';
-import type { EventData } from './payloads/index.ts';
+
+/**
+ * The `data` of each event (Document 3, section 6), by name. Each domain adds its own events by
+ * declaration merging (its events.ts), so the core names no domain's payload; domains/index.ts
+ * checks at compile time that together they cover the catalogue.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the domains
+export interface EventPayloads {}
+
+export type EventData<N extends EventName> = N extends keyof EventPayloads ? EventPayloads[N] : never;
 
 /** Section 2.3: what every delivery carries. */
 export interface WebhookEvent {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { controlRoute, json } from '../../control.ts';
-import { depositRejectedData, depositSettledData, gaNewData, topUpData, type Deposit } from '../../events/payloads/index.ts';
+import { depositRejectedData, depositSettledData, gaNewData, topUpData, type Deposit } from './deposit-events.ts';
 import { badRequest, found } from '../../http.ts';
 import { toCents } from '../../money.ts';
 import type { Route } from '../../routes.ts';

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { depositEventDefaults } from './event-defaults.ts';
 import { accountCollections } from './types.ts';
 import { accountRoutes } from './account-routes.ts';
 import { depositRoute } from './deposits.ts';
@@ -15,4 +16,5 @@ export const accountsDomain: Domain = {
   routes: [...accountRoutes, ...ledgerRoutes],
   controlRoutes: [depositRoute],
   seed: seedAccounts,
+  eventDefaults: depositEventDefaults,
 };

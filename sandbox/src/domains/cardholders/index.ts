@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { cardholderEventDefaults } from './events.ts';
 import { cardholderCollections } from './types.ts';
 import { completeReview, REVIEW_CARDHOLDER } from './review.ts';
 import { cardholderRoutes } from './routes.ts';
@@ -14,4 +15,5 @@ export const cardholdersDomain: Domain = {
   routes: cardholderRoutes,
   seed: seedCardholders,
   jobs: { [REVIEW_CARDHOLDER]: completeReview },
+  eventDefaults: cardholderEventDefaults,
 };

@@ -1,4 +1,4 @@
-import { cardholderData } from '../../events/payloads/index.ts';
+import { cardholderData } from './events.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
 import type { CardholderRecord } from './types.ts';

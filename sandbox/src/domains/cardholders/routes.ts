@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { cardData } from '../../events/payloads/index.ts';
 import { ApiError, done, ok, requiredQueryId } from '../../http.ts';
 import { pageNumShape, pageOf } from '../../paging.ts';
 import type { Route } from '../../routes.ts';
@@ -88,7 +87,7 @@ const updateCardholder: Route = {
   },
 };
 
-/** Endpoint 37: permanent. The cardholder's cards close; its wallet stays readable. */
+/** Endpoint 37: permanent. The cardholder's cards close (the cards domain hears of it); its wallet stays readable. */
 const deleteCardholder: Route = {
   method: 'DELETE',
   path: PATH,
@@ -102,11 +101,6 @@ const deleteCardholder: Route = {
 };
 
 function removeCardholder(store: SandboxStore, id: string, now: number): void {
-  for (const card of store.cards.values()) {
-    if (card.cardholderId !== id || card.status === 'CLOSED') continue;
-    Object.assign(card, { status: 'CLOSED', updatedAt: now });
-    store.events.emit('issuing.card.blocked', cardData(card), card.id, now);
-  }
   stopScreening(store, id);
   store.kyc.delete(id);
   store.cardholders.delete(id);

@@ -1,4 +1,4 @@
-import { cardData } from '../../events/payloads/index.ts';
+import { cardData } from './events.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';

@@ -1,5 +1,5 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
-import { cardData } from '../../events/payloads/index.ts';
+import { cardData } from './events.ts';
 import { sendEmail } from '../../outbox.ts';
 import type { SandboxLogger } from '../../runtime.ts';
 import type { SandboxStore } from '../../store.ts';

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { cardEventDefaults, closeCardsOfDeletedCardholder } from './events.ts';
 import { cardCollections } from './types.ts';
 import { cardRoutes } from './routes.ts';
 import { seedCards } from './seed.ts';
@@ -11,4 +12,6 @@ export const cardsDomain: Domain = {
   routes: cardRoutes,
   controlRoutes: [simulateRoute],
   seed: seedCards,
+  eventDefaults: cardEventDefaults,
+  onEvent: (runtime, event, at) => closeCardsOfDeletedCardholder(runtime.store, event, at),
 };

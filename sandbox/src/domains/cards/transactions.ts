@@ -1,4 +1,4 @@
-import { cardTransactionData } from '../../events/payloads/index.ts';
+import { cardTransactionData } from './events.ts';
 import { fromCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';

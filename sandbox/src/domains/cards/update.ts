@@ -1,4 +1,4 @@
-import { cardData, cardStatusEvent } from '../../events/payloads/index.ts';
+import { cardData, cardStatusEvent } from './events.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import type { RequestContext } from '../../routes.ts';
 import { validate } from '../../validation.ts';

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { directDebitEventDefaults } from './events.ts';
 import { directDebitCollections } from './types.ts';
 import { directDebitControlRoutes } from './control.ts';
 import { DIRECT_DEBIT_JOBS } from './lifecycle.ts';
@@ -17,4 +18,5 @@ export const directDebitDomain: Domain = {
   controlRoutes: directDebitControlRoutes,
   seed: seedDirectDebits,
   jobs: DIRECT_DEBIT_JOBS,
+  eventDefaults: directDebitEventDefaults,
 };

@@ -1,4 +1,4 @@
-import { directDebitData } from '../../events/payloads/index.ts';
+import { directDebitData } from './events.ts';
 import { toCents } from '../../money.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';

@@ -1,4 +1,4 @@
-import { conversionScheduledData, conversionUpdatedData } from '../../events/payloads/index.ts';
+import { conversionScheduledData, conversionUpdatedData } from './events.ts';
 import { toCents } from '../../money.ts';
 import { scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { conversionEventDefaults } from './events.ts';
 import { fxCollections } from './types.ts';
 import { conversionRoutes } from './conversion-routes.ts';
 import { SETTLE_CONVERSION, settleConversion } from './conversions.ts';
@@ -13,4 +14,5 @@ export const fxDomain: Domain = {
   routes: [...rateRoutes, ...quoteRoutes, ...conversionRoutes],
   seed: seedFx,
   jobs: { [SETTLE_CONVERSION]: settleConversion },
+  eventDefaults: conversionEventDefaults,
 };

@@ -1,5 +1,6 @@
 import type { SandboxStore } from '../../store.ts';
 import type { Domain } from '../../domain.ts';
+import { onboardingEventDefaults } from './events.ts';
 import { onboardingCollections } from './types.ts';
 import { DEMO_PROFILE } from './profile.ts';
 import { demoKycRfi } from './rfis.ts';
@@ -17,4 +18,5 @@ export const onboardingDomain: Domain = {
   collections: onboardingCollections,
   routes: onboardingRoutes,
   seed: seedOnboarding,
+  eventDefaults: onboardingEventDefaults,
 };

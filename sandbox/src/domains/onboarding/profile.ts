@@ -1,4 +1,5 @@
 import { DEMO_BUSINESS_NAME, DEMO_CREDENTIALS } from '../../credentials.ts';
+import type { SandboxStore } from '../../store.ts';
 import type { UserProfile } from './types.ts';
 
 /**
@@ -35,3 +36,8 @@ export const DEMO_PROFILE: UserProfile = {
     { id: 'rep_demo_jordan', first_name: 'Jordan', last_name: 'Miles', role: 'AUTHORIZED_REPRESENTATIVE', email: 'jordan.miles@acme.example' },
   ],
 };
+
+/** The business as onboarding recorded it; the demo profile when the sandbox runs unseeded. */
+export function businessProfile(store: SandboxStore): UserProfile {
+  return store.userProfile.get('profile') ?? DEMO_PROFILE;
+}

@@ -1,4 +1,4 @@
-import { payoutScheduledData } from '../../events/payloads/index.ts';
+import { payoutScheduledData } from './events.ts';
 import type { SandboxStore } from '../../store.ts';
 import type { TransferMethod } from '../accounts/types.ts';
 import type { BeneficiaryRecord } from '../beneficiaries/types.ts';

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { payoutEventDefaults } from './events.ts';
 import { payoutCollections } from './types.ts';
 import { COMPLETE_PAYOUT, completePayout, PROCESS_PAYOUT, processPayout } from './lifecycle.ts';
 import { payoutRoutes } from './routes.ts';
@@ -11,4 +12,5 @@ export const payoutsDomain: Domain = {
   routes: payoutRoutes,
   seed: seedPayouts,
   jobs: { [PROCESS_PAYOUT]: processPayout, [COMPLETE_PAYOUT]: completePayout },
+  eventDefaults: payoutEventDefaults,
 };

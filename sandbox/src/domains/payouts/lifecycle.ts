@@ -1,4 +1,4 @@
-import { payoutFundedData } from '../../events/payloads/index.ts';
+import { payoutFundedData } from './events.ts';
 import { toCents } from '../../money.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';

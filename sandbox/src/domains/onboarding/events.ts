@@ -1,4 +1,6 @@
-import type { UserProfile } from '../../domains/onboarding/types.ts';
+import type { UserProfile } from './types.ts';
+import type { EventDefault } from '../../domain.ts';
+import { businessProfile } from './profile.ts';
 
 /** Section 6. These happen outside the sandbox's API: POST /sandbox/events emits them. */
 interface BusinessAddress {
@@ -7,6 +9,15 @@ interface BusinessAddress {
   state: string;
   postcode: string;
   country_code: string;
+}
+
+declare module '../../events/bus.ts' {
+  interface EventPayloads {
+    'account.active': AccountActiveData;
+    'account.submitted': Record<string, never>;
+    'account.suspended': AccountSuspendedData;
+    'rfi.action_required': RfiData;
+  }
 }
 
 export interface AccountActiveData {
@@ -65,3 +76,10 @@ export function accountSuspendedData(profile: UserProfile): AccountSuspendedData
     status: 'SUSPENDED',
   };
 }
+
+export const onboardingEventDefaults = {
+  'account.active': { idPrefix: 'user', data: ({ store }) => accountActiveData(businessProfile(store)) },
+  'account.submitted': { idPrefix: 'user', data: () => ({}) },
+  'account.suspended': { idPrefix: 'user', data: ({ store }) => accountSuspendedData(businessProfile(store)) },
+  'rfi.action_required': { idPrefix: 'rfi', data: ({ id }) => ({ id, type: 'KYC' }) },
+} satisfies Record<string, EventDefault>;

@@ -1,6 +1,15 @@
 import { formatApiTime } from '../../time.ts';
 
 /** A deposit arriving on a global (virtual) account, as the deposit events describe it. */
+declare module '../../events/bus.ts' {
+  interface EventPayloads {
+    'balance.ga.top_up': TopUpData;
+    'deposit.rejected': DepositRejectedData;
+    'deposit.settled': DepositSettledData;
+    'ga.new': GaNewData;
+  }
+}
+
 export interface Deposit {
   id: string;
   globalAccountId: string;

@@ -1,63 +1,17 @@
 import { fromCents, toCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
-import { formatApiTime, utcDay } from '../../time.ts';
-import type { BeneficiaryRecord } from '../../domains/beneficiaries/types.ts';
-import type { ConversionRecord } from '../../domains/fx/types.ts';
-import { DEMO_PROFILE } from '../../domains/onboarding/profile.ts';
-import type { UserProfile } from '../../domains/onboarding/types.ts';
-import type { PayoutRecord } from '../../domains/payouts/types.ts';
+import { formatApiTime } from '../../time.ts';
+import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
+import { businessProfile } from '../onboarding/profile.ts';
+import type { PayoutRecord } from './types.ts';
+import type { EventDefault } from '../../domain.ts';
 
-/** Section 6, the fields conversion.scheduled and conversion.settled share. */
-interface ConversionFields {
-  conversion_id: string;
-  short_reference_id: string;
-  status: string;
-  /** Sell then buy currency, e.g. USDEUR: the client rate is buy units per sell unit. */
-  currency_pair: string;
-  client_rate: number;
-  buy_currency: string;
-  buy_amount: number;
-  sell_currency: string;
-  sell_amount: number;
-  conversion_date: string;
-}
-
-export interface ConversionScheduledData extends ConversionFields {
-  settlement_cutoff_time: string;
-  created_at: string;
-}
-
-/** conversion.settled; the sandbox gives conversion.cancelled and .overdue the same shape. */
-export interface ConversionUpdatedData extends ConversionFields {
-  updated_at: string;
-}
-
-function conversionFields(conversion: ConversionRecord, status: string): ConversionFields {
-  return {
-    conversion_id: conversion.id,
-    short_reference_id: conversion.systemReferenceNumber,
-    status,
-    currency_pair: `${conversion.sourceCurrency}${conversion.destinationCurrency}`,
-    client_rate: conversion.rate,
-    buy_currency: conversion.destinationCurrency,
-    buy_amount: conversion.destinationAmount,
-    sell_currency: conversion.sourceCurrency,
-    sell_amount: conversion.sourceAmount,
-    conversion_date: utcDay(conversion.conversionAt),
-  };
-}
-
-/** The source amount is reserved at once, so the cut-off is the conversion instant itself. */
-export function conversionScheduledData(conversion: ConversionRecord): ConversionScheduledData {
-  return {
-    ...conversionFields(conversion, 'SCHEDULED'),
-    settlement_cutoff_time: formatApiTime(conversion.conversionAt),
-    created_at: formatApiTime(conversion.createdAt),
-  };
-}
-
-export function conversionUpdatedData(conversion: ConversionRecord, status: string, at: number): ConversionUpdatedData {
-  return { ...conversionFields(conversion, status), updated_at: formatApiTime(at) };
+/** The payout events of Document 3, section 6, and their data. */
+declare module '../../events/bus.ts' {
+  interface EventPayloads {
+    'payout.transfer.funding.funded': PayoutFundedData;
+    'payout.transfer.funding.scheduled': PayoutScheduledData;
+  }
 }
 
 interface BankDetails {
@@ -165,11 +119,6 @@ function addressOf(address: BeneficiaryRecord['beneficiary']['address'] | undefi
   };
 }
 
-/** The business as onboarding recorded it; the demo profile when the sandbox runs unseeded. */
-export function businessProfile(store: SandboxStore): UserProfile {
-  return store.userProfile.get('profile') ?? DEMO_PROFILE;
-}
-
 /** payout.transfer.funding.scheduled, when the payout is created. reason is its reference, remarks its source of funds. */
 export function payoutScheduledData(store: SandboxStore, payout: PayoutRecord): PayoutScheduledData {
   const { address, ...beneficiary } = beneficiaryOf(store, payout);
@@ -215,3 +164,16 @@ export function payoutFundedData(store: SandboxStore, payout: PayoutRecord, at: 
     payer: { company_name: businessProfile(store).account_details.business_name, entity_type: 'COMPANY' },
   };
 }
+
+const payoutDefault = (build: (store: SandboxStore, record: PayoutRecord, at: number) => object): EventDefault => ({
+  idPrefix: 'pay',
+  data: ({ store, id, at }) => {
+    const record = store.payouts.get(id);
+    return record === undefined ? { id } : build(store, record, at);
+  },
+});
+
+export const payoutEventDefaults = {
+  'payout.transfer.funding.funded': payoutDefault(payoutFundedData),
+  'payout.transfer.funding.scheduled': payoutDefault((store, record) => payoutScheduledData(store, record)),
+} satisfies Record<string, EventDefault>;

@@ -1,41 +1,17 @@
-import type { Address, CardholderRecord, CardholderStatus, CardholderType, Employer, Identification } from '../../domains/cardholders/types.ts';
-import type {
-  CardRecord,
-  CardStatus,
-  CardTransactionRecord,
-  CardTransactionStatus,
-  CardTransactionType,
-  Limit,
-  TransactionCount,
-} from '../../domains/cards/types.ts';
+import type { CardRecord, CardStatus, CardTransactionRecord, CardTransactionStatus, CardTransactionType, Limit, TransactionCount } from './types.ts';
+import type { EventDefault } from '../../domain.ts';
+import type { WebhookEvent } from '../../events/bus.ts';
+import type { SandboxStore } from '../../store.ts';
 
-/** Section 6: issuing.cardholder.pending and .ready (individual is null for a DELEGATE). */
-export interface CardholderData {
-  cardholder_id: string;
-  email: string;
-  individual: {
-    address: Address;
-    date_of_birth: string;
-    employers: Employer[];
-    identification: Identification | null;
-    name: { title: string | null; first_name: string; middle_name: string | null; last_name: string; name_on_card: string };
-    nationality: string | null;
-  } | null;
-  mobile_number: string;
-  postal_address: Address | null;
-  status: CardholderStatus;
-  type: CardholderType;
+/** The card events of Document 3, section 6, and their data. */
+declare module '../../events/bus.ts' {
+  interface EventPayloads {
+    'issuing.card.active': CardData;
+    'issuing.card.blocked': CardData;
+    'issuing.transaction.succeeded': CardTransactionData;
+  }
 }
 
-export interface CardholderDeletedData {
-  cardholder_id: string;
-  deleted: true;
-}
-
-/**
- * issuing.card.active and .blocked: the documented fields of active, plus what links the event
- * to its card (card_id, cardholder_id, card_status). No cash withdrawal limits are kept.
- */
 export interface CardData {
   activate_on_issue: boolean | null;
   additional_cardholder_ids: string[] | null;
@@ -63,29 +39,6 @@ export interface CardTransactionData {
   status: CardTransactionStatus;
   merchant: { name: string; category_code: string };
   transaction_date: string;
-}
-
-export function cardholderData(record: CardholderRecord): CardholderData {
-  const individual = record.individual;
-  return {
-    cardholder_id: record.id,
-    email: record.email,
-    individual:
-      individual === null
-        ? null
-        : {
-            address: individual.address,
-            date_of_birth: individual.date_of_birth,
-            employers: individual.employers,
-            identification: individual.identification,
-            name: { ...individual.name, name_on_card: `${individual.name.first_name} ${individual.name.last_name}` },
-            nationality: individual.identification?.country ?? record.country_code,
-          },
-    mobile_number: record.mobile_number,
-    postal_address: record.postal_address,
-    status: record.status,
-    type: record.type,
-  };
 }
 
 /** active for an ACTIVE card, blocked for an INACTIVE or CLOSED one. */
@@ -130,4 +83,39 @@ export function cardTransactionData(record: CardTransactionRecord, cardholderId:
     merchant: { name: transaction.merchant.name, category_code: transaction.merchant.category_code },
     transaction_date: transaction.transaction_date,
   };
+}
+
+const cardDefault: EventDefault = {
+  idPrefix: 'crd',
+  data: ({ store, id }) => {
+    const record = store.cards.get(id);
+    return record === undefined ? { card_id: id } : cardData(record);
+  },
+};
+
+export const cardEventDefaults = {
+  'issuing.card.active': cardDefault,
+  'issuing.card.blocked': cardDefault,
+  'issuing.transaction.succeeded': {
+    idPrefix: 'ctx',
+    data: ({ store, id }) => {
+      const record = store.cardTransactions.get(id);
+      return record === undefined ? { transaction_id: id } : cardTransactionData(record, store.cards.get(record.cardId)?.cardholderId ?? '');
+    },
+  },
+} satisfies Record<string, EventDefault>;
+
+/**
+ * A deleted cardholder's cards close (Document 2, endpoint 37), each with its issuing.card.blocked:
+ * the cards domain hears of the deletion, so the cardholders domain need not know cards. The
+ * blocked events go out before the deletion's own delivery (deliveries follow the domains' order).
+ */
+export function closeCardsOfDeletedCardholder(store: SandboxStore, event: WebhookEvent, at: number): void {
+  if (event.name !== 'issuing.cardholder.deleted') return;
+  const { cardholder_id: cardholderId } = event.data as { cardholder_id: string };
+  for (const card of store.cards.values()) {
+    if (card.cardholderId !== cardholderId || card.status === 'CLOSED') continue;
+    Object.assign(card, { status: 'CLOSED', updatedAt: at });
+    store.events.emit('issuing.card.blocked', cardData(card), card.id, at);
+  }
 }

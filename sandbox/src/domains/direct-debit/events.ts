@@ -1,0 +1,44 @@
+import type { DirectDebitRecord, DirectDebitStatus } from './types.ts';
+import type { EventDefault } from '../../domain.ts';
+
+/**
+ * direct_debit.status_changed (the name and payload are the sandbox's; section 6 gives
+ * neither): sent on every status change of a direct debit payout, CANCELLED included.
+ */
+declare module '../../events/bus.ts' {
+  interface EventPayloads {
+    'direct_debit.status_changed': DirectDebitData;
+  }
+}
+
+export interface DirectDebitData {
+  transaction_id: string;
+  mandate_id: string;
+  global_account_id: string;
+  status: DirectDebitStatus;
+  amount: number;
+  currency: string;
+}
+
+export function directDebitData(record: DirectDebitRecord): DirectDebitData {
+  return {
+    transaction_id: record.id,
+    mandate_id: record.mandateId,
+    global_account_id: record.globalAccountId,
+    status: record.status,
+    amount: record.amount,
+    currency: record.currency,
+  };
+}
+
+export const directDebitEventDefaults = {
+  // A made-up id gets a 100 GBP collection under the first demo mandate of the GB account.
+  'direct_debit.status_changed': {
+    idPrefix: 'ddt',
+    data: ({ store, id }) => {
+      const record = store.directDebits.get(id);
+      if (record !== undefined) return directDebitData(record);
+      return { transaction_id: id, mandate_id: 'mdt_demo_gb_1', global_account_id: 'ga_demo_gb', status: 'NEW', amount: 100, currency: 'GBP' };
+    },
+  },
+} satisfies Record<string, EventDefault>;
