@@ -1,6 +1,7 @@
 import { createRandom, type Random } from './random.ts';
 import type { ScheduledJob } from './scheduler.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
+import type { Balance, BalanceHistoryRecord } from './ledger-records.ts';
 import type { SentEmail } from './outbox.ts';
 
 /**
@@ -16,6 +17,10 @@ export interface SandboxCollections {
   emails: Map<string, SentEmail>;
   /** Time-driven work not yet done, keyed by kind and subject (scheduler.ts). */
   jobs: Map<string, ScheduledJob>;
+  /** The ledger's (ledger.ts): one balance per currency for the user, keyed by currency. */
+  balances: Map<string, Balance>;
+  /** The ledger's: every settled movement of a balance. */
+  balanceHistory: Map<string, BalanceHistoryRecord>;
 }
 
 /** A domain's collections, fresh for each store (several sandboxes may run in one process). */
@@ -53,7 +58,7 @@ export function createStore(
   events: EventBus = createEventBus('', () => {}),
 ): SandboxStore {
   // The maps are what the domains' declarations say they are: each comes from the factory its type is read from.
-  const store = Object.assign({ emails: new Map(), jobs: new Map() }, ...collections.map((factory) => factory())) as SandboxStore;
+  const store = Object.assign({ emails: new Map(), jobs: new Map(), balances: new Map(), balanceHistory: new Map() }, ...collections.map((factory) => factory())) as SandboxStore;
   const core: Omit<SandboxStore, keyof SandboxCollections> = {
     events,
     random: createRandom(RUNTIME_SEED),

@@ -4,7 +4,7 @@ import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
 import { openAccount, VIRTUAL_ACCOUNT } from './factory.ts';
 import { accountFromHeader } from './lookup.ts';
-import { countryCode, currencyCode } from './schemas.ts';
+import { countryCode, currencyCode } from '../../codes.ts';
 import { ACCOUNT_STATUSES, TRANSFER_METHODS, type AccountRecord } from './types.ts';
 
 const createBody = z.object({

@@ -7,9 +7,9 @@ import type { Route } from '../../routes.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import { validate } from '../../validation.ts';
-import { assertMinorUnits } from '../cards/amounts.ts';
-import { post } from './ledger.ts';
-import { currencyCode } from './schemas.ts';
+import { assertMinorUnits } from '../../amounts.ts';
+import { post } from '../../ledger.ts';
+import { currencyCode } from '../../codes.ts';
 import type { AccountRecord } from './types.ts';
 
 const text = z.string().trim().min(1);

@@ -1,7 +1,7 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import type { Random } from '../../random.ts';
 import type { SandboxStore } from '../../store.ts';
-import { bankFor, ibanCountry, localClearingSystem, type Bank } from './institutions.ts';
+import { bankFor, ibanCountry, localClearingSystem, type Bank } from '../../institutions.ts';
 import type { Account, AccountStatus, RequiredFeature, RoutingCode, SupportedFeature } from './types.ts';
 
 /** The only type Create Account accepts (Document 1, section 4.2). */

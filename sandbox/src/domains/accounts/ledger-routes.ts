@@ -4,7 +4,7 @@ import { listPage, listQuerySchema } from '../../listing.ts';
 import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
 import { accountFromHeader } from './lookup.ts';
-import { currencyCode } from './schemas.ts';
+import { currencyCode } from '../../codes.ts';
 
 // Document 1, section 8.
 const TRANSACTIONS_MAX_RANGE_DAYS = 31;

@@ -2,7 +2,7 @@ import { fromCents } from '../../money.ts';
 import type { Random } from '../../random.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, formatApiTime } from '../../time.ts';
-import type { BalanceHistoryEntry } from './types.ts';
+import type { BalanceHistoryEntry } from '../../ledger-records.ts';
 
 export interface LedgerAccount {
   id: string;

@@ -4,7 +4,7 @@ import { limitOffsetShape, newestFirst } from '../../paging.ts';
 import type { Route } from '../../routes.ts';
 import type { SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
-import { countryCode, currencyCode } from '../accounts/schemas.ts';
+import { countryCode, currencyCode } from '../../codes.ts';
 import { TRANSFER_METHODS } from '../accounts/types.ts';
 import { fieldsAfterUpdate, fieldsToCreate } from './body.ts';
 import { ACCOUNT_CURRENCIES, BANK_COUNTRIES } from './lists.ts';

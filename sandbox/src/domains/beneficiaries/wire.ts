@@ -1,4 +1,4 @@
-import { localClearingSystem } from '../accounts/institutions.ts';
+import { localClearingSystem } from '../../institutions.ts';
 import type { BeneficiaryRecord } from './types.ts';
 
 /** Create and update answer the id only: the two account fields are always null (section 2.7). */

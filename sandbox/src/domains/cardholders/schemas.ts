@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dayParam } from '../../date-range.ts';
-import { countryCode } from '../accounts/schemas.ts';
+import { countryCode } from '../../codes.ts';
 import { CARDHOLDER_TYPES } from './types.ts';
 
 /** Request bodies of Document 2, section 4.2, and the address object cards share. */

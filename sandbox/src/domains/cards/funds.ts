@@ -2,7 +2,7 @@ import { badRequest } from '../../http.ts';
 import { toCents } from '../../money.ts';
 import { rulesOf, type Program } from '../../program.ts';
 import type { SandboxStore } from '../../store.ts';
-import { hasAvailable, post } from '../accounts/ledger.ts';
+import { hasAvailable, post } from '../../ledger.ts';
 import { walletIn } from '../wallets/lookup.ts';
 import { moveWallet } from '../wallets/movements.ts';
 import type { WalletRecord } from '../wallets/types.ts';

@@ -4,7 +4,7 @@ import { rulesOf, type Program } from '../../program.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import { markWalletEntriesUpdated } from '../wallets/movements.ts';
-import { convertedCents } from './amounts.ts';
+import { convertedCents } from '../../amounts.ts';
 import { fundsCover, moveFunds, requireWallet } from './funds.ts';
 import { declineReason } from './spending.ts';
 import { recordTransaction } from './transactions.ts';

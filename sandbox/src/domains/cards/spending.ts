@@ -1,7 +1,7 @@
 import { toCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay } from '../../time.ts';
-import { convertedCents } from './amounts.ts';
+import { convertedCents } from '../../amounts.ts';
 import type { CardRecord, CardTransactionRecord, FailureReason, LimitInterval } from './types.ts';
 
 /**

@@ -2,7 +2,7 @@ import { cardData, cardStatusEvent } from './events.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import type { RequestContext } from '../../routes.ts';
 import { validate } from '../../validation.ts';
-import { assertMinorUnits, hasRate } from './amounts.ts';
+import { assertMinorUnits, hasRate } from '../../amounts.ts';
 import { openCard } from './lookup.ts';
 import { updateCardBody, type UpdateCardInput } from './schemas.ts';
 import type { CardRecord, SpendingControls } from './types.ts';

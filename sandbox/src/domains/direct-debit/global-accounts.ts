@@ -1,7 +1,7 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import type { SandboxStore } from '../../store.ts';
 import { VIRTUAL_ACCOUNT, withCheckDigits } from '../accounts/factory.ts';
-import { bankFor } from '../accounts/institutions.ts';
+import { bankFor } from '../../institutions.ts';
 import type { GlobalAccount, GlobalAccountInstitution } from './types.ts';
 
 /** The one connected account the sandbox knows; it holds the NL global account. */

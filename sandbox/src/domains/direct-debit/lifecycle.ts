@@ -2,7 +2,7 @@ import { directDebitData } from './events.ts';
 import { toCents } from '../../money.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
-import { hasAvailable, post } from '../accounts/ledger.ts';
+import { hasAvailable, post } from '../../ledger.ts';
 import { invalidOperation } from './access.ts';
 import type { DirectDebitRecord, DirectDebitStatus, GlobalAccountRecord, MandateRecord } from './types.ts';
 

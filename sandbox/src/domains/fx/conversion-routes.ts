@@ -3,7 +3,7 @@ import { found, ok } from '../../http.ts';
 import { newestFirst } from '../../paging.ts';
 import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
-import { currencyCode } from '../accounts/schemas.ts';
+import { currencyCode } from '../../codes.ts';
 import { bodyAmount, tradeRule, type TradeFields } from './amounts.ts';
 import { conversionView, createdConversion, openConversion } from './conversions.ts';
 import { claimOf, usableQuote } from './quote-use.ts';

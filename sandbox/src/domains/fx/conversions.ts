@@ -3,7 +3,7 @@ import { toCents } from '../../money.ts';
 import { scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
-import { post, reserve, settleReserved, type Posting } from '../accounts/ledger.ts';
+import { post, reserve, settleReserved, type Posting } from '../../ledger.ts';
 import { claimQuote } from './quote-use.ts';
 import type { ConversionRecord, QuoteRecord } from './types.ts';
 

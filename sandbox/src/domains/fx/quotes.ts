@@ -1,7 +1,7 @@
 import { found } from '../../http.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, formatApiTime, startOfUtcDay, utcDay } from '../../time.ts';
-import { formatAmount, formatRate, price, type FixedAmount } from './rates.ts';
+import { formatAmount, formatRate, price, type FixedAmount } from '../../rates.ts';
 import type { ConversionSchedule, LockPeriod, QuoteRecord, QuoteType } from './types.ts';
 
 const MINUTE_MS = 60_000;

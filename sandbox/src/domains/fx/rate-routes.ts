@@ -4,7 +4,7 @@ import type { Route } from '../../routes.ts';
 import { formatApiTime } from '../../time.ts';
 import { validate } from '../../validation.ts';
 import { fixedAmountOf, tradeRule } from './amounts.ts';
-import { price } from './rates.ts';
+import { price } from '../../rates.ts';
 import { fxCurrency, PRICING_FIELDS } from './schemas.ts';
 
 // "Blank if the other is given": an empty parameter counts as absent.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TradeFields } from './amounts.ts';
-import { FX_CURRENCIES } from './rates.ts';
+import { FX_CURRENCIES } from '../../rates.ts';
 
 /** A currency the rate table prices. */
 export const fxCurrency = z.enum(FX_CURRENCIES);

@@ -2,7 +2,7 @@ import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay } from '../../time.ts';
 import { openConversion } from './conversions.ts';
 import { createQuote } from './quotes.ts';
-import type { FixedAmount } from './rates.ts';
+import type { FixedAmount } from '../../rates.ts';
 
 interface DemoConversion {
   id: string;

@@ -4,7 +4,7 @@ import type { Runtime } from '../../runtime.ts';
 import { dayParam } from '../../date-range.ts';
 import { utcDay } from '../../time.ts';
 import { validate } from '../../validation.ts';
-import { countryCode, currencyCode } from '../accounts/schemas.ts';
+import { countryCode, currencyCode } from '../../codes.ts';
 import { TRANSFER_METHODS } from '../accounts/types.ts';
 import { bodyAmount, tradeRule, type TradeFields } from '../fx/amounts.ts';
 import { claimOf, usableQuote } from '../fx/quote-use.ts';

@@ -3,7 +3,7 @@ import { toCents } from '../../money.ts';
 import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, parseDay } from '../../time.ts';
-import { hasAvailable, post } from '../accounts/ledger.ts';
+import { hasAvailable, post } from '../../ledger.ts';
 import type { TransferMethod } from '../accounts/types.ts';
 import type { FeeType, PayoutRecord } from './types.ts';
 

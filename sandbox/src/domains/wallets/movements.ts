@@ -1,7 +1,7 @@
 import { fromCents, toCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
-import { formatAmount } from '../fx/rates.ts';
+import { formatAmount } from '../../rates.ts';
 import type { WalletHistoryEntry, WalletHistoryRecord, WalletRecord, WalletTxnStatus, WalletTxnType } from './types.ts';
 
 /**

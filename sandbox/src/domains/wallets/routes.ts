@@ -5,7 +5,7 @@ import { pageOf } from '../../paging.ts';
 import { assertSupported, type Operation } from '../../program.ts';
 import type { RequestContext, Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
-import { currencyCode } from '../accounts/schemas.ts';
+import { currencyCode } from '../../codes.ts';
 import { readyCardholder } from '../cardholders/lookup.ts';
 import { assertEkycDone } from '../kyc/records.ts';
 import { openWallet } from './factory.ts';

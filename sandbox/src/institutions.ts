@@ -1,4 +1,9 @@
-import type { Institution } from './types.ts';
+export interface Institution {
+  address: string;
+  city: string;
+  name: string;
+  zip_code: string;
+}
 
 /**
  * The bank that holds virtual accounts opened in a country. Names, codes and BICs are

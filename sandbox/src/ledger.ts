@@ -1,8 +1,8 @@
-import { badRequest } from '../../http.ts';
-import { fromCents, toCents } from '../../money.ts';
-import type { SandboxStore } from '../../store.ts';
-import { formatApiTime } from '../../time.ts';
-import type { Balance, HistorySourceType, HistoryTransactionType } from './types.ts';
+import { badRequest } from './http.ts';
+import { fromCents, toCents } from './money.ts';
+import type { SandboxStore } from './store.ts';
+import { formatApiTime } from './time.ts';
+import type { Balance, HistorySourceType, HistoryTransactionType } from './ledger-records.ts';
 
 /**
  * Every change of a currency balance after the demo seed goes through here, so balances and

@@ -1,6 +1,6 @@
-import { badRequest } from '../../http.ts';
-import { toCents } from '../../money.ts';
-import { midRate, minorUnits, roundHalfUp } from '../fx/rates.ts';
+import { badRequest } from './http.ts';
+import { toCents } from './money.ts';
+import { midRate, minorUnits, roundHalfUp } from './rates.ts';
 
 /** Card amounts: minor units of the currency, and conversion between a card's currencies. */
 
