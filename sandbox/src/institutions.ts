@@ -108,3 +108,11 @@ const LOCAL_CLEARING: Record<string, string> = {
 export function localClearingSystem(currency: string): string {
   return LOCAL_CLEARING[currency] ?? 'BANK_TRANSFER';
 }
+
+/** ISO 13616 check digits (mod 97), so generated IBANs pass validators. */
+export function withCheckDigits(country: string, bban: string): string {
+  const numeric = `${bban}${country}00`.toUpperCase().replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  let remainder = 0;
+  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
+  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
+}

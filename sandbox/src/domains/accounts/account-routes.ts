@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { badRequest, ok } from '../../http.ts';
 import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
-import { openAccount, VIRTUAL_ACCOUNT } from './factory.ts';
+import { openAccount } from './factory.ts';
 import { accountFromHeader } from './lookup.ts';
-import { countryCode, currencyCode } from '../../codes.ts';
-import { ACCOUNT_STATUSES, TRANSFER_METHODS, type AccountRecord } from './types.ts';
+import { countryCode, currencyCode, TRANSFER_METHODS, VIRTUAL_ACCOUNT } from '../../codes.ts';
+import { ACCOUNT_STATUSES, type AccountRecord } from './types.ts';
 
 const createBody = z.object({
   // The documented message (Document 1, section 7); a capitalised message is used verbatim.

@@ -1,11 +1,10 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import type { Random } from '../../random.ts';
 import type { SandboxStore } from '../../store.ts';
-import { bankFor, ibanCountry, localClearingSystem, type Bank } from '../../institutions.ts';
+import { VIRTUAL_ACCOUNT } from '../../codes.ts';
+import { bankFor, ibanCountry, localClearingSystem, withCheckDigits, type Bank } from '../../institutions.ts';
 import type { Account, AccountStatus, RequiredFeature, RoutingCode, SupportedFeature } from './types.ts';
 
-/** The only type Create Account accepts (Document 1, section 4.2). */
-export const VIRTUAL_ACCOUNT = 'virtual_account';
 
 export interface AccountSpec {
   id: string;
@@ -81,12 +80,4 @@ function ibanFor(spec: AccountSpec, accountNumber: string): string | null {
   const bank = bankFor(country);
   const local = accountNumber.slice(-bank.accountNumberLength).padStart(bank.accountNumberLength, '0');
   return withCheckDigits(country, `${bank.ibanBankCode ?? ''}${local}`);
-}
-
-/** ISO 13616 check digits (mod 97), so generated IBANs pass validators. */
-export function withCheckDigits(country: string, bban: string): string {
-  const numeric = `${bban}${country}00`.toUpperCase().replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
-  let remainder = 0;
-  for (const digit of numeric) remainder = (remainder * 10 + Number(digit)) % 97;
-  return `${country}${String(98 - remainder).padStart(2, '0')}${bban}`;
 }

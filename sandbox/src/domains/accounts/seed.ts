@@ -3,7 +3,7 @@ import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay } from '../../time.ts';
 import { openAccount } from './factory.ts';
 import { seedLedger, type LedgerAccount } from './seed-ledger.ts';
-import type { TransferMethod } from './types.ts';
+import type { TransferMethod } from '../../codes.ts';
 
 interface DemoAccount extends LedgerAccount {
   country: string;

@@ -1,11 +1,10 @@
+import type { TransferMethod } from '../../codes.ts';
 import type { Institution } from '../../institutions.ts';
 /** Wire shapes of Document 1, sections 2.3 to 2.6, and the records that hold them. */
 
 export const ACCOUNT_STATUSES = ['ACTIVE', 'INACTIVE', 'CLOSED'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-export const TRANSFER_METHODS = ['LOCAL', 'SWIFT'] as const;
-export type TransferMethod = (typeof TRANSFER_METHODS)[number];
 
 export interface RoutingCode {
   type: 'bank_code' | 'branch_code' | 'swift';

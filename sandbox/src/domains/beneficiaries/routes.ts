@@ -5,7 +5,7 @@ import type { Route } from '../../routes.ts';
 import type { SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
 import { countryCode, currencyCode } from '../../codes.ts';
-import { TRANSFER_METHODS } from '../accounts/types.ts';
+import { TRANSFER_METHODS } from '../../codes.ts';
 import { fieldsAfterUpdate, fieldsToCreate } from './body.ts';
 import { ACCOUNT_CURRENCIES, BANK_COUNTRIES } from './lists.ts';
 import { rulesFor } from './rules.ts';

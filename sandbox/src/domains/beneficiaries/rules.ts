@@ -1,4 +1,4 @@
-import { TRANSFER_METHODS } from '../accounts/types.ts';
+import { TRANSFER_METHODS } from '../../codes.ts';
 import { countryProfile, type CountryProfile } from './countries.ts';
 import { ACCOUNT_CURRENCIES, ADDRESS_COUNTRIES, BANK_COUNTRIES } from './lists.ts';
 import { ENTITY_TYPES } from './types.ts';

@@ -1,4 +1,5 @@
-import type { Address, CardholderRecord, CardholderStatus, CardholderType, Employer, Identification } from './types.ts';
+import type { Address } from '../../address.ts';
+import type { CardholderRecord, CardholderStatus, CardholderType, Employer, Identification } from './types.ts';
 import type { EventDefault } from '../../domain.ts';
 
 /** The cardholder events of Document 3, section 6, and their data. */

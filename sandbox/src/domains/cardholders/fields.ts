@@ -1,14 +1,11 @@
 import { badRequest } from '../../http.ts';
 import { parseDay } from '../../time.ts';
-import type { AddressInput, IndividualInput } from './schemas.ts';
-import type { Address, Identification, Individual, PersonName } from './types.ts';
+import { toAddress } from '../../address.ts';
+import type { IndividualInput } from './schemas.ts';
+import type { Identification, Individual, PersonName } from './types.ts';
 
 /** Validated input turned into stored fields: every member present, null where not given. */
 
-export function toAddress(input: AddressInput): Address {
-  const { city, country, line1, line2, state, postcode } = input;
-  return { city, country, line1, line2: line2 ?? null, state, postcode };
-}
 
 export function toIndividual(input: IndividualInput, identification: Identification | null, now: number): Individual {
   // A rule of the sandbox: nobody is born in the future.

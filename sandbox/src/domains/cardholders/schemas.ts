@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dayParam } from '../../date-range.ts';
+import { addressSchema } from '../../address.ts';
 import { countryCode } from '../../codes.ts';
 import { CARDHOLDER_TYPES } from './types.ts';
 
@@ -7,14 +8,6 @@ import { CARDHOLDER_TYPES } from './types.ts';
 
 const text = z.string().min(1);
 
-export const addressSchema = z.object({
-  city: text,
-  country: countryCode,
-  line1: text,
-  line2: z.string().nullish(),
-  state: text,
-  postcode: text,
-});
 
 // "English characters only": letters, with spaces, hyphens and apostrophes between them.
 const nameText = z.string().regex(/^[A-Za-z]+(?:[ '-]+[A-Za-z]+)*$/, 'must contain only English letters, spaces, hyphens and apostrophes');
@@ -72,5 +65,4 @@ export const updateCardholderBody = z.object({
   updated_by: text,
 });
 
-export type AddressInput = z.output<typeof addressSchema>;
 export type IndividualInput = z.output<typeof individualSchema>;

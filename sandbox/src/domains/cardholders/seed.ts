@@ -1,7 +1,7 @@
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay } from '../../time.ts';
 import { enrolCardholder, type CardholderFields, type Enrolment } from './factory.ts';
-import type { Address } from './types.ts';
+import type { Address } from '../../address.ts';
 
 const HOUR_MS = 3_600_000;
 

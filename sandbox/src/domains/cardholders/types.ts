@@ -1,3 +1,4 @@
+import type { Address } from '../../address.ts';
 /** Document 2, section 2.4, and the records that hold it. */
 
 export const CARDHOLDER_TYPES = ['INDIVIDUAL', 'DELEGATE'] as const;
@@ -5,16 +6,6 @@ export type CardholderType = (typeof CARDHOLDER_TYPES)[number];
 
 export const CARDHOLDER_STATUSES = ['PENDING', 'READY'] as const;
 export type CardholderStatus = (typeof CARDHOLDER_STATUSES)[number];
-
-/** The address object of Document 2 (also a card's postal_address); line2 is optional. */
-export interface Address {
-  city: string;
-  country: string;
-  line1: string;
-  line2: string | null;
-  state: string;
-  postcode: string;
-}
 
 export interface PersonName {
   title: string | null;

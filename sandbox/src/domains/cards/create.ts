@@ -4,7 +4,7 @@ import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';
 import type { SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
-import { toAddress } from '../cardholders/fields.ts';
+import { toAddress } from '../../address.ts';
 import { readyCardholder } from '../cardholders/lookup.ts';
 import type { CardholderRecord } from '../cardholders/types.ts';
 import { assertEkycDone } from '../kyc/records.ts';

@@ -4,7 +4,8 @@ import { sendEmail } from '../../outbox.ts';
 import type { SandboxLogger } from '../../runtime.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
-import type { Address, CardholderRecord } from '../cardholders/types.ts';
+import type { Address } from '../../address.ts';
+import type { CardholderRecord } from '../cardholders/types.ts';
 import { maskedNumber, type CardNumberParts } from './card-number.ts';
 import type { CardRecord, CardType, Delivery, SpendingControls } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseSecondTime } from '../../time.ts';
 import { currencyCode } from '../../codes.ts';
-import { addressSchema } from '../cardholders/schemas.ts';
+import { addressSchema } from '../../address.ts';
 import { minorUnitsProblem } from '../../amounts.ts';
 import { luhnValid } from './card-number.ts';
 import { CARD_STATUSES, CARD_TYPES, LIMIT_INTERVALS, TRANSACTION_COUNTS } from './types.ts';

@@ -1,4 +1,4 @@
-import type { Address } from '../cardholders/types.ts';
+import type { Address } from '../../address.ts';
 
 /** Document 2, sections 2.1 to 2.3 and 4.1, and the records that hold them. */
 

@@ -1,6 +1,7 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import type { SandboxStore } from '../../store.ts';
-import { VIRTUAL_ACCOUNT, withCheckDigits } from '../accounts/factory.ts';
+import { VIRTUAL_ACCOUNT } from '../../codes.ts';
+import { withCheckDigits } from '../../institutions.ts';
 import { bankFor } from '../../institutions.ts';
 import type { GlobalAccount, GlobalAccountInstitution } from './types.ts';
 

@@ -4,7 +4,7 @@ import { newestFirst } from '../../paging.ts';
 import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
 import { currencyCode } from '../../codes.ts';
-import { bodyAmount, tradeRule, type TradeFields } from './amounts.ts';
+import { bodyAmount, tradeRule, type TradeFields } from '../../trade.ts';
 import { conversionView, createdConversion, openConversion } from './conversions.ts';
 import { claimOf, usableQuote } from './quote-use.ts';
 

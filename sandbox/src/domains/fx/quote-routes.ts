@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ok } from '../../http.ts';
 import type { Route } from '../../routes.ts';
 import { validate } from '../../validation.ts';
-import { bodyAmount, fixedAmountOf, tradeRule } from './amounts.ts';
+import { bodyAmount, fixedAmountOf, tradeRule } from '../../trade.ts';
 import { createQuote, fetchedQuote, findQuote, generatedQuote } from './quotes.ts';
 import { fxCurrency, PRICING_FIELDS } from './schemas.ts';
 import { CONVERSION_SCHEDULES, LOCK_PERIODS, QUOTE_TYPES } from './types.ts';

@@ -1,7 +1,7 @@
 import { badRequest } from '../../http.ts';
 import { toCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
-import { fixedAmountOf, type TradeFields } from './amounts.ts';
+import { fixedAmountOf, type TradeFields } from '../../trade.ts';
 import { findQuote } from './quotes.ts';
 import type { QuoteRecord, QuoteType } from './types.ts';
 

@@ -3,7 +3,7 @@ import { ok } from '../../http.ts';
 import type { Route } from '../../routes.ts';
 import { formatApiTime } from '../../time.ts';
 import { validate } from '../../validation.ts';
-import { fixedAmountOf, tradeRule } from './amounts.ts';
+import { fixedAmountOf, tradeRule } from '../../trade.ts';
 import { price } from '../../rates.ts';
 import { fxCurrency, PRICING_FIELDS } from './schemas.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TradeFields } from './amounts.ts';
+import type { TradeFields } from '../../trade.ts';
 import { FX_CURRENCIES } from '../../rates.ts';
 
 /** A currency the rate table prices. */

@@ -1,6 +1,6 @@
 import { payoutScheduledData } from './events.ts';
 import type { SandboxStore } from '../../store.ts';
-import type { TransferMethod } from '../accounts/types.ts';
+import type { TransferMethod } from '../../codes.ts';
 import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
 import { claimQuote } from '../fx/quote-use.ts';
 import type { QuoteRecord } from '../fx/types.ts';

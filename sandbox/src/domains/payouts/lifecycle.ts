@@ -4,7 +4,7 @@ import { cancelJob, scheduleJob, type JobHandler } from '../../scheduler.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, parseDay } from '../../time.ts';
 import { hasAvailable, post } from '../../ledger.ts';
-import type { TransferMethod } from '../accounts/types.ts';
+import type { TransferMethod } from '../../codes.ts';
 import type { FeeType, PayoutRecord } from './types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { TransferMethod } from '../accounts/types.ts';
+import type { TransferMethod } from '../../codes.ts';
 
 export const FEE_TYPES = ['OUR', 'SHA'] as const;
 export type FeeType = (typeof FEE_TYPES)[number];

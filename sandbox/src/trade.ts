@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { minorUnits, roundHalfUp, type FixedAmount } from '../../rates.ts';
+import { minorUnits, roundHalfUp, type FixedAmount } from './rates.ts';
 
 /**
  * The amount rules every FX-priced request shares (rate, quote, conversion, payout), each
