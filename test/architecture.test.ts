@@ -100,6 +100,50 @@ describe('the sandbox package', () => {
     expect(leaving).toEqual([]);
   });
 
+  const CORE = join(SANDBOX, 'src');
+  const DOMAINS = join(CORE, 'domains');
+  /** `cards` for sandbox/src/domains/cards/create.ts; undefined for the core (and the entry and the domain list). */
+  const domainOf = (path: string): string | undefined => {
+    const parts = relative(DOMAINS, path).split('/');
+    return parts[0] === '..' || parts.length < 2 ? undefined : parts[0];
+  };
+  const ENTRY = new Set([join(CORE, 'index.ts'), join(CORE, 'main.ts'), join(DOMAINS, 'index.ts')]);
+
+  it('has a core that imports no domain: only the entry and the domain list name the domains', () => {
+    const wrong = sources
+      .filter((path) => domainOf(path) === undefined && !ENTRY.has(path))
+      .flatMap((path) => importsOf(path).filter((to) => to.startsWith(DOMAINS)).map((to) => `${relative(CORE, path)} -> ${relative(CORE, to)}`));
+    expect(wrong).toEqual([]);
+  });
+
+  it('has domains that import the core and their own files, never another domain (they share through the core)', () => {
+    const wrong = sources.flatMap((path) => {
+      const own = domainOf(path);
+      if (own === undefined) return [];
+      return importsOf(path)
+        .filter((to) => domainOf(to) !== undefined && domainOf(to) !== own)
+        .map((to) => `${relative(CORE, path)} -> ${relative(CORE, to)}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no cycle of value imports between files (type imports are erased at run time)', () => {
+    const valueImports = (path: string) =>
+      [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)(?! type)[^'"]*from '(\.[^']+)'/gm)].map((match) => resolve(dirname(path), match[1]!));
+    const edges = new Map(sources.map((path) => [path, valueImports(path)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (path: string, trail: string[]): void => {
+      if (state.get(path) === 'done') return;
+      if (state.get(path) === 'open') return void cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(CORE, p)).join(' -> '));
+      state.set(path, 'open');
+      for (const next of edges.get(path) ?? []) if (edges.has(next)) visit(next, [...trail, path]);
+      state.set(path, 'done');
+    };
+    for (const path of edges.keys()) visit(path, []);
+    expect(cycles).toEqual([]);
+  });
+
   it('imports only Node and the packages its package.json names', () => {
     const packages = new Set(
       sources.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^.'][^']*)'/gm)].map((match) => match[1]!.split('/')[0]!)),

@@ -3,6 +3,7 @@ import type { EventName } from './events/catalogue.ts';
 import type { Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { JobHandler } from './scheduler.ts';
+import type { SandboxServices } from './services.ts';
 import type { CollectionFactory, SandboxStore } from './store.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface Domain {
   controlRoutes?: readonly Route[];
   /** Its collections in the store (see store.ts for how their types reach SandboxStore). */
   collections?: CollectionFactory;
+  /** What it offers the other domains through the core (see services.ts). */
+  services?: Partial<SandboxServices>;
   /** Loads deterministic demo data dated relative to `now` (sandbox clock, epoch ms). */
   seed?(store: SandboxStore, now: number): void;
   /** Handlers of the scheduled jobs this domain creates, by job kind (see scheduler.ts). */

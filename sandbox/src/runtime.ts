@@ -1,6 +1,7 @@
 import { createClock, type SandboxClock } from './clock.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import type { Domain } from './domain.ts';
+import type { SandboxServices } from './services.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
 import { createEventBus } from './events/bus.ts';
 import { createDeliveryQueue, DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type DeliveryQueue } from './events/delivery.ts';
@@ -87,6 +88,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       domains.flatMap((domain) => (domain.collections ? [domain.collections] : [])),
       options.seed ? (store) => seedDemoData(store, baseClock.now().getTime(), domains) : null,
       events,
+      // Complete for the domain list of domains/index.ts, which checks it at compile time.
+      Object.assign({}, ...domains.map((domain) => domain.services ?? {})) as SandboxServices,
     ),
     scheduler,
     tokens: createTokenService(clock, options.tokenTtlSeconds),

@@ -3,6 +3,7 @@ import type { ScheduledJob } from './scheduler.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
 import type { Balance, BalanceHistoryRecord } from './ledger-records.ts';
 import type { SentEmail } from './outbox.ts';
+import type { SandboxServices } from './services.ts';
 
 /**
  * The collections of the state: plain in-memory maps. The core's own are here; each domain adds
@@ -23,11 +24,19 @@ export interface SandboxCollections {
   balanceHistory: Map<string, BalanceHistoryRecord>;
 }
 
+/**
+ * The record type of a collection, whichever domain brought it: how a domain names another's
+ * records (a card's cardholder) through the core, without importing that domain.
+ */
+export type RecordOf<K extends keyof SandboxCollections> = SandboxCollections[K] extends Map<unknown, infer R> ? R : never;
+
 /** A domain's collections, fresh for each store (several sandboxes may run in one process). */
 export type CollectionFactory = () => Record<string, Map<unknown, unknown>>;
 
 /** The sandbox's state: every collection, the event bus and the seeded generator of ids. */
 export interface SandboxStore extends SandboxCollections {
+  /** What the domains publish for one another (services.ts). */
+  services: SandboxServices;
   /**
    * Where every state change is reported as an event (events/). Here, beside the state, so
    * scheduled jobs, which get only the store, emit like handlers do. Reset empties its log.
@@ -56,10 +65,13 @@ export function createStore(
   collections: readonly CollectionFactory[],
   seed: ((store: SandboxStore) => void) | null,
   events: EventBus = createEventBus('', () => {}),
+  // A store on its own (a unit test) may run without the domains' services.
+  services: SandboxServices = {} as SandboxServices,
 ): SandboxStore {
   // The maps are what the domains' declarations say they are: each comes from the factory its type is read from.
   const store = Object.assign({ emails: new Map(), jobs: new Map(), balances: new Map(), balanceHistory: new Map() }, ...collections.map((factory) => factory())) as SandboxStore;
   const core: Omit<SandboxStore, keyof SandboxCollections> = {
+    services,
     events,
     random: createRandom(RUNTIME_SEED),
     newId: (prefix) => `${prefix}_${store.random.hex(16)}`,

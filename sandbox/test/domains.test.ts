@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOMAINS } from '../src/domains/index.ts';
+import { DOMAINS, SERVICES } from '../src/domains/index.ts';
 import { EVENT_NAMES } from '../src/events/catalogue.ts';
 import { createStore } from '../src/store.ts';
 
@@ -33,5 +33,12 @@ describe('the domains as they register with the core', () => {
     expect(new Set(DOMAINS.map((domain) => domain.name)).size).toBe(DOMAINS.length);
     const kinds = DOMAINS.flatMap((domain) => Object.keys(domain.jobs ?? {}));
     expect(new Set(kinds).size).toBe(kinds.length);
+  });
+
+  it('hand the core every service they declare, each from one domain', () => {
+    const offered = DOMAINS.flatMap((domain) => Object.keys(domain.services ?? {}));
+    expect(new Set(offered).size).toBe(offered.length);
+    expect(offered.sort()).toEqual(Object.keys(SERVICES).sort());
+    expect(offered).toContain('readyCardholder');
   });
 });

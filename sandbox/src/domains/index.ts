@@ -6,6 +6,12 @@ import { directDebitDomain } from './direct-debit/index.ts';
 import type { Domain } from '../domain.ts';
 import type { EventPayloads } from '../events/bus.ts';
 import type { EventName } from '../events/catalogue.ts';
+import type { SandboxServices } from '../services.ts';
+import { cardholderServices } from './cardholders/services.ts';
+import { quoteServices } from './fx/services.ts';
+import { kycServices } from './kyc/services.ts';
+import { onboardingServices } from './onboarding/services.ts';
+import { walletServices } from './wallets/services.ts';
 import { fxDomain } from './fx/index.ts';
 import { kycDomain } from './kyc/index.ts';
 import { onboardingDomain } from './onboarding/index.ts';
@@ -35,3 +41,6 @@ export const DOMAINS: readonly Domain[] = [
 // Fails to compile when the domains' event payloads (their events.ts) and the catalogue name different events.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const PAYLOADS_COVER_CATALOGUE: Same<keyof EventPayloads, EventName> = true;
+
+// Fails to compile when a service a domain declares (services.ts) has no provider here.
+export const SERVICES = { ...cardholderServices, ...kycServices, ...walletServices, ...quoteServices, ...onboardingServices } satisfies SandboxServices;

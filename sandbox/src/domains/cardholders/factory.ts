@@ -1,6 +1,4 @@
-import type { SandboxStore } from '../../store.ts';
-import { openKyc } from '../kyc/records.ts';
-import type { KycStatus } from '../kyc/types.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { startScreening } from './review.ts';
 import type { CardholderRecord, CardholderStatus } from './types.ts';
 
@@ -10,7 +8,7 @@ export interface Enrolment {
   id: string;
   createdAt: number;
   /** The demo seed sets the states itself and schedules no review. */
-  seeded?: { status: CardholderStatus; kyc: KycStatus };
+  seeded?: { status: CardholderStatus; kyc: RecordOf<'kyc'>['status'] };
 }
 
 /**
@@ -21,7 +19,7 @@ export function enrolCardholder(store: SandboxStore, fields: CardholderFields, e
   const { seeded } = enrolment;
   const record: CardholderRecord = { id: enrolment.id, createdAt: enrolment.createdAt, status: seeded?.status ?? 'PENDING', ...fields };
   store.cardholders.set(record.id, record);
-  openKyc(store, record.id, seeded?.kyc ?? 'PENDING');
+  store.services.openKyc(store, record.id, seeded?.kyc ?? 'PENDING');
   if (seeded === undefined) startScreening(store, record, enrolment.createdAt);
   return record;
 }

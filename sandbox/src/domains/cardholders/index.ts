@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { cardholderServices } from './services.ts';
 import { cardholderEventDefaults } from './events.ts';
 import { cardholderCollections } from './types.ts';
 import { completeReview, REVIEW_CARDHOLDER } from './review.ts';
@@ -16,4 +17,5 @@ export const cardholdersDomain: Domain = {
   seed: seedCardholders,
   jobs: { [REVIEW_CARDHOLDER]: completeReview },
   eventDefaults: cardholderEventDefaults,
+  services: cardholderServices,
 };

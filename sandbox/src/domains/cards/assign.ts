@@ -3,8 +3,6 @@ import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';
 import type { SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
-import { readyCardholder } from '../cardholders/lookup.ts';
-import { assertEkycDone } from '../kyc/records.ts';
 import { cardNumberParts, type CardNumberParts } from './card-number.ts';
 import { initialControls, issueCard } from './factory.ts';
 import { assertMayHold } from './lookup.ts';
@@ -22,8 +20,8 @@ export function assignCard({ body, runtime }: RequestContext): Reply {
   const input = validate(assignCardBody, body);
   const number = cardNumberParts(input.card_number);
   const { store } = runtime;
-  const cardholder = readyCardholder(store, input.cardholder_id);
-  assertEkycDone(program, store, cardholder.id, 'card issuance');
+  const cardholder = store.services.readyCardholder(store, input.cardholder_id);
+  store.services.assertEkycDone(program, store, cardholder.id, 'card issuance');
   assertMayHold(cardholder, true);
   assertUnassigned(store, number);
   const spec = {

@@ -2,16 +2,16 @@ import { badRequest, ok, type Reply } from '../../http.ts';
 import { requestFingerprint } from '../../idempotency.ts';
 import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
 import { toAddress } from '../../address.ts';
-import { readyCardholder } from '../cardholders/lookup.ts';
-import type { CardholderRecord } from '../cardholders/types.ts';
-import { assertEkycDone } from '../kyc/records.ts';
 import { cardNumberParts, drawCardNumber } from './card-number.ts';
 import { initialControls, issueCard } from './factory.ts';
 import { assertMayHold } from './lookup.ts';
 import { createCardBody, type CreateCardInput } from './schemas.ts';
+
+// Another domain's records, named through the core (store.ts).
+type CardholderRecord = RecordOf<'cardholders'>;
 
 /**
  * Endpoint 24, POST /svc/api/v1/card. Checks run from the request alone to the state it
@@ -27,8 +27,8 @@ export function createCard({ body, path, runtime }: RequestContext): Reply {
   const replayed = replayOf(store, input.request_id, fingerprint);
   if (replayed !== null) return created(replayed);
 
-  const cardholder = readyCardholder(store, input.card_holder_id);
-  assertEkycDone(program, store, cardholder.id, 'card issuance');
+  const cardholder = store.services.readyCardholder(store, input.card_holder_id);
+  store.services.assertEkycDone(program, store, cardholder.id, 'card issuance');
   assertMayHold(cardholder, input.is_personalized);
   const card = issueCard(store, runtime.logger, specOf(store, input, cardholder), runtime.clock.now().getTime());
   store.cardRequests.set(input.request_id, { cardId: card.id, fingerprint });

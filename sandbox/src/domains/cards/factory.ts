@@ -2,12 +2,14 @@ import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import { cardData } from './events.ts';
 import { sendEmail } from '../../outbox.ts';
 import type { SandboxLogger } from '../../runtime.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import type { Address } from '../../address.ts';
-import type { CardholderRecord } from '../cardholders/types.ts';
 import { maskedNumber, type CardNumberParts } from './card-number.ts';
 import type { CardRecord, CardType, Delivery, SpendingControls } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type CardholderRecord = RecordOf<'cardholders'>;
 
 export interface CardSpec {
   id: string;

@@ -1,13 +1,13 @@
 import { badRequest } from '../../http.ts';
 import { toCents } from '../../money.ts';
 import { rulesOf, type Program } from '../../program.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { hasAvailable, post } from '../../ledger.ts';
-import { walletIn } from '../wallets/lookup.ts';
-import { moveWallet } from '../wallets/movements.ts';
-import type { WalletRecord } from '../wallets/types.ts';
 import { maskedNumber } from './card-number.ts';
 import type { CardRecord } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type WalletRecord = RecordOf<'wallets'>;
 
 /**
  * Where card spending draws from, decided by the program (program.ts): the cardholder's
@@ -50,7 +50,7 @@ export function moveFunds(store: SandboxStore, program: Program, movement: CardM
     });
     return;
   }
-  moveWallet(store, requireWallet(store, card), {
+  store.services.moveWallet(store, requireWallet(store, card), {
     cents: signed,
     type: kind,
     status: 'APPROVED',
@@ -73,5 +73,5 @@ export function requireWallet(store: SandboxStore, card: CardRecord): WalletReco
 }
 
 function spendingWallet(store: SandboxStore, card: CardRecord): WalletRecord | undefined {
-  return walletIn(store, card.cardholderId, card.currency);
+  return store.services.walletIn(store, card.cardholderId, card.currency);
 }

@@ -1,7 +1,9 @@
 import { badRequest, found } from '../../http.ts';
-import type { SandboxStore } from '../../store.ts';
-import type { CardholderRecord } from '../cardholders/types.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import type { CardRecord } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type CardholderRecord = RecordOf<'cardholders'>;
 
 export function findCard(store: SandboxStore, id: string): CardRecord {
   return found(store.cards.get(id), 'Card', id);

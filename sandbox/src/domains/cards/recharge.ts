@@ -2,17 +2,18 @@ import { done, requiredQueryId, type Reply } from '../../http.ts';
 import { toCents } from '../../money.ts';
 import { assertSupported } from '../../program.ts';
 import type { RequestContext } from '../../routes.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { validate } from '../../validation.ts';
 import { post } from '../../ledger.ts';
-import { moveWallet } from '../wallets/movements.ts';
-import type { WalletRecord } from '../wallets/types.ts';
 import { assertMinorUnits } from '../../amounts.ts';
 import { maskedNumber } from './card-number.ts';
 import { requireWallet } from './funds.ts';
 import { openCard } from './lookup.ts';
 import { rechargeBody } from './schemas.ts';
 import type { CardRecord } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type WalletRecord = RecordOf<'wallets'>;
 
 /**
  * Endpoint 31, POST /card/recharge?id= (Cards program, "Load Card"): moves money from the
@@ -42,7 +43,7 @@ export function loadCard(store: SandboxStore, card: CardRecord, wallet: WalletRe
     transaction_type: 'CARD_LOAD',
     at,
   });
-  moveWallet(store, wallet, {
+  store.services.moveWallet(store, wallet, {
     cents,
     type: 'LOAD',
     status: 'SUCCESS',

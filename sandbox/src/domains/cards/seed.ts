@@ -1,7 +1,6 @@
 import { toCents } from '../../money.ts';
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay } from '../../time.ts';
-import { openWallet } from '../wallets/factory.ts';
 import { cardNumberParts, drawCardNumber } from './card-number.ts';
 import { initialControls, issueCard } from './factory.ts';
 import { loadCard } from './recharge.ts';
@@ -41,7 +40,7 @@ export function seedCards(store: SandboxStore, now: number): void {
   const ava = store.cardholders.get('chd_demo_ava');
   if (ava === undefined) throw new Error('the cards seed needs the demo cardholders');
   const openedAt = today - 30 * DAY_MS + 10 * HOUR_MS;
-  const wallet = openWallet(store, ava.id, 'USD', openedAt, 'wal_demo_ava');
+  const wallet = store.services.openWallet(store, ava.id, 'USD', openedAt, 'wal_demo_ava');
   const limits = [
     { interval: 'PER_TRANSACTION' as const, amount: 500 },
     { interval: 'MONTHLY' as const, amount: 2_000 },

@@ -3,7 +3,6 @@ import { toCents } from '../../money.ts';
 import { rulesOf, type Program } from '../../program.ts';
 import type { SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
-import { markWalletEntriesUpdated } from '../wallets/movements.ts';
 import { convertedCents } from '../../amounts.ts';
 import { fundsCover, moveFunds, requireWallet } from './funds.ts';
 import { declineReason } from './spending.ts';
@@ -50,7 +49,7 @@ export function settle(store: SandboxStore, card: CardRecord, authorizationId: s
     throw badRequest(`Transaction ${authorizationId} is ${transaction.status}: only APPROVED authorizations settle`);
   }
   Object.assign(transaction, { status: 'SETTLED', posted_date: formatApiTime(at) });
-  markWalletEntriesUpdated(store, authorizationId, at);
+  store.services.markWalletEntriesUpdated(store, authorizationId, at);
   return authorization;
 }
 

@@ -1,11 +1,12 @@
 import { rulesOf, type Program } from '../../program.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime, formatMillisTime } from '../../time.ts';
-import type { CardholderRecord } from '../cardholders/types.ts';
-import { walletIn } from '../wallets/lookup.ts';
 import { maskedNumber } from './card-number.ts';
 import { cardLimit, limitStates } from './spending.ts';
 import type { CardRecord } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type CardholderRecord = RecordOf<'cardholders'>;
 
 /** Section 2.1. The list spells a physical card PHY (the value seen). */
 export function cardListItem(card: CardRecord) {
@@ -49,7 +50,7 @@ export function cardDetail(store: SandboxStore, program: Program, card: CardReco
     card_bin: null,
     mode_type: null,
     card_product_id: null,
-    available_balance: rulesOf(program).funds === 'wallet' ? (walletIn(store, card.cardholderId, card.currency)?.amount ?? null) : null,
+    available_balance: rulesOf(program).funds === 'wallet' ? (store.services.walletIn(store, card.cardholderId, card.currency)?.amount ?? null) : null,
     no_pin_payment_amount: null,
     risk_controls: null,
     purpose: 'COMMERCIAL',

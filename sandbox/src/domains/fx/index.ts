@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { quoteServices } from './services.ts';
 import { conversionEventDefaults } from './events.ts';
 import { fxCollections } from './types.ts';
 import { conversionRoutes } from './conversion-routes.ts';
@@ -15,4 +16,5 @@ export const fxDomain: Domain = {
   seed: seedFx,
   jobs: { [SETTLE_CONVERSION]: settleConversion },
   eventDefaults: conversionEventDefaults,
+  services: quoteServices,
 };

@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { kycServices } from './services.ts';
 import { kycCollections } from './types.ts';
 import { kycControlRoutes } from './control.ts';
 import { kycRoutes } from './routes.ts';
@@ -9,4 +10,5 @@ export const kycDomain: Domain = {
   collections: kycCollections,
   routes: kycRoutes,
   controlRoutes: kycControlRoutes,
+  services: kycServices,
 };

@@ -2,7 +2,6 @@ import { headerValue } from '../../headers.ts';
 import { ok } from '../../http.ts';
 import { assertSupported, type Operation } from '../../program.ts';
 import type { RequestContext, Route } from '../../routes.ts';
-import { findCardholder } from '../cardholders/lookup.ts';
 import { kycOf } from './records.ts';
 import type { KycRecord } from './types.ts';
 import { kycStatusView, rfiView } from './wire.ts';
@@ -13,7 +12,7 @@ const BASE = '/issuing/api/v1/kyc';
 function kycFor(ctx: RequestContext, operation: Operation): KycRecord {
   assertSupported(ctx.runtime.program.current(), operation);
   const id = headerValue(ctx.headers, 'x-cardholderHash-id') ?? '';
-  return kycOf(ctx.runtime.store, findCardholder(ctx.runtime.store, id).id);
+  return kycOf(ctx.runtime.store, ctx.runtime.store.services.findCardholder(ctx.runtime.store, id).id);
 }
 
 /** Endpoint 41, GET /issuing/api/v1/kyc. */

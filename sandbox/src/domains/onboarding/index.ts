@@ -1,5 +1,6 @@
 import type { SandboxStore } from '../../store.ts';
 import type { Domain } from '../../domain.ts';
+import { onboardingServices } from './services.ts';
 import { onboardingEventDefaults } from './events.ts';
 import { onboardingCollections } from './types.ts';
 import { DEMO_PROFILE } from './profile.ts';
@@ -19,4 +20,5 @@ export const onboardingDomain: Domain = {
   routes: onboardingRoutes,
   seed: seedOnboarding,
   eventDefaults: onboardingEventDefaults,
+  services: onboardingServices,
 };

@@ -7,7 +7,6 @@ import { validate } from '../../validation.ts';
 import { countryCode, currencyCode } from '../../codes.ts';
 import { TRANSFER_METHODS } from '../../codes.ts';
 import { bodyAmount, tradeRule, type TradeFields } from '../../trade.ts';
-import { claimOf, usableQuote } from '../fx/quote-use.ts';
 import { newPayoutReference, openPayout } from './factory.ts';
 import { FEE_TYPES, type PayoutRecord } from './types.ts';
 
@@ -51,7 +50,7 @@ export function createPayout(body: unknown, runtime: Runtime): PayoutRecord {
   if (!beneficiary.transfer_methods.includes(input.transferMethod)) {
     throw badRequest(`transferMethod ${input.transferMethod} is not one of the beneficiary's transfer methods (${beneficiary.transfer_methods.join(', ')})`);
   }
-  const quote = usableQuote(store, claimOf(input, PAYOUT_FIELDS, 'payout', input.quoteId), now);
+  const quote = store.services.usableQuote(store, store.services.claimOf(input, PAYOUT_FIELDS, 'payout', input.quoteId), now);
   const payout = openPayout(store, {
     id: store.newId('pay'),
     systemReferenceNumber: newPayoutReference(store),

@@ -1,10 +1,11 @@
 import { fromCents, toCents } from '../../money.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
-import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
-import { businessProfile } from '../onboarding/profile.ts';
 import type { PayoutRecord } from './types.ts';
 import type { EventDefault } from '../../domain.ts';
+
+// Another domain's records, named through the core (store.ts).
+type BeneficiaryRecord = RecordOf<'beneficiaries'>;
 
 /** The payout events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {
@@ -122,7 +123,7 @@ function addressOf(address: BeneficiaryRecord['beneficiary']['address'] | undefi
 /** payout.transfer.funding.scheduled, when the payout is created. reason is its reference, remarks its source of funds. */
 export function payoutScheduledData(store: SandboxStore, payout: PayoutRecord): PayoutScheduledData {
   const { address, ...beneficiary } = beneficiaryOf(store, payout);
-  const details = businessProfile(store).account_details;
+  const details = store.services.businessProfile(store).account_details;
   const registered = details.registration_address;
   return {
     ...payoutFields(payout, payout.createdAt),
@@ -161,7 +162,7 @@ export function payoutFundedData(store: SandboxStore, payout: PayoutRecord, at: 
     ...payoutFields(payout, at),
     beneficiary,
     funding: { status: 'FUNDED' },
-    payer: { company_name: businessProfile(store).account_details.business_name, entity_type: 'COMPANY' },
+    payer: { company_name: store.services.businessProfile(store).account_details.business_name, entity_type: 'COMPANY' },
   };
 }
 

@@ -1,11 +1,12 @@
 import { payoutScheduledData } from './events.ts';
-import type { SandboxStore } from '../../store.ts';
+import type { RecordOf, SandboxStore } from '../../store.ts';
 import type { TransferMethod } from '../../codes.ts';
-import type { BeneficiaryRecord } from '../beneficiaries/types.ts';
-import { claimQuote } from '../fx/quote-use.ts';
-import type { QuoteRecord } from '../fx/types.ts';
 import { feeFor, schedulePayout } from './lifecycle.ts';
 import type { FeeType, PayoutRecord } from './types.ts';
+
+// Another domain's records, named through the core (store.ts).
+type BeneficiaryRecord = RecordOf<'beneficiaries'>;
+type QuoteRecord = RecordOf<'quotes'>;
 
 export interface PayoutSpec {
   id: string;
@@ -41,7 +42,7 @@ export function openPayout(store: SandboxStore, spec: PayoutSpec): PayoutRecord 
     destinationCurrency: quote.destinationCurrency,
     fee: feeFor(spec.transferMethod, spec.feeType, quote.sourceCurrency),
   };
-  claimQuote(quote, payout.id);
+  store.services.claimQuote(quote, payout.id);
   store.payouts.set(payout.id, payout);
   store.events.emit('payout.transfer.funding.scheduled', payoutScheduledData(store, payout), payout.id, payout.createdAt);
   schedulePayout(store, payout);

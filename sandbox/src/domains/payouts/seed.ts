@@ -1,6 +1,5 @@
 import type { SandboxStore } from '../../store.ts';
 import { DAY_MS, startOfUtcDay, utcDay } from '../../time.ts';
-import { createQuote } from '../fx/quotes.ts';
 import { openPayout } from './factory.ts';
 
 const HOUR_MS = 3_600_000;
@@ -16,7 +15,7 @@ export function seedPayouts(store: SandboxStore, now: number): void {
   const createdAt = today - DAY_MS + 21 * HOUR_MS;
   const beneficiary = store.beneficiaries.get('ben_demo_gb');
   if (beneficiary === undefined) throw new Error('the payouts seed needs the demo beneficiaries');
-  const quote = createQuote(
+  const quote = store.services.createQuote(
     store,
     {
       quoteType: 'payout',

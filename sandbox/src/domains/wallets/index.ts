@@ -1,4 +1,5 @@
 import type { Domain } from '../../domain.ts';
+import { walletServices } from './services.ts';
 import { walletCollections } from './types.ts';
 import { walletRoutes } from './routes.ts';
 
@@ -10,4 +11,5 @@ export const walletsDomain: Domain = {
   name: 'wallets',
   collections: walletCollections,
   routes: walletRoutes,
+  services: walletServices,
 };
