@@ -51,6 +51,21 @@ function importsOf(path: string): string[] {
 
 const graph = new Map(files(SRC).map((path) => [path, importsOf(path)]));
 
+/** Every import cycle among the files of `edges` (type imports included), as paths under `base`. */
+function cyclesIn(edges: Map<string, string[]>, base: string): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (path: string, trail: string[]): void => {
+    if (state.get(path) === 'done') return;
+    if (state.get(path) === 'open') return void cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(base, p)).join(' -> '));
+    state.set(path, 'open');
+    for (const next of edges.get(path) ?? []) if (edges.has(next)) visit(next, [...trail, path]);
+    state.set(path, 'done');
+  };
+  for (const path of edges.keys()) visit(path, []);
+  return cycles;
+}
+
 describe('the layers of src/', () => {
   it('places every part of src/ in a layer', () => {
     const parts = new Set([...graph.keys()].map(partOf));
@@ -72,20 +87,7 @@ describe('the layers of src/', () => {
   });
 
   it('has no import cycle between files', () => {
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (path: string, trail: string[]): void => {
-      if (state.get(path) === 'done') return;
-      if (state.get(path) === 'open') {
-        cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(SRC, p)).join(' -> '));
-        return;
-      }
-      state.set(path, 'open');
-      for (const next of graph.get(path) ?? []) if (graph.has(next)) visit(next, [...trail, path]);
-      state.set(path, 'done');
-    };
-    for (const path of graph.keys()) visit(path, []);
-    expect(cycles).toEqual([]);
+    expect(cyclesIn(graph, SRC)).toEqual([]);
   });
 });
 
@@ -127,21 +129,8 @@ describe('the sandbox package', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('has no cycle of value imports between files (type imports are erased at run time)', () => {
-    const valueImports = (path: string) =>
-      [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)(?! type)[^'"]*from '(\.[^']+)'/gm)].map((match) => resolve(dirname(path), match[1]!));
-    const edges = new Map(sources.map((path) => [path, valueImports(path)]));
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (path: string, trail: string[]): void => {
-      if (state.get(path) === 'done') return;
-      if (state.get(path) === 'open') return void cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(CORE, p)).join(' -> '));
-      state.set(path, 'open');
-      for (const next of edges.get(path) ?? []) if (edges.has(next)) visit(next, [...trail, path]);
-      state.set(path, 'done');
-    };
-    for (const path of edges.keys()) visit(path, []);
-    expect(cycles).toEqual([]);
+  it('has no import cycle between files', () => {
+    expect(cyclesIn(new Map(sources.map((path) => [path, importsOf(path)])), CORE)).toEqual([]);
   });
 
   it('imports only Node and the packages its package.json names', () => {

@@ -3,7 +3,8 @@ import { plainError, type Reply } from './http.ts';
 import { FAULT_KINDS, type FaultSpec } from './faults.ts';
 import { listEmails } from './outbox.ts';
 import { PROGRAMS } from './program.ts';
-import type { Handler, HttpMethod, Route } from './routes.ts';
+import type { HttpMethod } from './http.ts';
+import type { Handler, Route } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { validate } from './validation.ts';
 

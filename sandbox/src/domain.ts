@@ -1,8 +1,9 @@
 import type { WebhookEvent } from './events/bus.ts';
 import type { EventName } from './events/catalogue.ts';
+import type { EventDefault } from './events/defaults.ts';
 import type { Route } from './routes.ts';
-import type { Runtime } from './runtime.ts';
-import type { JobHandler } from './scheduler.ts';
+import type { DomainParts, Runtime } from './runtime.ts';
+import { createScheduler, type JobHandler } from './scheduler.ts';
 import type { SandboxServices } from './services.ts';
 import type { CollectionFactory, SandboxStore } from './store.ts';
 
@@ -30,16 +31,39 @@ export interface Domain {
   eventDefaults?: { readonly [N in EventName]?: EventDefault };
 }
 
-/** The record an event sent through the control API is about, and when. */
-export interface EventSubject {
-  store: SandboxStore;
-  id: string;
-  at: number;
+/** What the runtime takes of the domains, in their order: the core never sees a Domain itself. */
+export function runtimePartsOf(domains: readonly Domain[]): DomainParts {
+  const jobs = new Map(domains.flatMap((domain) => Object.entries(domain.jobs ?? {})));
+  return {
+    collections: domains.flatMap((domain) => (domain.collections ? [domain.collections] : [])),
+    // Complete for the domain list of domains/index.ts, which checks it at compile time.
+    services: Object.assign({}, ...domains.map((domain) => domain.services ?? {})) as SandboxServices,
+    jobs,
+    seed: (store, now) => seedDemoData(store, now, domains, jobs),
+    onEvent: (runtime, event, at) => {
+      for (const domain of domains) domain.onEvent?.(runtime, event, at);
+    },
+    eventDefault: (name) =>
+      domains.map((domain) => domain.eventDefaults?.[name]).find((candidate) => candidate !== undefined) ??
+      // Every catalogue event has one (sandbox/test/domains.test.ts); a bare id is the fallback of a domain set without it.
+      { idPrefix: 'evt', data: ({ id }) => ({ id }) },
+  };
 }
 
-/** The default of one event: built from the record the id names where the sandbox holds it, plausible demo values otherwise. */
-export interface EventDefault {
-  /** The prefix of a made-up resource id (`cnv_…`), or `user` for events about the user (its id). */
-  idPrefix: string;
-  data(subject: EventSubject): object;
+/**
+ * Deterministic demo data of every domain, in the domains' order, dated relative to `now` (epoch
+ * ms). Seeds arrange past activity the way clients would (a conversion opened yesterday); the work
+ * that has come due by `now` then runs, so the data starts settled and the ledger wrote it. It runs
+ * after each domain's seed, so a later domain posting to the ledger (a card load yesterday
+ * evening) finds the earlier domains' movements already written and the running balances stay in
+ * time order. The seed is the past: nobody was subscribed, so it emits no events.
+ */
+function seedDemoData(store: SandboxStore, now: number, domains: readonly Domain[], jobs: ReadonlyMap<string, JobHandler>): void {
+  const scheduler = createScheduler(() => store, jobs);
+  store.events.quietly(() => {
+    for (const domain of domains) {
+      domain.seed?.(store, now);
+      scheduler.runDue(now);
+    }
+  });
 }

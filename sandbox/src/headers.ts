@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SandboxCredentials } from './credentials.ts';
 import { ApiError, badRequest } from './http.ts';
-import { WRITE_METHODS } from './routes.ts';
+import { WRITE_METHODS } from './http.ts';
 import type { Runtime } from './runtime.ts';
 
 /** The header families of the contract. */

@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The methods that change state: idempotent on x-request-id where the family carries it. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** What a handler produces; the pipeline turns it into bytes. */
 export interface Reply {
   status: number;

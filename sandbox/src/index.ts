@@ -4,12 +4,14 @@ import { loginRoute } from './auth.ts';
 import type { SandboxClock } from './clock.ts';
 import { controlRoutes } from './control.ts';
 import { DEMO_CREDENTIALS, type SandboxCredentials } from './credentials.ts';
+import { runtimePartsOf } from './domain.ts';
 import { DOMAINS } from './domains/index.ts';
 import type { WebhookEvent } from './events/bus.ts';
 import { eventControlRoutes } from './events/control.ts';
 import type { DeliveryAttempt } from './events/delivery.ts';
 import type { RequestLogEntry } from './request-log.ts';
-import { createRuntime, type SandboxLogger } from './runtime.ts';
+import type { SandboxLogger } from './logger.ts';
+import { createRuntime } from './runtime.ts';
 import type { Program } from './program.ts';
 import { createRequestListener } from './server.ts';
 import type { SandboxStore } from './store.ts';
@@ -74,7 +76,7 @@ const DEFAULT_LOGGER: SandboxLogger = {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const runtime = createRuntime({
-    domains: DOMAINS,
+    domains: runtimePartsOf(DOMAINS),
     credentials: options.credentials ?? DEMO_CREDENTIALS,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 1800,
     latencyMs: options.latencyMs ?? 0,

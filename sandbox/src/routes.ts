@@ -1,12 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HeaderSetName } from './headers.ts';
-import type { ErrorStyle, Reply } from './http.ts';
+import type { ErrorStyle, HttpMethod, Reply } from './http.ts';
 import type { Runtime } from './runtime.ts';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** The methods that change state: idempotent on x-request-id where the family carries it. */
-export const WRITE_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface RequestContext {
   runtime: Runtime;

@@ -1,26 +1,35 @@
 import { createClock, type SandboxClock } from './clock.ts';
+import type { SandboxLogger } from './logger.ts';
 import type { SandboxCredentials } from './credentials.ts';
-import type { Domain } from './domain.ts';
 import type { SandboxServices } from './services.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
-import { createEventBus } from './events/bus.ts';
+import { createEventBus, type WebhookEvent } from './events/bus.ts';
+import type { EventName } from './events/catalogue.ts';
+import type { EventDefault } from './events/defaults.ts';
 import { createDeliveryQueue, DEFAULT_DELIVERY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, type DeliveryQueue } from './events/delivery.ts';
 import { createIdempotencyCache, type IdempotencyCache } from './idempotency.ts';
 import { createProgramSetting, type Program, type ProgramSetting } from './program.ts';
 import { createRequestLog, type RequestLog } from './request-log.ts';
-import { createScheduler, schedulingClock, type Scheduler } from './scheduler.ts';
-import { jobHandlers, seedDemoData } from './seed.ts';
-import { createStore, type SandboxStore } from './store.ts';
+import { createScheduler, schedulingClock, type JobHandler, type Scheduler } from './scheduler.ts';
+import { createStore, type CollectionFactory, type SandboxStore } from './store.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
 
-export interface SandboxLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
+
+/** What the domains bring to the runtime, assembled from the domain list by domain.ts (runtimePartsOf). */
+export interface DomainParts {
+  collections: readonly CollectionFactory[];
+  services: SandboxServices;
+  jobs: ReadonlyMap<string, JobHandler>;
+  /** Loads the demo data into a fresh store, domain by domain. */
+  seed(store: SandboxStore, now: number): void;
+  /** Tells the domains of an event, in their order. */
+  onEvent(runtime: Runtime, event: WebhookEvent, at: number): void;
+  eventDefault(name: EventName): EventDefault;
 }
 
 export interface RuntimeOptions {
-  /** The domains, in seeding order (domains/index.ts). */
-  domains: readonly Domain[];
+  /** What the domains bring (domain.ts, runtimePartsOf; none for the core on its own). */
+  domains: DomainParts;
   credentials: SandboxCredentials;
   tokenTtlSeconds: number;
   latencyMs: number;
@@ -40,8 +49,8 @@ export interface Latency {
 
 /** Everything a request needs, shared by the pipeline, the handlers and the control API. */
 export interface Runtime {
-  /** The domains, in seeding order. */
-  domains: readonly Domain[];
+  /** The default data of an event sent through POST /sandbox/events, from the domain that owns it. */
+  eventDefault(name: EventName): EventDefault;
   credentials: SandboxCredentials;
   /** Reading or advancing it first runs the scheduled work that has come due. */
   clock: SandboxClock;
@@ -70,26 +79,25 @@ export interface Runtime {
 export function createRuntime(options: RuntimeOptions): Runtime {
   const baseClock = createClock();
   const { domains } = options;
-  const scheduler = createScheduler(() => runtime.store, jobHandlers(domains));
+  const scheduler = createScheduler(() => runtime.store, domains.jobs);
   const clock = schedulingClock(baseClock, scheduler);
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
   const resetListeners = new Set<() => void>();
   const events = createEventBus(options.credentials.userId, (event, at) => {
-    for (const domain of domains) domain.onEvent?.(runtime, event, at);
+    domains.onEvent(runtime, event, at);
   });
   const runtime: Runtime = {
-    domains,
+    eventDefault: domains.eventDefault,
     credentials: options.credentials,
     clock,
     // Seeded from the clock's current day, so the demo history always ends yesterday. The
     // base clock: the seed runs while the store is being built, before any job may run.
     store: createStore(
-      domains.flatMap((domain) => (domain.collections ? [domain.collections] : [])),
-      options.seed ? (store) => seedDemoData(store, baseClock.now().getTime(), domains) : null,
+      domains.collections,
+      options.seed ? (store) => domains.seed(store, baseClock.now().getTime()) : null,
       events,
-      // Complete for the domain list of domains/index.ts, which checks it at compile time.
-      Object.assign({}, ...domains.map((domain) => domain.services ?? {})) as SandboxServices,
+      domains.services,
     ),
     scheduler,
     tokens: createTokenService(clock, options.tokenTtlSeconds),

@@ -1,4 +1,5 @@
 import type { SandboxClock } from './clock.ts';
+import type { ScheduledJob } from './records.ts';
 import type { SandboxStore } from './store.ts';
 
 /**
@@ -6,13 +7,6 @@ import type { SandboxStore } from './store.ts';
  * a payout starting to process or a conversion settling. Jobs live in the store, so a reset
  * drops them and the demo seed can schedule its own.
  */
-export interface ScheduledJob {
-  /** A key of some domain's `jobs`, e.g. `payout.process`. */
-  kind: string;
-  subjectId: string;
-  /** Epoch ms; the job runs as of this instant, however late it is noticed. */
-  at: number;
-}
 
 /** Runs one job; it must date its effects at `job.at` and never read the clock. */
 export type JobHandler = (store: SandboxStore, job: ScheduledJob) => void;

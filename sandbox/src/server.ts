@@ -4,7 +4,8 @@ import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
 import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, type ErrorStyle, type Reply } from './http.ts';
 import { requestFingerprint } from './idempotency.ts';
 import { SUBJECT_HEADERS } from './request-log.ts';
-import { createRouter, WRITE_METHODS, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
+import { WRITE_METHODS } from './http.ts';
+import { createRouter, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { sleep } from './timers.ts';
 

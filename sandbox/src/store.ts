@@ -1,8 +1,7 @@
 import { createRandom, type Random } from './random.ts';
-import type { ScheduledJob } from './scheduler.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
 import type { Balance, BalanceHistoryRecord } from './ledger-records.ts';
-import type { SentEmail } from './outbox.ts';
+import type { ScheduledJob, SentEmail } from './records.ts';
 import type { SandboxServices } from './services.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../src/clock.ts';
-import { createScheduler, scheduleJob, schedulingClock, type JobHandler, type ScheduledJob } from '../src/scheduler.ts';
+import type { ScheduledJob } from '../src/records.ts';
+import { createScheduler, scheduleJob, schedulingClock, type JobHandler } from '../src/scheduler.ts';
 import { createStore } from '../src/store.ts';
 
 function setup(extra: Record<string, JobHandler> = {}) {

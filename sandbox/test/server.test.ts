@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../src/index.ts';
 import { ApiError, ok } from '../src/http.ts';
 import type { Route } from '../src/routes.ts';
+import { runtimePartsOf } from '../src/domain.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { createRequestListener } from '../src/server.ts';
 
 // The pipeline on its own (the core, no domain), with routes that misbehave on purpose.
 const warnings: unknown[] = [];
 const runtime = createRuntime({
-  domains: [],
+  domains: runtimePartsOf([]),
   credentials: DEMO_CREDENTIALS,
   tokenTtlSeconds: 1800,
   latencyMs: 0,

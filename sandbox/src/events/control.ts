@@ -3,7 +3,7 @@ import { controlRoute, json } from '../control.ts';
 import type { Route } from '../routes.ts';
 import { validate } from '../validation.ts';
 import { EVENT_NAMES } from './catalogue.ts';
-import { defaultResourceId, eventDefault, mergeData } from './defaults.ts';
+import { defaultResourceId, mergeData } from './defaults.ts';
 
 const text = z.string().trim().min(1);
 
@@ -29,7 +29,7 @@ export const eventControlRoutes: readonly Route[] = [
     const input = validate(eventBody, body);
     const { store } = runtime;
     const at = runtime.clock.now().getTime();
-    const defaults = eventDefault(runtime.domains, input.name);
+    const defaults = runtime.eventDefault(input.name);
     const id = input.resource_id ?? defaultResourceId(store, defaults, runtime.credentials.userId);
     const data = mergeData(defaults.data({ store, id, at }) as Record<string, unknown>, input.data ?? {});
     return json({ eventId: store.events.emitAny(input.name, data, id, at).id });

@@ -1,18 +1,22 @@
-import type { Domain, EventDefault } from '../domain.ts';
 import type { SandboxStore } from '../store.ts';
-import type { EventName } from './catalogue.ts';
+
+/** The record an event sent through the control API is about, and when. */
+export interface EventSubject {
+  store: SandboxStore;
+  id: string;
+  at: number;
+}
 
 /**
- * Default data of events sent through POST /sandbox/events. Each domain gives its own events'
- * defaults (Domain.eventDefaults): where the resource id names a record the sandbox holds (a card,
- * a conversion...), the data is built from it as the real emission would build it; otherwise the
- * event gets plausible demo values, or just the id field where no value would be plausible. The
- * caller's data is merged over it.
+ * The default of one event sent through POST /sandbox/events, given by the domain that owns the
+ * event (Domain.eventDefaults): built from the record the id names where the sandbox holds it (a
+ * card, a conversion...), plausible demo values or just the id field otherwise. The caller's data
+ * is merged over it.
  */
-export function eventDefault(domains: readonly Domain[], name: EventName): EventDefault {
-  const found = domains.map((domain) => domain.eventDefaults?.[name]).find((candidate) => candidate !== undefined);
-  // Every catalogue event has one (sandbox/test/events.test.ts); a bare id is the fallback of a domain set without it.
-  return found ?? { idPrefix: 'evt', data: ({ id }) => ({ id }) };
+export interface EventDefault {
+  /** The prefix of a made-up resource id (`cnv_…`), or `user` for events about the user (its id). */
+  idPrefix: string;
+  data(subject: EventSubject): object;
 }
 
 /** A new resource id of the event's kind when the caller names none; events about the user carry its id. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { SandboxLogger } from '../runtime.ts';
+import type { SandboxLogger } from '../logger.ts';
 import { sleep } from '../timers.ts';
 import type { WebhookEvent } from './bus.ts';
 

@@ -1,4 +1,4 @@
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 import { depositRejectedData, depositSettledData, gaNewData, topUpData, type Deposit } from './deposit-events.ts';
 import { incomingDeposit } from './deposits.ts';
 

@@ -1,6 +1,6 @@
 import type { Address } from '../../address.ts';
 import type { CardholderRecord, CardholderStatus, CardholderType, Employer, Identification } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 
 /** The cardholder events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {

@@ -1,5 +1,5 @@
 import type { CardRecord, CardStatus, CardTransactionRecord, CardTransactionStatus, CardTransactionType, Limit, TransactionCount } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 import type { WebhookEvent } from '../../events/bus.ts';
 import type { SandboxStore } from '../../store.ts';
 

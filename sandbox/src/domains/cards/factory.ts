@@ -1,7 +1,7 @@
 import { DEMO_BUSINESS_NAME } from '../../credentials.ts';
 import { cardData } from './events.ts';
 import { sendEmail } from '../../outbox.ts';
-import type { SandboxLogger } from '../../runtime.ts';
+import type { SandboxLogger } from '../../logger.ts';
 import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import type { Address } from '../../address.ts';

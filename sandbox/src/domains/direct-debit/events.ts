@@ -1,5 +1,5 @@
 import type { DirectDebitRecord, DirectDebitStatus } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 
 /**
  * direct_debit.status_changed (the name and payload are the sandbox's; section 6 gives

@@ -1,6 +1,6 @@
 import { formatApiTime, utcDay } from '../../time.ts';
 import type { ConversionRecord } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 
 /** The conversion events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {

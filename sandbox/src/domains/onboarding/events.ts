@@ -1,5 +1,5 @@
 import type { UserProfile } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 import { businessProfile } from './profile.ts';
 
 /** Section 6. These happen outside the sandbox's API: POST /sandbox/events emits them. */

@@ -2,7 +2,7 @@ import { fromCents, toCents } from '../../money.ts';
 import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import type { PayoutRecord } from './types.ts';
-import type { EventDefault } from '../../domain.ts';
+import type { EventDefault } from '../../events/defaults.ts';
 
 // Another domain's records, named through the core (store.ts).
 type BeneficiaryRecord = RecordOf<'beneficiaries'>;
