@@ -22,6 +22,11 @@ const advanceBody = z.object({
 });
 
 const latencyBody = z.object({ ms: z.number().int().min(0).max(600_000) });
+const capacityBody = z.strictObject({
+  concurrency: z.number().int().min(1).max(100_000).nullable(),
+  overflow: z.enum(['queue', 'reject']).default('queue'),
+  retryAfterSeconds: z.number().int().min(0).max(3600).nullable().default(null),
+});
 
 const programBody = z.object({ program: z.enum(PROGRAMS) });
 
@@ -90,6 +95,11 @@ export const controlRoutes: readonly Route[] = [
     const { ms } = validate(latencyBody, body);
     runtime.latency.override(ms);
     return json({ ms });
+  }),
+  controlRoute('GET', '/capacity', ({ runtime }) => json(runtime.capacity.current())),
+  controlRoute('PUT', '/capacity', ({ body, runtime }) => {
+    runtime.capacity.set(validate(capacityBody, body));
+    return json(runtime.capacity.current());
   }),
   controlRoute('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
   controlRoute('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),

@@ -2,6 +2,7 @@ import { createClock, type SandboxClock } from './clock.ts';
 import type { SandboxLogger } from './logger.ts';
 import type { SandboxCredentials } from './credentials.ts';
 import type { SandboxServices } from './services.ts';
+import { createCapacity, type Capacity } from './capacity.ts';
 import { createFaultQueue, type FaultQueue } from './faults.ts';
 import { createEventBus, type WebhookEvent } from './events/bus.ts';
 import type { EventName } from './events/catalogue.ts';
@@ -60,6 +61,8 @@ export interface Runtime {
   tokens: TokenService;
   idempotency: IdempotencyCache;
   faults: FaultQueue;
+  /** The calls worked on at once, and what happens past that (PUT /sandbox/capacity). */
+  capacity: Capacity;
   requestLog: RequestLog;
   latency: Latency;
   /** The card program in force (program.ts); PUT /sandbox/program changes it. */
@@ -103,6 +106,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     tokens: createTokenService(clock, options.tokenTtlSeconds),
     idempotency: createIdempotencyCache(),
     faults: createFaultQueue(),
+    capacity: createCapacity(),
     requestLog: createRequestLog(),
     latency: {
       current: () => latencyOverride ?? options.latencyMs,
@@ -128,6 +132,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       runtime.tokens.revokeAll();
       runtime.idempotency.clear();
       runtime.faults.clear();
+      runtime.capacity.reset();
       runtime.requestLog.clear();
       latencyOverride = null;
       runtime.program.reset();

@@ -18,7 +18,7 @@ interface Call {
 }
 
 /**
- * The request pipeline. API calls: latency, then an injected fault if one matches, then
+ * The request pipeline. API calls: the bank's capacity, latency, then an injected fault if one matches, then
  * routing, body, header checks, idempotency and the handler; every API call is logged.
  * Control calls (/sandbox/...) skip latency, faults and the log.
  */
@@ -72,7 +72,18 @@ async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<
   });
 }
 
+/** Within the bank's capacity (capacity.ts): a call past it waits its turn or is refused 429. */
 async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
+  const admission = await runtime.capacity.enter(signal, errorStyleFor(router, call));
+  if (!admission.admitted) return 'reply' in admission ? admission.reply : 'aborted';
+  try {
+    return await respondAdmitted(call, router, runtime, fault, signal);
+  } finally {
+    admission.release();
+  }
+}
+
+async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
   if (!(await sleep(runtime.latency.current(), signal))) return 'aborted';
   switch (fault?.kind) {
     case 'drop':

@@ -244,6 +244,40 @@ describe('latency', () => {
   });
 });
 
+describe('capacity', () => {
+  it("with overflow 'reject', answers 429 (with Retry-After) past the calls it works on at once, until reset", async () => {
+    await control(sandbox, 'PUT', '/latency', { ms: 60 });
+    const set = await control(sandbox, 'PUT', '/capacity', { concurrency: 2, overflow: 'reject', retryAfterSeconds: 1 });
+    expect(set.body).toEqual({ concurrency: 2, overflow: 'reject', retryAfterSeconds: 1, inFlight: 0, queued: 0, rejected: 0 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api.get(BALANCE_PATH)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toEqual(envelopeError(429, 'Too many requests'));
+    expect((await control(sandbox, 'GET', '/capacity')).body).toMatchObject({ rejected: 3, inFlight: 0 });
+    await control(sandbox, 'POST', '/reset');
+    api = await apiClient(sandbox);
+    expect((await control(sandbox, 'GET', '/capacity')).body).toMatchObject({ concurrency: null, rejected: 0 });
+  });
+
+  it("with overflow 'queue', works on that many at once and the rest wait: latency climbs with the load", async () => {
+    await control(sandbox, 'PUT', '/latency', { ms: 40 });
+    await control(sandbox, 'PUT', '/capacity', { concurrency: 2 });
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api.get(BALANCE_PATH)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    // Three waves of two: about 120 ms, where unlimited it would be one wave of 40.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+    const durations = sandbox.requests().slice(-6).map((r) => r.durationMs).sort((a, b) => a - b);
+    expect(durations[5]).toBeGreaterThanOrEqual(115);
+  });
+
+  it('rejects a bad setting, naming the field', async () => {
+    expect((await control(sandbox, 'PUT', '/capacity', { concurrency: 0 })).body).toEqual({ error: 'concurrency must be at least 1' });
+    expect((await control(sandbox, 'PUT', '/capacity', { concurrency: 3, overflow: 'drop' })).status).toBe(400);
+  });
+});
+
 describe('request log', () => {
   it('records API calls in order with method, path, query, status, sandbox time, request id and duration', async () => {
     await control(sandbox, 'POST', '/clock/advance', { days: 2 });
