@@ -1,6 +1,7 @@
 import {
   ConfigError,
   flag,
+  flagOr,
   group,
   httpUrl,
   int,
@@ -69,8 +70,17 @@ export const configSchema = z.object({
     ),
     clientId: setting('UPSTREAM_CLIENT_ID', text(), '`x-client-id` of the wallet and KYC endpoints (Document 2, 4.3-4.4)', 'the client key'),
     timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
-    maxConcurrency: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 1000, 50), 'upstream calls in flight at most (per base address); more wait in a queue'),
   }),
+  concurrency: group(
+    'Calls in flight to the bank',
+    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. See [operations.md](operations.md#calls-in-flight-to-the-bank).",
+    {
+      initial: setting('UPSTREAM_INITIAL_CONCURRENCY', int(1, 10_000, 50), 'the limit each bank host starts from (and keeps, with adaptation off)'),
+      min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
+      max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 256), 'the most the limit rises to; also the most connections per host'),
+      adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
+    },
+  ),
   sandbox: sandboxSettingsSchema,
   auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
     mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
@@ -241,12 +251,19 @@ export interface UpstreamConfig {
   /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
   clientId: string | undefined;
   timeoutMs: number;
-  /** Upstream calls in flight at most (per base address); more queue. Default 50. */
-  maxConcurrency?: number;
+  /** The calls in flight per bank host (src/upstream/adaptive-limit.ts); DEFAULT_CONCURRENCY when absent. */
+  concurrency?: ConcurrencyConfig;
 }
 
+/** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
+export type ConcurrencyConfig = Settings['concurrency'];
+
+export const DEFAULT_CONCURRENCY: ConcurrencyConfig = { initial: 50, min: 4, max: 256, adaptive: true };
+
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
-export type UpstreamCallSettings = Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs' | 'maxConcurrency'>;
+export interface UpstreamCallSettings extends Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs'> {
+  concurrency: ConcurrencyConfig;
+}
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
 export type WebhookConfig = Settings['webhooks'];
@@ -313,16 +330,21 @@ export interface Config {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = reader.read(env);
-  const problems = [...(result.ok ? [] : result.problems), ...crossSettingProblems(env)];
+  const problems = [...(result.ok ? concurrencyProblems(result.settings.concurrency) : result.problems), ...crossSettingProblems(env)];
   if (!result.ok || problems.length > 0) throw new ConfigError(problems);
   return configFrom(result.settings);
+}
+
+/** The limit's bounds must not cross (the initial limit is simply held within them). */
+function concurrencyProblems({ min, max }: ConcurrencyConfig): string[] {
+  return min > max ? [`${variable('concurrency.min')} (${min}) must not be above ${variable('concurrency.max')} (${max})`] : [];
 }
 
 function configFrom(s: Settings): Config {
   return {
     server: { port: s.server.port, host: s.server.host, logLevel: s.server.logLevel },
-    upstream: upstreamFrom(s.upstream),
-    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, maxConcurrency: s.upstream.maxConcurrency },
+    upstream: upstreamFrom(s.upstream, s.concurrency),
+    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, concurrency: s.concurrency },
     sandbox: s.sandbox,
     webhooks: s.webhooks,
     redisUrl: s.events.redisUrl,
@@ -334,7 +356,7 @@ function configFrom(s: Settings): Config {
   };
 }
 
-function upstreamFrom(u: Settings['upstream']): UpstreamConfig | undefined {
+function upstreamFrom(u: Settings['upstream'], concurrency: ConcurrencyConfig): UpstreamConfig | undefined {
   if (!(u.baseUrl && u.apiKey && u.productId && u.userId)) return undefined;
   return {
     baseUrl: u.baseUrl,
@@ -346,7 +368,7 @@ function upstreamFrom(u: Settings['upstream']): UpstreamConfig | undefined {
     credentials: u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
     clientId: u.clientId ?? u.clientKey,
     timeoutMs: u.timeoutMs,
-    maxConcurrency: u.maxConcurrency,
+    concurrency,
   };
 }
 

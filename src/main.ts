@@ -55,10 +55,7 @@ async function sandboxUpstream(
   logger.debug({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
   return {
     sandbox,
-    upstream: {
-      ...sandboxUpstreamConfig(sandbox, config.upstreamCalls),
-      maxConcurrency: config.upstreamCalls.maxConcurrency,
-    },
+    upstream: { ...sandboxUpstreamConfig(sandbox, config.upstreamCalls), concurrency: config.upstreamCalls.concurrency },
   };
 }
 

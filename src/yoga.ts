@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from './auth/csrf.ts';
 import type { CallerAuth } from './auth/index.ts';
+import { fairShareKey } from './auth/identity.ts';
 import { useResponseCompression } from './compression.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
@@ -130,6 +131,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             callerToken: caller.upstreamToken,
             gatewayLogin: auth.config.mode !== 'passthrough',
             correlationId: requestId,
+            client: fairShareKey(caller),
             // Set when the operation starts executing; subscriptions get none (useOperationDeadline).
             deadline: () => deadlines.get(request)?.at,
           }),

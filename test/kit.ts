@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { CallerAuthConfig, EventLogConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
+import type { CallerAuthConfig, ConcurrencyConfig, EventLogConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
@@ -29,6 +29,8 @@ export interface KitOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   serviceSegment?: string;
+  /** The limit on calls in flight to the sandbox; the gateway's default when absent. */
+  concurrency?: ConcurrencyConfig;
   /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
@@ -64,7 +66,7 @@ export interface Kit {
   baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
-  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null }[];
+  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null; correlationId: string | null }[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Forget the request log so the next counts start from zero. */
   resetCounts(): Promise<void>;
@@ -83,11 +85,14 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.sandbox,
   });
-  const upstreamConfig = sandboxUpstreamConfig(sandbox, {
-    timeoutMs: options.timeoutMs ?? 2_000,
-    serviceSegment: options.serviceSegment,
-    gatewayCredentials: options.gatewayCredentials,
-  });
+  const upstreamConfig = {
+    ...sandboxUpstreamConfig(sandbox, {
+      timeoutMs: options.timeoutMs ?? 2_000,
+      serviceSegment: options.serviceSegment,
+      gatewayCredentials: options.gatewayCredentials,
+    }),
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+  };
   const gateway = createGateway({
     upstream: upstreamConfig,
     logger: options.logger ?? scannedLogger,

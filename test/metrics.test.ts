@@ -56,6 +56,17 @@ describe('/metrics', () => {
     expect(sample(text, 'gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account/balance",family="banking",status="200"}')).toBeGreaterThanOrEqual(1);
   });
 
+  it("shows each bank host's concurrency limit, the calls in flight and waiting, and how long calls waited for a slot", async () => {
+    await run('{ balances { currency } }');
+    const text = (await scrape()).text;
+    const host = new URL(kit.sandbox.url).host;
+    // The limit adapts to the sandbox's answers as tests load it: the metric shows the one in force.
+    expect(sample(text, `gateway_upstream_concurrency_limit{host="${host}"}`)).toBe(kit.gateway.upstream.concurrencyLimits()[host]!.limit);
+    expect(sample(text, `gateway_upstream_calls_in_flight{host="${host}"}`)).toBe(0);
+    expect(sample(text, `gateway_upstream_calls_queued{host="${host}"}`)).toBe(0);
+    expect(sample(text, `gateway_upstream_queue_wait_seconds_count{host="${host}"}`)).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts webhook deliveries accepted, duplicated and rejected, and open subscriptions', async () => {
     const subscriber = await subscribeWs(kit, 'subscription { bankEvents { id } }');
     const event = bankEvent('acct_metrics_account.active');

@@ -81,6 +81,11 @@ export function flag() {
     .meta({ rule: 'true or false' });
 }
 
+/** A flag with a fixed default when unset. */
+export function flagOr(fallback: boolean) {
+  return flag().transform((v) => v ?? fallback).meta({ rule: 'true or false' });
+}
+
 /** Comma-separated entries, each held to `entry`. */
 export function list<T extends z.ZodType>(entry: T, normalise: (item: string) => string, rule: string) {
   return z

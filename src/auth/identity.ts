@@ -12,3 +12,12 @@ export interface CallerIdentity {
 }
 
 export const ANONYMOUS: CallerIdentity = { kind: 'anonymous', name: 'anonymous' };
+
+/**
+ * Who an operation is for when clients take turns for the bank's slots (src/upstream/fair-queue.ts):
+ * the API key's name, the JWT subject, or the bank user behind a caller's own token. Kept in memory
+ * only, never logged.
+ */
+export function fairShareKey(caller: CallerIdentity): string {
+  return caller.upstreamToken === undefined ? `${caller.kind}:${caller.name}` : `bank-token:${caller.upstreamToken}`;
+}

@@ -3,7 +3,7 @@ import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBusObserver } from '../events/bus.ts';
-import type { BreakerState, UpstreamObserver } from '../upstream/observer.ts';
+import type { BreakerState, HostLimitReading, UpstreamObserver } from '../upstream/observer.ts';
 import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
@@ -91,6 +91,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     labelNames: ['family'] as const,
     registers: [registry],
   });
+  const hostLimits = hostLimitMetrics(registry);
   const webhooks = new Counter({
     name: 'gateway_webhook_events_total',
     help: 'Bank event deliveries by outcome (accepted, duplicate, rejected) and HTTP status answered.',
@@ -129,6 +130,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       call: ({ endpoint, family, status, durationMs }) =>
         upstreamCalls.observe({ endpoint, family, status: String(status) }, durationMs / 1000),
       breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
+      ...hostLimits,
     },
     webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),
     events,
@@ -142,6 +144,38 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
       res.end(body);
     },
+  };
+}
+
+/** QUEUE_BUCKETS: most waits are nothing; a wait worth seeing is a round trip or more. */
+const QUEUE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** Each bank host's concurrency limit: the limit in force, calls in flight and waiting, and the wait. */
+function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit' | 'queueWait'> {
+  const readers = new Map<string, () => HostLimitReading>();
+  const gauge = (name: string, help: string, pick: (reading: HostLimitReading) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['host'] as const,
+      registers: [registry],
+      collect() {
+        for (const [host, read] of readers) this.set({ host }, pick(read()));
+      },
+    });
+  gauge('gateway_upstream_concurrency_limit', 'Calls the gateway lets be in flight to each bank host now (the adaptive limit).', (r) => r.limit);
+  gauge('gateway_upstream_calls_in_flight', 'Calls in flight to each bank host now.', (r) => r.inFlight);
+  gauge('gateway_upstream_calls_queued', 'Calls waiting for a slot under each bank host\'s limit now.', (r) => r.queued);
+  const waits = new Histogram({
+    name: 'gateway_upstream_queue_wait_seconds',
+    help: "How long each attempt waited for a slot under its bank host's limit (0 when one was free).",
+    labelNames: ['host'] as const,
+    buckets: QUEUE_BUCKETS,
+    registers: [registry],
+  });
+  return {
+    hostLimit: (host, read) => readers.set(host, read),
+    queueWait: (host, ms) => waits.observe({ host }, ms / 1000),
   };
 }
 

@@ -14,12 +14,14 @@ export interface CallScope {
   deadline?: number | (() => number | undefined) | undefined;
   /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
   correlationId?: string | undefined;
+  /** Who the operation is for: clients take turns for the bank's slots (host-limit.ts). */
+  client?: string | undefined;
 }
 
 export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
   return (ep, options) => {
     const deadline = typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return client.call(ep, { ...options, correlationId: scope.correlationId, deadline, auth });
+    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, deadline, auth });
   };
 }
 

@@ -1,8 +1,9 @@
 import { Pool } from 'undici';
+import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
-import { ConcurrencyLimiter } from './limiter.ts';
+import { HostLimit } from './host-limit.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { authRenewalStage } from './stages/auth-renewal.ts';
 import { breakerStage } from './stages/breaker.ts';
@@ -13,7 +14,7 @@ import { through } from './stages/pipeline.ts';
 import { rateLimitWaitStage } from './stages/rate-limit-wait.ts';
 import { readAnswer } from './stages/read.ts';
 import { retryStage } from './stages/retry.ts';
-import { send, type ClientIdentity } from './stages/send.ts';
+import { send, type Answer, type ClientIdentity } from './stages/send.ts';
 
 export type { CallOptions, TokenSource } from './stages/call.ts';
 
@@ -24,14 +25,13 @@ export interface UpstreamClientOptions extends ClientIdentity {
   timeoutMs: number;
   logger: Logger;
   retry?: RetryPolicy | undefined;
-  /** Calls in flight at most; the rest queue. Also the keep-alive pool size. */
-  maxConcurrency?: number | undefined;
+  /** The adaptive limit on calls in flight; its ceiling is also the most connections the pool opens. */
+  concurrency?: ConcurrencyConfig | undefined;
   /** Breakers, Retry-After holds, the retry budget and the observer, shared by a runtime's clients. */
   guards?: UpstreamGuards | undefined;
+  /** The limit of the bank host, when another client already calls it (the runtime shares one per host). */
+  hostLimit?: HostLimit | undefined;
 }
-
-/** The bank's concurrency limit is not documented: 50 in flight is a conservative default. */
-export const DEFAULT_MAX_CONCURRENCY = 50;
 
 /** Calls the bank's endpoints on one base address, each call through the stages of stages/. */
 export class UpstreamClient {
@@ -45,11 +45,12 @@ export class UpstreamClient {
     const { logger } = options;
     const retry = options.retry ?? DEFAULT_RETRY_POLICY;
     const guards = options.guards ?? new UpstreamGuards({ logger, retryBudget: retry.retryBudget });
-    const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, guards.observer);
     this.#retry = retry;
     this.#target = { prefix: url.pathname.replace(/\/+$/, ''), serviceSegment: options.serviceSegment };
     this.#pool = new Pool(url.origin, {
-      connections: maxConcurrency,
+      connections: concurrency.max,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 60_000,
       connectTimeout: Math.min(options.timeoutMs, 5_000),
@@ -57,9 +58,9 @@ export class UpstreamClient {
       bodyTimeout: options.timeoutMs,
     });
 
-    // One attempt: wait out a 429's hold, take a slot, send.
-    const attempt = through(
-      [rateLimitWaitStage(guards, retry.budgetMs), concurrencyLimitStage(new ConcurrencyLimiter(maxConcurrency), guards)],
+    // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, send.
+    const attempt = through<Answer>(
+      [rateLimitWaitStage(guards, retry.budgetMs), concurrencyLimitStage(hostLimit, guards)],
       send(this.#pool, options, guards, logger),
     );
     // The call, outermost first: its deadline, the breaker's leave, retries, a token for each attempt,

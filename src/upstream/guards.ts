@@ -64,6 +64,8 @@ export class UpstreamGuards {
         observer.call(record);
       },
       breaker: (family, state) => observer.breaker(family, state),
+      hostLimit: (host, read) => observer.hostLimit?.(host, read),
+      queueWait: (host, ms) => observer.queueWait?.(host, ms),
     };
     this.#now = now;
     this.operationDeadlineMs = resilience.operationDeadlineMs;

@@ -1,4 +1,4 @@
-import { DEFAULT_RESILIENCE, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -15,8 +15,9 @@ import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller, type CallScope } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
+import { HostLimit } from './host-limit.ts';
 import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
-import type { BreakerState, UpstreamObserver } from './observer.ts';
+import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 import type { RetryPolicy } from './retry.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -91,6 +92,8 @@ export interface UpstreamRuntime {
   operationDeadlineMs: number;
   /** Each upstream family's circuit breaker, read from memory (readiness). */
   breakerStates(): Record<UpstreamFamily, BreakerState>;
+  /** Each bank host's concurrency limit as it stands: the limit in force, calls in flight and waiting. */
+  concurrencyLimits(): Record<string, HostLimitReading>;
   /** When the family last answered a call with a status under 500, epoch ms (readiness). */
   lastAnsweredAt(family: UpstreamFamily): number | undefined;
   /** Closes the pools: after the calls in flight, or at once with `force`. */
@@ -109,11 +112,20 @@ export function createUpstreamRuntime(
   observer?: UpstreamObserver,
 ): UpstreamRuntime {
   const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
-  const client = new UpstreamClient({ ...config, logger, retry, guards });
+  const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
+  // One limit per bank host, whichever base addresses on it the clients call.
+  const hostLimits = new Map<string, HostLimit>();
+  const hostLimit = (baseUrl: string) => {
+    const { host } = new URL(baseUrl);
+    let limit = hostLimits.get(host);
+    if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, guards.observer)));
+    return limit;
+  };
+  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, hostLimit: hostLimit(config.baseUrl) });
   const directDebitClient =
     config.directDebitBaseUrl === config.baseUrl
       ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards });
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, hostLimit: hostLimit(config.directDebitBaseUrl) });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
@@ -130,6 +142,7 @@ export function createUpstreamRuntime(
     operationDeadlineMs: resilience.operationDeadlineMs,
     breakerStates: () => guards.breakerStates(),
     lastAnsweredAt: (family) => guards.lastAnsweredAt(family),
+    concurrencyLimits: () => Object.fromEntries([...hostLimits].map(([host, limit]) => [host, limit.state])),
     close: async (force = false) => {
       await client.close(force);
       if (directDebitClient !== client) await directDebitClient.close(force);

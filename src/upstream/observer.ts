@@ -15,9 +15,20 @@ export interface UpstreamCallRecord {
   durationMs: number;
 }
 
+/** One bank host's concurrency limit as it stands (host-limit.ts). */
+export interface HostLimitReading {
+  limit: number;
+  inFlight: number;
+  queued: number;
+}
+
 export interface UpstreamObserver {
   call(record: UpstreamCallRecord): void;
   breaker(family: string, state: BreakerState): void;
+  /** A host's concurrency limit came to be: `read` gives its state whenever metrics are scraped. */
+  hostLimit?(host: string, read: () => HostLimitReading): void;
+  /** How long an attempt waited for a slot under its host's limit (0 when one was free). */
+  queueWait?(host: string, ms: number): void;
 }
 
 export const NO_OBSERVER: UpstreamObserver = { call: () => {}, breaker: () => {} };

@@ -27,6 +27,8 @@ export interface CallOptions {
   deadline?: number | undefined;
   /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
   correlationId?: string | undefined;
+  /** Who the call is for (API key name, JWT subject, bank user): clients take turns for the bank's slots. */
+  client?: string | undefined;
 }
 
 /**

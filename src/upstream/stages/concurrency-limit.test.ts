@@ -1,53 +1,86 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
-import { UpstreamUnavailableError } from '../errors.ts';
+import { UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
-import { ConcurrencyLimiter } from '../limiter.ts';
+import { HostLimit } from '../host-limit.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall } from './call.ts';
 import { concurrencyLimitStage } from './concurrency-limit.ts';
+import type { Answer } from './send.ts';
 
-function setup(max: number) {
+function setup(initial: number, adaptive = false) {
   const records: UpstreamCallRecord[] = [];
-  const guards = new UpstreamGuards({ observer: { call: (record) => records.push(record), breaker: () => {} } });
-  const limiter = new ConcurrencyLimiter(max);
-  return { limiter, records, stage: concurrencyLimitStage(limiter, guards) };
+  const waits: number[] = [];
+  const guards = new UpstreamGuards({
+    observer: { call: (record) => records.push(record), breaker: () => {}, queueWait: (_host, ms) => waits.push(ms) },
+  });
+  const limit = new HostLimit('bank.example', { initial, min: 1, max: 100, adaptive }, guards.observer);
+  return { limit, records, waits, stage: concurrencyLimitStage(limit, guards) };
 }
-const newCall = () => prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 1);
+const newCall = (correlationId?: string) => prepareCall(accountEndpoints.list, { correlationId }, { prefix: '', serviceSegment: 'svc' }, 1);
+const answer = (statusCode: number): Answer => ({ statusCode, headers: {}, body: undefined });
 
 describe('concurrencyLimitStage', () => {
-  it('holds calls beyond the limit until a slot frees', async () => {
-    const { limiter, stage } = setup(1);
+  it('holds calls beyond the limit until a slot frees, and reports how long each waited', async () => {
+    const { limit, stage, waits } = setup(1);
     let release!: () => void;
-    const first = stage(newCall(), () => new Promise<string>((resolve) => (release = () => resolve('first'))));
-    const second = stage(newCall(), async () => 'second');
-    await Promise.resolve();
-    expect([limiter.active, limiter.queued]).toEqual([1, 1]);
+    const first = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
+    const second = stage(newCall(), async () => answer(201));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(limit.state).toEqual({ limit: 1, inFlight: 1, queued: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
     release();
-    expect(await Promise.all([first, second])).toEqual(['first', 'second']);
-    expect([limiter.active, limiter.queued]).toEqual([0, 0]);
+    expect((await Promise.all([first, second])).map((a) => a.statusCode)).toEqual([200, 201]);
+    expect(limit.state).toEqual({ limit: 1, inFlight: 0, queued: 0 });
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBeLessThan(10);
+    expect(waits[1]).toBeGreaterThanOrEqual(15);
   });
 
   it('takes a call whose deadline passes in the queue out of it, never sent, as DEADLINE_EXCEEDED not in flight', async () => {
-    const { limiter, records, stage } = setup(1);
+    const { limit, records, stage } = setup(1);
     let release!: () => void;
-    const busy = stage(newCall(), () => new Promise<void>((resolve) => (release = resolve)));
+    const busy = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
+    await new Promise((resolve) => setImmediate(resolve));
     const late = newCall();
     late.signal = AbortSignal.timeout(20);
     let sent = false;
-    const error = await stage(late, async () => (sent = true)).catch((e: unknown) => e);
+    const error = await stage(late, async () => ((sent = true), answer(200))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ reason: 'DEADLINE_EXCEEDED', inFlight: false });
     expect(sent).toBe(false);
     expect(records.map((r) => r.status)).toEqual(['deadline']);
-    expect(limiter.queued).toBe(0);
+    expect(limit.state.queued).toBe(0);
     release();
     await busy;
   });
 
-  it('passes on a failure of the send itself unchanged', async () => {
-    const { stage } = setup(2);
+  it('passes on a failure of the send itself unchanged, and frees its slot', async () => {
+    const { stage, limit } = setup(2);
     const failure = new Error('the send failed');
     await expect(stage(newCall(), () => Promise.reject(failure))).rejects.toBe(failure);
+    expect(limit.state.inFlight).toBe(0);
+  });
+
+  it('halves the limit on a 429, a 503 or an attempt timeout, and raises it on answers while calls queue', async () => {
+    const { stage, limit } = setup(8, true);
+    await stage(newCall(), async () => answer(429));
+    expect(limit.state.limit).toBe(4);
+    await stage(newCall(), async () => answer(503));
+    expect(limit.state.limit).toBe(2);
+    const timeout = new UpstreamNetworkError('UND_ERR_HEADERS_TIMEOUT', { endpoint: 'x', requestId: 'r' }, { timedOut: true });
+    await expect(stage(newCall(), () => Promise.reject(timeout))).rejects.toBe(timeout);
+    expect(limit.state.limit).toBe(1);
+    // Two calls at once against a limit of 1: the second queues, so the first's answer shows the limit held calls back.
+    await Promise.all([stage(newCall(), async () => answer(200)), stage(newCall(), async () => answer(200))]);
+    expect(limit.state.limit).toBeGreaterThan(1);
+  });
+
+  it('learns nothing from a 4xx it cannot act on beyond its latency, nor from a network failure', async () => {
+    const { stage, limit } = setup(8, true);
+    await stage(newCall(), async () => answer(400));
+    const refused = new UpstreamNetworkError('ECONNREFUSED', { endpoint: 'x', requestId: 'r' });
+    await expect(stage(newCall(), () => Promise.reject(refused))).rejects.toBe(refused);
+    expect(limit.state.limit).toBe(8);
   });
 });

@@ -1,24 +1,44 @@
 import type { UpstreamGuards } from '../guards.ts';
-import type { ConcurrencyLimiter } from '../limiter.ts';
-import { observe } from './call.ts';
+import type { HostLimit, LimitSignal } from '../host-limit.ts';
+import { UpstreamNetworkError } from '../errors.ts';
+import { observe, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
+import type { Answer } from './send.ts';
+
+/** The client and operation a call's slot is queued for; calls outside an operation are each their own. */
+function ownerOf(call: UpstreamCall) {
+  return { client: call.options.client ?? 'gateway', operation: call.options.correlationId ?? call.details.requestId };
+}
 
 /**
- * At most the limiter's calls in flight; the rest queue. A call whose deadline passes in the queue
- * leaves it, never sent (so it says nothing of the bank's health).
+ * At most the host's limit of calls in flight; the rest wait their turn in its fair queue
+ * (host-limit.ts). Each attempt's answer teaches the limit: its latency, or a 429/503/timeout that
+ * lowers it. A call whose deadline passes in the queue leaves it, never sent (so it says nothing of
+ * the bank's health).
  */
-export function concurrencyLimitStage(limiter: ConcurrencyLimiter, guards: UpstreamGuards): Stage {
+export function concurrencyLimitStage(limit: HostLimit, guards: UpstreamGuards): Stage<Answer> {
   return async (call, next) => {
     const queuedAt = performance.now();
+    let slot;
     try {
-      return await limiter.run(next, call.signal);
+      slot = await limit.acquire(ownerOf(call), call.signal);
     } catch (error) {
-      // The limiter rejects with the signal's own reason only when the call never left the queue.
       if (call.signal?.aborted && error === call.signal.reason) {
         observe(guards, call, 'deadline', performance.now() - queuedAt);
         throw guards.deadlineExceeded(call.details, false);
       }
       throw error;
+    }
+    let signal: LimitSignal = 'none';
+    try {
+      const answer = await next();
+      signal = answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer';
+      return answer;
+    } catch (error) {
+      if (error instanceof UpstreamNetworkError && error.timedOut) signal = 'overload';
+      throw error;
+    } finally {
+      slot.release(signal, call.details.endpoint);
     }
   };
 }

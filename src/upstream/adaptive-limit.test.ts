@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveLimit, type LimitSample } from './adaptive-limit.ts';
+
+const OPTIONS = { initial: 10, min: 2, max: 40, adaptive: true };
+
+/** Feeds answers of `ms` each, sent one after another `gapMs` apart, starting at `from`. */
+function feed(limit: AdaptiveLimit, count: number, ms: number, sample: Partial<LimitSample> = {}, from = 0, gapMs = 1): number {
+  let t = from;
+  for (let i = 0; i < count; i++, t += gapMs) {
+    limit.record({ signal: 'answer', endpoint: 'GET /a', sentAt: t, endedAt: t + ms, limited: true, ...sample });
+  }
+  return t;
+}
+
+describe('AdaptiveLimit', () => {
+  it('starts from the initial limit, kept within its bounds', () => {
+    expect(new AdaptiveLimit(OPTIONS).value).toBe(10);
+    expect(new AdaptiveLimit({ ...OPTIONS, initial: 100 }).value).toBe(40);
+    expect(new AdaptiveLimit({ ...OPTIONS, initial: 1 }).value).toBe(2);
+    expect(() => new AdaptiveLimit({ ...OPTIONS, min: 50 })).toThrow('1 <= min <= max');
+  });
+
+  it('rises by one per answer at its latency floor while the limit holds calls back (slow start), up to the ceiling', () => {
+    const limit = new AdaptiveLimit(OPTIONS);
+    feed(limit, 5, 20);
+    expect(limit.value).toBe(15);
+    feed(limit, 100, 20, {}, 10);
+    expect(limit.value).toBe(40);
+  });
+
+  it('does not rise when the limit held nothing back: the bank was never asked for more', () => {
+    const limit = new AdaptiveLimit(OPTIONS);
+    feed(limit, 50, 20, { limited: false });
+    expect(limit.value).toBe(10);
+  });
+
+  it('halves on a 429, 503 or timeout, once for the calls that were already on their way', () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 32, max: 64 });
+    // Four overloads of calls sent before the first was answered: one decrease.
+    for (let i = 0; i < 4; i++) limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: i, endedAt: 20 + i, limited: true });
+    expect(limit.value).toBe(16);
+    // A call sent after that decrease and refused again: a second one.
+    limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: 30, endedAt: 50, limited: true });
+    expect(limit.value).toBe(8);
+  });
+
+  it('never falls below its floor however long the bank pushes back', () => {
+    const limit = new AdaptiveLimit(OPTIONS);
+    for (let t = 0; t < 2000; t += 100) limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: t, endedAt: t + 50, limited: true });
+    expect(limit.value).toBe(2);
+  });
+
+  it('lowers when latency climbs past 3x its floor, and grows back by one per round trip afterwards', () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 30 });
+    let t = feed(limit, 10, 20, { limited: false });
+    expect(limit.value).toBe(30);
+    // The bank slows to 6x its floor: the smoothed latency crosses 3x at the third answer, and the cut
+    // is 3 / 6 of the limit (the deepest); the answers to calls sent before it cut nothing more.
+    t = feed(limit, 6, 120, {}, t, 10);
+    expect(limit.value).toBe(15);
+    // Back at the floor: additive increase, about one per round trip (`limit` answers), no more slow start.
+    for (let round = 0; round < 3; round++) t = feed(limit, limit.value, 20, {}, t + 300);
+    expect(limit.value).toBeGreaterThanOrEqual(17);
+    expect(limit.value).toBeLessThanOrEqual(18);
+  });
+
+  it("takes latency that stays up through three cuts at the least limit as the bank's new normal, and learns its floor again", () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 4, min: 2 });
+    let t = feed(limit, 10, 20, { limited: false });
+    // 200 ms from now on: one cut to the least limit, three more there, then 200 ms is the floor...
+    let lowest = limit.value;
+    for (let i = 0; i < 150; i++) {
+      t = feed(limit, 1, 200, {}, t, 10);
+      lowest = Math.min(lowest, limit.value);
+    }
+    expect(lowest).toBe(2);
+    // ...and the limit climbs back from a slow start.
+    expect(limit.value).toBeGreaterThanOrEqual(30);
+  });
+
+  it('shrugs off a single slow answer (a pause in the gateway), which smoothing absorbs', () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 20 });
+    let t = feed(limit, 10, 20, { limited: false });
+    t = feed(limit, 1, 120, { limited: false }, t);
+    feed(limit, 10, 20, { limited: false }, t);
+    expect(limit.value).toBe(20);
+  });
+
+  it('judges each endpoint against its own floor: a slower endpoint is not congestion', () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 20 });
+    let t = 0;
+    for (let i = 0; i < 50; i++, t += 5) {
+      limit.record({ signal: 'answer', endpoint: 'GET /fast', sentAt: t, endedAt: t + 10, limited: false });
+      limit.record({ signal: 'answer', endpoint: 'GET /slow', sentAt: t, endedAt: t + 80, limited: false });
+    }
+    expect(limit.value).toBe(20);
+  });
+
+  it('learns nothing from failures that say nothing of load, or with adaptation off', () => {
+    const limit = new AdaptiveLimit(OPTIONS);
+    limit.record({ signal: 'none', endpoint: 'GET /a', sentAt: 0, endedAt: 5, limited: true });
+    expect(limit.value).toBe(10);
+    const fixed = new AdaptiveLimit({ ...OPTIONS, adaptive: false });
+    feed(fixed, 20, 20);
+    fixed.record({ signal: 'overload', endpoint: 'GET /a', sentAt: 100, endedAt: 120, limited: true });
+    expect(fixed.value).toBe(10);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * How many calls the gateway lets be in flight to one bank host, learnt from the bank's answers.
+ * The documents say nothing of the bank's limits ("Rate limits: not shown"), so a fixed number is a
+ * guess either way: too low wastes the bank's capacity, too high earns 429s.
+ *
+ * The algorithm is AIMD steered by latency, after TCP's slow start and Netflix concurrency-limits'
+ * Vegas and Gradient limits (no well-kept Node library implements them; the npm ones are either
+ * rate limiters or unmaintained, hence this small module):
+ * - **Raise** while the bank answers near its latency floor (within 2x) *and* the limit was what held calls back
+ *   (the call queued, or took the last free slot): +1 per such answer at first (doubling once per
+ *   round trip, "slow start"), +1 per round trip's worth of answers after the first decrease.
+ * - **Lower** when the bank pushes back: a 429, a 503 or an attempt timeout halves the limit; latency
+ *   climbing past 3x its floor (smoothed) cuts it by 3x the floor over the latency (10 % at least,
+ *   half at most). Both at most once per round trip: answers to calls sent before the last decrease say
+ *   nothing of the lowered limit.
+ * - Latency is judged per endpoint (a list may be slower than a read by id without anybody being
+ *   overloaded): each answer's time over that endpoint's floor, the least time seen in the last
+ *   10 to 20 seconds, smoothed so one slow answer (a GC pause) does not move the limit. When latency
+ *   stays up through three cuts with the limit at its least, it is not our load: the bank's latency
+ *   moved for good, so the floors are learnt again (and the limit from a slow start).
+ * - Never below `min` nor above `max`; with `adaptive: false` it stays at `initial`.
+ *
+ * Pure: samples carry their own times, so tests drive it without a clock.
+ */
+export interface AdaptiveLimitOptions {
+  initial: number;
+  min: number;
+  max: number;
+  adaptive: boolean;
+}
+
+/** What one attempt's answer says about the bank's load. */
+export type LimitSignal =
+  /** An answer under 500 (or a 500 that is the bank's own bug): its time is a latency sample. */
+  | 'answer'
+  /** 429, 503 or an attempt timeout: the bank is past its capacity. */
+  | 'overload'
+  /** Says nothing of load: a network failure, a call cut by its operation's deadline. */
+  | 'none';
+
+export interface LimitSample {
+  signal: LimitSignal;
+  endpoint: string;
+  /** When the attempt was sent and when it ended, in ms of one monotonic clock (performance.now()). */
+  sentAt: number;
+  endedAt: number;
+  /** Whether the limit held this call back: it queued, or took the last free slot. */
+  limited: boolean;
+}
+
+/**
+ * Latency within this multiple of its floor is "at the floor": the bank has room. Generous, because
+ * the time measured includes the gateway's own event loop, which a busy gateway delays.
+ */
+const AT_FLOOR = 2;
+/** Smoothed latency past this multiple of its floor is congestion. */
+const CLIMBED = 3;
+/** An answer's weight in the smoothed latency ratio. */
+const SMOOTHING = 0.2;
+const OVERLOAD_BACKOFF = 0.5;
+const LATENCY_BACKOFF = 0.9;
+/** Cuts at the least limit that bring no answer back to the floor before the floor is taken to have moved. */
+const CUTS_BEFORE_NEW_FLOOR = 3;
+/** The latency floor is the least time seen over one or two of these windows, so it follows a bank that got slower for good. */
+const FLOOR_WINDOW_MS = 10_000;
+
+/** An endpoint's least answer time over the current window and the one before it. */
+interface Floor {
+  windowStart: number;
+  current: number;
+  previous: number;
+}
+
+export class AdaptiveLimit {
+  readonly #options: AdaptiveLimitOptions;
+  #limit: number;
+  #slowStart = true;
+  #ratio = 1;
+  /** Latency cuts in a row with no answer back at the floor in between. */
+  #cutsWithoutRelief = 0;
+  /** Answers to attempts sent before this time cannot lower the limit again. */
+  #lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  readonly #floors = new Map<string, Floor>();
+
+  constructor(options: AdaptiveLimitOptions) {
+    const { min, max, initial } = options;
+    if (!(Number.isInteger(min) && min >= 1 && Number.isInteger(max) && max >= min)) {
+      throw new RangeError(`the concurrency limit needs whole numbers with 1 <= min <= max, got min ${min}, max ${max}`);
+    }
+    this.#options = options;
+    this.#limit = Math.min(max, Math.max(min, initial));
+  }
+
+  /** The calls that may be in flight now. */
+  get value(): number {
+    return Math.floor(this.#limit);
+  }
+
+  /** Learns from one attempt; returns whether the limit changed. */
+  record(sample: LimitSample): boolean {
+    if (!this.#options.adaptive || sample.signal === 'none') return false;
+    const before = this.value;
+    if (sample.signal === 'overload') this.#decrease(sample, OVERLOAD_BACKOFF);
+    else this.#learnLatency(sample);
+    return this.value !== before;
+  }
+
+  #learnLatency(sample: LimitSample): void {
+    const ms = Math.max(sample.endedAt - sample.sentAt, 0.001);
+    const floor = this.#floor(sample.endpoint, ms, sample.endedAt);
+    const ratio = ms / floor;
+    // An answer to a call sent before the last cut tells of the load before it: it teaches the floor only.
+    if (sample.sentAt < this.#lastDecreaseAt) return;
+    this.#ratio += SMOOTHING * (ratio - this.#ratio);
+    if (ratio <= AT_FLOOR) this.#cutsWithoutRelief = 0;
+    // The further latency has climbed, the deeper the cut (as Gradient limits do), between 10 % and half.
+    if (this.#ratio > CLIMBED) this.#latencyCut(sample, ratio);
+    else if (ratio <= AT_FLOOR && this.#ratio <= AT_FLOOR && sample.limited) this.#increase();
+  }
+
+  /** The smoothed latency says the bank is congested; this answer's own latency says how deep to cut. */
+  #latencyCut(sample: LimitSample, ratio: number): void {
+    const atMin = this.value <= this.#options.min;
+    if (!this.#decrease(sample, Math.max(OVERLOAD_BACKOFF, Math.min(LATENCY_BACKOFF, CLIMBED / ratio))) || !atMin) return;
+    this.#cutsWithoutRelief += 1;
+    if (this.#cutsWithoutRelief < CUTS_BEFORE_NEW_FLOOR) return;
+    // Even the least number of calls does not bring latency down: this is the bank's new normal, not
+    // load of ours. Learn the floors again, and the capacity at them from a slow start.
+    this.#floors.clear();
+    this.#slowStart = true;
+    this.#cutsWithoutRelief = 0;
+  }
+
+  #increase(): void {
+    this.#limit = Math.min(this.#options.max, this.#limit + (this.#slowStart ? 1 : 1 / this.#limit));
+  }
+
+  /** Whether it cut the limit (not when a cut for the same round trip was made already). */
+  #decrease(sample: LimitSample, factor: number): boolean {
+    if (sample.sentAt < this.#lastDecreaseAt) return false;
+    this.#lastDecreaseAt = sample.endedAt;
+    this.#slowStart = false;
+    this.#limit = Math.max(this.#options.min, this.#limit * factor);
+    // Congestion seen and answered: the next judgement starts from the floor, not from the spike.
+    this.#ratio = 1;
+    return true;
+  }
+
+  #floor(endpoint: string, ms: number, now: number): number {
+    let floor = this.#floors.get(endpoint);
+    if (!floor) {
+      floor = { windowStart: now, current: ms, previous: ms };
+      this.#floors.set(endpoint, floor);
+    } else if (now - floor.windowStart >= FLOOR_WINDOW_MS) {
+      // An idle endpoint's old window says nothing of now: forget both when two windows have passed.
+      floor.previous = now - floor.windowStart >= 2 * FLOOR_WINDOW_MS ? ms : floor.current;
+      floor.current = ms;
+      floor.windowStart = now;
+    } else {
+      floor.current = Math.min(floor.current, ms);
+    }
+    return Math.min(floor.current, floor.previous);
+  }
+}

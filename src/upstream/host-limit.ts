@@ -1,0 +1,53 @@
+import { AdaptiveLimit, type AdaptiveLimitOptions, type LimitSignal } from './adaptive-limit.ts';
+import { FairQueue, type SlotOwner } from './fair-queue.ts';
+import type { HostLimitReading, UpstreamObserver } from './observer.ts';
+
+export type { LimitSignal, SlotOwner };
+
+/** A slot to send one attempt in; `release` says what the bank's answer told of its load. */
+export interface Slot {
+  release(signal: LimitSignal, endpoint: string): void;
+}
+
+
+/**
+ * One bank host's concurrency limit: the adaptive limit (adaptive-limit.ts) and the fair queue in
+ * front of it (fair-queue.ts). Every client of the runtime that calls the same host shares it.
+ */
+export class HostLimit {
+  readonly #limit: AdaptiveLimit;
+  readonly #queue: FairQueue;
+  readonly #host: string;
+  readonly #observer: UpstreamObserver;
+
+  constructor(host: string, options: AdaptiveLimitOptions, observer: UpstreamObserver) {
+    this.#host = host;
+    this.#observer = observer;
+    this.#limit = new AdaptiveLimit(options);
+    this.#queue = new FairQueue(() => this.#limit.value);
+    observer.hostLimit?.(host, () => this.state);
+  }
+
+  /** The limit in force, the calls in flight and those waiting. */
+  get state(): HostLimitReading {
+    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued };
+  }
+
+  /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */
+  async acquire(owner: SlotOwner, signal?: AbortSignal): Promise<Slot> {
+    const queuedAt = performance.now();
+    const limited = await this.#queue.acquire(owner, signal);
+    const sentAt = performance.now();
+    this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
+    let released = false;
+    return {
+      release: (answer, endpoint) => {
+        if (released) return;
+        released = true;
+        this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), limited });
+        // After the record: a raised limit lets more than the one freed slot go.
+        this.#queue.release();
+      },
+    };
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { Upstream } from '../src/upstream/index.ts';
+import { useKit, type Kit } from './kit.ts';
+
+/**
+ * The adaptive limit and its fair queue against the sandbox's latency and capacity controls
+ * (PUT /sandbox/latency, PUT /sandbox/capacity): a bank that answers at its floor lets the limit
+ * rise, one that slows down or sheds load with 429s brings it down, and a one-call query of
+ * another client never waits behind a fan-out.
+ */
+
+const HOST_LIMIT = (kit: Kit) => Object.values(kit.gateway.upstream.concurrencyLimits())[0]!;
+
+function upstreamFor(kit: Kit, client: string, operation: string): Upstream {
+  return kit.gateway.upstream.forRequest({ gatewayLogin: true, client, correlationId: operation });
+}
+
+/** `count` one-call operations of one client at once; how many failed. */
+async function wave(kit: Kit, count: number, tag: string): Promise<number> {
+  const results = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => upstreamFor(kit, 'load', `${tag}-${i}`).accounts.balances()),
+  );
+  return results.filter((r) => r.status === 'rejected').length;
+}
+
+describe('the adaptive limit, against a bank that slows down', () => {
+  // The bank's latency is 20 ms from its first call, so that is the floor the limit learns.
+  const kit = useKit({ sandbox: { latencyMs: 20 }, concurrency: { initial: 4, min: 2, max: 64, adaptive: true } });
+
+  it('rises while the bank answers at its floor and the limit holds calls back, and falls when latency climbs', async () => {
+    expect(HOST_LIMIT(kit).limit).toBe(4);
+    for (let i = 0; i < 4; i++) expect(await wave(kit, 16, `quiet${i}`)).toBe(0);
+    const raised = HOST_LIMIT(kit).limit;
+    expect(raised).toBeGreaterThanOrEqual(10);
+
+    // The bank now works on 2 calls at a time and queues the rest: latency climbs with the load.
+    await kit.control('PUT', 'capacity', { concurrency: 2, overflow: 'queue' });
+    for (let i = 0; i < 5; i++) expect(await wave(kit, 16, `busy${i}`)).toBe(0);
+    // Latency is 3x its floor with about 6 calls at the bank (2 worked on, 4 waiting): the limit
+    // settles near there, well under where it stood.
+    const lowered = HOST_LIMIT(kit).limit;
+    expect(lowered).toBeLessThanOrEqual(8);
+    expect(lowered).toBeLessThan(raised);
+    expect(HOST_LIMIT(kit)).toMatchObject({ inFlight: 0, queued: 0 });
+  });
+});
+
+describe('the adaptive limit, against a bank that sheds load with 429s', () => {
+  const kit = useKit({ sandbox: { latencyMs: 20 }, concurrency: { initial: 40, min: 2, max: 64, adaptive: true } });
+
+  it('falls towards what the bank takes, so later waves earn far fewer 429s, and every operation still succeeds', async () => {
+    await kit.control('PUT', 'capacity', { concurrency: 6, overflow: 'reject' });
+    const rejectedAfter: number[] = [];
+    let failures = 0;
+    for (let i = 0; i < 5; i++) {
+      failures += await wave(kit, 40, `shed${i}`);
+      rejectedAfter.push(((await kit.control('GET', 'capacity')) as { rejected: number }).rejected);
+    }
+    const first = rejectedAfter[0]!;
+    const last = rejectedAfter[4]! - rejectedAfter[3]!;
+    expect(first).toBeGreaterThanOrEqual(20);
+    expect(last).toBeLessThan(first / 4);
+    expect(HOST_LIMIT(kit).limit).toBeLessThanOrEqual(12);
+    expect(failures).toBe(0);
+  });
+});
+
+/** Where in the bank's log a one-call query lands when it comes 5 ms into a 40-call fan-out. */
+async function placeOfOneCall(kit: Kit, fanOutClient: string, oneCallClient: string, tag: string): Promise<number> {
+  const fanOut = upstreamFor(kit, fanOutClient, `fan-out-${tag}`);
+  const calls = Array.from({ length: 40 }, () => fanOut.accounts.balances());
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await upstreamFor(kit, oneCallClient, `one-call-${tag}`).accounts.balances();
+  await Promise.all(calls);
+  const order = kit.calls().map((call) => call.correlationId);
+  expect(order).toHaveLength(41);
+  return order.indexOf(`one-call-${tag}`);
+}
+
+describe('the fair queue, against the sandbox', () => {
+  const kit = useKit({ sandbox: { latencyMs: 30 }, concurrency: { initial: 4, min: 1, max: 64, adaptive: false } });
+
+  // Four in flight, then the one-call query's turn comes with the next free slot: among the first eight, not 41st.
+  it("lets another client's one-call query in during a 40-call fan-out rather than after it", async () => {
+    const place = await placeOfOneCall(kit, 'alice', 'bob', 'a');
+    expect(place).toBeGreaterThanOrEqual(4);
+    expect(place).toBeLessThan(8);
+  });
+
+  it('lets the same client start a new operation after one turn of the one under way, not after all its calls', async () => {
+    const place = await placeOfOneCall(kit, 'alice', 'alice', 'b');
+    expect(place).toBeGreaterThanOrEqual(4);
+    expect(place).toBeLessThan(8);
+  });
+});
