@@ -107,6 +107,9 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     batching: false,
+    // The body limit is ours (security/body-size.ts, MAX_BODY_BYTES): checked on Content-Length before
+    // parsing, counted only for chunked bodies. Yoga's own would pipe every body through a stream as well.
+    maxRequestBodySize: false,
     cors: auth.cors,
     graphiql:
       options.graphiql === false
