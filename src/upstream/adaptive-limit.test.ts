@@ -50,7 +50,7 @@ describe('AdaptiveLimit', () => {
     expect(limit.value).toBe(2);
   });
 
-  it('lowers when latency climbs past 3x its floor, and grows back by one per round trip afterwards', () => {
+  it('lowers when latency climbs past 3x its floor, and grows back by about √limit per round trip afterwards', () => {
     const limit = new AdaptiveLimit({ ...OPTIONS, initial: 30 });
     let t = feed(limit, 10, 20, { limited: false });
     expect(limit.value).toBe(30);
@@ -58,10 +58,10 @@ describe('AdaptiveLimit', () => {
     // is 3 / 6 of the limit (the deepest); the answers to calls sent before it cut nothing more.
     t = feed(limit, 6, 120, {}, t, 10);
     expect(limit.value).toBe(15);
-    // Back at the floor: additive increase, about one per round trip (`limit` answers), no more slow start.
+    // Back at the floor: about √limit per round trip (`limit` answers), no more doubling: 15, 18, 22, 26.
     for (let round = 0; round < 3; round++) t = feed(limit, limit.value, 20, {}, t + 300);
-    expect(limit.value).toBeGreaterThanOrEqual(17);
-    expect(limit.value).toBeLessThanOrEqual(18);
+    expect(limit.value).toBeGreaterThanOrEqual(25);
+    expect(limit.value).toBeLessThanOrEqual(27);
   });
 
   it("takes latency that stays up through three cuts at the least limit as the bank's new normal, and learns its floor again", () => {
@@ -84,6 +84,16 @@ describe('AdaptiveLimit', () => {
     t = feed(limit, 1, 120, { limited: false }, t);
     feed(limit, 10, 20, { limited: false }, t);
     expect(limit.value).toBe(20);
+  });
+
+  it('takes a few milliseconds of jitter at a bank that answers in under one for no congestion', () => {
+    const limit = new AdaptiveLimit({ ...OPTIONS, initial: 20 });
+    let t = feed(limit, 10, 0.3, { limited: false });
+    t = feed(limit, 30, 3, { limited: false }, t);
+    expect(limit.value).toBe(20);
+    // Past three times the 5 ms it is judged against, it is.
+    feed(limit, 10, 40, { limited: false }, t + 10, 50);
+    expect(limit.value).toBeLessThan(20);
   });
 
   it('judges each endpoint against its own floor: a slower endpoint is not congestion', () => {

@@ -7,8 +7,9 @@
  * Vegas and Gradient limits (no well-kept Node library implements them; the npm ones are either
  * rate limiters or unmaintained, hence this small module):
  * - **Raise** while the bank answers near its latency floor (within 2x) *and* the limit was what held calls back
- *   (the call queued, or took the last free slot): +1 per such answer at first (doubling once per
- *   round trip, "slow start"), +1 per round trip's worth of answers after the first decrease.
+ *   (the call had to wait for a slot): +1 per such answer at first (doubling once per
+ *   round trip, "slow start"), then about √limit per round trip (as Gradient2 adds), so a fan-out a
+ *   little wider than the limit finds room within a few operations.
  * - **Lower** when the bank pushes back: a 429, a 503 or an attempt timeout halves the limit; latency
  *   climbing past 3x its floor (smoothed) cuts it by 3x the floor over the latency (10 % at least,
  *   half at most). Both at most once per round trip: answers to calls sent before the last decrease say
@@ -44,7 +45,7 @@ export interface LimitSample {
   /** When the attempt was sent and when it ended, in ms of one monotonic clock (performance.now()). */
   sentAt: number;
   endedAt: number;
-  /** Whether the limit held this call back: it queued, or took the last free slot. */
+  /** Whether the limit held this call back: it had to wait for a slot. */
   limited: boolean;
 }
 
@@ -59,6 +60,8 @@ const CLIMBED = 3;
 const SMOOTHING = 0.2;
 const OVERLOAD_BACKOFF = 0.5;
 const LATENCY_BACKOFF = 0.9;
+/** The least latency floor judged against: under it, a few milliseconds of jitter are not congestion. */
+const FLOOR_AT_LEAST_MS = 5;
 /** Cuts at the least limit that bring no answer back to the floor before the floor is taken to have moved. */
 const CUTS_BEFORE_NEW_FLOOR = 3;
 /** The latency floor is the least time seen over one or two of these windows, so it follows a bank that got slower for good. */
@@ -108,7 +111,8 @@ export class AdaptiveLimit {
   #learnLatency(sample: LimitSample): void {
     const ms = Math.max(sample.endedAt - sample.sentAt, 0.001);
     const floor = this.#floor(sample.endpoint, ms, sample.endedAt);
-    const ratio = ms / floor;
+    // Against a bank that answers in a millisecond, jitter alone would double the time: such floors count as FLOOR_AT_LEAST_MS.
+    const ratio = ms / Math.max(floor, FLOOR_AT_LEAST_MS);
     // An answer to a call sent before the last cut tells of the load before it: it teaches the floor only.
     if (sample.sentAt < this.#lastDecreaseAt) return;
     this.#ratio += SMOOTHING * (ratio - this.#ratio);
@@ -132,7 +136,7 @@ export class AdaptiveLimit {
   }
 
   #increase(): void {
-    this.#limit = Math.min(this.#options.max, this.#limit + (this.#slowStart ? 1 : 1 / this.#limit));
+    this.#limit = Math.min(this.#options.max, this.#limit + (this.#slowStart ? 1 : 1 / Math.sqrt(this.#limit)));
   }
 
   /** Whether it cut the limit (not when a cut for the same round trip was made already). */

@@ -7,7 +7,7 @@ export interface SlotOwner {
 }
 
 interface Waiter {
-  grant(limited: boolean): void;
+  grant(): void;
   cancelled: boolean;
 }
 
@@ -67,8 +67,7 @@ export class FairQueue {
   }
 
   /**
-   * Resolves once the call may be sent, with whether the limit held it back (it waited, or took the
-   * last free slot). The caller must `release()` once the call is over. Rejects with the signal's
+   * Resolves once the call may be sent, with whether the limit held it back (it had to wait). The caller must `release()` once the call is over. Rejects with the signal's
    * reason if that aborts first.
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<boolean> {
@@ -77,7 +76,7 @@ export class FairQueue {
     if (this.#queued === 0 && this.#inFlight < this.#limit()) {
       this.#inFlight += 1;
       this.#started.set(operationKey, true);
-      return Promise.resolve(this.#inFlight >= this.#limit());
+      return Promise.resolve(false);
     }
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = () => {
@@ -87,10 +86,10 @@ export class FairQueue {
       };
       const waiter: Waiter = {
         cancelled: false,
-        grant: (limited) => {
+        grant: () => {
           signal?.removeEventListener('abort', onAbort);
           this.#started.set(operationKey, true);
-          resolve(limited);
+          resolve(true);
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -111,7 +110,7 @@ export class FairQueue {
       if (!waiter) return;
       this.#queued -= 1;
       this.#inFlight += 1;
-      waiter.grant(true);
+      waiter.grant();
     }
   }
 
