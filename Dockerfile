@@ -38,9 +38,13 @@ RUN node node_modules/typescript/bin/tsc --noEmit
 FROM node:${NODE_VERSION}-slim AS runtime
 # A production image: introspection and GraphiQL are off unless INTROSPECTION/GRAPHIQL turn them on
 # (README, "Docker"); with no UPSTREAM_BASE_URL it still runs the embedded sandbox.
+# The heap is sized for a container, as `npm start` sizes it (the same flags; a test holds them
+# equal): V8 would otherwise size it for the host's memory and let the process grow to match. Set
+# NODE_OPTIONS to override.
 ENV NODE_ENV=production \
     PORT=4000 \
-    HOST=0.0.0.0
+    HOST=0.0.0.0 \
+    NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=16"
 WORKDIR /app
 # Root owns the application files; the process runs as `node` and cannot change them, so the
 # container runs with a read-only root filesystem (nothing is written at run time: logs go to

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 /**
- * A helper process of the benchmark (the load generator, the subscribers): forked on this Node with
+ * A helper process of the benchmark (the gateway, the load generator, the subscribers): forked on this Node with
  * `advanced` IPC serialisation (typed arrays and NaN travel as they are), asked one request at a
  * time by id, and stopped politely (disconnect, then SIGKILL after 5 s).
  */
@@ -19,8 +19,8 @@ export class BenchChild {
     this.#name = name;
   }
 
-  static async start(path: string, name: string): Promise<BenchChild> {
-    const child = fork(path, [], { execPath: process.execPath, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  static async start(path: string, name: string, execArgv: string[] = []): Promise<BenchChild> {
+    const child = fork(path, [], { execPath: process.execPath, execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await once(child, 'spawn');
     return new BenchChild(child, name);
   }

@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { BenchChild, type ChildReply } from './child-process.ts';
+import type { GatewayProcess, WatchResult } from './gateway-process.ts';
 import { summarize, type Summary } from './stats.ts';
 
 /**
@@ -33,12 +33,12 @@ export interface LoadResult {
   latency: Summary;
   /** Transport errors, timeouts, non-2xx answers and 2xx answers whose body reports a failure. */
   errors: number;
-  /** How busy this process's event loop (the gateway's) was during the run, 0-1. */
-  loopBusy: number;
+  /** What the gateway's process saw meanwhile: its event loop, the concurrency limit and the calls in flight. */
+  gateway: WatchResult;
 }
 
-/** What the load generator's process measures (the rest is measured here). */
-export type LoadRunResult = Omit<LoadResult, 'loopBusy'>;
+/** What the load generator's process measures (the rest the gateway's process reports). */
+export type LoadRunResult = Omit<LoadResult, 'gateway'>;
 
 export interface LoadRequest {
   id: number;
@@ -54,13 +54,15 @@ const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
 /** The autocannon child: one run at a time. */
 export class LoadGenerator {
   readonly #child: BenchChild;
+  readonly #gateway: GatewayProcess;
 
-  private constructor(child: BenchChild) {
+  private constructor(child: BenchChild, gateway: GatewayProcess) {
     this.#child = child;
+    this.#gateway = gateway;
   }
 
-  static async start(): Promise<LoadGenerator> {
-    return new LoadGenerator(await BenchChild.start(LOADGEN_PATH, 'load generator'));
+  static async start(gateway: GatewayProcess): Promise<LoadGenerator> {
+    return new LoadGenerator(await BenchChild.start(LOADGEN_PATH, 'load generator'), gateway);
   }
 
   get pid(): number | undefined {
@@ -68,9 +70,9 @@ export class LoadGenerator {
   }
 
   async run(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
-    const loop = performance.eventLoopUtilization();
+    await this.#gateway.startWatch();
     const result = await this.#child.ask<LoadRunResult>('load run', { target, connections, seconds } satisfies Omit<LoadRequest, 'id'>);
-    return { ...result, loopBusy: performance.eventLoopUtilization(loop).utilization };
+    return { ...result, gateway: await this.#gateway.stopWatch() };
   }
 
   close(): Promise<void> {

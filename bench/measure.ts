@@ -76,9 +76,10 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   // Unmeasured runs first: connections are open and the code paths compiled.
   for (let i = 0; i < 3; i++) await timeOnce(target);
   const { calls, repeated, rounds } = await countCalls(world, target);
-  const cpuBefore = { gateway: cpuMs('self')!, sandbox: cpuMs(world.sandboxPid) };
+  const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   const wall = await timeSequential(target, settings.sequentialRuns);
-  const gatewayCpuMs = (cpuMs('self')! - cpuBefore.gateway) / settings.sequentialRuns;
+  const gatewayAfter = cpuMs(world.gateway.pid);
+  const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
   const sandboxCpuMs = sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
 

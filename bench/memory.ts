@@ -1,31 +1,30 @@
 import { readFileSync } from 'node:fs';
+import type { GatewayProcess } from './gateway-process.ts';
 
 /**
- * Resident memory, sampled every 100 ms: this process (the gateway, the benchmark's own requests and,
- * in its phase, the subscription floor's server) and each child (sandbox, load generator, the
- * subscription clients), with the peak of each phase.
+ * Resident memory, sampled every 100 ms: the gateway's process (RSS from /proc, its V8 heap over
+ * IPC) and each other process (this one, the sandbox, the load generator, the subscription clients),
+ * with the peak of each phase.
  */
 
 export interface PhasePeak {
   phase: string;
-  /** This process, MB. */
-  benchMb: number;
-  /** This process's V8 heap: the most in use, and the most reserved, MB. */
+  /** The gateway's process, MB. */
+  gatewayMb: number;
+  /** Its V8 heap: the most in use, and the most reserved, MB. */
   heapUsedMb: number;
   heapTotalMb: number;
-  /** Each child's peak, MB, in the order given (null where /proc is not readable). */
+  /** Each other process's peak, MB, in the order given (null where /proc is not readable). */
   childrenMb: (number | null)[];
 }
 
 export interface MemoryReport {
   children: string[];
   phases: PhasePeak[];
-  /** The kernel's own high-water mark of this process (VmHWM), a check on the sampling. */
-  kernelPeakBenchMb: number | null;
+  /** The kernel's own high-water mark of the gateway's process (VmHWM), a check on the sampling. */
+  kernelPeakGatewayMb: number | null;
   samples: number;
 }
-
-const MB = 1024 * 1024;
 
 /** VmRSS or VmHWM of a process from /proc, in MB; null off Linux or once the process is gone. */
 function procMb(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number | null {
@@ -59,13 +58,17 @@ export function cpuMs(pid: number | 'self' | undefined): number | null {
 }
 
 export class MemorySampler {
-  readonly #children: { name: string; pid: number | undefined }[];
+  readonly #gateway: GatewayProcess;
+  readonly #children: { name: string; pid: number | 'self' | undefined }[];
   readonly #phases: PhasePeak[] = [];
   #current: PhasePeak;
   #timer: NodeJS.Timeout | undefined;
   #samples = 0;
+  /** The heap read over IPC still on its way: the next tick skips rather than queue another. */
+  #heapPending = false;
 
-  constructor(children: { name: string; pid: number | undefined }[], firstPhase: string) {
+  constructor(gateway: GatewayProcess, children: { name: string; pid: number | 'self' | undefined }[], firstPhase: string) {
+    this.#gateway = gateway;
     this.#children = children;
     this.#current = this.#open(firstPhase);
   }
@@ -83,19 +86,20 @@ export class MemorySampler {
     this.#sample();
   }
 
-  stop(): MemoryReport {
+  async stop(): Promise<MemoryReport> {
     this.#sample();
     clearInterval(this.#timer);
+    await this.#readHeap(this.#current);
     return {
       children: this.#children.map((c) => c.name),
       phases: this.#phases,
-      kernelPeakBenchMb: procMb('self', 'VmHWM'),
+      kernelPeakGatewayMb: this.#gateway.pid === undefined ? null : procMb(this.#gateway.pid, 'VmHWM'),
       samples: this.#samples,
     };
   }
 
   #open(name: string): PhasePeak {
-    const peak: PhasePeak = { phase: name, benchMb: 0, heapUsedMb: 0, heapTotalMb: 0, childrenMb: this.#children.map(() => null) };
+    const peak: PhasePeak = { phase: name, gatewayMb: 0, heapUsedMb: 0, heapTotalMb: 0, childrenMb: this.#children.map(() => null) };
     this.#phases.push(peak);
     return peak;
   }
@@ -103,14 +107,27 @@ export class MemorySampler {
   #sample(): void {
     this.#samples += 1;
     const peak = this.#current;
-    const usage = process.memoryUsage();
-    peak.benchMb = Math.max(peak.benchMb, usage.rss / MB);
-    peak.heapUsedMb = Math.max(peak.heapUsedMb, usage.heapUsed / MB);
-    peak.heapTotalMb = Math.max(peak.heapTotalMb, usage.heapTotal / MB);
+    const rss = this.#gateway.pid === undefined ? null : procMb(this.#gateway.pid, 'VmRSS');
+    if (rss !== null) peak.gatewayMb = Math.max(peak.gatewayMb, rss);
+    if (!this.#heapPending) void this.#readHeap(peak);
     this.#children.forEach((child, i) => {
-      const rss = child.pid === undefined ? null : procMb(child.pid, 'VmRSS');
-      if (rss !== null) peak.childrenMb[i] = Math.max(peak.childrenMb[i] ?? 0, rss);
+      const childRss = child.pid === undefined ? null : procMb(child.pid, 'VmRSS');
+      if (childRss !== null) peak.childrenMb[i] = Math.max(peak.childrenMb[i] ?? 0, childRss);
     });
+  }
+
+  async #readHeap(peak: PhasePeak): Promise<void> {
+    this.#heapPending = true;
+    try {
+      const usage = await this.#gateway.memory();
+      peak.gatewayMb = Math.max(peak.gatewayMb, usage.rssMb);
+      peak.heapUsedMb = Math.max(peak.heapUsedMb, usage.heapUsedMb);
+      peak.heapTotalMb = Math.max(peak.heapTotalMb, usage.heapTotalMb);
+    } catch {
+      // The gateway's process is gone (the run is ending): its last samples stand.
+    } finally {
+      this.#heapPending = false;
+    }
   }
 }
 

@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
+import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
-import { renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
+import { BENCH_PROCESS, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 import { measureSubscriptions } from './subscriptions.ts';
@@ -22,9 +23,11 @@ const progress = (message: string) => console.error(`[bench ${((performance.now(
 const t0 = performance.now();
 const startedAt = new Date();
 const settings = readSettings();
-const world = await startWorld(settings.latencyMs, settings.upstreamMaxConcurrency);
+const world = await startWorld(settings.latencyMs);
 const memory = new MemorySampler(
+  world.gateway,
   [
+    { name: BENCH_PROCESS, pid: 'self' },
     { name: 'sandbox child', pid: world.sandboxPid },
     { name: 'load generator child', pid: world.load.pid },
     { name: SUBSCRIBERS_CHILD, pid: world.subscribers.pid },
@@ -34,7 +37,7 @@ const memory = new MemorySampler(
 memory.start();
 
 try {
-  progress(`gateway ${world.baseUrl}, sandbox ${world.sandboxUrl} (pid ${world.sandboxPid}), latency ${settings.latencyMs} ms`);
+  progress(`gateway ${world.baseUrl} (pid ${world.gateway.pid}, ${world.gateway.flags.join(' ')}), sandbox ${world.sandboxUrl} (pid ${world.sandboxPid}), latency ${settings.latencyMs} ms`);
   await warmToken(world);
   await prepareCardsScreen(world);
 
@@ -56,14 +59,17 @@ try {
     progress(`subscriptions: ${stage}`);
   });
 
+  const { concurrency } = loadConfig(process.env).upstreamCalls;
   const report = renderReport({
     settings,
+    gatewayFlags: world.gateway.flags,
+    concurrency: `adaptive ${concurrency.adaptive ? 'on' : 'off'}, from ${concurrency.initial} within ${concurrency.min}..${concurrency.max} (UPSTREAM_*_CONCURRENCY)`,
     startedAt,
     elapsedSeconds: (performance.now() - t0) / 1000,
     operations,
     overhead,
     subscriptions,
-    memory: memory.stop(),
+    memory: await memory.stop(),
   });
   await writeFile(RESULTS_PATH, report);
   console.log(report);

@@ -24,8 +24,6 @@ export interface Settings {
   subscribers: number;
   /** Distinct webhook events in the burst (BENCH_EVENTS, default 50). */
   burstEvents: number;
-  /** The gateway's cap on upstream calls in flight (UPSTREAM_MAX_CONCURRENCY, as for `npm start`); unset: the gateway's default. */
-  upstreamMaxConcurrency: number | undefined;
   /** Events sent one at a time, each after the previous one reached everybody (BENCH_PACED_EVENTS, default 100: a p99 over 20 events would be their maximum). */
   pacedEvents: number;
 }
@@ -39,6 +37,5 @@ export function readSettings(): Settings {
     subscribers: envInteger('BENCH_SUBSCRIBERS', 1000, 1, 5_000),
     burstEvents: envInteger('BENCH_EVENTS', 50, 1, 500),
     pacedEvents: envInteger('BENCH_PACED_EVENTS', 100, 0, 500),
-    upstreamMaxConcurrency: process.env.UPSTREAM_MAX_CONCURRENCY ? envInteger('UPSTREAM_MAX_CONCURRENCY', 50, 1, 1000) : undefined,
   };
 }

@@ -4,26 +4,25 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { createGateway, type Gateway } from '../src/gateway.ts';
-import { silentLogger } from '../src/logger.ts';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
-import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { GatewayProcess } from './gateway-process.ts';
 import { LoadGenerator } from './load.ts';
 import { CARDS_ON_SCREEN, extraCardMutation } from './operations.ts';
 import { SubscriberClients } from './subscriber-clients.ts';
 
 /**
- * The benchmark's world: the sandbox in a child process (`node sandbox/src/main.ts`, so its memory
- * and CPU are not the gateway's), the gateway in this process exactly as `npm start` wires it
- * (createGateway, a real HTTP server on an ephemeral loopback port, silent logger, webhook intake
- * with an API key and a signing secret shared with the sandbox), autocannon in a second child, and
- * the subscription clients in a third.
+ * The benchmark's world, one process each so no figure is another's: the sandbox
+ * (`node sandbox/src/main.ts`), the gateway (bench/gateway-child.ts: createGateway as `npm start`
+ * wires it, with the start script's heap flags, a real HTTP server on an ephemeral loopback port,
+ * silent logger, webhook intake with an API key and a signing secret shared with the sandbox),
+ * autocannon, and the subscription clients. This process only times requests and posts webhooks.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface BenchWorld {
-  gateway: Gateway;
+  /** The gateway's process. */
+  gateway: GatewayProcess;
   /** http://127.0.0.1:PORT of the gateway. */
   baseUrl: string;
   graphqlUrl: string;
@@ -74,19 +73,18 @@ async function stopSandboxProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startWorld(latencyMs: number, upstreamMaxConcurrency?: number): Promise<BenchWorld> {
+export async function startWorld(latencyMs: number): Promise<BenchWorld> {
   const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
   const { child, url: sandboxUrl } = await startSandboxProcess(latencyMs, webhooks.signingSecret);
+  let gateway: GatewayProcess | undefined;
   let load: LoadGenerator | undefined;
   let subscribers: SubscriberClients | undefined;
   try {
-    load = await LoadGenerator.start();
+    gateway = await GatewayProcess.start(sandboxUrl, webhooks);
+    load = await LoadGenerator.start(gateway);
     subscribers = await SubscriberClients.start();
-    const upstream = { ...sandboxUpstreamConfig({ url: sandboxUrl }), ...(upstreamMaxConcurrency === undefined ? {} : { maxConcurrency: upstreamMaxConcurrency }) };
-    const gateway = createGateway({ logger: silentLogger, upstream, webhooks });
-    await gateway.events.ready;
-    const { port } = await gateway.server.listen(0, '127.0.0.1');
-    const baseUrl = `http://127.0.0.1:${port}`;
+    const baseUrl = `http://127.0.0.1:${gateway.port}`;
+    const started = gateway;
     return {
       gateway,
       baseUrl,
@@ -100,13 +98,14 @@ export async function startWorld(latencyMs: number, upstreamMaxConcurrency?: num
       close: async () => {
         await load?.close();
         await subscribers?.close();
-        await gateway.server.stop(1_000);
+        await started.close();
         await stopSandboxProcess(child);
       },
     };
   } catch (error) {
     await load?.close();
     await subscribers?.close();
+    await gateway?.close();
     await stopSandboxProcess(child);
     throw error;
   }

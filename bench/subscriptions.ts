@@ -75,13 +75,13 @@ interface FanoutServer {
   /** Its graphql-transport-ws endpoint. */
   url: string;
   /** Subscriptions it holds now. */
-  registered(): number;
+  registered(): number | Promise<number>;
   prepare(index: number): PreparedEvent;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -89,13 +89,13 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
 
 /** Opens `n` clients a batch at a time, each batch once the previous one is registered (no thundering herd); resolves with the time it took. */
 async function connect(server: FanoutServer, clients: SubscriberClients, n: number): Promise<number> {
-  const before = server.registered();
+  const before = await server.registered();
   const started = performance.now();
   for (let opened = 0; opened < n; ) {
     const batch = Math.min(CONNECT_BATCH, n - opened);
     await clients.open(server.url, batch);
     opened += batch;
-    await waitUntil(() => server.registered() - before >= opened, REGISTER_TIMEOUT_MS, `${opened} subscriptions`);
+    await waitUntil(async () => (await server.registered()) - before >= opened, REGISTER_TIMEOUT_MS, `${opened} subscriptions`);
   }
   return performance.now() - started;
 }
@@ -171,7 +171,7 @@ async function burstPass(clients: SubscriberClients, events: PreparedEvent[], n:
 /** Connects the clients, sends the warm-up (not counted), then the paced and burst passes; disconnects. */
 async function runPasses(server: FanoutServer, clients: SubscriberClients, settings: Settings): Promise<Passes> {
   const n = settings.subscribers;
-  const before = server.registered();
+  const before = await server.registered();
   let next = 0;
   const prepare = (count: number) => Array.from({ length: count }, () => server.prepare(next++));
   try {
@@ -183,7 +183,7 @@ async function runPasses(server: FanoutServer, clients: SubscriberClients, setti
     return { connectMs, subscriptionErrors: burst.errors, paced, burst: burst.pass };
   } finally {
     await clients.disconnect();
-    await waitUntil(() => server.registered() <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
+    await waitUntil(async () => (await server.registered()) <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
   }
 }
 
@@ -215,7 +215,7 @@ function gatewayServer(world: BenchWorld): FanoutServer {
   const runId = Date.now().toString(36);
   return {
     url: `${world.baseUrl.replace(/^http/, 'ws')}/graphql`,
-    registered: () => world.gateway.events.activeSubscriptions(),
+    registered: () => world.gateway.activeSubscriptions(),
     prepare: (index) => {
       // A card of its own per event: each is a new occurrence, never a duplicate of another.
       const cardId = `crd_bench_${runId}_${index}`;

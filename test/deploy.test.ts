@@ -75,6 +75,13 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^CMD \["node", "src\/main.ts"\]$/m);
   });
 
+  it('sizes the heap for a container with the very flags `npm start` uses, overridable by NODE_OPTIONS', () => {
+    const start = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const startFlags = /NODE_OPTIONS="([^"$]*)\$\{NODE_OPTIONS:-\}"/.exec(start)?.[1]?.trim();
+    expect(startFlags).toMatch(/--max-old-space-size=\d+/);
+    expect(runtime).toContain(`NODE_OPTIONS="${startFlags}"`);
+  });
+
   it('ships the schema directory the runtime reads (the trusted-documents manifest) and every directory the typecheck covers', () => {
     expect(runtime).toMatch(/^COPY schema \.\/schema$/m);
     // The gateway imports the sandbox package (@banking-gateway/sandbox): its sources, and its manifest so npm links it.

@@ -1,0 +1,94 @@
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.ts';
+import { createGateway, type Gateway } from '../src/gateway.ts';
+import { silentLogger } from '../src/logger.ts';
+import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import type { ChildReply } from './child-process.ts';
+
+/**
+ * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
+ * `npm start`): createGateway wired as `npm start` wires it, listening on loopback, so its memory,
+ * CPU and event loop are the gateway's alone. It answers the benchmark over IPC: its memory, its open
+ * subscriptions, and what it saw during a load run (event loop busy, the concurrency limit in force
+ * and the upstream calls in flight, sampled every 10 ms).
+ */
+
+export type GatewayRequest =
+  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string } }
+  | { id: number; kind: 'memory' }
+  | { id: number; kind: 'subscriptions' }
+  | { id: number; kind: 'watch-start' }
+  | { id: number; kind: 'watch-stop' };
+
+export interface WatchResult {
+  /** Event loop utilisation over the run, 0-1. */
+  loopBusy: number;
+  /** Means over the 10 ms samples, summed over the bank's hosts. */
+  limitMean: number;
+  inFlightMean: number;
+  queuedMean: number;
+  /** The limit at the end of the run. */
+  limitAtEnd: number;
+}
+
+const MB = 1024 * 1024;
+let gateway: Gateway | undefined;
+let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
+
+function limits(): { limit: number; inFlight: number; queued: number } {
+  const all = Object.values(gateway!.upstream.concurrencyLimits());
+  return {
+    limit: all.reduce((sum, l) => sum + l.limit, 0),
+    inFlight: all.reduce((sum, l) => sum + l.inFlight, 0),
+    queued: all.reduce((sum, l) => sum + l.queued, 0),
+  };
+}
+
+const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+
+async function answer(request: GatewayRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'start': {
+      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY) apply as they do to `npm start`.
+      const { concurrency } = loadConfig(process.env).upstreamCalls;
+      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency };
+      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks });
+      await gateway.events.ready;
+      return (await gateway.server.listen(0, '127.0.0.1')).port;
+    }
+    case 'memory': {
+      const usage = process.memoryUsage();
+      return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
+    }
+    case 'subscriptions':
+      return gateway!.events.activeSubscriptions();
+    case 'watch-start': {
+      const samples: { limit: number; inFlight: number; queued: number }[] = [];
+      watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };
+      return null;
+    }
+    case 'watch-stop': {
+      const current = watch!;
+      clearInterval(current.timer);
+      watch = undefined;
+      return {
+        loopBusy: performance.eventLoopUtilization(current.loop).utilization,
+        limitMean: mean(current.samples.map((s) => s.limit)),
+        inFlightMean: mean(current.samples.map((s) => s.inFlight)),
+        queuedMean: mean(current.samples.map((s) => s.queued)),
+        limitAtEnd: limits().limit,
+      } satisfies WatchResult;
+    }
+  }
+}
+
+process.on('message', (request: GatewayRequest) => {
+  answer(request).then(
+    (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
+    (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
+  );
+});
+// The benchmark went away: stop as `npm start` does on SIGTERM, then leave.
+process.on('disconnect', () => {
+  void (gateway ? gateway.server.stop(1_000) : Promise.resolve()).finally(() => process.exit(0));
+});

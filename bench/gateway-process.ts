@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BenchChild } from './child-process.ts';
+import type { GatewayRequest, WatchResult } from './gateway-child.ts';
+
+export type { WatchResult };
+
+const CHILD_PATH = fileURLToPath(new URL('./gateway-child.ts', import.meta.url));
+const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
+
+/**
+ * The V8 flags `npm start` gives the gateway (its heap sized for a container), read from the start
+ * script itself so the benchmark measures what ships. A NODE_OPTIONS set for the benchmark comes
+ * after them and wins, as it does for `npm start`.
+ */
+export function startHeapFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const found = /NODE_OPTIONS="([^"$]*)/.exec(scripts.start ?? '');
+  if (!found) throw new Error('package.json\'s start script sets no NODE_OPTIONS="..." for the benchmark to copy');
+  return [...found[1]!.trim().split(/\s+/), ...(process.env.NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [])];
+}
+
+/** The gateway in its own process (bench/gateway-child.ts), asked over IPC. */
+export class GatewayProcess {
+  readonly #child: BenchChild;
+  readonly flags: string[];
+  readonly port: number;
+
+  private constructor(child: BenchChild, flags: string[], port: number) {
+    this.#child = child;
+    this.flags = flags;
+    this.port = port;
+  }
+
+  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }): Promise<GatewayProcess> {
+    const flags = startHeapFlags();
+    const child = await BenchChild.start(CHILD_PATH, "gateway's process", flags);
+    try {
+      const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
+      return new GatewayProcess(child, flags, port);
+    } catch (error) {
+      await child.close();
+      throw error;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
+    return this.#child.ask('memory', { kind: 'memory' });
+  }
+
+  activeSubscriptions(): Promise<number> {
+    return this.#child.ask('subscriptions', { kind: 'subscriptions' });
+  }
+
+  /** Starts sampling the event loop and the concurrency limit; `stopWatch` returns what was seen. */
+  startWatch(): Promise<void> {
+    return this.#child.ask('watch', { kind: 'watch-start' });
+  }
+
+  stopWatch(): Promise<WatchResult> {
+    return this.#child.ask('watch', { kind: 'watch-stop' });
+  }
+
+  close(): Promise<void> {
+    return this.#child.close();
+  }
+}
