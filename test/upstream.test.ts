@@ -60,9 +60,12 @@ describe('the upstream client, through the gateway', () => {
     await kit.resetCounts();
     await kit.control('POST', 'faults', { kind: 'stall', stallMs: 1_000, path: BALANCE });
     expect((await kit.execute(BalancesDocument, {})).errors).toBeUndefined();
-    // null: the stalled attempt was abandoned at the 300 ms timeout, not waited out. The sandbox logs
-    // it when it notices the closed connection, which under load may come after the retry's answer.
-    await expect.poll(() => kit.calls(BALANCE).map((c) => c.status).sort()).toEqual([200, null]);
+    // Two calls: the stalled attempt was abandoned at the 300 ms timeout and retried, not waited out
+    // (waited out, it would have answered and been the only call). Its own status in the sandbox's log
+    // is null once the sandbox notices the closed connection, or 200 when a loaded machine lets the
+    // stall end first, so only the retry's is asserted.
+    await expect.poll(() => kit.calls(BALANCE).length).toBe(2);
+    expect(kit.calls(BALANCE).map((c) => c.status)).toContain(200);
   });
 
   it('never retries a write, even on 5xx', async () => {
