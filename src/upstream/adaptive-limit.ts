@@ -7,9 +7,11 @@
  * Vegas and Gradient limits (no well-kept Node library implements them; the npm ones are either
  * rate limiters or unmaintained, hence this small module):
  * - **Raise** while the bank answers near its latency floor (within 2x) *and* the limit was what held calls back
- *   (the call had to wait for a slot): +1 per such answer at first (doubling once per
- *   round trip, "slow start"), then about √limit per round trip (as Gradient2 adds), so a fan-out a
- *   little wider than the limit finds room within a few operations.
+ *   (the call had to wait for a slot): +1 per such answer at first (doubling once per round trip,
+ *   "slow start"), then about √limit per round trip (as Gradient2 adds); or at once to the demand
+ *   the waiting call met (calls in flight and waiting), up to a quarter more per answer, so a
+ *   fan-out a little wider than the limit finds room at the next operation (not within 10 s of a
+ *   429, 503 or timeout: then step by step).
  * - **Lower** when the bank pushes back: a 429, a 503 or an attempt timeout halves the limit; latency
  *   climbing past 3x its floor (smoothed) cuts it by 3x the floor over the latency (10 % at least,
  *   half at most). Both at most once per round trip: answers to calls sent before the last decrease say
@@ -19,6 +21,8 @@
  *   10 to 20 seconds, smoothed so one slow answer (a GC pause) does not move the limit. When latency
  *   stays up through three cuts with the limit at its least, it is not our load: the bank's latency
  *   moved for good, so the floors are learnt again (and the limit from a slow start).
+ * - **Validated**: a limit raised above `initial` comes down, once a second, to the most calls that
+ *   were in flight when fewer were (RFC 7661's idea: an unused limit is no evidence of capacity).
  * - Never below `min` nor above `max`; with `adaptive: false` it stays at `initial`.
  *
  * Pure: samples carry their own times, so tests drive it without a clock.
@@ -45,8 +49,10 @@ export interface LimitSample {
   /** When the attempt was sent and when it ended, in ms of one monotonic clock (performance.now()). */
   sentAt: number;
   endedAt: number;
-  /** Whether the limit held this call back: it had to wait for a slot. */
-  limited: boolean;
+  /** 0 when a slot was free; when the call had to wait, the calls in flight and waiting then (itself included). */
+  demand: number;
+  /** Calls in flight to the host once this one was sent, itself included. */
+  inFlight: number;
 }
 
 /**
@@ -60,6 +66,12 @@ const CLIMBED = 3;
 const SMOOTHING = 0.2;
 const OVERLOAD_BACKOFF = 0.5;
 const LATENCY_BACKOFF = 0.9;
+/** The most one answer may raise the limit towards the demand a waiting call met. */
+const DEMAND_JUMP = 1.25;
+/** How long after the bank pushed back the limit grows only step by step. */
+const PUSHBACK_MEMORY_MS = 10_000;
+/** How often an unused limit comes down to what was used (#validate). */
+const VALIDATION_WINDOW_MS = 1_000;
 /** The least latency floor judged against: under it, a few milliseconds of jitter are not congestion. */
 const FLOOR_AT_LEAST_MS = 5;
 /** Cuts at the least limit that bring no answer back to the floor before the floor is taken to have moved. */
@@ -79,6 +91,11 @@ export class AdaptiveLimit {
   #limit: number;
   #slowStart = true;
   #ratio = 1;
+  /** When the bank last pushed back (429, 503, timeout). */
+  #lastOverloadAt = Number.NEGATIVE_INFINITY;
+  /** The current validation window: when it began, and the most calls in flight seen in it. */
+  #windowStart = Number.NEGATIVE_INFINITY;
+  #windowPeak = 0;
   /** Latency cuts in a row with no answer back at the floor in between. */
   #cutsWithoutRelief = 0;
   /** Answers to attempts sent before this time cannot lower the limit again. */
@@ -101,11 +118,29 @@ export class AdaptiveLimit {
 
   /** Learns from one attempt; returns whether the limit changed. */
   record(sample: LimitSample): boolean {
-    if (!this.#options.adaptive || sample.signal === 'none') return false;
+    if (!this.#options.adaptive) return false;
     const before = this.value;
-    if (sample.signal === 'overload') this.#decrease(sample, OVERLOAD_BACKOFF);
-    else this.#learnLatency(sample);
+    this.#validate(sample);
+    if (sample.signal === 'overload') {
+      this.#lastOverloadAt = sample.endedAt;
+      this.#decrease(sample, OVERLOAD_BACKOFF);
+    } else if (sample.signal === 'answer') this.#learnLatency(sample);
     return this.value !== before;
+  }
+
+  /**
+   * A limit learnt above the initial one is kept only while it is used (after TCP's congestion
+   * window validation, RFC 7661): once a second, if the most calls in flight stayed under the
+   * limit, the limit comes down to that most (never below the initial limit). A limit nobody used
+   * is no evidence the bank can take it, and a burst after a quiet spell should not find it.
+   */
+  #validate(sample: LimitSample): void {
+    this.#windowPeak = Math.max(this.#windowPeak, sample.inFlight);
+    if (sample.endedAt - this.#windowStart < VALIDATION_WINDOW_MS) return;
+    const { initial } = this.#options;
+    if (this.#limit > initial && this.#windowPeak < this.#limit) this.#limit = Math.max(initial, this.#windowPeak);
+    this.#windowStart = sample.endedAt;
+    this.#windowPeak = 0;
   }
 
   #learnLatency(sample: LimitSample): void {
@@ -119,7 +154,7 @@ export class AdaptiveLimit {
     if (ratio <= AT_FLOOR) this.#cutsWithoutRelief = 0;
     // The further latency has climbed, the deeper the cut (as Gradient limits do), between 10 % and half.
     if (this.#ratio > CLIMBED) this.#latencyCut(sample, ratio);
-    else if (ratio <= AT_FLOOR && this.#ratio <= AT_FLOOR && sample.limited) this.#increase();
+    else if (ratio <= AT_FLOOR && this.#ratio <= AT_FLOOR && sample.demand > 0) this.#increase(sample);
   }
 
   /** The smoothed latency says the bank is congested; this answer's own latency says how deep to cut. */
@@ -135,8 +170,15 @@ export class AdaptiveLimit {
     this.#cutsWithoutRelief = 0;
   }
 
-  #increase(): void {
-    this.#limit = Math.min(this.#options.max, this.#limit + (this.#slowStart ? 1 : 1 / Math.sqrt(this.#limit)));
+  /**
+   * The step, or at once what the waiting call met (up to a quarter more), so a fan-out a little
+   * wider than the limit finds room; not that jump while the bank's pushback is recent.
+   */
+  #increase(sample: LimitSample): void {
+    const step = this.#limit + (this.#slowStart ? 1 : 1 / Math.sqrt(this.#limit));
+    const pushedBack = sample.sentAt - this.#lastOverloadAt < PUSHBACK_MEMORY_MS;
+    const jump = pushedBack ? 0 : Math.min(sample.demand, this.#limit * DEMAND_JUMP);
+    this.#limit = Math.min(this.#options.max, Math.max(step, jump));
   }
 
   /** Whether it cut the limit (not when a cut for the same round trip was made already). */

@@ -29,13 +29,15 @@ describe('FairQueue', () => {
     expect([queue.inFlight, queue.queued, granted.length]).toEqual([0, 0, 10]);
   });
 
-  it('says whether the limit held the call back: it had to wait for a slot', async () => {
+  it('says what demand a call met when the limit held it back: calls in flight and waiting, itself included', async () => {
     const { ask, queue } = setup(2);
-    expect(await ask('c', 'a')).toBe(false);
-    expect(await ask('c', 'a')).toBe(false);
-    const waited = ask('c', 'a');
+    expect(await ask('c', 'a')).toBe(0);
+    expect(await ask('c', 'a')).toBe(0);
+    const first = ask('c', 'a');
+    const second = ask('c', 'a');
     queue.release();
-    expect(await waited).toBe(true);
+    queue.release();
+    expect([await first, await second]).toEqual([3, 4]);
   });
 
   it("lets a one-call query of another client in before the rest of a client's 50-call fan-out", async () => {

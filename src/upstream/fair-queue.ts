@@ -67,18 +67,20 @@ export class FairQueue {
   }
 
   /**
-   * Resolves once the call may be sent, with whether the limit held it back (it had to wait). The caller must `release()` once the call is over. Rejects with the signal's
+   * Resolves once the call may be sent: with 0 when a slot was free, else with the demand the call
+   * met when it had to wait (calls in flight and waiting then, itself included). The caller must `release()` once the call is over. Rejects with the signal's
    * reason if that aborts first.
    */
-  acquire(owner: SlotOwner, signal?: AbortSignal): Promise<boolean> {
+  acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const operationKey = `${owner.client}\u0000${owner.operation}`;
     if (this.#queued === 0 && this.#inFlight < this.#limit()) {
       this.#inFlight += 1;
       this.#started.set(operationKey, true);
-      return Promise.resolve(false);
+      return Promise.resolve(0);
     }
-    return new Promise<boolean>((resolve, reject) => {
+    const demand = this.#inFlight + this.#queued + 1;
+    return new Promise<number>((resolve, reject) => {
       const onAbort = () => {
         waiter.cancelled = true;
         this.#queued -= 1;
@@ -89,7 +91,7 @@ export class FairQueue {
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
           this.#started.set(operationKey, true);
-          resolve(true);
+          resolve(demand);
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });

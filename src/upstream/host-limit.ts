@@ -36,15 +36,16 @@ export class HostLimit {
   /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */
   async acquire(owner: SlotOwner, signal?: AbortSignal): Promise<Slot> {
     const queuedAt = performance.now();
-    const limited = await this.#queue.acquire(owner, signal);
+    const demand = await this.#queue.acquire(owner, signal);
     const sentAt = performance.now();
+    const inFlight = this.#queue.inFlight;
     this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
     let released = false;
     return {
       release: (answer, endpoint) => {
         if (released) return;
         released = true;
-        this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), limited });
+        this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), demand, inFlight });
         // After the record: a raised limit lets more than the one freed slot go.
         this.#queue.release();
       },
