@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
@@ -18,7 +20,9 @@ export type GatewayRequest =
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'subscriptions' }
   | { id: number; kind: 'watch-start' }
-  | { id: number; kind: 'watch-stop' };
+  | { id: number; kind: 'watch-stop' }
+  | { id: number; kind: 'profile-start' }
+  | { id: number; kind: 'profile-stop'; path: string };
 
 export interface WatchResult {
   /** Event loop utilisation over the run, 0-1. */
@@ -33,6 +37,8 @@ export interface WatchResult {
 
 const MB = 1024 * 1024;
 let gateway: Gateway | undefined;
+/** The V8 profiler, while BENCH_CPU_PROFILE records a run (the inspector in-process: no --cpu-prof of the whole life). */
+let profiler: Session | undefined;
 let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
 
 function limits(): { limit: number; inFlight: number; queued: number } {
@@ -66,6 +72,20 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       const samples: { limit: number; inFlight: number; queued: number }[] = [];
       watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };
       return null;
+    }
+    case 'profile-start': {
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      return null;
+    }
+    case 'profile-stop': {
+      const { profile } = await profiler!.post('Profiler.stop');
+      profiler!.disconnect();
+      profiler = undefined;
+      await writeFile(request.path, JSON.stringify(profile));
+      return request.path;
     }
     case 'watch-stop': {
       const current = watch!;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { graphqlTarget, type HttpTarget, type LoadResult } from './load.ts';
@@ -9,7 +10,8 @@ import { setUpstreamLatency, type BenchWorld } from './setup.ts';
 /**
  * What the gateway adds to one upstream call: a one-call query against the same endpoint called
  * directly, as a client of the bank would (standard headers, its own token), both under autocannon
- * from the load generator's process at concurrency 1 and at `connections`.
+ * from the load generator's process at concurrency 1 and at `connections`. With BENCH_CPU_PROFILE set,
+ * the gateway's process records a CPU profile of each of its runs there (open it in Chrome DevTools).
  */
 
 export const ONE_CALL_QUERY = '{ balances { currency available { amount } } }';
@@ -82,7 +84,12 @@ export async function measureOverhead(world: BenchWorld, settings: Settings): Pr
       await world.load.run(direct, connections, 1);
       await world.load.run(gateway, connections, 1);
       const directResult = await world.load.run(direct, connections, settings.seconds);
+      if (settings.cpuProfileDir) await world.gateway.startProfile();
       const gatewayResult = await world.load.run(gateway, connections, settings.seconds);
+      if (settings.cpuProfileDir) {
+        const file = join(settings.cpuProfileDir, `gateway-overhead-c${connections}-${latencyMs}ms.cpuprofile`);
+        console.error(`[bench] the gateway's CPU profile: ${await world.gateway.stopProfile(file)}`);
+      }
       levels.push({ connections, latencyMs, gateway: gatewayResult, direct: directResult });
     }
   } finally {

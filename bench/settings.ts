@@ -24,6 +24,8 @@ export interface Settings {
   subscribers: number;
   /** Distinct webhook events in the burst (BENCH_EVENTS, default 50). */
   burstEvents: number;
+  /** Where to write the gateway's CPU profile of each overhead run through it (BENCH_CPU_PROFILE, a directory; unset: none). */
+  cpuProfileDir: string | undefined;
   /** Events sent one at a time, each after the previous one reached everybody (BENCH_PACED_EVENTS, default 100: a p99 over 20 events would be their maximum). */
   pacedEvents: number;
 }
@@ -37,5 +39,6 @@ export function readSettings(): Settings {
     subscribers: envInteger('BENCH_SUBSCRIBERS', 1000, 1, 5_000),
     burstEvents: envInteger('BENCH_EVENTS', 50, 1, 500),
     pacedEvents: envInteger('BENCH_PACED_EVENTS', 100, 0, 500),
+    cpuProfileDir: process.env.BENCH_CPU_PROFILE || undefined,
   };
 }
