@@ -19,8 +19,8 @@ export class BenchChild {
     this.#name = name;
   }
 
-  static async start(path: string, name: string, execArgv: string[] = []): Promise<BenchChild> {
-    const child = fork(path, [], { execPath: process.execPath, execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  static async start(path: string, name: string, env: NodeJS.ProcessEnv = process.env): Promise<BenchChild> {
+    const child = fork(path, [], { execPath: process.execPath, env, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await once(child, 'spawn');
     return new BenchChild(child, name);
   }

@@ -9,15 +9,16 @@ const CHILD_PATH = fileURLToPath(new URL('./gateway-child.ts', import.meta.url))
 const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
 
 /**
- * The V8 flags `npm start` gives the gateway (its heap sized for a container), read from the start
- * script itself so the benchmark measures what ships. A NODE_OPTIONS set for the benchmark comes
- * after them and wins, as it does for `npm start`.
+ * The NODE_OPTIONS `npm start` gives the gateway (its heap sized for a container), read from the
+ * start script itself so the benchmark measures what ships. BENCH_GATEWAY_NODE_OPTIONS, for the
+ * gateway's process alone, comes after them and wins, as a NODE_OPTIONS of one's own does with
+ * `npm start`.
  */
 export function startHeapFlags(): string[] {
   const scripts = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { scripts: Record<string, string> }).scripts;
   const found = /NODE_OPTIONS="([^"$]*)/.exec(scripts.start ?? '');
   if (!found) throw new Error('package.json\'s start script sets no NODE_OPTIONS="..." for the benchmark to copy');
-  return [...found[1]!.trim().split(/\s+/), ...(process.env.NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [])];
+  return [found[1]!.trim(), process.env.BENCH_GATEWAY_NODE_OPTIONS ?? ''].join(' ').split(/\s+/).filter(Boolean);
 }
 
 /** The gateway in its own process (bench/gateway-child.ts), asked over IPC. */
@@ -34,7 +35,7 @@ export class GatewayProcess {
 
   static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }): Promise<GatewayProcess> {
     const flags = startHeapFlags();
-    const child = await BenchChild.start(CHILD_PATH, "gateway's process", flags);
+    const child = await BenchChild.start(CHILD_PATH, "gateway's process", { ...process.env, NODE_OPTIONS: flags.join(' ') });
     try {
       const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
       return new GatewayProcess(child, flags, port);
