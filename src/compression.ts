@@ -52,35 +52,49 @@ export function useResponseCompression(): Plugin {
   // The GraphiQL page, by the bytes Yoga rendered: rendered once per process, so one entry.
   let page: Cached | null = null;
 
+  /** The GraphiQL page: served from `page`, compressed once per encoding. */
+  const servePage = async ({ request, response, setResponse, fetchAPI }: ResponseArgs, encoding: Encoding | null) => {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // The same page as last time (a byte compare, far cheaper than hashing 9 MB again) keeps its entry.
+    if (page === null || !Buffer.from(bytes).equals(page.bodies.get('identity')!)) {
+      page = { etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`, bodies: new Map([['identity', bytes]]) };
+    }
+    setResponse(await pageResponse(fetchAPI, request, response, varied(fetchAPI, response), page, encoding));
+  };
+
   return {
-    async onResponse({ request, response, setResponse, fetchAPI }) {
+    // Synchronous unless there is work on the body: most answers pass with only a Vary header added.
+    onResponse(args) {
+      const { request, response } = args;
       const type = response.headers.get('content-type') ?? '';
       if (!response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return;
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-      const headers = new fetchAPI.Headers(response.headers);
-      headers.append('vary', 'accept-encoding');
-
-      if (request.method === 'GET' && type.startsWith('text/html')) {
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        // The same page as last time (a byte compare, far cheaper than hashing 9 MB again) keeps its entry.
-        if (page === null || !Buffer.from(bytes).equals(page.bodies.get('identity')!)) {
-          page = { etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`, bodies: new Map([['identity', bytes]]) };
-        }
-        setResponse(await pageResponse(fetchAPI, request, response, headers, page, encoding));
-        return;
-      }
-
-      // Nothing to do with the body: pass it on as it streams, without reading it into memory.
+      if (request.method === 'GET' && type.startsWith('text/html')) return servePage(args, encoding);
+      // Nothing to do with the body: the answer goes on as it is (Yoga's own, sent without a stream in
+      // between, and never read into memory here), only marked as varying by encoding.
       const declared = Number(response.headers.get('content-length') ?? Number.NaN);
       if (encoding === null || declared < MIN_BYTES) {
-        setResponse(new fetchAPI.Response(response.body, { status: response.status, statusText: response.statusText, headers }));
+        response.headers.append('vary', 'accept-encoding');
         return;
       }
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      if (bytes.byteLength < MIN_BYTES) setResponse(withBody(fetchAPI, response, headers, bytes, null));
-      else setResponse(withBody(fetchAPI, response, headers, await compressors[encoding](bytes), encoding));
+      return compressBody(args, encoding);
     },
   };
+}
+
+type ResponseArgs = Parameters<NonNullable<Plugin['onResponse']>>[0];
+
+function varied(fetchAPI: ResponseArgs['fetchAPI'], response: Response): Headers {
+  const headers = new fetchAPI.Headers(response.headers);
+  headers.append('vary', 'accept-encoding');
+  return headers;
+}
+
+/** An answer of unknown or sufficient length, read and compressed unless it turns out small. */
+async function compressBody({ response, setResponse, fetchAPI }: ResponseArgs, encoding: Encoding): Promise<void> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.byteLength < MIN_BYTES) setResponse(withBody(fetchAPI, response, varied(fetchAPI, response), bytes, null));
+  else setResponse(withBody(fetchAPI, response, varied(fetchAPI, response), await compressors[encoding](bytes), encoding));
 }
 
 /** The GraphiQL page: 304 for a browser that has it, else its bytes in the encoding asked for, compressed once. */
