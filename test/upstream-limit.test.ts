@@ -33,14 +33,15 @@ describe('the adaptive limit, against a bank that slows down', () => {
     const raised = HOST_LIMIT(kit).limit;
     expect(raised).toBeGreaterThanOrEqual(10);
 
-    // The bank now works on 2 calls at a time and queues the rest: latency climbs with the load.
-    await kit.control('PUT', 'capacity', { concurrency: 2, overflow: 'queue' });
+    // The bank now works on one call at a time and queues the rest: latency climbs with the load, to
+    // 16x its floor with 16 calls at the bank.
+    await kit.control('PUT', 'capacity', { concurrency: 1, overflow: 'queue' });
     for (let i = 0; i < 5; i++) expect(await wave(kit, 16, `busy${i}`)).toBe(0);
-    // Latency is 3x its floor with about 6 calls at the bank (2 worked on, 4 waiting): the limit
-    // settles near there, well under where it stood.
+    // 3x the floor is about 3 calls at the bank: the limit settles near there, far under where it stood
+    // (with room for a machine loaded by other tests, whose floor was measured slow).
     const lowered = HOST_LIMIT(kit).limit;
-    expect(lowered).toBeLessThanOrEqual(8);
-    expect(lowered).toBeLessThan(raised);
+    expect(lowered).toBeLessThanOrEqual(6);
+    expect(lowered).toBeLessThan(raised / 2);
     expect(HOST_LIMIT(kit)).toMatchObject({ inFlight: 0, queued: 0 });
   });
 });
