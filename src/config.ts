@@ -77,7 +77,7 @@ export const configSchema = z.object({
     {
       initial: setting('UPSTREAM_INITIAL_CONCURRENCY', int(1, 10_000, 50), 'the limit each bank host starts from (and keeps, with adaptation off)'),
       min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
-      max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 128), 'the most the limit rises to; also the most connections per host'),
+      max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 96), 'the most the limit rises to; also the most connections per host'),
       adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
     },
   ),
@@ -258,7 +258,7 @@ export interface UpstreamConfig {
 /** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
 export type ConcurrencyConfig = Settings['concurrency'];
 
-export const DEFAULT_CONCURRENCY: ConcurrencyConfig = { initial: 50, min: 4, max: 128, adaptive: true };
+export const DEFAULT_CONCURRENCY: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: true };
 
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
 export interface UpstreamCallSettings extends Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs'> {
