@@ -258,7 +258,6 @@ export interface UpstreamConfig {
 /** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
 export type ConcurrencyConfig = Settings['concurrency'];
 
-export const DEFAULT_CONCURRENCY: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: true };
 
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
 export interface UpstreamCallSettings extends Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs'> {
@@ -413,4 +412,5 @@ const DEFAULT_SETTINGS = ((result) => {
 export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).eventLog;
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
+export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurrency;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;

@@ -1,3 +1,4 @@
+import { statusFaultReply } from './faults.ts';
 import type { ErrorStyle, Reply } from './http.ts';
 
 /**
@@ -62,9 +63,7 @@ export function createCapacity(): Capacity {
       }
       if (setting.overflow === 'reject') {
         rejected += 1;
-        const reply = errors(429, 'Too many requests');
-        const retryAfter = setting.retryAfterSeconds;
-        return { admitted: false, reply: retryAfter === null ? reply : { ...reply, headers: { ...reply.headers, 'retry-after': String(retryAfter) } } };
+        return { admitted: false, reply: statusFaultReply({ status: 429, message: 'Too many requests', retryAfterSeconds: setting.retryAfterSeconds }, errors) };
       }
       return new Promise<Admission>((resolve) => {
         const onAbort = () => {

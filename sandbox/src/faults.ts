@@ -96,8 +96,8 @@ export function createFaultQueue(): FaultQueue {
   };
 }
 
-/** The answer to a 'status' fault: the route family's error body with that status. */
-export function statusFaultReply(fault: Fault, errors: ErrorStyle): Reply {
+/** The answer to a 'status' fault (or a refusal like one): the route family's error body with that status. */
+export function statusFaultReply(fault: Pick<Fault, 'status' | 'message' | 'retryAfterSeconds'>, errors: ErrorStyle): Reply {
   const reply = errors(fault.status, fault.message);
   if (fault.retryAfterSeconds === null) return reply;
   return { ...reply, headers: { ...reply.headers, 'retry-after': String(fault.retryAfterSeconds) } };
