@@ -1,3 +1,5 @@
+import type { ConcurrencyConfig } from '../config.ts';
+
 /**
  * How many calls the gateway lets be in flight to one bank host, learnt from the bank's answers.
  * The documents say nothing of the bank's limits ("Rate limits: not shown"), so a fixed number is a
@@ -27,12 +29,8 @@
  *
  * Pure: samples carry their own times, so tests drive it without a clock.
  */
-export interface AdaptiveLimitOptions {
-  initial: number;
-  min: number;
-  max: number;
-  adaptive: boolean;
-}
+/** The settings' own shape (UPSTREAM_*_CONCURRENCY): where the limit starts, its bounds, whether it learns. */
+export type AdaptiveLimitOptions = ConcurrencyConfig;
 
 /** What one attempt's answer says about the bank's load. */
 export type LimitSignal =
