@@ -47,7 +47,9 @@ describe('the adaptive limit, against a bank that slows down', () => {
 });
 
 describe('the adaptive limit, against a bank that sheds load with 429s', () => {
-  const kit = useKit({ sandbox: { latencyMs: 20 }, concurrency: { initial: 40, min: 2, max: 64, adaptive: true } });
+  // 100 ms of latency: a wave's 40 calls reach the bank while its first 6 are still being worked on,
+  // however loaded the machine running the test is.
+  const kit = useKit({ sandbox: { latencyMs: 100 }, concurrency: { initial: 40, min: 2, max: 64, adaptive: true } });
 
   it('falls towards what the bank takes, so later waves earn far fewer 429s, and every operation still succeeds', async () => {
     await kit.control('PUT', 'capacity', { concurrency: 6, overflow: 'reject' });
