@@ -19,4 +19,12 @@ describe('the leak scan', () => {
     expect(luhn('4000056655665557')).toBe(false);
     expect(scan()).toEqual([]);
   });
+
+  it('finds a numeric secret standing alone, not as a few digits of a longer number (a log line\'s timestamp)', () => {
+    registerSecret('an activation code', '428190');
+    record('clean', '{"level":20,"time":1795596428190,"msg":"caller authenticated"}');
+    expect(scan()).toEqual([]);
+    record('planted', '{"msg":"code 428190 sent"}');
+    expect(scan().map((f) => f.what)).toEqual(['an activation code']);
+  });
 });

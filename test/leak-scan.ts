@@ -58,7 +58,7 @@ export function scan(): Finding[] {
   for (const { source, text } of records.splice(0)) {
     scanned += 1;
     for (const [value, what] of secrets) {
-      const at = text.indexOf(value);
+      const at = occurrence(text, value);
       if (at >= 0) found(source, what, text, at);
     }
     for (const match of text.matchAll(CARD_NUMBER)) {
@@ -66,6 +66,21 @@ export function scan(): Finding[] {
     }
   }
   return findings;
+}
+
+const isDigit = (char: string | undefined) => char !== undefined && char >= '0' && char <= '9';
+
+/**
+ * Where `value` stands in `text`, or -1. A numeric secret (a PIN, an activation code) counts only
+ * standing alone: the same six digits inside a longer number, a log line's epoch milliseconds, are
+ * not it.
+ */
+function occurrence(text: string, value: string): number {
+  const numeric = /^\d+$/.test(value);
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    if (!numeric || (!isDigit(text[at - 1]) && !isDigit(text[at + value.length]))) return at;
+  }
+  return -1;
 }
 
 /** Epoch milliseconds and nanosecond clocks are digit runs too; no card number starts with 1 and has 13 digits. */
