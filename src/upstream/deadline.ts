@@ -1,10 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** Aborts when the deadline passes; none without a deadline. */
-export function deadlineSignal(deadline: number | undefined): AbortSignal | undefined {
-  if (deadline === undefined) return undefined;
+/** A signal that aborts when the deadline passes, and the release that clears its timer. */
+export interface DeadlineSignal {
+  signal: AbortSignal | undefined;
+  release(): void;
+}
+
+/**
+ * Aborts when the deadline passes (with a TimeoutError, as AbortSignal.timeout does); none without a
+ * deadline. Not AbortSignal.timeout: its timer cannot be cleared, so it keeps the signal, and what
+ * listens to it, alive until the deadline long after the call ended. Under load every finished call
+ * then survived young-generation collections into the old space (a fifth of the gateway's CPU went
+ * to GC on the cards screen).
+ */
+export function deadlineSignal(deadline: number | undefined): DeadlineSignal {
+  if (deadline === undefined) return { signal: undefined, release: () => {} };
   const left = deadline - Date.now();
-  return left <= 0 ? AbortSignal.abort() : AbortSignal.timeout(left);
+  if (left <= 0) return { signal: AbortSignal.abort(), release: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), left);
+  timer.unref();
+  return { signal: controller.signal, release: () => clearTimeout(timer) };
 }
 
 /** Waits `ms`; false when the signal aborted first (the timer is cleared, nothing is left running). */
