@@ -24,7 +24,7 @@ export interface SandboxOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Latency added to every API call; PUT /sandbox/latency overrides it at run time. */
+  /** Time from each API call's arrival to its answer (the work is done inside it); PUT /sandbox/latency overrides it at run time. */
   latencyMs?: number;
   /** Load the demo data (default true). */
   seed?: boolean;

@@ -42,7 +42,7 @@ export interface RuntimeOptions {
   webhooks?: { signingSecret?: string | null; retryDelaysMs?: readonly number[]; timeoutMs?: number };
 }
 
-/** Latency added to every API call: the configured default unless overridden at run time. */
+/** Time from each API call's arrival to its answer: the configured default unless overridden at run time. */
 export interface Latency {
   current(): number;
   override(ms: number | null): void;

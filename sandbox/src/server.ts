@@ -7,7 +7,7 @@ import { SUBJECT_HEADERS } from './request-log.ts';
 import { WRITE_METHODS } from './http.ts';
 import { createRouter, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
-import { sleep } from './timers.ts';
+import { sleep, sleepUntil } from './timers.ts';
 
 interface Call {
   req: IncomingMessage;
@@ -18,8 +18,9 @@ interface Call {
 }
 
 /**
- * The request pipeline. API calls: the bank's capacity, latency, then an injected fault if one matches, then
- * routing, body, header checks, idempotency and the handler; every API call is logged.
+ * The request pipeline. API calls: the bank's capacity, then routing, body, header checks, idempotency
+ * and the handler, answered once the latency has passed; or, when an injected fault matches, the latency
+ * first and then the fault. Every API call is logged.
  * Control calls (/sandbox/...) skip latency, faults and the log.
  */
 export function createRequestListener(runtime: Runtime, apiRoutes: readonly Route[], controlRoutes: readonly Route[]): RequestListener {
@@ -83,9 +84,22 @@ async function respond(call: Call, router: Router, runtime: Runtime, fault: Faul
   }
 }
 
+/**
+ * Latency is the time from a call's arrival to its answer. Without a fault the bank does its work as
+ * the call arrives and answers once the latency has passed, as a bank with a worker per call would:
+ * the sandbox's own time (one thread) is spent inside the latency rather than added after it, so a
+ * round of calls arriving together is answered together, not one after another. A fault keeps its
+ * documented order (the latency first, then what the fault does: drop, lose, status, stall, contract).
+ */
 async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
-  if (!(await sleep(runtime.latency.current(), signal))) return 'aborted';
-  switch (fault?.kind) {
+  const latency = runtime.latency.current();
+  if (fault === null) {
+    const answerAt = performance.now() + latency;
+    const reply = await dispatch(call, router, runtime, envelopeError);
+    return (await sleepUntil(answerAt, signal)) ? reply : 'aborted';
+  }
+  if (!(await sleep(latency, signal))) return 'aborted';
+  switch (fault.kind) {
     case 'drop':
       // The request never reaches the handler: nothing happens on the bank's side.
       return 'drop';

@@ -108,7 +108,7 @@ export function group<T extends z.ZodRawShape>(title: string, description: strin
 export const sandboxSettingsSchema = group('The sandbox', 'The embedded sandbox of `npm start`, and `npm run sandbox` on its own.', {
   port: setting('SANDBOX_PORT', int(0, 65535, 4010), 'port of the embedded sandbox (and of `npm run sandbox`)'),
   host: setting('SANDBOX_HOST', textOr('127.0.0.1'), 'interface `npm run sandbox` listens on (the embedded sandbox always uses loopback)'),
-  latencyMs: setting('SANDBOX_LATENCY_MS', int(0, 60_000, 0), 'latency the sandbox adds to every API call'),
+  latencyMs: setting('SANDBOX_LATENCY_MS', int(0, 60_000, 0), "time from each API call's arrival to its answer (the sandbox does the call's work inside it)"),
   webhookSigningSecret: setting(
     'SANDBOX_WEBHOOK_SIGNING_SECRET',
     text(),

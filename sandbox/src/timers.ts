@@ -18,3 +18,15 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Waits until `performance.now()` reaches `at` unless the signal aborts first; resolves true when
+ * it did. Never early: a timer may fire a fraction of a millisecond before its time, so the rest
+ * is waited again.
+ */
+export async function sleepUntil(at: number, signal: AbortSignal): Promise<boolean> {
+  for (let left = at - performance.now(); left > 0; left = at - performance.now()) {
+    if (!(await sleep(Math.ceil(left), signal))) return false;
+  }
+  return !signal.aborted;
+}

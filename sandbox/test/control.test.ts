@@ -238,6 +238,28 @@ describe('latency', () => {
     expect(performance.now() - controlStarted).toBeLessThan(100);
   });
 
+  it('is the time from arrival to answer: the bank works on a call as it arrives and answers when the latency has passed', async () => {
+    await control(sandbox, 'PUT', '/latency', { ms: 300 });
+    const body = { type: 'virtual_account', country: 'US', currency: 'USD', required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }] };
+    const started = performance.now();
+    const created = api.send('POST', ACCOUNT_PATH, { body, headers: { 'x-request-id': 'latency-1' } });
+    // Well inside the latency the account exists; the answer has not left.
+    await expect.poll(() => sandbox.store.accounts.size, { interval: 5, timeout: 250 }).toBe(6);
+    expect(sandbox.requests()).toEqual([]);
+    expect((await created).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+  });
+
+  it('answers a round of calls arriving together together, not one after another', async () => {
+    await control(sandbox, 'PUT', '/latency', { ms: 100 });
+    await Promise.all(Array.from({ length: 30 }, () => api.get(BALANCE_PATH)));
+    const durations = sandbox.requests().map((r) => r.durationMs);
+    expect(durations).toHaveLength(30);
+    // Each answer leaves at its own arrival + 100 ms, never earlier; the handler's work is inside that.
+    expect(Math.min(...durations)).toBeGreaterThanOrEqual(100);
+    expect(Math.max(...durations)).toBeLessThan(100 + 40);
+  });
+
   it('rejects a bad value', async () => {
     expect((await control(sandbox, 'PUT', '/latency', { ms: -5 })).body).toEqual({ error: 'ms must be at least 0' });
     expect((await control(sandbox, 'PUT', '/latency', {})).body).toEqual({ error: 'ms is required' });
