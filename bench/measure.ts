@@ -41,9 +41,16 @@ export interface OperationResult {
 /**
  * Rounds in a request log: calls sorted by arrival; a call joins the current round if it arrived
  * before any call of that round had completed, else it opens the next one (it may have waited for it).
+ * A log entry's `time` is whole milliseconds, so a call truly arrived up to 1 ms after it: the gateway
+ * sends a dependent call within a millisecond of the answer it needed, which read as "arrived before
+ * that answer" without the allowance. Calls of one round arrive within a millisecond or two and take
+ * the latency (20 ms) each, so the allowance never splits a round.
  */
 export function roundsOf(log: readonly RequestLogEntry[]): number {
-  const calls = log.map((e) => ({ at: Date.parse(e.time), done: Date.parse(e.time) + e.durationMs })).sort((a, b) => a.at - b.at);
+  const TIME_RESOLUTION_MS = 1;
+  const calls = log
+    .map((e) => ({ at: Date.parse(e.time) + TIME_RESOLUTION_MS, done: Date.parse(e.time) + e.durationMs }))
+    .sort((a, b) => a.at - b.at);
   let rounds = 0;
   let firstDone = Number.NEGATIVE_INFINITY;
   for (const call of calls) {
@@ -71,10 +78,19 @@ export async function countCalls(world: BenchWorld, target: HttpTarget): Promise
   return { calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
 }
 
+const WARM_UP_MS = 1_000;
+
+/** Sequential unmeasured runs for WARM_UP_MS, at least three. */
+async function warmUp(target: HttpTarget): Promise<void> {
+  const until = performance.now() + WARM_UP_MS;
+  for (let i = 0; i < 3 || performance.now() < until; i++) await timeOnce(target);
+}
+
 export async function measureOperation(world: BenchWorld, operation: BenchOperation, settings: Settings): Promise<OperationResult> {
   const target = graphqlTarget(world.graphqlUrl, operation.query, operation.variables);
-  // Unmeasured runs first: connections are open and the code paths compiled.
-  for (let i = 0; i < 3; i++) await timeOnce(target);
+  // Unmeasured runs first, for a second as before the autocannon runs: connections are open and
+  // the code paths optimised, so the wall time is the steady state a running gateway gives.
+  await warmUp(target);
   const { calls, repeated, rounds } = await countCalls(world, target);
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   const wall = await timeSequential(target, settings.sequentialRuns);
@@ -86,7 +102,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   await setUpstreamLatency(world, 0);
   let wallAtZeroLatency: Summary;
   try {
-    await timeOnce(target);
+    await warmUp(target);
     wallAtZeroLatency = await timeSequential(target, settings.sequentialRuns);
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);
@@ -94,8 +110,13 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
 
   const loads: LoadResult[] = [];
   for (const connections of [1, settings.connections]) {
-    // A short unmeasured run first at c > 1: the gateway's upstream pool opens to size.
-    if (connections > 1) await world.load.run(target, connections, 1);
+    // A short unmeasured run first at c > 1: the gateway's upstream pool opens to size. autocannon
+    // walks away from the requests it has open when a run ends; the gateway finishes them, so the
+    // measured run starts once their upstream calls are done rather than with twice its load.
+    if (connections > 1) {
+      await world.load.run(target, connections, 1);
+      await waitForQuiet(world);
+    }
     loads.push(await world.load.run(target, connections, settings.seconds));
   }
   const criticalPathMs = operation.criticalPath * settings.latencyMs;

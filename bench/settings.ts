@@ -12,11 +12,11 @@ function envInteger(name: string, fallback: number, min: number, max: number): n
 }
 
 export interface Settings {
-  /** Latency the sandbox adds to every upstream call (SANDBOX_LATENCY_MS, default 20). */
+  /** The sandbox's latency, arrival to answer, of every upstream call (SANDBOX_LATENCY_MS, default 20). */
   latencyMs: number;
   /** Seconds of each measured autocannon run (BENCH_SECONDS, default 5). */
   seconds: number;
-  /** Sequential runs per operation for the wall time at concurrency 1 (BENCH_RUNS, default 20). */
+  /** Sequential runs per operation for the wall time at concurrency 1 (BENCH_RUNS, default 50). */
   sequentialRuns: number;
   /** The concurrent load level besides 1 (BENCH_CONNECTIONS, default 50). */
   connections: number;
@@ -34,7 +34,7 @@ export function readSettings(): Settings {
   return {
     latencyMs: envInteger('SANDBOX_LATENCY_MS', 20, 0, 1_000),
     seconds: envInteger('BENCH_SECONDS', 5, 1, 10),
-    sequentialRuns: envInteger('BENCH_RUNS', 20, 3, 200),
+    sequentialRuns: envInteger('BENCH_RUNS', 50, 3, 200),
     connections: envInteger('BENCH_CONNECTIONS', 50, 2, 500),
     subscribers: envInteger('BENCH_SUBSCRIBERS', 1000, 1, 5_000),
     burstEvents: envInteger('BENCH_EVENTS', 50, 1, 500),

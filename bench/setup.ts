@@ -145,7 +145,7 @@ export async function upstreamLog(world: Pick<BenchWorld, 'sandboxUrl'>): Promis
   return (await control(world, 'GET', 'requests')) as RequestLogEntry[];
 }
 
-/** The latency the sandbox adds to each call, from now on (PUT /sandbox/latency). */
+/** The sandbox's latency (arrival to answer) of each call, from now on (PUT /sandbox/latency). */
 export async function setUpstreamLatency(world: Pick<BenchWorld, 'sandboxUrl'>, ms: number): Promise<void> {
   await control(world, 'PUT', 'latency', { ms });
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '@banking-gateway/sandbox';
+import { roundsOf } from '../bench/measure.ts';
 import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
 import { useKit, type Kit } from './kit.ts';
 
@@ -34,5 +36,30 @@ describe('benchmark operations cost the fewest upstream calls', () => {
     const calls = kit.sandbox.requests().map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${JSON.stringify(r.subject)}`);
     expect(calls.length).toBe(operation.minimumCalls);
     expect(new Set(calls).size).toBe(calls.length);
+  });
+});
+
+describe('roundsOf (the benchmark reading rounds from the request log)', () => {
+  /** A log entry that truly arrived at `arrivedMs` (the log keeps whole milliseconds) and took `tookMs`. */
+  const entry = (arrivedMs: number, tookMs: number): RequestLogEntry => ({
+    method: 'GET',
+    path: '/svc/api/v1/account',
+    query: {},
+    status: 200,
+    time: new Date(Math.floor(1_000_000 + arrivedMs)).toISOString(),
+    requestId: null,
+    correlationId: null,
+    subject: {},
+    durationMs: tookMs,
+  });
+
+  it('counts a chain of three dependent calls as three rounds when each follows the last answer within a millisecond', () => {
+    // True arrivals 0.05, 20.9 and 41.8 ms, logged as 0, 20 and 41; answers at 20.55, 41.4 and 62.1.
+    // Read naively, the second call "arrived" at 20, before the first answer at 20.5.
+    expect(roundsOf([entry(0.05, 20.5), entry(20.9, 20.5), entry(41.8, 20.3)])).toBe(3);
+  });
+
+  it('counts calls sent together as one round', () => {
+    expect(roundsOf([entry(0.2, 20.5), entry(0.7, 20.1), entry(1.4, 20.3), entry(22.0, 20)])).toBe(2);
   });
 });
