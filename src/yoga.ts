@@ -8,6 +8,7 @@ import { useResponseCompression } from './compression.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
+import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 
@@ -121,7 +122,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
     // Compression last: every other plugin has set its headers by then.
-    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
+    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...incrementalDelivery(), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
     context: async ({ request }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);

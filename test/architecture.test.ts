@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server.ts'],
   ['ws.ts', 'health.ts'],
   ['yoga.ts'],
-  ['compression.ts', 'schema'],
+  ['compression.ts', 'incremental-delivery.ts', 'schema'],
   ['builder.ts', 'errors.ts'],
   ['scalars.ts', 'observability'],
   ['context.ts'],

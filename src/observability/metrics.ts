@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, type DocumentNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBusObserver } from '../events/bus.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from '../upstream/observer.ts';
@@ -109,10 +109,9 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       const started = performance.now();
       const { name, type } = describeOperation(args.document, args.operationName);
       return {
-        onExecuteDone: ({ result }) => {
-          if (!('errors' in result) && !('data' in result)) return;
+        onExecuteDone: whenExecuted((result) => {
           operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
-        },
+        }),
       };
     },
     onSubscribe: ({ args }) => {
@@ -223,6 +222,35 @@ export type Outcome = 'ok' | 'partial' | 'error';
 /** How an executed operation ended: no errors, errors beside data, or errors alone. */
 export function outcomeOf(result: { errors?: readonly unknown[] | undefined; data?: unknown }): Outcome {
   return !result.errors?.length ? 'ok' : result.data ? 'partial' : 'error';
+}
+
+/** An executed operation's result as a whole: its errors, and whether it had data. */
+export interface FinalResult {
+  errors?: readonly { message: string; extensions?: Record<string, unknown> }[];
+  data?: unknown;
+}
+
+/**
+ * Envelop's onExecuteDone hook that calls `done` once per operation with its whole result: at once
+ * for a single result, and at the end of the parts for @defer / @stream, with every part's errors
+ * (the initial payload's data counts as the operation's data).
+ */
+export function whenExecuted(done: (result: FinalResult) => void) {
+  return ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => {
+    if (!isAsyncIterable(result)) {
+      if ('errors' in result || 'data' in result) done(result as FinalResult);
+      return undefined;
+    }
+    const errors: NonNullable<FinalResult['errors']>[number][] = [];
+    let data: unknown;
+    return {
+      onNext: ({ result: part }: { result: ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] } }) => {
+        data ??= part.data ?? undefined;
+        errors.push(...(part.errors ?? []), ...(part.incremental ?? []).flatMap((entry) => entry.errors ?? []));
+      },
+      onEnd: () => done({ data, ...(errors.length > 0 ? { errors } : {}) }),
+    };
+  };
 }
 
 /** Caller-chosen names as label values, without letting a caller grow the series without end. */

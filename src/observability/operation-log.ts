@@ -1,19 +1,19 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { describeOperation, outcomeOf } from './metrics.ts';
+import { describeOperation, outcomeOf, whenExecuted } from './metrics.ts';
 
 /**
  * One JSON line per executed operation, on the request's logger (so it carries the request id the
  * upstream calls of that operation were sent with): who, what, how it ended and how long it took.
- * Variables are never logged; error messages are, as clients saw them.
+ * Variables are never logged; error messages are, as clients saw them. An operation answered in
+ * parts (@defer, @stream) is logged once, when its last part has gone.
  */
 export function useOperationLog(): Plugin<GatewayContext> {
   return {
     onExecute: ({ args }) => {
       const started = performance.now();
       return {
-        onExecuteDone: ({ result }) => {
-          if (!('errors' in result) && !('data' in result)) return;
+        onExecuteDone: whenExecuted((result) => {
           const context = args.contextValue as GatewayContext;
           if (!context.logger.isLevelEnabled('info')) return;
           const { name, type } = describeOperation(args.document, args.operationName);
@@ -29,7 +29,7 @@ export function useOperationLog(): Plugin<GatewayContext> {
             },
             'operation executed',
           );
-        },
+        }),
       };
     },
   };
