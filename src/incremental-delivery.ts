@@ -18,7 +18,8 @@ function useJsonOnlyRefusal(): Plugin {
   return {
     onResultProcess: ({ result, resultProcessor, setResultProcessor }) => {
       if (resultProcessor || !isAsyncIterable(result)) return;
-      void result[Symbol.asyncIterator]().return?.();
+      // Stops the deferred work; how it ends is of no use to a caller who gets the 406.
+      Promise.resolve(result[Symbol.asyncIterator]().return?.()).catch(() => {});
       setResultProcessor(
         () =>
           Response.json(

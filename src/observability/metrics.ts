@@ -241,7 +241,7 @@ export function whenExecuted(done: (result: FinalResult) => void) {
       if ('errors' in result || 'data' in result) done(result as FinalResult);
       return undefined;
     }
-    const errors: NonNullable<FinalResult['errors']>[number][] = [];
+    const errors: GraphQLError[] = [];
     let data: unknown;
     return {
       onNext: ({ result: part }: { result: ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] } }) => {

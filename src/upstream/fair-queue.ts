@@ -68,8 +68,8 @@ export class FairQueue {
 
   /**
    * Resolves once the call may be sent: with 0 when a slot was free, else with the demand the call
-   * met when it had to wait (calls in flight and waiting then, itself included). The caller must `release()` once the call is over. Rejects with the signal's
-   * reason if that aborts first.
+   * met when it had to wait (calls in flight and waiting then, itself included). The caller must
+   * `release()` once the call is over. Rejects with the signal's reason if that aborts first.
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);

@@ -9,7 +9,6 @@ export interface Slot {
   release(signal: LimitSignal, endpoint: string): void;
 }
 
-
 /**
  * One bank host's concurrency limit: the adaptive limit (adaptive-limit.ts) and the fair queue in
  * front of it (fair-queue.ts). Every client of the runtime that calls the same host shares it.
