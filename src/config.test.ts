@@ -5,7 +5,12 @@ describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' }, upstream: undefined });
-    expect(config.upstreamCalls).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, concurrency: { initial: 50, min: 4, max: 96, adaptive: true } });
+    expect(config.upstreamCalls).toEqual({
+      serviceSegment: 'svc',
+      timeoutMs: 10_000,
+      concurrency: { initial: 50, min: 4, max: 96, adaptive: true },
+      cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
+    });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
   });
 
@@ -33,6 +38,7 @@ describe('loadConfig', () => {
       clientId: 'ck',
       timeoutMs: 2500,
       concurrency: { initial: 50, min: 4, max: 96, adaptive: true },
+      cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
     });
   });
 
@@ -43,6 +49,13 @@ describe('loadConfig', () => {
       'UPSTREAM_MIN_CONCURRENCY (200) must not be above UPSTREAM_MAX_CONCURRENCY (96)',
     );
     expect(() => loadConfig({ UPSTREAM_ADAPTIVE_CONCURRENCY: 'maybe' })).toThrow('UPSTREAM_ADAPTIVE_CONCURRENCY must be true or false');
+  });
+
+  it('reads the record cache settings, and names the rule a bad one breaks', () => {
+    const config = loadConfig({ UPSTREAM_CACHE: 'false', UPSTREAM_CACHE_RECORDS_TTL_MS: '0', UPSTREAM_CACHE_RATES_TTL_MS: '1000' });
+    expect(config.upstreamCalls.cache).toMatchObject({ enabled: false, recordsTtlMs: 0, ratesTtlMs: 1_000, referenceTtlMs: 3_600_000 });
+    expect(() => loadConfig({ UPSTREAM_CACHE_RATES_TTL_MS: '-5' })).toThrow(/UPSTREAM_CACHE_RATES_TTL_MS/);
+    expect(() => loadConfig({ UPSTREAM_CACHE_MAX_ENTRIES: '10' })).toThrow(/UPSTREAM_CACHE_MAX_ENTRIES/);
   });
 
   it('reads the event log retention and the reconcile interval, with their defaults', () => {

@@ -81,6 +81,17 @@ export const configSchema = z.object({
       adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
     },
   ),
+  cache: group(
+    'Caching bank reads',
+    "Bank reads are kept per bank user (the gateway's own login, or each caller's token) and dropped, for every user and every instance, by each bank event and each write that touches their kind of record; the TTLs only bound what nothing announces. The table of what is kept and what drops it: [operations.md](operations.md#caching-bank-reads).",
+    {
+      enabled: setting('UPSTREAM_CACHE', flagOr(true), 'keep bank reads per bank user; `false` sends every read to the bank'),
+      recordsTtlMs: setting('UPSTREAM_CACHE_RECORDS_TTL_MS', int(0, 86_400_000, 30_000), 'how long a record (accounts, balances, cards, payouts...) is kept when no event or write says it changed; 0 keeps none'),
+      ratesTtlMs: setting('UPSTREAM_CACHE_RATES_TTL_MS', int(0, 86_400_000, 5_000), 'FX rates and quote details, which move with the market and no event announces; 0 keeps none'),
+      referenceTtlMs: setting('UPSTREAM_CACHE_REFERENCE_TTL_MS', int(0, 86_400_000, 3_600_000), "the bank's reference data (the beneficiary schema); 0 keeps none"),
+      maxEntries: setting('UPSTREAM_CACHE_MAX_ENTRIES', int(100, 10_000_000, 20_000), 'the most answers kept; the least recently used go first'),
+    },
+  ),
   sandbox: sandboxSettingsSchema,
   auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
     mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
@@ -253,7 +264,12 @@ export interface UpstreamConfig {
   timeoutMs: number;
   /** The calls in flight per bank host (src/upstream/adaptive-limit.ts); DEFAULT_CONCURRENCY when absent. */
   concurrency?: ConcurrencyConfig;
+  /** Kept bank reads (src/upstream/record-cache.ts); none when absent or not enabled. */
+  cache?: CacheConfig;
 }
+
+/** Which bank reads are kept, how long, and how many (UPSTREAM_CACHE_*). */
+export type CacheConfig = Settings['cache'];
 
 /** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
 export type ConcurrencyConfig = Settings['concurrency'];
@@ -262,6 +278,7 @@ export type ConcurrencyConfig = Settings['concurrency'];
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
 export interface UpstreamCallSettings extends Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs'> {
   concurrency: ConcurrencyConfig;
+  cache: CacheConfig;
 }
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
@@ -342,8 +359,8 @@ function concurrencyProblems({ min, max }: ConcurrencyConfig): string[] {
 function configFrom(s: Settings): Config {
   return {
     server: { port: s.server.port, host: s.server.host, logLevel: s.server.logLevel },
-    upstream: upstreamFrom(s.upstream, s.concurrency),
-    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, concurrency: s.concurrency },
+    upstream: upstreamFrom(s.upstream, s.concurrency, s.cache),
+    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, concurrency: s.concurrency, cache: s.cache },
     sandbox: s.sandbox,
     webhooks: s.webhooks,
     redisUrl: s.events.redisUrl,
@@ -355,7 +372,7 @@ function configFrom(s: Settings): Config {
   };
 }
 
-function upstreamFrom(u: Settings['upstream'], concurrency: ConcurrencyConfig): UpstreamConfig | undefined {
+function upstreamFrom(u: Settings['upstream'], concurrency: ConcurrencyConfig, cache: CacheConfig): UpstreamConfig | undefined {
   if (!(u.baseUrl && u.apiKey && u.productId && u.userId)) return undefined;
   return {
     baseUrl: u.baseUrl,
@@ -368,6 +385,7 @@ function upstreamFrom(u: Settings['upstream'], concurrency: ConcurrencyConfig): 
     clientId: u.clientId ?? u.clientKey,
     timeoutMs: u.timeoutMs,
     concurrency,
+    cache,
   };
 }
 
@@ -413,4 +431,5 @@ export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).ev
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
 export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurrency;
+export const DEFAULT_CACHE: CacheConfig = DEFAULT_SETTINGS.cache;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;

@@ -13,6 +13,7 @@ import {
   type WebhookConfig,
 } from './config.ts';
 import { createMemoryEventBus, type EventBus } from './events/bus.ts';
+import { createCacheInvalidation } from './events/cache-invalidation.ts';
 import { createRedisEventBus } from './events/redis-bus.ts';
 import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
 import { createWebhookReconciler, type WebhookReconciler } from './events/webhook-reconciler.ts';
@@ -77,12 +78,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     openSubscriptions: () => events.activeSubscriptions(),
     token: options.metricsToken,
     processMetrics: options.processMetrics,
+    recordCache: () => {
+      const cache = upstream.cache;
+      return cache && { ...cache.stats, trusted: cache.trusted, lostInvalidations: cacheInvalidation.lost };
+    },
   });
   const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
+  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redisUrl: options.redisUrl, keyPrefix: options.redisKeyPrefix, logger });
+  const onDelivered = cacheInvalidation.event;
   const events = options.redisUrl
-    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix })
-    : createMemoryEventBus({ limits: eventLog, observer: metrics.events });
+    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onDelivered })
+    : createMemoryEventBus({ limits: eventLog, observer: metrics.events, onDelivered });
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
   const webhookReconciler = createWebhookReconciler({
     upstream,
@@ -116,7 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstream,
     upstreamBaseUrl: options.upstream.baseUrl,
     logger,
-    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook }),
+    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
     metrics,
     readinessTiming: options.readiness,
     readinessChecks: {
@@ -128,6 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     onStop: async () => {
       webhookReconciler.stop();
       await events.close();
+      await cacheInvalidation.close();
     },
   });
   return { yoga, upstream, events, webhookReconciler, server, auth, metrics };

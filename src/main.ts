@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
 import { loadDotEnv } from './env-file.ts';
+import { ALL_RECORD_KINDS } from './upstream/cache-policy.ts';
 import { exitIfPortTaken } from './port-taken.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Sandbox } from '@banking-gateway/sandbox';
@@ -55,7 +56,7 @@ async function sandboxUpstream(
   logger.debug({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
   return {
     sandbox,
-    upstream: { ...sandboxUpstreamConfig(sandbox, config.upstreamCalls), concurrency: config.upstreamCalls.concurrency },
+    upstream: { ...sandboxUpstreamConfig(sandbox, config.upstreamCalls), concurrency: config.upstreamCalls.concurrency, cache: config.upstreamCalls.cache },
   };
 }
 
@@ -96,7 +97,11 @@ async function main(): Promise<void> {
   const publicUrl = webhooks.publicUrl ?? (embedded ? `http://127.0.0.1:${port}` : undefined);
   // Filed now and kept filed (every WEBHOOK_RECONCILE_INTERVAL_MS); a sandbox reset drops them, so at once then.
   gateway.webhookReconciler.start(publicUrl);
-  embedded?.sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
+  embedded?.sandbox.onReset(() => {
+    // A reset changes every record behind the gateway's back, as no bank does: nothing kept stands.
+    gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS);
+    void gateway.webhookReconciler.reconcileNow('the sandbox was reset');
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

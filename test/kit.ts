@@ -2,13 +2,14 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { CallerAuthConfig, ConcurrencyConfig, EventLogConfig, QueryLimitsConfig, ResilienceConfig, UpstreamConfig, WebhookConfig } from '../src/config.ts';
+import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
+import { ALL_RECORD_KINDS } from '../src/upstream/cache-policy.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
@@ -31,6 +32,12 @@ export interface KitOptions {
   serviceSegment?: string;
   /** The limit on calls in flight to the sandbox; the gateway's default when absent. */
   concurrency?: ConcurrencyConfig;
+  /**
+   * The record cache: `true` for the shipped settings, or settings of one's own. Off by default:
+   * most tests count the upstream calls of one operation, which a cache warmed by the test before
+   * would hide; test/cache.test.ts tests it.
+   */
+  cache?: boolean | Partial<CacheConfig>;
   /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
@@ -92,6 +99,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       gatewayCredentials: options.gatewayCredentials,
     }),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.cache ? { cache: { ...DEFAULT_CACHE, enabled: true, ...(options.cache === true ? {} : options.cache) } } : {}),
   };
   const gateway = createGateway({
     upstream: upstreamConfig,
@@ -151,10 +159,12 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     },
     async fresh() {
       await control('POST', 'reset');
+      // The reset changed every record behind the gateway's back, as no bank does.
+      gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS);
       // A reset drops the gateway's own webhook subscriptions; its reconciler (when on) files them again now.
       await gateway.webhookReconciler.idle();
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
-      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true }).accounts.balances();
+      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, fresh: true }).accounts.balances();
       await control('DELETE', 'requests');
     },
     async close() {

@@ -97,13 +97,17 @@ export class LocalEvents {
   readonly log: EventLog;
   readonly fanout = new Fanout();
 
-  constructor(limits: EventLogConfig, now: () => number = Date.now) {
+  readonly #onDelivered: ((event: PublishedEvent) => void) | undefined;
+
+  constructor(limits: EventLogConfig, now: () => number = Date.now, onDelivered?: (event: PublishedEvent) => void) {
     this.log = new EventLog(limits, now);
+    this.#onDelivered = onDelivered;
   }
 
   /** Logs an event and hands it to the subscriptions on the next turn: the caller answers the bank first. */
   deliver(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
     const entry = this.log.append(event, ids, occurrence);
+    this.#onDelivered?.(event);
     setImmediate(() => this.fanout.deliver(entry));
     return entry;
   }
@@ -130,6 +134,8 @@ export class LocalEvents {
 export interface MemoryEventBusOptions {
   limits: EventLogConfig;
   observer?: EventBusObserver | undefined;
+  /** Told of each event as this instance delivers it (the record cache drops what it changed). */
+  onDelivered?: ((event: PublishedEvent) => void) | undefined;
   now?: () => number;
 }
 
@@ -137,7 +143,7 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   const { limits, now = Date.now } = options;
   const observer = options.observer ?? NO_BUS_OBSERVER;
   const seen = createSeenSet();
-  const local = new LocalEvents(limits, now);
+  const local = new LocalEvents(limits, now, options.onDelivered);
   const nextId = streamIdGenerator(now);
   return {
     async accept(event, occurrence) {

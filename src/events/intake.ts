@@ -4,7 +4,7 @@ import type { WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
-import { occurrenceKey, readEvent } from './models.ts';
+import { occurrenceKey, readEvent, type BankEvent } from './models.ts';
 
 /** How a delivery ended, for the metrics (observability/metrics.ts counts them). */
 export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
@@ -30,6 +30,8 @@ export interface IntakeOptions {
   now?: () => number;
   /** Told of every delivery's outcome (metrics). */
   onOutcome?: (outcome: WebhookOutcome, status: number) => void;
+  /** Told of each new event before the bank gets its 202: the record cache drops what it changed, so a read that follows sees it. */
+  onAccepted?: (event: BankEvent) => void;
 }
 
 type Outcome = { status: number; body: Record<string, unknown> };
@@ -90,6 +92,7 @@ async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Ou
   if (!reading.ok) return { status: 400, body: { error: reading.reason } };
   const { event } = reading;
   const accepted = await options.bus.accept(event, occurrenceKey(event, rawBody));
+  if (accepted.status === 'accepted') options.onAccepted?.(event);
   if (accepted.status === 'duplicate') {
     options.logger.debug({ eventId: event.id, name: event.name, createdAt: event.createdAt }, 'repeated delivery of a bank event dropped');
     return { status: 200, body: { status: 'duplicate', id: event.id } };

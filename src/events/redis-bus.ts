@@ -43,6 +43,8 @@ export interface RedisEventBusOptions {
   observer?: EventBusObserver | undefined;
   /** Names the keys (`{prefix}:log`, ...): instances that share events share it. Default `bank-events`. */
   keyPrefix?: string | undefined;
+  /** Told of each event as this instance delivers it, whichever instance took it in. */
+  onDelivered?: ((event: PublishedEvent) => void) | undefined;
 }
 
 const RETRY_PAUSE_MS = 250;
@@ -66,7 +68,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   const link = createRedisLink(options.url, logger);
   const stream = createRedisStream({ commands: link.commands, reader: link.reader, keyPrefix: options.keyPrefix ?? 'bank-events', instance, limits, logger });
   const seen = createSeenSet();
-  const local = new LocalEvents(limits);
+  const local = new LocalEvents(limits, Date.now, options.onDelivered);
   let buffer: Buffered[] = [];
   let provisionalSeq = 0;
   let closed = false;

@@ -16,7 +16,7 @@ export const READ_BLOCK_MS = 5_000;
 /** ioredis's reconnect delays: quick at first, then every 2 s while Redis stays away. */
 const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
 
-const BASE_OPTIONS: RedisOptions = {
+export const BASE_OPTIONS: RedisOptions = {
   enableOfflineQueue: false,
   // A command in flight when the connection drops fails at once: the bus has its own fallback.
   maxRetriesPerRequest: 0,

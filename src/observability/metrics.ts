@@ -4,6 +4,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventBusObserver } from '../events/bus.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from '../upstream/observer.ts';
+import type { RecordCacheStats } from '../upstream/record-cache.ts';
 import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
@@ -41,6 +42,14 @@ export interface MetricsOptions {
   token?: string | undefined;
   /** Node's process metrics (CPU, memory, event loop lag, GC); off in tests, which run many gateways. */
   processMetrics?: boolean;
+  /** The record cache's counts now; undefined when it is off (UPSTREAM_CACHE=false). */
+  recordCache?: () => RecordCacheReading | undefined;
+}
+
+/** What the record cache reports (src/upstream/record-cache.ts), with the invalidations other instances missed. */
+export interface RecordCacheReading extends RecordCacheStats {
+  trusted: boolean;
+  lostInvalidations: number;
 }
 
 export function createMetrics(options: MetricsOptions): GatewayMetrics {
@@ -78,6 +87,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       this.set(options.openSubscriptions());
     },
   });
+  if (options.recordCache) recordCacheMetrics(registry, options.recordCache);
   const upstreamCalls = new Histogram({
     name: 'gateway_upstream_call_duration_seconds',
     help: 'Calls to the bank by endpoint, breaker family and status (a number, or network, timeout, circuit-open, deadline, rate-limited).',
@@ -147,6 +157,66 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
 }
 
 /** QUEUE_BUCKETS: most waits are nothing; a wait worth seeing is a round trip or more. */
+/**
+ * The record cache, read at each scrape. Its counts only grow, so the counters advance by what was
+ * added since the last scrape.
+ */
+function recordCacheMetrics(registry: Registry, read: () => RecordCacheReading | undefined): void {
+  const seen = { hit: 0, miss: 0, joined: 0, invalidations: 0, lost: 0 };
+  const advance = (counter: Counter<string>, key: keyof typeof seen, now: number, labels: Record<string, string> = {}) => {
+    if (now > seen[key]) counter.inc(labels, now - seen[key]);
+    seen[key] = now;
+  };
+  new Counter({
+    name: 'gateway_record_cache_reads_total',
+    help: 'Bank reads the record cache could keep, by result: hit (answered from it), miss (sent to the bank), joined (shared a call already on its way).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      const r = read();
+      if (!r) return;
+      advance(this, 'hit', r.hits, { result: 'hit' });
+      advance(this, 'miss', r.misses, { result: 'miss' });
+      advance(this, 'joined', r.joined, { result: 'joined' });
+    },
+  });
+  new Counter({
+    name: 'gateway_record_cache_invalidations_total',
+    help: 'Invalidations of the record cache: bank events, writes of this instance and of the others.',
+    registers: [registry],
+    collect() {
+      const r = read();
+      if (r) advance(this, 'invalidations', r.invalidations);
+    },
+  });
+  new Counter({
+    name: 'gateway_record_cache_invalidations_lost_total',
+    help: "Writes of this instance whose invalidation could not be published to the other instances (Redis away); they may show the records changed until their TTL.",
+    registers: [registry],
+    collect() {
+      const r = read();
+      if (r) advance(this, 'lost', r.lostInvalidations);
+    },
+  });
+  new Gauge({
+    name: 'gateway_record_cache_entries',
+    help: 'Answers the record cache holds now.',
+    registers: [registry],
+    collect() {
+      this.set(read()?.entries ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'gateway_record_cache_trusted',
+    help: "Whether the record cache answers reads (1), or is bypassed (0) because other instances' writes cannot reach it (Redis away).",
+    registers: [registry],
+    collect() {
+      const r = read();
+      if (r) this.set(r.trusted ? 1 : 0);
+    },
+  });
+}
+
 const QUEUE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Each bank host's concurrency limit: the limit in force, calls in flight and waiting, and the wait. */

@@ -16,12 +16,16 @@ export interface CallScope {
   correlationId?: string | undefined;
   /** Who the operation is for: clients take turns for the bank's slots (host-limit.ts). */
   client?: string | undefined;
+  /** The bank user whose answers these are (record-cache.ts); reads without one are never kept. */
+  cacheScope?: string | undefined;
+  /** Every read goes to the bank, none is answered from the record cache (the readiness probe). */
+  fresh?: boolean | undefined;
 }
 
 export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
   return (ep, options) => {
     const deadline = typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, deadline, auth });
+    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, auth });
   };
 }
 

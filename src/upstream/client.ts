@@ -1,9 +1,11 @@
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { CACHED_READS, kindsChangedByWrite } from './cache-policy.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
+import type { RecordCache } from './record-cache.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { authRenewalStage } from './stages/auth-renewal.ts';
 import { breakerStage } from './stages/breaker.ts';
@@ -31,6 +33,17 @@ export interface UpstreamClientOptions extends ClientIdentity {
   guards?: UpstreamGuards | undefined;
   /** The limit of the bank host, when another client already calls it (the runtime shares one per host). */
   hostLimit?: HostLimit | undefined;
+  /** Kept reads per bank user, dropped by writes and events; none when absent (UPSTREAM_CACHE=off). */
+  cache?: RecordCache | undefined;
+}
+
+/** One bank user's exact request: the path with its query, and the headers that pick a record (x-account-id...). */
+function cacheKey(scope: string, call: UpstreamCall): string {
+  const headers = Object.entries(call.options.headers ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+  return `${scope}\n${call.path}\n${headers}`;
 }
 
 /** Calls the bank's endpoints on one base address, each call through the stages of stages/. */
@@ -39,6 +52,7 @@ export class UpstreamClient {
   readonly #target: CallTarget;
   readonly #retry: RetryPolicy;
   readonly #pipeline: (call: UpstreamCall) => Promise<unknown>;
+  readonly #cache: RecordCache | undefined;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
@@ -48,6 +62,7 @@ export class UpstreamClient {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, guards.observer);
     this.#retry = retry;
+    this.#cache = options.cache;
     this.#target = { prefix: url.pathname.replace(/\/+$/, ''), serviceSegment: options.serviceSegment };
     this.#pool = new Pool(url.origin, {
       connections: concurrency.max,
@@ -75,7 +90,21 @@ export class UpstreamClient {
   async call<Data>(ep: Endpoint<Data>, options: CallOptions = {}): Promise<Data> {
     const call = prepareCall(ep, options, this.#target, this.#retry.maxAttempts);
     // readAnswer parsed it with ep.data, the model that gives Data.
-    return (await this.#pipeline(call)) as Data;
+    const send = () => this.#pipeline(call) as Promise<Data>;
+    const cache = this.#cache;
+    if (!cache) return send();
+    const name = call.details.endpoint;
+    const kept = CACHED_READS[name];
+    if (kept) {
+      if (options.cacheScope === undefined) return send();
+      return cache.read({ key: cacheKey(options.cacheScope, call), kinds: kept.kinds, ttl: kept.ttl }, send);
+    }
+    try {
+      return await send();
+    } finally {
+      // Also after a failure: a write whose answer was lost may have been applied all the same.
+      cache.wrote(kindsChangedByWrite(name));
+    }
   }
 
   /** Waits for calls in flight, or with `force` aborts them (a stop whose grace period ran out). */

@@ -1,4 +1,5 @@
-import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
+import { createHash } from 'node:crypto';
+import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -17,6 +18,7 @@ import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
 import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
+import { RecordCache } from './record-cache.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 import type { RetryPolicy } from './retry.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -96,8 +98,28 @@ export interface UpstreamRuntime {
   concurrencyLimits(): Record<string, HostLimitReading>;
   /** When the family last answered a call with a status under 500, epoch ms (readiness). */
   lastAnsweredAt(family: UpstreamFamily): number | undefined;
+  /** Kept bank reads (UPSTREAM_CACHE); undefined when off. Bank events and other instances' writes invalidate it from above. */
+  cache: RecordCache | undefined;
   /** Closes the pools: after the calls in flight, or at once with `force`. */
   close(force?: boolean): Promise<void>;
+}
+
+/**
+ * Whose answers a request's reads are: a caller's own token is its own bank user (kept by a hash,
+ * never the token); every other request acts as the gateway's own login.
+ */
+function cacheScopeOf(bearer: string | undefined, gatewayLogin: boolean): string | undefined {
+  if (bearer) return `token:${createHash('sha256').update(bearer).digest('base64url')}`;
+  // No token at all: the calls will be refused, and nothing may be answered from anyone's reads.
+  return gatewayLogin ? 'gateway-login' : undefined;
+}
+
+function createRecordCache(config: CacheConfig | undefined): RecordCache | undefined {
+  if (!config?.enabled) return undefined;
+  return new RecordCache({
+    ttls: { records: config.recordsTtlMs, rates: config.ratesTtlMs, reference: config.referenceTtlMs },
+    maxEntries: config.maxEntries,
+  });
 }
 
 /**
@@ -121,11 +143,12 @@ export function createUpstreamRuntime(
     if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, guards.observer)));
     return limit;
   };
-  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, hostLimit: hostLimit(config.baseUrl) });
+  const cache = createRecordCache(config.cache);
+  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, hostLimit: hostLimit(config.baseUrl), cache });
   const directDebitClient =
     config.directDebitBaseUrl === config.baseUrl
       ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, hostLimit: hostLimit(config.directDebitBaseUrl) });
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
@@ -137,9 +160,12 @@ export function createUpstreamRuntime(
     client,
     directDebitClient,
     tokens,
-    forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) =>
-      createUpstream(clients, bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken, shared, scope),
+    forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) => {
+      const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
+      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cacheScopeOf(bearer, auth === tokens) });
+    },
     operationDeadlineMs: resilience.operationDeadlineMs,
+    cache,
     breakerStates: () => guards.breakerStates(),
     lastAnsweredAt: (family) => guards.lastAnsweredAt(family),
     concurrencyLimits: () => Object.fromEntries([...hostLimits].map(([host, limit]) => [host, limit.state])),

@@ -29,6 +29,8 @@ export interface CallOptions {
   correlationId?: string | undefined;
   /** Who the call is for (API key name, JWT subject, bank user): clients take turns for the bank's slots. */
   client?: string | undefined;
+  /** The bank user the answer belongs to: a kept read (cache-policy.ts) is cached under it; without it, never. */
+  cacheScope?: string | undefined;
 }
 
 /**
