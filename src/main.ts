@@ -97,11 +97,10 @@ async function main(): Promise<void> {
   const publicUrl = webhooks.publicUrl ?? (embedded ? `http://127.0.0.1:${port}` : undefined);
   // Filed now and kept filed (every WEBHOOK_RECONCILE_INTERVAL_MS); a sandbox reset drops them, so at once then.
   gateway.webhookReconciler.start(publicUrl);
-  embedded?.sandbox.onReset(() => {
-    // A reset changes every record behind the gateway's back, as no bank does: nothing kept stands.
-    gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS);
-    void gateway.webhookReconciler.reconcileNow('the sandbox was reset');
-  });
+  embedded?.sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
+  // The control API (a reset, the clock, a deposit) changes records behind the bank API's back, as no
+  // bank does, and time-driven changes happen only when a call reaches the sandbox: nothing kept stands.
+  embedded?.sandbox.onControlChange(() => gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -62,6 +62,31 @@ describe('npm start', () => {
     expect(started.stderr()).not.toMatch(/^\s+at /m);
   }, 60_000);
 
+  it('keeps bank reads, and drops them when the sandbox control API changes the data behind the API', async () => {
+    const started = npmStart({ PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1' });
+    try {
+      const line = await ready(started);
+      const control = new URL(line.sandbox.controlApi as string);
+      const usd = async () => {
+        const response = await fetch(line.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ balances { currency available { amount } } }"}' });
+        const { data } = (await response.json()) as { data: { balances: { currency: string; available: { amount: string } }[] } };
+        return Number(data.balances.find((b) => b.currency === 'USD')!.available.amount);
+      };
+      const calls = async () => ((await (await fetch(new URL('requests', control))).json()) as unknown[]).length;
+      const before = await usd();
+      const afterFirst = await calls();
+      expect(await usd()).toBe(before);
+      // The repeat was answered from the cache.
+      expect(await calls()).toBe(afterFirst);
+      const deposit = await fetch(new URL('deposits', control), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"currency":"USD","amount":1250,"payer_name":"Globex"}' });
+      expect(deposit.status).toBe(200);
+      expect(await usd()).toBe(before + 1250);
+    } finally {
+      started.npm.kill('SIGTERM');
+      await started.exited;
+    }
+  }, 60_000);
+
   it('does not advertise GraphiQL when it is off', async () => {
     const started = npmStart({ PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production' });
     expect(await ready(started)).toMatchObject({ graphiql: false });

@@ -65,6 +65,8 @@ export interface Sandbox {
    * too, and whoever filed them may want to file them again. Returns the function that stops it.
    */
   onReset(listener: () => void): () => void;
+  /** Told after every change made through the control API (reset, clock, deposits, faults...): they happen behind the API's back. */
+  onControlChange(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     events: () => runtime.store.events.list(),
     reset: () => runtime.reset(),
     onReset: (listener) => runtime.onReset(listener),
+    onControlChange: (listener) => runtime.onControlChange(listener),
     close: () => (closed ??= Promise.all([shutdown(server, runtime.shutdown), runtime.deliveries.close()]).then(() => undefined)),
   };
 }

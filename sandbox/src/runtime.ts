@@ -76,6 +76,10 @@ export interface Runtime {
   reset(): void;
   /** Told after every reset, however it was asked for. */
   onReset(listener: () => void): () => void;
+  /** The control API changed the state behind the API's back (a reset, the clock, a deposit...): tells onControlChange's listeners. */
+  controlChanged(): void;
+  /** Told after every change made through the control API (an embedded gateway drops what it cached). */
+  onControlChange(listener: () => void): () => void;
   shutdown(): void;
 }
 
@@ -87,6 +91,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const shutdown = new AbortController();
   let latencyOverride: number | null = null;
   const resetListeners = new Set<() => void>();
+  const controlListeners = new Set<() => void>();
   const events = createEventBus(options.credentials.userId, (event, at) => {
     domains.onEvent(runtime, event, at);
   });
@@ -141,6 +146,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     onReset(listener) {
       resetListeners.add(listener);
       return () => resetListeners.delete(listener);
+    },
+    controlChanged() {
+      for (const listener of controlListeners) listener();
+    },
+    onControlChange(listener) {
+      controlListeners.add(listener);
+      return () => controlListeners.delete(listener);
     },
     shutdown: () => shutdown.abort(),
   };

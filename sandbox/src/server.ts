@@ -161,12 +161,20 @@ async function dispatch(call: Call, router: Router, runtime: Runtime, fallback: 
     const body = call.method === 'GET' ? undefined : parseJsonBody(raw);
     const ctx: RequestContext = { runtime, method: route.method, path: call.path, params, query: call.query, headers: call.req.headers, body };
     const execute = (): Promise<Reply> => invoke(route, ctx, errors, runtime);
+    if (route.headers === 'none' && WRITE_METHODS.has(call.method)) return await controlWrite(execute, runtime);
     if (!WRITE_METHODS.has(call.method) || !carriesRequestId(route.headers)) return await execute();
     const key = headerValue(call.req.headers, 'x-request-id') ?? '';
     return await runtime.idempotency.run(key, requestFingerprint(call.method, call.path, call.query, body), execute);
   } catch (error) {
     return failure(error, errors, runtime, call);
   }
+}
+
+/** A control-API write: once it went through, whoever watches the sandbox's state is told. */
+async function controlWrite(execute: () => Promise<Reply>, runtime: Runtime): Promise<Reply> {
+  const reply = await execute();
+  if (reply.status < 400) runtime.controlChanged();
+  return reply;
 }
 
 async function invoke(route: Route, ctx: RequestContext, errors: ErrorStyle, runtime: Runtime): Promise<Reply> {

@@ -403,3 +403,23 @@ describe('routing', () => {
     expect(response.body).toEqual({ error: 'Not found' });
   });
 });
+
+describe('onControlChange', () => {
+  it('tells its listeners of each control-API write that went through, and of nothing else', async () => {
+    let told = 0;
+    const stop = sandbox.onControlChange(() => (told += 1));
+    await control(sandbox, 'POST', '/clock/advance', { minutes: 1 });
+    expect(told).toBe(1);
+    await control(sandbox, 'GET', '/clock');
+    await api.get(BALANCE_PATH);
+    expect(told).toBe(1);
+    // Refused (not a number): nothing changed.
+    expect((await control(sandbox, 'POST', '/clock/advance', { minutes: 'soon' })).status).toBe(400);
+    expect(told).toBe(1);
+    await control(sandbox, 'POST', '/deposits', { currency: 'USD', amount: 10, payer_name: 'Globex' });
+    expect(told).toBe(2);
+    stop();
+    await control(sandbox, 'POST', '/reset');
+    expect(told).toBe(2);
+  });
+});
