@@ -5,6 +5,7 @@ import { CSRF_HEADER } from './auth/csrf.ts';
 import type { CallerAuth } from './auth/index.ts';
 import { fairShareKey } from './auth/identity.ts';
 import { useResponseCompression } from './compression.ts';
+import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
@@ -121,8 +122,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
-    // Compression last: every other plugin has set its headers by then.
-    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...incrementalDelivery(), ...auth.plugins, ...(options.plugins ?? []), useResponseCompression()],
+    // Compression last: every other plugin has set its headers by then (the ETag names the JSON).
+    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...incrementalDelivery(), ...auth.plugins, ...(options.plugins ?? []), useConditionalGet(), useResponseCompression()],
     context: async ({ request }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server.ts'],
   ['ws.ts', 'health.ts'],
   ['yoga.ts'],
-  ['compression.ts', 'incremental-delivery.ts', 'schema'],
+  ['compression.ts', 'conditional-get.ts', 'incremental-delivery.ts', 'schema'],
   ['builder.ts', 'errors.ts'],
   ['scalars.ts', 'observability'],
   ['context.ts'],
