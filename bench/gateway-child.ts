@@ -16,7 +16,7 @@ import type { ChildReply } from './child-process.ts';
  */
 
 export type GatewayRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string } }
+  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string }; cache?: boolean }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'subscriptions' }
   | { id: number; kind: 'watch-start' }
@@ -55,9 +55,11 @@ const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, 
 async function answer(request: GatewayRequest): Promise<unknown> {
   switch (request.kind) {
     case 'start': {
-      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY) apply as they do to `npm start`.
-      const { concurrency } = loadConfig(process.env).upstreamCalls;
-      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency };
+      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY) apply as they do to `npm start`; so
+      // do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
+      // keeps no reads, so every other figure measures the way to the bank.
+      const { concurrency, cache } = loadConfig(process.env).upstreamCalls;
+      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
       gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks });
       await gateway.events.ready;
       return (await gateway.server.listen(0, '127.0.0.1')).port;

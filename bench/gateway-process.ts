@@ -33,11 +33,12 @@ export class GatewayProcess {
     this.port = port;
   }
 
-  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }): Promise<GatewayProcess> {
+  /** With `cache`, the record cache is on as `npm start` has it; without, every read goes to the bank. */
+  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }, cache = false): Promise<GatewayProcess> {
     const flags = startHeapFlags();
     const child = await BenchChild.start(CHILD_PATH, "gateway's process", { ...process.env, NODE_OPTIONS: flags.join(' ') });
     try {
-      const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
+      const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks, cache } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
       return new GatewayProcess(child, flags, port);
     } catch (error) {
       await child.close();

@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import type { CacheResult } from './cache.ts';
 import type { LoadResult } from './load.ts';
 import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
@@ -34,6 +35,7 @@ export interface RunResults {
   elapsedSeconds: number;
   operations: OperationResult[];
   overhead: OverheadResult;
+  cache: CacheResult;
   subscriptions: SubscriptionResult;
   memory: MemoryReport;
 }
@@ -105,6 +107,7 @@ function targetRows(r: RunResults): string[][] {
     ]);
   }
 
+  rows.push(...cacheRows(r.cache));
   rows.push(...fanoutRows(r.subscriptions));
 
   const peak = peakOf(r.memory, () => true, (p) => p.gatewayMb) ?? Number.NaN;
@@ -117,6 +120,30 @@ function targetRows(r: RunResults): string[][] {
     verdict(rssMet, rssMet ? `${Math.round(TARGETS.rssMb - peak)} MB to spare` : `${Math.round(peak - TARGETS.rssMb)} MB over`),
   ]);
   return rows;
+}
+
+/** The record cache's three targets (issue 18): repeats make no call; an event and a mutation show at once. */
+function cacheRows(c: CacheResult): string[][] {
+  const repeats = c.screens.every((screen) => screen.repeatCalls === 0);
+  const { deposit: d, cardUpdate: u } = c;
+  const depositShown = d.afterEvent === d.before + d.amount;
+  return [
+    [
+      'record cache: the dashboard and the cards screen repeated within the TTL make 0 upstream calls',
+      c.screens.map((screen) => `${screen.name}: ${screen.firstCalls} calls, then ${screen.repeatCalls}`).join('; '),
+      verdict(repeats, repeats ? 'every repeat answered from the cache' : 'a repeat reached the bank'),
+    ],
+    [
+      'record cache: after a deposit event the next dashboard shows the new balance',
+      `USD available ${d.before}; after the bank's deposit of ${d.amount}, before its event: ${d.beforeEvent}; after deposit.settled: ${d.afterEvent} (${d.balanceCalls} balance read)`,
+      verdict(depositShown, depositShown ? 'the event dropped the kept balances' : 'the old balance was shown'),
+    ],
+    [
+      'record cache: after cardUpdate the card shows its new status at once',
+      `${u.from} → ${u.to}; the next read: ${u.read} (${u.cardReads} upstream calls between the update's answer and that read)`,
+      verdict(u.read === u.to, u.read === u.to ? 'the write dropped the kept card' : 'the old status was shown'),
+    ],
+  ];
 }
 
 /** The memory sampler's name for the subscribers' process (bench/run.ts). */
@@ -287,6 +314,16 @@ function subscriptionsTable(s: SubscriptionResult): string {
   return table(header, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor)]);
 }
 
+function cacheTable(r: RunResults): string {
+  return table(
+    ['screen', 'calls, first run', 'calls, repeated', 'wall p50 cached', 'wall p50 without the cache'],
+    r.cache.screens.map((screen) => {
+      const uncached = r.operations.find((o) => o.name === screen.name);
+      return [screen.name, String(screen.firstCalls), String(screen.repeatCalls), `${ms(screen.wallP50)} ms`, uncached ? `${ms(uncached.wall.p50)} ms` : 'n/a'];
+    }),
+  );
+}
+
 function memoryTable(m: MemoryReport): string {
   return table(
     ['phase', 'gateway process RSS', 'its V8 heap used', 'its V8 heap reserved', ...m.children.map((c) => `${c} RSS`)],
@@ -321,6 +358,12 @@ ${sequentialTable(r)}
 Under autocannon, ${st.seconds} s per level. Latencies in ms, from every response (not autocannon's whole-millisecond histogram); errors count transport errors, non-2xx answers and GraphQL \`errors\`. Limit, in flight, queued: the gateway's adaptive limit on calls to the sandbox, and the calls in flight and waiting, sampled every 10 ms in its process during the run (the limit also at its end). The bound the limit allows: screens per second if the mean limit were always full, limit / (calls per screen × latency). Gateway loop busy: event-loop utilisation of the gateway's process during the run (100 % = its one thread saturated).
 
 ${loadTable(r)}
+
+## Record cache
+
+A second gateway process on the same sandbox, with the record cache on as \`npm start\` ships it (the gateway above keeps no reads, so its figures measure the way to the bank). Calls: the first run of each screen with nothing kept (the dashboard's includes the new gateway's login), then the run right after it, counted in the sandbox's request log. Wall p50: ${r.settings.sequentialRuns} sequential runs once everything is kept, beside the same screen without the cache (above).
+
+${cacheTable(r)}
 
 ## Gateway overhead
 

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
+import { measureCache } from './cache.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
@@ -52,6 +53,11 @@ try {
   progress('gateway overhead');
   const overhead = await measureOverhead(world, settings);
 
+  memory.phase('record cache (a second gateway with the cache on)');
+  progress('record cache');
+  await waitForQuiet(world);
+  const cache = await measureCache(world, settings);
+
   progress(`subscriptions: ${settings.subscribers} clients`);
   await waitForQuiet(world);
   const subscriptions = await measureSubscriptions(world, settings, (stage) => {
@@ -68,6 +74,7 @@ try {
     elapsedSeconds: (performance.now() - t0) / 1000,
     operations,
     overhead,
+    cache,
     subscriptions,
     memory: await memory.stop(),
   });
