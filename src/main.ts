@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     auth: config.auth,
     limits: config.limits,
     resilience: config.resilience,
+    tracing: config.tracing,
     metricsToken: config.metricsToken,
     processMetrics: true,
   });
