@@ -79,6 +79,20 @@ export const configSchema = z.object({
       min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
       max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 96), 'the most the limit rises to; also the most connections per host'),
       adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
+      perClient: setting(
+        'CLIENT_MAX_UPSTREAM_IN_FLIGHT',
+        int(0, 10_000, 0),
+        "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own, the host's limit shared in turns",
+        '`0` (off)',
+      ),
+    },
+  ),
+  clientRate: group(
+    'Operations per client',
+    "A client (API key name, JWT subject, the bank user behind a passthrough token, or an anonymous caller's remote address) may start this many operations per window; the next is refused before execution with `RATE_LIMITED` (HTTP 429 and `Retry-After`). Counted in Redis with `REDIS_URL`, so the limit spans every instance. Off by default. See [operations.md](operations.md#fair-share-per-client).",
+    {
+      operations: setting('CLIENT_RATE_LIMIT_OPERATIONS', int(0, 1_000_000, 0), 'operations (queries, mutations, subscriptions started) one client may start per window; `0`: no limit', '`0` (off)'),
+      windowSeconds: setting('CLIENT_RATE_LIMIT_WINDOW_SECONDS', int(1, 86_400, 60), "the window they are counted in: fixed, from the client's first operation in it"),
     },
   ),
   sandbox: sandboxSettingsSchema,
@@ -255,8 +269,14 @@ export interface UpstreamConfig {
   concurrency?: ConcurrencyConfig;
 }
 
-/** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
+/**
+ * The adaptive limit on calls in flight per bank host: where it starts, its bounds, whether it
+ * learns, and the cap on one client's share of it (`perClient`, 0 = none).
+ */
 export type ConcurrencyConfig = Settings['concurrency'];
+
+/** Operations one client may start per window (0 = no limit). */
+export type ClientRateLimitConfig = Settings['clientRate'];
 
 
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
@@ -322,6 +342,7 @@ export interface Config {
   eventLog: EventLogConfig;
   auth: CallerAuthConfig;
   limits: QueryLimitsConfig;
+  clientRateLimit: ClientRateLimitConfig;
   resilience: ResilienceConfig;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -350,6 +371,7 @@ function configFrom(s: Settings): Config {
     eventLog: { maxEvents: s.events.maxEvents, maxAgeMs: s.events.maxAgeMs },
     auth: authFrom(s),
     limits: limitsFrom(s),
+    clientRateLimit: s.clientRate,
     resilience: s.resilience,
     metricsToken: s.metrics.token,
   };
@@ -413,4 +435,5 @@ export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).ev
 export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
 export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurrency;
+export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_SETTINGS.clientRate;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;

@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     eventLog: config.eventLog,
     auth: config.auth,
     limits: config.limits,
+    clientRateLimit: config.clientRateLimit,
     resilience: config.resilience,
     metricsToken: config.metricsToken,
     processMetrics: true,

@@ -1,9 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { startKit, type Kit } from './kit.ts';
+import { capturingLogger, metric } from './observe.ts';
+import { freePort, haveRedisServer, OwnRedis } from './redis.ts';
 import { mustSkip } from './skip.ts';
 import { subscribeWs, type Subscription } from './subscribe.ts';
 
@@ -12,74 +11,11 @@ import { subscribeWs, type Subscription } from './subscribe.ts';
  * own, on a free port, started and stopped by its PID (never the shared one at 6379). Skipped, with
  * the reason in the title, where redis-server is not installed; CI has it.
  */
-const haveRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 const skip = mustSkip(haveRedisServer, 'Redis faults: redis-server is not installed (CI has it)');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of this test's own: started, stopped by PID, started again on the same port. */
-class OwnRedis {
-  #process: ChildProcess | undefined;
-  readonly port: number;
-  constructor(port: number) {
-    this.port = port;
-  }
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    this.#process = child;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-    });
-  }
-  /** Freezes the server: connections stay open, nothing is answered (a hung Redis). */
-  pause(paused: boolean): void {
-    if (this.#process?.pid) process.kill(this.#process.pid, paused ? 'SIGSTOP' : 'SIGCONT');
-  }
-
-  async stop(): Promise<void> {
-    this.pause(false);
-    const child = this.#process;
-    this.#process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(child.pid!, 'SIGKILL');
-    await exited;
-  }
-}
-
-/** The gateway's log, as lines: what the operator would see. */
-function capturingLogger() {
-  const lines: { level: number; msg: string; [key: string]: unknown }[] = [];
-  const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
-  return { logger, lines, messages: (pattern: RegExp) => lines.filter((l) => pattern.test(l.msg)) };
-}
 
 async function readyz(kit: Kit) {
   const response = await fetch(`${kit.baseUrl}/readyz`);
   return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string; buffered?: number }> } };
-}
-
-async function metric(kit: Kit, name: string): Promise<number> {
-  const text = await (await fetch(`${kit.baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.split(' ').at(-1)) : Number.NaN;
 }
 
 const FEED = 'subscription { bankEvents { id } }';

@@ -32,6 +32,15 @@ interface ClientQueue {
 const UNDER_WAY_MS = 60_000;
 const UNDER_WAY_MAX = 10_000;
 
+/** The queue's bounds: the host's limit (read at each grant: it adapts) and one client's cap on it. */
+export interface FairQueueLimits {
+  limit: () => number;
+  /** The most calls one client may have in flight; 0 or absent: no cap but the limit. */
+  perClient?: number | undefined;
+  /** A call had to wait for its own client's calls, its client being at its cap (not for the limit). */
+  onHeld?: (() => void) | undefined;
+}
+
 /**
  * The queue in front of a bank host's concurrency limit. When the limit is reached, the next free
  * slot goes:
@@ -41,21 +50,32 @@ const UNDER_WAY_MAX = 10_000;
  *    turns one slot each, so an operation that started finishes before new ones pile up on top; after
  *    every full turn of them one new operation sends its first call, so a new operation waits at
  *    most one slot per operation under way and no operation's tail grows without bound.
- * When no call waits, a call takes a free slot at once. A call whose signal aborts while it waits
+ * With a cap per client (CLIENT_MAX_UPSTREAM_IN_FLIGHT), a client with that many calls in flight
+ * sits its turns out: its next call waits for one of its own to end, even with slots free, and the
+ * free slots stay for the other clients. A call waits rather than fails: refusing one call of an
+ * operation would fail half an operation whose other calls went through. When no call may be
+ * served before it, a call takes a free slot at once. A call whose signal aborts while it waits
  * leaves the queue without a slot.
  */
 export class FairQueue {
   readonly #limit: () => number;
+  readonly #perClient: number;
+  readonly #onHeld: () => void;
   #inFlight = 0;
   #queued = 0;
   readonly #clients: ClientQueue[] = [];
   #nextClient = 0;
   readonly #byClient = new Map<string, ClientQueue>();
+  /** Calls in flight per client (only clients with some). */
+  readonly #clientInFlight = new Map<string, number>();
   /** Operations that have sent a call lately: their next calls count as under way. */
   readonly #started = new LRUCache<string, true>({ max: UNDER_WAY_MAX, ttl: UNDER_WAY_MS });
 
-  constructor(limit: () => number) {
+  constructor(limits: FairQueueLimits | (() => number)) {
+    const { limit, perClient, onHeld } = typeof limits === 'function' ? { limit: limits, perClient: 0, onHeld: undefined } : limits;
     this.#limit = limit;
+    this.#onHeld = onHeld ?? (() => {});
+    this.#perClient = perClient && perClient > 0 ? perClient : Number.POSITIVE_INFINITY;
   }
 
   get inFlight(): number {
@@ -66,20 +86,34 @@ export class FairQueue {
     return this.#queued;
   }
 
+  /** Waiting calls whose client has its cap of calls in flight (they wait for its own, not for the limit). */
+  get heldByClientCap(): number {
+    let held = 0;
+    for (const client of this.#clients) {
+      if (!this.#mayTake(client.key)) for (const operation of client.byOperation.values()) held += operation.waiters.filter((w) => !w.cancelled).length;
+    }
+    return held;
+  }
+
   /**
    * Resolves once the call may be sent: with 0 when a slot was free, else with the demand the call
-   * met when it had to wait (calls in flight and waiting then, itself included). The caller must
-   * `release()` once the call is over. Rejects with the signal's reason if that aborts first.
+   * met when the host's limit held it back (calls in flight and waiting then, itself included; 0
+   * when only its client's cap did). The caller must `release(owner.client)` once the call is over.
+   * Rejects with the signal's reason if that aborts first.
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const operationKey = `${owner.client}\u0000${owner.operation}`;
-    if (this.#queued === 0 && this.#inFlight < this.#limit()) {
-      this.#inFlight += 1;
+    // Calls that may go before this one are served first: a slot still free after them is free for
+    // this call, unless its client is at its cap (then its own calls, if any wait, were not served either).
+    this.drain();
+    if (this.#inFlight < this.#limit() && this.#mayTake(owner.client)) {
+      this.#occupy(owner.client);
       this.#started.set(operationKey, true);
       return Promise.resolve(0);
     }
-    const demand = this.#inFlight + this.#queued + 1;
+    const demand = this.#inFlight < this.#limit() ? 0 : this.#inFlight + this.#queued + 1;
+    if (!this.#mayTake(owner.client)) this.#onHeld();
     return new Promise<number>((resolve, reject) => {
       const onAbort = () => {
         waiter.cancelled = true;
@@ -99,21 +133,33 @@ export class FairQueue {
     });
   }
 
-  /** A call is over: its slot goes to the next waiting call in turn. */
-  release(): void {
+  /** A call of `client` is over: its slot goes to the next waiting call in turn. */
+  release(client: string): void {
     this.#inFlight -= 1;
+    const held = (this.#clientInFlight.get(client) ?? 1) - 1;
+    if (held > 0) this.#clientInFlight.set(client, held);
+    else this.#clientInFlight.delete(client);
     this.drain();
   }
 
   /** Hands out free slots (after a release, or when the limit rose). */
   drain(): void {
     while (this.#queued > 0 && this.#inFlight < this.#limit()) {
-      const waiter = this.#take();
-      if (!waiter) return;
+      const taken = this.#take();
+      if (!taken) return;
       this.#queued -= 1;
-      this.#inFlight += 1;
-      waiter.grant();
+      this.#occupy(taken.client);
+      taken.waiter.grant();
     }
+  }
+
+  #mayTake(client: string): boolean {
+    return (this.#clientInFlight.get(client) ?? 0) < this.#perClient;
+  }
+
+  #occupy(client: string): void {
+    this.#inFlight += 1;
+    this.#clientInFlight.set(client, (this.#clientInFlight.get(client) ?? 0) + 1);
   }
 
   #enqueue(clientKey: string, operationKey: string, waiter: Waiter): void {
@@ -133,11 +179,21 @@ export class FairQueue {
     this.#queued += 1;
   }
 
-  /** The next waiting call in turn, or undefined when only cancelled ones were left. */
-  #take(): Waiter | undefined {
-    while (this.#clients.length > 0) {
+  /**
+   * The next waiting call in turn, with its client; undefined when every client left waiting has its
+   * cap of calls in flight, or only cancelled calls were left.
+   */
+  #take(): { waiter: Waiter; client: string } | undefined {
+    let skipped = 0;
+    while (this.#clients.length > 0 && skipped < this.#clients.length) {
       if (this.#nextClient >= this.#clients.length) this.#nextClient = 0;
       const client = this.#clients[this.#nextClient]!;
+      if (!this.#mayTake(client.key)) {
+        // At its cap: its turn passes to the next client until one of its calls ends.
+        this.#nextClient += 1;
+        skipped += 1;
+        continue;
+      }
       const waiter = this.#takeFrom(client);
       if (client.byOperation.size === 0) {
         this.#clients.splice(this.#nextClient, 1);
@@ -145,7 +201,7 @@ export class FairQueue {
       } else if (waiter) {
         this.#nextClient += 1;
       }
-      if (waiter) return waiter;
+      if (waiter) return { waiter, client: client.key };
     }
     return undefined;
   }
