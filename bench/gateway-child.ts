@@ -55,10 +55,11 @@ const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, 
 async function answer(request: GatewayRequest): Promise<unknown> {
   switch (request.kind) {
     case 'start': {
-      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY) apply as they do to `npm start`.
-      const { concurrency } = loadConfig(process.env).upstreamCalls;
-      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency };
-      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks });
+      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY, CLIENT_MAX_UPSTREAM_IN_FLIGHT) and the
+      // operations per client (CLIENT_RATE_LIMIT_*) apply as they do to `npm start`: by default, as shipped.
+      const config = loadConfig(process.env);
+      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency: config.upstreamCalls.concurrency };
+      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit });
       await gateway.events.ready;
       return (await gateway.server.listen(0, '127.0.0.1')).port;
     }
