@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' }, upstream: undefined });
-    expect(config.upstreamCalls).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0 } });
+    expect(config.upstreamCalls).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 } });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
   });
 
@@ -32,13 +32,13 @@ describe('loadConfig', () => {
       credentials: { clientKey: 'ck', clientSecret: 'cs', email: 'ops@bank.example' },
       clientId: 'ck',
       timeoutMs: 2500,
-      concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0 },
+      concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 },
     });
   });
 
   it('reads the concurrency limit settings, and refuses bounds that cross', () => {
     const config = loadConfig({ UPSTREAM_INITIAL_CONCURRENCY: '20', UPSTREAM_MIN_CONCURRENCY: '2', UPSTREAM_MAX_CONCURRENCY: '80', UPSTREAM_ADAPTIVE_CONCURRENCY: 'off' });
-    expect(config.upstreamCalls.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0 });
+    expect(config.upstreamCalls.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0, sharePercent: 50 });
     expect(() => loadConfig({ UPSTREAM_MIN_CONCURRENCY: '200' })).toThrow(
       'UPSTREAM_MIN_CONCURRENCY (200) must not be above UPSTREAM_MAX_CONCURRENCY (96)',
     );

@@ -85,6 +85,11 @@ export const configSchema = z.object({
         "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own, the host's limit shared in turns",
         '`0` (off)',
       ),
+      sharePercent: setting(
+        'CLIENT_MAX_SHARE_PERCENT',
+        int(1, 100, 50),
+        "while another client has calls in flight or waiting (or sent one in the last second), the most one client may hold of a bank host's limit, in percent; its other calls wait for its own to end, so a flooding client leaves room for the rest. A client alone may fill the limit. `100`: no share, turns only",
+      ),
     },
   ),
   clientRate: group(

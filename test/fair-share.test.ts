@@ -144,7 +144,7 @@ function mostInFlight(log: readonly RequestLogEntry[], prefix: string): number {
 
 const lastArrival = (log: readonly RequestLogEntry[], prefix: string) => Math.max(...log.filter((e) => e.correlationId?.startsWith(prefix)).map((e) => Date.parse(e.time)));
 const DASHBOARD = OPERATIONS.find((o) => o.name === 'dashboard')!;
-const CAPPED: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: false, perClient: 2 };
+const CAPPED: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: false, perClient: 2, sharePercent: 50 };
 
 describe('calls in flight per client', () => {
   let kit: Kit;
@@ -166,9 +166,9 @@ describe('calls in flight per client', () => {
   it("holds the flooder to its cap while the other client's calls go at once, and every operation completes", async () => {
     const flood = Array.from({ length: 3 }, (_, i) => dashboard('flood', `flood-${i}`));
     // The flood is at its cap with calls waiting behind its own, the host's limit far from reached.
-    for (let i = 0; i < 200 && (kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]?.heldByClientCap ?? 0) === 0; i++) await sleep(5);
+    for (let i = 0; i < 200 && (kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]?.heldByClientShare ?? 0) === 0; i++) await sleep(5);
     const reading = kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]!;
-    expect(reading.heldByClientCap).toBeGreaterThan(0);
+    expect(reading.heldByClientShare).toBeGreaterThan(0);
     expect(reading.inFlight).toBeLessThan(reading.limit);
     const quiet = await dashboard('quiet', 'quiet-0');
     const results = [...(await Promise.all(flood)), quiet];
@@ -180,6 +180,37 @@ describe('calls in flight per client', () => {
     expect(mostInFlight(log, 'quiet')).toBeLessThanOrEqual(2);
     // Not starved: the quiet dashboard's calls were all sent while the flood still had calls to send.
     expect(lastArrival(log, 'quiet')).toBeLessThan(lastArrival(log, 'flood'));
+  });
+});
+
+describe("one client's share of the limit while another is active (CLIENT_MAX_SHARE_PERCENT, shipped at 50)", () => {
+  let kit: Kit;
+  beforeAll(async () => {
+    kit = await startKit({ auth: SERVICE, sandbox: { latencyMs: 20 }, concurrency: { ...CAPPED, initial: 8, perClient: 0 } });
+    await kit.fresh();
+  });
+  afterAll(() => kit?.close());
+
+  const dashboards = (client: (typeof CLIENTS)[number], tag: string, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': `${tag}-${i}`, ...as(client) },
+          body: JSON.stringify({ query: DASHBOARD.query }),
+        });
+        return ((await response.json()) as { errors?: unknown }).errors;
+      }),
+    );
+
+  it('lets a client alone fill the limit, and holds it to half of it while another client was just served', async () => {
+    expect(await dashboards('flood', 'alone', 3)).toEqual([undefined, undefined, undefined]);
+    expect(mostInFlight(kit.sandbox.requests(), 'alone')).toBe(8);
+    await kit.resetCounts();
+    expect(await dashboards('quiet', 'quiet', 1)).toEqual([undefined]);
+    // The quiet client counts as active for a second after its last call: the flood gets half the limit.
+    expect(await dashboards('flood', 'shared', 3)).toEqual([undefined, undefined, undefined]);
+    expect(mostInFlight(kit.sandbox.requests(), 'shared')).toBe(4);
   });
 });
 
@@ -204,7 +235,7 @@ describe('calls in flight per client, past the deadline', () => {
     expect(reasons.length).toBeGreaterThan(0);
     expect(new Set(reasons)).toEqual(new Set(['UPSTREAM_UNAVAILABLE DEADLINE_EXCEEDED']));
     // The other two reads waited for the client's own (its cap), not for the host's limit.
-    expect(await metric(kit, `gateway_upstream_client_cap_waits_total{host="${new URL(kit.sandbox.url).host}"}`)).toBe(2);
+    expect(await metric(kit, `gateway_upstream_client_share_waits_total{host="${new URL(kit.sandbox.url).host}"}`)).toBe(2);
     expect(kit.calls().length).toBeLessThan(3);
   });
 });

@@ -155,7 +155,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
 const QUEUE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Each bank host's concurrency limit: the limit in force, calls in flight and waiting, and the wait. */
-function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit' | 'queueWait' | 'heldByClientCap'> {
+function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit' | 'queueWait' | 'heldByClientShare'> {
   const readers = new Map<string, () => HostLimitReading>();
   const gauge = (name: string, help: string, pick: (reading: HostLimitReading) => number) =>
     new Gauge({
@@ -171,9 +171,9 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
   gauge('gateway_upstream_calls_in_flight', 'Calls in flight to each bank host now.', (r) => r.inFlight);
   gauge('gateway_upstream_calls_queued', 'Calls waiting for a slot under each bank host\'s limit now.', (r) => r.queued);
   gauge(
-    'gateway_upstream_calls_held_by_client_cap',
+    'gateway_upstream_calls_held_by_client_share',
     "Of the calls waiting, those held back by their client's own cap (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not by the host's limit.",
-    (r) => r.heldByClientCap,
+    (r) => r.heldByClientShare,
   );
   const waits = new Histogram({
     name: 'gateway_upstream_queue_wait_seconds',
@@ -183,7 +183,7 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
     registers: [registry],
   });
   const capWaits = new Counter({
-    name: 'gateway_upstream_client_cap_waits_total',
+    name: 'gateway_upstream_client_share_waits_total',
     help: "Calls that had to wait for their own client's calls to end, at its cap (CLIENT_MAX_UPSTREAM_IN_FLIGHT), rather than for the host's limit.",
     labelNames: ['host'] as const,
     registers: [registry],
@@ -191,13 +191,13 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
   return {
     hostLimit: (host, read) => readers.set(host, read),
     queueWait: (host, ms) => waits.observe({ host }, ms / 1000),
-    heldByClientCap: (host) => capWaits.inc({ host }),
+    heldByClientShare: (host) => capWaits.inc({ host }),
   };
 }
 
 /**
  * Why the limits per client refused an operation. Only the window refuses: a call over its
- * client's cap of calls in flight waits instead (gateway_upstream_client_cap_waits_total).
+ * client's cap of calls in flight waits instead (gateway_upstream_client_share_waits_total).
  */
 export type ClientLimitReason = 'operations_per_window';
 

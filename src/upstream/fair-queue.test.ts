@@ -144,7 +144,7 @@ describe('FairQueue with a cap per client', () => {
     const { queue, ask, settle, granted, held } = capped(10, 3);
     for (let i = 0; i < 8; i++) void ask('flood');
     await settle();
-    expect([queue.inFlight, queue.queued, queue.heldByClientCap, held.count]).toEqual([3, 5, 5, 5]);
+    expect([queue.inFlight, queue.queued, queue.heldByClientShare, held.count]).toEqual([3, 5, 5, 5]);
     // Another client goes at once: the flood's waiting calls do not stand in its way.
     for (let i = 0; i < 2; i++) void ask('quiet');
     await settle();
@@ -165,7 +165,7 @@ describe('FairQueue with a cap per client', () => {
     queue.release('flood');
     await settle();
     expect(granted).toEqual(['flood', 'flood', 'quiet', 'flood']);
-    expect([queue.inFlight, queue.queued, queue.heldByClientCap]).toEqual([2, 2, 2]);
+    expect([queue.inFlight, queue.queued, queue.heldByClientShare]).toEqual([2, 2, 2]);
   });
 
   it('never lets one client hold more than its cap, however its calls come and go', async () => {

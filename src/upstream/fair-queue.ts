@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { ClientShares, type ClientShareRules } from './client-shares.ts';
 
 /** Who is asking for a slot: the caller (API key, JWT subject, bank user) and its GraphQL operation. */
 export interface SlotOwner {
@@ -32,12 +33,10 @@ interface ClientQueue {
 const UNDER_WAY_MS = 60_000;
 const UNDER_WAY_MAX = 10_000;
 
-/** The queue's bounds: the host's limit (read at each grant: it adapts) and one client's cap on it. */
-export interface FairQueueLimits {
+/** The queue's bounds: the host's limit (read at each grant: it adapts) and one client's part of it (client-shares.ts). */
+export interface FairQueueLimits extends Omit<ClientShareRules, 'now'> {
   limit: () => number;
-  /** The most calls one client may have in flight; 0 or absent: no cap but the limit. */
-  perClient?: number | undefined;
-  /** A call had to wait for its own client's calls, its client being at its cap (not for the limit). */
+  /** A call had to wait because its client holds its part, not for the limit. */
   onHeld?: (() => void) | undefined;
 }
 
@@ -50,32 +49,30 @@ export interface FairQueueLimits {
  *    turns one slot each, so an operation that started finishes before new ones pile up on top; after
  *    every full turn of them one new operation sends its first call, so a new operation waits at
  *    most one slot per operation under way and no operation's tail grows without bound.
- * With a cap per client (CLIENT_MAX_UPSTREAM_IN_FLIGHT), a client with that many calls in flight
- * sits its turns out: its next call waits for one of its own to end, even with slots free, and the
- * free slots stay for the other clients. A call waits rather than fails: refusing one call of an
- * operation would fail half an operation whose other calls went through. When no call may be
- * served before it, a call takes a free slot at once. A call whose signal aborts while it waits
- * leaves the queue without a slot.
+ * A client that holds its part of the limit (client-shares.ts: its share while others are active,
+ * or its own cap) sits its turns out: its next call waits for one of its own to end, even with
+ * slots free, and the free slots stay for the other clients. A call waits rather than fails:
+ * refusing one call of an operation would fail half an operation whose other calls went through.
+ * When no call may be served before it, a call takes a free slot at once. A call whose signal
+ * aborts while it waits leaves the queue without a slot.
  */
 export class FairQueue {
   readonly #limit: () => number;
-  readonly #perClient: number;
+  readonly #shares: ClientShares;
   readonly #onHeld: () => void;
   #inFlight = 0;
   #queued = 0;
   readonly #clients: ClientQueue[] = [];
   #nextClient = 0;
   readonly #byClient = new Map<string, ClientQueue>();
-  /** Calls in flight per client (only clients with some). */
-  readonly #clientInFlight = new Map<string, number>();
   /** Operations that have sent a call lately: their next calls count as under way. */
   readonly #started = new LRUCache<string, true>({ max: UNDER_WAY_MAX, ttl: UNDER_WAY_MS });
 
   constructor(limits: FairQueueLimits | (() => number)) {
-    const { limit, perClient, onHeld } = typeof limits === 'function' ? { limit: limits, perClient: 0, onHeld: undefined } : limits;
+    const { limit, onHeld, ...rules } = typeof limits === 'function' ? { limit: limits, onHeld: undefined } : limits;
     this.#limit = limit;
     this.#onHeld = onHeld ?? (() => {});
-    this.#perClient = perClient && perClient > 0 ? perClient : Number.POSITIVE_INFINITY;
+    this.#shares = new ClientShares(rules);
   }
 
   get inFlight(): number {
@@ -86,8 +83,8 @@ export class FairQueue {
     return this.#queued;
   }
 
-  /** Waiting calls whose client has its cap of calls in flight (they wait for its own, not for the limit). */
-  get heldByClientCap(): number {
+  /** Waiting calls whose client holds its part of the limit (they wait for its own, not for the limit). */
+  get heldByClientShare(): number {
     let held = 0;
     for (const client of this.#clients) {
       if (!this.#mayTake(client.key)) for (const operation of client.byOperation.values()) held += operation.waiters.filter((w) => !w.cancelled).length;
@@ -98,14 +95,15 @@ export class FairQueue {
   /**
    * Resolves once the call may be sent: with 0 when a slot was free, else with the demand the call
    * met when the host's limit held it back (calls in flight and waiting then, itself included; 0
-   * when only its client's cap did). The caller must `release(owner.client)` once the call is over.
+   * when only its client's part did: the bank had room). The caller must `release(owner.client)` once the call is over.
    * Rejects with the signal's reason if that aborts first.
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const operationKey = `${owner.client}\u0000${owner.operation}`;
+    this.#shares.seen(owner.client);
     // Calls that may go before this one are served first: a slot still free after them is free for
-    // this call, unless its client is at its cap (then its own calls, if any wait, were not served either).
+    // this call, unless its client holds its part (then its own calls, if any wait, were not served either).
     this.drain();
     if (this.#inFlight < this.#limit() && this.#mayTake(owner.client)) {
       this.#occupy(owner.client);
@@ -136,9 +134,7 @@ export class FairQueue {
   /** A call of `client` is over: its slot goes to the next waiting call in turn. */
   release(client: string): void {
     this.#inFlight -= 1;
-    const held = (this.#clientInFlight.get(client) ?? 1) - 1;
-    if (held > 0) this.#clientInFlight.set(client, held);
-    else this.#clientInFlight.delete(client);
+    this.#shares.release(client);
     this.drain();
   }
 
@@ -154,12 +150,12 @@ export class FairQueue {
   }
 
   #mayTake(client: string): boolean {
-    return (this.#clientInFlight.get(client) ?? 0) < this.#perClient;
+    return this.#shares.mayTake(client, this.#limit(), (other) => this.#byClient.has(other));
   }
 
   #occupy(client: string): void {
     this.#inFlight += 1;
-    this.#clientInFlight.set(client, (this.#clientInFlight.get(client) ?? 0) + 1);
+    this.#shares.take(client);
   }
 
   #enqueue(clientKey: string, operationKey: string, waiter: Waiter): void {
@@ -189,7 +185,7 @@ export class FairQueue {
       if (this.#nextClient >= this.#clients.length) this.#nextClient = 0;
       const client = this.#clients[this.#nextClient]!;
       if (!this.#mayTake(client.key)) {
-        // At its cap: its turn passes to the next client until one of its calls ends.
+        // It holds its part: its turn passes to the next client until one of its calls ends.
         this.#nextClient += 1;
         skipped += 1;
         continue;

@@ -27,14 +27,15 @@ export class HostLimit {
     this.#queue = new FairQueue({
       limit: () => this.#limit.value,
       perClient: options.perClient,
-      onHeld: () => observer.heldByClientCap?.(host),
+      sharePercent: options.sharePercent,
+      onHeld: () => observer.heldByClientShare?.(host),
     });
     observer.hostLimit?.(host, () => this.state);
   }
 
   /** The limit in force, the calls in flight and those waiting (and of them, those held by their client's cap). */
   get state(): HostLimitReading {
-    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued, heldByClientCap: this.#queue.heldByClientCap };
+    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued, heldByClientShare: this.#queue.heldByClientShare };
   }
 
   /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */

@@ -21,7 +21,7 @@ export interface HostLimitReading {
   inFlight: number;
   queued: number;
   /** Of the calls queued, those waiting only because their client has its cap of calls in flight. */
-  heldByClientCap: number;
+  heldByClientShare: number;
 }
 
 export interface UpstreamObserver {
@@ -32,7 +32,7 @@ export interface UpstreamObserver {
   /** How long an attempt waited for a slot under its host's limit (0 when one was free). */
   queueWait?(host: string, ms: number): void;
   /** A call had to wait for its own client's calls to end (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not for the host's limit. */
-  heldByClientCap?(host: string): void;
+  heldByClientShare?(host: string): void;
 }
 
 export const NO_OBSERVER: UpstreamObserver = { call: () => {}, breaker: () => {} };
