@@ -73,7 +73,7 @@ export const configSchema = z.object({
   }),
   concurrency: group(
     'Calls in flight to the bank',
-    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. See [operations.md](operations.md#calls-in-flight-to-the-bank).",
+    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. While another client is active, one client holds at most its share of the limit. See [operations.md](operations.md#calls-in-flight-to-the-bank) and [fair share per client](operations.md#fair-share-per-client).",
     {
       initial: setting('UPSTREAM_INITIAL_CONCURRENCY', int(1, 10_000, 50), 'the limit each bank host starts from (and keeps, with adaptation off)'),
       min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
