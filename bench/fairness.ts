@@ -75,7 +75,10 @@ export async function measureFairness(world: BenchWorld, settings: Settings): Pr
     await sleep(1_000);
     // Runs start while the flood has half a second or more left, so each is timed under it.
     const flooded = summarize(await sequential(agent, target, settings.sequentialRuns, floodEnds - 500));
-    return { operation: dashboard.name, idle, flooded, flood: await flooding };
+    const flood = await flooding;
+    // autocannon walks away from the requests it has open; the gateway finishes them before the next phase.
+    await waitForQuiet(world);
+    return { operation: dashboard.name, idle, flooded, flood };
   } finally {
     agent.destroy();
   }
