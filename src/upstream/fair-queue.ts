@@ -27,6 +27,8 @@ interface ClientQueue {
   /** Operations whose first call still waits, in order of arrival. */
   fresh: OperationQueue[];
   byOperation: Map<string, OperationQueue>;
+  /** Its calls waiting, cancelled ones left out. */
+  live: number;
 }
 
 /** How long an operation with nothing in flight still counts as under way (its next round of calls). */
@@ -87,7 +89,7 @@ export class FairQueue {
   get heldByClientShare(): number {
     let held = 0;
     for (const client of this.#clients) {
-      if (!this.#mayTake(client.key)) for (const operation of client.byOperation.values()) held += operation.waiters.filter((w) => !w.cancelled).length;
+      if (!this.#mayTake(client.key)) held += client.live;
     }
     return held;
   }
@@ -116,6 +118,8 @@ export class FairQueue {
       const onAbort = () => {
         waiter.cancelled = true;
         this.#queued -= 1;
+        const client = this.#byClient.get(owner.client);
+        if (client) client.live -= 1;
         reject(signal?.reason);
       };
       const waiter: Waiter = {
@@ -161,7 +165,7 @@ export class FairQueue {
   #enqueue(clientKey: string, operationKey: string, waiter: Waiter): void {
     let client = this.#byClient.get(clientKey);
     if (!client) {
-      client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map() };
+      client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map(), live: 0 };
       this.#byClient.set(clientKey, client);
       this.#clients.push(client);
     }
@@ -172,6 +176,7 @@ export class FairQueue {
       (this.#started.has(operationKey) ? client.underWay : client.fresh).push(operation);
     }
     operation.waiters.push(waiter);
+    client.live += 1;
     this.#queued += 1;
   }
 
@@ -221,7 +226,10 @@ export class FairQueue {
       } else {
         client.next += 1;
       }
-      if (waiter && !waiter.cancelled) return waiter;
+      if (waiter && !waiter.cancelled) {
+        client.live -= 1;
+        return waiter;
+      }
     }
     return undefined;
   }
