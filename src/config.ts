@@ -82,7 +82,7 @@ export const configSchema = z.object({
       perClient: setting(
         'CLIENT_MAX_UPSTREAM_IN_FLIGHT',
         int(0, 10_000, 0),
-        "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own, the host's limit shared in turns",
+        "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own (its share, below, still applies)",
         '`0` (off)',
       ),
       sharePercent: setting(
@@ -158,7 +158,7 @@ export const configSchema = z.object({
     redisUrl: setting(
       'REDIS_URL',
       z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
-      'Redis for the shared event log, fan-out and de-duplication across instances',
+      'Redis for the shared event log, fan-out and de-duplication across instances, and for the operations per client counted across them',
     ),
     maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`); also the most events buffered while Redis is away'),
     maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
