@@ -95,10 +95,12 @@ function redisBacked(
   // `starting`: not connected yet (the first operations count locally without a warning).
   let state: 'starting' | 'shared' | 'local' = 'starting';
   let nextProbeAt = 0;
+  let closed = false;
 
   const down = (reason: string) => {
     nextProbeAt = Date.now() + PROBE_MS;
-    if (state === 'local') return;
+    // A connection closed on purpose is no outage.
+    if (state === 'local' || closed) return;
     state = 'local';
     observer?.shared?.(false);
     logger.warn({ reason }, "Redis is unreachable: operations per client are counted by this instance alone until it is back");
@@ -132,6 +134,7 @@ function redisBacked(
       }
     },
     close: async () => {
+      closed = true;
       await redis.quit().catch(() => redis.disconnect());
     },
   };
