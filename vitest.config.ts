@@ -9,6 +9,7 @@ const UNIT = [
   'sandbox/test/settings.test.ts',
   'sandbox/test/domains.test.ts',
   'test/architecture.test.ts',
+  'test/bench-report.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
   'test/errors-doc.test.ts',

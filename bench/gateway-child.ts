@@ -55,12 +55,14 @@ const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, 
 async function answer(request: GatewayRequest): Promise<unknown> {
   switch (request.kind) {
     case 'start': {
-      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY) apply as they do to `npm start`; so
-      // do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
+      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY, CLIENT_MAX_UPSTREAM_IN_FLIGHT) and the
+      // operations per client (CLIENT_RATE_LIMIT_*) apply as they do to `npm start`: by default, as shipped;
+      // so do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
       // keeps no reads, so every other figure measures the way to the bank.
-      const { concurrency, cache } = loadConfig(process.env).upstreamCalls;
+      const config = loadConfig(process.env);
+      const { concurrency, cache } = config.upstreamCalls;
       const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
-      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks });
+      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit });
       await gateway.events.ready;
       return (await gateway.server.listen(0, '127.0.0.1')).port;
     }

@@ -63,6 +63,20 @@ export const OPERATIONS: BenchOperation[] = [
   },
 ];
 
+/**
+ * The cards screen with each card's details deferred, answered in parts (multipart/mixed): its
+ * first payload (the list) needs one round of calls, its last the whole critical path, at the same
+ * calls as the cards screen.
+ */
+export const DEFERRED_CARDS_SCREEN: BenchOperation & { firstPayloadRounds: number } = {
+  name: 'cards screen (50 cards), details @defer',
+  ...operation('CardsScreenDeferred'),
+  variables: { cards: CARDS_ON_SCREEN },
+  minimumCalls: 1 + 2 + CARDS_ON_SCREEN + 2,
+  criticalPath: 3,
+  firstPayloadRounds: 1,
+};
+
 /** The overhead probe (one upstream call) and the subscription clients' feed. */
 export const ONE_CALL_BALANCES = operation('OneCallBalances').query;
 export const BANK_EVENTS_SUBSCRIPTION = operation('BankEventsFeed').query;

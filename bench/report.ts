@@ -1,5 +1,8 @@
 import { cpus, totalmem } from 'node:os';
 import type { CacheResult } from './cache.ts';
+import type { ClientRateLimitConfig } from '../src/config.ts';
+import type { DeferResult } from './defer.ts';
+import { FLOOD_ADDRESS, FLOOD_CONNECTIONS, FLOOD_SECONDS, QUIET_ADDRESS, type FairnessResult } from './fairness.ts';
 import type { LoadResult } from './load.ts';
 import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
@@ -20,6 +23,10 @@ export const TARGETS = {
   /** Fan-out p99 (POST to the last subscriber's receipt) against the bare WebSocket floor of the same run. */
   fanoutFloorRatio: 2,
   rssMb: 250,
+  /** @defer on the cards screen: the first payload against one round, the last against the critical path. */
+  deferRatio: 1.1,
+  /** Another client's dashboard p50 while one client floods, against its p50 on the idle gateway. */
+  fairShareRatio: 1.5,
 } as const;
 
 /** The memory sampler's name for this process (timing loop, webhook posts, the floor's server). */
@@ -31,9 +38,13 @@ export interface RunResults {
   gatewayFlags: string[];
   /** The concurrency limit's settings, in words. */
   concurrency: string;
+  /** The limits per client in force, in words (perClientLimits). */
+  perClient: string;
   startedAt: Date;
   elapsedSeconds: number;
   operations: OperationResult[];
+  deferred: DeferResult;
+  fairness: FairnessResult;
   overhead: OverheadResult;
   cache: CacheResult;
   subscriptions: SubscriptionResult;
@@ -55,6 +66,42 @@ const pct = (value: number): string => `${Math.round(value * 100)} %`;
 const rps = (value: number): string => (value >= 100 ? String(Math.round(value)) : value.toFixed(1));
 const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
 const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
+const spare = (measured: number, limit: number): string => (measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`);
+
+/** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */
+export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig): string {
+  const window = rate.operations > 0 ? `${rate.operations} operations per ${rate.windowSeconds} s` : 'no limit on operations per window';
+  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : 'no cap on one client\'s calls in flight (the fair queue alone)';
+  const shipped = rate.operations === 0 && maxInFlight === 0;
+  return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT${shipped ? ': the shipped defaults' : ': set for this run, not the shipped defaults'})`;
+}
+
+/** @defer on the cards screen: the first payload against one round, the last against the critical path. */
+export function deferRows(d: DeferResult, latencyMs: number): string[][] {
+  const ratio = TARGETS.deferRatio;
+  const row = (what: string, rounds: number, measured: number): string[] => {
+    const pathMs = rounds * latencyMs;
+    const limit = ratio * pathMs;
+    return [
+      `@defer, ${what} ≤ ${ratio} × ${rounds === 1 ? 'one round' : 'the critical path'} at concurrency 1: ${d.name}`,
+      `${ms(measured)} ms vs ${rounds} × ${latencyMs} = ${pathMs} ms (${(measured / pathMs).toFixed(2)}×)`,
+      verdict(measured <= limit, spare(measured, limit)),
+    ];
+  };
+  return [row('first payload', d.firstPayloadRounds, d.firstPayload.p50), row('last payload', d.criticalPath, d.lastPayload.p50)];
+}
+
+/** The fair-share target: the other client's dashboard under the flood against the idle gateway. */
+export function fairnessRow(f: FairnessResult): string[] {
+  const limit = TARGETS.fairShareRatio * f.idle.p50;
+  const ratio = f.flooded.p50 / f.idle.p50;
+  const flood = `the flooder: ${rps(f.flood.rps)} req/s, p50 ${ms(f.flood.latency.p50)} ms, ${f.flood.errors} errors`;
+  return [
+    `fair share: another client's ${f.operation} p50 ≤ ${TARGETS.fairShareRatio} × its p50 on an idle gateway, one client flooding at c=${FLOOD_CONNECTIONS}`,
+    `${ms(f.flooded.p50)} ms under the flood (n=${f.flooded.count}) vs ${ms(f.idle.p50)} ms idle (n=${f.idle.count}): ${ratio.toFixed(2)}×; ${flood}`,
+    verdict(f.flooded.p50 <= limit && f.flooded.count > 0, spare(f.flooded.p50, limit)),
+  ];
+}
 
 function targetRows(r: RunResults): string[][] {
   const rows: string[][] = [];
@@ -95,6 +142,8 @@ function targetRows(r: RunResults): string[][] {
       verdict(met, [share >= TARGETS.inFlightOfLimit ? 'limit kept busy' : 'limit not kept busy', spread <= TARGETS.p99OverP50 ? 'tail bounded' : 'tail too long'].join(', ')),
     ]);
   }
+
+  rows.push(...deferRows(r.deferred, latency), fairnessRow(r.fairness));
 
   for (const level of r.overhead.levels.filter((l) => l.latencyMs === latency)) {
     const diff = level.gateway.latency.p50 - level.direct.latency.p50;
@@ -276,6 +325,28 @@ function overheadTable(r: RunResults): string {
   return table(header, rows);
 }
 
+function deferTable(d: DeferResult): string {
+  return table(
+    ['payload', 'p50', 'p99', 'max'],
+    [
+      ['first (the list)', ms(d.firstPayload.p50), ms(d.firstPayload.p99), ms(d.firstPayload.max)],
+      ['last (the details)', ms(d.lastPayload.p50), ms(d.lastPayload.p99), ms(d.lastPayload.max)],
+    ],
+  );
+}
+
+function fairnessTable(f: FairnessResult): string {
+  const g = f.flood.gateway;
+  return table(
+    ['client', 'runs', 'p50', 'p99', 'req/s', 'errors', 'gateway loop busy', 'limit (mean)', 'in flight (mean)', 'queued (mean)'],
+    [
+      ['the other client, idle gateway', String(f.idle.count), ms(f.idle.p50), ms(f.idle.p99), '', '0', '', '', '', ''],
+      ['the other client, under the flood', String(f.flooded.count), ms(f.flooded.p50), ms(f.flooded.p99), '', '0', pct(g.loopBusy), g.limitMean.toFixed(1), g.inFlightMean.toFixed(1), g.queuedMean.toFixed(1)],
+      [`the flooder, c=${FLOOD_CONNECTIONS}`, '', ms(f.flood.latency.p50), ms(f.flood.latency.p99), rps(f.flood.rps), String(f.flood.errors), '', '', '', ''],
+    ],
+  );
+}
+
 function subscriptionsTable(s: SubscriptionResult): string {
   const header = [
     'server',
@@ -341,7 +412,7 @@ Written by \`npm run bench\` (bench/run.ts) on ${r.startedAt.toISOString()}; the
 
 - Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}/${process.arch}.
 - Node ${process.version}; the gateway's flags: ${r.gatewayFlags.join(' ')} (the NODE_OPTIONS of \`npm start\`, read from its script, then BENCH_GATEWAY_NODE_OPTIONS if set).
-- Sandbox latency: ${st.latencyMs} ms from each upstream call's arrival to its answer (the sandbox's own work is done inside it, as at a bank with a worker per call). Upstream concurrency: ${r.concurrency}. autocannon runs: ${st.seconds} s each (those at c=${st.connections}, and all of the overhead's, after a 1 s warm-up at the same concurrency); wall time: median of ${st.sequentialRuns} sequential runs, after a second of unmeasured ones.
+- Sandbox latency: ${st.latencyMs} ms from each upstream call's arrival to its answer (the sandbox's own work is done inside it, as at a bank with a worker per call). Upstream concurrency: ${r.concurrency}. Limits per client: ${r.perClient}. autocannon runs: ${st.seconds} s each (those at c=${st.connections}, and all of the overhead's, after a 1 s warm-up at the same concurrency); wall time: median of ${st.sequentialRuns} sequential runs, after a second of unmeasured ones.
 - Processes: one each, so none shares the gateway's event loop or counts in its RSS. The gateway (bench/gateway-child.ts: createGateway wired as \`npm start\` wires it, listening on loopback), the sandbox (\`node sandbox/src/main.ts\`), autocannon (bench/loadgen.ts) and the ${s.subscribers} graphql-ws subscription clients (bench/subscribers.ts). The benchmark's own process runs the sequential timing loop, posts the webhooks and serves the subscription floor's bare WebSocket server. All five share the machine's ${cpu.length} cores.
 - Webhooks: the benchmark posts signed deliveries (\`x-api-key\`, \`x-timestamp\`, \`x-signature\`, the sandbox's scheme) straight to the gateway's \`POST /webhooks\`; the gateway does not subscribe itself at the sandbox. The subscription target is about the gateway's fan-out, from intake to every subscriber, so the clock starts when the POST is issued; the bank's own delivery queue (retries, its HTTP client) is not the gateway's and would only blur the measure.
 
@@ -364,6 +435,18 @@ ${loadTable(r)}
 A second gateway process on the same sandbox, with the record cache on as \`npm start\` ships it (the gateway above keeps no reads, so its figures measure the way to the bank). Calls: the first run of each screen with nothing kept (the dashboard's includes the new gateway's login), then the run right after it, counted in the sandbox's request log. Wall p50: ${r.settings.sequentialRuns} sequential runs once everything is kept, beside the same screen without the cache (above).
 
 ${cacheTable(r)}
+
+## @defer on the cards screen
+
+\`${r.deferred.name}\` (bench/operations.graphql, CardsScreenDeferred) with \`Accept: multipart/mixed\`, one run at a time from this process after a second of unmeasured ones: the time from the request to its first complete part (the card list: ${r.deferred.firstPayloadRounds} round of calls) and to the end of its last (every card's details, cardholder and wallet: ${r.deferred.criticalPath} rounds), n=${r.deferred.firstPayload.count}. ${r.deferred.parts} parts per run; ${r.deferred.calls} upstream calls per run (minimum ${r.deferred.minimumCalls}).
+
+${deferTable(r.deferred)}
+
+## Fair share
+
+One client floods the gateway with the dashboard at concurrency ${FLOOD_CONNECTIONS} (autocannon in the load generator's process, ${FLOOD_SECONDS} s) while another times its own dashboard one at a time from this process, after its p50 on the idle gateway just before. The gateway runs AUTH_MODE none, which counts an anonymous caller by the address it connects from: autocannon connects from ${FLOOD_ADDRESS}, the other client from ${QUIET_ADDRESS}. Limits per client: ${r.perClient}. Under the flood, only runs started with half a second of it left count. Latencies in ms.
+
+${fairnessTable(r.fairness)}
 
 ## Gateway overhead
 

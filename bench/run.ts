@@ -2,11 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureCache } from './cache.ts';
+import { measureDefer } from './defer.ts';
+import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
-import { BENCH_PROCESS, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
+import { BENCH_PROCESS, perClientLimits, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 import { measureSubscriptions } from './subscriptions.ts';
@@ -49,6 +51,14 @@ try {
     operations.push(await measureOperation(world, operation, settings));
   }
 
+  memory.phase('operation: cards screen, details @defer (multipart)');
+  progress('cards screen, details @defer');
+  const deferred = await measureDefer(world, settings);
+
+  memory.phase(`operation: fair share, one client flooding at c=${FLOOD_CONNECTIONS}`);
+  progress(`fair share: one client flooding at c=${FLOOD_CONNECTIONS}, another timing its dashboard`);
+  const fairness = await measureFairness(world, settings);
+
   memory.phase('gateway overhead (one-call query vs direct)');
   progress('gateway overhead');
   const overhead = await measureOverhead(world, settings);
@@ -65,14 +75,18 @@ try {
     progress(`subscriptions: ${stage}`);
   });
 
-  const { concurrency } = loadConfig(process.env).upstreamCalls;
+  const config = loadConfig(process.env);
+  const { concurrency } = config.upstreamCalls;
   const report = renderReport({
     settings,
     gatewayFlags: world.gateway.flags,
     concurrency: `adaptive ${concurrency.adaptive ? 'on' : 'off'}, from ${concurrency.initial} within ${concurrency.min}..${concurrency.max} (UPSTREAM_*_CONCURRENCY)`,
+    perClient: perClientLimits(concurrency.perClient, config.clientRateLimit),
     startedAt,
     elapsedSeconds: (performance.now() - t0) / 1000,
     operations,
+    deferred,
+    fairness,
     overhead,
     cache,
     subscriptions,

@@ -8,7 +8,7 @@ describe('loadConfig', () => {
     expect(config.upstreamCalls).toEqual({
       serviceSegment: 'svc',
       timeoutMs: 10_000,
-      concurrency: { initial: 50, min: 4, max: 96, adaptive: true },
+      concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 },
       cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
     });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
@@ -37,14 +37,14 @@ describe('loadConfig', () => {
       credentials: { clientKey: 'ck', clientSecret: 'cs', email: 'ops@bank.example' },
       clientId: 'ck',
       timeoutMs: 2500,
-      concurrency: { initial: 50, min: 4, max: 96, adaptive: true },
+      concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 },
       cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
     });
   });
 
   it('reads the concurrency limit settings, and refuses bounds that cross', () => {
     const config = loadConfig({ UPSTREAM_INITIAL_CONCURRENCY: '20', UPSTREAM_MIN_CONCURRENCY: '2', UPSTREAM_MAX_CONCURRENCY: '80', UPSTREAM_ADAPTIVE_CONCURRENCY: 'off' });
-    expect(config.upstreamCalls.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false });
+    expect(config.upstreamCalls.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0, sharePercent: 50 });
     expect(() => loadConfig({ UPSTREAM_MIN_CONCURRENCY: '200' })).toThrow(
       'UPSTREAM_MIN_CONCURRENCY (200) must not be above UPSTREAM_MAX_CONCURRENCY (96)',
     );

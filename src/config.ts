@@ -73,12 +73,31 @@ export const configSchema = z.object({
   }),
   concurrency: group(
     'Calls in flight to the bank',
-    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. See [operations.md](operations.md#calls-in-flight-to-the-bank).",
+    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. While another client is active, one client holds at most its share of the limit. See [operations.md](operations.md#calls-in-flight-to-the-bank) and [fair share per client](operations.md#fair-share-per-client).",
     {
       initial: setting('UPSTREAM_INITIAL_CONCURRENCY', int(1, 10_000, 50), 'the limit each bank host starts from (and keeps, with adaptation off)'),
       min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
       max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 96), 'the most the limit rises to; also the most connections per host'),
       adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
+      perClient: setting(
+        'CLIENT_MAX_UPSTREAM_IN_FLIGHT',
+        int(0, 10_000, 0),
+        "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own (its share, below, still applies)",
+        '`0` (off)',
+      ),
+      sharePercent: setting(
+        'CLIENT_MAX_SHARE_PERCENT',
+        int(1, 100, 50),
+        "while another client has calls in flight or waiting (or sent one in the last second), the most one client may hold of a bank host's limit, in percent; its other calls wait for its own to end, so a flooding client leaves room for the rest. A client alone may fill the limit. `100`: no share, turns only",
+      ),
+    },
+  ),
+  clientRate: group(
+    'Operations per client',
+    "A client (API key name, JWT subject, the bank user behind a passthrough token, or an anonymous caller's remote address) may start this many operations per window; the next is refused before execution with `RATE_LIMITED` (HTTP 429 and `Retry-After`). Counted in Redis with `REDIS_URL`, so the limit spans every instance. Off by default. See [operations.md](operations.md#fair-share-per-client).",
+    {
+      operations: setting('CLIENT_RATE_LIMIT_OPERATIONS', int(0, 1_000_000, 0), 'operations (queries, mutations, subscriptions started) one client may start per window; `0`: no limit', '`0` (off)'),
+      windowSeconds: setting('CLIENT_RATE_LIMIT_WINDOW_SECONDS', int(1, 86_400, 60), "the window they are counted in: fixed, from the client's first operation in it"),
     },
   ),
   cache: group(
@@ -159,7 +178,7 @@ export const configSchema = z.object({
     redisUrl: setting(
       'REDIS_URL',
       z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
-      'Redis for the shared event log, fan-out and de-duplication across instances',
+      'Redis for the shared event log, fan-out and de-duplication across instances, and for the operations per client counted across them',
     ),
     maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`); also the most events buffered while Redis is away'),
     maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
@@ -283,8 +302,14 @@ export type TracingConfig = Settings['tracing'];
 /** Which bank reads are kept, how long, and how many (UPSTREAM_CACHE_*). */
 export type CacheConfig = Settings['cache'];
 
-/** The adaptive limit on calls in flight per bank host: where it starts, its bounds, and whether it learns. */
+/**
+ * The adaptive limit on calls in flight per bank host: where it starts, its bounds, whether it
+ * learns, and the cap on one client's share of it (`perClient`, 0 = none).
+ */
 export type ConcurrencyConfig = Settings['concurrency'];
+
+/** Operations one client may start per window (0 = no limit). */
+export type ClientRateLimitConfig = Settings['clientRate'];
 
 
 /** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
@@ -351,6 +376,7 @@ export interface Config {
   eventLog: EventLogConfig;
   auth: CallerAuthConfig;
   limits: QueryLimitsConfig;
+  clientRateLimit: ClientRateLimitConfig;
   resilience: ResilienceConfig;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -380,6 +406,7 @@ function configFrom(s: Settings): Config {
     eventLog: { maxEvents: s.events.maxEvents, maxAgeMs: s.events.maxAgeMs },
     auth: authFrom(s),
     limits: limitsFrom(s),
+    clientRateLimit: s.clientRate,
     resilience: s.resilience,
     metricsToken: s.metrics.token,
     tracing: s.tracing,
@@ -446,4 +473,5 @@ export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
 export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurrency;
 export const DEFAULT_CACHE: CacheConfig = DEFAULT_SETTINGS.cache;
+export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_SETTINGS.clientRate;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;

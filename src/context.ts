@@ -12,6 +12,8 @@ export interface GatewayContext {
   logger: Logger;
   /** Who is calling (authenticated before the operation was parsed). */
   caller: CallerIdentity;
+  /** Whom the operation counts against for its fair share (fairShareKey): may hold a token, never logged. */
+  client: string;
   /** The gateway's id of this request: answered as x-request-id, sent upstream as x-correlation-id. */
   requestId: string;
   /** Accepted bank events, for subscriptions. */

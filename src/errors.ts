@@ -37,7 +37,8 @@ import {
  * events: SUBSCRIBER_FELL_BEHIND (`resumeAfter`).
  *
  * Refusals before execution have their own codes, set where they are made: src/security/refusal.ts
- * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/auth/refusal.ts and
+ * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/security/client-limits.ts
+ * (RATE_LIMITED: the client's operations per window are spent), src/auth/refusal.ts and
  * src/auth/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/auth/origins.ts (ORIGIN_NOT_ALLOWED), src/server.ts
  * (SHUTTING_DOWN).
  *

@@ -1,10 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import {
+  DEFAULT_CLIENT_RATE_LIMIT,
   DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
   DEFAULT_RESILIENCE,
   DEFAULT_WEBHOOKS,
+  type ClientRateLimitConfig,
   type EventLogConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
@@ -27,6 +29,7 @@ import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { startTracing } from './observability/tracing.ts';
+import { clientRateLimit } from './security/client-limits.ts';
 import { queryLimitPlugins } from './security/limits.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
@@ -42,6 +45,8 @@ export interface Gateway {
   server: GatewayServer;
   auth: CallerAuth;
   metrics: GatewayMetrics;
+  /** The operations per client: its Redis connection, closed by the server's stop (or by an owner that never listened). */
+  clientRateLimit: { close(): Promise<void> };
 }
 
 export interface GatewayOptions {
@@ -60,6 +65,10 @@ export interface GatewayOptions {
   /** Who may call; default: mode none (embedded sandbox, tests). */
   auth?: CallerAuthConfig;
   limits?: Partial<QueryLimitsConfig>;
+  /** Operations per client per window (off by default); counted in Redis with `redisUrl`. */
+  clientRateLimit?: Partial<ClientRateLimitConfig>;
+  /** Names the Redis keys of those counts (default `client-operations`): instances that share counts share it; tests isolate themselves with it. */
+  clientRateLimitKeyPrefix?: string | undefined;
   resilience?: Partial<ResilienceConfig>;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string | undefined;
@@ -96,6 +105,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onDelivered })
     : createMemoryEventBus({ limits: eventLog, observer: metrics.events, onDelivered });
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
+  const perClient = clientRateLimit({
+    limit: { ...DEFAULT_CLIENT_RATE_LIMIT, ...options.clientRateLimit },
+    redisUrl: options.redisUrl,
+    keyPrefix: options.clientRateLimitKeyPrefix,
+    logger,
+    observer: { ...metrics.clientLimits, refused: () => metrics.clientLimits.refused('operations_per_window') },
+  });
   const webhookReconciler = createWebhookReconciler({
     upstream,
     programCode: options.upstream.productId,
@@ -117,6 +133,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics.plugin,
       useOperationLog() as Plugin,
       ...queryLimitPlugins(limits, logger),
+      // After the limits: an operation they refuse costs its client nothing.
+      ...perClient.plugins,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       useSharedSubscriptionExecution({ scopeOf: (context) => (context as GatewayContext).caller.upstreamToken ?? 'gateway login' }),
     ],
@@ -143,7 +161,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await events.close();
       await cacheInvalidation.close();
       await tracing.shutdown();
+      await perClient.close();
     },
   });
-  return { yoga, upstream, events, webhookReconciler, server, auth, metrics };
+  return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient };
 }

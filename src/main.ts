@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     eventLog: config.eventLog,
     auth: config.auth,
     limits: config.limits,
+    clientRateLimit: config.clientRateLimit,
     resilience: config.resilience,
     tracing: config.tracing,
     metricsToken: config.metricsToken,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -66,6 +66,7 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         return false;
       },
       onSubscribe: async (ctx, _id, payload) => operationArgs(ctx, payload, callers.get(ctx.extra)),
+      onNext: (_ctx, _id, _payload, _args, result) => withoutHttp(result),
     },
     wsServer,
   );
@@ -88,7 +89,8 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
     if (!caller) return [new GraphQLError('The connection was not authorised')];
     const request = new Request(`http://gateway${GRAPHQL_PATH}`, { headers: upgradeHeaders(ctx.extra.request) });
     auth.adopt(request, caller);
-    const enveloped = yoga.getEnveloped({ request, params: payload });
+    // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
+    const enveloped = yoga.getEnveloped({ request, params: payload, req: ctx.extra.request });
     let document;
     try {
       document = enveloped.parse(payload.query);
@@ -123,6 +125,21 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A result without its errors' `extensions.http` (the status and headers a refusal gives on HTTP,
+ * which Yoga leaves out of an HTTP body): a socket has no status, and the extensions say the rest.
+ */
+export function withoutHttp(result: ExecutionResult): FormattedExecutionResult | undefined {
+  if (!result.errors?.some((error) => error.extensions?.http !== undefined)) return undefined;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const { http: _http, ...extensions } = error.extensions ?? {};
+      return { ...(typeof error.toJSON === 'function' ? error.toJSON() : error), extensions };
+    }),
+  } as FormattedExecutionResult;
 }
 
 /** The upgrade request's headers, minus credentials: the caller was already established from them. */

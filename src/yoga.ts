@@ -63,6 +63,14 @@ export function requestIdOf(request: Request): string {
   return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
+/**
+ * The address a request came from: node:http's request (`req`, which server.ts hands Yoga, and
+ * ws.ts passes for a graphql-ws operation); undefined in-process (yoga.fetch).
+ */
+function remoteAddressOf(req: unknown): string | undefined {
+  return (req as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress;
+}
+
 const requestIds = new WeakMap<Request, string>();
 
 /** Each request's operation deadline, once its execution starts (useOperationDeadline). */
@@ -124,11 +132,13 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     logging: options.logger,
     // Compression last: every other plugin has set its headers by then (the ETag names the JSON).
     plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...incrementalDelivery(), ...auth.plugins, ...(options.plugins ?? []), useConditionalGet(), useResponseCompression()],
-    context: async ({ request }) => {
+    context: async ({ request, req }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);
+      const client = fairShareKey(caller, remoteAddressOf(req));
       return {
         caller,
+        client,
         requestId,
         upstream: auth.guardUpstream(
           caller,
@@ -136,7 +146,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             callerToken: caller.upstreamToken,
             gatewayLogin: auth.config.mode !== 'passthrough',
             correlationId: requestId,
-            client: fairShareKey(caller),
+            client,
             // Set when the operation starts executing; subscriptions get none (useOperationDeadline).
             deadline: () => deadlines.get(request)?.at,
           }),

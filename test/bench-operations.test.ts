@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import { roundsOf } from '../bench/measure.ts';
-import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
+import { multipartParts } from '../bench/multipart.ts';
+import { CARDS_ON_SCREEN, DEFERRED_CARDS_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
 import { useKit, type Kit } from './kit.ts';
 
 /**
@@ -36,6 +37,37 @@ describe('benchmark operations cost the fewest upstream calls', () => {
     const calls = kit.sandbox.requests().map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${JSON.stringify(r.subject)}`);
     expect(calls.length).toBe(operation.minimumCalls);
     expect(new Set(calls).size).toBe(calls.length);
+  });
+});
+
+describe('the cards screen with its details deferred', () => {
+  it(`costs the cards screen's ${DEFERRED_CARDS_SCREEN.minimumCalls} calls, none repeated, its first payload the list alone`, async () => {
+    await prepareCards(kit);
+    const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: DEFERRED_CARDS_SCREEN.query, variables: DEFERRED_CARDS_SCREEN.variables }),
+    });
+    const payloads = multipartParts(await response.text()).parts.map((part) => JSON.parse(part) as { data?: { cards: { nodes: object[] } }; hasNext: boolean; errors?: unknown });
+    expect(payloads.every((p) => p.errors === undefined)).toBe(true);
+    expect(payloads[0]!.hasNext).toBe(true);
+    expect(payloads[0]!.data!.cards.nodes).toHaveLength(CARDS_ON_SCREEN);
+    expect(Object.keys(payloads[0]!.data!.cards.nodes[0]!).sort()).toEqual(['maskedNumber', 'status', 'type']);
+    expect(payloads.at(-1)!.hasNext).toBe(false);
+    const calls = kit.sandbox.requests().map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${JSON.stringify(r.subject)}`);
+    expect(calls.length).toBe(DEFERRED_CARDS_SCREEN.minimumCalls);
+    expect(new Set(calls).size).toBe(calls.length);
+  });
+});
+
+describe('multipartParts (the benchmark reading @defer payloads as they come)', () => {
+  it('takes each complete part and leaves an unfinished one for the next chunk', () => {
+    const head = '\r\n---\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{"data":{"a":1},"hasNext":true}\r\n---';
+    expect(multipartParts(`${head}\r\nContent-Type: application/json\r\n\r\n{"incremental":[{"da`)).toEqual({
+      parts: ['{"data":{"a":1},"hasNext":true}'],
+      rest: '---\r\nContent-Type: application/json\r\n\r\n{"incremental":[{"da',
+    });
+    expect(multipartParts('---\r\nContent-Type: application/json\r\n\r\n{"hasNext":false}\r\n-----\r\n').parts).toEqual(['{"hasNext":false}']);
   });
 });
 

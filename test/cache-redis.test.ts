@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { parse, print, type DocumentNode } from 'graphql';
@@ -8,7 +7,7 @@ import { createGateway, type Gateway } from '../src/gateway.ts';
 import { createLogger } from '../src/logger.ts';
 import { CardUpdateDocument } from './generated/graphql.ts';
 import { startKit, type Kit } from './kit.ts';
-import { freePort, OwnRedis } from './own-redis.ts';
+import { freePort, haveRedisServer, OwnRedis } from './redis.ts';
 import { mustSkip } from './skip.ts';
 
 /**
@@ -16,7 +15,6 @@ import { mustSkip } from './skip.ts';
  * (Redis pub/sub), and an instance that cannot hear the others bypasses its cache. A Redis of the
  * test's own, on a free port, stopped by its PID; skipped, saying why, without redis-server (CI has it).
  */
-const haveRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 const skip = mustSkip(haveRedisServer, 'record cache across instances: redis-server is not installed (CI has it)');
 
 const AVA_CARD = 'crd_demo_ava_v';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { multipartParts } from '../bench/multipart.ts';
 import { extraCardMutation } from '../bench/operations.ts';
 import { useKit } from './kit.ts';
 
@@ -63,17 +64,6 @@ async function readParts(response: Response, split: (buffer: string) => { parts:
     buffer = rest;
     parts.forEach(onPart);
   }
-}
-
-/** multipart/mixed (Yoga's boundary `-`): each part is headers, a blank line, then JSON. */
-function multipartParts(buffer: string): { parts: string[]; rest: string } {
-  const parts: string[] = [];
-  let rest = buffer;
-  for (let match = /\r\n\r\n(\{[\s\S]*?\})\r\n---/.exec(rest); match; match = /\r\n\r\n(\{[\s\S]*?\})\r\n---/.exec(rest)) {
-    parts.push(match[1]!);
-    rest = rest.slice(match.index + match[0].length - 3);
-  }
-  return { parts, rest };
 }
 
 /** text/event-stream: `event: next` messages carry JSON in `data:`; `event: complete` ends it. */

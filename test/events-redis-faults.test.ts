@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { startKit, type Kit } from './kit.ts';
-import { freePort, OwnRedis } from './own-redis.ts';
+import { capturingLogger, metric } from './observe.ts';
+import { freePort, haveRedisServer, OwnRedis } from './redis.ts';
 import { mustSkip } from './skip.ts';
 import { subscribeWs, type Subscription } from './subscribe.ts';
 
@@ -12,25 +11,11 @@ import { subscribeWs, type Subscription } from './subscribe.ts';
  * own, on a free port, started and stopped by its PID (never the shared one at 6379). Skipped, with
  * the reason in the title, where redis-server is not installed; CI has it.
  */
-const haveRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 const skip = mustSkip(haveRedisServer, 'Redis faults: redis-server is not installed (CI has it)');
-
-/** The gateway's log, as lines: what the operator would see. */
-function capturingLogger() {
-  const lines: { level: number; msg: string; [key: string]: unknown }[] = [];
-  const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
-  return { logger, lines, messages: (pattern: RegExp) => lines.filter((l) => pattern.test(l.msg)) };
-}
 
 async function readyz(kit: Kit) {
   const response = await fetch(`${kit.baseUrl}/readyz`);
   return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string; buffered?: number }> } };
-}
-
-async function metric(kit: Kit, name: string): Promise<number> {
-  const text = await (await fetch(`${kit.baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.split(' ').at(-1)) : Number.NaN;
 }
 
 const FEED = 'subscription { bankEvents { id } }';

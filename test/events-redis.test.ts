@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFor } from '../src/events/intake.ts';
 import { KIT_WEBHOOKS, startKit, type Kit } from './kit.ts';
+import { REDIS_URL, redisAnswers } from './redis.ts';
 import { mustSkip } from './skip.ts';
 import { subscribeWs } from './subscribe.ts';
 
@@ -12,18 +12,6 @@ import { subscribeWs } from './subscribe.ts';
  * Needs Redis (REDIS_URL, default 127.0.0.1:6379): CI has it; elsewhere, without it, this is skipped
  * and says why.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(500);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
-  });
-}
 
 const haveRedis = await redisAnswers(REDIS_URL);
 const mustRun = Boolean(process.env.CI);

@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_CACHE, type CacheConfig, type TracingConfig, type CallerAuthConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type TracingConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
@@ -61,6 +61,10 @@ export interface KitOptions {
   /** Who may call; default mode none. */
   auth?: CallerAuthConfig;
   limits?: Partial<QueryLimitsConfig>;
+  /** Operations per client per window; off by default. */
+  clientRateLimit?: Partial<ClientRateLimitConfig>;
+  /** Redis keys of those counts (default `client-operations`); gateways sharing counts share it. */
+  clientRateLimitKeyPrefix?: string;
   resilience?: Partial<ResilienceConfig>;
   metricsToken?: string;
 }
@@ -114,6 +118,8 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     readiness: options.readiness,
     auth: options.auth,
     limits: options.limits,
+    clientRateLimit: options.clientRateLimit,
+    clientRateLimitKeyPrefix: options.clientRateLimitKeyPrefix,
     resilience: options.resilience,
     metricsToken: options.metricsToken,
     tracing: options.tracing,
@@ -176,6 +182,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       else {
         await gateway.upstream.close();
         await gateway.events.close();
+        await gateway.clientRateLimit.close();
       }
       await sandbox.close();
     },

@@ -14,10 +14,14 @@ export interface CallerIdentity {
 export const ANONYMOUS: CallerIdentity = { kind: 'anonymous', name: 'anonymous' };
 
 /**
- * Who an operation is for when clients take turns for the bank's slots (src/upstream/fair-queue.ts):
- * the API key's name, the JWT subject, or the bank user behind a caller's own token. Kept in memory
- * only, never logged.
+ * Who an operation is for, for its fair share of the bank (src/upstream/fair-queue.ts) and the
+ * operations per window (src/security/client-rate-limit.ts): the API key's name, the JWT subject,
+ * or the bank user behind a caller's own token; an anonymous caller (mode none, or passthrough
+ * before login) by the remote address it connects from. X-Forwarded-For is not read: any caller
+ * could write one and take another's share. Kept in memory only, never logged (it may hold a token).
  */
-export function fairShareKey(caller: CallerIdentity): string {
-  return caller.upstreamToken === undefined ? `${caller.kind}:${caller.name}` : `bank-token:${caller.upstreamToken}`;
+export function fairShareKey(caller: CallerIdentity, remoteAddress?: string): string {
+  if (caller.upstreamToken !== undefined) return `bank-token:${caller.upstreamToken}`;
+  if (caller.kind === 'anonymous') return `address:${remoteAddress ?? 'unknown'}`;
+  return `${caller.kind}:${caller.name}`;
 }

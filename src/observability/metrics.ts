@@ -8,6 +8,7 @@ import type { RecordCacheStats } from '../upstream/record-cache.ts';
 import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
+import type { ClientRateLimitObserver } from '../security/client-rate-limit.ts';
 
 /**
  * The gateway's Prometheus metrics, one registry per gateway (tests run several in one process).
@@ -29,6 +30,8 @@ export interface GatewayMetrics {
   webhook(outcome: WebhookOutcome, status: number): void;
   /** The event bus: where accepted events went, Redis's state, the buffer kept while it is away. */
   events: EventBusObserver;
+  /** The limits per client: operations refused over their window, and whether Redis counts the window. */
+  clientLimits: ClientLimitMetrics;
   /** Operations by name, type and outcome, refusals and HTTP answers. */
   plugin: Plugin;
   /** GET /metrics. */
@@ -102,6 +105,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     registers: [registry],
   });
   const hostLimits = hostLimitMetrics(registry);
+  const clientLimits = clientLimitMetrics(registry);
   const webhooks = new Counter({
     name: 'gateway_webhook_events_total',
     help: 'Bank event deliveries by outcome (accepted, duplicate, rejected) and HTTP status answered.',
@@ -141,6 +145,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
       ...hostLimits,
     },
+    clientLimits,
     webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),
     events,
     handle: async (req, res) => {
@@ -220,7 +225,7 @@ function recordCacheMetrics(registry: Registry, read: () => RecordCacheReading |
 const QUEUE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Each bank host's concurrency limit: the limit in force, calls in flight and waiting, and the wait. */
-function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit' | 'queueWait'> {
+function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit' | 'queueWait' | 'heldByClientShare'> {
   const readers = new Map<string, () => HostLimitReading>();
   const gauge = (name: string, help: string, pick: (reading: HostLimitReading) => number) =>
     new Gauge({
@@ -235,6 +240,11 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
   gauge('gateway_upstream_concurrency_limit', 'Calls the gateway lets be in flight to each bank host now (the adaptive limit).', (r) => r.limit);
   gauge('gateway_upstream_calls_in_flight', 'Calls in flight to each bank host now.', (r) => r.inFlight);
   gauge('gateway_upstream_calls_queued', 'Calls waiting for a slot under each bank host\'s limit now.', (r) => r.queued);
+  gauge(
+    'gateway_upstream_calls_held_by_client_share',
+    "Of the calls waiting, those held back by their client's own cap (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not by the host's limit.",
+    (r) => r.heldByClientShare,
+  );
   const waits = new Histogram({
     name: 'gateway_upstream_queue_wait_seconds',
     help: "How long each attempt waited for a slot under its bank host's limit (0 when one was free).",
@@ -242,10 +252,45 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
     buckets: QUEUE_BUCKETS,
     registers: [registry],
   });
+  const capWaits = new Counter({
+    name: 'gateway_upstream_client_share_waits_total',
+    help: "Calls that had to wait for their own client's calls to end, at its cap (CLIENT_MAX_UPSTREAM_IN_FLIGHT), rather than for the host's limit.",
+    labelNames: ['host'] as const,
+    registers: [registry],
+  });
   return {
     hostLimit: (host, read) => readers.set(host, read),
     queueWait: (host, ms) => waits.observe({ host }, ms / 1000),
+    heldByClientShare: (host) => capWaits.inc({ host }),
   };
+}
+
+/**
+ * Why the limits per client refused an operation. Only the window refuses: a call over its
+ * client's cap of calls in flight waits instead (gateway_upstream_client_share_waits_total).
+ */
+export type ClientLimitReason = 'operations_per_window';
+
+export interface ClientLimitMetrics extends Required<ClientRateLimitObserver> {
+  refused(reason: ClientLimitReason): void;
+}
+
+function clientLimitMetrics(registry: Registry): ClientLimitMetrics {
+  const refused = new Counter({
+    name: 'gateway_client_limit_refusals_total',
+    help: 'Operations the limits per client refused, by reason: operations_per_window (RATE_LIMITED, the client spent its window).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  // Made when a limiter counting in Redis first reports: without one, the gauge is absent rather than a misleading 0.
+  let shared: Gauge | undefined;
+  const sharedGauge = () =>
+    (shared ??= new Gauge({
+      name: 'gateway_client_rate_limit_shared',
+      help: 'Whether Redis counts the operations per client across instances (1) or this instance counts alone while Redis is away (0); absent without REDIS_URL or the limit.',
+      registers: [registry],
+    }));
+  return { refused: (reason) => refused.inc({ reason }), shared: (up) => sharedGauge().set(up ? 1 : 0) };
 }
 
 /** The event bus's figures: accepted events by route, Redis up or down, the outage buffer. */

@@ -9,8 +9,10 @@ import { GraphQLError } from 'graphql';
  * - BAD_USER_INPUT: an argument over its bound (page size, ids), naming the argument and the rule.
  * - PERSISTED_QUERY_NOT_IN_LIST, PERSISTED_QUERY_ONLY, PERSISTED_QUERY_ID_REQUIRED: trusted documents.
  * - REQUEST_ENTITY_TOO_LARGE (HTTP 413): the body is over limits.maxBodyBytes.
+ * - RATE_LIMITED (HTTP 429 with Retry-After): the client's operations per window are spent
+ *   (client-limits.ts).
  * Any other invalid document, introspection while it is off included, gets Yoga's
- * GRAPHQL_VALIDATION_FAILED. All but the 413 answer HTTP 400.
+ * GRAPHQL_VALIDATION_FAILED. All but the 413 and the 429 answer HTTP 400.
  */
 export type RefusalCode =
   | 'QUERY_TOO_COMPLEX'
@@ -18,7 +20,8 @@ export type RefusalCode =
   | 'PERSISTED_QUERY_NOT_IN_LIST'
   | 'PERSISTED_QUERY_ONLY'
   | 'PERSISTED_QUERY_ID_REQUIRED'
-  | 'REQUEST_ENTITY_TOO_LARGE';
+  | 'REQUEST_ENTITY_TOO_LARGE'
+  | 'RATE_LIMITED';
 
 /** The limit a QUERY_TOO_COMPLEX refusal is about. */
 export type LimitName = 'depth' | 'cost' | 'aliases' | 'directives' | 'tokens';

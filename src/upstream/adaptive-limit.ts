@@ -30,7 +30,7 @@ import type { ConcurrencyConfig } from '../config.ts';
  * Pure: samples carry their own times, so tests drive it without a clock.
  */
 /** The settings' own shape (UPSTREAM_*_CONCURRENCY): where the limit starts, its bounds, whether it learns. */
-export type AdaptiveLimitOptions = ConcurrencyConfig;
+export type AdaptiveLimitOptions = Omit<ConcurrencyConfig, 'perClient' | 'sharePercent'>;
 
 /** What one attempt's answer says about the bank's load. */
 export type LimitSignal =

@@ -21,10 +21,10 @@ describe('FairQueue', () => {
     for (let i = 0; i < 10; i++) void ask('c', 'op', `call ${i}`);
     await settle();
     expect([queue.inFlight, queue.queued, granted.length]).toEqual([3, 7, 3]);
-    queue.release();
+    queue.release('c');
     await settle();
     expect([queue.inFlight, queue.queued, granted.length]).toEqual([3, 6, 4]);
-    for (let i = 0; i < 9; i++) queue.release();
+    for (let i = 0; i < 9; i++) queue.release('c');
     await settle();
     expect([queue.inFlight, queue.queued, granted.length]).toEqual([0, 0, 10]);
   });
@@ -35,8 +35,8 @@ describe('FairQueue', () => {
     expect(await ask('c', 'a')).toBe(0);
     const first = ask('c', 'a');
     const second = ask('c', 'a');
-    queue.release();
-    queue.release();
+    queue.release('c');
+    queue.release('c');
     expect([await first, await second]).toEqual([3, 4]);
   });
 
@@ -45,8 +45,8 @@ describe('FairQueue', () => {
     for (let i = 0; i < 50; i++) void ask('alice', 'fan-out', 'fan-out');
     void ask('bob', 'one-call', 'bob');
     await settle();
-    queue.release();
-    queue.release();
+    queue.release('alice');
+    queue.release('alice');
     await settle();
     // Five fan-out calls took the free slots; of the next two, bob's is one.
     expect(granted.slice(5, 7)).toEqual(['fan-out', 'bob']);
@@ -57,7 +57,7 @@ describe('FairQueue', () => {
     for (let i = 0; i < 20; i++) void ask('c', 'big', 'big');
     void ask('c', 'small', 'small');
     await settle();
-    for (let i = 0; i < 3; i++) queue.release();
+    for (let i = 0; i < 3; i++) queue.release('c');
     await settle();
     expect(granted).toEqual(['big', 'big', 'big', 'small', 'big']);
   });
@@ -72,7 +72,7 @@ describe('FairQueue', () => {
     for (let i = 0; i < 3; i++) void ask('c', 'b', 'b');
     void ask('c', 'new', 'new');
     await settle();
-    for (let i = 0; i < 7; i++) queue.release();
+    for (let i = 0; i < 7; i++) queue.release('c');
     await settle();
     expect(granted.slice(2)).toEqual(['a', 'b', 'new', 'a', 'b', 'a', 'b']);
   });
@@ -85,7 +85,7 @@ describe('FairQueue', () => {
     void ask('quiet', 'q1', 'quiet');
     void ask('quiet', 'q2', 'quiet');
     await settle();
-    for (let i = 0; i < 6; i++) queue.release();
+    for (const client of ['first', 'flood', 'quiet', 'flood', 'quiet', 'flood']) queue.release(client);
     await settle();
     expect(granted.slice(1)).toEqual(['flood', 'quiet', 'flood', 'quiet', 'flood', 'flood']);
   });
@@ -100,7 +100,7 @@ describe('FairQueue', () => {
     gaveUp.abort(new Error('deadline'));
     await expect(abandoned).rejects.toThrow('deadline');
     expect(queue.queued).toBe(1);
-    queue.release();
+    queue.release('c');
     await settle();
     expect(granted).toEqual(['c/holding', 'c/next']);
     expect([queue.inFlight, queue.queued]).toEqual([1, 0]);
@@ -121,5 +121,86 @@ describe('FairQueue', () => {
     queue.drain();
     expect([queue.inFlight, queue.queued]).toEqual([3, 1]);
     await Promise.all(slots.slice(0, 3));
+  });
+});
+
+describe('FairQueue with a cap per client', () => {
+  /** A queue with `limit` slots and a cap of `perClient` per client; grants are logged by label. */
+  function capped(limit: number, perClient: number) {
+    const held = { count: 0 };
+    const queue = new FairQueue({ limit: () => limit, perClient, onHeld: () => (held.count += 1) });
+    const granted: string[] = [];
+    const demands: number[] = [];
+    const ask = (client: string, operation = 'op', signal?: AbortSignal) => {
+      const slot = queue.acquire({ client, operation }, signal);
+      void slot.then((demand) => (granted.push(client), demands.push(demand)), () => {});
+      return slot;
+    };
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    return { queue, granted, demands, ask, settle, held };
+  }
+
+  it('holds a client at its cap even with slots free, and leaves them to the others', async () => {
+    const { queue, ask, settle, granted, held } = capped(10, 3);
+    for (let i = 0; i < 8; i++) void ask('flood');
+    await settle();
+    expect([queue.inFlight, queue.queued, queue.heldByClientShare, held.count]).toEqual([3, 5, 5, 5]);
+    // Another client goes at once: the flood's waiting calls do not stand in its way.
+    for (let i = 0; i < 2; i++) void ask('quiet');
+    await settle();
+    expect(granted.filter((c) => c === 'quiet')).toHaveLength(2);
+    expect([queue.inFlight, queue.queued]).toEqual([5, 5]);
+  });
+
+  it("sends a capped client's next call when one of its own ends, in order", async () => {
+    const { queue, ask, settle, granted } = capped(10, 2);
+    for (let i = 0; i < 5; i++) void ask('flood');
+    void ask('quiet');
+    await settle();
+    expect(granted).toEqual(['flood', 'flood', 'quiet']);
+    queue.release('quiet');
+    await settle();
+    // Quiet's slot freed nothing for the flood: it is still at its cap.
+    expect(granted).toHaveLength(3);
+    queue.release('flood');
+    await settle();
+    expect(granted).toEqual(['flood', 'flood', 'quiet', 'flood']);
+    expect([queue.inFlight, queue.queued, queue.heldByClientShare]).toEqual([2, 2, 2]);
+  });
+
+  it('never lets one client hold more than its cap, however its calls come and go', async () => {
+    const { queue, ask, settle } = capped(8, 3);
+    let most = 0;
+    for (let i = 0; i < 30; i++) void ask('flood', `op${i % 4}`);
+    for (let round = 0; round < 30; round++) {
+      await settle();
+      most = Math.max(most, queue.inFlight);
+      if (queue.inFlight > 0) queue.release('flood');
+    }
+    expect(most).toBe(3);
+    expect([queue.inFlight, queue.queued]).toEqual([0, 0]);
+  });
+
+  it('tells the limit of no demand when only the cap held a call back (the bank had room)', async () => {
+    const { queue, ask, settle, demands } = capped(10, 1);
+    void ask('flood');
+    const held = ask('flood');
+    await settle();
+    queue.release('flood');
+    expect(await held).toBe(0);
+    expect(demands).toEqual([0, 0]);
+  });
+
+  it('lets a capped call whose deadline passes leave without a slot', async () => {
+    const { queue, ask, settle } = capped(10, 1);
+    void ask('flood');
+    const gaveUp = new AbortController();
+    const held = ask('flood', 'op', gaveUp.signal);
+    await settle();
+    gaveUp.abort(new Error('deadline'));
+    await expect(held).rejects.toThrow('deadline');
+    expect([queue.inFlight, queue.queued]).toEqual([1, 0]);
+    queue.release('flood');
+    expect(await ask('flood')).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { ClientShares, type ClientShareRules } from './client-shares.ts';
 
 /** Who is asking for a slot: the caller (API key, JWT subject, bank user) and its GraphQL operation. */
 export interface SlotOwner {
@@ -26,11 +27,20 @@ interface ClientQueue {
   /** Operations whose first call still waits, in order of arrival. */
   fresh: OperationQueue[];
   byOperation: Map<string, OperationQueue>;
+  /** Its calls waiting, cancelled ones left out. */
+  live: number;
 }
 
 /** How long an operation with nothing in flight still counts as under way (its next round of calls). */
 const UNDER_WAY_MS = 60_000;
 const UNDER_WAY_MAX = 10_000;
+
+/** The queue's bounds: the host's limit (read at each grant: it adapts) and one client's part of it (client-shares.ts). */
+export interface FairQueueLimits extends Omit<ClientShareRules, 'now'> {
+  limit: () => number;
+  /** A call had to wait because its client holds its part, not for the limit. */
+  onHeld?: (() => void) | undefined;
+}
 
 /**
  * The queue in front of a bank host's concurrency limit. When the limit is reached, the next free
@@ -41,11 +51,17 @@ const UNDER_WAY_MAX = 10_000;
  *    turns one slot each, so an operation that started finishes before new ones pile up on top; after
  *    every full turn of them one new operation sends its first call, so a new operation waits at
  *    most one slot per operation under way and no operation's tail grows without bound.
- * When no call waits, a call takes a free slot at once. A call whose signal aborts while it waits
- * leaves the queue without a slot.
+ * A client that holds its part of the limit (client-shares.ts: its share while others are active,
+ * or its own cap) sits its turns out: its next call waits for one of its own to end, even with
+ * slots free, and the free slots stay for the other clients. A call waits rather than fails:
+ * refusing one call of an operation would fail half an operation whose other calls went through.
+ * When no call may be served before it, a call takes a free slot at once. A call whose signal
+ * aborts while it waits leaves the queue without a slot.
  */
 export class FairQueue {
   readonly #limit: () => number;
+  readonly #shares: ClientShares;
+  readonly #onHeld: () => void;
   #inFlight = 0;
   #queued = 0;
   readonly #clients: ClientQueue[] = [];
@@ -54,8 +70,11 @@ export class FairQueue {
   /** Operations that have sent a call lately: their next calls count as under way. */
   readonly #started = new LRUCache<string, true>({ max: UNDER_WAY_MAX, ttl: UNDER_WAY_MS });
 
-  constructor(limit: () => number) {
+  constructor(limits: FairQueueLimits | (() => number)) {
+    const { limit, onHeld, ...rules } = typeof limits === 'function' ? { limit: limits, onHeld: undefined } : limits;
     this.#limit = limit;
+    this.#onHeld = onHeld ?? (() => {});
+    this.#shares = new ClientShares(rules);
   }
 
   get inFlight(): number {
@@ -66,24 +85,41 @@ export class FairQueue {
     return this.#queued;
   }
 
+  /** Waiting calls whose client holds its part of the limit (they wait for its own, not for the limit). */
+  get heldByClientShare(): number {
+    let held = 0;
+    for (const client of this.#clients) {
+      if (!this.#mayTake(client.key)) held += client.live;
+    }
+    return held;
+  }
+
   /**
    * Resolves once the call may be sent: with 0 when a slot was free, else with the demand the call
-   * met when it had to wait (calls in flight and waiting then, itself included). The caller must
-   * `release()` once the call is over. Rejects with the signal's reason if that aborts first.
+   * met when the host's limit held it back (calls in flight and waiting then, itself included; 0
+   * when only its client's part did: the bank had room). The caller must `release(owner.client)` once the call is over.
+   * Rejects with the signal's reason if that aborts first.
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const operationKey = `${owner.client}\u0000${owner.operation}`;
-    if (this.#queued === 0 && this.#inFlight < this.#limit()) {
-      this.#inFlight += 1;
+    this.#shares.seen(owner.client);
+    // Calls that may go before this one are served first: a slot still free after them is free for
+    // this call, unless its client holds its part (then its own calls, if any wait, were not served either).
+    this.drain();
+    if (this.#inFlight < this.#limit() && this.#mayTake(owner.client)) {
+      this.#occupy(owner.client);
       this.#started.set(operationKey, true);
       return Promise.resolve(0);
     }
-    const demand = this.#inFlight + this.#queued + 1;
+    const demand = this.#inFlight < this.#limit() ? 0 : this.#inFlight + this.#queued + 1;
+    if (!this.#mayTake(owner.client)) this.#onHeld();
     return new Promise<number>((resolve, reject) => {
       const onAbort = () => {
         waiter.cancelled = true;
         this.#queued -= 1;
+        const client = this.#byClient.get(owner.client);
+        if (client) client.live -= 1;
         reject(signal?.reason);
       };
       const waiter: Waiter = {
@@ -99,27 +135,37 @@ export class FairQueue {
     });
   }
 
-  /** A call is over: its slot goes to the next waiting call in turn. */
-  release(): void {
+  /** A call of `client` is over: its slot goes to the next waiting call in turn. */
+  release(client: string): void {
     this.#inFlight -= 1;
+    this.#shares.release(client);
     this.drain();
   }
 
   /** Hands out free slots (after a release, or when the limit rose). */
   drain(): void {
     while (this.#queued > 0 && this.#inFlight < this.#limit()) {
-      const waiter = this.#take();
-      if (!waiter) return;
+      const taken = this.#take();
+      if (!taken) return;
       this.#queued -= 1;
-      this.#inFlight += 1;
-      waiter.grant();
+      this.#occupy(taken.client);
+      taken.waiter.grant();
     }
+  }
+
+  #mayTake(client: string): boolean {
+    return this.#shares.mayTake(client, this.#limit(), (other) => this.#byClient.has(other));
+  }
+
+  #occupy(client: string): void {
+    this.#inFlight += 1;
+    this.#shares.take(client);
   }
 
   #enqueue(clientKey: string, operationKey: string, waiter: Waiter): void {
     let client = this.#byClient.get(clientKey);
     if (!client) {
-      client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map() };
+      client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map(), live: 0 };
       this.#byClient.set(clientKey, client);
       this.#clients.push(client);
     }
@@ -130,14 +176,25 @@ export class FairQueue {
       (this.#started.has(operationKey) ? client.underWay : client.fresh).push(operation);
     }
     operation.waiters.push(waiter);
+    client.live += 1;
     this.#queued += 1;
   }
 
-  /** The next waiting call in turn, or undefined when only cancelled ones were left. */
-  #take(): Waiter | undefined {
-    while (this.#clients.length > 0) {
+  /**
+   * The next waiting call in turn, with its client; undefined when every client left waiting has its
+   * cap of calls in flight, or only cancelled calls were left.
+   */
+  #take(): { waiter: Waiter; client: string } | undefined {
+    let skipped = 0;
+    while (this.#clients.length > 0 && skipped < this.#clients.length) {
       if (this.#nextClient >= this.#clients.length) this.#nextClient = 0;
       const client = this.#clients[this.#nextClient]!;
+      if (!this.#mayTake(client.key)) {
+        // It holds its part: its turn passes to the next client until one of its calls ends.
+        this.#nextClient += 1;
+        skipped += 1;
+        continue;
+      }
       const waiter = this.#takeFrom(client);
       if (client.byOperation.size === 0) {
         this.#clients.splice(this.#nextClient, 1);
@@ -145,7 +202,7 @@ export class FairQueue {
       } else if (waiter) {
         this.#nextClient += 1;
       }
-      if (waiter) return waiter;
+      if (waiter) return { waiter, client: client.key };
     }
     return undefined;
   }
@@ -169,7 +226,10 @@ export class FairQueue {
       } else {
         client.next += 1;
       }
-      if (waiter && !waiter.cancelled) return waiter;
+      if (waiter && !waiter.cancelled) {
+        client.live -= 1;
+        return waiter;
+      }
     }
     return undefined;
   }

@@ -66,6 +66,7 @@ export class UpstreamGuards {
       breaker: (family, state) => observer.breaker(family, state),
       hostLimit: (host, read) => observer.hostLimit?.(host, read),
       queueWait: (host, ms) => observer.queueWait?.(host, ms),
+      heldByClientShare: (host) => observer.heldByClientShare?.(host),
     };
     this.#now = now;
     this.operationDeadlineMs = resilience.operationDeadlineMs;

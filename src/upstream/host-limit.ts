@@ -1,4 +1,5 @@
-import { AdaptiveLimit, type AdaptiveLimitOptions, type LimitSignal } from './adaptive-limit.ts';
+import type { ConcurrencyConfig } from '../config.ts';
+import { AdaptiveLimit, type LimitSignal } from './adaptive-limit.ts';
 import { FairQueue, type SlotOwner } from './fair-queue.ts';
 import type { HostLimitReading, UpstreamObserver } from './observer.ts';
 
@@ -19,17 +20,22 @@ export class HostLimit {
   readonly #host: string;
   readonly #observer: UpstreamObserver;
 
-  constructor(host: string, options: AdaptiveLimitOptions, observer: UpstreamObserver) {
+  constructor(host: string, options: ConcurrencyConfig, observer: UpstreamObserver) {
     this.#host = host;
     this.#observer = observer;
     this.#limit = new AdaptiveLimit(options);
-    this.#queue = new FairQueue(() => this.#limit.value);
+    this.#queue = new FairQueue({
+      limit: () => this.#limit.value,
+      perClient: options.perClient,
+      sharePercent: options.sharePercent,
+      onHeld: () => observer.heldByClientShare?.(host),
+    });
     observer.hostLimit?.(host, () => this.state);
   }
 
-  /** The limit in force, the calls in flight and those waiting. */
+  /** The limit in force, the calls in flight and those waiting (and of them, those held by their client's cap). */
   get state(): HostLimitReading {
-    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued };
+    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued, heldByClientShare: this.#queue.heldByClientShare };
   }
 
   /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */
@@ -46,7 +52,7 @@ export class HostLimit {
         released = true;
         this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), demand, inFlight });
         // After the record: a raised limit lets more than the one freed slot go.
-        this.#queue.release();
+        this.#queue.release(owner.client);
       },
     };
   }

@@ -20,6 +20,8 @@ export interface HostLimitReading {
   limit: number;
   inFlight: number;
   queued: number;
+  /** Of the calls queued, those waiting only because their client has its cap of calls in flight. */
+  heldByClientShare: number;
 }
 
 export interface UpstreamObserver {
@@ -29,6 +31,8 @@ export interface UpstreamObserver {
   hostLimit?(host: string, read: () => HostLimitReading): void;
   /** How long an attempt waited for a slot under its host's limit (0 when one was free). */
   queueWait?(host: string, ms: number): void;
+  /** A call had to wait for its own client's calls to end (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not for the host's limit. */
+  heldByClientShare?(host: string): void;
 }
 
 export const NO_OBSERVER: UpstreamObserver = { call: () => {}, breaker: () => {} };

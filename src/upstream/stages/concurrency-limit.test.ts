@@ -14,7 +14,7 @@ function setup(initial: number, adaptive = false) {
   const guards = new UpstreamGuards({
     observer: { call: (record) => records.push(record), breaker: () => {}, queueWait: (_host, ms) => waits.push(ms) },
   });
-  const limit = new HostLimit('bank.example', { initial, min: 1, max: 100, adaptive }, guards.observer);
+  const limit = new HostLimit('bank.example', { initial, min: 1, max: 100, adaptive, perClient: 0, sharePercent: 50 }, guards.observer);
   return { limit, records, waits, stage: concurrencyLimitStage(limit, guards) };
 }
 const newCall = (correlationId?: string) => prepareCall(accountEndpoints.list, { correlationId }, { prefix: '', serviceSegment: 'svc' }, 1);
@@ -27,11 +27,11 @@ describe('concurrencyLimitStage', () => {
     const first = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
     const second = stage(newCall(), async () => answer(201));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(limit.state).toEqual({ limit: 1, inFlight: 1, queued: 1 });
+    expect(limit.state).toEqual({ limit: 1, inFlight: 1, queued: 1, heldByClientShare: 0 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     release();
     expect((await Promise.all([first, second])).map((a) => a.statusCode)).toEqual([200, 201]);
-    expect(limit.state).toEqual({ limit: 1, inFlight: 0, queued: 0 });
+    expect(limit.state).toEqual({ limit: 1, inFlight: 0, queued: 0, heldByClientShare: 0 });
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeLessThan(10);
     expect(waits[1]).toBeGreaterThanOrEqual(15);

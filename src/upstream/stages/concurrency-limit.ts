@@ -1,3 +1,4 @@
+import { OWN_CALLS } from '../client-shares.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import type { HostLimit, LimitSignal } from '../host-limit.ts';
 import { UpstreamNetworkError } from '../errors.ts';
@@ -7,7 +8,7 @@ import type { Answer } from './send.ts';
 
 /** The client and operation a call's slot is queued for; calls outside an operation are each their own. */
 function ownerOf(call: UpstreamCall) {
-  return { client: call.options.client ?? 'gateway', operation: call.options.correlationId ?? call.details.requestId };
+  return { client: call.options.client ?? OWN_CALLS, operation: call.options.correlationId ?? call.details.requestId };
 }
 
 /**

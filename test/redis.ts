@@ -1,5 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+
+/**
+ * Redis for tests: whether the shared one answers (127.0.0.1:6379, or REDIS_URL: tests use it with
+ * key prefixes of their own and never stop it), and a redis-server of a test's own on a free port,
+ * started and stopped by its PID, for the fault tests.
+ */
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether redis-server is installed (the fault tests start their own). */
+export const haveRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+
+export async function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(500);
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+  });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { ClientRateLimitConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * Operations per client per window (CLIENT_RATE_LIMIT_OPERATIONS per CLIENT_RATE_LIMIT_WINDOW_SECONDS),
+ * counted with rate-limiter-flexible: fixed windows, in memory, or in Redis (one atomic script per
+ * operation) so every instance sharing the Redis counts the same client against one window.
+ * Chosen over @envelop/rate-limiter, whose limits are field directives checked while resolving:
+ * a client over its limit would get half an operation, and the limit is per client, not per field.
+ *
+ * Redis failing is no reason to refuse or crash: the count falls back to this instance's memory
+ * (each instance then lets a client have the whole limit), logged once per outage and shown by
+ * `shared` (metrics), and goes back to Redis once it answers. rate-limiter-flexible's own
+ * `insuranceLimiter` does the same fallback but cannot say when it is used, which the log and the
+ * metric need; so the switch is made here, around its two stores. While Redis is down, one
+ * operation a second tries it again; the others do not wait on it.
+ */
+
+/** Whether one more operation of a client may run now. */
+export type WindowVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/** What the limiter reports, for metrics. */
+export interface ClientRateLimitObserver {
+  /** Redis counts the window (true), or this instance alone does while Redis is away (false). */
+  shared?(up: boolean): void;
+}
+
+export interface ClientRateLimiter {
+  /** Counts one operation of `client` (a fairShareKey) and says whether it may run. */
+  take(client: string): Promise<WindowVerdict>;
+  close(): Promise<void>;
+}
+
+export interface ClientRateLimiterOptions extends ClientRateLimitConfig {
+  redisUrl?: string | undefined;
+  /** Names the Redis keys: instances that share counts share it. */
+  keyPrefix: string;
+  logger: Logger;
+  observer?: ClientRateLimitObserver | undefined;
+}
+
+/** How long a Redis command may take before the count falls back to memory: an operation waits this at most. */
+const REDIS_TIMEOUT_MS = 250;
+/** While Redis is away, how often an operation tries it again. */
+const PROBE_MS = 1_000;
+
+/**
+ * The key a client is counted under: a hash, so a passthrough caller's bank token is never written
+ * to Redis (nor kept as a key in memory).
+ */
+export function countKey(client: string): string {
+  return createHash('sha256').update(client).digest('base64url').slice(0, 32);
+}
+
+function verdictOf(outcome: RateLimiterRes | Error): WindowVerdict {
+  if (outcome instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(outcome.msBeforeNext, 0) };
+  throw outcome;
+}
+
+async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string): Promise<WindowVerdict> {
+  try {
+    await store.consume(key);
+    return { allowed: true };
+  } catch (outcome) {
+    return verdictOf(outcome as RateLimiterRes | Error);
+  }
+}
+
+export function createClientRateLimiter(options: ClientRateLimiterOptions): ClientRateLimiter {
+  const window = { points: options.operations, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
+  const memory = new RateLimiterMemory(window);
+  if (!options.redisUrl) {
+    return { take: (client) => consume(memory, countKey(client)), close: async () => {} };
+  }
+  return redisBacked(options.redisUrl, memory, window, options);
+}
+
+function redisBacked(
+  url: string,
+  memory: RateLimiterMemory,
+  window: { points: number; duration: number; keyPrefix: string },
+  { logger, observer }: Pick<ClientRateLimiterOptions, 'logger' | 'observer'>,
+): ClientRateLimiter {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_TIMEOUT_MS,
+    retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
+    showFriendlyErrorStack: false,
+  });
+  const store = new RateLimiterRedis({ ...window, storeClient: redis, rejectIfRedisNotReady: true });
+  // `starting`: not connected yet (the first operations count locally without a warning).
+  let state: 'starting' | 'shared' | 'local' = 'starting';
+  let nextProbeAt = 0;
+  let closed = false;
+
+  const down = (reason: string) => {
+    nextProbeAt = Date.now() + PROBE_MS;
+    // A connection closed on purpose is no outage.
+    if (state === 'local' || closed) return;
+    state = 'local';
+    observer?.shared?.(false);
+    logger.warn({ reason }, "Redis is unreachable: operations per client are counted by this instance alone until it is back");
+  };
+  const up = () => {
+    if (state === 'shared') return;
+    if (state === 'local') logger.info('Redis is back: operations per client are counted across instances again');
+    state = 'shared';
+    observer?.shared?.(true);
+  };
+  redis.on('error', (error: Error) => down(error.message));
+  redis.on('ready', () => {
+    // Try it with the next operation rather than a second from now.
+    nextProbeAt = 0;
+  });
+
+  return {
+    take: async (client) => {
+      const key = countKey(client);
+      if (redis.status !== 'ready' || (state === 'local' && Date.now() < nextProbeAt)) {
+        if (state === 'shared') down(`the connection is ${redis.status}`);
+        return consume(memory, key);
+      }
+      try {
+        const verdict = await consume(store, key);
+        up();
+        return verdict;
+      } catch (error) {
+        down(error instanceof Error ? error.message : String(error));
+        return consume(memory, key);
+      }
+    },
+    close: async () => {
+      closed = true;
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
