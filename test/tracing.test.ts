@@ -44,8 +44,6 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 const logLines: Record<string, unknown>[] = [];
 const kit = useKit({
   sandbox: { latencyMs: 5 },
-  // Listening, so the kit's close stops the gateway as SIGTERM does, and tracing with it (its globals are the worker's).
-  listen: true,
   logger: createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) }),
   get tracing() {
     return { endpoint, serviceName: 'gateway-under-test', exportDelayMs: 20 };

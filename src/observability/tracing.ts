@@ -22,8 +22,7 @@ import { upstreamTracing } from '../upstream/tracing.ts';
  * the calls to the bank. Hive Gateway's OpenTelemetry plugin takes the same instrumentation route.
  */
 
-/** Looked up at each use: a tracer taken before the provider was registered (or after a stop) would stay a no-op. */
-const tracer = () => trace.getTracer('banking-gateway');
+const tracer = trace.getTracer('banking-gateway');
 /** How long a stop waits for the last spans to reach the collector. */
 const SHUTDOWN_FLUSH_MS = 2_000;
 /** Whether this process traces: loader batches check it at call time (the schema is built before tracing starts). */
@@ -94,7 +93,7 @@ export function tracedBatch<F extends (keys: any[], context: any) => Promise<unk
 }
 
 function inSpan<T>(name: string, attributes: Record<string, string | number>, run: () => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { attributes }, async (span) => {
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await run();
     } catch (error) {
@@ -118,7 +117,7 @@ const headerGetter = {
 
 /** A phase of the operation (parse, validate) as a child span, synchronously. */
 function phase(name: string, wrapped: () => void): void {
-  const span = tracer().startSpan(name, {}, context.active());
+  const span = tracer.startSpan(name, {}, context.active());
   try {
     context.with(trace.setSpan(context.active(), span), wrapped);
   } catch (error) {
@@ -131,7 +130,7 @@ function phase(name: string, wrapped: () => void): void {
 
 /** An async phase (execute, subscribe), active while it runs so loader and upstream spans hang under it. */
 function asyncPhase(name: string, wrapped: () => unknown): unknown {
-  const span = tracer().startSpan(name, {}, context.active());
+  const span = tracer.startSpan(name, {}, context.active());
   const active: Context = trace.setSpan(context.active(), span);
   try {
     const result = context.with(active, wrapped);
@@ -159,7 +158,7 @@ function useTracing(): Plugin {
     instrumentation: {
       request({ request }, wrapped) {
         const parent = propagation.extract(ROOT_CONTEXT, request.headers, headerGetter);
-        const span = tracer().startSpan(`graphql ${request.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
+        const span = tracer.startSpan(`graphql ${request.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } }, parent);
         requestSpans.set(request, span);
         const end = () => span.end();
         const result = context.with(trace.setSpan(parent, span), wrapped);

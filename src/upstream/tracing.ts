@@ -9,8 +9,7 @@ import type { UpstreamCall } from './stages/call.ts';
  */
 export const upstreamTracing = { on: false };
 
-/** Looked up at each use: a tracer taken before the provider was registered (or after a stop) would stay a no-op. */
-const tracer = () => trace.getTracer('banking-gateway.upstream');
+const tracer = trace.getTracer('banking-gateway.upstream');
 const attempts = new WeakMap<UpstreamCall, number>();
 
 /**
@@ -22,7 +21,7 @@ export async function tracedAttempt<T extends { statusCode: number }>(call: Upst
   if (!upstreamTracing.on) return exchange();
   const attempt = (attempts.get(call) ?? 0) + 1;
   attempts.set(call, attempt);
-  return tracer().startActiveSpan(
+  return tracer.startActiveSpan(
     call.details.endpoint,
     {
       kind: SpanKind.CLIENT,
