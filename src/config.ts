@@ -111,15 +111,6 @@ export const configSchema = z.object({
       maxEntries: setting('UPSTREAM_CACHE_MAX_ENTRIES', int(100, 10_000_000, 20_000), 'the most answers kept; the least recently used go first'),
     },
   ),
-  tracing: group(
-    'Tracing',
-    'OpenTelemetry traces over OTLP/HTTP (JSON), off unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set; the exporter also reads the standard `OTEL_EXPORTER_OTLP_HEADERS`. See [operations.md](operations.md#tracing).',
-    {
-      endpoint: setting('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl(), 'base URL of the OTLP/HTTP collector (spans go to `<it>/v1/traces`); unset: no tracing'),
-      serviceName: setting('OTEL_SERVICE_NAME', textOr('banking-gateway'), 'the `service.name` of every span'),
-      exportDelayMs: setting('OTEL_BSP_SCHEDULE_DELAY', int(1, 600_000, 5_000), 'how long finished spans wait to be sent in one batch'),
-    },
-  ),
   sandbox: sandboxSettingsSchema,
   auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
     mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
@@ -296,9 +287,6 @@ export interface UpstreamConfig {
   cache?: CacheConfig;
 }
 
-/** OpenTelemetry tracing (OTEL_*); off without an endpoint. */
-export type TracingConfig = Settings['tracing'];
-
 /** Which bank reads are kept, how long, and how many (UPSTREAM_CACHE_*). */
 export type CacheConfig = Settings['cache'];
 
@@ -380,7 +368,6 @@ export interface Config {
   resilience: ResilienceConfig;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  tracing: TracingConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -409,7 +396,6 @@ function configFrom(s: Settings): Config {
     clientRateLimit: s.clientRate,
     resilience: s.resilience,
     metricsToken: s.metrics.token,
-    tracing: s.tracing,
   };
 }
 

@@ -11,7 +11,6 @@ import {
   type CallerAuthConfig,
   type QueryLimitsConfig,
   type ResilienceConfig,
-  type TracingConfig,
   type UpstreamConfig,
   type WebhookConfig,
 } from './config.ts';
@@ -28,7 +27,6 @@ import { buildSchema } from './schema/index.ts';
 import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
-import { startTracing } from './observability/tracing.ts';
 import { clientRateLimit } from './security/client-limits.ts';
 import { queryLimitPlugins } from './security/limits.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
@@ -74,8 +72,6 @@ export interface GatewayOptions {
   metricsToken?: string | undefined;
   /** Node's process metrics on /metrics (the server turns them on; tests run many gateways and leave them off). */
   processMetrics?: boolean;
-  /** OpenTelemetry tracing; off without an endpoint. Process-wide: one traced gateway per process. */
-  tracing?: TracingConfig | undefined;
 }
 
 const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
@@ -84,7 +80,6 @@ const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefin
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
 export function createGateway(options: GatewayOptions): Gateway {
   const { logger } = options;
-  const tracing = startTracing(options.tracing, logger);
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const resilience = { ...DEFAULT_RESILIENCE, ...options.resilience };
@@ -129,7 +124,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     plugins: [
-      ...(tracing.plugin ? [tracing.plugin] : []),
       metrics.plugin,
       useOperationLog() as Plugin,
       ...queryLimitPlugins(limits, logger),
@@ -160,7 +154,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       webhookReconciler.stop();
       await events.close();
       await cacheInvalidation.close();
-      await tracing.shutdown();
       await perClient.close();
     },
   });

@@ -81,7 +81,6 @@ async function main(): Promise<void> {
     limits: config.limits,
     clientRateLimit: config.clientRateLimit,
     resilience: config.resilience,
-    tracing: config.tracing,
     metricsToken: config.metricsToken,
     processMetrics: true,
   });

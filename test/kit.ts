@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type TracingConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
@@ -38,8 +38,6 @@ export interface KitOptions {
    * would hide; test/cache.test.ts tests it.
    */
   cache?: boolean | Partial<CacheConfig>;
-  /** OpenTelemetry tracing to a collector of the test's own (test/tracing.test.ts). */
-  tracing?: TracingConfig;
   /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
@@ -79,7 +77,7 @@ export interface Kit {
   baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
-  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null; correlationId: string | null; traceparent: string | null }[];
+  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null; correlationId: string | null }[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Forget the request log so the next counts start from zero. */
   resetCounts(): Promise<void>;
@@ -122,7 +120,6 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     clientRateLimitKeyPrefix: options.clientRateLimitKeyPrefix,
     resilience: options.resilience,
     metricsToken: options.metricsToken,
-    tracing: options.tracing,
   });
   await gateway.events.ready;
   recordResponses(gateway);

@@ -10,8 +10,6 @@ export interface RequestLogEntry {
   requestId: string | null;
   /** The caller's x-correlation-id (the gateway's own request id), if it sent one. */
   correlationId: string | null;
-  /** The caller's W3C `traceparent` (a traced gateway sends one per attempt), if it sent one. */
-  traceparent: string | null;
   /**
    * The resource headers of the call (x-account-id, x-cardholder-id, x-cardholderHash-id,
    * x-wallet-id, x-on-behalf-of) that were sent: two calls to one path and query are the same read

@@ -1,7 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
 import { describeOperation, outcomeOf, whenExecuted } from './metrics.ts';
-import { traceIdOf } from './tracing.ts';
 
 /**
  * One JSON line per executed operation, on the request's logger (so it carries the request id the
@@ -19,7 +18,6 @@ export function useOperationLog(): Plugin<GatewayContext> {
           if (!context.logger.isLevelEnabled('info')) return;
           const { name, type } = describeOperation(args.document, args.operationName);
           const errors = result.errors ?? [];
-          const traceId = traceIdOf((context as { request?: Request }).request);
           context.logger.info(
             {
               operation: name,
@@ -27,7 +25,6 @@ export function useOperationLog(): Plugin<GatewayContext> {
               caller: context.caller.name,
               ms: Math.round(performance.now() - started),
               outcome: outcomeOf(result),
-              ...(traceId ? { traceId } : {}),
               ...(errors.length > 0 ? { errors: errors.slice(0, 5).map((e) => ({ message: e.message, code: e.extensions?.code })) } : {}),
             },
             'operation executed',

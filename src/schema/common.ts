@@ -3,7 +3,6 @@ import { createContextCache } from '@pothos/core';
 import { clearAllDataLoaders } from '@pothos/plugin-dataloader';
 import { decodeGlobalID, encodeGlobalID, resolveOffsetConnection } from '@pothos/plugin-relay';
 import DataLoader from 'dataloader';
-import { tracedBatch } from '../observability/tracing.ts';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
@@ -360,12 +359,11 @@ export async function readLink<K>(target: LinkTarget<K>, key: K | null | undefin
  * A per-request DataLoader for reads that are not a Node of their own (a card's detail, a
  * cardholder's wallet): fetched once per key per request, and only when a field asks for them.
  */
-export function perRequestLoader<K, V>(name: string, load: (key: K, context: GatewayContext) => Promise<V>) {
-  const batch = tracedBatch(name, (keys: K[], context: GatewayContext) =>
-    Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
-  );
+export function perRequestLoader<K, V>(load: (key: K, context: GatewayContext) => Promise<V>) {
   return createContextCache((context: GatewayContext) => {
-    const loader = new DataLoader<K, V>((keys) => batch([...keys], context));
+    const loader = new DataLoader<K, V>((keys) =>
+      Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
+    );
     requestLoaders(context).add(loader);
     return loader;
   });

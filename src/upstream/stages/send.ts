@@ -3,7 +3,6 @@ import type { Logger } from '../../logger.ts';
 import type { HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { tracedAttempt } from '../tracing.ts';
 import { observe, type UpstreamCall } from './call.ts';
 
 /** What the bank answered to one attempt: the body parsed as JSON where it is JSON. */
@@ -31,7 +30,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * (the request was on the wire), a timeout's or a network failure's.
  */
 export function send(pool: Dispatcher, identity: ClientIdentity, guards: UpstreamGuards, logger: Logger) {
-  const exchange = async (call: UpstreamCall, headers: Record<string, string>): Promise<Answer> => {
+  return async (call: UpstreamCall): Promise<Answer> => {
+    const headers = headersFor(call, identity);
     const started = performance.now();
     try {
       const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: call.signal });
@@ -43,10 +43,6 @@ export function send(pool: Dispatcher, identity: ClientIdentity, guards: Upstrea
     } catch (error) {
       throw failureOf(call, error, performance.now() - started, guards);
     }
-  };
-  return (call: UpstreamCall): Promise<Answer> => {
-    const headers = headersFor(call, identity);
-    return tracedAttempt(call, headers, () => exchange(call, headers));
   };
 }
 
