@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
@@ -102,7 +103,8 @@ export interface UpstreamRuntime {
 
 /**
  * One runtime per gateway. Its clients (one per base address) share the guards: breakers and
- * Retry-After holds per family, one retry budget, and the observer that metrics listen on.
+ * Retry-After holds per family, one retry budget, and the observer that metrics listen on. With a
+ * tracer (tracing on), each attempt is a span of the trace it is made in.
  */
 export function createUpstreamRuntime(
   config: UpstreamConfig,
@@ -110,6 +112,7 @@ export function createUpstreamRuntime(
   retry?: RetryPolicy,
   resilience: ResilienceConfig = DEFAULT_RESILIENCE,
   observer?: UpstreamObserver,
+  tracer?: Tracer,
 ): UpstreamRuntime {
   const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
@@ -121,11 +124,11 @@ export function createUpstreamRuntime(
     if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, guards.observer)));
     return limit;
   };
-  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, hostLimit: hostLimit(config.baseUrl) });
+  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.baseUrl) });
   const directDebitClient =
     config.directDebitBaseUrl === config.baseUrl
       ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, hostLimit: hostLimit(config.directDebitBaseUrl) });
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl) });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
