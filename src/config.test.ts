@@ -94,6 +94,32 @@ describe('loadConfig', () => {
     expect(problems).toContain('UPSTREAM_EMAIL is required with UPSTREAM_CLIENT_KEY');
   });
 
+  it('leaves tracing off unless OTEL_EXPORTER_OTLP_ENDPOINT is set, and names the service banking-gateway by default', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'banking-gateway',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example', OTEL_SERVICE_NAME: 'gateway-eu' }).tracing).toEqual({
+      endpoint: 'https://otlp.example',
+      serviceName: 'gateway-eu',
+    });
+  });
+
+  it('refuses an OTLP endpoint that is not an http(s) URL, and exporter headers that are not key=value pairs', () => {
+    let error: unknown;
+    try {
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317', OTEL_EXPORTER_OTLP_HEADERS: 'api-key' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL',
+      'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs, comma-separated',
+    ]);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret, x-tenant=acme' }).tracing?.endpoint).toBe('http://c:4318');
+  });
+
   it('requires the identity headers with a real upstream', () => {
     expect(() => loadConfig({ UPSTREAM_BASE_URL: 'https://bank.example' })).toThrow(
       /UPSTREAM_API_KEY is required when UPSTREAM_BASE_URL is set[\s\S]*UPSTREAM_PRODUCT_ID[\s\S]*UPSTREAM_USER_ID/,

@@ -40,6 +40,10 @@ const apiKeyHash = z
     const [name, sha256] = entry.split(':') as [string, string];
     return { name, sha256: sha256.toLowerCase() };
   });
+/** OTEL_EXPORTER_OTLP_HEADERS as the OTLP exporter reads it (the OpenTelemetry SDK's format). */
+const otlpHeaders = z
+  .preprocess(unsetIfEmpty, z.string().regex(/^\s*[^\s=,]+\s*=[^,]*(,\s*[^\s=,]+\s*=[^,]*)*$/, { error: 'must be key=value pairs, comma-separated' }).optional())
+  .meta({ rule: 'key=value pairs, comma-separated' });
 const origin = z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' });
 
 export const configSchema = z.object({
@@ -177,6 +181,15 @@ export const configSchema = z.object({
   metrics: group('Seeing it run', 'See [operations.md](operations.md).', {
     token: setting('METRICS_TOKEN', text(), 'with it, `/metrics` needs `Authorization: Bearer <token>`'),
   }),
+  tracing: group(
+    'Tracing',
+    'OpenTelemetry traces, exported over OTLP/HTTP with JSON bodies; off, at no cost, unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set. The standard variables, so a collector sidecar\'s settings apply as they are. See [operations.md](operations.md#tracing).',
+    {
+      endpoint: setting('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl(), "the collector's OTLP/HTTP base address: spans go to `<endpoint>/v1/traces`", 'unset: tracing off'),
+      serviceName: setting('OTEL_SERVICE_NAME', textOr('banking-gateway'), '`service.name` of the exported spans'),
+      headers: setting('OTEL_EXPORTER_OTLP_HEADERS', otlpHeaders, "headers of each export, such as a collector's API key (read by the exporter itself)", 'none'),
+    },
+  ),
 });
 
 /** The settings as the schema gives them, before the derived views below. */
@@ -343,6 +356,13 @@ export type QueryLimitsConfig = Omit<Settings['limits'], 'introspection' | 'grap
   trustedDocuments: string | undefined;
 };
 
+/** Where spans are exported, and as which service; absent, tracing is off. */
+export interface TracingConfig {
+  /** OTLP/HTTP base address: the exporter posts to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+}
+
 /** How the gateway survives a failing bank. */
 export type ResilienceConfig = Settings['resilience'];
 /** A circuit breaker per upstream family. */
@@ -368,6 +388,8 @@ export interface Config {
   resilience: ResilienceConfig;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** Absent: tracing is off (OTEL_EXPORTER_OTLP_ENDPOINT unset). */
+  tracing: TracingConfig | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -396,6 +418,7 @@ function configFrom(s: Settings): Config {
     clientRateLimit: s.clientRate,
     resilience: s.resilience,
     metricsToken: s.metrics.token,
+    tracing: s.tracing.endpoint ? { endpoint: s.tracing.endpoint, serviceName: s.tracing.serviceName } : undefined,
   };
 }
 

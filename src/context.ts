@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { CallerIdentity } from './auth/identity.ts';
 import type { WebhookConfig } from './config.ts';
 import type { EventBus } from './events/bus.ts';
@@ -22,6 +23,8 @@ export interface GatewayContext {
   webhookCodes: Partial<Pick<WebhookConfig, 'agentCode' | 'subagentCode' | 'companyCode'>>;
   /** The webhook subscriptions the gateway keeps for itself, which callers may not change. */
   gatewayWebhooks: GatewayWebhooks;
+  /** With tracing on: loader batches are spans of the operation's trace (observability/tracing.ts). */
+  tracer?: Tracer | undefined;
 }
 
 /** Which webhook subscriptions are the gateway's own (events/webhook-reconciler.ts), and where they deliver. */

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import {
@@ -72,6 +73,8 @@ export interface GatewayOptions {
   metricsToken?: string | undefined;
   /** Node's process metrics on /metrics (the server turns them on; tests run many gateways and leave them off). */
   processMetrics?: boolean;
+  /** Tracing on (observability/tracing-sdk.ts): operations, loader batches and upstream attempts are spans. */
+  tracer?: Tracer | undefined;
 }
 
 const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
@@ -92,7 +95,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return cache && { ...cache.stats, trusted: cache.trusted, lostInvalidations: cacheInvalidation.lost };
     },
   });
-  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream);
+  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream, options.tracer);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
   const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redisUrl: options.redisUrl, keyPrefix: options.redisKeyPrefix, logger });
   const onDelivered = cacheInvalidation.event;
@@ -123,6 +126,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     webhookCodes: webhooks,
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
+    tracer: options.tracer,
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,

@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
   const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
   const upstream = config.upstream ?? embedded!.upstream;
+  // The SDK is loaded only when tracing is on: off, the gateway neither loads nor registers it.
+  const tracing = config.tracing ? (await import('./observability/tracing-sdk.ts')).startTracing(config.tracing, logger) : undefined;
   const { createGateway } = await import('./gateway.ts');
   const { announceStart } = await import('./start-banner.ts');
   const { DEMO_CREDENTIALS } = await import('@banking-gateway/sandbox');
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     resilience: config.resilience,
     metricsToken: config.metricsToken,
     processMetrics: true,
+    tracer: tracing?.tracer,
   });
   const { url, port } = await gateway.server.listen(config.server.port, config.server.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
   announceStart(
@@ -110,6 +113,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'stopping');
     await gateway.server.stop(config.resilience.shutdownGraceMs);
     await embedded?.sandbox.close();
+    // After the last operation: its spans go out before the process does.
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

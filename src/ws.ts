@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { isSocketRefusal, type CallerAuth } from './auth/index.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import type { Logger } from './logger.ts';
+import { withTraceId } from './observability/tracing.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
 type GatewayYoga = ReturnType<typeof createGatewayYoga>;
@@ -66,7 +67,8 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         return false;
       },
       onSubscribe: async (ctx, _id, payload) => operationArgs(ctx, payload, callers.get(ctx.extra)),
-      onNext: (_ctx, _id, _payload, _args, result) => withoutHttp(result),
+      // With tracing on, errors name the operation's trace, as over HTTP.
+      onNext: (_ctx, _id, _payload, args, result) => withTraceId((args.contextValue as { request?: Request }).request, withoutHttp(result)),
     },
     wsServer,
   );

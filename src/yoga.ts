@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from './auth/csrf.ts';
@@ -11,6 +12,7 @@ import type { EventBus } from './events/bus.ts';
 import { createMaskError } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
+import { useTracing } from './observability/tracing.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -55,6 +57,8 @@ export interface YogaOptions {
   graphiql?: boolean;
   /** Limits, metrics and the like, in the order they should run (after authentication). */
   plugins?: Plugin[];
+  /** With it (OTEL_EXPORTER_OTLP_ENDPOINT set), each operation is a trace (observability/tracing.ts). */
+  tracer?: Tracer | undefined;
 }
 
 /** A caller's x-request-id is kept when it is a plausible id; otherwise the gateway makes one. */
@@ -130,8 +134,18 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger) },
     logging: options.logger,
-    // Compression last: every other plugin has set its headers by then (the ETag names the JSON).
-    plugins: [useRequestId(), useOperationDeadline(options.upstream.operationDeadlineMs), ...incrementalDelivery(), ...auth.plugins, ...(options.plugins ?? []), useConditionalGet(), useResponseCompression()],
+    // Tracing first: its span is the parent of all the others do. Compression last: every other
+    // plugin has set its headers by then (the ETag names the JSON).
+    plugins: [
+      ...(options.tracer ? [useTracing(options.tracer, (request) => requestIds.get(request))] : []),
+      useRequestId(),
+      useOperationDeadline(options.upstream.operationDeadlineMs),
+      ...incrementalDelivery(),
+      ...auth.plugins,
+      ...(options.plugins ?? []),
+      useConditionalGet(),
+      useResponseCompression(),
+    ],
     context: async ({ request, req }) => {
       const caller = await auth.identify(request);
       const requestId = requestIds.get(request) ?? requestIdOf(request);
@@ -156,6 +170,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
         events: options.events,
         webhookCodes: options.webhookCodes ?? {},
         gatewayWebhooks: options.gatewayWebhooks ?? NO_GATEWAY_WEBHOOKS,
+        tracer: options.tracer,
       };
     },
   });

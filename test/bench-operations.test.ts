@@ -81,6 +81,7 @@ describe('roundsOf (the benchmark reading rounds from the request log)', () => {
     time: new Date(Math.floor(1_000_000 + arrivedMs)).toISOString(),
     requestId: null,
     correlationId: null,
+    traceparent: null,
     subject: {},
     durationMs: tookMs,
   });

@@ -1,4 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -6,7 +7,7 @@ import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRate
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
+import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
 import { ALL_RECORD_KINDS } from '../src/upstream/cache-policy.ts';
@@ -65,6 +66,8 @@ export interface KitOptions {
   clientRateLimitKeyPrefix?: string;
   resilience?: Partial<ResilienceConfig>;
   metricsToken?: string;
+  /** Tracing on, with this tracer (test/tracing.test.ts starts the SDK and its collector). */
+  tracer?: Tracer;
 }
 
 export { KIT_WEBHOOKS };
@@ -77,7 +80,7 @@ export interface Kit {
   baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
-  calls(path?: string, method?: string): { method: string; path: string; status: number | null; requestId: string | null; correlationId: string | null }[];
+  calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Forget the request log so the next counts start from zero. */
   resetCounts(): Promise<void>;
@@ -120,6 +123,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     clientRateLimitKeyPrefix: options.clientRateLimitKeyPrefix,
     resilience: options.resilience,
     metricsToken: options.metricsToken,
+    tracer: options.tracer,
   });
   await gateway.events.ready;
   recordResponses(gateway);

@@ -20,6 +20,14 @@ describe('the leak scan', () => {
     expect(scan()).toEqual([]);
   });
 
+  it('leaves the digits inside a trace or span id alone, and still finds a card number beside one', () => {
+    record('clean', '{"traceId":"7be8655c5080571628723c063a138485","spanId":"e4000056655665556f"}');
+    expect(luhn('5080571628723')).toBe(true);
+    expect(scan()).toEqual([]);
+    record('planted', '{"traceId":"7be8655c5080571628723c063a138485","pan":"4000056655665556"}');
+    expect(scan().map((f) => f.what)).toEqual(['a full card number']);
+  });
+
   it('finds a numeric secret standing alone, not as a few digits of a longer number (a log line\'s timestamp)', () => {
     registerSecret('an activation code', '428190');
     record('clean', '{"level":20,"time":1795596428190,"msg":"caller authenticated"}');

@@ -10,6 +10,8 @@ export interface RequestLogEntry {
   requestId: string | null;
   /** The caller's x-correlation-id (the gateway's own request id), if it sent one. */
   correlationId: string | null;
+  /** The caller's W3C `traceparent`, if it sent one: which span of the caller's trace made the call. */
+  traceparent: string | null;
   /**
    * The resource headers of the call (x-account-id, x-cardholder-id, x-cardholderHash-id,
    * x-wallet-id, x-on-behalf-of) that were sent: two calls to one path and query are the same read

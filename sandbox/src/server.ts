@@ -63,6 +63,7 @@ async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<
     time,
     requestId: headerValue(call.req.headers, 'x-request-id') ?? null,
     correlationId: headerValue(call.req.headers, 'x-correlation-id') ?? null,
+    traceparent: headerValue(call.req.headers, 'traceparent') ?? null,
     subject: Object.fromEntries(
       SUBJECT_HEADERS.flatMap((name) => {
         const value = headerValue(call.req.headers, name);

@@ -301,20 +301,21 @@ describe('capacity', () => {
 });
 
 describe('request log', () => {
-  it('records API calls in order with method, path, query, status, sandbox time, request id and duration', async () => {
+  it('records API calls in order with method, path, query, status, sandbox time, request id, trace context and duration', async () => {
     await control(sandbox, 'POST', '/clock/advance', { days: 2 });
     const expectedDay = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     api = await apiClient(sandbox);
     await control(sandbox, 'DELETE', '/requests');
-    await api.get(ACCOUNT_PATH, { headers: { 'x-request-id': 'log-1' }, query: { currency: 'USD', status: 'ACTIVE' } });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await api.get(ACCOUNT_PATH, { headers: { 'x-request-id': 'log-1', traceparent }, query: { currency: 'USD', status: 'ACTIVE' } });
     await api.send('DELETE', ACCOUNT_PATH, { headers: { 'x-request-id': 'log-2' } });
     await call(sandbox, '/svc/api/v1/unknown');
 
     const viaHttp = (await control(sandbox, 'GET', '/requests')).body;
     expect(viaHttp).toEqual(sandbox.requests());
     expect(viaHttp).toMatchObject([
-      { method: 'GET', path: ACCOUNT_PATH, query: { currency: 'USD', status: 'ACTIVE' }, status: 200, requestId: 'log-1' },
-      { method: 'DELETE', path: ACCOUNT_PATH, query: {}, status: 400, requestId: 'log-2' },
+      { method: 'GET', path: ACCOUNT_PATH, query: { currency: 'USD', status: 'ACTIVE' }, status: 200, requestId: 'log-1', traceparent },
+      { method: 'DELETE', path: ACCOUNT_PATH, query: {}, status: 400, requestId: 'log-2', traceparent: null },
       { method: 'GET', path: '/svc/api/v1/unknown', query: {}, status: 404, requestId: null },
     ]);
     for (const entry of viaHttp) {

@@ -1,12 +1,14 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
 import { describeOperation, outcomeOf, whenExecuted } from './metrics.ts';
+import { traceIdOf } from './tracing.ts';
 
 /**
  * One JSON line per executed operation, on the request's logger (so it carries the request id the
  * upstream calls of that operation were sent with): who, what, how it ended and how long it took.
  * Variables are never logged; error messages are, as clients saw them. An operation answered in
- * parts (@defer, @stream) is logged once, when its last part has gone.
+ * parts (@defer, @stream) is logged once, when its last part has gone. With tracing on, the line
+ * names the operation's trace (`traceId`).
  */
 export function useOperationLog(): Plugin<GatewayContext> {
   return {
@@ -18,6 +20,7 @@ export function useOperationLog(): Plugin<GatewayContext> {
           if (!context.logger.isLevelEnabled('info')) return;
           const { name, type } = describeOperation(args.document, args.operationName);
           const errors = result.errors ?? [];
+          const traceId = traceIdOf((args.contextValue as { request?: Request }).request);
           context.logger.info(
             {
               operation: name,
@@ -26,6 +29,7 @@ export function useOperationLog(): Plugin<GatewayContext> {
               ms: Math.round(performance.now() - started),
               outcome: outcomeOf(result),
               ...(errors.length > 0 ? { errors: errors.slice(0, 5).map((e) => ({ message: e.message, code: e.extensions?.code })) } : {}),
+              ...(traceId ? { traceId } : {}),
             },
             'operation executed',
           );

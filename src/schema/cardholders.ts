@@ -19,6 +19,7 @@ import {
   bankIdIn,
   globalIdRule, recordIdDescription
 } from './common.ts';
+import { tracedBatch } from '../observability/tracing.ts';
 
 /**
  * Document 2, sections 2.4, 2.7, 2.8, 4.2 and 4.4 in the graph: cardholders and their KYC. Their
@@ -112,9 +113,9 @@ const CardholderIndividualType = builder.objectRef<Individual>('CardholderIndivi
 /** A cardholder's KYC status, with the cardholder it is about (for the RFI reads). */
 type CardholderKycShape = KycStatus & { cardholderId: string };
 
-const kycStatusOf = perRequestLoader((cardholderId: string, context: GatewayContext) => context.upstream.kyc.status(cardholderId));
-const kycRfiOf = perRequestLoader((cardholderId: string, context: GatewayContext) => context.upstream.kyc.rfi(cardholderId));
-const kycRfiLinkOf = perRequestLoader((cardholderId: string, context: GatewayContext) => context.upstream.kyc.rfiResponseLink(cardholderId));
+const kycStatusOf = perRequestLoader('KycStatus', (cardholderId: string, context: GatewayContext) => context.upstream.kyc.status(cardholderId));
+const kycRfiOf = perRequestLoader('KycRfi', (cardholderId: string, context: GatewayContext) => context.upstream.kyc.rfi(cardholderId));
+const kycRfiLinkOf = perRequestLoader('KycRfiLink', (cardholderId: string, context: GatewayContext) => context.upstream.kyc.rfiResponseLink(cardholderId));
 
 const CardholderKycRfi = builder.objectRef<KycRfi>('CardholderKycRfi').implement({
   description: 'Why KYC was declined: a request for information (RFI) the cardholder must answer.',
@@ -168,7 +169,7 @@ function loadCardholders(ids: string[], context: GatewayContext): Promise<Cardho
 export const CardholderNode = builder.loadableNode('Cardholder', {
   description: 'Someone cards are issued to: a named representative (INDIVIDUAL) or a delegate acting for the business (DELEGATE).',
   id: { resolve: (cardholder) => cardholder.id },
-  load: loadCardholders,
+  load: tracedBatch('Cardholder', loadCardholders),
   sort: (cardholder) => cardholder.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (cardholder) => cardholder.id,

@@ -11,6 +11,7 @@ import { LinkedRecordNotFoundError, ProgramNotSupportedError, UpstreamRejectedEr
 import { bankIdProblem } from '../upstream/ids.ts';
 import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
+import { tracedBatch } from '../observability/tracing.ts';
 
 /** Shared shapes of the graph: Money, typed mutation errors, date ranges and paged connections. */
 
@@ -358,12 +359,14 @@ export async function readLink<K>(target: LinkTarget<K>, key: K | null | undefin
 /**
  * A per-request DataLoader for reads that are not a Node of their own (a card's detail, a
  * cardholder's wallet): fetched once per key per request, and only when a field asks for them.
+ * `name` names its batches in traces.
  */
-export function perRequestLoader<K, V>(load: (key: K, context: GatewayContext) => Promise<V>) {
+export function perRequestLoader<K, V>(name: string, load: (key: K, context: GatewayContext) => Promise<V>) {
+  const batch = tracedBatch(name, (keys: readonly K[], context: GatewayContext) =>
+    Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
+  );
   return createContextCache((context: GatewayContext) => {
-    const loader = new DataLoader<K, V>((keys) =>
-      Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
-    );
+    const loader = new DataLoader<K, V>((keys) => batch(keys, context));
     requestLoaders(context).add(loader);
     return loader;
   });

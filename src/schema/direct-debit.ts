@@ -13,6 +13,7 @@ import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
 import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule, recordIdDescription } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
+import { tracedBatch } from '../observability/tracing.ts';
 
 /**
  * Document 3, sections 2.4-2.7, 4.2 and 4.3 in the graph: global accounts, direct debit mandates and
@@ -35,7 +36,7 @@ function partsOf(key: string): { actingFor: ActingFor; parts: string[] } {
 const MAX_SCAN_PAGES = 20;
 
 /** One read per page and window per request: every mandate of a screen scans the same pages. */
-const directDebitPage = perRequestLoader((key: string, context: GatewayContext) => {
+const directDebitPage = perRequestLoader('DirectDebitPage', (key: string, context: GatewayContext) => {
   const { actingFor, parts } = partsOf(key);
   const [page = '1', fromDate = '', toDate = ''] = parts;
   return context.upstream.directDebit.directDebits({ page: Number(page), size: 100, fromDate: fromDate || undefined, toDate: toDate || undefined }, actingFor);
@@ -75,7 +76,7 @@ const GlobalInstitution = builder.objectRef<NonNullable<GlobalAccount['instituti
 
 export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, string>('GlobalAccount', {
   id: { resolve: (a) => keyOf(a.actingFor, a.id) },
-  load: async (keys: string[], context: GatewayContext) =>
+  load: tracedBatch('GlobalAccount', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {
@@ -84,7 +85,7 @@ export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, 
           return account ? acting<GlobalAccount>(actingFor)(account) : null;
         }),
       ),
-    ),
+    )),
   sort: (a) => keyOf(a.actingFor, a.id),
 });
 
@@ -151,7 +152,7 @@ GlobalAccountNode.implement({
 
 export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Mandate', {
   id: { resolve: (m) => keyOf(m.actingFor, m.globalAccountId, m.id) },
-  load: async (keys: string[], context: GatewayContext) =>
+  load: tracedBatch('Mandate', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {
@@ -160,7 +161,7 @@ export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Man
           return mandate ? acting<Mandate>(actingFor)(mandate) : null;
         }),
       ),
-    ),
+    )),
   sort: (m) => keyOf(m.actingFor, m.globalAccountId, m.id),
 });
 
@@ -235,7 +236,7 @@ const DisputeWindowType = builder.objectRef<DisputeWindow>('DisputeWindow').impl
 
 export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, string>('DirectDebit', {
   id: { resolve: (d) => keyOf(d.actingFor, d.id) },
-  load: async (keys: string[], context: GatewayContext) =>
+  load: tracedBatch('DirectDebit', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {
@@ -244,7 +245,7 @@ export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, stri
           return debit ? acting<DirectDebit>(actingFor)(debit) : null;
         }),
       ),
-    ),
+    )),
   sort: (d) => keyOf(d.actingFor, d.id),
 });
 

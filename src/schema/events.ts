@@ -115,7 +115,7 @@ const CardholderStatusChange = builder.objectRef<Of<'cardholderStatus'>>('Cardho
  * ga.new names the receiving account by number alone: the account list holds it (read once per
  * number per request). The account itself is returned, so the `account` link needs no second read.
  */
-const accountByNumber = perRequestLoader(async (accountNumber: string, context: GatewayContext) => {
+const accountByNumber = perRequestLoader('AccountByNumber', async (accountNumber: string, context: GatewayContext) => {
   const accounts = await context.upstream.accounts.list();
   return accounts.find((account) => account.accountNumber === accountNumber) ?? null;
 });

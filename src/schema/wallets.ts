@@ -10,7 +10,7 @@ import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idem
  */
 
 /** The cardholder's wallets, earliest created first (those without a creation time last, in the bank's order). */
-const walletsOf = perRequestLoader(async (cardholderId: string, context: GatewayContext) =>
+const walletsOf = perRequestLoader('Wallets', async (cardholderId: string, context: GatewayContext) =>
   sortedByTime(await context.upstream.wallets.list(cardholderId), (wallet) => wallet.createdAt, 'earliest'),
 );
 

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -7,6 +8,7 @@ import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
 import type { RecordCache } from './record-cache.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
+import { attemptSpanStage } from './stages/attempt-span.ts';
 import { authRenewalStage } from './stages/auth-renewal.ts';
 import { breakerStage } from './stages/breaker.ts';
 import { prepareCall, type CallOptions, type CallTarget, type UpstreamCall } from './stages/call.ts';
@@ -35,6 +37,8 @@ export interface UpstreamClientOptions extends ClientIdentity {
   hostLimit?: HostLimit | undefined;
   /** Kept reads per bank user, dropped by writes and events; none when absent (UPSTREAM_CACHE=off). */
   cache?: RecordCache | undefined;
+  /** With it (tracing on), each attempt is a client span and carries its traceparent. */
+  tracer?: Tracer | undefined;
 }
 
 /** One bank user's exact request: the path with its query, and the headers that pick a record (x-account-id...). */
@@ -73,9 +77,13 @@ export class UpstreamClient {
       bodyTimeout: options.timeoutMs,
     });
 
-    // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, send.
+    // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, (traced) send.
     const attempt = through<Answer>(
-      [rateLimitWaitStage(guards, retry.budgetMs), concurrencyLimitStage(hostLimit, guards)],
+      [
+        rateLimitWaitStage(guards, retry.budgetMs),
+        concurrencyLimitStage(hostLimit, guards),
+        ...(options.tracer ? [attemptSpanStage(options.tracer, url)] : []),
+      ],
       send(this.#pool, options, guards, logger),
     );
     // The call, outermost first: its deadline, the breaker's leave, retries, a token for each attempt,

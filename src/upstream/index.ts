@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
@@ -124,7 +125,8 @@ function createRecordCache(config: CacheConfig | undefined): RecordCache | undef
 
 /**
  * One runtime per gateway. Its clients (one per base address) share the guards: breakers and
- * Retry-After holds per family, one retry budget, and the observer that metrics listen on.
+ * Retry-After holds per family, one retry budget, and the observer that metrics listen on. With a
+ * tracer (tracing on), each attempt is a span of the trace it is made in.
  */
 export function createUpstreamRuntime(
   config: UpstreamConfig,
@@ -132,6 +134,7 @@ export function createUpstreamRuntime(
   retry?: RetryPolicy,
   resilience: ResilienceConfig = DEFAULT_RESILIENCE,
   observer?: UpstreamObserver,
+  tracer?: Tracer,
 ): UpstreamRuntime {
   const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
@@ -144,11 +147,11 @@ export function createUpstreamRuntime(
     return limit;
   };
   const cache = createRecordCache(config.cache);
-  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, hostLimit: hostLimit(config.baseUrl), cache });
+  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
   const directDebitClient =
     config.directDebitBaseUrl === config.baseUrl
       ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;

@@ -35,7 +35,7 @@ export interface CallOptions {
 
 /**
  * One logical call on its way through the stages (pipeline.ts): what all its attempts share, and
- * the three things stages hand inwards, each set by one stage only.
+ * the things stages hand inwards, each set by one stage only.
  */
 export interface UpstreamCall {
   readonly ep: Endpoint<unknown>;
@@ -55,6 +55,10 @@ export interface UpstreamCall {
   maxAttempts: number;
   /** Set by the auth renewal stage before each attempt; undefined for endpoints without a token. */
   token: string | undefined;
+  /** Attempts put on the wire so far: counted by the attempt span stage (tracing on), else 0. */
+  attempts: number;
+  /** Set by the attempt span stage for each attempt: the W3C trace context it is sent with. */
+  traceHeaders: Record<string, string> | undefined;
 }
 
 /** Where the endpoint's path lives: the base address's own path and the `{svc}` segment. */
@@ -94,6 +98,8 @@ export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target:
     signal: undefined,
     maxAttempts,
     token: undefined,
+    attempts: 0,
+    traceHeaders: undefined,
   };
 }
 

@@ -73,8 +73,9 @@ export function headersFor(call: UpstreamCall, identity: ClientIdentity): Record
     if (set === 'issuing' && identity.clientId) base['x-client-id'] = identity.clientId;
     if (token !== undefined) base.authorization = `Bearer ${token}`;
   }
-  // Not a documented header: the bank ignores it, and its logs (or a proxy's) can match ours.
+  // Not documented headers: the bank ignores them, and its logs (or a proxy's, or its own tracing) can match ours.
   if (options.correlationId) base['x-correlation-id'] = options.correlationId;
+  if (call.traceHeaders) Object.assign(base, call.traceHeaders);
   return { ...base, ...options.headers };
 }
 
