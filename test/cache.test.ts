@@ -57,6 +57,18 @@ describe('record cache', () => {
     expect(sequence).toEqual(['PATCH /svc/api/v1/card', 'GET /svc/api/v1/card', 'GET /svc/api/v1/card/detail']);
   });
 
+  it('resolves nodes from kept reads: node(id:) answers the same from the cache as from the bank', async () => {
+    const ids = ['Account:acc_demo_usd', 'Card:crd_demo_ava_v', 'Cardholder:chd_demo_ava', 'Beneficiary:ben_demo_gb'].map((key) => Buffer.from(key).toString('base64'));
+    const nodes = parse(`{ ${ids.map((id, i) => `n${i}: node(id: "${id}") { __typename id }`).join(' ')} }`);
+    const first = await kit.execute(nodes);
+    expect(first.errors).toBeUndefined();
+    expect(Object.values(first.data as Record<string, { __typename: string } | null>).map((n) => n?.__typename)).toEqual(['Account', 'Card', 'Cardholder', 'Beneficiary']);
+    await kit.resetCounts();
+    // Again, every record now kept: the same answer, and no call.
+    expect(await kit.execute(nodes)).toEqual(first);
+    expect(kit.calls()).toHaveLength(0);
+  });
+
   it('drops every kind of record on an event it does not know', async () => {
     await kit.execute(BALANCES);
     await kit.resetCounts();

@@ -59,8 +59,9 @@ function emptyLists(path: string, value: unknown, depth = 0): string[] {
 }
 
 describe('README operations, run as written', () => {
-  // As `npm start` runs: the embedded sandbox's webhook codes, the gateway's own subscriptions filed.
-  const kit = useKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
+  // As `npm start` runs: the embedded sandbox's webhook codes, the gateway's own subscriptions filed,
+  // the record cache on.
+  const kit = useKit({ listen: true, reconcileWebhooks: true, cache: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
 
   it('every example returns data, in document order, against the demo sandbox', async () => {
     const failures: string[] = [];

@@ -44,6 +44,10 @@ export interface RecordCacheStats {
  * screens that read the same records would each call the bank; records under the loaders are shared
  * by every operation of the user. A read that overlaps an invalidation is not stored: it may carry
  * the state before the change.
+ *
+ * A kept answer is handed to every read as it is, not copied: the gateway treats upstream data as
+ * read-only. It is not frozen either, because Pothos marks the objects a node resolves with their
+ * type (a symbol property), which a frozen object refuses (test/cache.test.ts reads nodes from it).
  */
 export class RecordCache {
   readonly #entries: LRUCache<string, Entry>;
@@ -85,7 +89,7 @@ export class RecordCache {
     this.#stats.misses += 1;
     const generation = this.#generation;
     const loading = load().then((value) => {
-      if (generation === this.#generation && this.#trusted) this.#store(read, deepFreeze(value));
+      if (generation === this.#generation && this.#trusted) this.#store(read, value);
       return value;
     });
     this.#inFlight.set(read.key, loading);
@@ -151,13 +155,4 @@ export class RecordCache {
       keys.add(read.key);
     }
   }
-}
-
-/** One answer is shared by every operation that reads it: none may change it under the others. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
