@@ -12,7 +12,8 @@ import {
 } from './generated/graphql.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
-const kit = useKit();
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false });
 
 const ACCOUNT_PATH = '/svc/api/v1/account';
 const TX_PATH = '/svc/api/v1/account/transactions';

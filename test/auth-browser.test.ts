@@ -11,7 +11,8 @@ import { startKit, useKit, type Kit } from './kit.ts';
 
 const APP = 'https://app.example';
 const EVIL = 'https://evil.example';
-const kit = useKit({ listen: true, auth: { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [APP] } });
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false, listen: true, auth: { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [APP] } });
 
 const BALANCES = '{ balances { currency } }';
 
@@ -68,7 +69,7 @@ describe('CORS', () => {
   describe('with no allowed origins', () => {
     let closed: Kit;
     beforeAll(async () => {
-      closed = await startKit({ listen: true });
+      closed = await startKit({ cache: false, listen: true });
     });
     afterAll(() => closed?.close());
 

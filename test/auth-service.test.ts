@@ -27,8 +27,8 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   jwks = await startJwks();
-  kit = await startKit({
-    listen: true,
+  // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+  kit = await startKit({ cache: false, listen: true,
     logger: createLogger('debug', { write: (line: string) => (logLines.push(line), record('gateway log', line)) }),
     auth: {
       mode: 'service',
@@ -202,7 +202,7 @@ describe('service mode: an unreachable JWKS', () => {
     const gone = await startJwks();
     const url = gone.url;
     await gone.close();
-    down = await startKit({ listen: true, auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] } });
+    down = await startKit({ cache: false, listen: true, auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] } });
   });
   afterAll(() => down?.close());
 

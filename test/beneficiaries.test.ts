@@ -15,7 +15,8 @@ import {
 import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_SWIFT_RULE_ROWS } from '../sandbox/test/fixtures/document-1.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
-const kit = useKit();
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false });
 
 const LIST_PATH = '/svc/api/v1/transfer/beneficiarylist';
 const WRITE_PATH = '/svc/api/v1/transfer/beneficiary';

@@ -10,7 +10,8 @@ import { useKit } from './kit.ts';
  * The record cache as shipped (UPSTREAM_CACHE on): a screen repeated makes no upstream call, and
  * what an event or a write changed is read from the bank again at once.
  */
-const kit = useKit({ cache: { ratesTtlMs: 150 }, listen: true });
+// A bank that changes balances without a word until its event: control-API writes do not drop the cache here.
+const kit = useKit({ cache: { ratesTtlMs: 150 }, controlDropsCache: false, listen: true });
 
 const AVA_CARD = 'crd_demo_ava_v';
 const BALANCES = parse('{ balances { currency available { amount } } }');

@@ -17,7 +17,8 @@ import {
 } from './generated/graphql.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
-const kit = useKit();
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false });
 
 const PATH = '/svc/api/v1/card/cardholder';
 const KYC_PATH = '/issuing/api/v1/kyc';

@@ -14,7 +14,8 @@ import {
 } from './generated/graphql.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
-const kit = useKit();
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false });
 
 const AVA = encodeGlobalID('Cardholder', 'chd_demo_ava');
 const AVA_CARD = 'crd_demo_ava_v';

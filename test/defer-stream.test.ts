@@ -7,7 +7,8 @@ import { useKit } from './kit.ts';
  * Incremental delivery (@defer, @stream) over HTTP multipart and SSE: the cards screen paints its
  * list after one round of upstream calls and the details follow, at no extra upstream call.
  */
-const kit = useKit({ sandbox: { latencyMs: 60 } });
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false, sandbox: { latencyMs: 60 } });
 const CARDS_LIST = '/svc/api/v1/card';
 
 const DEFERRED_CARDS = `query DeferredCards {

@@ -45,7 +45,8 @@ function expectRateLimited(errors: unknown, retryAfterSeconds: number) {
 describe('operations per client per window', () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({ listen: true, auth: SERVICE, clientRateLimit: LIMIT });
+    // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+    kit = await startKit({ cache: false, listen: true, auth: SERVICE, clientRateLimit: LIMIT });
     await kit.fresh();
   });
   afterAll(() => kit?.close());
@@ -111,7 +112,7 @@ describe('operations per client per window', () => {
 describe('anonymous callers (AUTH_MODE none)', () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({ listen: true, clientRateLimit: { operations: 2, windowSeconds: 60 } });
+    kit = await startKit({ cache: false, listen: true, clientRateLimit: { operations: 2, windowSeconds: 60 } });
     await kit.fresh();
   });
   afterAll(() => kit?.close());
@@ -149,7 +150,7 @@ const CAPPED: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: fals
 describe('calls in flight per client', () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({ auth: SERVICE, sandbox: { latencyMs: 50 }, concurrency: CAPPED });
+    kit = await startKit({ cache: false, auth: SERVICE, sandbox: { latencyMs: 50 }, concurrency: CAPPED });
     await kit.fresh();
   });
   afterAll(() => kit?.close());
@@ -186,7 +187,7 @@ describe('calls in flight per client', () => {
 describe("one client's share of the limit while another is active (CLIENT_MAX_SHARE_PERCENT, shipped at 50)", () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({ auth: SERVICE, sandbox: { latencyMs: 20 }, concurrency: { ...CAPPED, initial: 8, perClient: 0 } });
+    kit = await startKit({ cache: false, auth: SERVICE, sandbox: { latencyMs: 20 }, concurrency: { ...CAPPED, initial: 8, perClient: 0 } });
     await kit.fresh();
   });
   afterAll(() => kit?.close());
@@ -217,8 +218,7 @@ describe("one client's share of the limit while another is active (CLIENT_MAX_SH
 describe('calls in flight per client, past the deadline', () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({
-      listen: true,
+    kit = await startKit({ cache: false, listen: true,
       auth: SERVICE,
       sandbox: { latencyMs: 200 },
       concurrency: { ...CAPPED, perClient: 1 },

@@ -29,7 +29,8 @@ function attemptsById(kit: Kit, method: string): Map<string, (number | null)[]> 
 }
 
 describe('a failing bank', () => {
-  const kit = useKit();
+  // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+  const kit = useKit({ cache: false });
 
   it('30% of calls failing with 503: 100 reads all succeed within the retry budget; writes are not retried', async () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, rate: 0.3, seed: 2 });
@@ -133,7 +134,7 @@ describe('a failing bank', () => {
 });
 
 describe('a stalled bank', () => {
-  const kit = useKit({ resilience: { operationDeadlineMs: 500 } });
+  const kit = useKit({ cache: false, resilience: { operationDeadlineMs: 500 } });
 
   it('ends the operation by its deadline with a clear error, well before the stall or the per-call timeout', async () => {
     await kit.control('POST', 'faults', { kind: 'stall', stallMs: 30_000, rate: 1, path: BALANCE });
@@ -162,7 +163,7 @@ describe('a stalled bank', () => {
 
 describe('a sustained outage', () => {
   const openMs = 500;
-  const kit = useKit({ listen: true, resilience: { breaker: { errorRate: 0.5, minCalls: 5, windowMs: 10_000, openMs } } });
+  const kit = useKit({ cache: false, listen: true, resilience: { breaker: { errorRate: 0.5, minCalls: 5, windowMs: 10_000, openMs } } });
   const readyz = async () => {
     const response = await fetch(`${kit.baseUrl}/readyz`);
     return { status: response.status, body: (await response.json()) as { status: string; breakers: Record<string, string> } };

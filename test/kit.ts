@@ -34,11 +34,14 @@ export interface KitOptions {
   /** The limit on calls in flight to the sandbox; the gateway's default when absent. */
   concurrency?: ConcurrencyConfig;
   /**
-   * The record cache: `true` for the shipped settings, or settings of one's own. Off by default:
-   * most tests count the upstream calls of one operation, which a cache warmed by the test before
-   * would hide; test/cache.test.ts tests it.
+   * The record cache: on with the shipped settings unless `false`, or settings of one's own. As with
+   * `npm start`, a write to the sandbox's control API (the clock, a deposit, a fault, a reset) drops
+   * it, unless `controlDropsCache` is false. Tests that count the bank calls of reads repeated from
+   * one test to the next turn it off.
    */
   cache?: boolean | Partial<CacheConfig>;
+  /** Whether control-API writes drop the cache, as npm start wires it (default true). */
+  controlDropsCache?: boolean;
   /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
@@ -106,7 +109,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       gatewayCredentials: options.gatewayCredentials,
     }),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    ...(options.cache ? { cache: { ...DEFAULT_CACHE, enabled: true, ...(options.cache === true ? {} : options.cache) } } : {}),
+    ...(options.cache === false ? {} : { cache: { ...DEFAULT_CACHE, enabled: true, ...(typeof options.cache === 'object' ? options.cache : {}) } }),
   };
   const gateway = createGateway({
     upstream: upstreamConfig,
@@ -128,6 +131,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   await gateway.events.ready;
   recordResponses(gateway);
   const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;
+  if (options.controlDropsCache !== false) sandbox.onControlChange(() => gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS));
   if (options.reconcileWebhooks) {
     gateway.webhookReconciler.start(baseUrl);
     sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));

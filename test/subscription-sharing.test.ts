@@ -31,7 +31,8 @@ function readsByPath(kit: Kit): Record<string, number> {
 }
 
 describe('one execution per event and selection', () => {
-  const kit = useKit({ listen: true });
+  // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+  const kit = useKit({ cache: false, listen: true });
 
   it('reads the linked card once for five subscribers on one operation, and once more for another selection', async () => {
     const same = await Promise.all([1, 2, 3, 4, 5].map(() => subscribeWs(kit, CARD)));
@@ -54,7 +55,7 @@ describe('one execution per event and selection', () => {
 });
 
 describe('no sharing across bank identities (passthrough)', () => {
-  const kit = useKit({ listen: true, auth: { mode: 'passthrough', apiKeys: [], jwt: undefined, allowedOrigins: [] } });
+  const kit = useKit({ cache: false, listen: true, auth: { mode: 'passthrough', apiKeys: [], jwt: undefined, allowedOrigins: [] } });
 
   async function login(target: Kit): Promise<string> {
     const result = await target.execute(AccessTokenCreateDocument, {

@@ -9,7 +9,8 @@ const { balance: BALANCE, account: ACCOUNT, login: LOGIN } = PATHS;
 const createInput = ACCOUNT_INPUT;
 
 describe('the upstream client, through the gateway', () => {
-  const kit = useKit({ timeoutMs: 300 });
+  // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+  const kit = useKit({ cache: false, timeoutMs: 300 });
 
   it('retries a read on 5xx and succeeds on the third attempt', async () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, count: 2, path: BALANCE });
@@ -145,7 +146,7 @@ describe('a Retry-After longer than a call may wait', () => {
   afterEach(() => kit.close());
 
   it('fails fast with RATE_LIMITED, and holds the whole family until then without calling', async () => {
-    kit = await startKit();
+    kit = await startKit({ cache: false });
     await kit.control('POST', 'faults', { kind: 'status', status: 429, retryAfterSeconds: 30, path: BALANCE });
     const result = await kit.execute(BalancesDocument, {});
     expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'RATE_LIMITED', retryAfterSeconds: 30 });
@@ -164,7 +165,7 @@ describe('a Retry-After longer than a call may wait', () => {
 
 describe('the service segment', () => {
   it('puts UPSTREAM_SERVICE_SEGMENT where the documents write svc', async () => {
-    const kit = await startKit({ sandbox: { serviceSegment: 'banking' }, serviceSegment: 'banking' });
+    const kit = await startKit({ cache: false, sandbox: { serviceSegment: 'banking' }, serviceSegment: 'banking' });
     const result = await kit.execute(BalancesDocument, {});
     expect(result.errors).toBeUndefined();
     expect(kit.calls('/banking/api/v1/account/balance')).toHaveLength(1);
@@ -178,7 +179,7 @@ describe('token handling', () => {
   afterEach(() => kit.close());
 
   it('makes exactly one login call for 100 concurrent requests', async () => {
-    kit = await startKit({ sandbox: { latencyMs: 20 } });
+    kit = await startKit({ cache: false, sandbox: { latencyMs: 20 } });
     const results = await Promise.all(Array.from({ length: 100 }, () => kit.execute(BalancesDocument, {})));
     for (const result of results) expect(result.errors).toBeUndefined();
     expect(kit.calls(LOGIN)).toHaveLength(1);
@@ -186,7 +187,7 @@ describe('token handling', () => {
   });
 
   it('without gateway credentials, refuses before calling upstream and forwards a caller token', async () => {
-    kit = await startKit({ gatewayCredentials: false });
+    kit = await startKit({ cache: false, gatewayCredentials: false });
     const anonymous = await kit.execute(BalancesDocument, {});
     expect(anonymous.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(kit.calls(BALANCE)).toHaveLength(0);
@@ -206,7 +207,7 @@ describe('token handling', () => {
   });
 
   it('reports a refused caller token as UNAUTHENTICATED without logging in for the caller', async () => {
-    kit = await startKit();
+    kit = await startKit({ cache: false });
     const result = await kit.execute(BalancesDocument, {}, { authorization: 'Bearer not-a-real-token' });
     expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamStatus: 401 });
     expect(kit.calls(LOGIN)).toHaveLength(0);
@@ -214,7 +215,7 @@ describe('token handling', () => {
   });
 
   it('answers wrong credentials with an UpstreamRejection and leaks no secret or token in any error', async () => {
-    kit = await startKit();
+    kit = await startKit({ cache: false });
     const wrong = await kit.execute(AccessTokenCreateDocument, {
       input: { clientKey: DEMO_CREDENTIALS.clientKey, clientSecret: 'wrong-secret', email: DEMO_CREDENTIALS.email },
     });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CardholderCreateDocument, CardholderWalletDocument, WalletCreateDocument, WalletHistoryDocument } from './generated/graphql.ts';
 import { rawUpstream, useKit } from './kit.ts';
 
-const kit = useKit();
+// These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
+const kit = useKit({ cache: false });
 
 const WALLET_PATH = '/issuing/api/v1/wallet';
 const HISTORY_PATH = '/issuing/api/v1/wallet/history';

@@ -91,16 +91,16 @@ export const controlRoutes: readonly Route[] = [
     return clockNow(runtime);
   }),
   controlRoute('GET', '/latency', ({ runtime }) => json({ ms: runtime.latency.current() })),
-  controlRoute('PUT', '/latency', ({ body, runtime }) => {
+  { ...controlRoute('PUT', '/latency', ({ body, runtime }) => {
     const { ms } = validate(latencyBody, body);
     runtime.latency.override(ms);
     return json({ ms });
-  }),
+  }), recordsUnchanged: true },
   controlRoute('GET', '/capacity', ({ runtime }) => json(runtime.capacity.current())),
-  controlRoute('PUT', '/capacity', ({ body, runtime }) => {
+  { ...controlRoute('PUT', '/capacity', ({ body, runtime }) => {
     runtime.capacity.set(validate(capacityBody, body));
     return json(runtime.capacity.current());
-  }),
+  }), recordsUnchanged: true },
   controlRoute('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
   controlRoute('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),
   controlRoute('DELETE', '/faults', ({ runtime }) => {
@@ -116,8 +116,8 @@ export const controlRoutes: readonly Route[] = [
   // The e-mails the bank would have sent (activation codes), oldest first.
   controlRoute('GET', '/emails', ({ runtime }) => json(listEmails(runtime.store))),
   controlRoute('GET', '/requests', ({ runtime }) => json(runtime.requestLog.list())),
-  controlRoute('DELETE', '/requests', ({ runtime }) => {
+  { ...controlRoute('DELETE', '/requests', ({ runtime }) => {
     runtime.requestLog.clear();
     return json({ ok: true });
-  }),
+  }), recordsUnchanged: true },
 ];

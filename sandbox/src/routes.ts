@@ -29,6 +29,8 @@ export interface Route {
   /** How failures of this route are rendered; the Document 1 envelope unless stated. */
   errors?: ErrorStyle;
   handler: Handler;
+  /** A control-API write that changes no record the API answers with (the request log, latency, capacity): watchers are not told. */
+  recordsUnchanged?: true;
 }
 
 export type RouteMatch =

@@ -162,7 +162,7 @@ async function dispatch(call: Call, router: Router, runtime: Runtime, fallback: 
     const body = call.method === 'GET' ? undefined : parseJsonBody(raw);
     const ctx: RequestContext = { runtime, method: route.method, path: call.path, params, query: call.query, headers: call.req.headers, body };
     const execute = (): Promise<Reply> => invoke(route, ctx, errors, runtime);
-    if (route.headers === 'none' && WRITE_METHODS.has(call.method)) return await controlWrite(execute, runtime);
+    if (route.headers === 'none' && WRITE_METHODS.has(call.method) && !route.recordsUnchanged) return await controlWrite(execute, runtime);
     if (!WRITE_METHODS.has(call.method) || !carriesRequestId(route.headers)) return await execute();
     const key = headerValue(call.req.headers, 'x-request-id') ?? '';
     return await runtime.idempotency.run(key, requestFingerprint(call.method, call.path, call.query, body), execute);

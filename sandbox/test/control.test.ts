@@ -406,13 +406,17 @@ describe('routing', () => {
 });
 
 describe('onControlChange', () => {
-  it('tells its listeners of each control-API write that went through, and of nothing else', async () => {
+  it('tells its listeners of each control-API write that went through and changes records, and of nothing else', async () => {
     let told = 0;
     const stop = sandbox.onControlChange(() => (told += 1));
     await control(sandbox, 'POST', '/clock/advance', { minutes: 1 });
     expect(told).toBe(1);
     await control(sandbox, 'GET', '/clock');
     await api.get(BALANCE_PATH);
+    // Writes that change no record the API answers with.
+    await control(sandbox, 'DELETE', '/requests');
+    await control(sandbox, 'PUT', '/latency', { ms: 0 });
+    await control(sandbox, 'PUT', '/capacity', { concurrency: null });
     expect(told).toBe(1);
     // Refused (not a number): nothing changed.
     expect((await control(sandbox, 'POST', '/clock/advance', { minutes: 'soon' })).status).toBe(400);
