@@ -3,7 +3,7 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { bankEvent, deliverEvent } from './deliver.ts';
-import { AccessTokenCreateDocument, CardUpdateDocument, DashboardDocument } from './generated/graphql.ts';
+import { AccessTokenCreateDocument, CardUpdateDocument, DashboardDocument, WebhookCatalogueDocument } from './generated/graphql.ts';
 import { useKit } from './kit.ts';
 
 /**
@@ -68,6 +68,15 @@ describe('record cache', () => {
     // Again, every record now kept: the same answer, and no call.
     expect(await kit.execute(nodes)).toEqual(first);
     expect(kit.calls()).toHaveLength(0);
+  });
+
+  it('keeps what it holds across a read it does not keep (the webhook catalogue the gateway reads every minute)', async () => {
+    await kit.execute(BALANCES);
+    const catalogue = await kit.execute(WebhookCatalogueDocument);
+    expect(catalogue.data?.webhookCatalogue.length).toBeGreaterThan(0);
+    expect(kit.calls('/getallwebhooks')).toHaveLength(1);
+    await kit.execute(BALANCES);
+    expect(kit.calls('/svc/api/v1/account/balance')).toHaveLength(1);
   });
 
   it('drops every kind of record on an event it does not know', async () => {

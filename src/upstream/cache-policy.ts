@@ -75,7 +75,8 @@ export const CACHED_READS: Readonly<Record<string, ReadPolicy>> = {
 /**
  * What each call that is not a kept read changes once it succeeds. Login and the webhook
  * subscription calls change no record the cache keeps. `GET .../kyc/rfi/respond` is a GET that
- * answers an RFI (Document 2, 4.4), so it counts as a write. A call missing here drops everything.
+ * answers an RFI (Document 2, 4.4), so it counts as a write. A write missing here drops everything;
+ * a GET missing here and from CACHED_READS changes nothing.
  */
 export const WRITES: Readonly<Record<string, readonly RecordKind[]>> = {
   'POST /api/v1/authentication/login': [],
@@ -122,8 +123,13 @@ export const EVENTS: readonly { prefix: string; kinds: readonly RecordKind[] }[]
   { prefix: 'direct_debit.', kinds: ['direct-debit', 'accounts'] },
 ];
 
-export function kindsChangedByWrite(endpointName: string): readonly RecordKind[] {
-  return WRITES[endpointName] ?? ALL_RECORD_KINDS;
+/**
+ * What a call that is not a kept read changes once it is over: its WRITES entry; nothing for any
+ * other GET (a read the cache does not keep, such as the webhook catalogue); everything for a write
+ * the table does not name.
+ */
+export function kindsChangedByCall(endpointName: string): readonly RecordKind[] {
+  return WRITES[endpointName] ?? (endpointName.startsWith('GET ') ? [] : ALL_RECORD_KINDS);
 }
 
 export function kindsChangedByEvent(eventName: string): readonly RecordKind[] {

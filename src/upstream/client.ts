@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { CACHED_READS, kindsChangedByWrite } from './cache-policy.ts';
+import { CACHED_READS, kindsChangedByCall } from './cache-policy.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
@@ -111,7 +111,7 @@ export class UpstreamClient {
       return await send();
     } finally {
       // Also after a failure: a write whose answer was lost may have been applied all the same.
-      cache.wrote(kindsChangedByWrite(name));
+      cache.wrote(kindsChangedByCall(name));
     }
   }
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CACHED_READS, EVENTS, kindsChangedByEvent, kindsChangedByWrite, WRITES } from './cache-policy.ts';
+import { CACHED_READS, EVENTS, kindsChangedByCall, kindsChangedByEvent, WRITES } from './cache-policy.ts';
 import { endpointName, type Endpoint } from './endpoint.ts';
 import { RecordCache } from './record-cache.ts';
 
@@ -133,9 +133,13 @@ describe('the cache policy table', () => {
     for (const name of Object.keys(CACHED_READS)) expect(name.startsWith('GET ')).toBe(true);
   });
 
-  it('drops everything for a write or an event it does not know', () => {
-    expect(kindsChangedByWrite('POST /something/new')).toContain('cards');
-    expect(kindsChangedByWrite('POST /something/new')).toContain('accounts');
+  it('drops everything for a write or an event it does not know, and nothing for a read it does not keep', () => {
+    expect(kindsChangedByCall('POST /something/new')).toContain('cards');
+    expect(kindsChangedByCall('POST /something/new')).toContain('accounts');
+    // A read the cache does not keep changes nothing (the webhook reconciler reads the catalogue every minute).
+    expect(kindsChangedByCall('GET /getallwebhooks')).toEqual([]);
+    // A GET that writes is named: it drops what it changes.
+    expect(kindsChangedByCall('GET /issuing/api/v1/kyc/rfi/respond')).toEqual(['kyc', 'cardholders']);
     expect(kindsChangedByEvent('brand.new')).toContain('payouts');
     expect(kindsChangedByEvent('deposit.settled')).toEqual(['accounts', 'direct-debit']);
     expect(kindsChangedByEvent('issuing.card.blocked')).toContain('cards');
