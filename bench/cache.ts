@@ -1,14 +1,10 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { request } from 'undici';
-import { signatureFor } from '../src/events/intake.ts';
-import { EVENT_VERSION } from '@banking-gateway/sandbox/events/catalogue.ts';
-import { formatApiTime } from '@banking-gateway/sandbox/time.ts';
 import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, timeOnce, timeSequential } from './load.ts';
 import { OPERATIONS } from './operations.ts';
 import type { Settings } from './settings.ts';
-import { graphql, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { graphql, signedEvent, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 
 /**
  * The record cache as `npm start` ships it, on a second gateway process over the same sandbox (the
@@ -78,20 +74,8 @@ async function depositSeen(world: BenchWorld, at: { graphqlUrl: string }, baseUr
   await deposit.body.text();
   if (deposit.statusCode !== 200) throw new Error(`the sandbox's deposit failed: HTTP ${deposit.statusCode}`);
   const beforeEvent = await usd(at);
-  const body = JSON.stringify({
-    id: `dep_bench_${Date.now()}`,
-    name: 'deposit.settled',
-    account_id: DEMO_CREDENTIALS.userId,
-    data: { amount: DEPOSIT, currency: 'USD', status: 'SETTLED' },
-    created_at: formatApiTime(Date.now()),
-    version: EVENT_VERSION,
-  });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const delivered = await request(`${baseUrl}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': world.webhooks.apiKey, 'x-timestamp': timestamp, 'x-signature': signatureFor(world.webhooks.signingSecret, timestamp, body) },
-    body,
-  });
+  const { body, headers } = signedEvent(world, { id: `dep_bench_${Date.now()}`, name: 'deposit.settled', data: { amount: DEPOSIT, currency: 'USD', status: 'SETTLED' } });
+  const delivered = await request(`${baseUrl}/webhooks`, { method: 'POST', headers, body });
   await delivered.body.text();
   if (delivered.statusCode !== 202) throw new Error(`the deposit event was not accepted: HTTP ${delivered.statusCode}`);
   await waitForQuiet(world);

@@ -4,6 +4,10 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
+import { EVENT_VERSION } from '@banking-gateway/sandbox/events/catalogue.ts';
+import { formatApiTime } from '@banking-gateway/sandbox/time.ts';
+import { signatureFor } from '../src/events/intake.ts';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import { GatewayProcess } from './gateway-process.ts';
 import { LoadGenerator } from './load.ts';
@@ -162,6 +166,21 @@ export async function waitForQuiet(world: Pick<BenchWorld, 'sandboxUrl'>, quietM
     if ((await upstreamLog(world)).length === 0) return;
     if (Date.now() > deadline) throw new Error(`upstream calls still arriving after ${timeoutMs} ms`);
   }
+}
+
+/** A bank event as Document 3 shows it, signed as the sandbox signs its deliveries (x-api-key, x-timestamp, x-signature). */
+export function signedEvent(world: Pick<BenchWorld, 'webhooks'>, event: { id: string; name: string; data: Record<string, unknown> }): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ ...event, account_id: DEMO_CREDENTIALS.userId, created_at: formatApiTime(Date.now()), version: EVENT_VERSION });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': world.webhooks.apiKey,
+      'x-timestamp': timestamp,
+      'x-signature': signatureFor(world.webhooks.signingSecret, timestamp, body),
+    },
+  };
 }
 
 /** The gateway logs in once, so no measured operation pays for its token. */

@@ -2,12 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import WebSocket, { WebSocketServer } from 'ws';
-import { signatureFor } from '../src/events/intake.ts';
-import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
-import { EVENT_VERSION } from '@banking-gateway/sandbox/events/catalogue.ts';
-import { formatApiTime } from '@banking-gateway/sandbox/time.ts';
 import type { Settings } from './settings.ts';
-import type { BenchWorld } from './setup.ts';
+import { signedEvent, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
 import { absoluteNow, type ClockCheck, type PassReceipts, type SubscriberClients } from './subscriber-clients.ts';
 
@@ -191,24 +187,7 @@ async function runPasses(server: FanoutServer, clients: SubscriberClients, setti
 
 /** A documented event (issuing.card.blocked), signed as the sandbox signs its deliveries. */
 function signedDelivery(world: BenchWorld, eventId: string, cardId: string): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify({
-    id: eventId,
-    name: 'issuing.card.blocked',
-    account_id: DEMO_CREDENTIALS.userId,
-    data: { card_id: cardId, card_status: 'BLOCKED' },
-    created_at: formatApiTime(Date.now()),
-    version: EVENT_VERSION,
-  });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': world.webhooks.apiKey,
-      'x-timestamp': timestamp,
-      'x-signature': signatureFor(world.webhooks.signingSecret, timestamp, body),
-    },
-  };
+  return signedEvent(world, { id: eventId, name: 'issuing.card.blocked', data: { card_id: cardId, card_status: 'BLOCKED' } });
 }
 
 function gatewayServer(world: BenchWorld): FanoutServer {

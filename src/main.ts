@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
 import { loadDotEnv } from './env-file.ts';
-import { ALL_RECORD_KINDS } from './upstream/cache-policy.ts';
 import { exitIfPortTaken } from './port-taken.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { Sandbox } from '@banking-gateway/sandbox';
@@ -104,7 +103,7 @@ async function main(): Promise<void> {
   embedded?.sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
   // The control API (a reset, the clock, a deposit) changes records behind the bank API's back, as no
   // bank does, and time-driven changes happen only when a call reaches the sandbox: nothing kept stands.
-  embedded?.sandbox.onControlChange(() => gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS));
+  embedded?.sandbox.onControlChange(() => gateway.upstream.cache?.clear());
 
   let stopping = false;
   const stop = async (signal: string) => {

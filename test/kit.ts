@@ -10,7 +10,6 @@ import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
-import { ALL_RECORD_KINDS } from '../src/upstream/cache-policy.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
@@ -131,7 +130,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   await gateway.events.ready;
   recordResponses(gateway);
   const baseUrl = options.listen ? `http://127.0.0.1:${(await gateway.server.listen(0, '127.0.0.1')).port}` : undefined;
-  if (options.controlDropsCache !== false) sandbox.onControlChange(() => gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS));
+  if (options.controlDropsCache !== false) sandbox.onControlChange(() => gateway.upstream.cache?.clear());
   if (options.reconcileWebhooks) {
     gateway.webhookReconciler.start(baseUrl);
     sandbox.onReset(() => void gateway.webhookReconciler.reconcileNow('the sandbox was reset'));
@@ -174,7 +173,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     async fresh() {
       await control('POST', 'reset');
       // The reset changed every record behind the gateway's back, as no bank does.
-      gateway.upstream.cache?.invalidate(ALL_RECORD_KINDS);
+      gateway.upstream.cache?.clear();
       // A reset drops the gateway's own webhook subscriptions; its reconciler (when on) files them again now.
       await gateway.webhookReconciler.idle();
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.

@@ -161,48 +161,47 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   };
 }
 
-/** QUEUE_BUCKETS: most waits are nothing; a wait worth seeing is a round trip or more. */
 /**
  * The record cache, read at each scrape. Its counts only grow, so the counters advance by what was
  * added since the last scrape.
  */
 function recordCacheMetrics(registry: Registry, read: () => RecordCacheReading | undefined): void {
-  const seen = { hit: 0, miss: 0, joined: 0, invalidations: 0, lost: 0 };
-  const advance = (counter: Counter<string>, key: keyof typeof seen, now: number, labels: Record<string, string> = {}) => {
-    if (now > seen[key]) counter.inc(labels, now - seen[key]);
-    seen[key] = now;
+  /** A counter whose series follow counts of the cache, each advanced by what it gained since the last scrape. */
+  const counter = (name: string, help: string, series: readonly { labels?: Record<string, string>; pick: (r: RecordCacheReading) => number }[]) => {
+    const seen = series.map(() => 0);
+    new Counter({
+      name,
+      help,
+      labelNames: [...new Set(series.flatMap((s) => Object.keys(s.labels ?? {})))],
+      registers: [registry],
+      collect() {
+        const r = read();
+        if (!r) return;
+        series.forEach(({ labels = {}, pick }, i) => {
+          const now = pick(r);
+          if (now > seen[i]!) this.inc(labels, now - seen[i]!);
+          seen[i] = now;
+        });
+      },
+    });
   };
-  new Counter({
-    name: 'gateway_record_cache_reads_total',
-    help: 'Bank reads the record cache could keep, by result: hit (answered from it), miss (sent to the bank), joined (shared a call already on its way).',
-    labelNames: ['result'] as const,
-    registers: [registry],
-    collect() {
-      const r = read();
-      if (!r) return;
-      advance(this, 'hit', r.hits, { result: 'hit' });
-      advance(this, 'miss', r.misses, { result: 'miss' });
-      advance(this, 'joined', r.joined, { result: 'joined' });
-    },
-  });
-  new Counter({
-    name: 'gateway_record_cache_invalidations_total',
-    help: 'Invalidations of the record cache: bank events, writes of this instance and of the others.',
-    registers: [registry],
-    collect() {
-      const r = read();
-      if (r) advance(this, 'invalidations', r.invalidations);
-    },
-  });
-  new Counter({
-    name: 'gateway_record_cache_invalidations_lost_total',
-    help: "Writes of this instance whose invalidation could not be published to the other instances (Redis away); they may show the records changed until their TTL.",
-    registers: [registry],
-    collect() {
-      const r = read();
-      if (r) advance(this, 'lost', r.lostInvalidations);
-    },
-  });
+  counter(
+    'gateway_record_cache_reads_total',
+    'Bank reads the record cache could keep, by result: hit (answered from it), miss (sent to the bank), joined (shared a call already on its way).',
+    [
+      { labels: { result: 'hit' }, pick: (r) => r.hits },
+      { labels: { result: 'miss' }, pick: (r) => r.misses },
+      { labels: { result: 'joined' }, pick: (r) => r.joined },
+    ],
+  );
+  counter('gateway_record_cache_invalidations_total', 'Invalidations of the record cache: bank events, writes of this instance and of the others.', [
+    { pick: (r) => r.invalidations },
+  ]);
+  counter(
+    'gateway_record_cache_invalidations_lost_total',
+    "Writes of this instance whose invalidation could not be published to the other instances (Redis away); they may show the records changed until their TTL.",
+    [{ pick: (r) => r.lostInvalidations }],
+  );
   new Gauge({
     name: 'gateway_record_cache_entries',
     help: 'Answers the record cache holds now.',
@@ -222,6 +221,7 @@ function recordCacheMetrics(registry: Registry, read: () => RecordCacheReading |
   });
 }
 
+/** QUEUE_BUCKETS: most waits are nothing; a wait worth seeing is a round trip or more. */
 const QUEUE_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Each bank host's concurrency limit: the limit in force, calls in flight and waiting, and the wait. */

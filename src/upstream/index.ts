@@ -165,7 +165,8 @@ export function createUpstreamRuntime(
     tokens,
     forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
-      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cacheScopeOf(bearer, auth === tokens) });
+      // Hashing the token is work for the cache alone: none when it is off.
+      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens) : undefined });
     },
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,

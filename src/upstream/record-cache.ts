@@ -125,13 +125,18 @@ export class RecordCache {
     }
   }
 
+  /** Drops every user's records of every kind (the embedded sandbox's state changed behind the API). */
+  clear(): void {
+    this.invalidate(ALL_RECORD_KINDS);
+  }
+
   /**
    * Whether invalidations from every instance reach this one. While they may not (Redis away), the
    * cache is bypassed rather than trusted; when they do again, what it held is dropped, since
    * invalidations may have been missed meanwhile.
    */
   setTrusted(trusted: boolean): void {
-    if (trusted && !this.#trusted) this.invalidate(ALL_RECORD_KINDS);
+    if (trusted && !this.#trusted) this.clear();
     this.#trusted = trusted;
   }
 
