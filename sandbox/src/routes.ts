@@ -49,14 +49,20 @@ interface CompiledRoute {
 }
 
 export function createRouter(routes: readonly Route[]): Router {
-  const compiled: CompiledRoute[] = routes.map((route) => ({ route, segments: splitPath(route.path) }));
+  // Grouped by segment count: a path is only tried against the patterns of its own length.
+  const byLength = new Map<number, CompiledRoute[]>();
+  for (const route of routes) {
+    const segments = splitPath(route.path);
+    byLength.set(segments.length, [...(byLength.get(segments.length) ?? []), { route, segments }]);
+  }
   return {
     match(method, path) {
       const segments = splitPath(path);
-      const hits = compiled.flatMap(({ route, segments: pattern }) => {
+      const hits: { route: Route; params: Record<string, string> }[] = [];
+      for (const { route, segments: pattern } of byLength.get(segments.length) ?? []) {
         const params = matchSegments(pattern, segments);
-        return params ? [{ route, params }] : [];
-      });
+        if (params) hits.push({ route, params });
+      }
       const hit = hits.find(({ route }) => route.method === method);
       if (hit) return { kind: 'found', ...hit };
       if (hits.length > 0) return { kind: 'method-not-allowed', allowed: hits.map(({ route }) => route.method), errors: hits[0]?.route.errors };

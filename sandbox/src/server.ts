@@ -7,7 +7,13 @@ import { SUBJECT_HEADERS } from './request-log.ts';
 import { WRITE_METHODS } from './http.ts';
 import { createRouter, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
-import { sleep, sleepUntil } from './timers.ts';
+import { Deadlines, sleep, TurnQueue } from './timers.ts';
+
+/** How API calls share the sandbox's one thread: their work takes turns, their answers leave by deadline. */
+interface Pacing {
+  turns: TurnQueue;
+  deadlines: Deadlines;
+}
 
 interface Call {
   req: IncomingMessage;
@@ -26,11 +32,13 @@ interface Call {
 export function createRequestListener(runtime: Runtime, apiRoutes: readonly Route[], controlRoutes: readonly Route[]): RequestListener {
   const api = createRouter(apiRoutes);
   const control = createRouter(controlRoutes);
+  const calls = new CallSignals(runtime.closing);
+  const pacing: Pacing = { turns: new TurnQueue(), deadlines: new Deadlines() };
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const call: Call = { req, res, method: (req.method ?? 'GET').toUpperCase(), path: url.pathname, query: firstValues(url.searchParams) };
     const isControl = call.path === '/sandbox' || call.path.startsWith('/sandbox/');
-    const handled = isControl ? handleControl(call, control, runtime) : handleApi(call, api, runtime);
+    const handled = isControl ? handleControl(call, control, runtime) : handleApi(call, api, runtime, calls, pacing);
     handled.catch((error: unknown) => {
       // Only a bug in the pipeline itself lands here; the server carries on regardless.
       runtime.logger.warn({ err: error, method: call.method, path: call.path }, 'sandbox pipeline failed');
@@ -47,12 +55,12 @@ async function handleControl(call: Call, router: Router, runtime: Runtime): Prom
 /** 'drop': close the connection without answering (the drop and lose faults). */
 type Outcome = Reply | 'drop' | 'aborted';
 
-async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<void> {
+async function handleApi(call: Call, router: Router, runtime: Runtime, calls: CallSignals, pacing: Pacing): Promise<void> {
   const started = performance.now();
   const time = runtime.clock.now().toISOString();
   // Taken on arrival, so concurrent calls consume faults in the order they came in.
   const fault = runtime.faults.take(call.method, call.path);
-  const outcome = await respond(call, router, runtime, fault, callSignal(call.res, runtime.closing));
+  const outcome = await respond(call, router, runtime, fault, calls.signalFor(call.res), pacing);
   if (outcome === 'drop') call.req.socket.destroy();
   else if (outcome !== 'aborted') sendReply(call.res, outcome);
   runtime.requestLog.record({
@@ -75,11 +83,11 @@ async function handleApi(call: Call, router: Router, runtime: Runtime): Promise<
 }
 
 /** Within the bank's capacity (capacity.ts): a call past it waits its turn or is refused 429. */
-async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
+async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, pacing: Pacing): Promise<Outcome> {
   const admission = await runtime.capacity.enter(signal, errorStyleFor(router, call));
   if (!admission.admitted) return 'reply' in admission ? admission.reply : 'aborted';
   try {
-    return await respondAdmitted(call, router, runtime, fault, signal);
+    return await respondAdmitted(call, router, runtime, fault, signal, pacing);
   } finally {
     admission.release();
   }
@@ -92,12 +100,14 @@ async function respond(call: Call, router: Router, runtime: Runtime, fault: Faul
  * round of calls arriving together is answered together, not one after another. A fault keeps its
  * documented order (the latency first, then what the fault does: drop, lose, status, stall, contract).
  */
-async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal): Promise<Outcome> {
+async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, pacing: Pacing): Promise<Outcome> {
   const latency = runtime.latency.current();
   if (fault === null) {
     const answerAt = performance.now() + latency;
+    // With a latency, the work waits its turn behind the answers falling due (timers.ts).
+    if (latency > 0) await pacing.turns.take();
     const reply = await dispatch(call, router, runtime, envelopeError);
-    return (await sleepUntil(answerAt, signal)) ? reply : 'aborted';
+    return (await pacing.deadlines.wait(answerAt, signal)) ? reply : 'aborted';
   }
   if (!(await sleep(latency, signal))) return 'aborted';
   switch (fault.kind) {
@@ -124,13 +134,32 @@ async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fau
   return dispatch(call, router, runtime, envelopeError);
 }
 
-/** Aborts when the sandbox shuts down or the client goes away before the answer. */
-function callSignal(res: ServerResponse, closing: AbortSignal): AbortSignal {
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  return AbortSignal.any([closing, gone.signal]);
+/**
+ * Each API call's signal: it aborts when the sandbox shuts down or the client goes away before
+ * the answer. One listener on the shutdown signal serves every call in flight (AbortSignal.any per
+ * call cost a visible share of the sandbox's thread).
+ */
+class CallSignals {
+  readonly #live = new Set<AbortController>();
+  readonly #closing: AbortSignal;
+
+  constructor(closing: AbortSignal) {
+    this.#closing = closing;
+    closing.addEventListener('abort', () => {
+      for (const call of this.#live) call.abort();
+    }, { once: true });
+  }
+
+  signalFor(res: ServerResponse): AbortSignal {
+    const call = new AbortController();
+    if (this.#closing.aborted) call.abort();
+    else this.#live.add(call);
+    res.on('close', () => {
+      this.#live.delete(call);
+      if (!res.writableFinished) call.abort();
+    });
+    return call.signal;
+  }
 }
 
 function errorStyleFor(router: Router, call: Call): ErrorStyle {

@@ -19,14 +19,108 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
+interface Deadline {
+  at: number;
+  reached(): void;
+}
+
 /**
- * Waits until `performance.now()` reaches `at` unless the signal aborts first; resolves true when
- * it did. Never early: a timer may fire a fraction of a millisecond before its time, so the rest
- * is waited again.
+ * Waits until points in time (`performance.now()`), released in the order they fall due (ties in
+ * the order they were asked for) from one timer. Answers leave in deadline order: a timer per call
+ * let Node group them by their rounded duration, so calls arriving in one order were answered in
+ * another, and fifty timers cost fifty callbacks where one does. Never early: a timer may fire a
+ * fraction of a millisecond before its time, and then the rest is waited again.
  */
-export async function sleepUntil(at: number, signal: AbortSignal): Promise<boolean> {
-  for (let left = at - performance.now(); left > 0; left = at - performance.now()) {
-    if (!(await sleep(Math.ceil(left), signal))) return false;
+export class Deadlines {
+  readonly #waiting: Deadline[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #armedFor = Number.POSITIVE_INFINITY;
+
+  /** Resolves true at `at`, or false as soon as the signal aborts. */
+  wait(at: number, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    if (at <= performance.now()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        const index = this.#waiting.indexOf(deadline);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        resolve(false);
+        this.#arm();
+      };
+      const deadline: Deadline = {
+        at,
+        reached: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(true);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.splice(this.#insertionIndex(at), 0, deadline);
+      this.#arm();
+    });
   }
-  return !signal.aborted;
+
+  /** After every deadline at or before `at`: a tie goes behind the ones asked for earlier. */
+  #insertionIndex(at: number): number {
+    let low = 0;
+    let high = this.#waiting.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#waiting[middle]!.at <= at) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #arm(): void {
+    const next = this.#waiting[0];
+    if (next?.at === this.#armedFor) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#armedFor = next?.at ?? Number.POSITIVE_INFINITY;
+    if (next) this.#timer = setTimeout(this.#release, Math.max(1, Math.ceil(next.at - performance.now())));
+  }
+
+  readonly #release = (): void => {
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let due = 0;
+    while (due < this.#waiting.length && this.#waiting[due]!.at <= now) due += 1;
+    for (const deadline of this.#waiting.splice(0, due)) deadline.reached();
+    this.#arm();
+  };
+}
+
+/**
+ * Work that takes turns: one piece per turn of the event loop, in arrival order. Timers that fall
+ * due between two pieces fire in between, so the answers whose latency has passed leave on time
+ * while a crowd of new calls is being worked on, as at a bank with a worker per call, where one
+ * call's arrival never holds back another's answer. (Node runs every timer that is due before
+ * the next round of I/O and immediates; fifty arrivals handled in one go held back the answers
+ * due meanwhile by as long as all fifty took.)
+ */
+export class TurnQueue {
+  readonly #waiting: (() => void)[] = [];
+  #scheduled = false;
+
+  /** Resolves on this caller's turn; its synchronous work until the next await is the piece. */
+  take(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiting.push(resolve);
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(this.#next);
+  }
+
+  readonly #next = (): void => {
+    this.#scheduled = false;
+    this.#waiting.shift()?.();
+    if (this.#waiting.length > 0) this.#schedule();
+  };
 }
