@@ -23,7 +23,7 @@ import {
   bankIdIn,
   globalIdRule, recordIdDescription
 } from './common.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */
 
@@ -111,7 +111,7 @@ async function loadAccounts(ids: string[], context: GatewayContext): Promise<Acc
 export const AccountNode = builder.loadableNode('Account', {
   description: 'A virtual account that holds and receives money, with the features it was opened with.',
   id: { resolve: (account) => account.id },
-  load: tracedBatch('Account', loadAccounts),
+  load: loaderBatch('Account', loadAccounts),
   sort: (account) => account.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (account) => account.id,

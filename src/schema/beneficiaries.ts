@@ -27,7 +27,7 @@ import {
   globalIdRule, recordIdDescription
 } from './common.ts';
 import { checkRules, inputPathOf } from './upstream-rules.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /**
  * Document 1, sections 2.7, 2.8 and 4.3 in the graph: beneficiaries, the bank's rule sets for them,
@@ -94,7 +94,7 @@ export const BeneficiaryNode = builder.loadableNode('Beneficiary', {
   description:
     'Someone the business pays: a company or a person, and the bank account payouts go to. Read from the `beneficiaries` list, only upstreamId, nickname, companyName and bankDetails are filled (the bank lists no more); read by id, everything but the list-only bank details is.',
   id: { resolve: (beneficiary) => beneficiary.id },
-  load: tracedBatch('Beneficiary', loadBeneficiaries),
+  load: loaderBatch('Beneficiary', loadBeneficiaries),
   sort: (beneficiary) => beneficiary.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (beneficiary) => beneficiary.id,

@@ -19,7 +19,7 @@ import {
   bankIdIn,
   globalIdRule, recordIdDescription
 } from './common.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /**
  * Document 2, sections 2.4, 2.7, 2.8, 4.2 and 4.4 in the graph: cardholders and their KYC. Their
@@ -169,7 +169,7 @@ function loadCardholders(ids: string[], context: GatewayContext): Promise<Cardho
 export const CardholderNode = builder.loadableNode('Cardholder', {
   description: 'Someone cards are issued to: a named representative (INDIVIDUAL) or a delegate acting for the business (DELEGATE).',
   id: { resolve: (cardholder) => cardholder.id },
-  load: tracedBatch('Cardholder', loadCardholders),
+  load: loaderBatch('Cardholder', loadCardholders),
   sort: (cardholder) => cardholder.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (cardholder) => cardholder.id,

@@ -25,7 +25,7 @@ import {
   BANK_ORDER,
   globalIdRule,
 } from './common.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */
 
@@ -221,7 +221,7 @@ export const CardNode = builder.loadableNode('Card', {
   description:
     'A card. Its list fields come with every read; the detail fields (controls, limits, delivery, program, address, cardholder summary) are fetched from the detail endpoint only when a query asks for one of them, once per card per request.',
   id: { resolve: (card) => card.id },
-  load: tracedBatch('Card', loadCards),
+  load: loaderBatch('Card', loadCards),
   sort: (card) => card.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (card) => card.id,

@@ -11,7 +11,7 @@ import { LinkedRecordNotFoundError, ProgramNotSupportedError, UpstreamRejectedEr
 import { bankIdProblem } from '../upstream/ids.ts';
 import type { Address } from '../upstream/models.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /** Shared shapes of the graph: Money, typed mutation errors, date ranges and paged connections. */
 
@@ -362,7 +362,7 @@ export async function readLink<K>(target: LinkTarget<K>, key: K | null | undefin
  * `name` names its batches in traces.
  */
 export function perRequestLoader<K, V>(name: string, load: (key: K, context: GatewayContext) => Promise<V>) {
-  const batch = tracedBatch(name, (keys: readonly K[], context: GatewayContext) =>
+  const batch = loaderBatch(name, (keys: readonly K[], context: GatewayContext) =>
     Promise.all(keys.map((key) => load(key, context).catch((error: unknown) => error as Error))),
   );
   return createContextCache((context: GatewayContext) => {

@@ -13,7 +13,7 @@ import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
 import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule, recordIdDescription } from './common.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /**
  * Document 3, sections 2.4-2.7, 4.2 and 4.3 in the graph: global accounts, direct debit mandates and
@@ -76,7 +76,7 @@ const GlobalInstitution = builder.objectRef<NonNullable<GlobalAccount['instituti
 
 export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, string>('GlobalAccount', {
   id: { resolve: (a) => keyOf(a.actingFor, a.id) },
-  load: tracedBatch('GlobalAccount', async (keys: string[], context: GatewayContext) =>
+  load: loaderBatch('GlobalAccount', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {
@@ -152,7 +152,7 @@ GlobalAccountNode.implement({
 
 export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Mandate', {
   id: { resolve: (m) => keyOf(m.actingFor, m.globalAccountId, m.id) },
-  load: tracedBatch('Mandate', async (keys: string[], context: GatewayContext) =>
+  load: loaderBatch('Mandate', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {
@@ -236,7 +236,7 @@ const DisputeWindowType = builder.objectRef<DisputeWindow>('DisputeWindow').impl
 
 export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, string>('DirectDebit', {
   id: { resolve: (d) => keyOf(d.actingFor, d.id) },
-  load: tracedBatch('DirectDebit', async (keys: string[], context: GatewayContext) =>
+  load: loaderBatch('DirectDebit', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
         keys.map(async (key) => {

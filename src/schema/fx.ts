@@ -12,7 +12,7 @@ import {
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
 import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
@@ -145,7 +145,7 @@ const RateType = builder.objectRef<Rate>('FxRate').implement({
 export const QuoteNode = builder.loadableNode('Quote', {
   description: 'A rate guaranteed for a lock period, for one payout or one conversion of the quoted amounts.',
   id: { resolve: (quote) => quote.id },
-  load: tracedBatch('Quote', async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id))))),
+  load: loaderBatch('Quote', async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id))))),
   sort: (quote) => quote.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (quote) => quote.id,
@@ -175,7 +175,7 @@ export const QuoteNode = builder.loadableNode('Quote', {
 export const ConversionNode = builder.loadableNode('Conversion', {
   description: 'An exchange between two of the business\u2019s own currency balances, against a quote.',
   id: { resolve: (conversion) => conversion.id },
-  load: tracedBatch('Conversion', async (ids: string[], context: GatewayContext) =>
+  load: loaderBatch('Conversion', async (ids: string[], context: GatewayContext) =>
     found(await Promise.all(ids.map((id) => context.upstream.fx.conversion(id))))),
   sort: (conversion) => conversion.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.

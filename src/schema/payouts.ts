@@ -8,7 +8,7 @@ import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
 import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
-import { tracedBatch } from '../observability/tracing.ts';
+import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, section 4.4 in the graph: payouts to beneficiaries. */
 
@@ -47,7 +47,7 @@ export const PayoutNode = builder.loadableNode('Payout', {
   description:
     'Money sent to a beneficiary. The bank reports a payout\u2019s details only at creation and while it is upcoming; elsewhere only its status is known and the other fields are null.',
   id: { resolve: (payout) => payout.id },
-  load: tracedBatch('Payout', loadPayouts),
+  load: loaderBatch('Payout', loadPayouts),
   sort: (payout) => payout.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the payout." }),

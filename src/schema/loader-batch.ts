@@ -1,0 +1,15 @@
+import type { GatewayContext } from '../context.ts';
+import { tracedBatch } from '../observability/tracing.ts';
+import { startInSizeOrder } from '../upstream/batch-order.ts';
+
+/**
+ * A loader's batch function, as every loader of the schema has it: started smallest first among
+ * the batches that fall due with it (upstream/batch-order.ts says why), and a span of its own when
+ * tracing is on.
+ */
+export function loaderBatch<Load extends (keys: never[], context: GatewayContext) => Promise<unknown>>(name: string, load: Load): Load {
+  const traced = tracedBatch(name, load);
+  const ordered = (keys: never[], context: GatewayContext) => startInSizeOrder(keys.length, () => traced(keys, context));
+  // The same signature as `load`: Pothos reads the record's type from it.
+  return ordered as Load;
+}
