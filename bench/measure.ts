@@ -3,8 +3,8 @@ import type { BenchOperation } from './operations.ts';
 import { graphqlTarget, timeOnce, timeSequential, type HttpTarget, type LoadResult } from './load.ts';
 import type { Settings } from './settings.ts';
 import { cpuMs } from './memory.ts';
-import { setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
-import type { Summary } from './stats.ts';
+import { clearUpstreamLog, setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { summarize, type Summary } from './stats.ts';
 
 /**
  * Per operation of bench/operations.ts: the upstream calls one run makes (against its minimum), its
@@ -33,6 +33,11 @@ export interface OperationResult {
   /** CPU per sequential run: the gateway's process (gateway and the timing client) and the sandbox's, ms. */
   gatewayCpuMs: number;
   sandboxCpuMs: number | null;
+  /**
+   * How long after its latency the sandbox answered each call of the sequential runs (its request
+   * log's duration minus the latency): the bank's share of the wall time above the critical path.
+   */
+  bankLate: Summary;
   /** Sequential runs with the sandbox's latency at 0. */
   wallAtZeroLatency: Summary;
   loads: LoadResult[];
@@ -93,7 +98,9 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   await warmUp(target);
   const { calls, repeated, rounds } = await countCalls(world, target);
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
+  await clearUpstreamLog(world);
   const wall = await timeSequential(target, settings.sequentialRuns);
+  const bankLate = summarize((await upstreamLog(world)).map((entry) => entry.durationMs - settings.latencyMs));
   const gatewayAfter = cpuMs(world.gateway.pid);
   const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
@@ -132,6 +139,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
     ratio: criticalPathMs > 0 ? wall.p50 / criticalPathMs : Number.NaN,
     gatewayCpuMs,
     sandboxCpuMs,
+    bankLate,
     wallAtZeroLatency,
     loads,
   };

@@ -246,6 +246,7 @@ function sequentialTable(r: RunResults): string {
     'rounds seen',
     `wall p50 (n=${r.settings.sequentialRuns})`,
     'ratio',
+    "the bank's answers after the latency, p50 / p99",
     'wall p50 at 0 ms latency',
     'gateway process CPU / run',
     'sandbox CPU / run',
@@ -258,6 +259,7 @@ function sequentialTable(r: RunResults): string {
     String(o.observedRounds),
     `${ms(o.wall.p50)} ms`,
     `${o.ratio.toFixed(2)}×`,
+    `+${ms(o.bankLate.p50)} / +${ms(o.bankLate.p99)} ms`,
     `${ms(o.wallAtZeroLatency.p50)} ms`,
     `${ms(o.gatewayCpuMs)} ms`,
     o.sandboxCpuMs === null ? 'n/a' : `${ms(o.sandboxCpuMs)} ms`,
@@ -422,7 +424,7 @@ ${table(['target', 'measured', 'verdict'], targetRows(r))}
 
 ## Operations (bench/operations.ts)
 
-One at a time. Calls: one run on a quiet upstream after clearing the sandbox's request log (\`DELETE /sandbox/requests\`), counted from it; "repeated" is a call identical to an earlier one of the run (method, path, query and resource headers). Rounds seen: the rounds of calls that run made, read from the log (a call opens a new round when a call of the current one had already completed before it arrived). Wall: sequential runs from this process; ratio: wall p50 / critical path. Wall at 0 ms latency: the same runs with the sandbox's latency at 0 (\`PUT /sandbox/latency\`), the fixed cost; wall ≈ rounds × latency + that. CPU / run: CPU time used per sequential run (at ${st.latencyMs} ms) by the gateway's process and by the sandbox's (from /proc, 10 ms ticks). Each operation first runs unmeasured for a second, one run at a time (again after the latency drops to 0), so rounds, wall and CPU are the steady state of a running gateway whose adaptive limit has seen the screen.
+One at a time. Calls: one run on a quiet upstream after clearing the sandbox's request log (\`DELETE /sandbox/requests\`), counted from it; "repeated" is a call identical to an earlier one of the run (method, path, query and resource headers). Rounds seen: the rounds of calls that run made, read from the log (a call opens a new round when a call of the current one had already completed before it arrived). Wall: sequential runs from this process; ratio: wall p50 / critical path. The bank's answers after the latency: for every call of those runs, the sandbox's own time from its arrival to its answer (request log) less the latency, the part of the wall time above the critical path that is the bank's (its one thread works on and answers every call). Wall at 0 ms latency: the same runs with the sandbox's latency at 0 (\`PUT /sandbox/latency\`), the fixed cost; wall ≈ rounds × latency + that. CPU / run: CPU time used per sequential run (at ${st.latencyMs} ms) by the gateway's process and by the sandbox's (from /proc, 10 ms ticks). Each operation first runs unmeasured for a second, one run at a time (again after the latency drops to 0), so rounds, wall and CPU are the steady state of a running gateway whose adaptive limit has seen the screen.
 
 ${sequentialTable(r)}
 
