@@ -7,13 +7,7 @@ import { SUBJECT_HEADERS } from './request-log.ts';
 import { WRITE_METHODS } from './http.ts';
 import { createRouter, type RequestContext, type Route, type RouteMatch, type Router } from './routes.ts';
 import type { Runtime } from './runtime.ts';
-import { Deadlines, sleep, TurnQueue } from './timers.ts';
-
-/** How API calls share the sandbox's one thread: their work takes turns, their answers leave by deadline. */
-interface Pacing {
-  turns: TurnQueue;
-  deadlines: Deadlines;
-}
+import { Deadlines, sleep } from './timers.ts';
 
 interface Call {
   req: IncomingMessage;
@@ -33,12 +27,12 @@ export function createRequestListener(runtime: Runtime, apiRoutes: readonly Rout
   const api = createRouter(apiRoutes);
   const control = createRouter(controlRoutes);
   const calls = new CallSignals(runtime.closing);
-  const pacing: Pacing = { turns: new TurnQueue(), deadlines: new Deadlines() };
+  const deadlines = new Deadlines();
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const call: Call = { req, res, method: (req.method ?? 'GET').toUpperCase(), path: url.pathname, query: firstValues(url.searchParams) };
     const isControl = call.path === '/sandbox' || call.path.startsWith('/sandbox/');
-    const handled = isControl ? handleControl(call, control, runtime) : handleApi(call, api, runtime, calls, pacing);
+    const handled = isControl ? handleControl(call, control, runtime) : handleApi(call, api, runtime, calls, deadlines);
     handled.catch((error: unknown) => {
       // Only a bug in the pipeline itself lands here; the server carries on regardless.
       runtime.logger.warn({ err: error, method: call.method, path: call.path }, 'sandbox pipeline failed');
@@ -55,12 +49,12 @@ async function handleControl(call: Call, router: Router, runtime: Runtime): Prom
 /** 'drop': close the connection without answering (the drop and lose faults). */
 type Outcome = Reply | 'drop' | 'aborted';
 
-async function handleApi(call: Call, router: Router, runtime: Runtime, calls: CallSignals, pacing: Pacing): Promise<void> {
+async function handleApi(call: Call, router: Router, runtime: Runtime, calls: CallSignals, deadlines: Deadlines): Promise<void> {
   const started = performance.now();
   const time = runtime.clock.now().toISOString();
   // Taken on arrival, so concurrent calls consume faults in the order they came in.
   const fault = runtime.faults.take(call.method, call.path);
-  const outcome = await respond(call, router, runtime, fault, calls.signalFor(call.res), pacing);
+  const outcome = await respond(call, router, runtime, fault, calls.signalFor(call.res), deadlines);
   if (outcome === 'drop') call.req.socket.destroy();
   else if (outcome !== 'aborted') sendReply(call.res, outcome);
   runtime.requestLog.record({
@@ -83,11 +77,11 @@ async function handleApi(call: Call, router: Router, runtime: Runtime, calls: Ca
 }
 
 /** Within the bank's capacity (capacity.ts): a call past it waits its turn or is refused 429. */
-async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, pacing: Pacing): Promise<Outcome> {
+async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, deadlines: Deadlines): Promise<Outcome> {
   const admission = await runtime.capacity.enter(signal, errorStyleFor(router, call));
   if (!admission.admitted) return 'reply' in admission ? admission.reply : 'aborted';
   try {
-    return await respondAdmitted(call, router, runtime, fault, signal, pacing);
+    return await respondAdmitted(call, router, runtime, fault, signal, deadlines);
   } finally {
     admission.release();
   }
@@ -100,14 +94,12 @@ async function respond(call: Call, router: Router, runtime: Runtime, fault: Faul
  * round of calls arriving together is answered together, not one after another. A fault keeps its
  * documented order (the latency first, then what the fault does: drop, lose, status, stall, contract).
  */
-async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, pacing: Pacing): Promise<Outcome> {
+async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, deadlines: Deadlines): Promise<Outcome> {
   const latency = runtime.latency.current();
   if (fault === null) {
     const answerAt = performance.now() + latency;
-    // With a latency, the work waits its turn behind the answers falling due (timers.ts).
-    if (latency > 0) await pacing.turns.take();
     const reply = await dispatch(call, router, runtime, envelopeError);
-    return (await pacing.deadlines.wait(answerAt, signal)) ? reply : 'aborted';
+    return (await deadlines.wait(answerAt, signal)) ? reply : 'aborted';
   }
   if (!(await sleep(latency, signal))) return 'aborted';
   switch (fault.kind) {

@@ -92,35 +92,3 @@ export class Deadlines {
   };
 }
 
-/**
- * Work that takes turns: one piece per turn of the event loop, in arrival order. Timers that fall
- * due between two pieces fire in between, so the answers whose latency has passed leave on time
- * while a crowd of new calls is being worked on, as at a bank with a worker per call, where one
- * call's arrival never holds back another's answer. (Node runs every timer that is due before
- * the next round of I/O and immediates; fifty arrivals handled in one go held back the answers
- * due meanwhile by as long as all fifty took.)
- */
-export class TurnQueue {
-  readonly #waiting: (() => void)[] = [];
-  #scheduled = false;
-
-  /** Resolves on this caller's turn; its synchronous work until the next await is the piece. */
-  take(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#waiting.push(resolve);
-      this.#schedule();
-    });
-  }
-
-  #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(this.#next);
-  }
-
-  readonly #next = (): void => {
-    this.#scheduled = false;
-    this.#waiting.shift()?.();
-    if (this.#waiting.length > 0) this.#schedule();
-  };
-}

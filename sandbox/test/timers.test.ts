@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadlines, TurnQueue } from '../src/timers.ts';
+import { Deadlines } from '../src/timers.ts';
 
 const never = new AbortController().signal;
 
@@ -34,25 +34,5 @@ describe('Deadlines', () => {
 
   it('resolves true at once for a time already past', async () => {
     expect(await new Deadlines().wait(performance.now() - 1, never)).toBe(true);
-  });
-});
-
-describe('TurnQueue', () => {
-  it('gives one piece of work per turn of the event loop, so a timer falling due between two pieces fires between them', async () => {
-    const turns = new TurnQueue();
-    const seen: string[] = [];
-    const piece = async (name: string) => {
-      await turns.take();
-      seen.push(name);
-      if (name === 'first') {
-        setTimeout(() => seen.push('timer'), 1);
-        // Long enough for the timer to be due before the next turn.
-        const until = performance.now() + 5;
-        while (performance.now() < until);
-      }
-    };
-    await Promise.all([piece('first'), piece('second'), piece('third')]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(seen).toEqual(['first', 'timer', 'second', 'third']);
   });
 });
