@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { breakContract, statusFaultReply, type Fault } from './faults.ts';
 import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
-import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, type ErrorStyle, type Reply } from './http.ts';
+import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, serializeReply, type ErrorStyle, type Reply, type SerializedReply } from './http.ts';
 import { requestFingerprint } from './idempotency.ts';
 import { SUBJECT_HEADERS } from './request-log.ts';
 import { WRITE_METHODS } from './http.ts';
@@ -47,7 +47,7 @@ async function handleControl(call: Call, router: Router, runtime: Runtime): Prom
 }
 
 /** 'drop': close the connection without answering (the drop and lose faults). */
-type Outcome = Reply | 'drop' | 'aborted';
+type Outcome = Reply | SerializedReply | 'drop' | 'aborted';
 
 async function handleApi(call: Call, router: Router, runtime: Runtime, calls: CallSignals, deadlines: Deadlines): Promise<void> {
   const started = performance.now();
@@ -98,7 +98,7 @@ async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fau
   const latency = runtime.latency.current();
   if (fault === null) {
     const answerAt = performance.now() + latency;
-    const reply = await dispatch(call, router, runtime, envelopeError);
+    const reply = serializeReply(await dispatch(call, router, runtime, envelopeError));
     return (await deadlines.wait(answerAt, signal)) ? reply : 'aborted';
   }
   if (!(await sleep(latency, signal))) return 'aborted';

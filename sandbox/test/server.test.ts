@@ -19,7 +19,16 @@ const runtime = createRuntime({
   logger: { info: () => {}, warn: (obj) => warnings.push(obj) },
 });
 
+/** A record the bank changes while a read of it waits out its latency. */
+const live = { version: 1 };
+
 const routes: Route[] = [
+  {
+    method: 'GET',
+    path: '/test/live',
+    headers: 'none',
+    handler: () => ok(live),
+  },
   {
     method: 'POST',
     path: '/test/throw',
@@ -92,5 +101,22 @@ describe('request pipeline', () => {
       ['/test/teapot', 418],
       ['/test/throw', 400],
     ]);
+  });
+});
+
+describe('latency', () => {
+  it('answers with the records as they were when the call arrived, not as they are when the latency has passed', async () => {
+    runtime.latency.override(80);
+    try {
+      const answer = fetch(`${base}/test/live`);
+      // The call arrives and is worked on at once; the record changes while its answer waits.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      live.version = 2;
+      const response = await answer;
+      expect(await response.json()).toMatchObject({ data: { version: 1 } });
+    } finally {
+      runtime.latency.override(null);
+      live.version = 1;
+    }
   });
 });
