@@ -5,6 +5,11 @@ import type { Settings } from './settings.ts';
 import { cpuMs } from './memory.ts';
 import { clearUpstreamLog, setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
+import { roundsOf } from './rounds.ts';
+import { directToken } from './bank-client.ts';
+import { measureFloor, type Floor } from './floor.ts';
+
+export { roundsOf } from './rounds.ts';
 
 /**
  * Per operation of bench/operations.ts: the upstream calls one run makes (against its minimum), its
@@ -38,36 +43,16 @@ export interface OperationResult {
    * log's duration minus the latency): the bank's share of the wall time above the critical path.
    */
   bankLate: Summary;
+  /** The same calls in the same rounds, straight to the sandbox from a bare client (bench/floor.ts). */
+  floor: Floor;
   /** Sequential runs with the sandbox's latency at 0. */
   wallAtZeroLatency: Summary;
   loads: LoadResult[];
 }
 
-/**
- * Rounds in a request log: calls sorted by arrival; a call joins the current round if it arrived
- * before any call of that round had completed, else it opens the next one (it may have waited for it).
- * A log entry's `time` is whole milliseconds, so a call truly arrived up to 1 ms after it: the gateway
- * sends a dependent call within a millisecond of the answer it needed, which read as "arrived before
- * that answer" without the allowance. Calls of one round arrive within a millisecond or two and take
- * the latency (20 ms) each, so the allowance never splits a round.
- */
-export function roundsOf(log: readonly RequestLogEntry[]): number {
-  const TIME_RESOLUTION_MS = 1;
-  const calls = log
-    .map((e) => ({ at: Date.parse(e.time) + TIME_RESOLUTION_MS, done: Date.parse(e.time) + e.durationMs }))
-    .sort((a, b) => a.at - b.at);
-  let rounds = 0;
-  let firstDone = Number.NEGATIVE_INFINITY;
-  for (const call of calls) {
-    if (rounds === 0 || call.at >= firstDone) {
-      rounds += 1;
-      firstDone = call.done;
-    } else firstDone = Math.min(firstDone, call.done);
-  }
-  return rounds;
-}
-
 export interface CallCount {
+  /** The run's calls as the sandbox logged them. */
+  log: RequestLogEntry[];
   calls: number;
   repeated: number;
   rounds: number;
@@ -80,7 +65,7 @@ export async function countCalls(world: BenchWorld, target: HttpTarget): Promise
   await timeOnce(target);
   const log = await upstreamLog(world);
   const keys = log.map((entry) => `${entry.method} ${entry.path} ${JSON.stringify(entry.query)} ${JSON.stringify(entry.subject)}`);
-  return { calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
+  return { log, calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
 }
 
 const WARM_UP_MS = 1_000;
@@ -96,7 +81,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   // Unmeasured runs first, for a second as before the autocannon runs: connections are open and
   // the code paths optimised, so the wall time is the steady state a running gateway gives.
   await warmUp(target);
-  const { calls, repeated, rounds } = await countCalls(world, target);
+  const { log, calls, repeated, rounds } = await countCalls(world, target);
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   await clearUpstreamLog(world);
   const wall = await timeSequential(target, settings.sequentialRuns);
@@ -105,6 +90,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
   const sandboxCpuMs = sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
+  const floor = await measureFloor(world.sandboxUrl, await directToken(world.sandboxUrl), log, settings.sequentialRuns);
 
   await setUpstreamLatency(world, 0);
   let wallAtZeroLatency: Summary;
@@ -140,6 +126,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
     gatewayCpuMs,
     sandboxCpuMs,
     bankLate,
+    floor,
     wallAtZeroLatency,
     loads,
   };

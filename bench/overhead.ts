@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
+import { directHeaders, directToken } from './bank-client.ts';
 import { graphqlTarget, type HttpTarget, type LoadResult } from './load.ts';
 import { countCalls } from './measure.ts';
 import type { Settings } from './settings.ts';
@@ -31,38 +29,9 @@ export interface OverheadResult {
   levels: OverheadLevel[];
 }
 
-/** A token of the bank's own, as a direct client would hold (a second login leaves the gateway's valid). */
-async function directToken(sandboxUrl: string): Promise<string> {
-  const c = DEMO_CREDENTIALS;
-  const response = await request(`${sandboxUrl}/api/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'x-api-key': c.apiKey, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ client_key: c.clientKey, client_secret: c.clientSecret, email: c.email }),
-  });
-  const body = (await response.body.json()) as { data?: { access_token?: string }[] };
-  const token = body.data?.[0]?.access_token;
-  if (response.statusCode !== 200 || !token) throw new Error(`direct login failed: HTTP ${response.statusCode} ${JSON.stringify(body)}`);
-  return token;
-}
-
-/** GET balance with the headers the gateway's client sends for the `standard` family (src/upstream/client.ts). */
+/** GET balance as a client of the bank calls it. */
 function directTarget(sandboxUrl: string, token: string): HttpTarget {
-  const c = DEMO_CREDENTIALS;
-  return {
-    url: `${sandboxUrl}${BALANCE_PATH}`,
-    method: 'GET',
-    headers: {
-      'x-api-key': c.apiKey,
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'x-product-id': c.productId,
-      // Reads are not idempotency-checked, so one id serves every request.
-      'x-request-id': randomUUID(),
-      'x-user-id': c.userId,
-      authorization: `Bearer ${token}`,
-    },
-    failure: { bodyLacks: '"code":200' },
-  };
+  return { url: `${sandboxUrl}${BALANCE_PATH}`, method: 'GET', headers: directHeaders(token), failure: { bodyLacks: '"code":200' } };
 }
 
 export async function measureOverhead(world: BenchWorld, settings: Settings): Promise<OverheadResult> {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
+import { directToken } from '../bench/bank-client.ts';
+import { measureFloor } from '../bench/floor.ts';
 import { roundsOf } from '../bench/measure.ts';
+import { roundsIn } from '../bench/rounds.ts';
 import { multipartParts } from '../bench/multipart.ts';
 import { CARDS_ON_SCREEN, DEFERRED_CARDS_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
 import { useKit, type Kit } from './kit.ts';
@@ -94,5 +97,35 @@ describe('roundsOf (the benchmark reading rounds from the request log)', () => {
 
   it('counts calls sent together as one round', () => {
     expect(roundsOf([entry(0.2, 20.5), entry(0.7, 20.1), entry(1.4, 20.3), entry(22.0, 20)])).toBe(2);
+  });
+});
+
+describe('the bare floor (the benchmark replaying a screen\'s calls straight to the sandbox)', () => {
+  const floorKit = useKit({ cache: false });
+  const key = (r: RequestLogEntry) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${JSON.stringify(r.subject)}`;
+  const dashboard = OPERATIONS.find((o) => o.name === 'dashboard')!;
+
+  it("replays the dashboard's own calls in its rounds: the same reads, answered as the gateway's were", async () => {
+    await floorKit.control('PUT', 'latency', { ms: 25 });
+    await run(floorKit, dashboard.query);
+    const screen = floorKit.sandbox.requests();
+    expect(roundsIn(screen).map((round) => round.length)).toEqual([3, 6]);
+    const token = await directToken(floorKit.sandbox.url);
+    await floorKit.resetCounts();
+    const floor = await measureFloor(floorKit.sandbox.url, token, screen, 1, 0);
+    expect(floor.rounds).toBe(2);
+    // 2 rounds of 25 ms at the least; a replay's wall counts every call's answer.
+    expect(floor.wall.p50).toBeGreaterThanOrEqual(50);
+    const replayed = floorKit.sandbox.requests();
+    // Three warm-up replays and the measured one, each the screen's calls and nothing else.
+    expect(replayed.map(key).sort()).toEqual([...screen, ...screen, ...screen, ...screen].map(key).sort());
+    expect(replayed.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('fails, naming the call, when the sandbox answers a replayed call otherwise than it answered the screen', async () => {
+    await run(floorKit, dashboard.query);
+    const screen = floorKit.sandbox.requests().map((r) => (r.path.endsWith('/account/balance') ? { ...r, status: 404 } : r));
+    const token = await directToken(floorKit.sandbox.url);
+    await expect(measureFloor(floorKit.sandbox.url, token, screen, 1, 0)).rejects.toThrow(/GET \/svc\/api\/v1\/account\/balance answered HTTP 200 where the gateway's call got 404/);
   });
 });

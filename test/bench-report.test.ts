@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeferResult } from '../bench/defer.ts';
 import type { FairnessResult } from '../bench/fairness.ts';
 import type { LoadResult } from '../bench/load.ts';
-import { deferRows, fairnessRow, perClientLimits } from '../bench/report.ts';
+import { deferRows, fairnessRow, perClientLimits, wallRow } from '../bench/report.ts';
 import { summarize } from '../bench/stats.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
@@ -67,5 +67,33 @@ describe('perClientLimits', () => {
     expect(perClientLimits(8, { operations: 600, windowSeconds: 60 })).toBe(
       '600 operations per 60 s, at most 8 calls in flight per client (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: set for this run, not the shipped defaults)',
     );
+  });
+});
+
+describe('wallRow', () => {
+  const operation = (wall: number, floor: number, rounds = 2) => ({
+    name: 'dashboard',
+    wall: summary(wall),
+    criticalPath: 2,
+    criticalPathMs: 40,
+    ratio: wall / 40,
+    observedRounds: rounds,
+    floor: { wall: summary(floor), rounds: 2 },
+  });
+
+  it('sets the bare floor beside the wall time, and says when the floor itself misses the target', () => {
+    expect(wallRow(operation(43, 42.5), 20)).toEqual([
+      'wall time ≤ 1.1 × critical path at concurrency 1, rounds seen = critical path: dashboard',
+      '43.0 ms vs 2 × 20 = 40 ms (1.07×); 2 rounds; the bare floor 42.5 ms (1.06×)',
+      '**met** (1.00 ms to spare)',
+    ]);
+    expect(wallRow(operation(52, 46), 20).slice(1)).toEqual([
+      '52.0 ms vs 2 × 20 = 40 ms (1.30×); 2 rounds; the bare floor 46.0 ms (1.15×, above the target: no gateway meets it on this machine)',
+      '**not met** (8.00 ms over 44.0 ms)',
+    ]);
+  });
+
+  it('fails a run that took more rounds than the critical path, in time or not', () => {
+    expect(wallRow(operation(43, 42, 3), 20)[2]).toBe('**not met** (1.00 ms to spare; 1 round(s) more than the critical path)');
   });
 });

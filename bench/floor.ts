@@ -1,0 +1,63 @@
+import { performance } from 'node:perf_hooks';
+import { request } from 'undici';
+import { DEMO_CREDENTIALS, type RequestLogEntry } from '@banking-gateway/sandbox';
+import { directHeaders } from './bank-client.ts';
+import { roundsIn } from './rounds.ts';
+import { summarize, type Summary } from './stats.ts';
+
+/**
+ * The bare floor of a screen at concurrency 1: the calls one run of it made, as the sandbox logged
+ * them, sent straight to the sandbox from the benchmark's process in the same rounds, with a bank
+ * token of the benchmark's own. No GraphQL, no hop through the gateway, nothing done with the
+ * answers but reading them: what the sandbox's latency, its one thread and this machine's loopback
+ * cost by themselves. A round starts as soon as one call of the one before has answered, where the
+ * gateway starts a dependent call when the answer it needs is in (which may be a later one): the
+ * floor is a lower bound, no gateway could beat it on this machine.
+ */
+const WARM_UP_MS = 1_000;
+
+export interface Floor {
+  wall: Summary;
+  rounds: number;
+}
+
+/** One replayed call; throws when the sandbox answers anything but what it answered the gateway. */
+async function replay(sandboxUrl: string, headers: Record<string, string>, call: RequestLogEntry): Promise<void> {
+  if (call.method !== 'GET') throw new Error(`the floor replays reads only; the screen made ${call.method} ${call.path}`);
+  const query = new URLSearchParams(call.query).toString();
+  const response = await request(`${sandboxUrl}${call.path}${query ? `?${query}` : ''}`, { method: 'GET', headers: { ...headers, ...call.subject } });
+  const body = await response.body.text();
+  if (response.statusCode !== call.status) {
+    throw new Error(`floor: GET ${call.path} answered HTTP ${response.statusCode} where the gateway's call got ${call.status}: ${body.slice(0, 300)}`);
+  }
+}
+
+/**
+ * One replay: each round's calls at once; the next round as soon as one call of this one has
+ * answered (the least a dependent call can wait for); done when every call has answered.
+ */
+async function replayOnce(sandboxUrl: string, headers: Record<string, string>, rounds: RequestLogEntry[][]): Promise<number> {
+  const started = performance.now();
+  // Settled to the error or null, so a failed call is reported once, after the others, never unhandled.
+  const calls: Promise<unknown>[] = [];
+  for (const round of rounds) {
+    const sent = round.map((call) => replay(sandboxUrl, headers, call).then(() => null, (error: unknown) => error ?? new Error('replay failed')));
+    calls.push(...sent);
+    await Promise.race(sent);
+  }
+  const failures = (await Promise.all(calls)).filter((outcome) => outcome !== null);
+  if (failures.length > 0) throw failures[0];
+  return performance.now() - started;
+}
+
+/** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
+export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs = WARM_UP_MS): Promise<Floor> {
+  const rounds = roundsIn(log);
+  // The standard family's headers and the issuing family's x-client-id: every family's reads are answered.
+  const headers = { ...directHeaders(token), 'x-client-id': DEMO_CREDENTIALS.clientKey };
+  const until = performance.now() + warmUpMs;
+  for (let i = 0; i < 3 || performance.now() < until; i++) await replayOnce(sandboxUrl, headers, rounds);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await replayOnce(sandboxUrl, headers, rounds));
+  return { wall: summarize(samples), rounds: rounds.length };
+}
