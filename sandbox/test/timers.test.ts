@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadlines } from '../src/timers.ts';
+import { Deadlines, TurnBudget } from '../src/timers.ts';
 
 const never = new AbortController().signal;
 
@@ -32,7 +32,53 @@ describe('Deadlines', () => {
     expect(await deadlines.wait(start, gone.signal)).toBe(false);
   });
 
+  it('keeps the order and is never early with no budget for turns, on the whole-millisecond timer alone', async () => {
+    const budget = new TurnBudget(0, 0, performance.now());
+    const deadlines = new Deadlines(budget);
+    const start = performance.now();
+    const late: number[] = [];
+    const order: number[] = [];
+    await Promise.all(
+      [12.5, 3.2, 7.7].map((ms) =>
+        deadlines.wait(start + ms, never).then(() => {
+          late.push(performance.now() - (start + ms));
+          order.push(ms);
+        }),
+      ),
+    );
+    expect(order).toEqual([3.2, 7.7, 12.5]);
+    expect(Math.min(...late)).toBeGreaterThanOrEqual(0);
+    expect(budget.available).toBe(0);
+  });
+
+  it('takes its last stretch before a deadline out of the budget when it has one', async () => {
+    const budget = new TurnBudget(0, 5, performance.now());
+    const deadlines = new Deadlines(budget);
+    const at = performance.now() + 8.5;
+    expect(await deadlines.wait(at, never)).toBe(true);
+    expect(performance.now()).toBeGreaterThanOrEqual(at);
+    // Turns were taken (the timer aims a millisecond early) and paid for; a share of 0 refills nothing.
+    expect(budget.available).toBeLessThan(5);
+  });
+
   it('resolves true at once for a time already past', async () => {
     expect(await new Deadlines().wait(performance.now() - 1, never)).toBe(true);
+  });
+});
+
+describe('TurnBudget', () => {
+  it('refills at its share of the time that passes, up to its bank, and allows turns while anything is left', () => {
+    const budget = new TurnBudget(0.05, 2, 1_000);
+    expect(budget.allows(1_000)).toBe(true);
+    budget.spend(1.5);
+    expect(budget.available).toBeCloseTo(0.5);
+    budget.spend(0.7);
+    // 0.5 - 0.7 = -0.2; 3 ms later 0.05 × 3 = 0.15 back: nothing left yet.
+    expect(budget.allows(1_003)).toBe(false);
+    expect(budget.allows(1_010)).toBe(true);
+    expect(budget.available).toBeCloseTo(0.3);
+    // Idle for a long while: saved up to the bank, no more.
+    budget.allows(60_000);
+    expect(budget.available).toBe(2);
   });
 });
