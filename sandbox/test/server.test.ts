@@ -19,15 +19,19 @@ const runtime = createRuntime({
   logger: { info: () => {}, warn: (obj) => warnings.push(obj) },
 });
 
-/** A record the bank changes while a read of it waits out its latency. */
+/** A record the bank changes while a read of it waits out its latency; its route says when a call has reached it. */
 const live = { version: 1 };
+let onLiveRead: (() => void) | undefined;
 
 const routes: Route[] = [
   {
     method: 'GET',
     path: '/test/live',
     headers: 'none',
-    handler: () => ok(live),
+    handler: () => {
+      onLiveRead?.();
+      return ok(live);
+    },
   },
   {
     method: 'POST',
@@ -108,14 +112,17 @@ describe('latency', () => {
   it('answers with the records as they were when the call arrived, not as they are when the latency has passed', async () => {
     runtime.latency.override(80);
     try {
+      const read = new Promise<void>((resolve) => (onLiveRead = resolve));
       const answer = fetch(`${base}/test/live`);
       // The call arrives and is worked on at once; the record changes while its answer waits.
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await read;
+      await new Promise((resolve) => setTimeout(resolve, 10));
       live.version = 2;
       const response = await answer;
       expect(await response.json()).toMatchObject({ data: { version: 1 } });
     } finally {
       runtime.latency.override(null);
+      onLiveRead = undefined;
       live.version = 1;
     }
   });
