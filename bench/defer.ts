@@ -1,4 +1,6 @@
 import { request } from 'undici';
+import { directToken } from './bank-client.ts';
+import { measureFloor, type Floor } from './floor.ts';
 import { multipartParts } from './multipart.ts';
 import { DEFERRED_CARDS_SCREEN } from './operations.ts';
 import type { Settings } from './settings.ts';
@@ -24,6 +26,8 @@ export interface DeferResult {
   lastPayload: Summary;
   /** Parts per run (the first, then the deferred ones as they came). */
   parts: number;
+  /** The same calls replayed bare (bench/floor.ts): its first round is the first payload's floor, its wall the last's. */
+  floor: Floor;
 }
 
 interface PartsRun {
@@ -64,17 +68,19 @@ export async function measureDefer(world: BenchWorld, settings: Settings): Promi
   for (let i = 0; i < 3 || performance.now() < until; i++) await timeParts(world.graphqlUrl, body);
   await waitForQuiet(world);
   const { parts } = await timeParts(world.graphqlUrl, body);
-  const calls = (await upstreamLog(world)).length;
+  const log = await upstreamLog(world);
   const runs: PartsRun[] = [];
   for (let i = 0; i < settings.sequentialRuns; i++) runs.push(await timeParts(world.graphqlUrl, body));
+  const floor = await measureFloor(world.sandboxUrl, await directToken(world.sandboxUrl), log, settings.sequentialRuns);
   return {
     name: operation.name,
     minimumCalls: operation.minimumCalls,
-    calls,
+    calls: log.length,
     firstPayloadRounds: operation.firstPayloadRounds,
     criticalPath: operation.criticalPath,
     firstPayload: summarize(runs.map((r) => r.first)),
     lastPayload: summarize(runs.map((r) => r.last)),
     parts,
+    floor,
   };
 }

@@ -17,8 +17,16 @@ import { summarize, type Summary } from './stats.ts';
 const WARM_UP_MS = 1_000;
 
 export interface Floor {
+  /** Until every call has answered. */
   wall: Summary;
+  /** Until every call of the first round has answered: the floor of a first payload that needs that round alone (@defer). */
+  firstRound: Summary;
   rounds: number;
+}
+
+interface Replay {
+  wall: number;
+  firstRound: number;
 }
 
 /** One replayed call; throws when the sandbox answers anything but what it answered the gateway. */
@@ -36,18 +44,20 @@ async function replay(sandboxUrl: string, headers: Record<string, string>, call:
  * One replay: each round's calls at once; the next round as soon as one call of this one has
  * answered (the least a dependent call can wait for); done when every call has answered.
  */
-async function replayOnce(sandboxUrl: string, headers: Record<string, string>, rounds: RequestLogEntry[][]): Promise<number> {
+async function replayOnce(sandboxUrl: string, headers: Record<string, string>, rounds: RequestLogEntry[][]): Promise<Replay> {
   const started = performance.now();
   // Settled to the error or null, so a failed call is reported once, after the others, never unhandled.
   const calls: Promise<unknown>[] = [];
+  let firstRound: Promise<number> | undefined;
   for (const round of rounds) {
     const sent = round.map((call) => replay(sandboxUrl, headers, call).then(() => null, (error: unknown) => error ?? new Error('replay failed')));
+    firstRound ??= Promise.all(sent).then(() => performance.now() - started);
     calls.push(...sent);
     await Promise.race(sent);
   }
   const failures = (await Promise.all(calls)).filter((outcome) => outcome !== null);
   if (failures.length > 0) throw failures[0];
-  return performance.now() - started;
+  return { wall: performance.now() - started, firstRound: (await firstRound) ?? 0 };
 }
 
 /** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
@@ -57,7 +67,7 @@ export async function measureFloor(sandboxUrl: string, token: string, log: reado
   const headers = { ...directHeaders(token), 'x-client-id': DEMO_CREDENTIALS.clientKey };
   const until = performance.now() + warmUpMs;
   for (let i = 0; i < 3 || performance.now() < until; i++) await replayOnce(sandboxUrl, headers, rounds);
-  const samples: number[] = [];
+  const samples: Replay[] = [];
   for (let i = 0; i < runs; i++) samples.push(await replayOnce(sandboxUrl, headers, rounds));
-  return { wall: summarize(samples), rounds: rounds.length };
+  return { wall: summarize(samples.map((r) => r.wall)), firstRound: summarize(samples.map((r) => r.firstRound)), rounds: rounds.length };
 }

@@ -116,6 +116,9 @@ describe('the bare floor (the benchmark replaying a screen\'s calls straight to 
     expect(floor.rounds).toBe(2);
     // 2 rounds of 25 ms at the least; a replay's wall counts every call's answer.
     expect(floor.wall.p50).toBeGreaterThanOrEqual(50);
+    // The first round alone: its 3 calls' 25 ms, before the second round's.
+    expect(floor.firstRound.p50).toBeGreaterThanOrEqual(25);
+    expect(floor.firstRound.p50).toBeLessThan(floor.wall.p50);
     const replayed = floorKit.sandbox.requests();
     // Three warm-up replays and the measured one, each the screen's calls and nothing else.
     expect(replayed.map(key).sort()).toEqual([...screen, ...screen, ...screen, ...screen].map(key).sort());

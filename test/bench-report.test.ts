@@ -19,20 +19,30 @@ describe('deferRows', () => {
     firstPayload: summary(first),
     lastPayload: summary(last),
     parts: 51,
+    floor: { firstRound: summary(20.6), wall: summary(62), rounds: 3 },
   });
 
   it('holds the first payload to 1.1 × one round and the last to 1.1 × the critical path', () => {
     const [first, last] = deferRows(result(21.5, 65), 20);
     expect(first).toEqual([
       '@defer, first payload ≤ 1.1 × one round at concurrency 1: cards, @defer',
-      '21.5 ms vs 1 × 20 = 20 ms (1.07×)',
+      '21.5 ms vs 1 × 20 = 20 ms (1.07×); the bare floor 20.6 ms (1.03×)',
       '**met** (0.50 ms to spare)',
     ]);
-    expect(last).toEqual(['@defer, last payload ≤ 1.1 × the critical path at concurrency 1: cards, @defer', '65.0 ms vs 3 × 20 = 60 ms (1.08×)', '**met** (1.00 ms to spare)']);
+    expect(last).toEqual([
+      '@defer, last payload ≤ 1.1 × the critical path at concurrency 1: cards, @defer',
+      '65.0 ms vs 3 × 20 = 60 ms (1.08×); the bare floor 62.0 ms (1.03×)',
+      '**met** (1.00 ms to spare)',
+    ]);
   });
 
-  it('says by how much a payload missed', () => {
+  it('says by how much a payload missed, and when its floor is above the target', () => {
     expect(deferRows(result(25, 80), 20).map((row) => row[2])).toEqual(['**not met** (3.00 ms over 22.0 ms)', '**not met** (14.0 ms over 66.0 ms)']);
+    const slowMachine = { ...result(25, 80), floor: { firstRound: summary(22.4), wall: summary(67), rounds: 3 } };
+    expect(deferRows(slowMachine, 20).map((row) => row[1])).toEqual([
+      '25.0 ms vs 1 × 20 = 20 ms (1.25×); the bare floor 22.4 ms (1.12×, above the target: no gateway meets it on this machine)',
+      '80.0 ms vs 3 × 20 = 60 ms (1.33×); the bare floor 67.0 ms (1.12×, above the target: no gateway meets it on this machine)',
+    ]);
   });
 });
 
@@ -78,7 +88,7 @@ describe('wallRow', () => {
     criticalPathMs: 40,
     ratio: wall / 40,
     observedRounds: rounds,
-    floor: { wall: summary(floor), rounds: 2 },
+    floor: { wall: summary(floor), firstRound: summary(21), rounds: 2 },
   });
 
   it('sets the bare floor beside the wall time, and says when the floor itself misses the target', () => {
