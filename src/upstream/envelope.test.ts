@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBareBody, readEnvelope } from './envelope.ts';
-import { decimal, maskCardNumber, maskCardNumbersIn, upstreamDateTime } from './models.ts';
+import { z } from 'zod';
+import { decimal, maskCardNumber, maskCardNumbersIn, orNull, upstreamDateTime } from './models.ts';
 import { parseRetryAfter } from './retry.ts';
 
 describe('readEnvelope', () => {
@@ -61,6 +62,19 @@ describe('payload building blocks', () => {
       expect(upstreamDateTime.parse(form).toISOString()).toBe(expected);
     }
     expect(upstreamDateTime.safeParse('yesterday').success).toBe(false);
+  });
+
+  it('reads a field the upstream may omit or send as null as null, and still checks a value it sends', () => {
+    const model = z.object({ name: orNull(z.string()), amount: orNull(decimal) });
+    expect(model.parse({})).toEqual({ name: null, amount: null });
+    expect(model.parse({ name: null, amount: undefined })).toEqual({ name: null, amount: null });
+    expect(model.parse({ name: 'Ava', amount: '10.50' })).toEqual({ name: 'Ava', amount: '10.5' });
+    const refused = model.safeParse({ name: 7, amount: '12,30' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['name', 'Invalid input: expected string, received number'],
+      ['amount', 'Invalid input'],
+    ]);
   });
 
   it('reads Retry-After as seconds or as a date', () => {
