@@ -233,9 +233,11 @@ describe('latency', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
     expect(sandbox.requests().at(-1)?.durationMs).toBeGreaterThanOrEqual(115);
 
+    // A latency no control call could hide in a busy machine's stalls.
+    await control(sandbox, 'PUT', '/latency', { ms: 5_000 });
     const controlStarted = performance.now();
     await control(sandbox, 'GET', '/clock');
-    expect(performance.now() - controlStarted).toBeLessThan(100);
+    expect(performance.now() - controlStarted).toBeLessThan(2_500);
   });
 
   it('is the time from arrival to answer: the bank works on a call as it arrives and answers when the latency has passed', async () => {
