@@ -57,6 +57,28 @@ describe('concurrencyLimitStage', () => {
     await busy;
   });
 
+  it('does not send a call granted its slot after its deadline, though its own signal has not fired yet', async () => {
+    // Each call's deadline has a timer of its own: another call's can fire first and free the slot
+    // a moment before this one's, as a flaky run of test/fair-share.test.ts showed (the bank got it).
+    const { limit, records, stage } = setup(1);
+    let release!: () => void;
+    const busy = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = prepareCall(accountEndpoints.list, { deadline: Date.now() + 10 }, { prefix: '', serviceSegment: 'svc' }, 1);
+    late.signal = new AbortController().signal;
+    let sent = false;
+    const outcome = stage(late, async () => ((sent = true), answer(200))).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    release();
+    const error = await outcome;
+    expect(sent).toBe(false);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).toMatchObject({ reason: 'DEADLINE_EXCEEDED', inFlight: false });
+    expect(records.map((r) => r.status)).toEqual(['deadline']);
+    expect(limit.state).toMatchObject({ inFlight: 0, queued: 0 });
+    await busy;
+  });
+
   it('passes on a failure of the send itself unchanged, and frees its slot', async () => {
     const { stage, limit } = setup(2);
     const failure = new Error('the send failed');

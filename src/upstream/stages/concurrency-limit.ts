@@ -20,15 +20,23 @@ function ownerOf(call: UpstreamCall) {
 export function concurrencyLimitStage(limit: HostLimit, guards: UpstreamGuards): Stage<Answer> {
   return async (call, next) => {
     const queuedAt = performance.now();
+    const leftInQueue = (): Error => {
+      observe(guards, call, 'deadline', performance.now() - queuedAt);
+      return guards.deadlineExceeded(call.details, false);
+    };
     let slot;
     try {
       slot = await limit.acquire(ownerOf(call), call.signal);
     } catch (error) {
-      if (call.signal?.aborted && error === call.signal.reason) {
-        observe(guards, call, 'deadline', performance.now() - queuedAt);
-        throw guards.deadlineExceeded(call.details, false);
-      }
+      if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue();
       throw error;
+    }
+    // Every call's deadline has a timer of its own, and another call's may fire first and free this
+    // slot a moment before this one's: by the clock, not the signal, a call past its deadline stays unsent.
+    const deadline = call.options.deadline;
+    if (deadline !== undefined && Date.now() >= deadline) {
+      slot.release('none', call.details.endpoint);
+      throw leftInQueue();
     }
     let signal: LimitSignal = 'none';
     try {
