@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { directToken } from './bank-client.ts';
 import { measureFloor, type Floor } from './floor.ts';
+import { warmUp } from './load.ts';
 import { multipartParts } from './multipart.ts';
 import { DEFERRED_CARDS_SCREEN } from './operations.ts';
 import type { Settings } from './settings.ts';
@@ -59,13 +60,10 @@ export async function timeParts(graphqlUrl: string, body: string): Promise<Parts
   return { first, last, parts: parts.length };
 }
 
-const WARM_UP_MS = 1_000;
-
 export async function measureDefer(world: BenchWorld, settings: Settings): Promise<DeferResult> {
   const operation = DEFERRED_CARDS_SCREEN;
   const body = JSON.stringify({ query: operation.query, variables: operation.variables });
-  const until = performance.now() + WARM_UP_MS;
-  for (let i = 0; i < 3 || performance.now() < until; i++) await timeParts(world.graphqlUrl, body);
+  await warmUp(() => timeParts(world.graphqlUrl, body));
   await waitForQuiet(world);
   const { parts } = await timeParts(world.graphqlUrl, body);
   const log = await upstreamLog(world);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { DEMO_CREDENTIALS, type RequestLogEntry } from '@banking-gateway/sandbox';
 import { directHeaders } from './bank-client.ts';
+import { warmUp } from './load.ts';
 import { roundsIn } from './rounds.ts';
 import { summarize, type Summary } from './stats.ts';
 
@@ -14,8 +15,6 @@ import { summarize, type Summary } from './stats.ts';
  * gateway starts a dependent call when the answer it needs is in (which may be a later one): the
  * floor is a lower bound, no gateway could beat it on this machine.
  */
-const WARM_UP_MS = 1_000;
-
 export interface Floor {
   /** Until every call has answered. */
   wall: Summary;
@@ -61,12 +60,11 @@ async function replayOnce(sandboxUrl: string, headers: Record<string, string>, r
 }
 
 /** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
-export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs = WARM_UP_MS): Promise<Floor> {
+export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs?: number): Promise<Floor> {
   const rounds = roundsIn(log);
   // The standard family's headers and the issuing family's x-client-id: every family's reads are answered.
   const headers = { ...directHeaders(token), 'x-client-id': DEMO_CREDENTIALS.clientKey };
-  const until = performance.now() + warmUpMs;
-  for (let i = 0; i < 3 || performance.now() < until; i++) await replayOnce(sandboxUrl, headers, rounds);
+  await warmUp(() => replayOnce(sandboxUrl, headers, rounds), warmUpMs);
   const samples: Replay[] = [];
   for (let i = 0; i < runs; i++) samples.push(await replayOnce(sandboxUrl, headers, rounds));
   return { wall: summarize(samples.map((r) => r.wall)), firstRound: summarize(samples.map((r) => r.firstRound)), rounds: rounds.length };

@@ -90,6 +90,15 @@ export async function timeOnce(target: HttpTarget): Promise<number> {
   return elapsed;
 }
 
+/**
+ * Unmeasured sequential runs of `once` for `ms` (a second), three at the least, so connections are
+ * open and the code paths optimised before anything is timed.
+ */
+export async function warmUp(once: () => Promise<unknown>, ms = 1_000): Promise<void> {
+  const until = performance.now() + ms;
+  for (let i = 0; i < 3 || performance.now() < until; i++) await once();
+}
+
 /** `runs` sequential requests (concurrency 1), each timed. */
 export async function timeSequential(target: HttpTarget, runs: number): Promise<Summary> {
   const samples: number[] = [];

@@ -1,15 +1,13 @@
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import type { BenchOperation } from './operations.ts';
-import { graphqlTarget, timeOnce, timeSequential, type HttpTarget, type LoadResult } from './load.ts';
+import { graphqlTarget, timeOnce, timeSequential, warmUp, type HttpTarget, type LoadResult } from './load.ts';
 import type { Settings } from './settings.ts';
 import { cpuMs } from './memory.ts';
 import { clearUpstreamLog, setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
-import { roundsOf } from './rounds.ts';
 import { directToken } from './bank-client.ts';
 import { measureFloor, type Floor } from './floor.ts';
-
-export { roundsOf } from './rounds.ts';
+import { roundsOf } from './rounds.ts';
 
 /**
  * Per operation of bench/operations.ts: the upstream calls one run makes (against its minimum), its
@@ -68,19 +66,11 @@ export async function countCalls(world: BenchWorld, target: HttpTarget): Promise
   return { log, calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
 }
 
-const WARM_UP_MS = 1_000;
-
-/** Sequential unmeasured runs for WARM_UP_MS, at least three. */
-async function warmUp(target: HttpTarget): Promise<void> {
-  const until = performance.now() + WARM_UP_MS;
-  for (let i = 0; i < 3 || performance.now() < until; i++) await timeOnce(target);
-}
-
 export async function measureOperation(world: BenchWorld, operation: BenchOperation, settings: Settings): Promise<OperationResult> {
   const target = graphqlTarget(world.graphqlUrl, operation.query, operation.variables);
   // Unmeasured runs first, for a second as before the autocannon runs: connections are open and
   // the code paths optimised, so the wall time is the steady state a running gateway gives.
-  await warmUp(target);
+  await warmUp(() => timeOnce(target));
   const { log, calls, repeated, rounds } = await countCalls(world, target);
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   await clearUpstreamLog(world);
@@ -95,7 +85,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   await setUpstreamLatency(world, 0);
   let wallAtZeroLatency: Summary;
   try {
-    await warmUp(target);
+    await warmUp(() => timeOnce(target));
     wallAtZeroLatency = await timeSequential(target, settings.sequentialRuns);
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);

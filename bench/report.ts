@@ -76,16 +76,20 @@ export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig
   return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT${shipped ? ': the shipped defaults' : ': set for this run, not the shipped defaults'})`;
 }
 
+/** The bare floor beside a concurrency-1 figure: against the path, and whether it alone misses the limit. */
+function floorNote(floorMs: number, pathMs: number, limit: number): string {
+  return `the bare floor ${ms(floorMs)} ms (${(floorMs / pathMs).toFixed(2)}×${floorMs > limit ? ', above the target: no gateway meets it on this machine' : ''})`;
+}
+
 /** @defer on the cards screen: the first payload against one round, the last against the critical path. */
 export function deferRows(d: DeferResult, latencyMs: number): string[][] {
   const ratio = TARGETS.deferRatio;
   const row = (what: string, rounds: number, measured: number, floor: number): string[] => {
     const pathMs = rounds * latencyMs;
     const limit = ratio * pathMs;
-    const aboveTarget = floor > limit ? ', above the target: no gateway meets it on this machine' : '';
     return [
       `@defer, ${what} ≤ ${ratio} × ${rounds === 1 ? 'one round' : 'the critical path'} at concurrency 1: ${d.name}`,
-      `${ms(measured)} ms vs ${rounds} × ${latencyMs} = ${pathMs} ms (${(measured / pathMs).toFixed(2)}×); the bare floor ${ms(floor)} ms (${(floor / pathMs).toFixed(2)}×${aboveTarget})`,
+      `${ms(measured)} ms vs ${rounds} × ${latencyMs} = ${pathMs} ms (${(measured / pathMs).toFixed(2)}×); ${floorNote(floor, pathMs, limit)}`,
       verdict(measured <= limit, spare(measured, limit)),
     ];
   };
@@ -113,7 +117,7 @@ export function wallRow(o: Pick<OperationResult, 'name' | 'wall' | 'criticalPath
   const met = o.wall.p50 <= limit && o.observedRounds === o.criticalPath;
   return [
     `wall time ≤ ${TARGETS.wallRatio} × critical path at concurrency 1, rounds seen = critical path: ${o.name}`,
-    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; the bare floor ${ms(o.floor.wall.p50)} ms (${(o.floor.wall.p50 / o.criticalPathMs).toFixed(2)}×${o.floor.wall.p50 > limit ? ', above the target: no gateway meets it on this machine' : ''})`,
+    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; ${floorNote(o.floor.wall.p50, o.criticalPathMs, limit)}`,
     verdict(
       met,
       `${o.wall.p50 <= limit ? `${ms(limit - o.wall.p50)} ms to spare` : `${ms(o.wall.p50 - limit)} ms over ${ms(limit)} ms`}${o.observedRounds === o.criticalPath ? '' : `; ${o.observedRounds - o.criticalPath} round(s) more than the critical path`}`,
