@@ -1,10 +1,14 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
+import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
+import AuditPlugin from './audit/pothos-plugin.ts';
 import type { GatewayContext } from './context.ts';
+import { PermissionDeniedError, isPermission, type Permission } from './permissions.ts';
 import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
 import { CountryCodeScalar, CurrencyScalar, DateOrDateTimeScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar, JSONScalar } from './scalars.ts';
 
@@ -14,6 +18,9 @@ import { CountryCodeScalar, CurrencyScalar, DateOrDateTimeScalar, DateScalar, Da
  */
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
+  // Every root field declares the one permission it needs (permissions.ts), or `anyone` where any
+  // caller may run it; Node types declare the permission that reads them.
+  AuthScopes: { permission: Permission; anyone: boolean };
   DefaultFieldNullability: true;
   // A page holds items, not holes: edges and their nodes are non-null, so clients' generated types
   // need no null checks inside a page.
@@ -31,17 +38,42 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
   };
 }>({
-  plugins: [ErrorsPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
+  // The audit outermost, to see each mutation's answer as the client gets it; errors next, so a
+  // refusal of scope-auth becomes a mutation's Forbidden result; scope-auth before validation, so a
+  // caller without the permission learns nothing about its input either.
+  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    // A subscription is refused when it starts, not event by event.
+    authorizeOnSubscribe: true,
+    // A type's permission is checked once per record, not on each of its fields.
+    runScopesOnType: true,
+    authScopes: (context) => ({
+      permission: (permission) => context.caller.access.permissions.has(permission),
+      anyone: true,
+    }),
+    unauthorizedError: (_parent, _context, info, result) => new PermissionDeniedError(missingPermission(result.failure), `${info.parentType.name}.${info.fieldName}`),
+  },
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: { description: 'The items of this page, without cursors.' },
     nodeQueryOptions: {
-      description: 'Any entity of the graph by its global ID.',
+      description: "Any entity of the graph by its global ID. Needs the permission that reads the entity's type (checked before anything is read).",
       args: { id: { description: 'A global ID, as found in any `id` field.' } },
+      // The type's own permission decides, and is checked here before the read: a refusal depends on
+      // the id's type alone, which the caller wrote, never on whether the record exists.
+      authScopes: { anyone: true },
+      resolve: (_root, args, context, _info, resolveNode) => {
+        const refusal = refusalForType(args.id.typename, context);
+        if (refusal) throw refusal;
+        return resolveNode(args.id);
+      },
     },
     nodesQueryOptions: {
-      description: 'Entities of the graph by their global IDs, in the order asked.',
+      description:
+        "Entities of the graph by their global IDs, in the order asked. Each needs the permission that reads its type: an entity the caller may not read is null with a FORBIDDEN error at its place, and is not read.",
+      authScopes: { anyone: true },
+      resolve: (_root, args, context, info) => readableNodes(args.ids, context, info),
       // Each id may cost an upstream read; security/operation-limits.ts refuses more before execution.
       args: {
         ids: {
@@ -81,6 +113,38 @@ export const builder = new SchemaBuilder<{
     },
   },
 });
+
+/** `nodes(ids:)`: the records the caller may read, read; a refusal in place of each it may not (never read). */
+async function readableNodes(ids: { typename: string; id: string }[], context: GatewayContext, info: GraphQLResolveInfo): Promise<unknown[]> {
+  const refusals = ids.map((id) => refusalForType(id.typename, context));
+  const nodes = await resolveNodes(builder, context, info, ids.map((id, i) => (refusals[i] ? null : id)));
+  return nodes.map((node, i) => refusals[i] ?? node);
+}
+
+/** The refusal for a read of a `typename` record, from the permission the type declares; undefined when the caller may. */
+function refusalForType(typename: string, context: GatewayContext): PermissionDeniedError | undefined {
+  let scopes: unknown;
+  try {
+    scopes = (builder.configStore.getTypeConfig(typename).pothosOptions as { authScopes?: unknown }).authScopes;
+  } catch {
+    // No such type: the relay plugin answers for the id as it always does.
+    return undefined;
+  }
+  const permission = (scopes as { permission?: Permission } | undefined)?.permission;
+  return permission && !context.caller.access.permissions.has(permission) ? new PermissionDeniedError(permission, `reading a ${typename}`) : undefined;
+}
+
+/** The permission a failed check wanted (the first, where it wanted any of several). */
+function missingPermission(failure: AuthFailure): Permission {
+  const wanted = (f: AuthFailure): Permission | undefined => {
+    if (f.kind === 'AuthScope' && f.scope === 'permission' && typeof f.parameter === 'string' && isPermission(f.parameter)) return f.parameter;
+    return 'failures' in f ? f.failures.map(wanted).find(Boolean) : undefined;
+  };
+  const permission = wanted(failure);
+  // Every check of the schema names a permission (or is `anyone`, which never fails).
+  if (!permission) throw new Error(`an authorization check failed without naming a permission (${failure.kind})`);
+  return permission;
+}
 
 function capitalise(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

@@ -143,10 +143,10 @@ describe('loadConfig: who may call', () => {
 
   it('defaults to mode none with the embedded sandbox, and reads keys, JWT settings and origins', () => {
     // The embedded sandbox lets the example web app's dev server (Vite, port 5173) call it.
-    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'] });
+    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, passthrough: undefined, allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'] });
     const config = loadConfig({
       AUTH_MODE: 'service',
-      GATEWAY_API_KEY_HASHES: `reporting:${HASH.toUpperCase()}, treasury:${'b'.repeat(64)}`,
+      GATEWAY_API_KEY_HASHES: `reporting:${HASH.toUpperCase()}:viewer, treasury:${'b'.repeat(64)}:bookkeeper+treasurer,ava-phone:${'c'.repeat(64)}:cardholder@chd_demo_ava`,
       JWT_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
       JWT_ISSUER: 'https://idp.example',
       JWT_AUDIENCE: 'gateway',
@@ -155,10 +155,18 @@ describe('loadConfig: who may call', () => {
     expect(config.auth).toEqual({
       mode: 'service',
       apiKeys: [
-        { name: 'reporting', sha256: HASH },
-        { name: 'treasury', sha256: 'b'.repeat(64) },
+        { name: 'reporting', sha256: HASH, roles: ['viewer'], cardholderId: null },
+        { name: 'treasury', sha256: 'b'.repeat(64), roles: ['bookkeeper', 'treasurer'], cardholderId: null },
+        { name: 'ava-phone', sha256: 'c'.repeat(64), roles: ['cardholder'], cardholderId: 'chd_demo_ava' },
       ],
-      jwt: { jwksUrl: 'https://idp.example/.well-known/jwks.json', issuer: 'https://idp.example', audience: 'gateway' },
+      jwt: {
+        jwksUrl: 'https://idp.example/.well-known/jwks.json',
+        issuer: 'https://idp.example',
+        audience: 'gateway',
+        accessClaims: ['scope', 'scp', 'roles'],
+        cardholderClaim: 'cardholder_id',
+      },
+      passthrough: undefined,
       allowedOrigins: ['https://app.example', 'https://ops.example'],
     });
   });
@@ -175,10 +183,10 @@ describe('loadConfig: who may call', () => {
     expect(problemsOf({ AUTH_MODE: 'service' })).toEqual([
       'AUTH_MODE service needs GATEWAY_API_KEY_HASHES or JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE',
     ]);
-    expect(problemsOf({ ...REAL, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toContain(
+    expect(problemsOf({ ...REAL, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer` })).toContain(
       'AUTH_MODE service needs UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET and UPSTREAM_EMAIL (the gateway logs in itself)',
     );
-    expect(problemsOf({ ...REAL, ...CLIENT, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toEqual([]);
+    expect(problemsOf({ ...REAL, ...CLIENT, AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer` })).toEqual([]);
   });
 
   it('refuses half a JWT configuration, naming what is missing', () => {
@@ -189,7 +197,10 @@ describe('loadConfig: who may call', () => {
   });
 
   it('refuses keys or a JWKS that another mode would silently ignore', () => {
-    expect(problemsOf({ GATEWAY_API_KEY_HASHES: `a:${HASH}` })).toEqual(['GATEWAY_API_KEY_HASHES is used only with AUTH_MODE service (AUTH_MODE is not set)']);
+    expect(problemsOf({ GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer` })).toEqual(['GATEWAY_API_KEY_HASHES is used only with AUTH_MODE service (AUTH_MODE is not set)']);
+    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, PASSTHROUGH_ROLES: 'viewer' })).toEqual([
+      'PASSTHROUGH_ROLES is used only with AUTH_MODE passthrough (AUTH_MODE is service)',
+    ]);
     expect(
       problemsOf({ AUTH_MODE: 'passthrough', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' }),
     ).toEqual([
@@ -202,11 +213,53 @@ describe('loadConfig: who may call', () => {
   it('refuses malformed key entries, repeated names and origins that are not origins', () => {
     const problems = problemsOf({
       AUTH_MODE: 'service',
-      GATEWAY_API_KEY_HASHES: `a:${HASH},a:${'b'.repeat(64)},b:not-a-hash`,
+      GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer,a:${'b'.repeat(64)}:admin,b:not-a-hash:viewer`,
       ALLOWED_ORIGINS: 'https://app.example/path',
     });
-    expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex (see `npm run api-key`)');
+    expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex:roles (see `npm run api-key`)');
     expect(problems).toContain('GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): a repeated');
     expect(problems).toContain('ALLOWED_ORIGINS.0 entries must be origins like https://app.example.com (or *)');
+  });
+
+  it('refuses a key without roles at start, saying how to give it some', () => {
+    const problems = problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `dashboard:${HASH}` });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('the key "dashboard" has no roles, so it could do nothing: write it dashboard:');
+    expect(problems[0]).toContain(':role+role (roles: viewer, bookkeeper, treasurer, card-manager, admin, cardholder; cardholder@<cardholder id>');
+  });
+
+  it('refuses unknown roles, an unbound cardholder role and a binding shared with other roles', () => {
+    const problems = problemsOf({
+      AUTH_MODE: 'service',
+      GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer+root,b:${HASH}:cardholder,c:${HASH}:cardholder@chd_1+viewer`,
+    });
+    expect(problems).toEqual([
+      'GATEWAY_API_KEY_HASHES.0 the key "a": unknown role "root" (roles: viewer, bookkeeper, treasurer, card-manager, admin, cardholder)',
+      'GATEWAY_API_KEY_HASHES.1 the key "b": the cardholder role is bound to one cardholder: write cardholder@<cardholder id>',
+      'GATEWAY_API_KEY_HASHES.2 the key "c": a caller bound to a cardholder holds the cardholder role alone (cardholder@<cardholder id>)',
+    ]);
+  });
+
+  it('reads passthrough roles for every bank user and for some, and JWT claim names', () => {
+    const config = loadConfig({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer', PASSTHROUGH_USER_ROLES: 'ops-user:treasurer,ava:cardholder@chd_demo_ava' });
+    expect(config.auth.passthrough).toEqual({
+      roles: ['viewer'],
+      users: [
+        { user: 'ops-user', roles: ['treasurer'], cardholderId: null },
+        { user: 'ava', roles: ['cardholder'], cardholderId: 'chd_demo_ava' },
+      ],
+    });
+    expect(loadConfig({ AUTH_MODE: 'passthrough' }).auth.passthrough).toEqual({ roles: ['admin'], users: [] });
+    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'cardholder@chd_1' })).toEqual([
+      'PASSTHROUGH_ROLES PASSTHROUGH_ROLES cannot bind every bank user to one cardholder: bind users one by one in PASSTHROUGH_USER_ROLES',
+    ]);
+    const jwt = loadConfig({ AUTH_MODE: 'service', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a', JWT_ACCESS_CLAIMS: 'permissions, roles', JWT_CARDHOLDER_CLAIM: 'https://acme.example/cardholder' });
+    expect(jwt.auth.jwt).toMatchObject({ accessClaims: ['permissions', 'roles'], cardholderClaim: 'https://acme.example/cardholder' });
+  });
+
+  it('reads the audit trail\'s destination: stdout by default, off, or a file', () => {
+    expect(loadConfig({}).audit).toEqual({ destination: { kind: 'stdout' }, redisMaxLen: 1_000_000 });
+    expect(loadConfig({ AUDIT_LOG: 'off' }).audit.destination).toEqual({ kind: 'off' });
+    expect(loadConfig({ AUDIT_LOG: '/var/log/gateway/audit.jsonl' }).audit.destination).toEqual({ kind: 'file', path: '/var/log/gateway/audit.jsonl' });
   });
 });

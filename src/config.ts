@@ -17,6 +17,7 @@ import {
   type SandboxSettings,
 } from '@banking-gateway/sandbox/settings.ts';
 import { z } from 'zod';
+import { parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
 export { ConfigError, type SandboxSettings };
 export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sandbox/settings.ts';
@@ -33,13 +34,68 @@ export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sand
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const AUTH_MODES = ['none', 'passthrough', 'service'] as const;
 
-const apiKeyHash = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]+:[0-9a-fA-F]{64}$/, { error: 'entries must be name:sha256-hex (see `npm run api-key`)' })
-  .transform((entry) => {
-    const [name, sha256] = entry.split(':') as [string, string];
-    return { name, sha256: sha256.toLowerCase() };
-  });
+const ROLES_TEXT = `roles: ${ROLE_NAMES.join(', ')}`;
+
+/** `role+role`, or `cardholder@<cardholder id>`: the grants of an API key or a passthrough bank user (permissions.ts). */
+function grantsIn(text: string, ctx: z.RefinementCtx, owner: string): Grants {
+  const grants = parseGrants(text);
+  if ('problem' in grants) {
+    ctx.addIssue({ code: 'custom', message: `${owner}: ${grants.problem}` });
+    return { roles: [], cardholderId: null };
+  }
+  return grants;
+}
+
+/** `name:sha256:roles`: a caller's API key by its hash, with what the caller may do. */
+const apiKeyHash = z.string().transform((entry, ctx) => {
+  const [name = '', sha256 = '', grants, ...rest] = entry.split(':');
+  if (!/^[A-Za-z0-9._-]+$/.test(name) || !/^[0-9a-fA-F]{64}$/.test(sha256) || rest.length > 0) {
+    ctx.addIssue({ code: 'custom', message: 'entries must be name:sha256-hex:roles (see `npm run api-key`)' });
+    return z.NEVER;
+  }
+  if (grants === undefined || grants.trim() === '') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the key "${name}" has no roles, so it could do nothing: write it ${name}:${sha256.slice(0, 8)}…:role+role (${ROLES_TEXT}; cardholder@<cardholder id> for a key bound to one cardholder), e.g. ${name}:…:viewer`,
+    });
+    return z.NEVER;
+  }
+  return { name, sha256: sha256.toLowerCase(), ...grantsIn(grants, ctx, `the key "${name}"`) };
+});
+
+/** `bank-user:roles`: what one bank user (the `sub` of its bank token) may do through a passthrough gateway. */
+const bankUserGrants = z.string().transform((entry, ctx) => {
+  const at = entry.lastIndexOf(':');
+  if (at <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'entries must be bank-user:roles' });
+    return z.NEVER;
+  }
+  const user = entry.slice(0, at);
+  return { user, ...grantsIn(entry.slice(at + 1), ctx, `the bank user "${user}"`) };
+});
+
+/** Roles every passthrough bank user holds; no binding (one cardholder for every user makes no sense). */
+const passthroughRoles = z
+  .preprocess(unsetIfEmpty, z.string().default('admin'))
+  .transform((text, ctx) => {
+    const grants = grantsIn(text, ctx, 'PASSTHROUGH_ROLES');
+    if (grants.cardholderId !== null) ctx.addIssue({ code: 'custom', message: 'PASSTHROUGH_ROLES cannot bind every bank user to one cardholder: bind users one by one in PASSTHROUGH_USER_ROLES' });
+    return grants.roles;
+  })
+  .meta({ rule: `role+role (${ROLES_TEXT})` });
+
+/** The claims of a JWT that grant access, or that bind it to a cardholder: claim names. */
+const claimNames = list(z.string().regex(/^[^\s,]+$/, { error: 'entries must be claim names' }), (item) => item, 'claim names, comma-separated');
+
+/** Where audit records go: stdout, a file (by its path), or nowhere. */
+const auditDestination = z
+  .preprocess(unsetIfEmpty, z.string().default('stdout'))
+  .transform((value): AuditDestinationSetting => (value === 'stdout' || value === 'off' ? { kind: value } : { kind: 'file', path: value }))
+  .meta({ rule: '`stdout`, `off` or a file path' });
+
+/** AUDIT_LOG, read: where audit records go besides the Redis Stream. */
+export type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'file'; path: string };
+
 /** OTEL_EXPORTER_OTLP_HEADERS as the OTLP exporter reads it (the OpenTelemetry SDK's format). */
 const otlpHeaders = z
   .preprocess(unsetIfEmpty, z.string().regex(/^\s*[^\s=,]+\s*=[^,]*(,\s*[^\s=,]+\s*=[^,]*)*$/, { error: 'must be key=value pairs, comma-separated' }).optional())
@@ -116,17 +172,48 @@ export const configSchema = z.object({
     },
   ),
   sandbox: sandboxSettingsSchema,
-  auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode).', {
+  auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).', {
     mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
-    apiKeyHashes: setting('GATEWAY_API_KEY_HASHES', list(apiKeyHash, (item) => item, 'name:sha256-hex, comma-separated'), 'service mode: API keys by hash (`npm run api-key -- <name>`)', 'none'),
+    apiKeyHashes: setting(
+      'GATEWAY_API_KEY_HASHES',
+      list(apiKeyHash, (item) => item, 'name:sha256-hex:roles, comma-separated'),
+      'service mode: API keys by hash, each with its roles (`role+role`, or `cardholder@<cardholder id>`); `npm run api-key -- <name> <roles>` prints an entry',
+      'none',
+    ),
     jwksUrl: setting('JWT_JWKS_URL', httpUrl(), 'service mode: JWTs are verified against this JWKS (the three JWT settings come as a set)'),
     jwtIssuer: setting('JWT_ISSUER', text(), 'service mode: the issuer JWTs must name'),
     jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
+    jwtAccessClaims: setting(
+      'JWT_ACCESS_CLAIMS',
+      z.preprocess((v) => (v === undefined || v === '' ? 'scope,scp,roles' : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
+      "service mode: the JWT claims whose values grant access: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
+      '`scope,scp,roles`',
+    ),
+    jwtCardholderClaim: setting(
+      'JWT_CARDHOLDER_CLAIM',
+      z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default('cardholder_id')).meta({ rule: 'claim name' }),
+      "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only",
+    ),
+    passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),
+    passthroughUserRoles: setting(
+      'PASSTHROUGH_USER_ROLES',
+      list(bankUserGrants, (item) => item, 'bank-user:roles, comma-separated'),
+      "passthrough mode: roles of one bank user (the `sub` of its bank token) instead of `PASSTHROUGH_ROLES`; `user:cardholder@<cardholder id>` binds it to one cardholder",
+      'none',
+    ),
     allowedOrigins: setting(
       'ALLOWED_ORIGINS',
       list(origin, (item) => item.replace(/\/+$/, ''), 'origins, comma-separated, or *'),
       'browser origins allowed for CORS and WebSocket upgrades',
       'none (embedded sandbox: `http://localhost:5173` and `http://127.0.0.1:5173`, the example web app)',
+    ),
+  }),
+  audit: group('The audit trail', 'One JSON line per mutation attempt, allowed or refused: who, what, on which records, how it ended. See [operations.md](operations.md#the-audit-trail).', {
+    destination: setting('AUDIT_LOG', auditDestination, 'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`'),
+    redisMaxLen: setting(
+      'AUDIT_REDIS_STREAM_MAX_LEN',
+      int(1_000, 100_000_000, 1_000_000),
+      'with `REDIS_URL`, every record also goes to the Redis Stream `audit`, shared by every instance and capped near this many records',
     ),
   }),
   limits: group('What may be asked', 'Limits checked before execution. The shipped operations reach depth 7, cost 23,198 and 199 tokens (test/limits.test.ts keeps them well inside the defaults).', {
@@ -262,8 +349,14 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
     }
   } else {
     // Keys or a JWKS with another mode would be ignored: the operator meant callers to authenticate.
-    for (const path of ['auth.apiKeyHashes', ...jwtGiven].filter(set)) {
+    for (const path of ['auth.apiKeyHashes', ...jwtGiven, 'auth.jwtAccessClaims', 'auth.jwtCardholderClaim'].filter(set)) {
       problems.push(`${variable(path)} is used only with ${MODE} service (${MODE} is ${mode ?? 'not set'})`);
+    }
+  }
+  if (mode !== 'passthrough') {
+    // Roles for bank users would be ignored: the operator meant to restrict them.
+    for (const path of ['auth.passthroughRoles', 'auth.passthroughUserRoles'].filter(set)) {
+      problems.push(`${variable(path)} is used only with ${MODE} passthrough (${MODE} is ${mode ?? 'not set'})`);
     }
   }
   const names = (env[HASHES] ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
@@ -329,22 +422,46 @@ export type WebhookConfig = Settings['webhooks'];
 export type EventLogConfig = Pick<Settings['events'], 'maxEvents' | 'maxAgeMs'>;
 
 
-/** Who may call the gateway (HTTP, SSE and graphql-ws alike). */
+/** Who may call the gateway (HTTP, SSE and graphql-ws alike), and what each caller may do. */
 export interface CallerAuthConfig {
   /**
-   * `none`: anyone (embedded sandbox only); `passthrough`: callers bring an upstream token from
-   * accessTokenCreate; `service`: callers present a gateway credential and the gateway calls the bank
-   * with its own login.
+   * `none`: anyone, with every permission (embedded sandbox only); `passthrough`: callers bring an
+   * upstream token from accessTokenCreate; `service`: callers present a gateway credential and the
+   * gateway calls the bank with its own login.
    */
   mode: AuthMode;
-  /** service: API keys, kept as SHA-256 hashes only, each with a name for logs and metrics. */
-  apiKeys: { name: string; sha256: string }[];
+  /** service: API keys, kept as SHA-256 hashes only, each with a name for logs and metrics and its roles. */
+  apiKeys: ApiKeyConfig[];
   /** service: JWTs signed by a key of this JWKS, with this issuer and audience. */
-  jwt: { jwksUrl: string; issuer: string; audience: string } | undefined;
+  jwt: JwtConfig | undefined;
+  /** passthrough: what bank users may do through the gateway; absent: everything the bank allows them (role admin). */
+  passthrough?: PassthroughAccessConfig | undefined;
   /** Browser origins allowed for CORS and WebSocket upgrades; `*` allows any. Empty: none. */
   allowedOrigins: string[];
   /** Passthrough: how long the bank's verdict on a caller's token is remembered (default 60 s; tests shorten it). */
   tokenCheckTtlMs?: number;
+}
+
+/** One API key: its name (in logs, metrics and the audit trail), its hash, and what its caller may do. */
+export interface ApiKeyConfig extends Grants {
+  name: string;
+  sha256: string;
+}
+
+export interface JwtConfig {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** The claims whose values name roles or permissions (default `scope`, `scp`, `roles`). */
+  accessClaims?: string[];
+  /** The claim that binds a caller to one cardholder (default `cardholder_id`). */
+  cardholderClaim?: string;
+}
+
+/** Passthrough: the roles of every bank user, and of some bank users by the `sub` of their token. */
+export interface PassthroughAccessConfig {
+  roles: Role[];
+  users: ({ user: string } & Grants)[];
 }
 
 /** What may be asked: limits checked before execution, with production's defaults resolved. */
@@ -362,6 +479,9 @@ export interface TracingConfig {
   endpoint: string;
   serviceName: string;
 }
+
+/** The audit trail: its destination and the cap of its Redis Stream. */
+export type AuditConfig = Settings['audit'];
 
 /** How the gateway survives a failing bank. */
 export type ResilienceConfig = Settings['resilience'];
@@ -385,6 +505,8 @@ export interface Config {
   auth: CallerAuthConfig;
   limits: QueryLimitsConfig;
   clientRateLimit: ClientRateLimitConfig;
+  /** Where the audit trail goes (with `redisUrl`, a Redis Stream too). */
+  audit: AuditConfig;
   resilience: ResilienceConfig;
   /** With it, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -416,6 +538,7 @@ function configFrom(s: Settings): Config {
     auth: authFrom(s),
     limits: limitsFrom(s),
     clientRateLimit: s.clientRate,
+    audit: s.audit,
     resilience: s.resilience,
     metricsToken: s.metrics.token,
     tracing: s.tracing.endpoint ? { endpoint: s.tracing.endpoint, serviceName: s.tracing.serviceName } : undefined,
@@ -447,7 +570,11 @@ function authFrom(s: Settings): CallerAuthConfig {
   return {
     mode: a.mode ?? 'none',
     apiKeys: a.apiKeyHashes,
-    jwt: a.jwksUrl && a.jwtIssuer && a.jwtAudience ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience } : undefined,
+    jwt:
+      a.jwksUrl && a.jwtIssuer && a.jwtAudience
+        ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience, accessClaims: a.jwtAccessClaims, cardholderClaim: a.jwtCardholderClaim }
+        : undefined,
+    passthrough: a.mode === 'passthrough' ? { roles: a.passthroughRoles, users: a.passthroughUserRoles } : undefined,
     // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
     allowedOrigins: a.allowedOrigins.length > 0 || s.upstream.baseUrl !== undefined ? a.allowedOrigins : EXAMPLE_WEB_ORIGINS,
   };
@@ -484,3 +611,4 @@ export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurren
 export const DEFAULT_CACHE: CacheConfig = DEFAULT_SETTINGS.cache;
 export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_SETTINGS.clientRate;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;
+export const DEFAULT_AUDIT: AuditConfig = DEFAULT_SETTINGS.audit;

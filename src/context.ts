@@ -13,8 +13,10 @@ export interface GatewayContext {
   logger: Logger;
   /** Who is calling (authenticated before the operation was parsed). */
   caller: CallerIdentity;
-  /** Whom the operation counts against for its fair share (fairShareKey): may hold a token, never logged. */
+  /** Whom the operation counts against for its fair share and its operations per window (fairShareKey). */
   client: string;
+  /** Records a bank token the bank's login just issued (accessTokenCreate), so its bank user is known without a proof. */
+  learnBankToken(token: string): void;
   /** The gateway's id of this request: answered as x-request-id, sent upstream as x-correlation-id. */
   requestId: string;
   /** Accepted bank events, for subscriptions. */

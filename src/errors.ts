@@ -4,6 +4,7 @@ import { InputValidationError } from '@pothos/plugin-validation';
 import { maskError as yogaMaskError } from 'graphql-yoga';
 import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, SubscriberFellBehindError } from './events/errors.ts';
 import type { Logger } from './logger.ts';
+import { PermissionDeniedError } from './permissions.ts';
 import {
   contractWhere,
   InvalidBankIdError,
@@ -25,7 +26,8 @@ import {
  * How failures reach GraphQL clients: every known failure becomes a GraphQL error with an
  * `extensions.code`; anything else is masked (logged here, "Unexpected error." to the client).
  *
- * Codes: UNAUTHENTICATED, NOT_FOUND (also on a link whose record the bank does not find: `type`,
+ * Codes: UNAUTHENTICATED, FORBIDDEN (the caller lacks the permission the field or type needs:
+ * `permission`; a mutation answers it as its Forbidden result instead), NOT_FOUND (also on a link whose record the bank does not find: `type`,
  * `upstreamId`), BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
  * PROGRAM_NOT_SUPPORTED (the client's program does not offer the operation),
  * UPSTREAM_UNAVAILABLE (no usable answer; `reason` says why: SERVER_ERROR, NETWORK, TIMEOUT,
@@ -48,6 +50,7 @@ import {
  */
 export function describeError(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
   if (error instanceof NoCredentialsError) return { message: error.message, extensions: { code: 'UNAUTHENTICATED' } };
+  if (error instanceof PermissionDeniedError) return { message: error.message, extensions: { code: 'FORBIDDEN', permission: error.permission } };
   if (error instanceof InputValidationError) {
     return {
       message: error.message,

@@ -1,12 +1,17 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
+import { useMutationAudit } from './audit/plugin.ts';
+import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
+import type { CallerIdentity } from './auth/identity.ts';
+import { ALL_PERMISSIONS } from './permissions.ts';
 import {
   DEFAULT_CLIENT_RATE_LIMIT,
   DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
   DEFAULT_RESILIENCE,
   DEFAULT_WEBHOOKS,
+  type AuditConfig,
   type ClientRateLimitConfig,
   type EventLogConfig,
   type CallerAuthConfig,
@@ -36,6 +41,8 @@ import type { RetryPolicy } from './upstream/retry.ts';
 import { createGatewayYoga } from './yoga.ts';
 
 export interface Gateway {
+  /** Where each mutation attempt is recorded; closed by the server's stop (or by an owner that never listened). */
+  auditTrail: AuditTrail;
   yoga: ReturnType<typeof createGatewayYoga>;
   upstream: UpstreamRuntime;
   events: EventBus;
@@ -64,6 +71,10 @@ export interface GatewayOptions {
   /** Who may call; default: mode none (embedded sandbox, tests). */
   auth?: CallerAuthConfig;
   limits?: Partial<QueryLimitsConfig>;
+  /** The audit trail of mutation attempts: off unless given (npm start gives AUDIT_LOG's, default stdout). */
+  audit?: AuditConfig & { stdout?: { write(line: string): unknown } };
+  /** Names the audit trail's Redis Stream (default `audit`): instances that share a trail share it; tests isolate themselves with it. */
+  auditRedisKey?: string | undefined;
   /** Operations per client per window (off by default); counted in Redis with `redisUrl`. */
   clientRateLimit?: Partial<ClientRateLimitConfig>;
   /** Names the Redis keys of those counts (default `client-operations`): instances that share counts share it; tests isolate themselves with it. */
@@ -78,6 +89,16 @@ export interface GatewayOptions {
 }
 
 const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
+
+/**
+ * What makes two subscribers' results of one event the same: the bank view their linked reads take
+ * (their own token, or the gateway's login), the permissions that decide which fields they get,
+ * and the cardholder they are bound to.
+ */
+function subscriptionScope(caller: CallerIdentity): string {
+  const { permissions, cardholderId } = caller.access;
+  return [caller.upstreamToken ?? 'gateway login', ALL_PERMISSIONS.map((p) => (permissions.has(p) ? 1 : 0)).join(''), cardholderId ?? ''].join('|');
+}
 
 
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
@@ -102,7 +123,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const events = options.redisUrl
     ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onDelivered })
     : createMemoryEventBus({ limits: eventLog, observer: metrics.events, onDelivered });
-  const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger });
   const perClient = clientRateLimit({
     limit: { ...DEFAULT_CLIENT_RATE_LIMIT, ...options.clientRateLimit },
     redisUrl: options.redisUrl,
@@ -110,6 +130,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     observer: { ...metrics.clientLimits, refused: () => metrics.clientLimits.refused('operations_per_window') },
   });
+  const auditTrail = createAuditTrail({
+    destination: options.audit?.destination ?? { kind: 'off' },
+    redisUrl: options.redisUrl,
+    redisKey: options.auditRedisKey,
+    redisMaxLen: options.audit?.redisMaxLen,
+    stdout: options.audit?.stdout,
+    logger,
+    observer: metrics.audit,
+  });
+  // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
+  const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger, limitProof: perClient.take, observer: metrics.callers });
   const webhookReconciler = createWebhookReconciler({
     upstream,
     programCode: options.upstream.productId,
@@ -127,6 +158,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
+    watchers: [useMutationAudit(auditTrail, metrics.mutation)],
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,
@@ -134,7 +166,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
-      useSharedSubscriptionExecution({ scopeOf: (context) => (context as GatewayContext).caller.upstreamToken ?? 'gateway login' }),
+      // An event's result depends on whose bank view it is read with and what the caller may see of it.
+      useSharedSubscriptionExecution({ scopeOf: (context) => subscriptionScope((context as GatewayContext).caller) }),
     ],
   });
   const server = createGatewayServer({
@@ -159,7 +192,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await events.close();
       await cacheInvalidation.close();
       await perClient.close();
+      await auditTrail.close();
     },
   });
-  return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient };
+  return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail };
 }

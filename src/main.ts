@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     auth: config.auth,
     limits: config.limits,
     clientRateLimit: config.clientRateLimit,
+    audit: config.audit,
     resilience: config.resilience,
     metricsToken: config.metricsToken,
     processMetrics: true,

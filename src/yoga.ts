@@ -57,6 +57,8 @@ export interface YogaOptions {
   graphiql?: boolean;
   /** Limits, metrics and the like, in the order they should run (after authentication). */
   plugins?: Plugin[];
+  /** Plugins that watch every executed operation: before authentication's and the limits', so they see those stop one. */
+  watchers?: Plugin[];
   /** With it (OTEL_EXPORTER_OTLP_ENDPOINT set), each operation is a trace (observability/tracing.ts). */
   tracer?: Tracer | undefined;
 }
@@ -141,19 +143,22 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       useRequestId(),
       useOperationDeadline(options.upstream.operationDeadlineMs),
       ...incrementalDelivery(),
+      ...(options.watchers ?? []),
       ...auth.plugins,
       ...(options.plugins ?? []),
       useConditionalGet(),
       useResponseCompression(),
     ],
     context: async ({ request, req }) => {
-      const caller = await auth.identify(request);
+      const address = remoteAddressOf(req);
+      const caller = await auth.identify(request, address);
       const requestId = requestIds.get(request) ?? requestIdOf(request);
-      const client = fairShareKey(caller, remoteAddressOf(req));
+      const client = fairShareKey(caller, address);
       return {
         caller,
         client,
         requestId,
+        learnBankToken: auth.learnToken,
         upstream: auth.guardUpstream(
           caller,
           options.upstream.forRequest({
@@ -161,6 +166,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             gatewayLogin: auth.config.mode !== 'passthrough',
             correlationId: requestId,
             client,
+            view: caller.access.cardholderId === null ? undefined : `cardholder:${caller.access.cardholderId}`,
             // Set when the operation starts executing; subscriptions get none (useOperationDeadline).
             deadline: () => deadlines.get(request)?.at,
           }),

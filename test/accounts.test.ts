@@ -176,16 +176,16 @@ describe('balances and balance history', () => {
     const raw = await rawUpstream(kit, 'GET', '/svc/api/v1/account/balance');
     const result = await kit.execute(BalancesDocument, {});
     const balances = result.data!.balances;
-    expect(balances.map((b) => b.currency)).toEqual(raw.body.data.map((b: any) => b.currency));
+    expect(balances!.map((b) => b.currency)).toEqual(raw.body.data.map((b: any) => b.currency));
     const first = raw.body.data[0];
-    expect(balances[0]).toEqual({
+    expect(balances![0]).toEqual({
       currency: first.currency,
       available: { amount: String(first.available_balance), currency: first.currency },
       pending: { amount: String(first.pending_amount), currency: first.currency },
       reserved: { amount: String(first.reserved_amount), currency: first.currency },
     });
     const one = await kit.execute(BalancesDocument, { currency: first.currency });
-    expect(one.data!.balances.map((b) => b.currency)).toEqual([first.currency]);
+    expect(one.data!.balances!.map((b) => b.currency)).toEqual([first.currency]);
   });
 
   it('pages balance history and keeps it within a 7-day range', async () => {

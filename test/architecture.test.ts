@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['yoga.ts'],
   ['compression.ts', 'conditional-get.ts', 'incremental-delivery.ts', 'schema'],
   ['builder.ts', 'errors.ts'],
+  ['audit'],
   ['scalars.ts', 'observability'],
   ['context.ts'],
   ['auth', 'events'],
@@ -25,6 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['upstream'],
   ['logger.ts'],
   ['config.ts'],
+  ['permissions.ts'],
 ];
 
 /** Imports inside one layer that are allowed, as "from -> to". */

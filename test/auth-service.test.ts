@@ -32,7 +32,7 @@ beforeAll(async () => {
     logger: createLogger('debug', { write: (line: string) => (logLines.push(line), record('gateway log', line)) }),
     auth: {
       mode: 'service',
-      apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY) }],
+      apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY), roles: ['viewer'], cardholderId: null }],
       jwt: { jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
       allowedOrigins: [],
     },
@@ -44,9 +44,12 @@ afterAll(async () => {
   await jwks?.close();
 });
 
-/** A token the tests send; registered so the leak scan fails the file if it is ever echoed or logged. */
-async function jwt(...args: Parameters<Jwks['sign']>): Promise<string> {
-  const token = await jwks.sign(...args);
+/**
+ * A token the tests send (a viewer's, unless claims say otherwise); registered so the leak scan fails
+ * the file if it is ever echoed or logged.
+ */
+async function jwt(options?: Parameters<Jwks['sign']>[0], claims: Parameters<Jwks['sign']>[1] = { scope: 'viewer' }): Promise<string> {
+  const token = await jwks.sign(options, claims);
   registerSecret('a caller JWT', token);
   return token;
 }

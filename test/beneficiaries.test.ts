@@ -217,8 +217,8 @@ describe('beneficiarySchema', () => {
     });
     expect(result.errors).toBeUndefined();
     const rules = result.data!.beneficiarySchema;
-    expect(rules.map((r) => [r.key, r.path, r.required])).toEqual(US_SWIFT_RULE_ROWS);
-    const byKey = Object.fromEntries(rules.map((r) => [r.key, r]));
+    expect(rules!.map((r) => [r.key, r.path, r.required])).toEqual(US_SWIFT_RULE_ROWS);
+    const byKey = Object.fromEntries(rules!.map((r) => [r.key, r]));
     expect(byKey.entity_type!.pattern).toBe('^(COMPANY|PERSONAL)$');
     expect(byKey.transfer_method!.pattern).toBe('^(LOCAL|SWIFT)$');
     expect(byKey.company_name!.pattern).toBe('^.{1,100}$');

@@ -53,7 +53,7 @@ describe('compose.yaml', () => {
   it("holds the hash of the demo API key its header comment uses, not the key", () => {
     const env = compose.services['gateway-1']!.environment!;
     const hash = createHash('sha256').update('demo-web-key').digest('hex');
-    expect(env.GATEWAY_API_KEY_HASHES).toBe(`demo:${hash}`);
+    expect(env.GATEWAY_API_KEY_HASHES).toBe(`demo:${hash}:bookkeeper`);
     expect(JSON.stringify(compose)).not.toContain('demo-web-key');
   });
 

@@ -24,8 +24,8 @@ registerSecret('a caller API key', OTHER);
 const SERVICE: CallerAuthConfig = {
   mode: 'service',
   apiKeys: [
-    { name: 'flood', sha256: sha256Hex(KEY) },
-    { name: 'quiet', sha256: sha256Hex(OTHER) },
+    { name: 'flood', sha256: sha256Hex(KEY), roles: ['viewer'], cardholderId: null },
+    { name: 'quiet', sha256: sha256Hex(OTHER), roles: ['viewer'], cardholderId: null },
   ],
   jwt: undefined,
   allowedOrigins: [],

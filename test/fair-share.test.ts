@@ -23,7 +23,7 @@ for (const key of Object.values(KEYS)) registerSecret('a caller API key', key);
 
 const SERVICE: CallerAuthConfig = {
   mode: 'service',
-  apiKeys: CLIENTS.map((name) => ({ name, sha256: sha256Hex(KEYS[name]) })),
+  apiKeys: CLIENTS.map((name) => ({ name, sha256: sha256Hex(KEYS[name]), roles: ['admin'], cardholderId: null })),
   jwt: undefined,
   allowedOrigins: [],
 };

@@ -62,7 +62,7 @@ export async function createQuote(kit: Kit, overrides: Partial<QuoteCreateInput>
 
 export async function balance(kit: Kit, currency: string) {
   const result = await kit.execute(BalancesDocument, { currency });
-  const found = result.data?.balances[0];
+  const found = result.data?.balances?.[0];
   if (!found) throw new Error(`no ${currency} balance: ${JSON.stringify(result)}`);
   return found;
 }

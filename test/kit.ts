@@ -3,7 +3,8 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import type { AuditRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
@@ -70,6 +71,8 @@ export interface KitOptions {
   metricsToken?: string;
   /** Tracing on, with this tracer (test/tracing.test.ts starts the SDK and its collector). */
   tracer?: Tracer;
+  /** The audit trail's Redis Stream key (with `redisUrl`); tests isolate themselves with it. */
+  auditRedisKey?: string;
 }
 
 export { KIT_WEBHOOKS };
@@ -84,7 +87,9 @@ export interface Kit {
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
   calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  /** Forget the request log so the next counts start from zero. */
+  /** The audit records written since the last resetCounts (or fresh), oldest first. */
+  audit(): AuditRecord[];
+  /** Forget the request log and the audit records so the next counts start from zero. */
   resetCounts(): Promise<void>;
   /**
    * Back to the demo data, with a clean request log. A reset revokes tokens upstream, so one call
@@ -110,7 +115,11 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.cache === false ? {} : { cache: { ...DEFAULT_CACHE, enabled: true, ...(typeof options.cache === 'object' ? options.cache : {}) } }),
   };
+  // The audit trail as npm start writes it (JSON lines on stdout), caught here and scanned for secrets.
+  const auditLines: string[] = [];
   const gateway = createGateway({
+    audit: { ...DEFAULT_AUDIT, stdout: { write: (line: string) => (auditLines.push(line), record('audit trail', line)) } },
+    auditRedisKey: options.auditRedisKey,
     upstream: upstreamConfig,
     logger: options.logger ?? scannedLogger,
     retry: options.retry ?? FAST_RETRY,
@@ -167,7 +176,9 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
         .filter((r) => (path === undefined || r.path === path) && (method === undefined || r.method === method));
     },
     control,
+    audit: () => auditLines.map((line) => JSON.parse(line) as AuditRecord),
     async resetCounts() {
+      auditLines.length = 0;
       await control('DELETE', 'requests');
     },
     async fresh() {
@@ -179,6 +190,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
       if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, fresh: true }).accounts.balances();
       await control('DELETE', 'requests');
+      auditLines.length = 0;
     },
     async close() {
       await registerEmailedCodes(control);
@@ -187,6 +199,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
         await gateway.upstream.close();
         await gateway.events.close();
         await gateway.clientRateLimit.close();
+        await gateway.auditTrail.close();
       }
       await sandbox.close();
     },

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { graphql, Kind, parse, print, visit, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { anonymous } from '../src/auth/identity.ts';
+import { EVERYTHING } from '../src/auth/authenticate.ts';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../bench/operations.ts';
 import { DEFAULT_LIMITS, loadConfig, SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
@@ -167,8 +169,9 @@ describe('configuration', () => {
 });
 
 describe('the schema refuses oversized pages itself', () => {
-  // Straight against the schema, without the gateway's pre-execution checks: the resolvers say no too.
-  const run = (source: string) => graphql({ schema, source, contextValue: {} });
+  // Straight against the schema, without the gateway's pre-execution checks: the resolvers say no too
+  // (to a caller who may read everything, so that the page size is what is refused).
+  const run = (source: string) => graphql({ schema, source, contextValue: { caller: anonymous(EVERYTHING) } });
 
   it('a paged connection over 100 or negative', async () => {
     const large = await run('{ balanceHistory(first: 101) { nodes { upstreamId } } }');

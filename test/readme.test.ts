@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.ts';
 import { useKit } from './kit.ts';
+import { readmeExamples } from './readme-examples.ts';
 
 /** The README's operation examples are the front door: each must run against the schema as printed. */
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const operations = readme.slice(readme.indexOf('## Operations'), readme.indexOf('## Where to go next'));
-const examples = [...operations.matchAll(/^\| `([^`]+)`[^|]*\| `(.+)` \|$/gm)].map(([, name, example]) => ({ name: name!, example: example! }));
+const examples = readmeExamples();
 const schema = buildSchema();
 
 describe('README operations', () => {

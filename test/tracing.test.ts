@@ -145,7 +145,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const result = await kit.execute(OneCallBalancesDocument, {}, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
     expect(result.errors?.map((error) => [error.extensions?.code, error.extensions?.traceId])).toEqual([['UPSTREAM_UNAVAILABLE', traceId]]);
     const logged = lines.filter((line) => line.msg === 'operation executed');
-    expect(logged.map((line) => [line.operation, line.outcome, line.traceId])).toEqual([['OneCallBalances', 'error', traceId]]);
+    expect(logged.map((line) => [line.operation, line.outcome, line.traceId])).toEqual([['OneCallBalances', 'partial', traceId]]);
     const operation = one(await traceOf(traceId), 'graphql.operation OneCallBalances');
     expect(operation.status).toBe(STATUS_ERROR);
     expect(operation.attributes['gateway.graphql.error.codes']).toBe('UPSTREAM_UNAVAILABLE');

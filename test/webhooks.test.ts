@@ -111,12 +111,12 @@ describe('webhook catalogue', () => {
     expect(result.data!.webhookCatalogue).toEqual(
       catalogue.map((e) => ({ eventName: e.event_name, description: e.event_description, programCode: e.program_code })),
     );
-    const names = result.data!.webhookCatalogue.map((e) => e.eventName);
+    const names = result.data!.webhookCatalogue!.map((e) => e.eventName);
     // Section 2.2's table.
     for (const name of ['account.submitted', 'conversion.settled', 'ga.new', 'issuing.card.active', 'issuing.cardholder.ready', 'rfi.action_required']) {
       expect(names).toContain(name);
     }
-    expect(result.data!.webhookCatalogue.find((e) => e.eventName === 'conversion.settled')).toMatchObject({
+    expect(result.data!.webhookCatalogue!.find((e) => e.eventName === 'conversion.settled')).toMatchObject({
       description: 'Currency Conversion',
       programCode: PROGRAM,
     });
@@ -129,7 +129,7 @@ describe('webhook catalogue', () => {
     it('still reads and writes webhook management, which takes only x-api-key', async () => {
       const catalogue = await bare.execute(WebhookCatalogueDocument);
       expect(catalogue.errors).toBeUndefined();
-      expect(catalogue.data!.webhookCatalogue.length).toBeGreaterThan(0);
+      expect(catalogue.data!.webhookCatalogue!.length).toBeGreaterThan(0);
       const created = await bare.execute(WebhookSubscriptionCreateDocument, { input: HOOK });
       expect(created.data!.webhookSubscriptionCreate.__typename).toBe('WebhookSubscriptionCreateSuccess');
       expect(bare.calls('/api/v1/authentication/login')).toEqual([]);
@@ -153,7 +153,7 @@ describe('webhook subscriptions: reads', () => {
     expect(JSON.stringify(result)).not.toContain(KEY);
     expect(JSON.stringify(result)).not.toContain(KEY.slice(0, -4));
     for (const [i, record] of stored.entries()) {
-      const subscription = subscriptions[i]!;
+      const subscription = subscriptions![i]!;
       expect(subscription).toEqual({
         eventName: record.event_name,
         type: record.subscription_type === 'w' ? 'WEBHOOK' : 'NOTIFICATION',
@@ -171,8 +171,8 @@ describe('webhook subscriptions: reads', () => {
         serialNumber: record.sl_no,
       });
     }
-    expect(subscriptions.find((s) => s.eventName === 'conversion.settled')).toMatchObject({ type: 'WEBHOOK', maskedApiKey: MASKED });
-    expect(subscriptions.find((s) => s.eventName === 'issuing.card.active')).toMatchObject({ type: 'NOTIFICATION', senderEmail: 'alerts@acme.example' });
+    expect(subscriptions!.find((s) => s.eventName === 'conversion.settled')).toMatchObject({ type: 'WEBHOOK', maskedApiKey: MASKED });
+    expect(subscriptions!.find((s) => s.eventName === 'issuing.card.active')).toMatchObject({ type: 'NOTIFICATION', senderEmail: 'alerts@acme.example' });
     // One read: POST with the codes in the body and the product id as program_code.
     expect(kit.sandbox.requests().map((r) => [r.method, r.path, r.query])).toEqual([['POST', LIST_PATH, { program_code: PROGRAM }]]);
   });
@@ -182,7 +182,7 @@ describe('webhook subscriptions: reads', () => {
     const configured = await kit.execute(WebhookSubscriptionsDocument, {});
     expect(configured.data!.webhookSubscriptions).toEqual([]);
     const other = await kit.execute(WebhookSubscriptionsDocument, { agentCode: 'AG-OTHER', subagentCode: 'SUB-OTHER' });
-    expect(other.data!.webhookSubscriptions.map((s) => [s.eventName, s.agentCode, s.subagentCode])).toEqual([['ga.new', 'AG-OTHER', 'SUB-OTHER']]);
+    expect(other.data!.webhookSubscriptions!.map((s) => [s.eventName, s.agentCode, s.subagentCode])).toEqual([['ga.new', 'AG-OTHER', 'SUB-OTHER']]);
   });
 
   it('is a BAD_USER_INPUT naming each code when neither given nor configured, with no upstream call', async () => {

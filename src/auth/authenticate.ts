@@ -1,13 +1,15 @@
 import type { CallerAuthConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { accessOf, type Access } from '../permissions.ts';
 import { createApiKeyMatcher } from './api-keys.ts';
 import { API_KEY_HEADER, type Presented } from './credentials.ts';
-import { ANONYMOUS, type CallerIdentity } from './identity.ts';
+import { anonymous, ANONYMOUS_PASSTHROUGH, unprovenToken, type CallerIdentity } from './identity.ts';
 import { createJwtVerifier } from './jwt.ts';
 import { AuthRefusal } from './refusal.ts';
 
 /**
  * A presented credential → who is calling, or an AuthRefusal. Pure and local: nothing here calls
- * the bank (a passthrough token is judged later, by the bank; see passthrough.ts).
+ * the bank (a bank token is proven later, see bank-users.ts).
  */
 export type Authenticate = (presented: Presented) => Promise<CallerIdentity>;
 
@@ -19,23 +21,23 @@ export interface Authenticator {
 
 const REALM = 'realm="banking-gateway"';
 
-export function createAuthenticator(config: CallerAuthConfig): Authenticator {
-  if (config.mode === 'service') return serviceAuthenticator(config);
+/** Mode none (the embedded sandbox): every caller may do everything. */
+export const EVERYTHING: Access = accessOf({ roles: ['admin'] });
+
+export function createAuthenticator(config: CallerAuthConfig, logger: Logger): Authenticator {
+  if (config.mode === 'service') return serviceAuthenticator(config, logger);
   if (config.mode === 'passthrough') return { authenticate: passthrough, challenge: `Bearer ${REALM}` };
-  return { authenticate: async (presented) => (presented.kind === 'bearer' ? upstreamToken(presented.token) : ANONYMOUS), challenge: `Bearer ${REALM}` };
+  const everyone = anonymous(EVERYTHING);
+  return { authenticate: async (presented) => (presented.kind === 'bearer' ? unprovenToken(presented.token) : everyone), challenge: `Bearer ${REALM}` };
 }
 
-function upstreamToken(token: string): CallerIdentity {
-  return { kind: 'upstream-token', name: 'upstream-token', upstreamToken: token };
-}
-
-/** Anonymous callers are let through here: they may only log in (see rules.ts). */
+/** Anonymous callers are let through here: they may only log in (see operations.ts). */
 async function passthrough(presented: Presented): Promise<CallerIdentity> {
   switch (presented.kind) {
     case 'bearer':
-      return upstreamToken(presented.token);
+      return unprovenToken(presented.token);
     case 'none':
-      return ANONYMOUS;
+      return ANONYMOUS_PASSTHROUGH;
     case 'malformed':
       throw new AuthRefusal('invalid', 'Authorization must be "Bearer <token>", with a token from the accessTokenCreate mutation');
     default:
@@ -43,9 +45,11 @@ async function passthrough(presented: Presented): Promise<CallerIdentity> {
   }
 }
 
-function serviceAuthenticator(config: CallerAuthConfig): Authenticator {
+function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authenticator {
   const matchKey = config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined;
+  const keys = new Map(config.apiKeys.map((key) => [key.name, accessOf(key)]));
   const jwt = config.jwt ? createJwtVerifier(config.jwt) : undefined;
+  const unknownClaimValue = onceEach(logger, 'a JWT claim value names no role or permission of this gateway: ignored (roles and permissions: docs/permissions.md)');
   const accepted = [matchKey && `an API key in the ${API_KEY_HEADER} header`, jwt && 'a JWT as "Authorization: Bearer <jwt>"'].filter(Boolean).join(' or ');
   const challenge = [matchKey && `ApiKey ${REALM}, header="${API_KEY_HEADER}"`, jwt && `Bearer ${REALM}`].filter(Boolean).join(', ');
   const authenticate: Authenticate = async (presented) => {
@@ -60,14 +64,29 @@ function serviceAuthenticator(config: CallerAuthConfig): Authenticator {
         if (!matchKey) throw new AuthRefusal('invalid', `API keys are not accepted here: send ${accepted}`);
         const name = matchKey(presented.key);
         if (!name) throw new AuthRefusal('invalid', `The API key in ${API_KEY_HEADER} is not one of this gateway's keys`);
-        return { kind: 'api-key', name };
+        return { kind: 'api-key', name, access: keys.get(name)! };
       }
       case 'bearer': {
         if (!jwt) throw new AuthRefusal('invalid', `Bearer tokens are not accepted here: send ${accepted}`);
-        const { subject } = await jwt(presented.token);
-        return { kind: 'jwt', name: subject };
+        const { subject, access, unknown } = await jwt(presented.token);
+        for (const value of unknown) unknownClaimValue(value);
+        return { kind: 'jwt', name: subject, access };
       }
     }
   };
   return { authenticate, challenge };
+}
+
+/**
+ * Logs `message` once per distinct value (callers' claims are not ours to bound, so at most
+ * MAX_VALUES are remembered; past them nothing more is logged).
+ */
+function onceEach(logger: Logger, message: string): (value: string) => void {
+  const MAX_VALUES = 1_000;
+  const seen = new Set<string>();
+  return (value) => {
+    if (seen.has(value) || seen.size >= MAX_VALUES) return;
+    seen.add(value);
+    logger.warn({ value: value.slice(0, 100) }, message);
+  };
 }

@@ -1,17 +1,22 @@
 import type { IncomingMessage } from 'node:http';
+import type { GraphQLError } from 'graphql';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { CallerAuthConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { accessOf, type Access } from '../permissions.ts';
 import { UpstreamAuthError } from '../upstream/errors.ts';
 import type { Upstream, UpstreamRuntime } from '../upstream/index.ts';
-import { createAuthenticator } from './authenticate.ts';
+import { createAuthenticator, EVERYTHING } from './authenticate.ts';
+import { createBankUsers, type BankUsers } from './bank-users.ts';
+import { boundToCardholder } from './cardholder-scope.ts';
 import { presentedInHeaders, presentedOnSocket } from './credentials.ts';
 import { useCsrfPrevention } from './csrf.ts';
-import type { CallerIdentity } from './identity.ts';
+import { addressKey, type CallerIdentity } from './identity.ts';
 import { corsOptions, createOriginCheck } from './origins.ts';
 import { createTokenCheck, guardTokenless, type TokenCheck } from './passthrough.ts';
-import { logRefusal, useAuthentication } from './plugin.ts';
+import { useAuthentication } from './plugin.ts';
 import { AuthRefusal, closeReason, refusalError, SOCKET_CLOSE } from './refusal.ts';
+import { createRefusalLog, type RefusalObserver } from './refusal-log.ts';
 
 export { bearerToken } from './credentials.ts';
 
@@ -30,13 +35,20 @@ export interface CallerAuth {
   /** Yoga plugins: CSRF prevention, then authentication before the document is parsed. */
   plugins: Plugin[];
   cors: YogaServerOptions<Record<string, unknown>, Record<string, unknown>>['cors'];
-  /** The identity of an HTTP/SSE request the plugins let in (or of a graphql-ws operation, see adopt). */
-  identify(request: Request): Promise<CallerIdentity>;
+  /**
+   * The identity of an HTTP/SSE request the plugins let in (or of a graphql-ws operation, see
+   * adopt), complete: a bank token is proven first, if it was not already (`remoteAddress` keys
+   * the anonymous share that proof counts against). Throws the GraphQL error to answer with.
+   */
+  identify(request: Request, remoteAddress?: string): Promise<CallerIdentity>;
   /** graphql-ws: the identity established at connection_init serves the socket's operations. */
   adopt(request: Request, caller: CallerIdentity): void;
+  /** A bank token the bank's login just issued (accessTokenCreate): its bank user is known without a proof. */
+  learnToken(token: string): void;
   /**
    * The request's upstream as the caller may use it: in passthrough, the calls that carry no token
-   * (webhook management) first prove the caller's token to the bank.
+   * (webhook management) first prove the caller's token to the bank; a caller bound to a cardholder
+   * reaches that cardholder's records only.
    */
   guardUpstream(caller: CallerIdentity, upstream: Upstream, correlationId?: string): Upstream;
   /** graphql-ws `connection_init`: who connected, or why the socket is refused. */
@@ -48,6 +60,13 @@ export interface CallerAuth {
 export interface CallerAuthDeps {
   upstream: UpstreamRuntime;
   logger: Logger;
+  /**
+   * Counts a proof of a new bank token against the anonymous share of `client` (its address):
+   * the refusal to answer with when that share is spent, undefined to go ahead. Absent: no limit.
+   */
+  limitProof?: ((client: string) => Promise<GraphQLError | undefined>) | undefined;
+  /** Told of each refused caller, for metrics. */
+  observer?: RefusalObserver | undefined;
 }
 
 export function isSocketRefusal(value: CallerIdentity | SocketRefusal): value is SocketRefusal {
@@ -59,45 +78,53 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
     throw new Error('AUTH_MODE service needs API keys (GATEWAY_API_KEY_HASHES) or a JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE)');
   }
   const { logger } = deps;
-  const authenticator = createAuthenticator(config);
+  const logRefusal = createRefusalLog(logger, deps.observer);
+  const authenticator = createAuthenticator(config, logger);
   const identities = new WeakMap<Request, CallerIdentity>();
-  // One check (and one cache) for the tokenless calls, subscriptions and sockets.
-  const tokenCheck = config.mode === 'passthrough' ? createTokenCheck(deps.upstream, config.tokenCheckTtlMs) : undefined;
-  const passthrough = tokenCheck && { proveToken: tokenProver(tokenCheck) };
+  // One check (and one cache) for the proofs of bank tokens, the tokenless calls, subscriptions and sockets.
+  const tokenCheck = config.mode === 'service' ? undefined : createTokenCheck(deps.upstream, config.tokenCheckTtlMs);
+  const bankUsers = tokenCheck && createBankUsers(tokenCheck);
+  const passthrough = config.mode === 'passthrough' && tokenCheck ? { proveToken: tokenProver(tokenCheck) } : undefined;
   const originCheck = createOriginCheck(config.allowedOrigins);
+  const complete = identityCompleter(config, bankUsers, deps.limitProof);
 
   return {
     config,
-    plugins: [useCsrfPrevention(), useAuthentication({ authenticator, identities, passthrough, logger })],
+    plugins: [useCsrfPrevention(), useAuthentication({ authenticator, identities, passthrough, logRefusal })],
     cors: corsOptions(config.allowedOrigins),
-    identify: async (request) => {
-      const known = identities.get(request);
-      if (known) return known;
+    identify: async (request, remoteAddress) => {
       try {
-        return await authenticator.authenticate(presentedInHeaders(request.headers));
+        const caller = identities.get(request) ?? (await authenticator.authenticate(presentedInHeaders(request.headers)));
+        if (!caller.unproven) return caller;
+        const proven = await complete(caller, remoteAddress);
+        identities.set(request, proven);
+        return proven;
       } catch (error) {
-        throw error instanceof AuthRefusal ? refusalError(error, authenticator.challenge) : error;
+        if (!(error instanceof AuthRefusal)) throw error;
+        logRefusal(error, 'http');
+        throw refusalError(error, authenticator.challenge);
       }
     },
     adopt: (request, caller) => {
       identities.set(request, caller);
     },
+    learnToken: (token) => bankUsers?.learn(token),
     guardUpstream: (caller, upstream, correlationId) => {
       const token = caller.upstreamToken;
-      if (!tokenCheck || !token) return upstream;
-      return guardTokenless(upstream, () => tokenCheck(token, correlationId));
+      const guarded = passthrough && token ? guardTokenless(upstream, () => tokenCheck!(token, correlationId)) : upstream;
+      const cardholderId = caller.access.cardholderId;
+      return cardholderId === null ? guarded : boundToCardholder(guarded, cardholderId);
     },
     authorizeSocket: async (request, params) => {
       try {
         const caller = await authenticator.authenticate(presentedOnSocket(params, request.headers));
-        if (passthrough) {
-          if (!caller.upstreamToken) throw new AuthRefusal('missing', 'Send connectionParams.authorization "Bearer <token>" (log in with accessTokenCreate over HTTP)');
-          await passthrough.proveToken(caller.upstreamToken);
+        if (passthrough && !caller.upstreamToken) {
+          throw new AuthRefusal('missing', 'Send connectionParams.authorization "Bearer <token>" (log in with accessTokenCreate over HTTP)');
         }
-        return caller;
+        return caller.unproven ? await complete(caller, request.socket.remoteAddress) : caller;
       } catch (error) {
         if (!(error instanceof AuthRefusal)) throw error;
-        logRefusal(logger, error, 'graphql-ws');
+        logRefusal(error, 'graphql-ws');
         return { code: SOCKET_CLOSE[error.kind], reason: closeReason(error.message) };
       }
     },
@@ -105,16 +132,52 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
   };
 }
 
-/** A token check whose failures are refusals: the bank said no, or could not say. */
-function tokenProver(check: TokenCheck): (token: string, correlationId?: string) => Promise<void> {
-  return async (token, correlationId) => {
+/**
+ * An unproven bank token → its caller: the bank user it belongs to (proven once, see bank-users.ts)
+ * with what that user may do. A proof the anonymous share refuses is answered with that refusal (a
+ * GraphQL error, RATE_LIMITED); the bank refusing the token is an AuthRefusal.
+ */
+function identityCompleter(config: CallerAuthConfig, bankUsers: BankUsers | undefined, limitProof: CallerAuthDeps['limitProof']) {
+  const accessOfUser = bankUserAccess(config);
+  return async (caller: CallerIdentity, remoteAddress: string | undefined): Promise<CallerIdentity> => {
+    const token = caller.upstreamToken!;
+    const beforeProof = async () => {
+      const refusal = await limitProof?.(addressKey(remoteAddress));
+      if (refusal) throw refusal;
+    };
+    let user: string;
     try {
-      await check(token, correlationId);
+      user = await bankUsers!.userOf(token, { beforeProof });
     } catch (error) {
-      if (error instanceof UpstreamAuthError) {
-        throw new AuthRefusal('invalid', 'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate');
-      }
-      throw new AuthRefusal('unavailable', 'The access token cannot be checked right now: the bank is not answering', { cause: error });
+      throw error instanceof Error && error.name === 'GraphQLError' ? error : tokenRefusal(error);
     }
+    return { kind: 'upstream-token', name: user, upstreamToken: token, access: accessOfUser(user) };
   };
 }
+
+/** What a bank user may do: mode none, everything; passthrough, its own roles or everyone's. */
+function bankUserAccess(config: CallerAuthConfig): (user: string) => Access {
+  const mapping = config.passthrough;
+  if (config.mode !== 'passthrough' || !mapping) return () => EVERYTHING;
+  const everyone = accessOf({ roles: mapping.roles });
+  const byUser = new Map(mapping.users.map((grants) => [grants.user, accessOf(grants)]));
+  return (user) => byUser.get(user) ?? everyone;
+}
+
+/** A failed token check in the caller's words: the bank said no, or could not say. */
+function tokenRefusal(error: unknown): AuthRefusal {
+  if (error instanceof UpstreamAuthError) {
+    return new AuthRefusal('invalid', 'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate');
+  }
+  return new AuthRefusal('unavailable', 'The access token cannot be checked right now: the bank is not answering', { cause: error });
+}
+
+/** A token check whose failures are refusals. */
+function tokenProver(check: TokenCheck): (token: string, correlationId?: string) => Promise<void> {
+  return (token, correlationId) =>
+    check(token, correlationId).catch((error: unknown) => {
+      throw tokenRefusal(error);
+    });
+}
+
+export type { TokenCheck };

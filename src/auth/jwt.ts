@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { accessOf, grantsFromValues, type Access } from '../permissions.ts';
 import { AuthRefusal } from './refusal.ts';
 
 /**
@@ -13,11 +14,22 @@ export interface JwtSettings {
   jwksUrl: string;
   issuer: string;
   audience: string;
+  /** The claims whose values name roles or permissions. */
+  accessClaims?: string[] | undefined;
+  /** The claim that binds the caller to one cardholder. */
+  cardholderClaim?: string | undefined;
 }
 
-/** A verified caller: the JWT's subject. */
+/** The standard `scope` string and `scp` array, and a `roles` claim, as most identity providers write them. */
+export const DEFAULT_ACCESS_CLAIMS = ['scope', 'scp', 'roles'];
+export const DEFAULT_CARDHOLDER_CLAIM = 'cardholder_id';
+
+/** A verified caller: the JWT's subject and what its claims let it do. */
 export interface JwtCaller {
   subject: string;
+  access: Access;
+  /** Claim values that name no role or permission of this gateway (ignored). */
+  unknown: string[];
 }
 
 export type JwtVerifier = (token: string) => Promise<JwtCaller>;
@@ -35,7 +47,7 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
       });
       const subject = payload.sub;
       if (!subject || subject.length > 200) throw new AuthRefusal('invalid', 'The JWT has no usable sub claim (1-200 characters)');
-      return { subject };
+      return { subject, ...accessFromClaims(payload, settings) };
     } catch (error) {
       throw error instanceof AuthRefusal ? error : refusalFor(error);
     }
@@ -73,4 +85,24 @@ function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed
   if (error.claim === 'nbf') return 'it is not valid yet (nbf)';
   if (error.reason === 'missing') return `it has no ${error.claim} claim`;
   return `its ${error.claim} claim is not acceptable`;
+}
+
+/**
+ * What the claims grant: every value of the access claims (a space-separated string, as OAuth's
+ * `scope`, or an array, as `scp` and `roles`) that names a role or a permission, and the cardholder
+ * a caller is bound to. A cardholder claim that is not a plain id binds nothing and grants nothing
+ * of the cardholder role.
+ */
+function accessFromClaims(payload: JWTPayload, settings: JwtSettings): Omit<JwtCaller, 'subject'> {
+  const values = (settings.accessClaims ?? DEFAULT_ACCESS_CLAIMS).flatMap((claim) => claimValues(payload[claim]));
+  const { roles, permissions, unknown } = grantsFromValues(values);
+  const bound = payload[settings.cardholderClaim ?? DEFAULT_CARDHOLDER_CLAIM];
+  const cardholderId = typeof bound === 'string' && /^[A-Za-z0-9._~-]{1,128}$/.test(bound) ? bound : null;
+  return { access: accessOf({ roles, permissions, cardholderId }), unknown };
+}
+
+function claimValues(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(' ').filter(Boolean);
+  if (Array.isArray(claim)) return claim.filter((value): value is string => typeof value === 'string');
+  return [];
 }

@@ -1,6 +1,5 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Logger } from '../logger.ts';
 import type { Authenticator } from './authenticate.ts';
 import { presentedInHeaders } from './credentials.ts';
 import type { CallerIdentity } from './identity.ts';
@@ -21,8 +20,9 @@ export interface AuthPluginOptions {
   passthrough?: {
     /** Resolves when the bank accepts the token; rejects with an AuthRefusal when not. */
     proveToken(token: string, correlationId?: string): Promise<void>;
-  };
-  logger: Logger;
+  } | undefined;
+  /** Logs (within bounds) and counts a refused caller. */
+  logRefusal: (refusal: AuthRefusal, transport: string) => void;
 }
 
 /**
@@ -73,23 +73,15 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
-export function logRefusal(logger: Logger, refusal: AuthRefusal, transport: string): void {
-  // The message names what was wrong, never the credential itself.
-  const line = { transport, refusal: refusal.kind, reason: refusal.message };
-  // Not the caller's fault: the operator needs the cause (a JWKS or bank failure, no credential in it).
-  if (refusal.kind === 'unavailable') logger.warn({ ...line, err: refusal.cause }, 'caller could not be checked');
-  else logger.info(line, 'caller refused');
-}
-
 /**
  * HTTP and SSE (both through Yoga): the credential is checked in onRequestParse, before the body is
  * read, so a refused request is never parsed or executed. graphql-ws checks it at connection_init
  * (ws.ts) and shares the operation rules below, which run before execution on every transport.
  */
 export function useAuthentication(options: AuthPluginOptions): Plugin {
-  const { authenticator, identities, passthrough, logger } = options;
+  const { authenticator, identities, passthrough, logRefusal } = options;
   const refuse = (refusal: AuthRefusal, transport: string) => {
-    logRefusal(logger, refusal, transport);
+    logRefusal(refusal, transport);
     return refusalError(refusal, authenticator.challenge);
   };
   /** Passthrough's rules once the operation is known: undefined = go ahead. */
@@ -139,9 +131,7 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
     ...operationHooks,
     async onRequestParse({ request }) {
       try {
-        const caller = await authenticator.authenticate(presentedInHeaders(request.headers));
-        identities.set(request, caller);
-        logger.debug({ caller: caller.name }, 'caller authenticated');
+        identities.set(request, await authenticator.authenticate(presentedInHeaders(request.headers)));
       } catch (error) {
         throw error instanceof AuthRefusal ? refuse(error, 'http') : error;
       }

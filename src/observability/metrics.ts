@@ -9,6 +9,7 @@ import { bearerToken } from '../auth/credentials.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
 import type { ClientRateLimitObserver } from '../security/client-rate-limit.ts';
+import { accessMetrics, type AccessMetrics } from './access-metrics.ts';
 
 /**
  * The gateway's Prometheus metrics, one registry per gateway (tests run several in one process).
@@ -18,11 +19,14 @@ import type { ClientRateLimitObserver } from '../security/client-rate-limit.ts';
 export const MAX_OPERATION_NAMES = 200;
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Codes of errors raised during execution that are the caller's doing, not the bank's or the gateway's. */
+const CLIENT_FAULT = new Set(['FORBIDDEN', 'BAD_USER_INPUT', 'CURSOR_EXPIRED']);
+
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
 export type { WebhookOutcome };
 
-export interface GatewayMetrics {
+export interface GatewayMetrics extends AccessMetrics {
   registry: Registry;
   /** Upstream calls and breaker states, as the upstream client reports them. */
   upstream: UpstreamObserver;
@@ -114,6 +118,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   });
   const names = boundedNames(MAX_OPERATION_NAMES);
   const events = eventBusMetrics(registry);
+  const access = accessMetrics(registry);
 
   const plugin: Plugin = {
     onValidate: () => ({ result }) => {
@@ -125,6 +130,10 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       return {
         onExecuteDone: whenExecuted((result) => {
           operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
+          for (const error of result.errors ?? []) {
+            const code = error.extensions?.code;
+            if (typeof code === 'string' && CLIENT_FAULT.has(code)) access.clientError(code);
+          }
         }),
       };
     },
@@ -137,6 +146,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   };
 
   return {
+    ...access,
     registry,
     plugin,
     upstream: {
@@ -341,7 +351,7 @@ export function outcomeOf(result: { errors?: readonly unknown[] | undefined; dat
 
 /** An executed operation's result as a whole: its errors, and whether it had data. */
 export interface FinalResult {
-  errors?: readonly { message: string; extensions?: Record<string, unknown> }[];
+  errors?: readonly { message: string; path?: readonly (string | number)[] | undefined; extensions?: Record<string, unknown> }[];
   data?: unknown;
 }
 

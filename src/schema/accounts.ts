@@ -109,6 +109,7 @@ async function loadAccounts(ids: string[], context: GatewayContext): Promise<Acc
 }
 
 export const AccountNode = builder.loadableNode('Account', {
+  authScopes: { permission: 'accounts:read' },
   description: 'A virtual account that holds and receives money, with the features it was opened with.',
   id: { resolve: (account) => account.id },
   load: loaderBatch('Account', loadAccounts),
@@ -200,12 +201,14 @@ const BalanceChange = builder.objectRef<BalanceHistoryEntry>('BalanceChange').im
 
 builder.queryFields((t) => ({
   account: t.field({
+    authScopes: { permission: 'accounts:read' },
     type: AccountNode,
     description: "One account by its global ID or the bank's account id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: 'Global ID (from `Account.id`) or the bank account id.', validate: globalIdRule('Account') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Account'),
   }),
   accounts: t.connection({
+    authScopes: { permission: 'accounts:read' },
     type: AccountNode,
     description: 'Accounts of the business, optionally filtered.',
     args: {
@@ -218,13 +221,15 @@ builder.queryFields((t) => ({
     },
   }, { name: 'AccountConnection' }, { name: 'AccountEdge' }),
   balances: t.field({
+    authScopes: { permission: 'accounts:read' },
     type: [BalanceType],
-    nullable: false,
+    nullable: { list: true, items: false },
     description: 'Balances of the business, one per currency.',
     args: { currency: t.arg({ type: 'Currency', description: 'Only this currency.' }) },
     resolve: (_root, args, context) => context.upstream.accounts.balances(args.currency),
   }),
   balanceHistory: t.connection({
+    authScopes: { permission: 'accounts:read' },
     type: BalanceChange,
     description: `Changes to the balances across currencies. ${BANK_ORDER} A date range may span at most ${BALANCE_HISTORY_MAX_DAYS} days.`,
     args: {
@@ -271,6 +276,7 @@ const AccountCreateInput = builder.inputType('AccountCreateInput', {
 
 builder.mutationField('accountCreate', (t) =>
   t.field({
+    authScopes: { permission: 'accounts:write' },
     type: AccountNode,
     nullable: false,
     description: 'Opens a virtual account with the given features. Returns the account as the bank created it.',
@@ -307,6 +313,7 @@ const AccountClosed = builder.objectRef<{ accountId: string }>('AccountClosed').
 
 builder.mutationField('accountClose', (t) =>
   t.field({
+    authScopes: { permission: 'accounts:write' },
     type: AccountClosed,
     nullable: false,
     description: 'Closes an account permanently.',

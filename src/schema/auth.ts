@@ -32,6 +32,7 @@ const AccessTokenCreateInput = builder.inputType('AccessTokenCreateInput', {
 
 builder.mutationField('accessTokenCreate', (t) =>
   t.field({
+    authScopes: { permission: 'session:create' },
     type: AccessTokenType,
     nullable: false,
     description: 'Logs in to the bank with client credentials and returns an access token.',
@@ -39,7 +40,10 @@ builder.mutationField('accessTokenCreate', (t) =>
     args: { input: t.arg({ type: AccessTokenCreateInput, required: true, description: 'The credentials.' }) },
     resolve: async (_root, { input }, context) => {
       try {
-        return await context.upstream.login(input);
+        const token = await context.upstream.login(input);
+        // The bank just issued it: its user is known, and its first operation needs no proof.
+        context.learnBankToken(token.token);
+        return token;
       } catch (error) {
         // Wrong credentials are an expected answer to this mutation, not a broken session.
         if (error instanceof UpstreamAuthError) {

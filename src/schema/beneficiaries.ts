@@ -91,6 +91,7 @@ async function loadBeneficiaries(ids: string[], context: GatewayContext): Promis
 }
 
 export const BeneficiaryNode = builder.loadableNode('Beneficiary', {
+  authScopes: { permission: 'beneficiaries:read' },
   description:
     'Someone the business pays: a company or a person, and the bank account payouts go to. Read from the `beneficiaries` list, only upstreamId, nickname, companyName and bankDetails are filled (the bank lists no more); read by id, everything but the list-only bank details is.',
   id: { resolve: (beneficiary) => beneficiary.id },
@@ -149,6 +150,7 @@ const BeneficiaryFieldRule = builder.objectRef<BeneficiaryRule>('BeneficiaryFiel
 
 builder.queryFields((t) => ({
   beneficiary: t.field({
+    authScopes: { permission: 'beneficiaries:read' },
     type: BeneficiaryNode,
     description: "One beneficiary by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: 'Global ID (from `Beneficiary.id`) or the bank\'s beneficiary id.', validate: globalIdRule('Beneficiary') }) },
@@ -156,6 +158,7 @@ builder.queryFields((t) => ({
   }),
   beneficiaries: t.connection(
     {
+      authScopes: { permission: 'beneficiaries:read' },
       type: BeneficiaryNode,
       description: `Beneficiaries of the business, with the fields the bank lists (see Beneficiary). ${BANK_ORDER}`,
       args: { currency: t.arg({ type: 'Currency', description: 'Only beneficiaries whose bank account is in this currency.' }) },
@@ -169,8 +172,9 @@ builder.queryFields((t) => ({
     { name: 'BeneficiaryEdge' },
   ),
   beneficiarySchema: t.field({
+    authScopes: { permission: 'beneficiaries:read' },
     type: [BeneficiaryFieldRule],
-    nullable: false,
+    nullable: { list: true, items: false },
     description:
       "The bank's rules for a beneficiary of one combination, in the bank's order, for building forms. beneficiaryCreate and beneficiaryUpdate check these same rules before sending anything.",
     args: {
@@ -300,6 +304,7 @@ async function readBack(id: string, context: GatewayContext): Promise<Beneficiar
 
 builder.mutationField('beneficiaryCreate', (t) =>
   t.field({
+    authScopes: { permission: 'beneficiaries:write' },
     type: BeneficiaryNode,
     nullable: false,
     description:
@@ -319,6 +324,7 @@ builder.mutationField('beneficiaryCreate', (t) =>
 
 builder.mutationField('beneficiaryUpdate', (t) =>
   t.field({
+    authScopes: { permission: 'beneficiaries:write' },
     type: BeneficiaryNode,
     nullable: false,
     description:
@@ -365,6 +371,7 @@ const BeneficiaryDeleted = builder.objectRef<{ beneficiaryId: string }>('Benefic
 
 builder.mutationField('beneficiaryDelete', (t) =>
   t.field({
+    authScopes: { permission: 'beneficiaries:write' },
     type: BeneficiaryDeleted,
     nullable: false,
     description: 'Deletes a beneficiary. The bank refuses while a pending payout goes to it (an UpstreamRejection).',

@@ -62,6 +62,7 @@ const cardResult = (fieldName: string) => ({ types: MUTATION_ERRORS, dataField: 
 
 builder.mutationField('cardCreate', (t) =>
   t.field({
+    authScopes: { permission: 'cards:write' },
     type: CardNode,
     nullable: false,
     description: 'Issues a card. The idempotencyKey is also sent as the body\u2019s request_id, so a retry issues one card.',
@@ -115,6 +116,7 @@ const CardAssigned = builder
 
 builder.mutationField('cardAssign', (t) =>
   t.field({
+    authScopes: { permission: 'cards:write' },
     type: CardAssigned,
     nullable: false,
     description: 'Assigns a pre-issued physical card with a prepaid (SINGLE) mode to a cardholder. Cards program only.',
@@ -142,6 +144,7 @@ const CardActivateInput = builder.inputType('CardActivateInput', {
 
 builder.mutationField('cardActivate', (t) =>
   t.field({
+    authScopes: { permission: 'cards:control' },
     type: CardNode,
     nullable: false,
     description: 'Activates a physical card.',
@@ -165,6 +168,7 @@ const CardPinResetInput = builder.inputType('CardPinResetInput', {
 
 builder.mutationField('cardPinReset', (t) =>
   t.field({
+    authScopes: { permission: 'cards:control' },
     type: CardNode,
     nullable: false,
     description: 'Sets a new PIN on an assigned physical card.',
@@ -207,8 +211,20 @@ const CardUpdateInput = builder.inputType('CardUpdateInput', {
   }),
 });
 
+/**
+ * Freezing and unfreezing: a change of status alone, between ACTIVE and INACTIVE. The cardholder on
+ * their phone may do that much to their own card (cards:control); limits, controls and closing a
+ * card for good need cards:write.
+ */
+function freezesOnly(input: { status?: string | null; currency?: unknown; limits?: unknown; authorizationControls?: unknown }): boolean {
+  return (input.status === 'ACTIVE' || input.status === 'INACTIVE') && input.currency == null && input.limits == null && input.authorizationControls == null;
+}
+
 builder.mutationField('cardUpdate', (t) =>
   t.field({
+    authScopes: (_card, args) => ({ permission: freezesOnly(args.input) ? 'cards:control' : 'cards:write' }),
+    // The docs' permission table reads this; the function above is what decides.
+    extensions: { permission: { needs: 'cards:write', or: 'cards:control', when: 'the input only changes status between ACTIVE and INACTIVE' } },
     type: CardNode,
     nullable: false,
     description: 'Changes a card\u2019s status, limits or authorisation controls.',
@@ -233,6 +249,7 @@ const CardRechargeInput = builder.inputType('CardRechargeInput', {
 
 builder.mutationField('cardRecharge', (t) =>
   t.field({
+    authScopes: { permission: 'cards:write' },
     type: CardNode,
     nullable: false,
     description: 'Loads funds onto a card from the business balance in the card currency.',

@@ -167,6 +167,7 @@ function loadCardholders(ids: string[], context: GatewayContext): Promise<Cardho
 }
 
 export const CardholderNode = builder.loadableNode('Cardholder', {
+  authScopes: { permission: 'cardholders:read' },
   description: 'Someone cards are issued to: a named representative (INDIVIDUAL) or a delegate acting for the business (DELEGATE).',
   id: { resolve: (cardholder) => cardholder.id },
   load: loaderBatch('Cardholder', loadCardholders),
@@ -206,6 +207,7 @@ export const CardholderNode = builder.loadableNode('Cardholder', {
 
 builder.queryFields((t) => ({
   cardholder: t.field({
+    authScopes: { permission: 'cardholders:read' },
     type: CardholderNode,
     description: "One cardholder by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: "Global ID (from `Cardholder.id`) or the bank's cardholder id.", validate: globalIdRule('Cardholder') }) },
@@ -213,6 +215,7 @@ builder.queryFields((t) => ({
   }),
   cardholders: t.connection(
     {
+      authScopes: { permission: 'cardholders:read' },
       type: CardholderNode,
       description: `Cardholders of the business. ${BANK_ORDER}`,
       args: { status: t.arg({ type: CardholderStatus, description: 'Only cardholders in this state.' }) },
@@ -336,6 +339,7 @@ async function readBack(id: string, context: GatewayContext): Promise<Cardholder
 
 builder.mutationField('cardholderCreate', (t) =>
   t.field({
+    authScopes: { permission: 'cardholders:write' },
     type: CardholderNode,
     nullable: false,
     description: 'Creates a cardholder, PENDING until its name passes screening. An INDIVIDUAL needs `individual`; a DELEGATE must not have it.',
@@ -350,6 +354,7 @@ builder.mutationField('cardholderCreate', (t) =>
 
 builder.mutationField('cardholderUpdate', (t) =>
   t.field({
+    authScopes: { permission: 'cardholders:write' },
     type: CardholderNode,
     nullable: false,
     description: 'Changes some fields of a cardholder; `individual` and `postalAddress` are replaced as a whole when given.',
@@ -385,6 +390,7 @@ const CardholderDeleted = builder.objectRef<{ cardholderId: string }>('Cardholde
 
 builder.mutationField('cardholderDelete', (t) =>
   t.field({
+    authScopes: { permission: 'cardholders:write' },
     type: CardholderDeleted,
     nullable: false,
     description: 'Deletes a cardholder permanently and irreversibly.',

@@ -218,6 +218,7 @@ function loadCards(ids: string[], context: GatewayContext): Promise<Card[]> {
 }
 
 export const CardNode = builder.loadableNode('Card', {
+  authScopes: { permission: 'cards:read' },
   description:
     'A card. Its list fields come with every read; the detail fields (controls, limits, delivery, program, address, cardholder summary) are fetched from the detail endpoint only when a query asks for one of them, once per card per request.',
   id: { resolve: (card) => card.id },
@@ -327,6 +328,7 @@ function cardsConnection(args: { first?: number | null; after?: string | null; l
 
 builder.queryFields((t) => ({
   card: t.field({
+    authScopes: { permission: 'cards:read' },
     type: CardNode,
     description: "A card by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: "Global ID or the bank's card id.", validate: globalIdRule('Card') }) },
@@ -334,6 +336,7 @@ builder.queryFields((t) => ({
   }),
   cards: t.connection(
     {
+      authScopes: { permission: 'cards:read' },
       type: CardNode,
       description: `Cards of the business. ${BANK_ORDER}`,
       args: {

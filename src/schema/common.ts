@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
+import { PermissionDeniedError } from '../permissions.ts';
 import { pageSizeProblem } from '../security/page-size.ts';
 import { LinkedRecordNotFoundError, ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
 import { bankIdProblem } from '../upstream/ids.ts';
@@ -101,8 +102,18 @@ builder.objectType(ProgramNotSupportedError, {
   }),
 });
 
+builder.objectType(PermissionDeniedError, {
+  name: 'Forbidden',
+  description:
+    'The caller may not run this mutation: it lacks the permission it needs (docs/permissions.md). Nothing was sent to the bank and nothing changed.',
+  interfaces: [MutationError],
+  fields: (t) => ({
+    permission: t.exposeString('permission', { nullable: false, description: 'The permission the mutation needs, e.g. payouts:write.' }),
+  }),
+});
+
 /** The errors every mutation may return as data. */
-export const MUTATION_ERRORS = [InputValidationError, ProgramNotSupportedError, UpstreamRejectedError];
+export const MUTATION_ERRORS = [PermissionDeniedError, InputValidationError, ProgramNotSupportedError, UpstreamRejectedError];
 
 /** Builds a validation failure that the errors plugin returns as a ValidationError result. */
 export function validationError(path: string[], message: string): InputValidationError {

@@ -90,6 +90,7 @@ export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, 
 });
 
 GlobalAccountNode.implement({
+  authScopes: { permission: 'direct-debit:read' },
   description:
     'A global account (Document 3, 2.4): where creditors collect direct debits. The bank has no list of them: read one by id (the demo ids are in the README).',
   fields: (t) => ({
@@ -166,6 +167,7 @@ export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Man
 });
 
 MandateNode.implement({
+  authScopes: { permission: 'direct-debit:read' },
   description: 'A direct debit mandate (Document 3, 2.5): a creditor\u2019s permission to collect from a global account.',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's mandate id." }),
@@ -250,6 +252,7 @@ export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, stri
 });
 
 DirectDebitNode.implement({
+  authScopes: { permission: 'direct-debit:read' },
   description: 'A direct debit payout (Document 3, 2.6): money a creditor collected from a global account.',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's transaction id." }),
@@ -291,12 +294,14 @@ const onBehalfOfArg = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[
 
 builder.queryFields((t) => ({
   globalAccount: t.field({
+    authScopes: { permission: 'direct-debit:read' },
     type: GlobalAccountNode,
     description: "A global account by the bank's id; null when there is none (or it is not visible to whom you act for).",
     args: { id: t.arg.string({ required: true, description: "The bank's global account id.", validate: bankIdRule }), onBehalfOf: onBehalfOfArg(t) },
     resolve: (_root, args) => keyOf(args.onBehalfOf ?? null, args.id),
   }),
   directDebit: t.field({
+    authScopes: { permission: 'direct-debit:read' },
     type: DirectDebitNode,
     description: "A direct debit payout by the bank's transaction id; null when there is none.",
     args: { id: t.arg.string({ required: true, description: "The bank's transaction id.", validate: bankIdRule }), onBehalfOf: onBehalfOfArg(t) },
@@ -304,6 +309,7 @@ builder.queryFields((t) => ({
   }),
   directDebits: t.connection(
     {
+      authScopes: { permission: 'direct-debit:read' },
       type: DirectDebitNode,
       description: `Direct debit payouts across all global accounts. Without a date range the bank answers the 30 days before today. ${BANK_ORDER}`,
       args: {
@@ -343,6 +349,7 @@ const MandateCancelInput = builder.inputType('MandateCancelInput', {
 
 builder.mutationField('mandateCancel', (t) =>
   t.field({
+    authScopes: { permission: 'direct-debit:write' },
     type: MandateNode,
     nullable: false,
     description: 'Cancels a direct debit mandate. Payouts already in process can be disputed through support once settled.',
@@ -366,6 +373,7 @@ const DirectDebitCancelInput = builder.inputType('DirectDebitCancelInput', {
 
 builder.mutationField('directDebitCancel', (t) =>
   t.field({
+    authScopes: { permission: 'direct-debit:write' },
     type: DirectDebitNode,
     nullable: false,
     description: 'Cancels a PENDING UK GBP direct debit payout; anything else comes back as InvalidOperation.',

@@ -4,6 +4,7 @@ import type { Delivery, PublishedEvent } from '../events/bus.ts';
 import { SubscriberFellBehindError } from '../events/errors.ts';
 import { isFellBehind } from '../events/fanout.ts';
 import type { EventKind } from '../events/models.ts';
+import type { Permission } from '../permissions.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
@@ -269,8 +270,15 @@ function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?:
 
 builder.subscriptionFields((t) => {
   /** A typed stream: its payload type, description and optional narrowing, all resumable with `after`. */
-  const typed = <K extends Exclude<EventKind, 'other'>>(kind: K, type: Parameters<typeof t.field>[0]['type'], description: string, narrowing?: Narrowing<K>) =>
+  const typed = <K extends Exclude<EventKind, 'other'>>(
+    kind: K,
+    permission: Permission,
+    type: Parameters<typeof t.field>[0]['type'],
+    description: string,
+    narrowing?: Narrowing<K>,
+  ) =>
     t.field({
+      authScopes: { permission },
       type,
       nullable: false,
       description,
@@ -286,6 +294,7 @@ builder.subscriptionFields((t) => {
 
   return {
     bankEvents: t.field({
+      authScopes: { permission: 'events:read' },
       type: BankEventType,
       nullable: false,
       description: 'Every bank event, optionally only some names.',
@@ -299,46 +308,46 @@ builder.subscriptionFields((t) => {
       },
       resolve: fresh,
     }),
-    cardStatusChanged: typed('cardStatus', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
+    cardStatusChanged: typed('cardStatus', 'cards:read', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
       arg: 'cardId',
       typename: 'Card',
       description: "Only this card (global ID or the bank's id).",
       idOf: (e) => e.details.cardId,
     }),
-    cardTransactionSucceeded: typed('cardTransaction', CardTransactionEvent, 'Successful card transactions; one card with cardId.', {
+    cardTransactionSucceeded: typed('cardTransaction', 'cards:read', CardTransactionEvent, 'Successful card transactions; one card with cardId.', {
       arg: 'cardId',
       typename: 'Card',
       description: "Only this card (global ID or the bank's id).",
       idOf: (e) => e.details.cardId,
     }),
-    cardholderStatusChanged: typed('cardholderStatus', CardholderStatusChange, 'Cardholders pending, ready or deleted; one cardholder with cardholderId.', {
+    cardholderStatusChanged: typed('cardholderStatus', 'cardholders:read', CardholderStatusChange, 'Cardholders pending, ready or deleted; one cardholder with cardholderId.', {
       arg: 'cardholderId',
       typename: 'Cardholder',
       description: "Only this cardholder (global ID or the bank's id).",
       idOf: (e) => e.details.cardholderId,
     }),
-    depositUpdated: typed('deposit', DepositUpdate, 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.', {
+    depositUpdated: typed('deposit', 'accounts:read', DepositUpdate, 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.', {
       arg: 'accountId',
       typename: 'Account',
       description: "Only deposits to this account (global ID or the bank's id).",
       idOf: (e) => e.details.globalAccountId,
       alias: { of: accountNumberOf, in: (e) => e.details.accountNumber },
     }),
-    conversionUpdated: typed('conversion', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
+    conversionUpdated: typed('conversion', 'fx:read', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
       arg: 'conversionId',
       typename: 'Conversion',
       description: "Only this conversion (global ID or the bank's id).",
       idOf: (e) => e.details.conversionId,
     }),
-    payoutFundingUpdated: typed('payoutFunding', PayoutFundingUpdate, 'Payout funding scheduled or funded; one payout with payoutId.', {
+    payoutFundingUpdated: typed('payoutFunding', 'payouts:read', PayoutFundingUpdate, 'Payout funding scheduled or funded; one payout with payoutId.', {
       arg: 'payoutId',
       typename: 'Payout',
       description: "Only this payout (global ID or the bank's id).",
       idOf: (e) => e.details.payoutId,
     }),
-    accountStatusChanged: typed('accountStatus', AccountStatusChange, 'The business account submitted, active or suspended.'),
-    rfiActionRequired: typed('rfi', RfiRequested, 'Requests for information from the bank.'),
-    directDebitStatusChanged: typed('directDebit', DirectDebitStatusChange, 'Direct debit payouts changing status; one payout with transactionId.', {
+    accountStatusChanged: typed('accountStatus', 'business:read', AccountStatusChange, 'The business account submitted, active or suspended.'),
+    rfiActionRequired: typed('rfi', 'business:read', RfiRequested, 'Requests for information from the bank.'),
+    directDebitStatusChanged: typed('directDebit', 'direct-debit:read', DirectDebitStatusChange, 'Direct debit payouts changing status; one payout with transactionId.', {
       arg: 'transactionId',
       description: "Only this direct debit (the bank's transaction id).",
       idOf: (e) => e.details.transactionId,

@@ -143,6 +143,7 @@ const RateType = builder.objectRef<Rate>('FxRate').implement({
 });
 
 export const QuoteNode = builder.loadableNode('Quote', {
+  authScopes: { permission: 'fx:read' },
   description: 'A rate guaranteed for a lock period, for one payout or one conversion of the quoted amounts.',
   id: { resolve: (quote) => quote.id },
   load: loaderBatch('Quote', async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id))))),
@@ -173,6 +174,7 @@ export const QuoteNode = builder.loadableNode('Quote', {
 });
 
 export const ConversionNode = builder.loadableNode('Conversion', {
+  authScopes: { permission: 'fx:read' },
   description: 'An exchange between two of the business\u2019s own currency balances, against a quote.',
   id: { resolve: (conversion) => conversion.id },
   load: loaderBatch('Conversion', async (ids: string[], context: GatewayContext) =>
@@ -202,6 +204,7 @@ export const ConversionNode = builder.loadableNode('Conversion', {
 
 builder.queryFields((t) => ({
   fxRate: t.field({
+    authScopes: { permission: 'fx:read' },
     type: RateType,
     description: 'The current rate for converting an amount (give the source or the destination amount).',
     args: {
@@ -214,12 +217,14 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => context.upstream.fx.rate(args),
   }),
   quote: t.field({
+    authScopes: { permission: 'fx:read' },
     type: QuoteNode,
     description: "A quote by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: "Global ID or the bank's quote id.", validate: globalIdRule('Quote') }) },
     resolve: (_root, args) => upstreamIdFrom(String(args.id), 'Quote'),
   }),
   conversion: t.field({
+    authScopes: { permission: 'fx:read' },
     type: ConversionNode,
     description: "A conversion by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: "Global ID or the bank's conversion id.", validate: globalIdRule('Conversion') }) },
@@ -227,6 +232,7 @@ builder.queryFields((t) => ({
   }),
   conversions: t.connection(
     {
+      authScopes: { permission: 'fx:read' },
       type: ConversionNode,
       description:
         'Every conversion of the business, newest first by creation time (the bank may omit it in its list: those come last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
@@ -255,6 +261,7 @@ const QuoteCreateInput = builder.inputType('QuoteCreateInput', {
 
 builder.mutationField('quoteCreate', (t) =>
   t.field({
+    authScopes: { permission: 'quotes:write' },
     type: QuoteNode,
     nullable: false,
     description: 'Locks a rate for the lock period. Use the quote for one payout or one conversion of exactly these amounts.',
@@ -278,6 +285,7 @@ const ConversionCreateInput = builder.inputType('ConversionCreateInput', {
 
 builder.mutationField('conversionCreate', (t) =>
   t.field({
+    authScopes: { permission: 'conversions:write' },
     type: ConversionNode,
     nullable: false,
     description: 'Converts between two own balances against a quote: the source is debited, the destination credited by the schedule.',

@@ -1,8 +1,10 @@
-import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
-import { lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.ts';
+import { requirementOf, requirementText } from './requirements.ts';
 import './common.ts';
 import './auth.ts';
+import './me.ts';
 import './accounts.ts';
 import './beneficiaries.ts';
 import './fx.ts';
@@ -19,8 +21,23 @@ import './events.ts';
 /**
  * The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import.
  * `@defer` and `@stream` are declared in it (the definitions Yoga's defer-stream plugin executes), so
- * clients' codegen and editors know them too.
+ * clients' codegen and editors know them too. Every root field and every type that needs a
+ * permission says which in its description, from its declaration (requirements.ts).
  */
 export function buildSchema(): GraphQLSchema {
-  return lexicographicSortSchema(builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }));
+  const schema = builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] });
+  return lexicographicSortSchema(withPermissionsDescribed(schema));
+}
+
+function withPermissionsDescribed(schema: GraphQLSchema): GraphQLSchema {
+  const described = (description: string | null | undefined, sentence: string) => (sentence ? `${description ?? ''}\n\n${sentence}`.trim() : description);
+  return mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field) => ({ ...field, description: described(field.description, requirementText(requirementOf(field))) }),
+    [MapperKind.OBJECT_TYPE]: (type) => {
+      const permission = (type.extensions as { pothosOptions?: { authScopes?: { permission?: string } } }).pothosOptions?.authScopes?.permission;
+      if (!permission) return type;
+      const config = type.toConfig();
+      return new GraphQLObjectType({ ...config, description: described(config.description, `Reading it needs the permission \`${permission}\`, wherever it appears.`) });
+    },
+  });
 }

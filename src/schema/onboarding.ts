@@ -215,6 +215,7 @@ const BusinessProfile = builder.objectRef<UserProfile>('BusinessProfile').implem
 
 builder.queryField('viewer', (t) =>
   t.field({
+    authScopes: { permission: 'business:read' },
     type: BusinessProfile,
     description: 'The business whose credentials the gateway uses: its profile and compliance requests.',
     resolve: (_root, _args, context) => context.upstream.onboarding.profile(),

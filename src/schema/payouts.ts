@@ -44,6 +44,7 @@ const payoutLoader = (context: GatewayContext): { load(id: string): Promise<Payo
   PayoutNode.getDataloader(context);
 
 export const PayoutNode = builder.loadableNode('Payout', {
+  authScopes: { permission: 'payouts:read' },
   description:
     'Money sent to a beneficiary. The bank reports a payout\u2019s details only at creation and while it is upcoming; elsewhere only its status is known and the other fields are null.',
   id: { resolve: (payout) => payout.id },
@@ -94,6 +95,7 @@ export const PayoutNode = builder.loadableNode('Payout', {
 
 builder.queryFields((t) => ({
   payout: t.field({
+    authScopes: { permission: 'payouts:read' },
     type: PayoutNode,
     description: "A payout by its global ID or the bank's id; null when there is none.",
     args: { id: t.arg.id({ required: true, description: "Global ID or the bank's payout id.", validate: globalIdRule('Payout') }) },
@@ -101,6 +103,7 @@ builder.queryFields((t) => ({
   }),
   upcomingPayouts: t.connection(
     {
+      authScopes: { permission: 'payouts:read' },
       type: PayoutNode,
       description:
         'Payouts scheduled and not yet processed, soonest scheduled day first (those without one last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
@@ -143,6 +146,7 @@ const PayoutCreateInput = builder.inputType('PayoutCreateInput', {
 
 builder.mutationField('payoutCreate', (t) =>
   t.field({
+    authScopes: { permission: 'payouts:write' },
     type: PayoutNode,
     nullable: false,
     description:
@@ -192,6 +196,7 @@ const PayoutCancelled = builder.objectRef<{ target: { id: string } | { systemRef
 
 builder.mutationField('payoutCancel', (t) =>
   t.field({
+    authScopes: { permission: 'payouts:write' },
     type: PayoutCancelled,
     nullable: false,
     description: 'Cancels a PENDING payout. A payout in any other state cannot be cancelled: the bank\u2019s refusal comes back as UpstreamRejection.',

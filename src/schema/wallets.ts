@@ -56,6 +56,7 @@ const WalletTransaction = builder.objectRef<WalletHistoryEntry>('WalletTransacti
 });
 
 export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
+  authScopes: { permission: 'wallets:read' },
   description:
     "A cardholder's wallet: the money their cards spend (programs with wallets only). The bank reads a wallet by its cardholder, so it has no global ID of its own.",
   fields: (t) => ({
@@ -118,6 +119,7 @@ const WalletCreateInput = builder.inputType('WalletCreateInput', {
 
 builder.mutationField('walletCreate', (t) =>
   t.field({
+    authScopes: { permission: 'wallets:write' },
     type: WalletType,
     nullable: false,
     description:

@@ -163,14 +163,16 @@ const codeArgText = (what: string, name: CodeName) => `${what}; defaults to the 
 
 builder.queryFields((t) => ({
   webhookCatalogue: t.field({
+    authScopes: { permission: 'webhooks:read' },
     type: [WebhookCatalogueEntryType],
-    nullable: false,
+    nullable: { list: true, items: false },
     description: "Every event the gateway's program can subscribe to, with the bank's description.",
     resolve: (_root, _args, context) => context.upstream.webhooks.catalogue(context.upstream.programCode),
   }),
   webhookSubscriptions: t.field({
+    authScopes: { permission: 'webhooks:read' },
     type: [WebhookSubscriptionRef],
-    nullable: false,
+    nullable: { list: true, items: false },
     description: "The program's subscriptions filed under an agent and sub-agent code, as the bank lists them; keys masked.",
     args: {
       agentCode: t.arg.string({ description: codeArgText('Agent code', 'agentCode'), validate: notBlank.nullish() }),
@@ -310,6 +312,7 @@ const IDEMPOTENCY_TEXT =
 
 builder.mutationField('webhookSubscriptionCreate', (t) =>
   t.field({
+    authScopes: { permission: 'webhooks:write' },
     type: WebhookSubscriptionRef,
     nullable: false,
     description:
@@ -329,6 +332,7 @@ builder.mutationField('webhookSubscriptionCreate', (t) =>
 
 builder.mutationField('webhookSubscriptionUpdate', (t) =>
   t.field({
+    authScopes: { permission: 'webhooks:write' },
     type: WebhookSubscriptionRef,
     nullable: false,
     description:
@@ -357,6 +361,7 @@ builder.mutationField('webhookSubscriptionUpdate', (t) =>
 
 builder.mutationField('webhookSubscriptionDelete', (t) =>
   t.field({
+    authScopes: { permission: 'webhooks:write' },
     type: WebhookSubscriptionDeleted,
     nullable: false,
     description:

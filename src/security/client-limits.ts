@@ -48,10 +48,22 @@ export interface ClientRateLimitOptions {
   observer: ClientRateLimitObserver & { refused(): void };
 }
 
+/** The operations per window: the plugin that counts them, one count outside an operation, and the close of its Redis connection. */
+export interface ClientRateLimit {
+  /** None while the limit is off (0). */
+  plugins: Plugin[];
+  /**
+   * Counts one operation of `client` outside the plugin (a proof of a new bank token, counted against
+   * the anonymous caller's address): the refusal to answer with when over, else undefined.
+   */
+  take(client: string): Promise<GraphQLError | undefined>;
+  close(): Promise<void>;
+}
+
 /** The plugin and what closes its Redis connection; no plugin while the limit is off (0). */
-export function clientRateLimit(options: ClientRateLimitOptions): { plugins: Plugin[]; close(): Promise<void> } {
+export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimit {
   const { limit, observer } = options;
-  if (limit.operations === 0) return { plugins: [], close: async () => {} };
+  if (limit.operations === 0) return { plugins: [], take: async () => undefined, close: async () => {} };
   const limiter = createClientRateLimiter({
     ...limit,
     redisUrl: options.redisUrl,
@@ -59,5 +71,14 @@ export function clientRateLimit(options: ClientRateLimitOptions): { plugins: Plu
     logger: options.logger,
     observer,
   });
-  return { plugins: [useClientRateLimit(limiter, limit, () => observer.refused())], close: () => limiter.close() };
+  return {
+    plugins: [useClientRateLimit(limiter, limit, () => observer.refused())],
+    take: async (client) => {
+      const verdict = await limiter.take(client);
+      if (verdict.allowed) return undefined;
+      observer.refused();
+      return rateLimited(verdict.retryAfterMs, limit);
+    },
+    close: () => limiter.close(),
+  };
 }

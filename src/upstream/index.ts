@@ -81,6 +81,11 @@ export interface RequestScope extends CallScope {
    * passthrough mode: an anonymous caller must not borrow the gateway's access to the bank.
    */
   gatewayLogin: boolean;
+  /**
+   * A narrower view of the bank user's records (a caller bound to one cardholder): its reads are
+   * kept apart from everyone else's in the record cache, so no view is ever answered from another's.
+   */
+  view?: string | undefined;
 }
 
 /** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
@@ -109,10 +114,11 @@ export interface UpstreamRuntime {
  * Whose answers a request's reads are: a caller's own token is its own bank user (kept by a hash,
  * never the token); every other request acts as the gateway's own login.
  */
-function cacheScopeOf(bearer: string | undefined, gatewayLogin: boolean): string | undefined {
-  if (bearer) return `token:${createHash('sha256').update(bearer).digest('base64url')}`;
+function cacheScopeOf(bearer: string | undefined, gatewayLogin: boolean, view: string | undefined): string | undefined {
+  const user = bearer ? `token:${createHash('sha256').update(bearer).digest('base64url')}` : gatewayLogin ? 'gateway-login' : undefined;
   // No token at all: the calls will be refused, and nothing may be answered from anyone's reads.
-  return gatewayLogin ? 'gateway-login' : undefined;
+  if (user === undefined) return undefined;
+  return view === undefined ? user : `${user}|${view}`;
 }
 
 function createRecordCache(config: CacheConfig | undefined): RecordCache | undefined {
@@ -163,10 +169,10 @@ export function createUpstreamRuntime(
     client,
     directDebitClient,
     tokens,
-    forRequest: ({ callerToken: bearer, gatewayLogin, ...scope }) => {
+    forRequest: ({ callerToken: bearer, gatewayLogin, view, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
       // Hashing the token is work for the cache alone: none when it is off.
-      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens) : undefined });
+      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
     },
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,

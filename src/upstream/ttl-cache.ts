@@ -20,6 +20,11 @@ export class TtlCache<V> {
     });
   }
 
+  /** The value kept for `key`, without loading it: undefined when none is kept (or it is still loading). */
+  peek(key: string): { value: V } | undefined {
+    return this.#cache.get(key);
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const entry = await this.#cache.fetch(key, { context: load });
     return (entry as { value: V }).value;

@@ -695,7 +695,7 @@ export type WebhookSubscriptionUpdateInput = {
 export type DashboardQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardQuery = { accounts: { nodes: Array<{ label: string | null, status: AccountStatus, transactions: { nodes: Array<{ createdAt: string, amount: { amount: string, currency: string } }> } | null }> } | null, balances: Array<{ currency: string, available: { amount: string } }>, upcomingPayouts: { nodes: Array<{ status: PayoutStatus | null, scheduledDate: string | null, sourceAmount: { amount: string, currency: string } | null, beneficiary: { companyName: string | null } | null }> } | null };
+export type DashboardQuery = { accounts: { nodes: Array<{ label: string | null, status: AccountStatus, transactions: { nodes: Array<{ createdAt: string, amount: { amount: string, currency: string } }> } | null }> } | null, balances: Array<{ currency: string, available: { amount: string } }> | null, upcomingPayouts: { nodes: Array<{ status: PayoutStatus | null, scheduledDate: string | null, sourceAmount: { amount: string, currency: string } | null, beneficiary: { companyName: string | null } | null }> } | null };
 
 export type CardsScreenQueryVariables = Exact<{
   cards: number;
@@ -728,6 +728,7 @@ export type BenchCardCreateMutationVariables = Exact<{
 
 export type BenchCardCreateMutation = { cardCreate:
     | { __typename: 'CardCreateSuccess' }
+    | { __typename: 'Forbidden' }
     | { __typename: 'ProgramNotSupported' }
     | { __typename: 'UpstreamRejection' }
     | { __typename: 'ValidationError' }
@@ -736,7 +737,7 @@ export type BenchCardCreateMutation = { cardCreate:
 export type OneCallBalancesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OneCallBalancesQuery = { balances: Array<{ currency: string, available: { amount: string } }> };
+export type OneCallBalancesQuery = { balances: Array<{ currency: string, available: { amount: string } }> | null };
 
 export type BankEventsFeedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -797,7 +798,7 @@ export type BalancesQueryVariables = Exact<{
 }>;
 
 
-export type BalancesQuery = { balances: Array<{ currency: string, available: { amount: string, currency: string }, pending: { amount: string, currency: string }, reserved: { amount: string, currency: string } }> };
+export type BalancesQuery = { balances: Array<{ currency: string, available: { amount: string, currency: string }, pending: { amount: string, currency: string }, reserved: { amount: string, currency: string } }> | null };
 
 export type BalanceHistoryQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -816,6 +817,7 @@ export type AccountCreateMutationVariables = Exact<{
 
 export type AccountCreateMutation = { accountCreate:
     | { __typename: 'AccountCreateSuccess', account: { id: string, upstreamId: string, status: AccountStatus, label: string | null, accountNumber: string, accountHolderName: string, accountType: string | null, country: string, swiftCode: string | null, iban: string | null, institution: { name: string | null, address: string | null, city: string | null, zipCode: string | null } | null, supportedFeatures: Array<{ currency: string, transferMethod: TransferMethod, localClearingSystem: string | null, type: string | null, routingCodes: Array<{ type: string, value: string }> }>, requiredFeatures: Array<{ currency: string, transferMethod: TransferMethod }> } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -829,6 +831,7 @@ export type AccountCloseMutationVariables = Exact<{
 
 export type AccountCloseMutation = { accountClose:
     | { __typename: 'AccountCloseSuccess', result: { closedAccountId: string, account: { id: string, status: AccountStatus } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -841,6 +844,7 @@ export type AccessTokenCreateMutationVariables = Exact<{
 
 export type AccessTokenCreateMutation = { accessTokenCreate:
     | { __typename: 'AccessTokenCreateSuccess', token: { accessToken: string, tokenType: string, expiresAt: string } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -892,7 +896,7 @@ export type BeneficiarySchemaQueryVariables = Exact<{
 }>;
 
 
-export type BeneficiarySchemaQuery = { beneficiarySchema: Array<{ key: string, path: string, inputPath: Array<string>, required: boolean, pattern: string | null }> };
+export type BeneficiarySchemaQuery = { beneficiarySchema: Array<{ key: string, path: string, inputPath: Array<string>, required: boolean, pattern: string | null }> | null };
 
 export type BeneficiaryCreateMutationVariables = Exact<{
   input: BeneficiaryCreateInput;
@@ -902,6 +906,7 @@ export type BeneficiaryCreateMutationVariables = Exact<{
 
 export type BeneficiaryCreateMutation = { beneficiaryCreate:
     | { __typename: 'BeneficiaryCreateSuccess', beneficiary: { id: string, upstreamId: string, nickname: string | null, transferMethods: Array<TransferMethod> | null, entityType: BeneficiaryEntityType | null, companyName: string | null, payerEntityType: string | null, address: { streetAddress: string | null, city: string | null, postcode: string | null, state: string | null, countryCode: string | null } | null, bankDetails: { accountCurrency: string | null, accountName: string | null, accountNumber: string | null, bankCountryCode: string | null, bankName: string | null, swiftCode: string | null, localClearingSystem: string | null, accountRoutingType1: string | null, accountRoutingValue1: string | null, accountRoutingType2: string | null, accountRoutingValue2: string | null, bankBranch: string | null } | null, additionalInfo: { personalEmail: string | null } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -915,6 +920,7 @@ export type BeneficiaryUpdateMutationVariables = Exact<{
 
 export type BeneficiaryUpdateMutation = { beneficiaryUpdate:
     | { __typename: 'BeneficiaryUpdateSuccess', beneficiary: { id: string, upstreamId: string, nickname: string | null, transferMethods: Array<TransferMethod> | null, entityType: BeneficiaryEntityType | null, companyName: string | null, payerEntityType: string | null, address: { streetAddress: string | null, city: string | null, postcode: string | null, state: string | null, countryCode: string | null } | null, bankDetails: { accountCurrency: string | null, accountName: string | null, accountNumber: string | null, bankCountryCode: string | null, bankName: string | null, swiftCode: string | null, localClearingSystem: string | null, accountRoutingType1: string | null, accountRoutingValue1: string | null, accountRoutingType2: string | null, accountRoutingValue2: string | null, bankBranch: string | null } | null, additionalInfo: { personalEmail: string | null } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -928,6 +934,7 @@ export type BeneficiaryDeleteMutationVariables = Exact<{
 
 export type BeneficiaryDeleteMutation = { beneficiaryDelete:
     | { __typename: 'BeneficiaryDeleteSuccess', result: { deletedId: string, deletedBeneficiaryId: string } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -993,6 +1000,7 @@ export type CardholderCreateMutationVariables = Exact<{
 
 export type CardholderCreateMutation = { cardholderCreate:
     | { __typename: 'CardholderCreateSuccess', cardholder: { id: string, upstreamId: string, status: CardholderStatus, type: CardholderType, email: string, mobileNumber: string, countryCode: string | null, createdBy: string | null, createdAt: string | null, individual: { dateOfBirth: string | null, name: { title: string | null, firstName: string | null, middleName: string | null, lastName: string | null } | null, address: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, identification: { type: string | null, number: string | null, country: string | null, expiryDate: string | null } | null, employers: Array<{ businessName: string | null, businessIdentifiers: Array<{ type: string | null, number: string | null, countryCode: string | null }> }> } | null, postalAddress: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1006,6 +1014,7 @@ export type CardholderUpdateMutationVariables = Exact<{
 
 export type CardholderUpdateMutation = { cardholderUpdate:
     | { __typename: 'CardholderUpdateSuccess', cardholder: { id: string, upstreamId: string, status: CardholderStatus, type: CardholderType, email: string, mobileNumber: string, countryCode: string | null, createdBy: string | null, createdAt: string | null, individual: { dateOfBirth: string | null, name: { title: string | null, firstName: string | null, middleName: string | null, lastName: string | null } | null, address: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null, identification: { type: string | null, number: string | null, country: string | null, expiryDate: string | null } | null, employers: Array<{ businessName: string | null, businessIdentifiers: Array<{ type: string | null, number: string | null, countryCode: string | null }> }> } | null, postalAddress: { line1: string | null, line2: string | null, city: string | null, state: string | null, postcode: string | null, country: string | null } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1019,6 +1028,7 @@ export type CardholderDeleteMutationVariables = Exact<{
 
 export type CardholderDeleteMutation = { cardholderDelete:
     | { __typename: 'CardholderDeleteSuccess', result: { deletedId: string, deletedCardholderId: string } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1072,6 +1082,7 @@ export type CardCreateMutationVariables = Exact<{
 
 export type CardCreateMutation = { cardCreate:
     | { __typename: 'CardCreateSuccess', card: { id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1085,6 +1096,7 @@ export type CardAssignMutationVariables = Exact<{
 
 export type CardAssignMutation = { cardAssign:
     | { __typename: 'CardAssignSuccess', result: { card: { id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1098,6 +1110,7 @@ export type CardActivateMutationVariables = Exact<{
 
 export type CardActivateMutation = { cardActivate:
     | { __typename: 'CardActivateSuccess', card: { id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1111,6 +1124,7 @@ export type CardPinResetMutationVariables = Exact<{
 
 export type CardPinResetMutation = { cardPinReset:
     | { __typename: 'CardPinResetSuccess', card: { id: string, status: CardStatus } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1124,6 +1138,7 @@ export type CardUpdateMutationVariables = Exact<{
 
 export type CardUpdateMutation = { cardUpdate:
     | { __typename: 'CardUpdateSuccess', card: { id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null, spendingControls: Array<{ interval: CardLimitInterval, limit: { amount: string, currency: string }, remaining: { amount: string, currency: string } | null }> | null, authorizationControls: { activeFrom: string | null, activeTo: string | null, allowedCurrencies: Array<string>, allowedMerchantCategories: Array<string> } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1137,6 +1152,7 @@ export type CardRechargeMutationVariables = Exact<{
 
 export type CardRechargeMutation = { cardRecharge:
     | { __typename: 'CardRechargeSuccess', card: { id: string, availableBalance: { amount: string, currency: string } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1156,6 +1172,8 @@ export type CardholderCardsBriefQueryVariables = Exact<{
 
 export type CardholderCardsBriefQuery = { cardholder: { id: string, cards: { nodes: Array<{ id: string, upstreamId: string, status: CardStatus, type: CardType, maskedNumber: string, nameOnCard: string | null, currency: string, createdAt: string | null, updatedAt: string | null }> } | null } | null };
 
+type MutationErrorDetails_Forbidden_Fragment = { __typename: 'Forbidden', message: string };
+
 type MutationErrorDetails_InvalidOperation_Fragment = { __typename: 'InvalidOperation', message: string };
 
 type MutationErrorDetails_ProgramNotSupported_Fragment = { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string };
@@ -1167,6 +1185,7 @@ type MutationErrorDetails_ValidationError_Fragment = { __typename: 'ValidationEr
 type MutationErrorDetails_WebhookSubscriptionReserved_Fragment = { __typename: 'WebhookSubscriptionReserved', message: string };
 
 export type MutationErrorDetailsFragment =
+  | MutationErrorDetails_Forbidden_Fragment
   | MutationErrorDetails_InvalidOperation_Fragment
   | MutationErrorDetails_ProgramNotSupported_Fragment
   | MutationErrorDetails_UpstreamRejection_Fragment
@@ -1208,6 +1227,7 @@ export type MandateCancelMutationVariables = Exact<{
 
 
 export type MandateCancelMutation = { mandateCancel:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'InvalidOperation', code: string, message: string }
     | { __typename: 'MandateCancelSuccess', mandate: { id: string, status: string } }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
@@ -1222,6 +1242,7 @@ export type DirectDebitCancelMutationVariables = Exact<{
 
 export type DirectDebitCancelMutation = { directDebitCancel:
     | { __typename: 'DirectDebitCancelSuccess', directDebit: { id: string, status: DirectDebitStatus } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'InvalidOperation', code: string, message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
@@ -1273,6 +1294,7 @@ export type QuoteCreateMutationVariables = Exact<{
 
 
 export type QuoteCreateMutation = { quoteCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'QuoteCreateSuccess', quote: { id: string, upstreamId: string, rate: string, expiresAt: string, expired: boolean, lockPeriod: LockPeriod, conversionSchedule: ConversionSchedule | null, conversionDate: string | null, quoteType: QuoteType | null, rateCapturedAt: string, createdOn: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string }, destinationAmount: { amount: string, currency: string } } }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
@@ -1294,6 +1316,7 @@ export type ConversionCreateMutationVariables = Exact<{
 
 export type ConversionCreateMutation = { conversionCreate:
     | { __typename: 'ConversionCreateSuccess', conversion: { id: string, upstreamId: string, status: ConversionStatus, rate: string | null, conversionTime: string | null, systemReferenceNumber: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string }, destinationAmount: { amount: string, currency: string }, quote: { id: string, upstreamId: string } | null } }
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1338,6 +1361,7 @@ export type PayoutCreateMutationVariables = Exact<{
 
 
 export type PayoutCreateMutation = { payoutCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'PayoutCreateSuccess', payout: { id: string, upstreamId: string, systemReferenceNumber: string | null, status: PayoutStatus | null, sourceCurrency: string | null, destinationCurrency: string | null, destinationCountry: string | null, feeType: PayoutFeeType | null, transferMethod: TransferMethod | null, reference: string | null, sourceOfFunds: string | null, scheduledDate: string | null, createdAt: string | null, sourceAmount: { amount: string, currency: string } | null, destinationAmount: { amount: string, currency: string } | null, quote: { id: string, upstreamId: string } | null, beneficiary: { id: string, upstreamId: string, companyName: string | null } | null } }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
@@ -1366,6 +1390,7 @@ export type PayoutCancelMutationVariables = Exact<{
 
 
 export type PayoutCancelMutation = { payoutCancel:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'PayoutCancelSuccess', result: { systemReferenceNumber: string | null, payout: { id: string, status: PayoutStatus | null } | null } }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
@@ -1401,6 +1426,7 @@ export type WalletCreateMutationVariables = Exact<{
 
 
 export type WalletCreateMutation = { walletCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1412,7 +1438,7 @@ export type WebhookSubscriptionDetailsFragment = { eventName: string, type: Webh
 export type WebhookCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhookCatalogueQuery = { webhookCatalogue: Array<{ eventName: string, description: string | null, programCode: string }> };
+export type WebhookCatalogueQuery = { webhookCatalogue: Array<{ eventName: string, description: string | null, programCode: string }> | null };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   agentCode?: string | null | undefined;
@@ -1420,7 +1446,7 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: Array<{ eventName: string, type: WebhookSubscriptionType, url: string | null, senderEmail: string | null, maskedApiKey: string | null, agentCode: string, subagentCode: string, programCode: string, companyCode: string, createdBy: string | null, updatedBy: string | null, createdAt: string | null, updatedAt: string | null, serialNumber: number | null }> };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: Array<{ eventName: string, type: WebhookSubscriptionType, url: string | null, senderEmail: string | null, maskedApiKey: string | null, agentCode: string, subagentCode: string, programCode: string, companyCode: string, createdBy: string | null, updatedBy: string | null, createdAt: string | null, updatedAt: string | null, serialNumber: number | null }> | null };
 
 export type WebhookSubscriptionCreateMutationVariables = Exact<{
   input: WebhookSubscriptionCreateInput;
@@ -1429,6 +1455,7 @@ export type WebhookSubscriptionCreateMutationVariables = Exact<{
 
 
 export type WebhookSubscriptionCreateMutation = { webhookSubscriptionCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1443,6 +1470,7 @@ export type WebhookSubscriptionUpdateMutationVariables = Exact<{
 
 
 export type WebhookSubscriptionUpdateMutation = { webhookSubscriptionUpdate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }
@@ -1457,6 +1485,7 @@ export type WebhookSubscriptionDeleteMutationVariables = Exact<{
 
 
 export type WebhookSubscriptionDeleteMutation = { webhookSubscriptionDelete:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', program: string, requestId: string, message: string }
     | { __typename: 'UpstreamRejection', upstreamStatus: number, upstreamMessage: string | null, requestId: string, message: string }
     | { __typename: 'ValidationError', message: string, issues: Array<{ path: Array<string>, message: string, upstreamPath: string | null }> }

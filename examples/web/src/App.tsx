@@ -69,7 +69,8 @@ function Accounts() {
   const [{ data, error }] = useQuery({ query: AccountsScreen });
   if (error) return <p role="alert">{error.message}</p>;
   if (!data) return <p>Loading accounts…</p>;
-  const available = new Map(data.balances.map((b) => [b.currency, b.available.amount]));
+  // Null when the caller may not read balances (FORBIDDEN on that field alone): the accounts still show.
+  const available = new Map((data.balances ?? []).map((b) => [b.currency, b.available.amount]));
   return (
     <section aria-label="Accounts">
       <h2>Accounts</h2>

@@ -138,7 +138,7 @@ export type TransferMethod =
 export type AccountsScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountsScreenQuery = { accounts: { nodes: Array<{ upstreamId: string, label: string | null, accountNumber: string, status: AccountStatus, requiredFeatures: Array<{ currency: string }> }> } | null, balances: Array<{ currency: string, available: { amount: string, currency: string } }> };
+export type AccountsScreenQuery = { accounts: { nodes: Array<{ upstreamId: string, label: string | null, accountNumber: string, status: AccountStatus, requiredFeatures: Array<{ currency: string }> }> } | null, balances: Array<{ currency: string, available: { amount: string, currency: string } }> | null };
 
 export type CardsScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -163,6 +163,7 @@ export type PayoutQuoteMutationVariables = Exact<{
 
 
 export type PayoutQuoteMutation = { quoteCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'ProgramNotSupported', message: string }
     | { __typename: 'QuoteCreateSuccess', quote: { upstreamId: string } }
     | { __typename: 'UpstreamRejection', message: string }
@@ -175,6 +176,7 @@ export type PayoutSendMutationVariables = Exact<{
 
 
 export type PayoutSendMutation = { payoutCreate:
+    | { __typename: 'Forbidden', message: string }
     | { __typename: 'PayoutCreateSuccess', payout: { upstreamId: string, status: PayoutStatus | null, scheduledDate: string | null } }
     | { __typename: 'ProgramNotSupported', message: string }
     | { __typename: 'UpstreamRejection', message: string }

@@ -1,0 +1,38 @@
+import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
+import type { GraphQLFieldResolver } from 'graphql';
+import { recordAttempt } from './attempts.ts';
+
+/**
+ * Takes what each mutation field's resolver ended with, for the audit trail. A Pothos plugin (the
+ * builder's own hook for wrapping resolvers, around mutation fields only, so no other field pays for
+ * it); listed first, it sees the answer the errors plugin made of a refusal or failure: a Forbidden,
+ * a ValidationError, an UpstreamRejection. No library writes a GraphQL audit trail.
+ */
+export class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+    if (fieldConfig.kind !== 'Mutation') return resolver;
+    return async (parent, args, context, info) => {
+      try {
+        const value = await resolver(parent, args, context, info);
+        recordAttempt(context as object, info, args as Record<string, unknown>, { value });
+        return value;
+      } catch (thrown) {
+        recordAttempt(context as object, info, args as Record<string, unknown>, { thrown });
+        throw thrown;
+      }
+    };
+  }
+}
+
+const pluginName = 'audit';
+export default pluginName;
+
+declare global {
+  export namespace PothosSchemaTypes {
+    interface Plugins<Types extends SchemaTypes> {
+      audit: PothosAuditPlugin<Types>;
+    }
+  }
+}
+
+SchemaBuilder.registerPlugin(pluginName, PothosAuditPlugin);
