@@ -85,7 +85,7 @@ export interface Kit {
   baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
-  calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
+  calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'query' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** The audit records written since the last resetCounts (or fresh), oldest first. */
   audit(): AuditRecord[];

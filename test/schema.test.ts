@@ -1,9 +1,40 @@
 import { readFile } from 'node:fs/promises';
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, printSchema } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.ts';
+import { rootRequirements } from '../src/schema/requirements.ts';
 
 const schema = buildSchema();
+
+describe('who may do what', () => {
+  it('declares the permission of every query, mutation and subscription field', () => {
+    const declared = rootRequirements(schema);
+    expect(declared.length).toBeGreaterThan(55);
+    expect(declared.filter((field) => field.requirement.kind === 'undeclared').map((field) => `${field.root}.${field.name}`)).toEqual([]);
+    // Only these may be run by any caller: who it is, and a record by id, whose type then decides.
+    expect(declared.filter((field) => field.requirement.kind === 'anyone').map((field) => `${field.root}.${field.name}`)).toEqual(['Query.me', 'Query.node', 'Query.nodes']);
+  });
+
+  it('declares the permission that reads every Node type', () => {
+    const nodes = Object.values(schema.getTypeMap()).filter((type) => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'));
+    const undeclared = nodes.filter((type) => !(type.extensions as { pothosOptions?: { authScopes?: { permission?: string } } }).pothosOptions?.authScopes?.permission);
+    expect(nodes.length).toBe(10);
+    expect(undeclared.map((type) => type.name)).toEqual([]);
+  });
+
+  it('says in each root field\'s description what it needs, as GraphiQL shows it', () => {
+    const fields = schema.getMutationType()!.getFields();
+    expect(fields.payoutCreate!.description).toMatch(/Needs the permission `payouts:write`\.$/);
+    expect(fields.cardUpdate!.description).toMatch(/Needs the permission `cards:write`, or only `cards:control` when the input only changes status between ACTIVE and INACTIVE\.$/);
+    expect(schema.getQueryType()!.getFields().me!.description).toMatch(/Any caller may run it\.$/);
+    expect(schema.getType('Card')!.description).toMatch(/Reading it needs the permission `cards:read`, wherever it appears\.$/);
+  });
+
+  it('fails the check above for a field that declares nothing', () => {
+    const bare = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { secret: { type: GraphQLString } } }) });
+    expect(rootRequirements(bare).map((field) => field.requirement.kind)).toEqual(['undeclared']);
+  });
+});
 
 describe('schema conventions', () => {
   it('describes every type, field, argument and enum value', () => {

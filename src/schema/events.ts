@@ -8,6 +8,7 @@ import type { Permission } from '../permissions.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
+import { eventVisibility } from './event-visibility.ts';
 import { CardNode } from './cards.ts';
 import { Money, forgetRequestReads, perRequestLoader, readLink, upstreamIdFrom } from './common.ts';
 import { DirectDebitNode, keyOf as directDebitKey } from './direct-debit.ts';
@@ -261,11 +262,16 @@ function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?:
     const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(String(given), narrowing!.typename) : String(given);
     const alias = wanted !== null && narrowing?.alias ? await narrowing.alias.of(wanted, context) : null;
     const isWanted = (event: Of<K>) => narrowing!.idOf(event) === wanted || (alias !== null && narrowing!.alias!.in(event) === alias);
-    return context.events.subscribe({
-      after: args.after as string | null | undefined,
-      filter: (event) => event.kind === kind && (wanted === null || isWanted(event as Of<K>)),
-    });
+    return subscribeVisible(context, args.after, (event) => event.kind === kind && (wanted === null || isWanted(event as Of<K>)));
   };
+}
+
+/** The events `wanted` accepts after a cursor, of those the caller may see (event-visibility.ts). */
+async function subscribeVisible(context: GatewayContext, after: unknown, wanted: ((event: PublishedEvent) => boolean) | undefined) {
+  const visibility = eventVisibility(context);
+  const visible = visibility.filter;
+  const filter = visible && wanted ? (event: PublishedEvent) => wanted(event) && visible(event) : (visible ?? wanted);
+  return visibility.narrow(await context.events.subscribe({ after: after as string | null | undefined, filter }));
 }
 
 builder.subscriptionFields((t) => {
@@ -304,7 +310,7 @@ builder.subscriptionFields((t) => {
       },
       subscribe: (_root, args, context) => {
         const names = args.names ? new Set(args.names) : null;
-        return context.events.subscribe({ after: args.after, filter: names ? (event) => names.has(event.name) : undefined });
+        return subscribeVisible(context, args.after, names ? (event) => names.has(event.name) : undefined);
       },
       resolve: fresh,
     }),

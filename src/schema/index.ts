@@ -24,8 +24,12 @@ import './events.ts';
  * clients' codegen and editors know them too. Every root field and every type that needs a
  * permission says which in its description, from its declaration (requirements.ts).
  */
-export function buildSchema(): GraphQLSchema {
-  const schema = builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] });
+export function buildSchema(options: { withoutAuthorization?: boolean } = {}): GraphQLSchema {
+  const schema = builder.toSchema({
+    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+    // Only the benchmark's baseline (bench/authorization.ts), to measure what the checks cost: the gateway never builds it.
+    disableScopeAuth: options.withoutAuthorization === true,
+  });
   return lexicographicSortSchema(withPermissionsDescribed(schema));
 }
 
