@@ -3,7 +3,7 @@ import { PothosValidationError } from '@pothos/core';
 import { InputValidationError } from '@pothos/plugin-validation';
 import { maskError as yogaMaskError } from 'graphql-yoga';
 import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, SubscriberFellBehindError } from './events/errors.ts';
-import type { Logger } from './logger.ts';
+import { createThrottledLog, type Logger } from './logger.ts';
 import { PermissionDeniedError } from './permissions.ts';
 import {
   contractWhere,
@@ -127,12 +127,27 @@ function describeUnavailable(error: UpstreamError): { message: string; extension
   return undefined;
 }
 
-export function createMaskError(logger: Logger) {
+/** Codes of the errors that are the caller's own mistake: logged within bounds, without a stack, and counted. */
+const CLIENT_MISTAKES = new Set(['BAD_USER_INPUT', 'FORBIDDEN', 'CURSOR_EXPIRED', 'UNAUTHENTICATED']);
+
+/**
+ * Yoga's maskError. The known failures become their coded errors: a caller's mistake (a bad cursor,
+ * a forbidden field) is logged at info, a kind at a time within bounds (createThrottledLog), with no
+ * stack, and counted (`clientError`); the bank's failures were logged where the call failed. Anything
+ * else is masked and logged with its stack.
+ */
+export function createMaskError(logger: Logger, clientError?: (code: string) => void) {
+  const mistakes = createThrottledLog(logger);
   return (error: unknown, message: string, isDev?: boolean): Error => {
     const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
     const described = describeError(original);
     if (described) {
       const located = error instanceof GraphQLError ? error : undefined;
+      const code = String(described.extensions.code);
+      if (CLIENT_MISTAKES.has(code)) {
+        clientError?.(code);
+        mistakes(`${code}\n${described.message}`, 'info', { code, reason: described.message, path: located?.path }, "a caller's mistake");
+      }
       return new GraphQLError(described.message, {
         nodes: located?.nodes,
         source: located?.source,
@@ -145,5 +160,20 @@ export function createMaskError(logger: Logger) {
     if (error instanceof GraphQLError && error.path === undefined) return error;
     logger.error({ err: original }, 'unexpected error while resolving');
     return yogaMaskError(error, message, isDev);
+  };
+}
+
+/**
+ * The logger Yoga is given. Yoga logs at error, with its stack, every error maskError changed; the
+ * mask has already decided how each deserves to be logged (above), so here an Error is logged again
+ * only at debug. Anything else Yoga reports goes through as it is.
+ */
+export function yogaLogging(logger: Logger): Pick<Logger, 'debug' | 'info' | 'warn' | 'error'> {
+  return {
+    debug: logger.debug.bind(logger),
+    info: logger.info.bind(logger),
+    warn: logger.warn.bind(logger),
+    error: ((first: unknown, ...rest: unknown[]) =>
+      first instanceof Error ? logger.debug({ reason: first.message }, 'an error answered to a caller, logged where it was masked') : (logger.error as (...args: unknown[]) => void)(first, ...rest)) as Logger['error'],
   };
 }

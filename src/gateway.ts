@@ -159,6 +159,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphiql: limits.graphiql,
     tracer: options.tracer,
     watchers: [useMutationAudit(auditTrail, metrics.mutation)],
+    clientError: metrics.clientError,
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,

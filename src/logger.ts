@@ -63,3 +63,26 @@ export function createLogger(level: LogLevel = 'info', destination?: { write(lin
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/** How often one kind of caller mistake is logged again while it keeps coming. */
+export const REPEAT_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * A log that a caller cannot flood: each key (a kind of mistake) is logged the first time, then at
+ * most once per `intervalMs`, with how many were left out since (`notLoggedSince`). Keys come from
+ * callers' input, so at most MAX_KEYS are remembered at once (then the memory starts afresh).
+ */
+export function createThrottledLog(logger: Logger, intervalMs = REPEAT_LOG_INTERVAL_MS, now: () => number = Date.now) {
+  const MAX_KEYS = 1_000;
+  const lastLogged = new Map<string, { at: number; unlogged: number }>();
+  return (key: string, level: 'info' | 'warn', fields: Record<string, unknown>, message: string): void => {
+    const last = lastLogged.get(key);
+    if (last && now() - last.at < intervalMs) {
+      last.unlogged += 1;
+      return;
+    }
+    if (lastLogged.size >= MAX_KEYS) lastLogged.clear();
+    lastLogged.set(key, { at: now(), unlogged: 0 });
+    logger[level](last ? { ...fields, notLoggedSince: last.unlogged } : fields, message);
+  };
+}

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   // The SDK is loaded only when tracing is on: off, the gateway neither loads nor registers it.
   const tracing = config.tracing ? (await import('./observability/tracing-sdk.ts')).startTracing(config.tracing, logger) : undefined;
   const { createGateway } = await import('./gateway.ts');
-  const { announceStart } = await import('./start-banner.ts');
+  const { accessSummary, announceStart } = await import('./start-banner.ts');
   const { DEMO_CREDENTIALS } = await import('@banking-gateway/sandbox');
   const gateway = createGateway({
     upstream,
@@ -93,6 +93,7 @@ async function main(): Promise<void> {
       url,
       graphiql: config.limits.graphiql,
       upstream: upstream.baseUrl,
+      access: accessSummary(config.auth),
       ...(embedded ? { sandbox: { url: embedded.sandbox.url, credentials: DEMO_CREDENTIALS } } : {}),
     },
     logger,

@@ -1,3 +1,4 @@
+import type { CallerAuthConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -9,6 +10,8 @@ export interface StartFacts {
   url: string;
   graphiql: boolean;
   upstream: string;
+  /** Who may do what, in a sentence (accessSummary). */
+  access: string;
   /** The embedded sandbox, when no bank is configured. */
   sandbox?: { url: string; credentials: { clientKey: string; clientSecret: string; email: string } };
 }
@@ -36,6 +39,20 @@ export function startBanner(facts: StartFacts): string {
   } else {
     lines.push(`  Bank          ${facts.upstream}`);
   }
+  lines.push(`  Who may call  ${facts.access}`);
   lines.push('', '  Stop with Ctrl-C.', '');
   return lines.join('\n');
+}
+
+/** Who may do what under this configuration, for the banner: the mode, and whose roles come from where. */
+export function accessSummary(auth: CallerAuthConfig): string {
+  if (auth.mode === 'none') return 'everyone, and every caller may do everything (AUTH_MODE=none, embedded sandbox only; docs/permissions.md)';
+  if (auth.mode === 'passthrough') {
+    const roles = auth.passthrough?.roles ?? ['admin'];
+    const own = auth.passthrough?.users.length ?? 0;
+    return `callers with a bank token (AUTH_MODE=passthrough); bank users hold ${roles.join('+')}${own > 0 ? `, ${own} of them roles of their own` : ''}`;
+  }
+  const keys = auth.apiKeys.map((key) => `${key.name} (${key.cardholderId ? `cardholder@${key.cardholderId}` : key.roles.join('+')})`);
+  const parts = [keys.length > 0 ? `API keys ${keys.join(', ')}` : undefined, auth.jwt ? `JWTs of ${auth.jwt.issuer}, roles and permissions from their claims` : undefined];
+  return `${parts.filter(Boolean).join('; ')} (AUTH_MODE=service)`;
 }

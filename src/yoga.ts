@@ -9,7 +9,7 @@ import { useResponseCompression } from './compression.ts';
 import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
-import { createMaskError } from './errors.ts';
+import { createMaskError, yogaLogging } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
 import { useTracing } from './observability/tracing.ts';
@@ -59,6 +59,8 @@ export interface YogaOptions {
   plugins?: Plugin[];
   /** Plugins that watch every executed operation: before authentication's and the limits', so they see those stop one. */
   watchers?: Plugin[];
+  /** Told of each error that is the caller's own mistake, by code (metrics). */
+  clientError?: (code: string) => void;
   /** With it (OTEL_EXPORTER_OTLP_ENDPOINT set), each operation is a trace (observability/tracing.ts). */
   tracer?: Tracer | undefined;
 }
@@ -134,8 +136,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
           { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY, additionalHeaders: { [CSRF_HEADER]: '1' } },
     renderGraphiQL: (graphiqlOptions) =>
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
-    maskedErrors: { maskError: createMaskError(options.logger) },
-    logging: options.logger,
+    maskedErrors: { maskError: createMaskError(options.logger, options.clientError) },
+    logging: yogaLogging(options.logger),
     // Tracing first: its span is the parent of all the others do. Compression last: every other
     // plugin has set its headers by then (the ETag names the JSON).
     plugins: [

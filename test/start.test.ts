@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startBanner } from '../src/start-banner.ts';
+import { loadConfig } from '../src/config.ts';
+import { accessSummary, startBanner } from '../src/start-banner.ts';
 
 // Issue 15, point 7: `npm start` as a person meets it. It says where GraphiQL is (and not when it is
 // off), a taken port names the variable to change, and SIGTERM to npm stops the gateway it started.
@@ -112,17 +113,28 @@ describe('npm start', () => {
 });
 
 describe('the start banner on a terminal', () => {
+  it('says who may do what under each mode', () => {
+    const hash = 'a'.repeat(64);
+    expect(accessSummary(loadConfig({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `dashboard:${hash}:viewer,ava:${hash}:cardholder@chd_demo_ava` }).auth)).toBe(
+      'API keys dashboard (viewer), ava (cardholder@chd_demo_ava) (AUTH_MODE=service)',
+    );
+    expect(accessSummary(loadConfig({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer', PASSTHROUGH_USER_ROLES: 'ops:treasurer' }).auth)).toBe(
+      'callers with a bank token (AUTH_MODE=passthrough); bank users hold viewer, 1 of them roles of their own',
+    );
+  });
+
   const sandbox = { url: 'http://127.0.0.1:4010', credentials: { clientKey: 'sandbox-client-key', clientSecret: 'sandbox-client-secret', email: 'treasury@acme.example' } };
 
   it('gives the GraphiQL address, the sandbox control API and the demo login', () => {
-    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: true, upstream: sandbox.url, sandbox });
+    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: true, upstream: sandbox.url, access: accessSummary(loadConfig({}).auth), sandbox });
     expect(text).toContain('GraphiQL      http://localhost:4000/graphql');
+    expect(text).toContain('Who may call  everyone, and every caller may do everything (AUTH_MODE=none, embedded sandbox only');
     expect(text).toContain('Sandbox API   http://127.0.0.1:4010/sandbox/');
     expect(text).toContain('email treasury@acme.example');
   });
 
   it('says GraphiQL is off rather than pointing at it', () => {
-    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: false, upstream: 'https://bank.example' });
+    const text = startBanner({ url: 'http://localhost:4000/graphql', graphiql: false, upstream: 'https://bank.example', access: 'x' });
     expect(text).not.toContain('GraphiQL      ');
     expect(text).toContain('GraphiQL is off');
     expect(text).toContain('Bank          https://bank.example');

@@ -1,13 +1,10 @@
-import type { Logger } from '../logger.ts';
+import { createThrottledLog, type Logger } from '../logger.ts';
 import type { AuthRefusal, RefusalKind } from './refusal.ts';
 
 /** Told of each refused caller (metrics count them by kind). */
 export interface RefusalObserver {
   refused(kind: RefusalKind): void;
 }
-
-/** How often one kind of refusal is logged again while it keeps coming: a flood of forged tokens is one line a minute. */
-export const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 /**
  * Logs refused callers without letting a caller fill the log: a caller's mistake (no credential, a
@@ -16,22 +13,15 @@ export const REFUSAL_LOG_INTERVAL_MS = 60_000;
  * is counted. A credential that could not be checked (JWKS or bank down) is the operator's problem:
  * logged at warn with its cause, under the same bound.
  */
-export function createRefusalLog(logger: Logger, observer?: RefusalObserver, now: () => number = Date.now): (refusal: AuthRefusal, transport: string) => void {
-  const lastLogged = new Map<string, { at: number; unlogged: number }>();
+export function createRefusalLog(logger: Logger, observer?: RefusalObserver, now?: () => number): (refusal: AuthRefusal, transport: string) => void {
+  const log = createThrottledLog(logger, undefined, now);
   return (refusal, transport) => {
     observer?.refused(refusal.kind);
-    const key = `${refusal.kind}\n${transport}\n${refusal.message}`;
-    const last = lastLogged.get(key);
-    if (last && now() - last.at < REFUSAL_LOG_INTERVAL_MS) {
-      last.unlogged += 1;
-      return;
-    }
-    if (lastLogged.size >= 1_000) lastLogged.clear();
-    lastLogged.set(key, { at: now(), unlogged: 0 });
     // The message names what was wrong, never the credential itself.
-    const line = { transport, refusal: refusal.kind, reason: refusal.message, ...(last ? { notLoggedSince: last.unlogged } : {}) };
-    if (refusal.kind === 'unavailable') logger.warn({ ...line, cause: causeOf(refusal) }, 'caller could not be checked');
-    else logger.info(line, 'caller refused');
+    const line = { transport, refusal: refusal.kind, reason: refusal.message };
+    const key = `${refusal.kind}\n${transport}\n${refusal.message}`;
+    if (refusal.kind === 'unavailable') log(key, 'warn', { ...line, cause: causeOf(refusal) }, 'caller could not be checked');
+    else log(key, 'info', line, 'caller refused');
   };
 }
 

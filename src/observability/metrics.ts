@@ -19,9 +19,6 @@ import { accessMetrics, type AccessMetrics } from './access-metrics.ts';
 export const MAX_OPERATION_NAMES = 200;
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-/** Codes of errors raised during execution that are the caller's doing, not the bank's or the gateway's. */
-const CLIENT_FAULT = new Set(['FORBIDDEN', 'BAD_USER_INPUT', 'CURSOR_EXPIRED']);
-
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
 export type { WebhookOutcome };
@@ -130,10 +127,6 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
       return {
         onExecuteDone: whenExecuted((result) => {
           operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
-          for (const error of result.errors ?? []) {
-            const code = error.extensions?.code;
-            if (typeof code === 'string' && CLIENT_FAULT.has(code)) access.clientError(code);
-          }
         }),
       };
     },
