@@ -1,4 +1,7 @@
 import { cpus, totalmem } from 'node:os';
+import type { AuthorizationResult } from './authorization.ts';
+import type { IdentityCosts } from './authorization-identity.ts';
+import type { ScreenScopeCost } from './authorization-scopes.ts';
 import type { CacheResult } from './cache.ts';
 import type { ClientRateLimitConfig } from '../src/config.ts';
 import type { DeferResult } from './defer.ts';
@@ -27,6 +30,8 @@ export const TARGETS = {
   deferRatio: 1.1,
   /** Another client's dashboard p50 while one client floods, against its p50 on the idle gateway. */
   fairShareRatio: 1.5,
+  /** What authorization adds to one operation at concurrency 1: scope checks, identity, a mutation's audit record. */
+  authorizationMs: 0.1,
 } as const;
 
 /** The memory sampler's name for this process (timing loop, webhook posts, the floor's server). */
@@ -47,6 +52,7 @@ export interface RunResults {
   fairness: FairnessResult;
   overhead: OverheadResult;
   cache: CacheResult;
+  authorization: AuthorizationResult;
   subscriptions: SubscriptionResult;
   memory: MemoryReport;
 }
@@ -168,6 +174,7 @@ function targetRows(r: RunResults): string[][] {
   }
 
   rows.push(...cacheRows(r.cache));
+  rows.push(authorizationTargetRow(r.authorization));
   rows.push(...fanoutRows(r.subscriptions));
 
   const peak = peakOf(r.memory, () => true, (p) => p.gatewayMb) ?? Number.NaN;
@@ -419,6 +426,117 @@ function memoryTable(m: MemoryReport): string {
   );
 }
 
+/** Authorization's figures are hundredths of a millisecond: shown to the microsecond. */
+const fine = (value: number): string => (Number.isFinite(value) ? value.toFixed(3) : 'n/a');
+const fineSigned = (value: number): string => `${value >= 0 ? '+' : '−'}${fine(Math.abs(value))}`;
+
+/** Whole microseconds, as shown and as process.cpuUsage counts: verdicts agree with the figures printed. */
+const micro = (ms: number): number => Math.round(ms * 1000);
+
+/** A difference of medians this close to the A-vs-A floor is not told apart from chance. */
+export const NOISE_MULTIPLE = 2;
+
+/** What the checks add to one screen: its difference of medians, counted as 0 when negative. */
+const checksCost = (s: ScreenScopeCost): number => Math.max(0, s.difference);
+
+/** A cost against the target: PASS or ABOVE, and whether the floor puts the target within reach of it. */
+export function authorizationVerdict(costMs: number, floorMs: number): string {
+  const target = TARGETS.authorizationMs;
+  const word = micro(costMs) <= micro(target) ? '**PASS**' : '**ABOVE**';
+  const close = Math.abs(micro(costMs) - micro(target)) <= micro(floorMs) ? ', within the floor of the target' : '';
+  return `${fine(costMs)} ms: ${word}${close}`;
+}
+
+/** One screen: with and without the checks, their difference beside its floor, and the totals per credential. */
+export function authorizationRow(s: ScreenScopeCost, identity: IdentityCosts): string[] {
+  const near = Math.abs(micro(s.difference)) <= NOISE_MULTIPLE * micro(s.floor);
+  return [
+    s.name,
+    `${s.checks.fields} ${s.checks.fields === 1 ? 'field' : 'fields'} + ${s.checks.records} records`,
+    `${fine(s.checked.p50)} / ${fine(s.checked.p95)}`,
+    `${fine(s.unchecked.p50)} / ${fine(s.unchecked.p95)}`,
+    `${fineSigned(s.difference)}${near ? ' (within the noise)' : ''}`,
+    fine(s.floor),
+    authorizationVerdict(checksCost(s) + identity.apiKey.cpu.p50, s.floor),
+    authorizationVerdict(checksCost(s) + identity.jwt.cpu.p50, s.floor),
+  ];
+}
+
+/** Each screen's checks plus each credential's identity check; a mutation's identity plus its audit record. */
+function operationTotals(a: AuthorizationResult): { name: string; apiKey: number; jwt: number }[] {
+  const { apiKey, jwt } = a.identity;
+  return [
+    ...a.screens.map((s) => ({ name: s.name, apiKey: checksCost(s) + apiKey.cpu.p50, jwt: checksCost(s) + jwt.cpu.p50 })),
+    { name: 'a mutation (identity + audit record)', apiKey: apiKey.cpu.p50 + a.audit.cpu.p50, jwt: jwt.cpu.p50 + a.audit.cpu.p50 },
+  ];
+}
+
+/** The Targets table's row: every screen, and a mutation, under the target with either credential. */
+export function authorizationTargetRow(a: AuthorizationResult): string[] {
+  const target = micro(TARGETS.authorizationMs);
+  const totals = operationTotals(a);
+  const above = totals.filter((t) => micro(t.apiKey) > target || micro(t.jwt) > target).map((t) => t.name);
+  return [
+    `authorization ≤ ${TARGETS.authorizationMs} ms per operation at concurrency 1 (scope checks + identity; a mutation: identity + its audit record)`,
+    `${totals.map((t) => `${t.name} ${fine(t.apiKey)} / ${fine(t.jwt)} ms`).join('; ')} (API key / JWT)`,
+    verdict(above.length === 0, above.length === 0 ? 'every operation, with either credential' : `above: ${above.join(', ')}`),
+  ];
+}
+
+const perCallText = (c: { cpu: { p50: number; p95: number }; wall: { p50: number } }): string =>
+  `${fine(c.cpu.p50)} ms CPU (p95 ${fine(c.cpu.p95)}), ${fine(c.wall.p50)} ms elapsed`;
+
+/** The section "Authorization cost per operation" (also what `npx node bench/authorization.ts` prints). */
+export function authorizationSection(a: AuthorizationResult): string {
+  const { apiKey, jwt } = a.identity;
+  const runs = a.screens[0]?.runs ?? 0;
+  const cached = a.screens.reduce((sum, s) => sum + s.reads.cached, 0);
+  const bank = a.screens.reduce((sum, s) => sum + s.reads.bank, 0);
+  const header = [
+    'screen',
+    'checks per run',
+    'with checks p50 / p95',
+    'without p50 / p95',
+    'difference of medians',
+    'noise floor (A vs A′)',
+    `checks + API key (target ${TARGETS.authorizationMs} ms)`,
+    `checks + JWT, seen before (target ${TARGETS.authorizationMs} ms)`,
+  ];
+  const reads =
+    bank === 0
+      ? `Every read is a hit of the record cache, filled by the warm-up, so no I/O is timed:\n${cached} reads from the cache and none from the bank during the measured runs.`
+      : `**${bank} reads went to the bank during the measured runs** (${cached} from the cache):\nthose runs include bank I/O.`;
+  const mutation = operationTotals(a).at(-1)!;
+  return `## Authorization cost per operation
+
+CPU time one operation spends on authorization at concurrency 1, in the benchmark's process
+(bench/authorization.ts). Each screen's document runs through graphql-js \`execute\` against
+\`buildSchema()\` (A) and \`buildSchema({ withoutAuthorization: true })\` (B), in the context
+src/yoga.ts builds, for an API-key caller with the admin role: every check passes.
+${reads}
+A third schema with the checks (A′) runs beside them; A against A′ is the same code,
+so their difference of medians is the noise floor (within one run: not what changes
+from one process to the next). The three interleave, the order rotated each round;
+${runs} measured runs each, after ${a.warmUpRuns} unmeasured; CPU ms per execution
+(process.cpuUsage). A difference within ${NOISE_MULTIPLE} × its floor is noise;
+a negative one counts as 0.
+
+${table(header, a.screens.map((s) => authorizationRow(s, a.identity)))}
+
+- Who is calling, per request (median of ${apiKey.batches} timed batches of calls):
+  an API key, one of ${a.identity.apiKeys} configured hashes: ${perCallText(apiKey)};
+  a JWT verified within the last minute (every request after a token's first):
+  ${perCallText(jwt)};
+  a JWT's first request (RS256, its signature checked; the JWKS already fetched):
+  ${perCallText(a.identity.jwtFirst)}.
+- A mutation's audit record (the audit plugin's hooks and recordAttempt,
+  to a stdout writer that discards the line): ${perCallText(a.audit)}.
+- A mutation, identity + audit record: with an API key ${authorizationVerdict(mutation.apiKey, 0)},
+  with a JWT ${authorizationVerdict(mutation.jwt, 0)}; plus its field's check
+  and its answer's records (not timed: a mutation calls the bank).
+`;
+}
+
 export function renderReport(r: RunResults): string {
   const cpu = cpus();
   const st = r.settings;
@@ -453,6 +571,7 @@ A second gateway process on the same sandbox, with the record cache on as \`npm 
 
 ${cacheTable(r)}
 
+${authorizationSection(r.authorization)}
 ## @defer on the cards screen
 
 \`${r.deferred.name}\` (bench/operations.graphql, CardsScreenDeferred) with \`Accept: multipart/mixed\`, one run at a time from this process after a second of unmeasured ones: the time from the request to its first complete part (the card list: ${r.deferred.firstPayloadRounds} round of calls) and to the end of its last (every card's details, cardholder and wallet: ${r.deferred.criticalPath} rounds), n=${r.deferred.firstPayload.count}. ${r.deferred.parts} parts per run; ${r.deferred.calls} upstream calls per run (minimum ${r.deferred.minimumCalls}). Bare floor: those calls replayed straight to the sandbox as for the operations above; the first payload's is its first round alone (the list call), the last's every call.

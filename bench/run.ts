@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
+import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
@@ -51,6 +52,12 @@ try {
     operations.push(await measureOperation(world, operation, settings));
   }
 
+  // In this process alone, between load phases: the gateway's process is idle, and no bank call is timed.
+  memory.phase('authorization cost (in the benchmark process, reads from memory)');
+  progress('authorization cost per operation');
+  await waitForQuiet(world);
+  const authorization = await measureAuthorization(world.sandboxUrl, settings, progress);
+
   memory.phase('operation: cards screen, details @defer (multipart)');
   progress('cards screen, details @defer');
   const deferred = await measureDefer(world, settings);
@@ -89,6 +96,7 @@ try {
     fairness,
     overhead,
     cache,
+    authorization,
     subscriptions,
     memory: await memory.stop(),
   });

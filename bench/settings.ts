@@ -28,6 +28,8 @@ export interface Settings {
   cpuProfileDir: string | undefined;
   /** Events sent one at a time, each after the previous one reached everybody (BENCH_PACED_EVENTS, default 100: a p99 over 20 events would be their maximum). */
   pacedEvents: number;
+  /** Measured runs of each schema per screen for the cost of authorization (BENCH_AUTH_RUNS, default 1000). */
+  authorizationRuns: number;
 }
 
 export function readSettings(): Settings {
@@ -40,5 +42,6 @@ export function readSettings(): Settings {
     burstEvents: envInteger('BENCH_EVENTS', 50, 1, 500),
     pacedEvents: envInteger('BENCH_PACED_EVENTS', 100, 0, 500),
     cpuProfileDir: process.env.BENCH_CPU_PROFILE || undefined,
+    authorizationRuns: envInteger('BENCH_AUTH_RUNS', 1_000, 20, 10_000),
   };
 }

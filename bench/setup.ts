@@ -44,7 +44,7 @@ export interface BenchWorld {
 }
 
 /** Starts `node sandbox/src/main.ts` on an ephemeral port and resolves with its URL once it listens. */
-async function startSandboxProcess(latencyMs: number, signingSecret: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startSandboxProcess(latencyMs: number, signingSecret: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['sandbox/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_WEBHOOK_SIGNING_SECRET: signingSecret },
@@ -68,7 +68,7 @@ async function startSandboxProcess(latencyMs: number, signingSecret: string): Pr
   return { child, url };
 }
 
-async function stopSandboxProcess(child: ChildProcess): Promise<void> {
+export async function stopSandboxProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import type { AuthorizationResult } from '../bench/authorization.ts';
+import type { PerCall } from '../bench/authorization-identity.ts';
+import type { ScreenScopeCost } from '../bench/authorization-scopes.ts';
 import type { DeferResult } from '../bench/defer.ts';
 import type { FairnessResult } from '../bench/fairness.ts';
 import type { LoadResult } from '../bench/load.ts';
-import { deferRows, fairnessRow, perClientLimits, wallRow } from '../bench/report.ts';
+import {
+  authorizationRow,
+  authorizationSection,
+  authorizationTargetRow,
+  authorizationVerdict,
+  deferRows,
+  fairnessRow,
+  perClientLimits,
+  wallRow,
+} from '../bench/report.ts';
 import { summarize } from '../bench/stats.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
@@ -105,5 +117,73 @@ describe('wallRow', () => {
 
   it('fails a run that took more rounds than the critical path, in time or not', () => {
     expect(wallRow(operation(43, 42, 3), 20)[2]).toBe('**not met** (1.00 ms to spare; 1 round(s) more than the critical path)');
+  });
+});
+
+describe('the cost of authorization', () => {
+  const spread = (p50: number) => ({ count: 1000, p50, p95: p50 + 0.2 });
+  /** A screen's CPU ms per run with the checks (A), without (B) and with them again (A′). */
+  const screen = (name: string, a: number, b: number, aAgain: number, records = 125): ScreenScopeCost => ({
+    name,
+    runs: 1000,
+    checked: spread(a),
+    unchecked: spread(b),
+    control: spread(aAgain),
+    difference: a - b,
+    floor: Math.max(0.001, Math.abs(a - aAgain)),
+    checks: { fields: 1, records },
+    reads: { cached: 55_000, bank: 0 },
+  });
+  const perCall = (cpu: number): PerCall => ({ batch: 20, batches: 300, cpu: { p50: cpu, p95: 2 * cpu }, wall: { p50: cpu + 0.002, p95: 2 * cpu } });
+  const identity = (jwt: number) => ({ apiKeys: 5, apiKey: perCall(0.001), jwt: perCall(jwt), jwtFirst: perCall(0.085) });
+  const result = (jwt: number, screens: ScreenScopeCost[]): AuthorizationResult => ({ warmUpRuns: 200, screens, identity: identity(jwt), audit: perCall(0.004) });
+  const cards = screen('cards screen (50 cards)', 0.775, 0.747, 0.776);
+
+  it('sets the difference of medians beside its floor, and adds each credential to it against 0.1 ms', () => {
+    expect(authorizationRow(cards, identity(0.043))).toEqual([
+      'cards screen (50 cards)',
+      '1 field + 125 records',
+      '0.775 / 0.975',
+      '0.747 / 0.947',
+      '+0.028',
+      '0.001',
+      '0.029 ms: **PASS**',
+      '0.071 ms: **PASS**',
+    ]);
+    expect(authorizationRow(cards, identity(0.083)).slice(6)).toEqual(['0.029 ms: **PASS**', '0.111 ms: **ABOVE**']);
+  });
+
+  it('calls a difference within twice its floor noise, and counts a negative one as nothing', () => {
+    const row = authorizationRow(screen('fx screen', 0.043, 0.045, 0.042, 4), identity(0.04));
+    expect(row.slice(4)).toEqual(['−0.002 (within the noise)', '0.001', '0.001 ms: **PASS**', '0.040 ms: **PASS**']);
+  });
+
+  it('says when the target lies within the floor of the figure', () => {
+    expect(authorizationVerdict(0.099, 0.002)).toBe('0.099 ms: **PASS**, within the floor of the target');
+    expect(authorizationVerdict(0.1, 0.001)).toBe('0.100 ms: **PASS**, within the floor of the target');
+    expect(authorizationVerdict(0.104, 0.003)).toBe('0.104 ms: **ABOVE**');
+  });
+
+  it('meets the target only when every screen and a mutation are under it with either credential', () => {
+    const dashboard = screen('dashboard', 0.161, 0.151, 0.162, 7);
+    expect(authorizationTargetRow(result(0.05, [dashboard, cards]))).toEqual([
+      'authorization ≤ 0.1 ms per operation at concurrency 1 (scope checks + identity; a mutation: identity + its audit record)',
+      'dashboard 0.011 / 0.060 ms; cards screen (50 cards) 0.029 / 0.078 ms; a mutation (identity + audit record) 0.005 / 0.054 ms (API key / JWT)',
+      '**met** (every operation, with either credential)',
+    ]);
+    expect(authorizationTargetRow(result(0.08, [dashboard, cards]))[2]).toBe('**not met** (above: cards screen (50 cards))');
+    // The fx screen's 0.003 ms of checks and the JWT's 0.097 ms are the target exactly; a mutation's 0.004 ms of audit is not.
+    const fx = screen('fx screen', 0.043, 0.04, 0.043, 4);
+    expect(authorizationTargetRow(result(0.097, [fx]))[2]).toBe('**not met** (above: a mutation (identity + audit record))');
+  });
+
+  it('renders its section in short lines, says whether any read reached the bank, and adds up a mutation', () => {
+    const section = authorizationSection(result(0.043, [cards]));
+    expect(section).toContain('55000 reads from the cache and none from the bank during the measured runs.');
+    expect(section).toContain('an API key, one of 5 configured hashes: 0.001 ms CPU (p95 0.002), 0.003 ms elapsed;');
+    expect(section).toContain('- A mutation, identity + audit record: with an API key 0.005 ms: **PASS**,\n  with a JWT 0.047 ms: **PASS**;');
+    expect(section.split('\n').filter((line) => !line.startsWith('|') && line.length > 100)).toEqual([]);
+    const leaky = result(0.043, [{ ...cards, reads: { cached: 54_990, bank: 10 } }]);
+    expect(authorizationSection(leaky)).toContain('**10 reads went to the bank during the measured runs** (54990 from the cache):\nthose runs include bank I/O.');
   });
 });

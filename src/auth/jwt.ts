@@ -1,5 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { accessOf, grantsFromValues, type Access } from '../permissions.ts';
+import { sha256Hex } from './api-keys.ts';
 import { AuthRefusal } from './refusal.ts';
 
 /**
@@ -34,8 +36,31 @@ export interface JwtCaller {
 
 export type JwtVerifier = (token: string) => Promise<JwtCaller>;
 
-export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
-  const keys = remoteKeys(settings.jwksUrl);
+/**
+ * A verified token is remembered, by its hash, for at most VERIFIED_TTL_MS (never past its `exp`):
+ * a frontend sends the same JWT with every request, and verifying its signature again costs about as
+ * much CPU as everything else authorization does for a screen. A key dropped from the JWKS stops
+ * being trusted within that bound (jose keeps the key set 10 minutes anyway); a refusal is not kept.
+ */
+export const VERIFIED_TTL_MS = 60_000;
+
+export function createJwtVerifier(settings: JwtSettings, options: { now?: () => number; keys?: JWTVerifyGetKey } = {}): JwtVerifier {
+  const now = options.now ?? Date.now;
+  const keys = options.keys ?? remoteKeys(settings.jwksUrl);
+  const verified = new LRUCache<string, JwtCaller>({ max: 10_000, ttlAutopurge: false, ttlResolution: 0, perf: { now } });
+  const verify = verifier(settings, keys);
+  return async (token) => {
+    const key = sha256Hex(token);
+    const known = verified.get(key);
+    if (known) return known;
+    const { caller, expiresAt } = await verify(token);
+    const ttl = Math.min(VERIFIED_TTL_MS, expiresAt - now());
+    if (ttl > 0) verified.set(key, caller, { ttl });
+    return caller;
+  };
+}
+
+function verifier(settings: JwtSettings, keys: JWTVerifyGetKey): (token: string) => Promise<{ caller: JwtCaller; expiresAt: number }> {
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, keys, {
@@ -47,7 +72,7 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier {
       });
       const subject = payload.sub;
       if (!subject || subject.length > 200) throw new AuthRefusal('invalid', 'The JWT has no usable sub claim (1-200 characters)');
-      return { subject, ...accessFromClaims(payload, settings) };
+      return { caller: { subject, ...accessFromClaims(payload, settings) }, expiresAt: (payload.exp ?? 0) * 1000 };
     } catch (error) {
       throw error instanceof AuthRefusal ? error : refusalFor(error);
     }

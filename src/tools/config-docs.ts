@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { configSchema, SETTINGS, type GroupMeta, type SettingEntry } from '../config.ts';
+import { withGenerated, writeOrCheck } from './generated-part.ts';
 
 /**
  * `npm run config:docs`: docs/configuration.md's tables of variables and .env.example, written
@@ -11,8 +12,7 @@ import { configSchema, SETTINGS, type GroupMeta, type SettingEntry } from '../co
 const ROOT = new URL('../../', import.meta.url);
 export const DOC_PATH = fileURLToPath(new URL('docs/configuration.md', ROOT));
 export const ENV_EXAMPLE_PATH = fileURLToPath(new URL('.env.example', ROOT));
-const BEGIN = '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->';
-const END = '<!-- variables: end -->';
+const MARKERS = { begin: '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->', end: '<!-- variables: end -->' };
 
 /** A setting's default in words: the docs' own text where the schema's default is not the whole story. */
 export function defaultOf(entry: SettingEntry): string {
@@ -51,10 +51,7 @@ export function variableTables(): string {
 
 /** docs/configuration.md with its generated part replaced by `tables`. */
 export function withTables(doc: string, tables: string): string {
-  const begin = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`${DOC_PATH} lacks the markers of its generated part`);
-  return `${doc.slice(0, begin + BEGIN.length)}\n\n${tables}\n\n${doc.slice(end)}`;
+  return withGenerated(doc, MARKERS, tables, DOC_PATH);
 }
 
 const plain = (text: string) => text.replaceAll('`', '');
@@ -78,19 +75,11 @@ export function envExample(): string {
 }
 
 function main(argv: string[]): number {
-  const check = argv.includes('--check');
   const wanted = [
     { path: DOC_PATH, text: withTables(readFileSync(DOC_PATH, 'utf8'), variableTables()) },
     { path: ENV_EXAMPLE_PATH, text: envExample() },
   ];
-  const stale = wanted.filter(({ path, text }) => readFileSync(path, 'utf8') !== text);
-  if (check) {
-    for (const { path } of stale) process.stderr.write(`${path} is out of date: run npm run config:docs\n`);
-    return stale.length === 0 ? 0 : 1;
-  }
-  for (const { path, text } of stale) writeFileSync(path, text);
-  process.stdout.write(stale.length === 0 ? 'configuration docs up to date\n' : `wrote ${stale.map(({ path }) => path).join(', ')}\n`);
-  return 0;
+  return writeOrCheck(wanted, argv, 'npm run config:docs', 'configuration docs');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
