@@ -131,6 +131,20 @@ describe('service mode: JWTs', () => {
     expect(answer.status).toBe(200);
   });
 
+  it('grants what the claims name and ignores the rest, logging each unknown value once', async () => {
+    const claims = { roles: ['viewer', 'Gateway.Superuser'], scope: 'openid payouts:write' };
+    for (const subject of ['svc-a', 'svc-b']) {
+      const answer = await post(kit.baseUrl!, '{ me { roles permissions } }', { authorization: `Bearer ${await jwt({ subject }, claims)}` });
+      expect(answer.body.data.me.roles).toEqual(['viewer']);
+      expect(answer.body.data.me.permissions).toContain('payouts:write');
+    }
+    const unknown = logLines.map((line) => JSON.parse(line)).filter((line) => line.msg?.startsWith('a JWT claim value names no role or permission'));
+    expect(unknown.map((line) => [line.level, line.value])).toEqual([
+      [40, 'openid'],
+      [40, 'Gateway.Superuser'],
+    ]);
+  });
+
   it('refuses a JWT signed by a key the JWKS does not hold', async () => {
     await expectRefused({ authorization: `Bearer ${await jwt({ foreignKey: true })}` }, /signature does not verify/);
   });

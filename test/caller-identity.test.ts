@@ -85,6 +85,32 @@ describe('passthrough: who a token belongs to', () => {
   });
 });
 
+describe('passthrough: what bank users may do through the gateway', () => {
+  const restricted: CallerAuthConfig = { ...PASSTHROUGH, passthrough: { roles: ['viewer'], users: [{ user: 'someone-else', roles: ['treasurer'], cardholderId: null }] } };
+  const kit = useKit({ cache: false, auth: restricted });
+  const QUOTE = 'mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename ... on Forbidden { permission } } }';
+
+  it('holds PASSTHROUGH_ROLES: a viewer reads, and its writes are Forbidden before the bank sees them', async () => {
+    const token = await login(kit);
+    await kit.resetCounts();
+    expect((await kit.execute(parseMe(), {}, bearer(token))).data!.me.roles).toEqual(['viewer']);
+    expect((await kit.execute(parse(QUOTE) as never, {}, bearer(token))).data).toEqual({ quoteCreate: { __typename: 'Forbidden', permission: 'quotes:write' } });
+    expect(kit.calls()).toEqual([]);
+  });
+});
+
+describe('passthrough: a bank user with roles of its own', () => {
+  const own: CallerAuthConfig = { ...PASSTHROUGH, passthrough: { roles: ['viewer'], users: [{ user: DEMO_CREDENTIALS.userId, roles: ['bookkeeper'], cardholderId: null }] } };
+  const kit = useKit({ cache: false, auth: own });
+
+  it('holds PASSTHROUGH_USER_ROLES instead of everyone’s', async () => {
+    const token = await login(kit);
+    const quote = await kit.execute(parse('mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename } }') as never, {}, bearer(token));
+    expect(quote.data).toEqual({ quoteCreate: { __typename: 'QuoteCreateSuccess' } });
+    expect((await kit.execute(parseMe(), {}, bearer(token))).data!.me.roles).toEqual(['bookkeeper']);
+  });
+});
+
 describe.each([
   ['passthrough', PASSTHROUGH],
   ['none', { ...PASSTHROUGH, mode: 'none' } satisfies CallerAuthConfig],

@@ -3,7 +3,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, type AuditConfig, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import type { AuditRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -73,6 +73,8 @@ export interface KitOptions {
   tracer?: Tracer;
   /** The audit trail's Redis Stream key (with `redisUrl`); tests isolate themselves with it. */
   auditRedisKey?: string;
+  /** Where the audit trail writes; by default stdout as npm start writes it, caught by the kit (`audit()`). */
+  audit?: AuditConfig;
 }
 
 export { KIT_WEBHOOKS };
@@ -118,7 +120,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
   // The audit trail as npm start writes it (JSON lines on stdout), caught here and scanned for secrets.
   const auditLines: string[] = [];
   const gateway = createGateway({
-    audit: { ...DEFAULT_AUDIT, stdout: { write: (line: string) => (auditLines.push(line), record('audit trail', line)) } },
+    audit: { ...(options.audit ?? DEFAULT_AUDIT), stdout: { write: (line: string) => (auditLines.push(line), record('audit trail', line)) } },
     auditRedisKey: options.auditRedisKey,
     upstream: upstreamConfig,
     logger: options.logger ?? scannedLogger,
