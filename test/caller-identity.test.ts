@@ -5,6 +5,7 @@ import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { describe, expect, it } from 'vitest';
 import type { CallerAuthConfig } from '../src/config.ts';
 import { AccessTokenCreateDocument, BalancesDocument } from './generated/graphql.ts';
+import { runWs } from './auth-clients.ts';
 import { rawUpstream, useKit, type Kit } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';
 
@@ -128,6 +129,20 @@ describe.each([
     await kit.resetCounts();
     expect(outcomes([await kit.execute(BalancesDocument, {}, bearer(made[0]!))])).toEqual(['UNAUTHENTICATED']);
     expect(kit.calls()).toEqual([]);
+  });
+});
+
+describe('made-up tokens over graphql-ws', () => {
+  const kit = useKit({ cache: false, listen: true, auth: PASSTHROUGH, clientRateLimit: LIMIT });
+
+  it('are proven within the address’s window too: past it, connection_init closes 4429 with no bank call', async () => {
+    const closes = [];
+    for (let i = 0; i < 7; i++) {
+      const outcome = await runWs(kit.baseUrl!, 'subscription { accountStatusChanged { status } }', { authorization: `Bearer made-up-${randomUUID()}` });
+      closes.push('closed' in outcome ? outcome.closed.code : 'open');
+    }
+    expect(closes).toEqual([4403, 4403, 4403, 4403, 4403, 4429, 4429]);
+    expect(kit.calls().map((c) => `${c.path} ${c.status}`)).toEqual(Array(5).fill(`${CHECK} 401`));
   });
 });
 

@@ -123,6 +123,8 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
         }
         return caller.unproven ? await complete(caller, request.socket.remoteAddress) : caller;
       } catch (error) {
+        // The proof of a new token was over the address's operations per window.
+        if (isGraphQLError(error)) return { code: SOCKET_CLOSE_TOO_MANY, reason: closeReason(error.message) };
         if (!(error instanceof AuthRefusal)) throw error;
         logRefusal(error, 'graphql-ws');
         return { code: SOCKET_CLOSE[error.kind], reason: closeReason(error.message) };
@@ -149,10 +151,17 @@ function identityCompleter(config: CallerAuthConfig, bankUsers: BankUsers | unde
     try {
       user = await bankUsers!.userOf(token, { beforeProof });
     } catch (error) {
-      throw error instanceof Error && error.name === 'GraphQLError' ? error : tokenRefusal(error);
+      throw isGraphQLError(error) ? error : tokenRefusal(error);
     }
     return { kind: 'upstream-token', name: user, upstreamToken: token, access: accessOfUser(user) };
   };
+}
+
+/** graphql-ws's close code for a client that tried too often (its own, for too many connection_init). */
+const SOCKET_CLOSE_TOO_MANY = 4429;
+
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof Error && error.name === 'GraphQLError';
 }
 
 /** What a bank user may do: mode none, everything; passthrough, its own roles or everyone's. */
