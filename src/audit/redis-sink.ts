@@ -22,37 +22,48 @@ export interface RedisSinkOptions {
   tally: Tally;
 }
 
+/** Records kept while the first connection is being made: a gateway's first seconds lose none. */
+const MAX_WAITING = 1_000;
+
 export function redisSink({ url, key, maxLen, delivery, tally }: RedisSinkOptions): Sink {
   const redis = new Redis(url, { ...BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
-  // Until the first connection succeeds or fails, a record that misses Redis is counted but no
-  // outage is announced: the gateway is only starting.
-  let starting = true;
+  // Until the first connection succeeds or fails, records wait for it (no outage is announced: the
+  // gateway is only starting); once it has failed, they are missed and said.
+  let waiting: { json: string; record: AuditRecord }[] | undefined = [];
   let closed = false;
   let lastError = 'not connected yet';
-  redis.on('error', (error: Error) => {
-    lastError = error.message;
-    starting = false;
-  });
-  redis.on('ready', () => {
-    starting = false;
-  });
 
   const missed = (record: AuditRecord, reason: string) => {
-    // Neither the first connection still being made nor one closed on purpose is an outage.
-    if (starting || closed) tally.failed();
+    // A connection closed on purpose is no outage: the primary destination has the record.
+    if (closed) tally.failed();
     else delivery.missed(record, reason);
   };
+  const send = (json: string, record: AuditRecord) => {
+    redis.xadd(key, 'MAXLEN', '~', maxLen, '*', 'record', json).then(
+      () => delivery.reached(),
+      (error: Error) => missed(record, error.message),
+    );
+  };
+  const release = (each: (entry: { json: string; record: AuditRecord }) => void) => {
+    const held = waiting ?? [];
+    waiting = undefined;
+    for (const entry of held) each(entry);
+  };
+  redis.on('ready', () => release(({ json, record }) => send(json, record)));
+  redis.on('error', (error: Error) => {
+    lastError = error.message;
+    release(({ record }) => missed(record, lastError));
+  });
 
   return {
     write: (json, record) => {
-      if (redis.status !== 'ready') return missed(record, lastError);
-      redis.xadd(key, 'MAXLEN', '~', maxLen, '*', 'record', json).then(
-        () => delivery.reached(),
-        (error: Error) => missed(record, error.message),
-      );
+      if (redis.status === 'ready') return send(json, record);
+      if (waiting && waiting.length < MAX_WAITING) return void waiting.push({ json, record });
+      missed(record, lastError);
     },
     close: async () => {
       closed = true;
+      release(({ record }) => missed(record, 'the audit trail closed before Redis answered'));
       await redis.quit().catch(() => redis.disconnect());
     },
   };

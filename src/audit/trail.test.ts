@@ -257,6 +257,18 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     observed.reset();
   }
 
+  it('keeps the records written while its first connection is made, and lands them once it is up', async () => {
+    const key = 'audit-first-seconds';
+    const log = capturedLog();
+    const observed = countingObserver();
+    const trail = openTrail({ destination: { kind: 'off' }, redisUrl: redis.url, redisKey: key, logger: log.logger, observer: observed.observer });
+    trail.write(auditRecord({ requestId: 'req-at-once' }));
+    await vi.waitFor(async () => expect(await lastRequestId(key)).toBe('req-at-once'));
+    expect(observed.counts.failed.redis).toBe(0);
+    expect(log.warnings(/Redis/)).toEqual([]);
+    await reader.del(key);
+  });
+
   it('appends every record to the stream, capped near its length, and nothing to stdout when the destination is off', async () => {
     const stdout = memoryStdout();
     const log = capturedLog();
