@@ -11,7 +11,7 @@ import { accessOf } from '../src/permissions.ts';
 import { JWT_AUDIENCE, JWT_ISSUER, startJwks } from '../test/jwks.ts';
 import { benchApiKey, CONFIGURED_API_KEYS, serviceAuthConfig } from './authorization-context.ts';
 import { extraCardMutation } from './operations.ts';
-import { percentile } from './stats.ts';
+import { spreadOf } from './stats.ts';
 
 /**
  * The per-request costs of authorization besides the scope checks, each timed alone in this
@@ -71,11 +71,9 @@ async function timeInTurns(measures: Measure[], rounds: number): Promise<void> {
 }
 
 function perCall(m: Measure): PerCall {
-  const spread = (samples: number[]) => {
-    const sorted = [...samples].sort((a, b) => a - b);
-    return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
-  };
-  return { batch: m.batch, batches: m.cpu.length, cpu: spread(m.cpu), wall: spread(m.wall) };
+  const { p50, p95 } = spreadOf(m.cpu);
+  const wall = spreadOf(m.wall);
+  return { batch: m.batch, batches: m.cpu.length, cpu: { p50, p95 }, wall: { p50: wall.p50, p95: wall.p95 } };
 }
 
 async function authenticated(authenticator: Authenticator, presented: Presented): Promise<CallerIdentity> {

@@ -3,7 +3,7 @@ import { execute, isObjectType, parse, validate, type DocumentNode, type Executi
 import { buildSchema } from '../src/schema/index.ts';
 import type { BenchOperation } from './operations.ts';
 import type { InMemoryWorld } from './authorization-context.ts';
-import { percentile } from './stats.ts';
+import { spreadOf, type Spread } from './stats.ts';
 
 /**
  * What the scope checks cost one screen: its document executed with graphql-js `execute` against
@@ -19,12 +19,7 @@ import { percentile } from './stats.ts';
 /** process.cpuUsage counts whole microseconds: no difference finer than that is seen. */
 const CLOCK_MS = 0.001;
 
-/** Percentiles of CPU ms per execution. */
-export interface Spread {
-  count: number;
-  p50: number;
-  p95: number;
-}
+export type { Spread };
 
 export interface ScreenScopeCost {
   name: string;
@@ -52,11 +47,6 @@ export interface ScopeSchemas {
 
 export function scopeSchemas(): ScopeSchemas {
   return { checked: buildSchema(), unchecked: buildSchema({ withoutAuthorization: true }), control: buildSchema() };
-}
-
-function spreadOf(samples: number[]): Spread {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 }
 
 /** One execution in a fresh context (as one request), its CPU time in ms; GraphQL errors throw. */

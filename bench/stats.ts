@@ -26,6 +26,18 @@ export function summarize(samples: readonly number[]): Summary {
   };
 }
 
+/** The median and p95 of samples (the authorization figures). */
+export interface Spread {
+  count: number;
+  p50: number;
+  p95: number;
+}
+
+export function spreadOf(samples: readonly number[]): Spread {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
 /** Milliseconds, to two decimals under 10 ms and one above: enough to tell tenths of a millisecond apart. */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';

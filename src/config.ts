@@ -17,7 +17,7 @@ import {
   type SandboxSettings,
 } from '@banking-gateway/sandbox/settings.ts';
 import { z } from 'zod';
-import { parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
+import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
 export { ConfigError, type SandboxSettings };
 export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sandbox/settings.ts';
@@ -185,13 +185,13 @@ export const configSchema = z.object({
     jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
     jwtAccessClaims: setting(
       'JWT_ACCESS_CLAIMS',
-      z.preprocess((v) => (v === undefined || v === '' ? 'scope,scp,roles' : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
+      z.preprocess((v) => (v === undefined || v === '' ? DEFAULT_JWT_ACCESS_CLAIMS.join(',') : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
       "service mode: the JWT claims whose values grant access: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
-      '`scope,scp,roles`',
+      `\`${DEFAULT_JWT_ACCESS_CLAIMS.join(',')}\``,
     ),
     jwtCardholderClaim: setting(
       'JWT_CARDHOLDER_CLAIM',
-      z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default('cardholder_id')).meta({ rule: 'claim name' }),
+      z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM)).meta({ rule: 'claim name' }),
       "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only",
     ),
     passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),

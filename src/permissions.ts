@@ -123,9 +123,6 @@ export interface Access {
   readonly cardholderId: string | null;
 }
 
-/** Everything, for the embedded sandbox's mode none and for passthrough without a role mapping. */
-export const UNRESTRICTED: Access = { roles: [], permissions: new Set(ALL_PERMISSIONS), cardholderId: null };
-
 /** Nothing at all: a caller no configured grant reaches. */
 export const NO_ACCESS: Access = { roles: [], permissions: new Set(), cardholderId: null };
 
@@ -149,6 +146,10 @@ export function accessOf(grants: { roles?: readonly Role[]; permissions?: readon
   }
   return { roles, permissions, cardholderId };
 }
+
+/** The JWT claims that grant access by default (OAuth's `scope` string, the `scp` array, a `roles` array), and the one that binds a cardholder. */
+export const DEFAULT_JWT_ACCESS_CLAIMS = ['scope', 'scp', 'roles'];
+export const DEFAULT_JWT_CARDHOLDER_CLAIM = 'cardholder_id';
 
 /**
  * Values of an identity provider's claims (`scope`, `scp`, `roles`...) read as roles and

@@ -1,13 +1,13 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/api-keys.ts';
 import { ALL_PERMISSIONS, withImplied, type Permission } from '../src/permissions.ts';
 import { OPERATIONS } from '../bench/operations.ts';
 import { post } from './auth-clients.ts';
-import { JWT_AUDIENCE, JWT_ISSUER, startJwks, type Jwks } from './jwks.ts';
-import { startKit, type Kit } from './kit.ts';
+import { useJwtKit } from './jwt-kit.ts';
+import { startKit } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';
 import { readmeExamples } from './readme-examples.ts';
 
@@ -54,35 +54,16 @@ const MUTATIONS = readmeExamples()
   .filter(({ example }) => example.startsWith('mutation'))
   .map(({ name, example }) => ({ name, query: example.replace('{ __typename', '{ __typename ... on Forbidden { permission }') }));
 
-let jwks: Jwks;
-let kit: Kit;
-
-beforeAll(async () => {
-  jwks = await startJwks();
-  // These tests count the bank calls each attempt makes: the record cache stays off.
-  kit = await startKit({
-    cache: false,
-    // The README's webhook examples take the configured codes, as npm start's embedded sandbox has them.
-    webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
-    auth: {
-      mode: 'service',
-      apiKeys: [{ name: 'dashboard', sha256: sha256Hex(VIEWER_KEY), roles: ['viewer'], cardholderId: null }],
-      jwt: { jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
-      allowedOrigins: [],
-    },
-  });
-});
-afterAll(async () => {
-  await kit?.close();
-  await jwks?.close();
+// These tests count the bank calls each attempt makes: the record cache stays off.
+const { kit, bearer, jwtConfig } = useJwtKit({
+  cache: false,
+  // The README's webhook examples take the configured codes, as npm start's embedded sandbox has them.
+  webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
+  apiKeys: [{ name: 'dashboard', sha256: sha256Hex(VIEWER_KEY), roles: ['viewer'], cardholderId: null }],
 });
 
 /** A JWT whose `scope` claim grants exactly these permissions (and what they imply). */
-async function jwtWith(subject: string, permissions: readonly string[]): Promise<Record<string, string>> {
-  const token = await jwks.sign({ subject }, { scope: permissions.join(' ') });
-  registerSecret('a caller JWT', token);
-  return { authorization: `Bearer ${token}` };
-}
+const jwtWith = (subject: string, permissions: readonly string[]) => bearer(subject, { scope: permissions.join(' ') });
 
 /** Every permission but the ones that would grant `needed`, directly or by implication. */
 const allBut = (needed: Permission) => ALL_PERMISSIONS.filter((permission) => !withImplied([permission]).has(needed));
@@ -221,7 +202,7 @@ describe('over HTTP', () => {
     const listening = await startKit({
       cache: false,
       listen: true,
-      auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] },
+      auth: { mode: 'service', apiKeys: [], jwt: jwtConfig(), allowedOrigins: [] },
     });
     try {
       const answer = await post(listening.baseUrl!, '{ cards(first: 5) { nodes { upstreamId } } balances { currency } }', await jwtWith('card-reader', ['cards:read']));

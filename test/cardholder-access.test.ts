@@ -1,10 +1,8 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { parse } from 'graphql';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JWT_AUDIENCE, JWT_ISSUER, startJwks, type Jwks } from './jwks.ts';
-import { startKit, type Kit } from './kit.ts';
-import { registerSecret } from './leak-scan.ts';
+import { describe, expect, it } from 'vitest';
+import { useJwtKit } from './jwt-kit.ts';
 import { subscribeSse, subscribeWs } from './subscribe.ts';
 
 /**
@@ -14,31 +12,8 @@ import { subscribeSse, subscribeWs } from './subscribe.ts';
  * that do not exist, and no cardholder is ever answered from another's cached reads.
  */
 
-const CODES = { agentCode: 'AG-CH', subagentCode: 'SUB-CH', companyCode: 'CO-CH' };
-let jwks: Jwks;
-let kit: Kit;
-
-beforeAll(async () => {
-  jwks = await startJwks();
-  // The record cache stays on, as npm start ships it: bound callers must never share its answers.
-  kit = await startKit({
-    listen: true,
-    reconcileWebhooks: true,
-    webhooks: CODES,
-    auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] },
-  });
-});
-afterAll(async () => {
-  await kit?.close();
-  await jwks?.close();
-});
-beforeEach(() => kit.fresh());
-
-async function bearer(subject: string, claims: Record<string, unknown>): Promise<Record<string, string>> {
-  const token = await jwks.sign({ subject }, claims);
-  registerSecret('a caller JWT', token);
-  return { authorization: `Bearer ${token}` };
-}
+// The record cache stays on, as npm start ships it: bound callers must never share its answers.
+const { kit, bearer } = useJwtKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-CH', subagentCode: 'SUB-CH', companyCode: 'CO-CH' }, freshEachTest: true });
 
 const ava = () => bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' });
 const ops = () => bearer('ops-phone', { scope: 'cardholder', cardholder_id: 'chd_demo_ops' });

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/api-keys.ts';
-import { JWT_AUDIENCE, JWT_ISSUER, startJwks, type Jwks } from './jwks.ts';
-import { startKit, type Kit } from './kit.ts';
+import { useJwtKit } from './jwt-kit.ts';
 import { registerSecret } from './leak-scan.ts';
 
 /** docs/permissions.md's examples, run as written: the claims it shows grant what its answers say. */
@@ -19,33 +18,9 @@ function example(label: string): any {
 
 const VIEWER_KEY = 'gwk_test-permissions-doc-0123456789abcdef';
 registerSecret('a caller API key', VIEWER_KEY);
-let jwks: Jwks;
-let kit: Kit;
+const { kit, bearer } = useJwtKit({ cache: false, apiKeys: [{ name: 'dashboard', sha256: sha256Hex(VIEWER_KEY), roles: ['viewer'], cardholderId: null }] });
 
-beforeAll(async () => {
-  jwks = await startJwks();
-  kit = await startKit({
-    cache: false,
-    auth: {
-      mode: 'service',
-      apiKeys: [{ name: 'dashboard', sha256: sha256Hex(VIEWER_KEY), roles: ['viewer'], cardholderId: null }],
-      jwt: { jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE },
-      allowedOrigins: [],
-    },
-  });
-});
-afterAll(async () => {
-  await kit?.close();
-  await jwks?.close();
-});
-
-async function asClaims(claims: { sub: string } & Record<string, unknown>): Promise<Record<string, string>> {
-  const { sub, ...rest } = claims;
-  const token = await jwks.sign({ subject: sub }, rest);
-  registerSecret('a caller JWT', token);
-  return { authorization: `Bearer ${token}` };
-}
-
+const asClaims = ({ sub, ...claims }: { sub: string } & Record<string, unknown>) => bearer(sub, claims);
 const run = (query: string, headers: Record<string, string>) => kit.execute(parse(query) as never, {}, headers);
 const ME = '{ me { kind name roles mutations cardholderUpstreamId } }';
 

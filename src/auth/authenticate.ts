@@ -1,5 +1,5 @@
 import type { CallerAuthConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import { createThrottledLog, type Logger } from '../logger.ts';
 import { accessOf, type Access } from '../permissions.ts';
 import { createApiKeyMatcher } from './api-keys.ts';
 import { API_KEY_HEADER, type Presented } from './credentials.ts';
@@ -49,7 +49,10 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
   const matchKey = config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined;
   const keys = new Map(config.apiKeys.map((key) => [key.name, accessOf(key)]));
   const jwt = config.jwt ? createJwtVerifier(config.jwt) : undefined;
-  const unknownClaimValue = onceEach(logger, 'a JWT claim value names no role or permission of this gateway: ignored (roles and permissions: docs/permissions.md)');
+  // Each unknown value once: claims are the identity provider's, and the same come with every request.
+  const log = createThrottledLog(logger, Number.POSITIVE_INFINITY);
+  const unknownClaimValue = (value: string) =>
+    log(value, 'warn', { value: value.slice(0, 100) }, 'a JWT claim value names no role or permission of this gateway: ignored (roles and permissions: docs/permissions.md)');
   const accepted = [matchKey && `an API key in the ${API_KEY_HEADER} header`, jwt && 'a JWT as "Authorization: Bearer <jwt>"'].filter(Boolean).join(' or ');
   const challenge = [matchKey && `ApiKey ${REALM}, header="${API_KEY_HEADER}"`, jwt && `Bearer ${REALM}`].filter(Boolean).join(', ');
   const authenticate: Authenticate = async (presented) => {
@@ -75,18 +78,4 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
     }
   };
   return { authenticate, challenge };
-}
-
-/**
- * Logs `message` once per distinct value (callers' claims are not ours to bound, so at most
- * MAX_VALUES are remembered; past them nothing more is logged).
- */
-function onceEach(logger: Logger, message: string): (value: string) => void {
-  const MAX_VALUES = 1_000;
-  const seen = new Set<string>();
-  return (value) => {
-    if (seen.has(value) || seen.size >= MAX_VALUES) return;
-    seen.add(value);
-    logger.warn({ value: value.slice(0, 100) }, message);
-  };
 }

@@ -30,6 +30,18 @@ function notOwnCard(): InputValidationError {
   return new InputValidationError({ issues: [{ path: ['input', 'cardId'], message: 'names no card of this cardholder' }] });
 }
 
+/** `call`, made once `allowed(id)` says the record is the caller's; otherwise `refusal(id)` is thrown. */
+function checkedFirst<A extends unknown[], R>(
+  allowed: (id: string) => boolean | Promise<boolean>,
+  refusal: (id: string) => Error,
+  call: (id: string, ...rest: A) => Promise<R>,
+): (id: string, ...rest: A) => Promise<R> {
+  return async (id, ...rest) => {
+    if (!(await allowed(id))) throw refusal(id);
+    return call(id, ...rest);
+  };
+}
+
 function refused(permission: Permission, what: string): () => Promise<never> {
   return () => Promise.reject(new PermissionDeniedError(permission, what));
 }
@@ -43,9 +55,7 @@ function boundCards(cards: Upstream['cards'], cardholderId: string): Upstream['c
     return listed;
   };
   const owns = async (id: string) => own.has(id) || (await listOwn({ id })).length > 0;
-  const ownOnly = async (id: string) => {
-    if (!(await owns(id))) throw notOwnCard();
-  };
+  const ownOnly = <A extends unknown[], R>(write: (id: string, ...rest: A) => Promise<R>) => checkedFirst(owns, notOwnCard, write);
   return {
     ...cards,
     list: async (filter) => (filter.cardholderId != null && filter.cardholderId !== cardholderId ? [] : listOwn(filter)),
@@ -57,18 +67,9 @@ function boundCards(cards: Upstream['cards'], cardholderId: string): Upstream['c
       return detail && (named === null || named === cardholderId) ? detail : null;
     },
     transactions: async (id, page) => ((await owns(id)) ? cards.transactions(id, page) : { hasMore: false, items: [] }),
-    activate: async (id, secrets, key) => {
-      await ownOnly(id);
-      return cards.activate(id, secrets, key);
-    },
-    pinReset: async (id, pin, key) => {
-      await ownOnly(id);
-      return cards.pinReset(id, pin, key);
-    },
-    update: async (id, request, key) => {
-      await ownOnly(id);
-      return cards.update(id, request, key);
-    },
+    activate: ownOnly(cards.activate),
+    pinReset: ownOnly(cards.pinReset),
+    update: ownOnly(cards.update),
     create: refused('cards:write', 'issuing a card'),
     assign: refused('cards:write', 'assigning a card'),
     recharge: refused('cards:write', 'loading a card'),
@@ -101,11 +102,8 @@ function boundWallets(wallets: Upstream['wallets'], cardholderId: string): Upstr
 }
 
 function boundKyc(kyc: Upstream['kyc'], cardholderId: string): Upstream['kyc'] {
+  // Reached only through a cardholder the caller sees; another is one that does not exist.
   const own = <A extends unknown[], R>(read: (id: string, ...rest: A) => Promise<R>) =>
-    async (id: string, ...rest: A): Promise<R> => {
-      // Reached only through a cardholder the caller sees; another is one that does not exist.
-      if (id !== cardholderId) throw new LinkedRecordNotFoundError('Cardholder', id);
-      return read(id, ...rest);
-    };
+    checkedFirst((id) => id === cardholderId, (id) => new LinkedRecordNotFoundError('Cardholder', id), read);
   return { ...kyc, status: own(kyc.status), rfi: own(kyc.rfi), rfiResponseLink: own(kyc.rfiResponseLink) };
 }

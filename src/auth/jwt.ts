@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { accessOf, grantsFromValues, type Access } from '../permissions.ts';
+import { accessOf, DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, grantsFromValues, type Access } from '../permissions.ts';
 import { sha256Hex } from './api-keys.ts';
 import { AuthRefusal } from './refusal.ts';
 
@@ -22,9 +22,6 @@ export interface JwtSettings {
   cardholderClaim?: string | undefined;
 }
 
-/** The standard `scope` string and `scp` array, and a `roles` claim, as most identity providers write them. */
-export const DEFAULT_ACCESS_CLAIMS = ['scope', 'scp', 'roles'];
-export const DEFAULT_CARDHOLDER_CLAIM = 'cardholder_id';
 
 /** A verified caller: the JWT's subject and what its claims let it do. */
 export interface JwtCaller {
@@ -119,9 +116,9 @@ function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed
  * of the cardholder role.
  */
 function accessFromClaims(payload: JWTPayload, settings: JwtSettings): Omit<JwtCaller, 'subject'> {
-  const values = (settings.accessClaims ?? DEFAULT_ACCESS_CLAIMS).flatMap((claim) => claimValues(payload[claim]));
+  const values = (settings.accessClaims ?? DEFAULT_JWT_ACCESS_CLAIMS).flatMap((claim) => claimValues(payload[claim]));
   const { roles, permissions, unknown } = grantsFromValues(values);
-  const bound = payload[settings.cardholderClaim ?? DEFAULT_CARDHOLDER_CLAIM];
+  const bound = payload[settings.cardholderClaim ?? DEFAULT_JWT_CARDHOLDER_CLAIM];
   const cardholderId = typeof bound === 'string' && /^[A-Za-z0-9._~-]{1,128}$/.test(bound) ? bound : null;
   return { access: accessOf({ roles, permissions, cardholderId }), unknown };
 }

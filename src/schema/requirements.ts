@@ -1,4 +1,4 @@
-import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { isPermission, type Permission } from '../permissions.ts';
 
 /**
@@ -38,12 +38,10 @@ export function requirementOf(field: { extensions?: unknown }): Requirement {
   return { kind: 'undeclared' };
 }
 
-/** The permission that reads records of the type a field returns, when that type declares one. */
-export function typePermissionOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): Permission | undefined {
-  const type = getNamedType(field.type);
-  const declared = isObjectType(type) ? (type.extensions as Declared).pothosOptions?.authScopes : undefined;
-  const permission = (declared as { permission?: unknown } | undefined)?.permission;
-  return typeof permission === 'string' && isPermission(permission) && schema.getType(type.name) ? permission : undefined;
+/** The permission that reads records of a type, as the type declares it (its type-level `authScopes`). */
+export function typePermission(type: { extensions?: unknown }): Permission | undefined {
+  const permission = ((type.extensions ?? {}) as Declared).pothosOptions?.authScopes as { permission?: unknown } | undefined;
+  return typeof permission?.permission === 'string' && isPermission(permission.permission) ? permission.permission : undefined;
 }
 
 export type RootKind = 'Query' | 'Mutation' | 'Subscription';

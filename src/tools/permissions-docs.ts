@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { ALL_PERMISSIONS, PERMISSIONS, ROLE_NAMES, ROLES, withImplied, type Permission } from '../permissions.ts';
 import { buildSchema } from '../schema/index.ts';
-import { rootRequirements, type Requirement } from '../schema/requirements.ts';
+import { rootRequirements, typePermission, type Requirement } from '../schema/requirements.ts';
 import { withGenerated, writeOrCheck } from './generated-part.ts';
 
 /**
@@ -36,7 +36,7 @@ function neededBy(schema: GraphQLSchema): Map<Permission, string[]> {
     }
   }
   for (const type of Object.values(schema.getTypeMap())) {
-    const permission = (type.extensions as { pothosOptions?: { authScopes?: { permission?: Permission } } }).pothosOptions?.authScopes?.permission;
+    const permission = typePermission(type);
     if (isObjectType(type) && permission) needs.get(permission)!.push(`every ${code(type.name)}`);
   }
   return needs;
