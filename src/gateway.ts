@@ -35,6 +35,7 @@ import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { clientRateLimit } from './security/client-limits.ts';
 import { queryLimitPlugins } from './security/limits.ts';
+import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import type { RetryPolicy } from './upstream/retry.ts';
@@ -139,6 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     observer: metrics.audit,
   });
+  const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
   // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger, limitProof: perClient.take, observer: metrics.callers });
   const webhookReconciler = createWebhookReconciler({
@@ -163,7 +165,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,
-      ...queryLimitPlugins(limits, logger),
+      ...queryLimitPlugins(limits, logger, persistedQueries),
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
@@ -194,6 +196,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await cacheInvalidation.close();
       await perClient.close();
       await auditTrail.close();
+      await persistedQueries.close();
     },
   });
   return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail };

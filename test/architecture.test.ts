@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'events'],
   ['security'],
   ['upstream'],
-  ['logger.ts'],
+  ['logger.ts', 'redis-options.ts'],
   ['config.ts'],
   ['permissions.ts'],
 ];

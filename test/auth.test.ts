@@ -115,6 +115,12 @@ describe('which requests need the CSRF header', () => {
     expect(verdict(request('text/plain', { [CSRF_HEADER]: '1' }))).toBe('passes');
     expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { [CSRF_HEADER]: '1' } }))).toBe('passes');
   });
+  it("takes Apollo's own CSRF headers as proof too: Apollo Kotlin and iOS mark their GETs with the operation name", () => {
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'X-APOLLO-OPERATION-NAME': 'Dashboard' } }))).toBe('passes');
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollo-require-preflight': 'true' } }))).toBe('passes');
+    // A header that is not on the list proves nothing.
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollographql-client-name': 'web' } }))).toBe('CSRF_HEADER_REQUIRED');
+  });
 });
 
 describe('graphql-ws close reasons', () => {

@@ -16,6 +16,7 @@ import { operationCost } from '../src/security/operation-limits.ts';
 import { MAX_PAGE_SIZE } from '../src/security/page-size.ts';
 import { sha256Hex as sha256 } from '../src/security/secrets.ts';
 import { loadTrustedDocuments } from '../src/security/trusted-documents.ts';
+import { createPersistedQueryStore } from '../src/security/persisted-queries.ts';
 import * as generated from './generated/graphql.ts';
 
 /**
@@ -92,7 +93,7 @@ const stopped: Plugin = {
   onExecute: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
   onSubscribe: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
 };
-const limitsOnly = createYoga({ schema, plugins: [...queryLimitPlugins(MARGIN_LIMITS, silentLogger), stopped], maskedErrors: false, logging: false });
+const limitsOnly = createYoga({ schema, plugins: [...queryLimitPlugins(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger })), stopped], maskedErrors: false, logging: false });
 
 describe('the shipped operations pass the default limits with margin', () => {
   it('finds them all', () => {

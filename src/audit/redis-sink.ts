@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { BASE_OPTIONS } from '../events/redis-link.ts';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
 import type { AuditRecord } from './record.ts';
 import type { Delivery, Sink, Tally } from './sink.ts';
 
@@ -7,7 +7,7 @@ import type { Delivery, Sink, Tally } from './sink.ts';
  * Records appended to a Redis Stream that every instance shares, capped near `maxLen` entries so it
  * cannot fill Redis: one place to read the whole gateway's attempts, the recent ones. It is a copy:
  * the primary destination (stdout or a file) has every record, so Redis failing costs no mutation
- * its answer. The connection is the gateway's usual one (the event bus's BASE_OPTIONS): a command
+ * its answer. The connection is the gateway's usual one (REDIS_BASE_OPTIONS): a command
  * never waits for a connection (no offline queue), ioredis reconnects by itself, backing off to 2 s;
  * and a command never takes longer than COMMAND_TIMEOUT_MS.
  */
@@ -26,7 +26,7 @@ export interface RedisSinkOptions {
 const MAX_WAITING = 1_000;
 
 export function redisSink({ url, key, maxLen, delivery, tally }: RedisSinkOptions): Sink {
-  const redis = new Redis(url, { ...BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
   // Until the first connection succeeds or fails, records wait for it (no outage is announced: the
   // gateway is only starting); once it has failed, they are missed and said.
   let waiting: { json: string; record: AuditRecord }[] | undefined = [];

@@ -1,6 +1,6 @@
 import type { CORSOptions } from 'graphql-yoga';
 import { API_KEY_HEADER } from './credentials.ts';
-import { CSRF_HEADER } from './csrf.ts';
+import { CSRF_HEADERS } from './csrf.ts';
 
 /**
  * Browser origins (ALLOWED_ORIGINS): which pages may call the gateway cross-origin (CORS) and open
@@ -42,7 +42,7 @@ export function corsOptions(allowed: readonly string[]): false | ((request: Requ
     return {
       origin: [origin],
       methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['content-type', 'accept', 'authorization', API_KEY_HEADER, CSRF_HEADER, 'x-request-id'],
+      allowedHeaders: ['content-type', 'accept', 'authorization', API_KEY_HEADER, ...CSRF_HEADERS, 'x-request-id'],
       exposedHeaders: ['x-request-id', 'www-authenticate', 'retry-after'],
       credentials: false,
       maxAge: 600,

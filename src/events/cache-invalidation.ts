@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import { ALL_RECORD_KINDS, kindsChangedByEvent, type RecordKind } from '../upstream/cache-policy.ts';
 import type { RecordCache } from '../upstream/record-cache.ts';
-import { BASE_OPTIONS, COMMAND_TIMEOUT_MS } from './redis-link.ts';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { COMMAND_TIMEOUT_MS } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
 
 export interface CacheInvalidation {
@@ -43,8 +44,8 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
 
   const channel = `${options.keyPrefix ?? 'bank-events'}:cache-invalidations`;
   const instance = randomBytes(6).toString('hex');
-  const publisher = new Redis(options.redisUrl, { ...BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
-  const listener = new Redis(options.redisUrl, { ...BASE_OPTIONS, autoResubscribe: false });
+  const publisher = new Redis(options.redisUrl, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  const listener = new Redis(options.redisUrl, { ...REDIS_BASE_OPTIONS, autoResubscribe: false });
   let lost = 0;
   let listening = false;
 

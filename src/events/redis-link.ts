@@ -1,5 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
 
 /**
  * The bus's two Redis connections (commands, and the blocking stream reader) and one verdict on
@@ -12,18 +13,6 @@ import type { Logger } from '../logger.ts';
 export const COMMAND_TIMEOUT_MS = 500;
 /** How long one stream read blocks waiting for new entries. */
 export const READ_BLOCK_MS = 5_000;
-
-/** ioredis's reconnect delays: quick at first, then every 2 s while Redis stays away. */
-const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
-
-export const BASE_OPTIONS: RedisOptions = {
-  enableOfflineQueue: false,
-  // A command in flight when the connection drops fails at once: the bus has its own fallback.
-  maxRetriesPerRequest: 0,
-  retryStrategy,
-  // Connection problems are reported by the link, once per change.
-  showFriendlyErrorStack: false,
-};
 
 /**
  * A connection failure in words fit for /readyz, which may be reachable from outside: ioredis's
@@ -54,9 +43,9 @@ export interface RedisLink {
 }
 
 export function createRedisLink(url: string, logger: Logger): RedisLink {
-  const commands = new Redis(url, { ...BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  const commands = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
   // The reader's blocking read must be allowed to block; a dead connection still shows within seconds.
-  const reader = new Redis(url, { ...BASE_OPTIONS, commandTimeout: READ_BLOCK_MS + 3_000 });
+  const reader = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: READ_BLOCK_MS + 3_000 });
   const listeners: ((up: boolean) => void)[] = [];
   // Unknown until the first connection succeeds or fails: either way that first verdict is logged.
   let state: 'unknown' | 'up' | 'down' = 'unknown';

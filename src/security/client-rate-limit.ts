@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ClientRateLimitConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -84,13 +85,7 @@ function redisBacked(
   window: { points: number; duration: number; keyPrefix: string },
   { logger, observer }: Pick<ClientRateLimiterOptions, 'logger' | 'observer'>,
 ): ClientRateLimiter {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: REDIS_TIMEOUT_MS,
-    retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
-    showFriendlyErrorStack: false,
-  });
+  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: REDIS_TIMEOUT_MS });
   const store = new RateLimiterRedis({ ...window, storeClient: redis, rejectIfRedisNotReady: true });
   // `starting`: not connected yet (the first operations count locally without a warning).
   let state: 'starting' | 'shared' | 'local' = 'starting';

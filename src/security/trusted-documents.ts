@@ -8,9 +8,13 @@ import { sha256Hex } from './secrets.ts';
 /**
  * Trusted documents: with a manifest, only its documents are executed, named by id.
  *
- * The manifest is GraphQL Code Generator's persisted-documents file (`npm run codegen` writes
- * schema/trusted-documents.json): `{ "sha256:<hex>": "<document>" }`, the id being the SHA-256 of
- * the document text. A request names its document by id, with or without the `sha256:` prefix:
+ * The manifest is either GraphQL Code Generator's persisted-documents file (`npm run codegen` writes
+ * schema/trusted-documents.json): `{ "sha256:<hex>": "<document>" }`, or Apollo's persisted query
+ * manifest (`{"format": "apollo-persisted-query-manifest", "version": 1, "operations": [{"id",
+ * "body", ...}]}`, what Apollo Kotlin, Apollo iOS and `@apollo/generate-persisted-query-manifest`
+ * export), so the hashes Apollo's clients send with Automatic Persisted Queries are the ids. In
+ * both, an id is the SHA-256 of its document text. A request names its document by id, with or
+ * without the `sha256:` prefix:
  * - HTTP POST: `{"documentId": "sha256:<hex>", "variables": …}` (GraphQL over HTTP's persisted
  *   documents, what the client preset's `__meta__.hash` is for) or Apollo's
  *   `{"extensions": {"persistedQuery": {"version": 1, "sha256Hash": "<hex>"}}}`;
@@ -42,11 +46,12 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   } catch (error) {
     throw new Error(`trusted documents: cannot read the manifest ${path}: ${(error as Error).message}`);
   }
-  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
-    throw new Error(`trusted documents: ${path} must be a JSON object of "sha256:<hex>": "<document>"`);
+  const entries = manifestEntries(manifest);
+  if (!entries) {
+    throw new Error(`trusted documents: ${path} must be a JSON object of "sha256:<hex>": "<document>", or an Apollo persisted query manifest`);
   }
   const documents = new Map<string, DocumentNode>();
-  for (const [id, text] of Object.entries(manifest)) {
+  for (const [id, text] of entries) {
     const hex = HEX_ID.exec(id)?.[1]?.toLowerCase();
     if (typeof text !== 'string' || hex !== sha256Hex(text)) {
       throw new Error(`trusted documents: in ${path}, "${id}" is not the SHA-256 of its document`);
@@ -62,6 +67,14 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   };
 }
 
+/** A manifest's [id, document] pairs, in either format; undefined for anything else. */
+function manifestEntries(manifest: unknown): [string, unknown][] | undefined {
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) return undefined;
+  const apollo = manifest as { format?: unknown; operations?: unknown };
+  if (apollo.format === undefined) return Object.entries(manifest);
+  if (apollo.format !== 'apollo-persisted-query-manifest' || !Array.isArray(apollo.operations)) return undefined;
+  return apollo.operations.map((operation: { id?: unknown; body?: unknown }) => [String(operation?.id), operation?.body]);
+}
 
 const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
 const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');

@@ -1,0 +1,133 @@
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { Redis } from 'ioredis';
+import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
+import { createThrottledLog, type Logger } from '../logger.ts';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+
+/**
+ * Automatic Persisted Queries as Apollo defines them (Apollo Client's persisted-queries link, Apollo
+ * Kotlin and Apollo iOS at their defaults): a client first sends only the SHA-256 of its document
+ * (`extensions.persistedQuery`); an unknown hash answers PERSISTED_QUERY_NOT_FOUND, the client then
+ * sends the document with its hash, which registers it, and the hash alone works from then on (POST
+ * or a cacheable GET). A hash that is not the document's answers PERSISTED_QUERY_MISMATCH.
+ *
+ * The protocol is The Guild's `@graphql-yoga/plugin-apq`. What is added here:
+ * - Where the hashes live: in this process (bounded: MEMORY_MAX_ENTRIES and MEMORY_MAX_BYTES,
+ *   least recently used out first) and, with REDIS_URL, in Redis, so a hash registered through one
+ *   instance works on all of them. Redis failing costs nothing but a round trip: the client is
+ *   told NOT_FOUND and sends its document again (logged once per outage).
+ * - What gets registered: only a document that passed validation (the plugin would store any text
+ *   whose hash matches, junk included, before it is even parsed).
+ * - Both refusals answer HTTP 200 (`forceStatusCodeOk`): Apollo iOS treats any other status as a
+ *   failed request before it reads the body, so it would never send the document.
+ *
+ * With TRUSTED_DOCUMENTS set this is not used: trusted-documents.ts answers every hash from the
+ * manifest, and nothing can register (security/limits.ts picks one or the other).
+ */
+
+/** One day: a hash unused that long is forgotten; its client just sends the document again. */
+const TTL_SECONDS = 24 * 60 * 60;
+const MEMORY_MAX_ENTRIES = 1_000;
+const MEMORY_MAX_BYTES = 5 * 1024 * 1024;
+const COMMAND_TIMEOUT_MS = 250;
+const HEX = /^[0-9a-f]{64}$/;
+
+export interface PersistedQueryStore {
+  /** The document registered under `hash`, or null (unknown, expired, or Redis not answering). */
+  get(hash: string): Promise<string | null>;
+  /** Registers `query` under `hash` (which the caller has checked): never throws. */
+  set(hash: string, query: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PersistedQueryStoreOptions {
+  logger: Logger;
+  redisUrl?: string | undefined;
+  /** Names the Redis keys (default `persisted-query`): instances that share hashes share it. */
+  keyPrefix?: string | undefined;
+}
+
+export function createPersistedQueryStore(options: PersistedQueryStoreOptions): PersistedQueryStore {
+  const memory = new LRUCache<string, string>({
+    max: MEMORY_MAX_ENTRIES,
+    maxSize: MEMORY_MAX_BYTES,
+    sizeCalculation: (query) => query.length || 1,
+    ttl: TTL_SECONDS * 1_000,
+  });
+  const shared = options.redisUrl ? redisHashes(options.redisUrl, options.keyPrefix ?? 'persisted-query', options.logger) : undefined;
+  return {
+    get: async (hash) => {
+      if (!HEX.test(hash)) return null;
+      const known = memory.get(hash);
+      if (known !== undefined || !shared) return known ?? null;
+      const query = await shared.get(hash);
+      if (query !== null) memory.set(hash, query);
+      return query;
+    },
+    set: async (hash, query) => {
+      memory.set(hash, query);
+      await shared?.set(hash, query);
+    },
+    close: async () => shared?.close(),
+  };
+}
+
+/** The Redis half: each failure is a miss, said once per outage (and once when Redis answers again). */
+function redisHashes(url: string, prefix: string, logger: Logger) {
+  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  const log = createThrottledLog(logger);
+  let failing = false;
+  const failed = (error: Error) => {
+    if (!failing) log('persisted-query-redis', 'warn', { reason: error.message }, 'persisted queries: Redis is not answering; clients will resend their documents');
+    failing = true;
+  };
+  const answered = () => {
+    if (failing) logger.info('persisted queries: Redis answers again');
+    failing = false;
+  };
+  // ioredis reports each reconnect attempt; the first command that fails says it once.
+  redis.on('error', () => {});
+  const key = (hash: string) => `${prefix}:${hash}`;
+  return {
+    get: (hash: string): Promise<string | null> =>
+      redis.get(key(hash)).then(
+        (query) => (answered(), query),
+        (error: Error) => (failed(error), null),
+      ),
+    set: (hash: string, query: string): Promise<void> =>
+      redis.set(key(hash), query, 'EX', TTL_SECONDS).then(answered, failed),
+    close: () => redis.quit().then(() => undefined, () => redis.disconnect()),
+  };
+}
+
+/** The request whose document arrived with its hash: registered once validation has passed it. */
+interface Offer {
+  hash: string;
+  query: string;
+}
+
+export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin[] {
+  const offers = new WeakMap<Request, Offer>();
+  return [
+    {
+      onParams({ params, request }) {
+        const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
+        if (persisted?.version === 1 && typeof persisted.sha256Hash === 'string' && typeof params.query === 'string') {
+          offers.set(request, { hash: persisted.sha256Hash, query: params.query });
+        }
+      },
+    },
+    // The plugin checks the hash and answers the protocol; registering is left to onValidate below.
+    useAPQ({ store: { get: (hash) => store.get(hash), set: () => undefined }, responseConfig: { forceStatusCodeOk: true } }) as Plugin,
+    {
+      onValidate({ context }) {
+        const offer = offers.get((context as { request: Request }).request);
+        if (!offer) return;
+        return ({ valid }) => {
+          if (valid) void store.set(offer.hash, offer.query);
+        };
+      },
+    },
+  ];
+}
