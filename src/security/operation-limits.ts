@@ -3,6 +3,7 @@ import {
   getNullableType,
   getOperationAST,
   getVariableValues,
+  GraphQLInt,
   isListType,
   Kind,
   TypeInfo,
@@ -21,6 +22,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_PAGE_SIZE, listLengthProblem, pageSizeProblem } from './page-size.ts';
 import { LIMIT_HINTS, refusal, tooComplex } from './refusal.ts';
+import { variableErrors } from './variable-errors.ts';
 
 /**
  * Checks that need the variables, so they run just before execution (validation results are cached
@@ -51,6 +53,7 @@ type OperationArgs = Pick<ExecutionArgs, 'document' | 'operationName' | 'variabl
 export function operationLimitErrors(schema: GraphQLSchema, args: OperationArgs, limits: OperationLimits): GraphQLError[] {
   const sized = sizedOperation(schema, args);
   if (!sized) return [];
+  if ('badVariables' in sized) return sized.badVariables;
   return [...sized.errors, ...costErrors(schema, sized.document, limits)];
 }
 
@@ -60,7 +63,7 @@ export function operationLimitErrors(schema: GraphQLSchema, args: OperationArgs,
  */
 export function operationCost(schema: GraphQLSchema, args: OperationArgs): number | undefined {
   const sized = sizedOperation(schema, args, { lenient: true });
-  if (!sized) return undefined;
+  if (!sized || 'badVariables' in sized) return undefined;
   let cost = 0;
   validate(schema, sized.document, [
     costLimitRule({ ...COST_WEIGHTS, maxCost: Number.MAX_SAFE_INTEGER, onAccept: [(_, { n }) => (cost = n)] }),
@@ -109,19 +112,20 @@ function costErrors(schema: GraphQLSchema, document: DocumentNode, limits: Opera
 
 /**
  * The selected operation (with its fragments) with every page size written in as a literal, and the
- * size arguments that are out of bounds. Undefined when execution would fail anyway (no such
- * operation, bad variables): graphql-js then says why. `lenient` takes the variables as given.
+ * size arguments that are out of bounds; with variables that do not fit, the coded errors saying
+ * where. Undefined without such an operation: graphql-js then says
+ * why. `lenient` takes the variables as given.
  */
 function sizedOperation(
   schema: GraphQLSchema,
   { document, operationName, variableValues }: OperationArgs,
   { lenient = false } = {},
-): { document: DocumentNode; errors: GraphQLError[] } | undefined {
+): { document: DocumentNode; errors: GraphQLError[] } | { badVariables: GraphQLError[] } | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {});
-  const variables = coerced.errors ? (lenient ? { ...variableValues } : undefined) : coerced.coerced;
-  if (!variables) return undefined;
+  if (coerced.errors && !lenient) return { badVariables: variableErrors(schema, operation, variableValues ?? {}) };
+  const variables = coerced.errors ? { ...variableValues } : coerced.coerced;
   const errors: GraphQLError[] = [];
   const typeInfo = new TypeInfo(schema);
   const selected: DocumentNode = {
@@ -137,7 +141,8 @@ function sizedOperation(
           const parent = typeInfo.getParentType();
           if (!definition || !parent) return undefined;
           const values = argumentValues(definition.args, field, variables);
-          errors.push(...boundErrors(`${parent.name}.${definition.name}`, definition.args, values));
+          const coordinate = `${parent.name}.${definition.name}`;
+          errors.push(...boundErrors(coordinate, definition.args, values), ...streamErrors(coordinate, field, variables));
           return definition.args.some((a) => a.name === 'first') ? withPageSize(field, values) : undefined;
         },
       },
@@ -175,6 +180,23 @@ function boundErrors(coordinate: string, definitions: readonly GraphQLArgument[]
     }
   }
   return errors;
+}
+
+/**
+ * `@stream(initialCount:)` below zero: the executor would fail on it mid-response with an
+ * unexpected error; it is the caller's mistake, told before execution.
+ */
+function streamErrors(coordinate: string, field: FieldNode, variables: Record<string, unknown>): GraphQLError[] {
+  const argument = field.directives?.find((d) => d.name.value === 'stream')?.arguments?.find((a) => a.name.value === 'initialCount');
+  const initialCount = argument && valueFromAST(argument.value, GraphQLInt, variables);
+  if (typeof initialCount !== 'number' || initialCount >= 0) return [];
+  return [
+    refusal('BAD_USER_INPUT', `Argument "initialCount" of @stream on ${coordinate} must not be negative; got ${initialCount}.`, {
+      argument: 'initialCount',
+      directive: 'stream',
+      field: coordinate,
+    }),
+  ];
 }
 
 /** The connection field with one literal `first`: the page it will really return. */
