@@ -123,4 +123,14 @@ describe('the example web client in Chromium', () => {
     // Nothing reached the bank's payout endpoint.
     expect(kit.calls('/svc/api/v1/transfer/payout', 'POST')).toEqual([]);
   });
+
+  it('shows an amount that is not a number ("abc") as an error of the amount field, not of the form', async () => {
+    await page.fill('input[name="sourceAmount"]', 'abc');
+    await page.click('button[type="submit"]');
+    const error = page.locator('.field-error[data-field="sourceAmount"]');
+    await expect.poll(() => error.innerText(), { timeout: 10_000 }).toMatch(/Decimal/);
+    expect(await page.locator('input[name="sourceAmount"]').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    expect(kit.calls('/svc/api/v1/transfer/quote', 'POST')).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type OperationResult } from 'urql';
 import { subscriptionQuery, ws } from './client.ts';
 import { graphql } from './gql/index.ts';
 
@@ -145,9 +145,22 @@ function Cards() {
 
 type FieldErrors = Record<string, string>;
 
-/** A ValidationError's issues by input field (`["input", "sourceAmount"]` → `sourceAmount`). */
-function fieldErrors(issues: readonly { path: readonly string[]; message: string }[]): FieldErrors {
+type Issue = { path: readonly (string | number)[]; message: string };
+
+/** Issues by input field (`["input", "sourceAmount"]` → `sourceAmount`). */
+function fieldErrors(issues: readonly Issue[]): FieldErrors {
   return Object.fromEntries(issues.map((issue) => [issue.path.slice(1).join('.') || 'form', issue.message]));
+}
+
+/**
+ * Why a mutation failed, by field: its ValidationError's issues, or, when the gateway refused the
+ * variables themselves (`"abc"` for a Decimal: BAD_USER_INPUT before anything ran), their issues.
+ */
+function failure(result: OperationResult, outcome: { __typename?: string; message?: string; issues?: readonly Issue[] } | null | undefined, fallback: string): FieldErrors {
+  if (outcome?.__typename === 'ValidationError' && outcome.issues) return fieldErrors(outcome.issues);
+  const refused = (result.error?.graphQLErrors ?? []).flatMap((error) => (error.extensions?.code === 'BAD_USER_INPUT' ? ((error.extensions.issues as Issue[] | undefined) ?? []) : []));
+  if (refused.length > 0) return fieldErrors(refused);
+  return { form: outcome?.message ?? result.error?.message ?? fallback };
 }
 
 function PayoutForm() {
@@ -166,8 +179,9 @@ function PayoutForm() {
     const destinationCurrency = beneficiary?.bankDetails?.accountCurrency ?? 'USD';
     setErrors({});
     setDone(null);
-    const quoted = (await quote({ input: { quoteType: 'PAYOUT', lockPeriod: 'MINUTES_15', conversionSchedule: 'IMMEDIATE', sourceCurrency: 'USD', destinationCurrency, sourceAmount } })).data?.quoteCreate;
-    if (quoted?.__typename !== 'QuoteCreateSuccess') return setErrors(quoted?.__typename === 'ValidationError' ? fieldErrors(quoted.issues) : { form: quoted?.message ?? 'The quote failed' });
+    const quoteResult = await quote({ input: { quoteType: 'PAYOUT', lockPeriod: 'MINUTES_15', conversionSchedule: 'IMMEDIATE', sourceCurrency: 'USD', destinationCurrency, sourceAmount } });
+    const quoted = quoteResult.data?.quoteCreate;
+    if (quoted?.__typename !== 'QuoteCreateSuccess') return setErrors(failure(quoteResult, quoted, 'The quote failed'));
     const input = {
       beneficiaryId: beneficiary?.upstreamId ?? '',
       quoteId: quoted.quote.upstreamId,
@@ -180,9 +194,10 @@ function PayoutForm() {
       reference: String(form.get('reference')),
       sourceOfFunds: 'Business revenue',
     };
-    const sent = (await send({ input })).data?.payoutCreate;
+    const sendResult = await send({ input });
+    const sent = sendResult.data?.payoutCreate;
     if (sent?.__typename === 'PayoutCreateSuccess') return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
-    setErrors(sent?.__typename === 'ValidationError' ? fieldErrors(sent.issues) : { form: sent?.message ?? 'The payout failed' });
+    setErrors(failure(sendResult, sent, 'The payout failed'));
   }
 
   return (
