@@ -17,7 +17,8 @@ function readmeExample(): string {
   const section = readme.slice(readme.indexOf('**Catching up after a reconnect.**'));
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
   if (!code) throw new Error('the README has no reconnect example');
-  return code.replace(/^import .*$/m, '');
+  // The app's own functions are the test's: their lines in the example are dropped.
+  return code.replace(/^import .*$/m, '').replace(/^const (render|refetchScreen) = .*$/gm, '');
 }
 
 /** A TCP proxy to the gateway whose open connections can be cut, as a tunnel or a lift would. */
@@ -46,7 +47,7 @@ describe("the README's reconnect example", () => {
   it('resumes after a dropped connection with the events missed meanwhile, in order, once each', async () => {
     const proxy = await cuttableProxy(Number(new URL(kit.baseUrl!).port));
     const rendered: { status: string; event: { cursor: string } }[] = [];
-    const code = `${readmeExample().replace('wss://gateway.example.com/graphql', proxy.url)}\nreturn () => { following = false; client.dispose(); };`;
+    const code = `${readmeExample().replace('ws://localhost:4000/graphql', proxy.url)}\nreturn () => { following = false; client.dispose(); };`;
     const run = new Function('createClient', 'render', 'refetchScreen', code) as (...args: unknown[]) => () => void;
     const stop = run(createClient, (change: (typeof rendered)[number]) => rendered.push(change), async () => {});
 

@@ -11,6 +11,9 @@ const config: CodegenConfig = {
   schema: '../../schema/schema.graphql',
   documents: ['src/**/*.tsx', 'src/**/*.ts', '!src/gql/**'],
   ignoreNoDocuments: false,
+  // Generated files import each other by their real name (`./graphql.ts`), so they type-check under
+  // `moduleResolution` bundler and nodenext alike, and Node runs them as they are.
+  importExtension: '.ts',
   generates: {
     'src/gql/': {
       preset: 'client',
