@@ -340,9 +340,11 @@ describe('every event the sandbox emits follows the contract', () => {
     expect((await control(t.sandbox, 'POST', '/deposits', { currency: 'USD', amount: 90, payer_name: 'Initech', reject: true })).status).toBe(200);
     expect((await control(t.sandbox, 'POST', '/direct-debits', { global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 42 })).status).toBe(200);
     const conversions = (await t.api.get(`${TRANSFER_PATH}/conversionlist`)).body.data[0].conversions as { id: string }[];
-    for (const name of ['account.submitted', 'account.active', 'account.suspended', 'rfi.action_required']) {
+    for (const name of ['account.submitted', 'account.active', 'account.suspended']) {
       expect((await control(t.sandbox, 'POST', '/events', { name })).status).toBe(200);
     }
+    // An RFI event names an RFI the sandbox holds (the seeded one).
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_demo_kyc' })).status).toBe(200);
     for (const name of ['conversion.cancelled', 'conversion.overdue']) {
       expect((await control(t.sandbox, 'POST', '/events', { name, resource_id: conversions[0]!.id })).status).toBe(200);
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { plainError, type Reply } from './http.ts';
+import type { WebhookEvent } from './events/bus.ts';
 import { FAULT_KINDS, type FaultSpec } from './faults.ts';
 import { listEmails } from './outbox.ts';
 import { PROGRAMS } from './program.ts';
@@ -67,6 +68,14 @@ function toFaultSpec(input: z.output<typeof faultBody>): FaultSpec {
 }
 
 export const json = (body: unknown): Reply => ({ status: 200, body });
+
+/**
+ * The answer of a control call that sets a record's status (a card's, a cardholder's): the status
+ * before and after, and the event that announced the move; `changed` false and `eventId` null when
+ * the record already had it, as then nothing changed and nothing was emitted.
+ */
+export const statusReply = (id: string, previousStatus: string, status: string, event: WebhookEvent | null): Reply =>
+  json({ id, previousStatus, status, changed: previousStatus !== status, eventId: event?.id ?? null });
 const clockNow = (runtime: Runtime): Reply => json({ now: runtime.clock.now().toISOString() });
 const programNow = (runtime: Runtime): Reply => json({ program: runtime.program.current() });
 

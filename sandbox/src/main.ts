@@ -50,7 +50,7 @@ const sandbox = await startSandbox({
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');
 for (const [key, value] of Object.entries(DEMO_CREDENTIALS)) console.log(`  ${key}: ${value}`);
-console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, capacity, faults, requests, program, emails, kyc, cards, deposits, events, deliveries)`);
+console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, capacity, faults, requests, program, emails, kyc, cards, cardholders, deposits, events, deliveries)`);
 
 let stopping = false;
 const stop = (signal: string): void => {

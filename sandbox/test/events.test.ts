@@ -223,13 +223,13 @@ describe('delivery', () => {
   it('e-mails the user for a notification subscription', async () => {
     const body = { ...subscriptionBody({ event_name: 'rfi.action_required', subscription_type: 'n', sender_email: 'alerts@acme.example' }), webhook_url: undefined, x_api_key: undefined };
     await webhookCall(t.sandbox, 'POST', SUBSCRIBE_PATH, { body });
-    const { eventId } = (await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_42' })).body;
+    const { eventId } = (await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_demo_kyc' })).body;
     expect(await newEmails(t.sandbox)).toEqual([
       {
         kind: 'event_notification',
         to: DEMO_CREDENTIALS.email,
         from: 'alerts@acme.example',
-        subject: 'rfi.action_required rfi_42_rfi.action_required',
+        subject: 'rfi.action_required rfi_demo_kyc_rfi.action_required',
         eventId,
         eventName: 'rfi.action_required',
         time: expect.stringMatching(ISO),
@@ -718,11 +718,11 @@ describe('POST /sandbox/events', () => {
     });
   });
 
-  it('names the resource, or makes one up, and builds the data from a record the sandbox holds', async () => {
+  it('builds the data from the record the resource id names', async () => {
     await hooks('rfi.action_required', 'conversion.cancelled', 'direct_debit.status_changed');
-    const rfi = await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_77', data: { type: 'AML' } });
-    expect(rfi.body).toEqual({ eventId: 'rfi_77_rfi.action_required' });
-    expect((await delivered(receiver, 'rfi.action_required'))[0].data).toEqual({ id: 'rfi_77', type: 'AML' });
+    const rfi = await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_demo_kyc', data: { type: 'AML' } });
+    expect(rfi.body).toEqual({ eventId: 'rfi_demo_kyc_rfi.action_required' });
+    expect((await delivered(receiver, 'rfi.action_required'))[0].data).toEqual({ id: 'rfi_demo_kyc', type: 'AML' });
 
     const conversion = t.sandbox.store.conversions.values().next().value;
     expect(conversion).toBeDefined();
@@ -731,15 +731,15 @@ describe('POST /sandbox/events', () => {
     expect(cancelled.id).toBe(`${conversion?.id}_conversion.cancelled`);
     expect(cancelled.data).toMatchObject({ conversion_id: conversion?.id, short_reference_id: conversion?.systemReferenceNumber, status: 'CANCELLED', sell_amount: conversion?.sourceAmount });
 
-    const debit = await control(t.sandbox, 'POST', '/events', { name: 'direct_debit.status_changed', data: { status: 'RETURNED' } });
-    expect(debit.body.eventId).toMatch(/^ddt_[0-9a-f]{16}_RETURNED$/);
+    const debit = await control(t.sandbox, 'POST', '/events', { name: 'direct_debit.status_changed', resource_id: 'ddt_demo_gb_settled', data: { status: 'RETURNED' } });
+    expect(debit.body).toEqual({ eventId: 'ddt_demo_gb_settled_RETURNED' });
     const [returned] = await delivered(receiver, 'direct_debit.status_changed');
     expect(returned.data).toEqual({
-      transaction_id: debit.body.eventId.replace(/_RETURNED$/, ''),
+      transaction_id: 'ddt_demo_gb_settled',
       mandate_id: 'mdt_demo_gb_1',
       global_account_id: 'ga_demo_gb',
       status: 'RETURNED',
-      amount: 100,
+      amount: 1250,
       currency: 'GBP',
     });
     expect((await control(t.sandbox, 'GET', '/events')).body.map((event: any) => event.name)).toEqual([
@@ -747,6 +747,88 @@ describe('POST /sandbox/events', () => {
       'conversion.cancelled',
       'direct_debit.status_changed',
     ]);
+  });
+
+  it('sends a card event for a card the sandbox holds, built from it, and changes nothing', async () => {
+    const response = await control(t.sandbox, 'POST', '/events', { name: 'issuing.card.blocked', resource_id: 'crd_demo_ava_v' });
+    expect(response.body).toEqual({ eventId: 'crd_demo_ava_v_issuing.card.blocked' });
+    expect(t.sandbox.events()[0]?.data).toMatchObject({ card_id: 'crd_demo_ava_v', cardholder_id: 'chd_demo_ava', card_status: 'ACTIVE' });
+    expect((await t.api.get(CARD_PATH, { query: { id: 'crd_demo_ava_v' } })).body.data[0].cardStatus).toBe('ACTIVE');
+  });
+
+  // Every event about a record the sandbox keeps: the resource id must name one.
+  const KEPT: [string, string, string][] = [
+    ['issuing.card.active', 'crd_nope', 'card'],
+    ['issuing.card.blocked', 'crd_nope', 'card'],
+    ['issuing.transaction.succeeded', 'ctx_nope', 'card transaction'],
+    ['issuing.cardholder.pending', 'chd_nope', 'cardholder'],
+    ['issuing.cardholder.ready', 'chd_nope', 'cardholder'],
+    ['conversion.scheduled', 'cnv_nope', 'conversion'],
+    ['conversion.settled', 'cnv_nope', 'conversion'],
+    ['conversion.cancelled', 'cnv_nope', 'conversion'],
+    ['conversion.overdue', 'cnv_nope', 'conversion'],
+    ['payout.transfer.funding.scheduled', 'pay_nope', 'payout'],
+    ['payout.transfer.funding.funded', 'pay_nope', 'payout'],
+    ['direct_debit.status_changed', 'ddt_nope', 'direct debit'],
+    ['rfi.action_required', 'rfi_nope', 'account RFI'],
+  ];
+
+  it.each(KEPT)('refuses %s for a resource_id that names no record (%s)', async (name, id, noun) => {
+    const response = await control(t.sandbox, 'POST', '/events', { name, resource_id: id });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `resource_id ${id} names no ${noun}` });
+    expect(t.sandbox.events()).toEqual([]);
+  });
+
+  it.each(KEPT)('refuses %s without a resource_id rather than make one up', async (name, _id, noun) => {
+    const response = await control(t.sandbox, 'POST', '/events', { name });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `resource_id is required for ${name}: the id of the ${noun} it is about` });
+    expect(t.sandbox.events()).toEqual([]);
+  });
+
+  it('accepts every one of them for a record the sandbox holds', async () => {
+    const payout = t.sandbox.store.payouts.values().next().value;
+    const transaction = t.sandbox.store.cardTransactions.values().next().value;
+    const held: Record<string, string | undefined> = {
+      card: 'crd_demo_ava_v',
+      'card transaction': transaction?.id,
+      cardholder: 'chd_demo_ava',
+      conversion: 'cnv_demo_1',
+      payout: payout?.id,
+      'direct debit': 'ddt_demo_gb_pending_1',
+      'account RFI': 'rfi_demo_kyc',
+    };
+    for (const [name, , noun] of KEPT) {
+      const response = await control(t.sandbox, 'POST', '/events', { name, resource_id: held[noun] });
+      expect([name, response.status]).toEqual([name, 200]);
+    }
+    expect(t.sandbox.events()).toHaveLength(KEPT.length);
+  });
+
+  it('sends issuing.cardholder.deleted only for a cardholder the sandbox no longer holds', async () => {
+    const held = await control(t.sandbox, 'POST', '/events', { name: 'issuing.cardholder.deleted', resource_id: 'chd_demo_ava' });
+    expect(held.status).toBe(400);
+    expect(held.body).toEqual({ error: 'resource_id chd_demo_ava names a cardholder the sandbox still holds' });
+    expect((await t.api.get(CARD_PATH, { query: { id: 'crd_demo_ava_v' } })).body.data[0].cardStatus).toBe('ACTIVE');
+    expect(t.sandbox.events()).toEqual([]);
+
+    const gone = await control(t.sandbox, 'POST', '/events', { name: 'issuing.cardholder.deleted', resource_id: 'chd_gone' });
+    expect(gone.body).toEqual({ eventId: 'chd_gone_issuing.cardholder.deleted' });
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'issuing.cardholder.deleted' })).status).toBe(400);
+  });
+
+  it('sends account events about the user only', async () => {
+    const response = await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', resource_id: 'acc_demo_usd' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: `resource_id acc_demo_usd names no user: account events are about ${USER}` });
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', resource_id: USER })).body).toEqual({ eventId: `${USER}_account.suspended` });
+    expect(t.sandbox.events()).toHaveLength(1);
+  });
+
+  it('keeps sending deposit events, whose resource the sandbox keeps no record of, for any id', async () => {
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'ga.new', resource_id: 'dep_anything' })).body).toEqual({ eventId: 'dep_anything_NEW' });
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'balance.ga.top_up' })).body.eventId).toMatch(/^dep_[0-9a-f]{16}_TOP_UP$/);
   });
 
   it('refuses a name outside the catalogue', async () => {

@@ -3,7 +3,7 @@ import { controlRoute, json } from '../control.ts';
 import type { Route } from '../routes.ts';
 import { validate } from '../validation.ts';
 import { EVENT_NAMES } from './catalogue.ts';
-import { defaultResourceId, mergeData } from './defaults.ts';
+import { mergeData, resourceIdOf } from './defaults.ts';
 
 const text = z.string().trim().min(1);
 
@@ -16,7 +16,8 @@ const eventBody = z.object({
 /**
  * The control API of events and their delivery: the attempts log (redelivery is the webhooks domain's), the events
  * emitted so far, and events of happenings the sandbox does not simulate (an account
- * approved or suspended, an RFI raised, a conversion cancelled...).
+ * approved or suspended, an RFI raised, a conversion cancelled...). An event about a record the
+ * sandbox keeps must name one (defaults.ts); sending it changes no record.
  */
 export const eventControlRoutes: readonly Route[] = [
   controlRoute('GET', '/deliveries', ({ runtime }) => json(runtime.deliveries.attempts())),
@@ -30,7 +31,7 @@ export const eventControlRoutes: readonly Route[] = [
     const { store } = runtime;
     const at = runtime.clock.now().getTime();
     const defaults = runtime.eventDefault(input.name);
-    const id = input.resource_id ?? defaultResourceId(store, defaults, runtime.credentials.userId);
+    const id = resourceIdOf(store, defaults, input.name, input.resource_id, runtime.credentials.userId);
     const data = mergeData(defaults.data({ store, id, at }) as Record<string, unknown>, input.data ?? {});
     return json({ eventId: store.events.emitAny(input.name, data, id, at).id });
   }),

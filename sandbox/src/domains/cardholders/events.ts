@@ -1,6 +1,7 @@
 import type { Address } from '../../address.ts';
 import type { CardholderRecord, CardholderStatus, CardholderType, Employer, Identification } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
+import type { SandboxStore } from '../../store.ts';
 
 /** The cardholder events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {
@@ -60,16 +61,16 @@ export function cardholderData(record: CardholderRecord): CardholderData {
   };
 }
 
-const cardholderDefault: EventDefault = {
-  idPrefix: 'chd',
-  data: ({ store, id }) => {
-    const record = store.cardholders.get(id);
-    return record === undefined ? { cardholder_id: id } : cardholderData(record);
-  },
-};
+const cardholders = (store: SandboxStore) => store.cardholders;
+const cardholderDefault = recordDefault('cardholder', cardholders, cardholderData);
 
 export const cardholderEventDefaults = {
-  'issuing.cardholder.deleted': { idPrefix: 'chd', data: ({ id }) => ({ cardholder_id: id, deleted: true }) },
+  // Only DELETE /card/cardholder removes a cardholder: sent for one still held, the event would
+  // announce a deletion that did not happen (and the cards domain would close its cards).
+  'issuing.cardholder.deleted': {
+    record: { noun: 'cardholder', has: (store, id) => cardholders(store).has(id), removed: true },
+    data: ({ id }) => ({ cardholder_id: id, deleted: true }),
+  },
   'issuing.cardholder.pending': cardholderDefault,
   'issuing.cardholder.ready': cardholderDefault,
 } satisfies Record<string, EventDefault>;

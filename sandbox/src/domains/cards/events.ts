@@ -1,7 +1,5 @@
 import type { CardRecord, CardStatus, CardTransactionRecord, CardTransactionStatus, CardTransactionType, Limit, TransactionCount } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
-import type { WebhookEvent } from '../../events/bus.ts';
-import type { SandboxStore } from '../../store.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 
 /** The card events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {
@@ -85,37 +83,14 @@ export function cardTransactionData(record: CardTransactionRecord, cardholderId:
   };
 }
 
-const cardDefault: EventDefault = {
-  idPrefix: 'crd',
-  data: ({ store, id }) => {
-    const record = store.cards.get(id);
-    return record === undefined ? { card_id: id } : cardData(record);
-  },
-};
+const cardDefault = recordDefault('card', (store) => store.cards, cardData);
 
 export const cardEventDefaults = {
   'issuing.card.active': cardDefault,
   'issuing.card.blocked': cardDefault,
-  'issuing.transaction.succeeded': {
-    idPrefix: 'ctx',
-    data: ({ store, id }) => {
-      const record = store.cardTransactions.get(id);
-      return record === undefined ? { transaction_id: id } : cardTransactionData(record, store.cards.get(record.cardId)?.cardholderId ?? '');
-    },
-  },
+  'issuing.transaction.succeeded': recordDefault(
+    'card transaction',
+    (store) => store.cardTransactions,
+    (record, { store }) => cardTransactionData(record, store.cards.get(record.cardId)?.cardholderId ?? ''),
+  ),
 } satisfies Record<string, EventDefault>;
-
-/**
- * A deleted cardholder's cards close (Document 2, endpoint 37), each with its issuing.card.blocked:
- * the cards domain hears of the deletion, so the cardholders domain need not know cards. The
- * blocked events go out before the deletion's own delivery (deliveries follow the domains' order).
- */
-export function closeCardsOfDeletedCardholder(store: SandboxStore, event: WebhookEvent, at: number): void {
-  if (event.name !== 'issuing.cardholder.deleted') return;
-  const { cardholder_id: cardholderId } = event.data as { cardholder_id: string };
-  for (const card of store.cards.values()) {
-    if (card.cardholderId !== cardholderId || card.status === 'CLOSED') continue;
-    Object.assign(card, { status: 'CLOSED', updatedAt: at });
-    store.events.emit('issuing.card.blocked', cardData(card), card.id, at);
-  }
-}

@@ -11,8 +11,11 @@ export function findCard(store: SandboxStore, id: string): CardRecord {
 
 /** CLOSED is final: no write changes a closed card. */
 export function openCard(store: SandboxStore, id: string): CardRecord {
-  const card = findCard(store, id);
-  if (card.status === 'CLOSED') throw badRequest(`Card ${id} is closed`);
+  return assertOpen(findCard(store, id));
+}
+
+export function assertOpen(card: CardRecord): CardRecord {
+  if (card.status === 'CLOSED') throw badRequest(`Card ${card.id} is closed`);
   return card;
 }
 

@@ -1,10 +1,10 @@
-import { cardData, cardStatusEvent } from './events.ts';
 import { badRequest, done, requiredQueryId, type Reply } from '../../http.ts';
 import type { RequestContext } from '../../routes.ts';
 import { validate } from '../../validation.ts';
 import { assertMinorUnits, hasRate } from '../../amounts.ts';
 import { openCard } from './lookup.ts';
 import { updateCardBody, type UpdateCardInput } from './schemas.ts';
+import { assertMayBecome, setCardStatus } from './status.ts';
 import type { CardRecord, SpendingControls } from './types.ts';
 
 /**
@@ -17,12 +17,11 @@ export function updateCard({ body, query, runtime }: RequestContext): Reply {
   const input = validate(updateCardBody, body);
   const card = openCard(runtime.store, id);
   const controls = mergedControls(card, input);
-  if (input.card_status === 'ACTIVE' && !card.activated) throw badRequest(`Card ${id} must be activated with Activate Card first`);
+  if (input.card_status !== undefined) assertMayBecome(card, input.card_status);
   card.controls = controls;
-  const statusChanged = input.card_status !== undefined && input.card_status !== card.status;
-  if (input.card_status !== undefined) card.status = input.card_status;
   card.updatedAt = runtime.clock.now().getTime();
-  if (statusChanged) runtime.store.events.emit(cardStatusEvent(card), cardData(card), card.id, card.updatedAt);
+  // After the controls: the event shows the card as updated.
+  if (input.card_status !== undefined) setCardStatus(runtime.store, card, input.card_status, card.updatedAt);
   return done('Card updated successfully');
 }
 

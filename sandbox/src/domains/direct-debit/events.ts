@@ -1,5 +1,5 @@
 import type { DirectDebitRecord, DirectDebitStatus } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 
 /**
  * direct_debit.status_changed (the name and payload are the sandbox's; section 6 gives
@@ -32,13 +32,5 @@ export function directDebitData(record: DirectDebitRecord): DirectDebitData {
 }
 
 export const directDebitEventDefaults = {
-  // A made-up id gets a 100 GBP collection under the first demo mandate of the GB account.
-  'direct_debit.status_changed': {
-    idPrefix: 'ddt',
-    data: ({ store, id }) => {
-      const record = store.directDebits.get(id);
-      if (record !== undefined) return directDebitData(record);
-      return { transaction_id: id, mandate_id: 'mdt_demo_gb_1', global_account_id: 'ga_demo_gb', status: 'NEW', amount: 100, currency: 'GBP' };
-    },
-  },
+  'direct_debit.status_changed': recordDefault('direct debit', (store) => store.directDebits, directDebitData),
 } satisfies Record<string, EventDefault>;

@@ -1,6 +1,6 @@
 import { formatApiTime, utcDay } from '../../time.ts';
 import type { ConversionRecord } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 
 /** The conversion events of Document 3, section 6, and their data. */
 declare module '../../events/bus.ts' {
@@ -65,31 +65,10 @@ export function conversionUpdatedData(conversion: ConversionRecord, status: stri
   return { ...conversionFields(conversion, status), updated_at: formatApiTime(at) };
 }
 
-// Sent through the control API for an id the sandbox does not hold: 1,000 USD into EUR at the demo rate, due now.
-function demoConversion(id: string, at: number): ConversionRecord {
-  return {
-    id,
-    status: 'SCHEDULED',
-    quoteId: 'quo_sandbox',
-    sourceCurrency: 'USD',
-    destinationCurrency: 'EUR',
-    sourceAmount: 1000,
-    destinationAmount: 916.32,
-    rate: 0.91632,
-    systemReferenceNumber: 'CNV0000000000',
-    conversionAt: at,
-    createdAt: at,
-    createdTimeShown: true,
-  };
-}
-
-const conversionDefault = (status: string): EventDefault => ({
-  idPrefix: 'cnv',
-  data: ({ store, id, at }) => {
-    const record = store.conversions.get(id) ?? demoConversion(id, at);
-    return status === 'SCHEDULED' ? conversionScheduledData(record) : conversionUpdatedData(record, status, at);
-  },
-});
+const conversionDefault = (status: string): EventDefault =>
+  recordDefault('conversion', (store) => store.conversions, (record, { at }) =>
+    status === 'SCHEDULED' ? conversionScheduledData(record) : conversionUpdatedData(record, status, at),
+  );
 
 export const conversionEventDefaults = {
   'conversion.cancelled': conversionDefault('CANCELLED'),

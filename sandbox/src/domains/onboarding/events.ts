@@ -1,5 +1,5 @@
 import type { UserProfile } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 import { businessProfile } from './profile.ts';
 
 /** Section 6. These happen outside the sandbox's API: POST /sandbox/events emits them. */
@@ -81,5 +81,5 @@ export const onboardingEventDefaults = {
   'account.active': { idPrefix: 'user', data: ({ store }) => accountActiveData(businessProfile(store)) },
   'account.submitted': { idPrefix: 'user', data: () => ({}) },
   'account.suspended': { idPrefix: 'user', data: ({ store }) => accountSuspendedData(businessProfile(store)) },
-  'rfi.action_required': { idPrefix: 'rfi', data: ({ id }) => ({ id, type: 'KYC' }) },
+  'rfi.action_required': recordDefault('account RFI', (store) => store.accountRfis, ({ rfi }) => ({ id: rfi.id, type: rfi.type })),
 } satisfies Record<string, EventDefault>;

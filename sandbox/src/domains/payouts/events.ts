@@ -2,7 +2,7 @@ import { fromCents, toCents } from '../../money.ts';
 import type { RecordOf, SandboxStore } from '../../store.ts';
 import { formatApiTime } from '../../time.ts';
 import type { PayoutRecord } from './types.ts';
-import type { EventDefault } from '../../events/defaults.ts';
+import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 
 // Another domain's records, named through the core (store.ts).
 type BeneficiaryRecord = RecordOf<'beneficiaries'>;
@@ -166,13 +166,8 @@ export function payoutFundedData(store: SandboxStore, payout: PayoutRecord, at: 
   };
 }
 
-const payoutDefault = (build: (store: SandboxStore, record: PayoutRecord, at: number) => object): EventDefault => ({
-  idPrefix: 'pay',
-  data: ({ store, id, at }) => {
-    const record = store.payouts.get(id);
-    return record === undefined ? { id } : build(store, record, at);
-  },
-});
+const payoutDefault = (build: (store: SandboxStore, record: PayoutRecord, at: number) => object): EventDefault =>
+  recordDefault('payout', (store) => store.payouts, (record, { store, at }) => build(store, record, at));
 
 export const payoutEventDefaults = {
   'payout.transfer.funding.funded': payoutDefault(payoutFundedData),
