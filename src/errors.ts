@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { PothosValidationError } from '@pothos/core';
 import { InputValidationError } from '@pothos/plugin-validation';
-import { maskError as yogaMaskError } from 'graphql-yoga';
+import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
 import { CursorExpiredError, EventLogUnavailableError, InvalidCursorError, SubscriberFellBehindError } from './events/errors.ts';
 import { createThrottledLog, type Logger } from './logger.ts';
 import { PermissionDeniedError } from './permissions.ts';
@@ -175,5 +175,57 @@ export function yogaLogging(logger: Logger): Pick<Logger, 'debug' | 'info' | 'wa
     warn: logger.warn.bind(logger),
     error: ((first: unknown, ...rest: unknown[]) =>
       first instanceof Error ? logger.debug({ reason: first.message }, 'an error answered to a caller, logged where it was masked') : (logger.error as (...args: unknown[]) => void)(first, ...rest)) as Logger['error'],
+  };
+}
+
+/** What any answer of the gateway can be sent as: JSON, or a stream (events, parts). */
+const ANSWER_MEDIA_TYPES = ['application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed'];
+
+/** Whether an Accept header allows at least one of ANSWER_MEDIA_TYPES (no header allows all). */
+function acceptsAnAnswer(accept: string | null): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const type = range.split(';')[0]!.trim().toLowerCase();
+    if (type === '*/*') return true;
+    return ANSWER_MEDIA_TYPES.some((media) => media === type || (type.endsWith('/*') && media.startsWith(type.slice(0, -1))));
+  });
+}
+
+/**
+ * Yoga answers two refusals with an empty body: 415 when no parser takes the request's
+ * content-type, 406 when nothing the client accepts can carry the answer (and only after running
+ * the operation). Every failure a client sees has a code and a message saying what to send
+ * instead, so those get one; an Accept that allows no answer at all is refused before anything runs.
+ */
+export function useCodedEmptyRefusals(): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      // A browser's GET of the page itself (GraphiQL) asks for HTML, and Yoga's GraphiQL plugin has answered it by now.
+      if (request.method === 'GET' && !url.search) return;
+      const accept = request.headers.get('accept');
+      if (acceptsAnAnswer(accept)) return;
+      endResponse(
+        Response.json(
+          { errors: [{ message: `The answer can be sent as ${ANSWER_MEDIA_TYPES.join(', ')}, none of which Accept: ${accept} allows.`, extensions: { code: 'NOT_ACCEPTABLE' } }] },
+          { status: 406 },
+        ),
+      );
+    },
+    onResponse({ request, response, setResponse }) {
+      if ((response.status !== 415 && response.status !== 406) || response.body !== null) return;
+      const error =
+        response.status === 415
+          ? {
+              message: `A GraphQL request's body is JSON: send content-type: application/json (got ${request.headers.get('content-type') ?? 'none'}).`,
+              extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+            }
+          : {
+              message: `The answer can be sent as ${response.headers.get('accept') ?? 'application/json'}, none of which Accept: ${request.headers.get('accept') ?? 'none'} allows.`,
+              extensions: { code: 'NOT_ACCEPTABLE' },
+            };
+      const headers = new Headers(response.headers);
+      headers.set('content-type', 'application/json; charset=utf-8');
+      setResponse(new Response(JSON.stringify({ errors: [error] }), { status: response.status, headers }));
+    },
   };
 }

@@ -9,7 +9,7 @@ import { useResponseCompression } from './compression.ts';
 import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from './context.ts';
 import type { EventBus } from './events/bus.ts';
-import { createMaskError, yogaLogging } from './errors.ts';
+import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
 import { useTracing } from './observability/tracing.ts';
@@ -143,6 +143,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     plugins: [
       ...(options.tracer ? [useTracing(options.tracer, (request) => requestIds.get(request))] : []),
       useRequestId(),
+      useCodedEmptyRefusals(),
       useOperationDeadline(options.upstream.operationDeadlineMs),
       ...incrementalDelivery(),
       ...(options.watchers ?? []),
