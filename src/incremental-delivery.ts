@@ -1,40 +1,77 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { useMultipartSubscriptions } from './multipart-subscriptions.ts';
 
 /** The media types an operation with @defer or @stream can be answered in. */
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
 
-/**
- * `@defer` and `@stream` (Yoga's defer-stream plugin: its validation rules; the directives are in
- * the schema), answered over HTTP multipart (`Accept: multipart/mixed`) or SSE
- * (`Accept: text/event-stream`). A caller that accepts only JSON cannot take the parts: instead of
- * Yoga's bare 406 it gets a GraphQL error saying what to send, and the execution is stopped.
- */
-export function incrementalDelivery(): Plugin[] {
-  return [useDeferStream() as Plugin, useJsonOnlyRefusal()];
+/** The media types a subscription can be answered in over HTTP; graphql-ws is on the same path. */
+const SUBSCRIPTION_MEDIA_TYPES = ['text/event-stream', 'multipart/mixed;subscriptionSpec=1.0'];
+const SUBSCRIPTION_WEBSOCKET_PROTOCOL = 'graphql-transport-ws';
+
+/** An Accept header is quoted back in a refusal, but not at any length. */
+const MAX_QUOTED_ACCEPT = 200;
+
+export interface IncrementalDeliveryOptions {
+  /** Between heartbeats of a multipart subscription (multipart-subscriptions.ts); 5 s unless given. */
+  multipartHeartbeatMs?: number;
 }
 
-function useJsonOnlyRefusal(): Plugin {
+/**
+ * Answers in more than one part over HTTP:
+ * - `@defer` and `@stream` (Yoga's defer-stream plugin: its validation rules; the directives are in
+ *   the schema), over multipart (`Accept: multipart/mixed`) or SSE (`Accept: text/event-stream`);
+ * - subscriptions over SSE (Yoga's own) and over multipart in Apollo's protocol
+ *   (`Accept: multipart/mixed;subscriptionSpec=1.0`, multipart-subscriptions.ts).
+ * A caller whose Accept allows none of these for its operation gets, instead of Yoga's bare 406, a
+ * GraphQL error saying what it sent and what would work, and the execution is stopped.
+ */
+export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): Plugin[] {
+  const subscriptions = new WeakSet<Request>();
+  const isSubscription = (request: Request) => subscriptions.has(request);
+  return [
+    useDeferStream() as Plugin,
+    {
+      // As Yoga's own result processors tell a subscription apart: by its reaching subscribe.
+      onSubscribe: ({ args }) => {
+        const request = (args.contextValue as { request?: Request }).request;
+        if (request) subscriptions.add(request);
+      },
+    },
+    useMultipartSubscriptions({ isSubscription, heartbeatMs: options.multipartHeartbeatMs }),
+    useNotAcceptableRefusal(isSubscription),
+  ];
+}
+
+function useNotAcceptableRefusal(isSubscription: (request: Request) => boolean): Plugin {
   return {
-    onResultProcess: ({ result, resultProcessor, setResultProcessor }) => {
+    onResultProcess: ({ request, result, resultProcessor, setResultProcessor }) => {
       if (resultProcessor || !isAsyncIterable(result)) return;
-      // Stops the deferred work; how it ends is of no use to a caller who gets the 406.
+      // Stops the deferred work or the subscription; how it ends is of no use to a caller who gets the 406.
       Promise.resolve(result[Symbol.asyncIterator]().return?.()).catch(() => {});
-      setResultProcessor(
-        () =>
-          Response.json(
-            {
-              errors: [
-                {
-                  message: `An operation with @defer or @stream is answered in parts: send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}.`,
-                  extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', accept: INCREMENTAL_MEDIA_TYPES },
-                },
-              ],
-            },
-            { status: 406 },
-          ),
-        'application/json',
-      );
+      const error = isSubscription(request) ? subscriptionRefusal(request) : incrementalRefusal(request);
+      setResultProcessor(() => Response.json({ errors: [error] }, { status: 406 }), 'application/json');
     },
   };
+}
+
+function subscriptionRefusal(request: Request) {
+  const received = quotedAccept(request);
+  return {
+    message: `A subscription is answered as a stream of events, which Accept: ${received} does not allow: send Accept: ${SUBSCRIPTION_MEDIA_TYPES.join(' or ')}, or subscribe over WebSocket (${SUBSCRIPTION_WEBSOCKET_PROTOCOL}).`,
+    extensions: { code: 'SUBSCRIPTION_TRANSPORT_NOT_ACCEPTED', received, accept: SUBSCRIPTION_MEDIA_TYPES, webSocketProtocol: SUBSCRIPTION_WEBSOCKET_PROTOCOL },
+  };
+}
+
+function incrementalRefusal(request: Request) {
+  const received = quotedAccept(request);
+  return {
+    message: `An operation with @defer or @stream is answered in parts, which Accept: ${received} does not allow: send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}.`,
+    extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', received, accept: INCREMENTAL_MEDIA_TYPES },
+  };
+}
+
+function quotedAccept(request: Request): string {
+  const accept = request.headers.get('accept') ?? '*/*';
+  return accept.length > MAX_QUOTED_ACCEPT ? `${accept.slice(0, MAX_QUOTED_ACCEPT)}…` : accept;
 }

@@ -1,12 +1,14 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
-import type { Context } from 'graphql-ws';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isSocketRefusal, type CallerAuth } from './auth/index.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import type { Logger } from './logger.ts';
 import { withTraceId } from './observability/tracing.ts';
+import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
 type GatewayYoga = ReturnType<typeof createGatewayYoga>;
@@ -18,10 +20,12 @@ export interface GraphqlWsOptions {
   logger: Logger;
   /** The largest message a client may send (the same limit as an HTTP request body). */
   maxPayloadBytes: number;
+  /** How often a socket on the legacy `graphql-ws` subprotocol is sent `ka` (default 12 s). */
+  legacyKeepAliveMs?: number | undefined;
 }
 
 export interface GraphqlWs {
-  /** Sockets open now. */
+  /** Sockets open now, on either subprotocol. */
   readonly connections: number;
   /**
    * Stops taking upgrades and closes every socket with `code` and `reason` (clients see why);
@@ -31,31 +35,44 @@ export interface GraphqlWs {
 }
 
 /**
- * graphql-ws on the GraphQL path of `server`. A browser page from an origin not in ALLOWED_ORIGINS
- * is refused at the upgrade (HTTP 403, before any GraphQL message); the caller's credential is
- * checked at connection_init (refusals close with 4401/4403, or 1013 when it cannot be checked now),
- * and every operation then runs through Yoga's envelop as that caller.
+ * GraphQL over WebSocket on the GraphQL path of `server`, in two subprotocols: graphql-ws's
+ * `graphql-transport-ws`, and the legacy `graphql-ws` of subscriptions-transport-ws that Apollo
+ * Kotlin and Apollo iOS speak by default (ws-legacy.ts); a client offering both gets the former. A
+ * browser page from an origin not in ALLOWED_ORIGINS is refused at the upgrade (HTTP 403, before any
+ * GraphQL message); the caller's credential is checked at connection_init (refusals close with
+ * 4401/4403, or 1013 when it cannot be checked now), and every operation then runs through Yoga's
+ * envelop as that caller.
  */
 export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): GraphqlWs {
-  const { yoga, auth, logger } = options;
-  const wsServer = new WebSocketServer({
-    server,
-    path: GRAPHQL_PATH,
-    // ws closes the socket (1009) on a larger message before it is parsed.
-    maxPayload: options.maxPayloadBytes,
-    verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => {
-      const origin = req.headers.origin;
-      if (auth.originAllowed(origin, req.headers.host)) return done(true);
-      logger.info({ origin }, 'WebSocket upgrade refused: origin not allowed');
-      done(false, 403, 'Origin not allowed');
-    },
-  });
+  const { auth, logger } = options;
+  const operations = socketOperations(options.yoga, auth);
+  // One server per subprotocol, both on the upgrades this file routes (noServer): each keeps its own
+  // sockets, and ws's checks (path, origin, maxPayload) are the same for both. Neither hears the HTTP
+  // server's own errors (a port in use) either, which graphql-ws printed; the gateway's listen reports those.
+  const socketServer = (handleProtocols?: (protocols: Set<string>) => string | false) =>
+    new WebSocketServer({
+      noServer: true,
+      ...(handleProtocols ? { handleProtocols } : {}),
+      // Another path is refused with 400, as ws refuses it when it listens on the server itself.
+      path: GRAPHQL_PATH,
+      // ws closes the socket (1009) on a larger message before it is parsed.
+      maxPayload: options.maxPayloadBytes,
+      verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => {
+        const origin = req.headers.origin;
+        if (auth.originAllowed(origin, req.headers.host)) return done(true);
+        logger.info({ origin }, 'WebSocket upgrade refused: origin not allowed');
+        done(false, 403, 'Origin not allowed');
+      },
+    });
+  // graphql-ws sets the protocol choice of its own server (graphql-transport-ws or none).
+  const current = socketServer();
+  const legacy = socketServer((protocols) => (protocols.has(LEGACY_PROTOCOL) ? LEGACY_PROTOCOL : false));
   const callers = new WeakMap<Extra, CallerIdentity>();
 
   useServer<Record<string, unknown>, Extra>(
     {
-      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      execute: (args) => operations.execute(args) as never,
+      subscribe: (args) => operations.subscribe(args) as never,
       onConnect: async (ctx) => {
         const outcome = await auth.authorizeSocket(ctx.extra.request, ctx.connectionParams);
         if (!isSocketRefusal(outcome)) {
@@ -66,66 +83,101 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         ctx.extra.socket.close(outcome.code, outcome.reason);
         return false;
       },
-      onSubscribe: async (ctx, _id, payload) => operationArgs(ctx, payload, callers.get(ctx.extra)),
-      // With tracing on, errors name the operation's trace, as over HTTP.
-      onNext: (_ctx, _id, _payload, args, result) => withTraceId((args.contextValue as { request?: Request }).request, withoutHttp(result)),
+      onSubscribe: async (ctx, _id, payload) => operations.prepare(ctx.extra.request, payload, callers.get(ctx.extra)),
+      onNext: (_ctx, _id, _payload, args, result) => operations.format(args, result),
+      onError: (_ctx, _id, _payload, errors) => operations.format(undefined, { errors }).errors as GraphQLFormattedError[],
     },
-    wsServer,
+    current,
   );
+  serveLegacyGraphqlWs(legacy, { auth, operations, logger, keepAliveMs: options.legacyKeepAliveMs });
+
   // After graphql-ws's own connection listener: its socket 'error' handler prints a stack trace to
   // stderr for what is a client's fault (a message over maxPayload, a bad frame). ws has already
   // closed such a socket with the right code (1009, 1002); the gateway's log says what happened.
-  // graphql-ws also prints the HTTP server's own errors (a port in use) that ws re-emits here; the
-  // gateway's listen reports those itself, once and readably.
-  wsServer.removeAllListeners('error');
-  wsServer.on('error', (error: Error) => logger.debug({ reason: error.message }, 'WebSocket server: the HTTP server reported an error'));
-  wsServer.on('connection', (socket) => {
-    socket.removeAllListeners('error');
-    socket.on('error', (error: Error & { code?: string }) => {
-      logger.info({ code: error.code, reason: error.message }, 'WebSocket closed: the client broke the protocol or the size limit');
+  for (const wsServer of [current, legacy]) {
+    wsServer.on('connection', (socket: WebSocket) => {
+      socket.removeAllListeners('error');
+      socket.on('error', (error: Error & { code?: string }) => {
+        logger.info({ code: error.code, reason: error.message }, 'WebSocket closed: the client broke the protocol or the size limit');
+      });
     });
-  });
-
-  /** Execution args through Yoga's envelop (plugins, context factory), as the socket's caller. */
-  async function operationArgs(ctx: Context<Record<string, unknown>, Extra>, payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }, caller: CallerIdentity | undefined) {
-    if (!caller) return [new GraphQLError('The connection was not authorised')];
-    const request = new Request(`http://gateway${GRAPHQL_PATH}`, { headers: upgradeHeaders(ctx.extra.request) });
-    auth.adopt(request, caller);
-    // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
-    const enveloped = yoga.getEnveloped({ request, params: payload, req: ctx.extra.request });
-    let document;
-    try {
-      document = enveloped.parse(payload.query);
-    } catch (error) {
-      if (error instanceof GraphQLError) return [error];
-      throw error;
-    }
-    const errors = enveloped.validate(enveloped.schema, document);
-    if (errors.length > 0) return errors;
-    const args: ExecutionArgs = {
-      schema: enveloped.schema,
-      operationName: payload.operationName ?? null,
-      document,
-      variableValues: payload.variables ?? null,
-      contextValue: await enveloped.contextFactory(),
-      rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-    };
-    return args;
   }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const target = offersOnlyLegacy(request) ? legacy : current;
+    target.handleUpgrade(request, socket, head, (ws) => target.emit('connection', ws, request));
+  };
+  server.on('upgrade', onUpgrade);
 
   return {
     get connections() {
-      return wsServer.clients.size;
+      return current.clients.size + legacy.clients.size;
     },
     close: async (code = 1001, reason = 'server shutting down', timeoutMs = 1_000) => {
-      const closed = new Promise<void>((resolve) => wsServer.close(() => resolve()));
-      for (const client of wsServer.clients) client.close(code, reason);
-      const timer = setTimeout(() => {
-        for (const client of wsServer.clients) client.terminate();
-      }, timeoutMs);
-      await closed;
-      clearTimeout(timer);
+      server.off('upgrade', onUpgrade);
+      await Promise.all([current, legacy].map((wsServer) => closeAll(wsServer, code, reason, timeoutMs)));
     },
+  };
+}
+
+/**
+ * The legacy subprotocol goes to ws-legacy.ts; everything else to graphql-ws, which prefers
+ * graphql-transport-ws when both are offered and refuses a client offering neither as it always has
+ * (no subprotocol in the handshake, then close 4406).
+ */
+function offersOnlyLegacy(request: IncomingMessage): boolean {
+  // Read for routing only: ws checks the header's syntax (400) whichever server takes the upgrade.
+  const offered = new Set((request.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim()));
+  return offered.has(LEGACY_PROTOCOL) && !offered.has(GRAPHQL_TRANSPORT_WS_PROTOCOL);
+}
+
+async function closeAll(wsServer: WebSocketServer, code: number, reason: string, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => wsServer.close(() => resolve()));
+  for (const client of wsServer.clients) client.close(code, reason);
+  const timer = setTimeout(() => {
+    for (const client of wsServer.clients) client.terminate();
+  }, timeoutMs);
+  await closed;
+  clearTimeout(timer);
+}
+
+/** How a socket's operation runs, the same on both subprotocols: through Yoga's envelop, as the socket's caller. */
+function socketOperations(yoga: GatewayYoga, auth: CallerAuth): SocketOperations {
+  const envelopOf = (args: ExecutionArgs) => args.rootValue as Pick<ReturnType<GatewayYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+  return {
+    prepare: (upgrade, payload, caller) => operationArgs(yoga, auth, upgrade, payload, caller),
+    execute: (args) => envelopOf(args).execute(args) as never,
+    subscribe: (args) => envelopOf(args).subscribe(args) as never,
+    // With tracing on, errors name the operation's trace, as over HTTP.
+    format: (args, result) => withTraceId((args?.contextValue as { request?: Request } | undefined)?.request, withoutHttp(result) ?? (result as FormattedExecutionResult)),
+  };
+}
+
+/** Execution args through Yoga's envelop (plugins, context factory), as the socket's caller. */
+async function operationArgs(yoga: GatewayYoga, auth: CallerAuth, upgrade: IncomingMessage, payload: OperationPayload, caller: CallerIdentity | undefined): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  if (!caller) return [new GraphQLError('The connection was not authorised')];
+  // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
+  // it came through the origin check and connection_init.
+  const request = new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade) });
+  auth.adopt(request, caller);
+  // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
+  const enveloped = yoga.getEnveloped({ request, params: payload, req: upgrade });
+  let document;
+  try {
+    document = enveloped.parse(payload.query);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [error];
+    throw error;
+  }
+  const errors = enveloped.validate(enveloped.schema, document);
+  if (errors.length > 0) return errors;
+  return {
+    schema: enveloped.schema,
+    operationName: payload.operationName ?? null,
+    document,
+    variableValues: payload.variables ?? null,
+    contextValue: await enveloped.contextFactory(),
+    rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
   };
 }
 

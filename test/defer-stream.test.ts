@@ -139,8 +139,8 @@ describe('@defer', () => {
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors).toEqual([
       {
-        message: 'An operation with @defer or @stream is answered in parts: send Accept: multipart/mixed or text/event-stream.',
-        extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', accept: ['multipart/mixed', 'text/event-stream'] },
+        message: 'An operation with @defer or @stream is answered in parts, which Accept: application/graphql-response+json does not allow: send Accept: multipart/mixed or text/event-stream.',
+        extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', received: 'application/graphql-response+json', accept: ['multipart/mixed', 'text/event-stream'] },
       },
     ]);
   });

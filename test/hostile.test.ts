@@ -205,7 +205,9 @@ describe('in production', () => {
   it('serves no GraphiQL: a browser asking for a page is told there is none', async () => {
     const response = await fetch(`${kit.baseUrl}/graphql`, { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(response.status).toBe(406);
-    expect(await response.text()).toBe('');
+    const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).toBe('NOT_ACCEPTABLE');
+    expect(body.errors[0]!.message).toMatch(/application\/json.*none of which Accept: text\/html,application\/xhtml\+xml allows/);
   });
 });
 

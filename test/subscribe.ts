@@ -1,10 +1,12 @@
 import { createClient } from 'graphql-ws';
+import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import { record } from './leak-scan.ts';
 
 /**
  * Subscription clients for tests, as a browser would use them: graphql-ws over WebSocket, and
- * GraphQL over server-sent events (Yoga's single-connection-per-operation mode).
+ * GraphQL over server-sent events (Yoga's single-connection-per-operation mode); and as Apollo
+ * Kotlin and iOS do by default, the legacy `graphql-ws` subprotocol (subscriptions-transport-ws).
  */
 
 /** The gateway a test subscribes to: where it listens, and how many subscriptions it has open. */
@@ -105,6 +107,41 @@ export async function subscribeWs<T = any>(
   if (options.registered === false) return { ...results, close: async () => { dispose(); await client.dispose(); } };
   await registered(target, before);
   return { ...results, close: () => closed(target, async () => { dispose(); await client.dispose(); }, () => ended) };
+}
+
+/**
+ * The same over the legacy `graphql-ws` subprotocol, with subscriptions-transport-ws's own client at
+ * its defaults. An operation refused before it runs reaches that client as an error: it is the one
+ * result, `{ errors: [error] }`.
+ */
+export async function subscribeLegacyWs<T = any>(
+  target: Listening,
+  query: string,
+  variables: Record<string, unknown> = {},
+  connectionParams: Record<string, unknown> = {},
+  options: SubscribeOptions = {},
+): Promise<Subscription<T> & { client: SubscriptionClient }> {
+  const results = collector<T>();
+  const before = target.gateway.events.activeSubscriptions();
+  const client = new SubscriptionClient(`${target.baseUrl!.replace(/^http/, 'ws')}/graphql`, { connectionParams }, WebSocket);
+  let ended = false;
+  const { unsubscribe } = client.request({ query, variables }).subscribe({
+    next: (value) => (record('graphql-ws (legacy) message', JSON.stringify(value)), results.push(value as T)),
+    error: (error) => {
+      ended = true;
+      record('graphql-ws (legacy) message', JSON.stringify(error));
+      results.push({ errors: [error] } as T);
+    },
+    complete: () => (ended = true),
+  });
+  // unsubscribe sends `stop`: the gateway lets go of the subscription on the open socket.
+  const close = async () => {
+    unsubscribe();
+    client.close();
+  };
+  if (options.registered === false) return { ...results, client, close };
+  await registered(target, before);
+  return { ...results, client, close: () => closed(target, close, () => ended) };
 }
 
 export async function subscribeSse<T = any>(
