@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import { PothosValidationError } from '@pothos/core';
 import { InputValidationError } from '@pothos/plugin-validation';
 import { maskError as yogaMaskError, type Plugin } from 'graphql-yoga';
@@ -228,4 +228,20 @@ export function useCodedEmptyRefusals(): Plugin {
       setResponse(new Response(JSON.stringify({ errors: [error] }), { status: response.status, headers }));
     },
   };
+}
+
+/**
+ * A result without its errors' `extensions.http` (the status and headers a refusal gives on HTTP,
+ * which Yoga leaves out of an HTTP body): a socket or an event stream has no status to give, and
+ * the extensions say the rest. Undefined when no error has one.
+ */
+export function withoutHttp(result: ExecutionResult): FormattedExecutionResult | undefined {
+  if (!result.errors?.some((error) => error.extensions?.http !== undefined)) return undefined;
+  return {
+    ...result,
+    errors: result.errors.map((error) => {
+      const { http: _http, ...extensions } = error.extensions ?? {};
+      return { ...(typeof error.toJSON === 'function' ? error.toJSON() : error), extensions };
+    }),
+  } as FormattedExecutionResult;
 }

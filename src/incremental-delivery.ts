@@ -1,4 +1,5 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { useMultipartSubscriptions } from './multipart-subscriptions.ts';
 
@@ -40,7 +41,42 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
     },
     useMultipartSubscriptions({ isSubscription, heartbeatMs: options.multipartHeartbeatMs }),
     useNotAcceptableRefusal(isSubscription),
+    useRefusalsInEventStream(),
   ];
+}
+
+/**
+ * A refusal before execution (a limit, a bad variable, RATE_LIMITED) answered to a client that
+ * accepts only an event stream goes out as a `next` event of a 200 stream, as GraphQL over SSE
+ * requires: graphql-sse, like the browser's EventSource, takes any other status for a failed
+ * connection and never reads the body (graphql-sse retries it, then reports a bare "400 Bad
+ * Request"). The code and the rest stay in the error's extensions.
+ */
+function useRefusalsInEventStream(): Plugin {
+  return {
+    onResultProcess: ({ request, result, setResult }) => {
+      if (isAsyncIterable(result) || !acceptsOnlyEventStream(request.headers.get('accept'))) return;
+      const { errors } = result as ExecutionResult;
+      if (!errors?.some((error) => error.extensions?.http !== undefined)) return;
+      // Status 200; the headers (Retry-After) stay. Yoga leaves `http` out of the body.
+      setResult({ ...(result as ExecutionResult), errors: errors.map(answeredInStream) });
+    },
+  };
+}
+
+function answeredInStream(error: GraphQLError): GraphQLError {
+  const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+  if (!http) return error;
+  const { nodes, source, positions, path, originalError } = error;
+  return new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions: { ...error.extensions, http: { ...http, status: 200 } } });
+}
+
+const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json', 'application/graphql-response+json']);
+
+/** Yoga answers a single result as an event stream only when the client takes no JSON. */
+function acceptsOnlyEventStream(accept: string | null): boolean {
+  const types = (accept ?? '').split(',').map((range) => range.split(';')[0]!.trim().toLowerCase());
+  return types.includes('text/event-stream') && !types.some((type) => JSON_RANGES.has(type));
 }
 
 function useNotAcceptableRefusal(isSubscription: (request: Request) => boolean): Plugin {

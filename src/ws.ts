@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { isSocketRefusal, type CallerAuth } from './auth/index.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import type { Logger } from './logger.ts';
+import { withoutHttp } from './errors.ts';
 import { withTraceId } from './observability/tracing.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
@@ -179,21 +180,6 @@ async function operationArgs(yoga: GatewayYoga, auth: CallerAuth, upgrade: Incom
     contextValue: await enveloped.contextFactory(),
     rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
   };
-}
-
-/**
- * A result without its errors' `extensions.http` (the status and headers a refusal gives on HTTP,
- * which Yoga leaves out of an HTTP body): a socket has no status, and the extensions say the rest.
- */
-export function withoutHttp(result: ExecutionResult): FormattedExecutionResult | undefined {
-  if (!result.errors?.some((error) => error.extensions?.http !== undefined)) return undefined;
-  return {
-    ...result,
-    errors: result.errors.map((error) => {
-      const { http: _http, ...extensions } = error.extensions ?? {};
-      return { ...(typeof error.toJSON === 'function' ? error.toJSON() : error), extensions };
-    }),
-  } as FormattedExecutionResult;
 }
 
 /** The upgrade request's headers, minus credentials: the caller was already established from them. */
