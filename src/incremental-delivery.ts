@@ -46,7 +46,7 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
 }
 
 /**
- * A refusal before execution (a limit, a bad variable, RATE_LIMITED) answered to a client that
+ * A refusal of the operation before execution (a limit, a bad variable: HTTP 400) answered to a client that
  * accepts only an event stream goes out as a `next` event of a 200 stream, as GraphQL over SSE
  * requires: graphql-sse, like the browser's EventSource, takes any other status for a failed
  * connection and never reads the body (graphql-sse retries it, then reports a bare "400 Bad
@@ -56,9 +56,12 @@ function useRefusalsInEventStream(): Plugin {
   return {
     onResultProcess: ({ request, result, setResult }) => {
       if (isAsyncIterable(result) || !acceptsOnlyEventStream(request.headers.get('accept'))) return;
-      const { errors } = result as ExecutionResult;
-      if (!errors?.some((error) => error.extensions?.http !== undefined)) return;
-      // Status 200; the headers (Retry-After) stay. Yoga leaves `http` out of the body.
+      const errors = (result as ExecutionResult).errors ?? [];
+      const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status).filter((status) => status !== undefined);
+      // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
+      // keeps its status and headers, which say what to do before any stream could start.
+      if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
+      // Status 200; Yoga leaves `http` out of the body.
       setResult({ ...(result as ExecutionResult), errors: errors.map(answeredInStream) });
     },
   };
