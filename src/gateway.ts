@@ -34,7 +34,7 @@ import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { clientRateLimit } from './security/client-limits.ts';
-import { queryLimitPlugins } from './security/limits.ts';
+import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
@@ -141,6 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     observer: metrics.audit,
   });
   const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
+  const persisted = persistedDocuments(limits, logger, persistedQueries);
   // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger, limitProof: perClient.take, observer: metrics.callers });
   const webhookReconciler = createWebhookReconciler({
@@ -165,7 +166,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,
-      ...queryLimitPlugins(limits, logger, persistedQueries),
+      ...queryLimitPlugins(limits, persisted),
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
@@ -178,6 +179,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     auth,
     resilience,
     maxBodyBytes: limits.maxBodyBytes,
+    socketDocuments: persisted.forSocket,
     upstream,
     upstreamBaseUrl: options.upstream.baseUrl,
     logger,

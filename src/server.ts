@@ -7,6 +7,7 @@ import { WEBHOOK_PATH } from './events/intake.ts';
 import { readiness, type ReadinessCheck, type ReadinessTiming } from './health.ts';
 import type { Logger } from './logger.ts';
 import type { GatewayMetrics } from './observability/metrics.ts';
+import type { SocketDocuments } from './security/persisted-queries.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import { attachGraphqlWs } from './ws.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
@@ -19,6 +20,8 @@ export interface GatewayServerOptions {
   resilience: ResilienceConfig;
   /** The largest request body or WebSocket message accepted. */
   maxBodyBytes: number;
+  /** How a WebSocket operation names its document: text, or a persisted hash (security/limits.ts). */
+  socketDocuments: SocketDocuments;
   /** GET /metrics (Prometheus). */
   metrics: Pick<GatewayMetrics, 'handle'>;
   upstream: UpstreamRuntime;
@@ -102,7 +105,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     void yoga.handle(req, res);
   });
 
-  const graphqlWs = attachGraphqlWs(server, { yoga, auth: options.auth, logger, maxPayloadBytes: options.maxBodyBytes });
+  const graphqlWs = attachGraphqlWs(server, { yoga, auth: options.auth, logger, maxPayloadBytes: options.maxBodyBytes, documents: options.socketDocuments });
 
   /** Resolves true when every in-flight request has been answered, false when `graceMs` ran out first. */
   const drain = (graceMs: number): Promise<boolean> =>

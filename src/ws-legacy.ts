@@ -39,7 +39,8 @@ const CLOSE = {
 
 /** What `start` carries: graphql-ws's SubscribePayload. */
 export interface OperationPayload {
-  query: string;
+  /** Absent when the operation names its document by an APQ hash alone (`extensions.persistedQuery`). */
+  query?: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
   extensions?: Record<string, unknown> | null;
@@ -224,7 +225,7 @@ export function parseClientMessage(data: RawData | string): ClientMessage {
     case 'stop':
       return hasId(message) ? { type: 'stop', id: message.id } : { refused: 'Invalid message received: stop needs an id' };
     case 'start':
-      if (!hasId(message) || !isOperationPayload(message.payload)) return { refused: 'Invalid message received: start needs an id and a payload with a query' };
+      if (!hasId(message) || !isOperationPayload(message.payload)) return { refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)' };
       return { type: 'start', id: message.id, payload: message.payload };
     default:
       return { refused: 'Invalid message received: unknown type' };
@@ -261,7 +262,7 @@ const hasId = (message: Record<string, unknown>): message is Record<string, unkn
 function isOperationPayload(payload: unknown): payload is OperationPayload {
   return (
     isObject(payload) &&
-    typeof payload.query === 'string' &&
+    (typeof payload.query === 'string' || (isNullish(payload.query) && isObject(payload.extensions) && isObject(payload.extensions.persistedQuery))) &&
     (isNullish(payload.variables) || isObject(payload.variables)) &&
     (isNullish(payload.operationName) || typeof payload.operationName === 'string') &&
     (isNullish(payload.extensions) || isObject(payload.extensions))

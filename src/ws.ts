@@ -9,6 +9,7 @@ import type { CallerIdentity } from './auth/identity.ts';
 import type { Logger } from './logger.ts';
 import { withoutHttp } from './errors.ts';
 import { withTraceId } from './observability/tracing.ts';
+import type { SocketDocuments } from './security/persisted-queries.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
@@ -21,6 +22,8 @@ export interface GraphqlWsOptions {
   logger: Logger;
   /** The largest message a client may send (the same limit as an HTTP request body). */
   maxPayloadBytes: number;
+  /** How an operation names its document: its text, or a persisted hash (default: its text only). */
+  documents?: SocketDocuments | undefined;
   /** How often a socket on the legacy `graphql-ws` subprotocol is sent `ka` (default 12 s). */
   legacyKeepAliveMs?: number | undefined;
 }
@@ -46,7 +49,7 @@ export interface GraphqlWs {
  */
 export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): GraphqlWs {
   const { auth, logger } = options;
-  const operations = socketOperations(options.yoga, auth);
+  const operations = socketOperations(options.yoga, auth, options.documents ?? textOnly);
   // One server per subprotocol, both on the upgrades this file routes (noServer): each keeps its own
   // sockets, and ws's checks (path, origin, maxPayload) are the same for both. Neither hears the HTTP
   // server's own errors (a port in use) either, which graphql-ws printed; the gateway's listen reports those.
@@ -121,6 +124,9 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
   };
 }
 
+/** Without persisted queries, an operation's document is its text. */
+const textOnly: SocketDocuments = async ({ query }) => (typeof query === 'string' ? { query } : new GraphQLError('Must provide query string.', { extensions: { code: 'BAD_REQUEST' } }));
+
 /**
  * The legacy subprotocol goes to ws-legacy.ts; everything else to graphql-ws, which prefers
  * graphql-transport-ws when both are offered and refuses a client offering neither as it always has
@@ -143,10 +149,10 @@ async function closeAll(wsServer: WebSocketServer, code: number, reason: string,
 }
 
 /** How a socket's operation runs, the same on both subprotocols: through Yoga's envelop, as the socket's caller. */
-function socketOperations(yoga: GatewayYoga, auth: CallerAuth): SocketOperations {
+function socketOperations(yoga: GatewayYoga, auth: CallerAuth, documents: SocketDocuments): SocketOperations {
   const envelopOf = (args: ExecutionArgs) => args.rootValue as Pick<ReturnType<GatewayYoga['getEnveloped']>, 'execute' | 'subscribe'>;
   return {
-    prepare: (upgrade, payload, caller) => operationArgs(yoga, auth, upgrade, payload, caller),
+    prepare: (upgrade, payload, caller) => operationArgs(yoga, auth, documents, upgrade, payload, caller),
     execute: (args) => envelopOf(args).execute(args) as never,
     subscribe: (args) => envelopOf(args).subscribe(args) as never,
     // With tracing on, errors name the operation's trace, as over HTTP.
@@ -155,8 +161,17 @@ function socketOperations(yoga: GatewayYoga, auth: CallerAuth): SocketOperations
 }
 
 /** Execution args through Yoga's envelop (plugins, context factory), as the socket's caller. */
-async function operationArgs(yoga: GatewayYoga, auth: CallerAuth, upgrade: IncomingMessage, payload: OperationPayload, caller: CallerIdentity | undefined): Promise<ExecutionArgs | readonly GraphQLError[]> {
+async function operationArgs(
+  yoga: GatewayYoga,
+  auth: CallerAuth,
+  documents: SocketDocuments,
+  upgrade: IncomingMessage,
+  payload: OperationPayload,
+  caller: CallerIdentity | undefined,
+): Promise<ExecutionArgs | readonly GraphQLError[]> {
   if (!caller) return [new GraphQLError('The connection was not authorised')];
+  const named = await documents(payload);
+  if (named instanceof GraphQLError) return [named];
   // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
   // it came through the origin check and connection_init.
   const request = new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade) });
@@ -165,13 +180,14 @@ async function operationArgs(yoga: GatewayYoga, auth: CallerAuth, upgrade: Incom
   const enveloped = yoga.getEnveloped({ request, params: payload, req: upgrade });
   let document;
   try {
-    document = enveloped.parse(payload.query);
+    document = enveloped.parse(named.query);
   } catch (error) {
     if (error instanceof GraphQLError) return [error];
     throw error;
   }
   const errors = enveloped.validate(enveloped.schema, document);
   if (errors.length > 0) return errors;
+  named.validated?.();
   return {
     schema: enveloped.schema,
     operationName: payload.operationName ?? null,

@@ -11,7 +11,7 @@ import { OPERATIONS } from '../bench/operations.ts';
 import { DEFAULT_LIMITS, loadConfig, SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
 import { buildSchema } from '../src/schema/index.ts';
-import { queryLimitPlugins } from '../src/security/limits.ts';
+import { persistedDocuments, queryLimitPlugins } from '../src/security/limits.ts';
 import { operationCost } from '../src/security/operation-limits.ts';
 import { MAX_PAGE_SIZE } from '../src/security/page-size.ts';
 import { sha256Hex as sha256 } from '../src/security/secrets.ts';
@@ -93,7 +93,7 @@ const stopped: Plugin = {
   onExecute: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
   onSubscribe: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
 };
-const limitsOnly = createYoga({ schema, plugins: [...queryLimitPlugins(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger })), stopped], maskedErrors: false, logging: false });
+const limitsOnly = createYoga({ schema, plugins: [...queryLimitPlugins(MARGIN_LIMITS, persistedDocuments(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger }))), stopped], maskedErrors: false, logging: false });
 
 describe('the shipped operations pass the default limits with margin', () => {
   it('finds them all', () => {

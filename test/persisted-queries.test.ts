@@ -6,6 +6,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { addTypenameToDocument } from '@apollo/client/utilities';
 import { print } from 'graphql';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
 import { DashboardDocument } from './generated/graphql.ts';
@@ -207,5 +208,63 @@ describe("trusted documents from Apollo's persisted query manifest (what Apollo 
     expect((result.data as { balances: unknown[] }).balances.length).toBeGreaterThan(0);
     expect(client.sent).toEqual([{ method: 'POST', withDocument: false, hashed: true }]);
     await expect(apolloClient(`${kit.baseUrl}/graphql`, recordingFetch().fetch).query({ query: gql(uniqueQuery()) })).rejects.toThrow(/Unknown document id/);
+  });
+});
+
+/** The legacy `graphql-ws` subprotocol spoken frame by frame, as Apollo Kotlin speaks it with APQ on. */
+async function legacySocket(baseUrl: string) {
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-ws');
+  const frames: { type: string; id?: string; payload?: any }[] = [];
+  socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+  const answer = async (id: string, payload: unknown) => {
+    socket.send(JSON.stringify({ id, type: 'start', payload }));
+    await expect.poll(() => frames.some((frame) => frame.id === id && (frame.type === 'complete' || frame.type === 'error'))).toBe(true);
+    return frames.filter((frame) => frame.id === id && frame.type !== 'complete');
+  };
+  return { answer, close: () => socket.close() };
+}
+
+describe('automatic persisted queries on the legacy graphql-ws subprotocol (Apollo Kotlin with APQ on)', () => {
+  const kit = useKit({ listen: true });
+
+  it('the hash alone: not found; with the document: run and registered; the hash alone again: run', async () => {
+    const query = uniqueQuery();
+    const extensions = persisted(sha256(query));
+    const socket = await legacySocket(kit.baseUrl!);
+    try {
+      const [unknown] = await socket.answer('1', { extensions });
+      expect(unknown).toMatchObject({ type: 'error', payload: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } });
+      const [registered] = await socket.answer('2', { query, extensions });
+      expect(registered!.type).toBe('data');
+      expect(Array.isArray(registered!.payload.data.balances)).toBe(true);
+      const [byHash] = await socket.answer('3', { extensions });
+      expect(byHash).toEqual(registered ? { ...registered, id: '3' } : undefined);
+      // Over HTTP too: one store.
+      expect((await post(kit, { extensions })).body.data?.balances).toEqual(registered!.payload.data.balances);
+      const [mismatch] = await socket.answer('4', { query, extensions: persisted(sha256(`${query} `)) });
+      expect(mismatch).toMatchObject({ type: 'error', payload: { errors: [{ extensions: { code: 'PERSISTED_QUERY_MISMATCH' } }] } });
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe('trusted documents named by their APQ hash on the legacy graphql-ws subprotocol', () => {
+  const kit = useKit({ listen: true, limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS } });
+
+  it('a listed hash runs at once; an unlisted one is not in the list', async () => {
+    const listed = (DashboardDocument as unknown as { __meta__: { hash: string } }).__meta__.hash.replace('sha256:', '');
+    const socket = await legacySocket(kit.baseUrl!);
+    try {
+      const [dashboard] = await socket.answer('1', { extensions: persisted(listed), operationName: 'Dashboard' });
+      expect(dashboard!.type).toBe('data');
+      expect(dashboard!.payload.data.balances.length).toBeGreaterThan(0);
+      const [unlisted] = await socket.answer('2', { extensions: persisted(sha256(uniqueQuery())) });
+      expect(unlisted).toMatchObject({ type: 'error', payload: { errors: [{ extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] } });
+    } finally {
+      socket.close();
+    }
   });
 });

@@ -195,7 +195,7 @@ describe('the legacy graphql-ws subprotocol', () => {
     expect(await rawClose(kit, [JSON.stringify({ type: 'subscribe', id: '1' })])).toEqual({ code: 4400, reason: 'Invalid message received: unknown type' });
     expect(await rawClose(kit, [init, JSON.stringify({ id: '1', type: 'start', payload: {} })])).toEqual({
       code: 4400,
-      reason: 'Invalid message received: start needs an id and a payload with a query',
+      reason: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)',
     });
     expect(await rawClose(kit, [start('1')])).toEqual({ code: 4401, reason: 'Unauthorized' });
     expect(await rawClose(kit, [init, init])).toEqual({ code: 4429, reason: 'Too many initialisation requests' });
@@ -308,7 +308,7 @@ describe('the adapter alone', () => {
     expect(parseClientMessage('{"type":"ping"}')).toEqual({ refused: 'Invalid message received: unknown type' });
     expect(parseClientMessage('{"type":"stop"}')).toEqual({ refused: 'Invalid message received: stop needs an id' });
     for (const payload of [undefined, {}, { query: 1 }, { query: '{ a }', variables: [] }, { query: '{ a }', operationName: 2 }, { query: '{ a }', extensions: 'x' }]) {
-      expect(parseClientMessage(JSON.stringify({ id: '1', type: 'start', payload }))).toEqual({ refused: 'Invalid message received: start needs an id and a payload with a query' });
+      expect(parseClientMessage(JSON.stringify({ id: '1', type: 'start', payload }))).toEqual({ refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)' });
     }
     expect(parseClientMessage(JSON.stringify({ id: '', type: 'start', payload: { query: '{ a }' } }))).toHaveProperty('refused');
   });

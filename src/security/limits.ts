@@ -4,8 +4,8 @@ import type { Logger } from '../logger.ts';
 import { armorPlugin } from './armor.ts';
 import { useBodyLimit } from './body-size.ts';
 import { useOperationLimits } from './operation-limits.ts';
-import { useAutomaticPersistedQueries, type PersistedQueryStore } from './persisted-queries.ts';
-import { loadTrustedDocuments, useTrustedDocuments } from './trusted-documents.ts';
+import { apqSocketDocuments, useAutomaticPersistedQueries, type PersistedQueryStore, type SocketDocuments } from './persisted-queries.ts';
+import { loadTrustedDocuments, trustedSocketDocuments, useTrustedDocuments } from './trusted-documents.ts';
 import { useValidationPolicy } from './validation-policy.ts';
 
 /**
@@ -16,15 +16,29 @@ import { useValidationPolicy } from './validation-policy.ts';
  * variables, just before execution). Refusals are coded GraphQL errors (see refusal.ts). Batching
  * is off in yoga.ts; GraphiQL follows `limits.graphiql` there.
  */
-export function queryLimitPlugins(limits: QueryLimitsConfig, logger: Logger, persistedQueries: PersistedQueryStore): Plugin[] {
-  const trusted = limits.trustedDocuments ? loadTrustedDocuments(limits.trustedDocuments) : undefined;
-  if (trusted) logger.info({ manifest: limits.trustedDocuments, documents: trusted.size }, 'only trusted documents are executed');
+export function queryLimitPlugins(limits: QueryLimitsConfig, persisted: PersistedDocuments): Plugin[] {
   return [
     useBodyLimit(limits.maxBodyBytes, limits.production),
-    // With a manifest, its hashes are the only ones: nothing can register another.
-    ...(trusted ? useTrustedDocuments(trusted) : useAutomaticPersistedQueries(persistedQueries)),
+    ...persisted.plugins,
     armorPlugin(limits),
     useValidationPolicy({ introspection: limits.introspection, hideSuggestions: limits.production }),
     useOperationLimits({ maxCost: limits.maxCost, hideLimits: limits.production }),
   ];
+}
+
+/** How documents are named by id or hash: the Yoga plugins for HTTP, and the same rule for a WebSocket's operations. */
+export interface PersistedDocuments {
+  plugins: Plugin[];
+  forSocket: SocketDocuments;
+}
+
+/**
+ * Trusted documents with a manifest (its hashes are the only ones: nothing can register another),
+ * or else automatic persisted queries kept in `store`.
+ */
+export function persistedDocuments(limits: Pick<QueryLimitsConfig, 'trustedDocuments'>, logger: Logger, store: PersistedQueryStore): PersistedDocuments {
+  const trusted = limits.trustedDocuments ? loadTrustedDocuments(limits.trustedDocuments) : undefined;
+  if (!trusted) return { plugins: useAutomaticPersistedQueries(store), forSocket: apqSocketDocuments(store) };
+  logger.info({ manifest: limits.trustedDocuments, documents: trusted.size }, 'only trusted documents are executed');
+  return { plugins: useTrustedDocuments(trusted), forSocket: trustedSocketDocuments() };
 }

@@ -1,9 +1,11 @@
 import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
-import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { createThrottledLog, type Logger } from '../logger.ts';
 import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { sha256Hex } from './secrets.ts';
 
 /**
  * Automatic Persisted Queries as Apollo defines them (Apollo Client's persisted-queries link, Apollo
@@ -112,10 +114,8 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
   return [
     {
       onParams({ params, request }) {
-        const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
-        if (persisted?.version === 1 && typeof persisted.sha256Hash === 'string' && typeof params.query === 'string') {
-          offers.set(request, { hash: persisted.sha256Hash, query: params.query });
-        }
+        const hash = apqHashOf(params.extensions);
+        if (hash !== undefined && typeof params.query === 'string') offers.set(request, { hash, query: params.query });
       },
     },
     // The plugin checks the hash and answers the protocol; registering is left to onValidate below.
@@ -130,4 +130,42 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
       },
     },
   ];
+}
+
+/** The SHA-256 an Apollo client names its document by (`extensions.persistedQuery`, version 1), if any. */
+export function apqHashOf(extensions: unknown): string | undefined {
+  const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;
+}
+
+/** A WebSocket operation's payload, as far as its document goes: its text, an APQ hash, or both. */
+export interface SocketDocumentRequest {
+  query?: string | undefined;
+  extensions?: Record<string, unknown> | null | undefined;
+}
+
+/** The text to run (and what to do once it passed validation), or the refusal to answer with. */
+export type SocketDocument = { query: string; validated?: () => void } | GraphQLError;
+
+/**
+ * Persisted queries on a WebSocket, where Yoga's request hooks (and so the plugins above) never run:
+ * Apollo Kotlin with APQ on sends an operation's hash alone on the legacy `graphql-ws` subprotocol
+ * too, and the document after PERSISTED_QUERY_NOT_FOUND, as over HTTP.
+ */
+export type SocketDocuments = (payload: SocketDocumentRequest) => Promise<SocketDocument>;
+
+const MISSING_QUERY = () => createGraphQLError('Must provide query string.', { extensions: { code: 'BAD_REQUEST' } });
+
+/** The same answers as the HTTP plugin: NOT_FOUND, MISMATCH, and registration once validated. */
+export function apqSocketDocuments(store: PersistedQueryStore): SocketDocuments {
+  return async ({ query, extensions }) => {
+    const hash = apqHashOf(extensions);
+    if (hash === undefined) return typeof query === 'string' ? { query } : MISSING_QUERY();
+    if (typeof query !== 'string') {
+      const known = await store.get(hash);
+      return known === null ? createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }) : { query: known };
+    }
+    if (sha256Hex(query) !== hash.toLowerCase()) return createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
+    return { query, validated: () => void store.set(hash, query) };
+  };
 }

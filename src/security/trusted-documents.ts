@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { parse, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { apqHashOf, type SocketDocuments } from './persisted-queries.ts';
 import { refusal } from './refusal.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -77,6 +78,7 @@ function manifestEntries(manifest: unknown): [string, unknown][] | undefined {
 }
 
 const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
+const idRequired = () => refusal('PERSISTED_QUERY_ID_REQUIRED', 'No document id: send the id of a trusted document (documentId).');
 const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
 
 export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
@@ -87,7 +89,7 @@ export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
       customErrors: {
         notFound: () => notInList(),
         persistedQueryOnly: () => onlyTrusted(),
-        keyNotFound: () => refusal('PERSISTED_QUERY_ID_REQUIRED', 'No document id: send the id of a trusted document (documentId).'),
+        keyNotFound: () => idRequired(),
       },
     }),
     {
@@ -107,6 +109,17 @@ function documentIdOf(params: GraphQLParams & { documentId?: unknown }, request:
   if (typeof params.documentId === 'string') return params.documentId;
   const fromUrl = request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null;
   if (fromUrl) return fromUrl;
-  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
-  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+  return apqHashOf(params.extensions) ?? null;
+}
+
+/**
+ * On a WebSocket an Apollo client may name a trusted document by its APQ hash alone: that hash is
+ * the operation's id, which the parse guard above turns into the manifest's document or refuses.
+ */
+export function trustedSocketDocuments(): SocketDocuments {
+  return async ({ query, extensions }) => {
+    const hash = apqHashOf(extensions);
+    if (typeof query === 'string') return { query };
+    return hash === undefined ? idRequired() : { query: hash };
+  };
 }
