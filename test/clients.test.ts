@@ -62,6 +62,16 @@ const CARD_UPDATE = `mutation CardUpdate($input: CardUpdateInput!) {
   cardUpdate(input: $input) { __typename ... on CardUpdateSuccess { card { upstreamId status } } ... on MutationError { message } }
 }`;
 
+/** What every client gets for BAD_VARIABLE with `first: "five"`: the variable and the path inside it. */
+const BAD_VARIABLE_RESULT = {
+  errors: [
+    expect.objectContaining({
+      message: 'Variable "$first" is invalid at "first": Int cannot represent non-integer value: "five"',
+      extensions: { code: 'BAD_USER_INPUT', variable: 'first', issues: [{ path: ['first'], message: 'Int cannot represent non-integer value: "five"' }] },
+    }),
+  ],
+};
+
 interface CardStatusResult {
   data?: { cardStatusChanged: { status: string; cardUpstreamId: string; event: { name: string; cursor: string }; card: { upstreamId: string; status: string } | null } };
   errors?: unknown[];
@@ -163,16 +173,7 @@ describe(`graphql-ws ${version('graphql-ws')}: createClient({ url })`, () => {
     // graphql-js reports variables that do not fit from execute(): over graphql-ws the errors are the
     // operation's one result (`next`), then `complete`, as graphql-ws' own server sends them.
     for await (const result of client.iterate({ query: BAD_VARIABLE, variables: { first: 'five' } })) results.push(result);
-    expect(results).toEqual([
-      {
-        errors: [
-          expect.objectContaining({
-            message: 'Variable "$first" is invalid at "first": Int cannot represent non-integer value: "five"',
-            extensions: { code: 'BAD_USER_INPUT', variable: 'first', issues: [{ path: ['first'], message: 'Int cannot represent non-integer value: "five"' }] },
-          }),
-        ],
-      },
-    ]);
+    expect(results).toEqual([BAD_VARIABLE_RESULT]);
   });
 
   it('runs a mutation: cardUpdate freezes the demo card', async () => {
@@ -249,16 +250,7 @@ describe(`graphql-sse ${version('graphql-sse')}: createClient({ url }), distinct
     // protocol has the server report errors found before execution as `next` events of a 200 stream.
     const outcome = await Promise.race([iterated.catch((error: unknown) => String(error)), new Promise((resolve) => setTimeout(resolve, 5_000, 'no answer in 5 s'))]);
     expect({ outcome, answers: answers() }).toEqual({ outcome: 'completed', answers: ['POST /graphql 200'] });
-    expect(results).toEqual([
-      {
-        errors: [
-          expect.objectContaining({
-            message: 'Variable "$first" is invalid at "first": Int cannot represent non-integer value: "five"',
-            extensions: { code: 'BAD_USER_INPUT', variable: 'first', issues: [{ path: ['first'], message: 'Int cannot represent non-integer value: "five"' }] },
-          }),
-        ],
-      },
-    ]);
+    expect(results).toEqual([BAD_VARIABLE_RESULT]);
   });
 
   it('receives two card status changes at the bank, in order', async () => {
