@@ -27,6 +27,11 @@ export interface GatewayContext {
   gatewayWebhooks: GatewayWebhooks;
   /** With tracing on: loader batches are spans of the operation's trace (observability/tracing.ts). */
   tracer?: Tracer | undefined;
+  /**
+   * The signal the operation's upstream calls stop on (its deadline, its client leaving), once it
+   * has started (yoga.ts); loaders start no batch after its client left.
+   */
+  operationSignal?: (() => AbortSignal | undefined) | undefined;
 }
 
 /** Which webhook subscriptions are the gateway's own (events/webhook-reconciler.ts), and where they deliver. */

@@ -54,6 +54,12 @@ export interface SocketOperations {
   prepare(upgrade: IncomingMessage, payload: OperationPayload, caller: CallerIdentity | undefined): Promise<ExecutionArgs | readonly GraphQLError[]>;
   execute(args: ExecutionArgs): Outcome | Promise<Outcome>;
   subscribe(args: ExecutionArgs): Outcome | Promise<Outcome>;
+  /**
+   * The client is done with the operation (it stopped it, or its socket closed): the operation's
+   * signal fires, so its upstream calls stop (an event read in progress too). A subscription's
+   * stream also fires it when it is returned.
+   */
+  end(args: ExecutionArgs): void;
   /** A result as the client gets it; `args` absent for an operation refused before it ran. */
   format(args: ExecutionArgs | undefined, result: ExecutionResult): FormattedExecutionResult;
 }
@@ -159,10 +165,12 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
   /** Runs one operation: `data` per result, then `complete`; `error` when it is refused before it runs. */
   async function start(connected: Promise<CallerIdentity | undefined>, id: string, payload: OperationPayload): Promise<void> {
     let stopped = false;
+    let prepared: ExecutionArgs | undefined;
     let stream: AsyncIterator<ExecutionResult> | undefined;
     const stop = () => {
       stopped = true;
       running.delete(id);
+      if (prepared) options.operations.end(prepared);
       void stream?.return?.();
     };
     running.set(id, stop);
@@ -172,6 +180,7 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
       const args = await options.operations.prepare(upgrade, payload, identity);
       if (stopped) return;
       if (isErrors(args)) return operationError(id, args);
+      prepared = args;
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return operationError(id, [new GraphQLError('Unable to identify operation')]);
       const outcome = await (operation.operation === 'subscription' ? options.operations.subscribe : options.operations.execute)(args);

@@ -72,6 +72,8 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
   const current = socketServer();
   const legacy = socketServer((protocols) => (protocols.has(LEGACY_PROTOCOL) ? LEGACY_PROTOCOL : false));
   const callers = new WeakMap<Extra, CallerIdentity>();
+  /** Each socket's operations under way, by id: a closed socket ends them (graphql-ws returns only its subscriptions). */
+  const running = new WeakMap<Extra, Map<string, ExecutionArgs>>();
 
   useServer<Record<string, unknown>, Extra>(
     {
@@ -87,7 +89,15 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         ctx.extra.socket.close(outcome.code, outcome.reason);
         return false;
       },
-      onSubscribe: async (ctx, _id, payload) => operations.prepare(ctx.extra.request, payload, callers.get(ctx.extra)),
+      onSubscribe: async (ctx, id, payload) => {
+        const args = await operations.prepare(ctx.extra.request, payload, callers.get(ctx.extra));
+        if (!isErrors(args)) runningOn(running, ctx.extra).set(id, args);
+        return args;
+      },
+      onComplete: (ctx, id) => void running.get(ctx.extra)?.delete(id),
+      onClose: (ctx) => {
+        for (const args of running.get(ctx.extra)?.values() ?? []) operations.end(args);
+      },
       onNext: (_ctx, _id, _payload, args, result) => operations.format(args, result),
       onError: (_ctx, _id, _payload, errors) => operations.format(undefined, { errors }).errors as GraphQLFormattedError[],
     },
@@ -148,13 +158,34 @@ async function closeAll(wsServer: WebSocketServer, code: number, reason: string,
   clearTimeout(timer);
 }
 
-/** How a socket's operation runs, the same on both subprotocols: through Yoga's envelop, as the socket's caller. */
+function runningOn(running: WeakMap<Extra, Map<string, ExecutionArgs>>, extra: Extra): Map<string, ExecutionArgs> {
+  let operations = running.get(extra);
+  if (!operations) running.set(extra, (operations = new Map()));
+  return operations;
+}
+
+const isErrors = (value: ExecutionArgs | readonly GraphQLError[]): value is readonly GraphQLError[] => Array.isArray(value);
+
+/**
+ * How a socket's operation runs, the same on both subprotocols: through Yoga's envelop, as the
+ * socket's caller, with a request whose signal is the client's: it fires when the client is done
+ * with the operation (`end`), as an HTTP request's does when its connection closes.
+ */
 function socketOperations(yoga: GatewayYoga, auth: CallerAuth, documents: SocketDocuments): SocketOperations {
   const envelopOf = (args: ExecutionArgs) => args.rootValue as Pick<ReturnType<GatewayYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+  const clients = new WeakMap<ExecutionArgs, AbortController>();
+  const end = (args: ExecutionArgs) => clients.get(args)?.abort();
   return {
-    prepare: (upgrade, payload, caller) => operationArgs(yoga, auth, documents, upgrade, payload, caller),
+    prepare: async (upgrade, payload, caller) => {
+      const client = new AbortController();
+      const args = await operationArgs(yoga, auth, documents, upgrade, payload, caller, client.signal);
+      if (!isErrors(args)) clients.set(args, client);
+      return args;
+    },
     execute: (args) => envelopOf(args).execute(args) as never,
-    subscribe: (args) => envelopOf(args).subscribe(args) as never,
+    // graphql-ws returns a subscription's stream when its client completes it or its socket closes.
+    subscribe: async (args) => endingWith((await envelopOf(args).subscribe(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
+    end,
     // With tracing on, errors name the operation's trace, as over HTTP.
     format: (args, result) => withTraceId((args?.contextValue as { request?: Request } | undefined)?.request, withoutHttp(result) ?? (result as FormattedExecutionResult)),
   };
@@ -168,13 +199,14 @@ async function operationArgs(
   upgrade: IncomingMessage,
   payload: OperationPayload,
   caller: CallerIdentity | undefined,
+  client: AbortSignal,
 ): Promise<ExecutionArgs | readonly GraphQLError[]> {
   if (!caller) return [new GraphQLError('The connection was not authorised')];
   const named = await documents(payload);
   if (named instanceof GraphQLError) return [named];
   // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
   // it came through the origin check and connection_init.
-  const request = new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade) });
+  const request = new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade), signal: client });
   auth.adopt(request, caller);
   // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
   const enveloped = yoga.getEnveloped({ request, params: payload, req: upgrade });
@@ -206,4 +238,25 @@ function upgradeHeaders(request: IncomingMessage): Headers {
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return headers;
+}
+
+/** The stream, which fires `end` the moment it is returned or thrown into: an event read in progress stops there and then. */
+function endingWith(outcome: ExecutionResult | AsyncIterable<ExecutionResult>, end: () => void): ExecutionResult | AsyncIterableIterator<ExecutionResult> {
+  if (!(Symbol.asyncIterator in outcome)) return outcome;
+  const stream = outcome[Symbol.asyncIterator]();
+  const ending: AsyncIterableIterator<ExecutionResult> = {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => stream.next(),
+    return: (value?: unknown) => {
+      end();
+      return stream.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
+    },
+    throw: (error?: unknown) => {
+      end();
+      return stream.throw?.(error) ?? Promise.reject(error);
+    },
+  };
+  return ending;
 }

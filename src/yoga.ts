@@ -12,8 +12,10 @@ import type { EventBus } from './events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
+import { whenExecuted } from './observability/metrics.ts';
 import { useTracing } from './observability/tracing.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
+import type { OperationBounds } from './upstream/operation.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -81,21 +83,34 @@ function remoteAddressOf(req: unknown): string | undefined {
 
 const requestIds = new WeakMap<Request, string>();
 
-/** Each request's operation deadline, once its execution starts (useOperationDeadline). */
-const deadlines = new WeakMap<Request, { at?: number }>();
+/** What bounds each request's upstream calls, once its operation starts (useOperationBounds). */
+const operations = new WeakMap<Request, OperationBounds>();
+
+const requestOf = (args: { contextValue: unknown }) => (args.contextValue as { request?: Request }).request;
 
 /**
- * The operation deadline (OPERATION_DEADLINE_MS): every upstream call of a query or mutation, with
- * its time queued, its retries and waits, and any token it needs, is over by its start plus this.
- * Set in onExecute, which queries and mutations pass and subscriptions do not: a subscription's
- * context lives for hours, so a deadline counted from its start would fail every event after the
- * first minutes; each event's reads are bounded by the per-call timeout and the retry budget.
+ * One signal per operation, made as it starts, that its upstream calls stop on (upstream/operation.ts).
+ * A query or mutation: the operation deadline (OPERATION_DEADLINE_MS: every call, with its time
+ * queued, its retries and waits, and any token it needs, is over by its start plus this) or its
+ * client leaving, whichever comes first: the request's signal, which Yoga's node:http adapter aborts
+ * when the response closes before it finished (a closed tab, a dropped connection, a load balancer's
+ * timeout), and ws.ts when the socket closes. Made in onExecute, which queries and mutations pass
+ * and subscriptions do not: a subscription's context lives for hours, so a deadline counted from its
+ * start would fail every event after the first minutes; its signal is its life (onSubscribe), and
+ * each event's reads are bounded by the per-call timeout and the retry budget.
  */
-function useOperationDeadline(deadlineMs: number): Plugin {
+function useOperationBounds(upstream: UpstreamRuntime): Plugin {
   return {
     onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      if (request) deadlines.set(request, { at: Date.now() + deadlineMs });
+      const request = requestOf(args);
+      if (!request) return;
+      const operation = upstream.startOperation('execution', request.signal, requestIds.get(request));
+      operations.set(request, operation);
+      return { onExecuteDone: whenExecuted(() => operation.end()) };
+    },
+    onSubscribe({ args }) {
+      const request = requestOf(args);
+      if (request) operations.set(request, upstream.startOperation('subscription', request.signal, requestIds.get(request)));
     },
   };
 }
@@ -144,7 +159,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       ...(options.tracer ? [useTracing(options.tracer, (request) => requestIds.get(request))] : []),
       useRequestId(),
       useCodedEmptyRefusals(),
-      useOperationDeadline(options.upstream.operationDeadlineMs),
+      useOperationBounds(options.upstream),
       ...incrementalDelivery(),
       ...(options.watchers ?? []),
       ...auth.plugins,
@@ -170,8 +185,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             correlationId: requestId,
             client,
             view: caller.access.cardholderId === null ? undefined : `cardholder:${caller.access.cardholderId}`,
-            // Set when the operation starts executing; subscriptions get none (useOperationDeadline).
-            deadline: () => deadlines.get(request)?.at,
+            // Set when the operation starts executing or subscribing (useOperationBounds).
+            operation: () => operations.get(request),
           }),
           requestId,
         ),
@@ -180,6 +195,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
         webhookCodes: options.webhookCodes ?? {},
         gatewayWebhooks: options.gatewayWebhooks ?? NO_GATEWAY_WEBHOOKS,
         tracer: options.tracer,
+        operationSignal: () => operations.get(request)?.signal,
       };
     },
   });

@@ -21,13 +21,23 @@ const RECENT_EVENTS = 512;
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
+/** An event's result, and the signal of the subscriber whose reads made it. */
+interface Shared {
+  result: Result;
+  signal: AbortSignal | undefined;
+}
+
+/** The subscriber's operation signal (yoga.ts puts it in the context): it fires when the subscription ends. */
+const operationSignalOf = (args: ExecutionArgs): AbortSignal | undefined =>
+  (args.contextValue as { operationSignal?: () => AbortSignal | undefined }).operationSignal?.();
+
 export interface SharedExecutionOptions {
   /** Whose view of the bank the operation's reads take; results are shared only within one. */
   scopeOf(contextValue: unknown): string;
 }
 
 export function useSharedSubscriptionExecution(options: SharedExecutionOptions): Plugin {
-  const results = new LRUCache<object, Map<string, Result>>({ max: RECENT_EVENTS });
+  const results = new LRUCache<object, Map<string, Shared>>({ max: RECENT_EVENTS });
   const documentIds = new WeakMap<DocumentNode, number>();
   let nextDocumentId = 1;
 
@@ -42,12 +52,22 @@ export function useSharedSubscriptionExecution(options: SharedExecutionOptions):
     if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
     let byKey = results.get(payload);
     if (!byKey) results.set(payload, (byKey = new Map()));
-    let result = byKey.get(key);
-    if (!result) {
-      result = plainData(execute({ ...args, rootValue: payload }));
-      byKey.set(key, result);
-    }
-    return result;
+    const signal = operationSignalOf(args);
+    const run = (): Shared => {
+      const fresh = { result: plainData(execute({ ...args, rootValue: payload })), signal };
+      byKey.set(key, fresh);
+      return fresh;
+    };
+    const shared = byKey.get(key);
+    if (!shared || (shared.signal?.aborted && !signal?.aborted)) return run().result;
+    if (!shared.signal || shared.signal === signal) return shared.result;
+    // The subscriber whose reads make the result may leave while they run: they are then cut short
+    // (its operation's signal stops them), and one still here reads for itself, once for all.
+    return Promise.resolve(shared.result).then((result) => {
+      if (!shared.signal!.aborted || signal?.aborted) return result;
+      const current = byKey.get(key);
+      return current && current !== shared ? current.result : run().result;
+    });
   };
 
   const subscribe = async (args: ExecutionArgs) => {

@@ -71,6 +71,11 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     help: 'Operations refused before execution because the document failed validation (including the query limits).',
     registers: [registry],
   });
+  const abandoned = new Counter({
+    name: 'gateway_operations_abandoned_total',
+    help: 'Queries and mutations whose client left before they were done (the connection or socket closed): their calls to the bank were stopped, a write already sent excepted.',
+    registers: [registry],
+  });
   const responses = new Counter({
     name: 'gateway_http_responses_total',
     help: 'Answers of the GraphQL endpoint by HTTP status (401: unauthenticated, 413: too large, 400: refused).',
@@ -147,6 +152,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
         upstreamCalls.observe({ endpoint, family, status: String(status) }, durationMs / 1000),
       breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
       ...hostLimits,
+      operationAbandoned: () => abandoned.inc(),
     },
     clientLimits,
     webhook: (outcome, status) => webhooks.inc({ outcome, status: String(status) }),

@@ -77,10 +77,14 @@ export class TokenManager implements TokenSource {
   }
 
   async get(): Promise<string> {
+    return this.current() ?? (await this.#refresh()).token;
+  }
+
+  /** The cached token while it is not due for renewal. */
+  current(): string | undefined {
     const now = (this.#options.now ?? Date.now)();
     const current = this.#current;
-    if (current && now < current.expiresAt - (this.#options.renewBeforeMs ?? 60_000)) return current.token;
-    return (await this.#refresh()).token;
+    return current && now < current.expiresAt - (this.#options.renewBeforeMs ?? 60_000) ? current.token : undefined;
   }
 
   /** A 401 on `refused`: drop it (unless someone already renewed it) and log in again. */
@@ -106,5 +110,5 @@ export class TokenManager implements TokenSource {
 
 /** A token a caller sent in `Authorization: Bearer`: forwarded as is, never renewed by us. */
 export function callerToken(token: string): TokenSource {
-  return { get: async () => token };
+  return { get: async () => token, current: () => token };
 }

@@ -1,6 +1,7 @@
 import type { CallOptions, TokenSource, UpstreamClient } from './client.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamNotFoundError, UpstreamRejectedError } from './errors.ts';
+import type { OperationBounds } from './operation.ts';
 
 /** An upstream call with its token source and request scope already chosen. */
 export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
@@ -8,10 +9,15 @@ export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'aut
 /** What every upstream call of one GraphQL operation shares. */
 export interface CallScope {
   /**
-   * Epoch ms by which the call must be done (the operation's deadline), or where to read it at the
-   * time of the call: an operation's deadline is set when it starts executing (yoga.ts).
+   * Epoch ms by which each call must be done, or where to read it at the time of the call, for calls
+   * without `operation` (the readiness probe): each gets a deadline timer of its own.
    */
   deadline?: number | (() => number | undefined) | undefined;
+  /**
+   * Where to read, at the time of a call, what bounds the operation's calls (its deadline, its
+   * client leaving): made when the operation starts executing or subscribing (yoga.ts).
+   */
+  operation?: (() => OperationBounds | undefined) | undefined;
   /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
   correlationId?: string | undefined;
   /** Who the operation is for: clients take turns for the bank's slots (host-limit.ts). */
@@ -24,8 +30,9 @@ export interface CallScope {
 
 export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
   return (ep, options) => {
-    const deadline = typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, auth });
+    const operation = scope.operation?.();
+    const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
+    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, operation, auth });
   };
 }
 

@@ -6,7 +6,9 @@ import { CACHED_READS, kindsChangedByCall } from './cache-policy.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
-import type { RecordCache } from './record-cache.ts';
+import { abandonment } from './operation.ts';
+import { OperationAbandonedError } from './errors.ts';
+import type { CachedRead, RecordCache } from './record-cache.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { attemptSpanStage } from './stages/attempt-span.ts';
 import { authRenewalStage } from './stages/auth-renewal.ts';
@@ -105,7 +107,7 @@ export class UpstreamClient {
     const kept = CACHED_READS[name];
     if (kept) {
       if (options.cacheScope === undefined) return send();
-      return cache.read({ key: cacheKey(options.cacheScope, call), kinds: kept.kinds, ttl: kept.ttl }, send);
+      return sharedRead(cache, { key: cacheKey(options.cacheScope, call), kinds: kept.kinds, ttl: kept.ttl }, send, options.operation?.signal);
     }
     try {
       return await send();
@@ -120,3 +122,18 @@ export class UpstreamClient {
     return force ? this.#pool.destroy() : this.#pool.close();
   }
 }
+
+/**
+ * A kept read, which may share a call another operation made. That call is cut if its own client
+ * leaves; a read whose client is still there then reads again (joining another's call, or making
+ * its own) rather than fail for someone else's departure.
+ */
+async function sharedRead<Data>(cache: RecordCache, read: CachedRead, send: () => Promise<Data>, signal: AbortSignal | undefined): Promise<Data> {
+  try {
+    return await cache.read(read, send);
+  } catch (error) {
+    if (error instanceof OperationAbandonedError && error !== abandonment(signal)) return cache.read(read, send);
+    throw error;
+  }
+}
+

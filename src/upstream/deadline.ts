@@ -18,9 +18,14 @@ export function deadlineSignal(deadline: number | undefined): DeadlineSignal {
   const left = deadline - Date.now();
   if (left <= 0) return { signal: AbortSignal.abort(), release: () => {} };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), left);
+  const timer = setTimeout(() => controller.abort(timedOut()), left);
   timer.unref();
   return { signal: controller.signal, release: () => clearTimeout(timer) };
+}
+
+/** A deadline's abort reason, as AbortSignal.timeout gives it. */
+export function timedOut(): DOMException {
+  return new DOMException('The operation timed out.', 'TimeoutError');
 }
 
 /** Waits `ms`; false when the signal aborted first (the timer is cleared, nothing is left running). */

@@ -127,6 +127,23 @@ export class UpstreamUnavailableError extends UpstreamError {
   }
 }
 
+/**
+ * The operation's client left (the connection closed, the subscription ended) before it was done, so
+ * the gateway stopped its calls: those waiting were never sent, reads on the wire were cut (a write
+ * on the wire is never: the bank decides it). One per operation, as its signal's reason (operation.ts).
+ * Nobody reads the answer; its reason is the deadline's, the operation's time being over, so the
+ * codes a caller may see stay those of docs/errors.md. It says nothing of the bank: no breaker or
+ * retry acts on it, and it is not logged as a failure.
+ */
+export class OperationAbandonedError extends UpstreamUnavailableError {
+  constructor(correlationId: string | undefined) {
+    super('DEADLINE_EXCEEDED', 'The client left before the operation was done: the gateway stopped its calls to the bank', {
+      endpoint: 'none',
+      requestId: correlationId ?? 'none',
+    });
+  }
+}
+
 export interface ContractIssue {
   /** Dotted path into the response body, e.g. `data[0].supported_features[1].transfer_method`. */
   path: string;

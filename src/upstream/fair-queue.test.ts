@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FairQueue, type SlotOwner } from './fair-queue.ts';
 
 /** A queue with a fixed limit, and a log of the order slots were granted in. */
@@ -103,6 +103,26 @@ describe('FairQueue', () => {
     queue.release('c');
     await settle();
     expect(granted).toEqual(['c/holding', 'c/next']);
+    expect([queue.inFlight, queue.queued]).toEqual([1, 0]);
+  });
+
+  it('takes every waiting call of an operation out at once when its signal aborts, listening once for all of them', async () => {
+    const { queue, ask, settle, granted } = setup(1);
+    void ask('c', 'holding');
+    const client = new AbortController();
+    const listening = vi.spyOn(client.signal, 'addEventListener');
+    const left = Array.from({ length: 5 }, () => ask('c', 'screen', 'screen', client.signal));
+    // Another operation under the same request id (a caller may reuse its x-request-id) stays.
+    void ask('c', 'screen', 'same id, other operation', new AbortController().signal);
+    void ask('d', 'other', 'd/other');
+    expect(listening).toHaveBeenCalledTimes(1);
+    client.abort(new Error('client left'));
+    for (const call of left) await expect(call).rejects.toThrow('client left');
+    expect([queue.inFlight, queue.queued]).toEqual([1, 2]);
+    queue.release('c');
+    queue.release('c');
+    await settle();
+    expect(granted).toEqual(['c/holding', 'same id, other operation', 'd/other']);
     expect([queue.inFlight, queue.queued]).toEqual([1, 0]);
   });
 

@@ -9,13 +9,19 @@ export interface SlotOwner {
 
 interface Waiter {
   grant(): void;
-  cancelled: boolean;
+  refuse(reason: unknown): void;
 }
 
-/** One operation's calls waiting for a slot, oldest first. */
+/**
+ * One operation's calls waiting for a slot, oldest first, and the signal they all leave on: one
+ * listener for the lot while any waits, rather than one added and removed per call.
+ */
 interface OperationQueue {
-  key: string;
+  /** The operation's signal when its calls carry one (two operations under one request id are two queues), else its key. */
+  key: string | AbortSignal;
   waiters: Waiter[];
+  /** Stops listening to the signal, once no call of it waits. */
+  unwatch: () => void;
 }
 
 /** One client's waiting operations: those under way take turns; new ones wait their turn. */
@@ -26,8 +32,8 @@ interface ClientQueue {
   next: number;
   /** Operations whose first call still waits, in order of arrival. */
   fresh: OperationQueue[];
-  byOperation: Map<string, OperationQueue>;
-  /** Its calls waiting, cancelled ones left out. */
+  byOperation: Map<string | AbortSignal, OperationQueue>;
+  /** Its calls waiting. */
   live: number;
 }
 
@@ -55,8 +61,9 @@ export interface FairQueueLimits extends Omit<ClientShareRules, 'now'> {
  * or its own cap) sits its turns out: its next call waits for one of its own to end, even with
  * slots free, and the free slots stay for the other clients. A call waits rather than fails:
  * refusing one call of an operation would fail half an operation whose other calls went through.
- * When no call may be served before it, a call takes a free slot at once. A call whose signal
- * aborts while it waits leaves the queue without a slot.
+ * When no call may be served before it, a call takes a free slot at once. When a signal aborts
+ * (the operation's deadline passed, its client left), every call of it still waiting leaves the
+ * queue without a slot, at once.
  */
 export class FairQueue {
   readonly #limit: () => number;
@@ -115,23 +122,11 @@ export class FairQueue {
     const demand = this.#inFlight < this.#limit() ? 0 : this.#inFlight + this.#queued + 1;
     if (!this.#mayTake(owner.client)) this.#onHeld();
     return new Promise<number>((resolve, reject) => {
-      const onAbort = () => {
-        waiter.cancelled = true;
-        this.#queued -= 1;
-        const client = this.#byClient.get(owner.client);
-        if (client) client.live -= 1;
-        reject(signal?.reason);
+      const grant = () => {
+        this.#started.set(operationKey, true);
+        resolve(demand);
       };
-      const waiter: Waiter = {
-        cancelled: false,
-        grant: () => {
-          signal?.removeEventListener('abort', onAbort);
-          this.#started.set(operationKey, true);
-          resolve(demand);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#enqueue(owner.client, operationKey, waiter);
+      this.#enqueue(owner.client, operationKey, { grant, refuse: reject }, signal);
     });
   }
 
@@ -162,28 +157,59 @@ export class FairQueue {
     this.#shares.take(client);
   }
 
-  #enqueue(clientKey: string, operationKey: string, waiter: Waiter): void {
+  #enqueue(clientKey: string, operationKey: string, waiter: Waiter, signal: AbortSignal | undefined): void {
     let client = this.#byClient.get(clientKey);
     if (!client) {
       client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map(), live: 0 };
       this.#byClient.set(clientKey, client);
       this.#clients.push(client);
     }
-    let operation = client.byOperation.get(operationKey);
+    const key = signal ?? operationKey;
+    let operation = client.byOperation.get(key);
     if (!operation) {
-      operation = { key: operationKey, waiters: [] };
-      client.byOperation.set(operationKey, operation);
+      operation = { key, waiters: [], unwatch: () => {} };
+      client.byOperation.set(key, operation);
       (this.#started.has(operationKey) ? client.underWay : client.fresh).push(operation);
+      this.#watch(client, operation, signal);
     }
     operation.waiters.push(waiter);
     client.live += 1;
     this.#queued += 1;
   }
 
-  /**
-   * The next waiting call in turn, with its client; undefined when every client left waiting has its
-   * cap of calls in flight, or only cancelled calls were left.
-   */
+  #watch(client: ClientQueue, operation: OperationQueue, signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    const leave = () => this.#leave(client, operation, signal.reason);
+    signal.addEventListener('abort', leave, { once: true });
+    operation.unwatch = () => signal.removeEventListener('abort', leave);
+  }
+
+  /** The operation's signal aborted: its waiting calls leave, refused with its reason, holding nothing. */
+  #leave(client: ClientQueue, operation: OperationQueue, reason: unknown): void {
+    const { waiters } = operation;
+    this.#queued -= waiters.length;
+    client.live -= waiters.length;
+    operation.waiters = [];
+    const underWay = client.underWay.indexOf(operation);
+    if (underWay >= 0) {
+      client.underWay.splice(underWay, 1);
+      if (underWay < client.next) client.next -= 1;
+    } else client.fresh.splice(client.fresh.indexOf(operation), 1);
+    client.byOperation.delete(operation.key);
+    if (client.byOperation.size === 0) this.#removeClient(client);
+    for (const waiter of waiters) waiter.refuse(reason);
+    // The client gone from the queue may have been what held another to its share.
+    this.drain();
+  }
+
+  #removeClient(client: ClientQueue): void {
+    const index = this.#clients.indexOf(client);
+    this.#clients.splice(index, 1);
+    if (index < this.#nextClient) this.#nextClient -= 1;
+    this.#byClient.delete(client.key);
+  }
+
+  /** The next waiting call in turn, with its client; undefined when every client left waiting has its cap of calls in flight. */
   #take(): { waiter: Waiter; client: string } | undefined {
     let skipped = 0;
     while (this.#clients.length > 0 && skipped < this.#clients.length) {
@@ -207,30 +233,28 @@ export class FairQueue {
     return undefined;
   }
 
+  /** The client's next waiting call in turn; undefined once it has none (every operation in its lists has one at least). */
   #takeFrom(client: ClientQueue): Waiter | undefined {
-    while (client.byOperation.size > 0) {
-      // A full turn of the operations under way is over (or there are none): one new operation's go.
-      const freshTurn = client.fresh.length > 0 && client.next >= client.underWay.length;
-      if (client.next >= client.underWay.length) client.next = 0;
-      const list = freshTurn ? client.fresh : client.underWay;
-      const index = freshTurn ? 0 : client.next;
-      const operation = list[index]!;
-      const waiter = operation.waiters.shift();
-      if (operation.waiters.length === 0) {
-        list.splice(index, 1);
-        client.byOperation.delete(operation.key);
-      } else if (freshTurn) {
-        // Its first call is sent: the rest wait with the operations under way, at the end of the turn.
-        list.splice(index, 1);
-        client.underWay.push(operation);
-      } else {
-        client.next += 1;
-      }
-      if (waiter && !waiter.cancelled) {
-        client.live -= 1;
-        return waiter;
-      }
+    if (client.byOperation.size === 0) return undefined;
+    // A full turn of the operations under way is over (or there are none): one new operation's go.
+    const freshTurn = client.fresh.length > 0 && client.next >= client.underWay.length;
+    if (client.next >= client.underWay.length) client.next = 0;
+    const list = freshTurn ? client.fresh : client.underWay;
+    const index = freshTurn ? 0 : client.next;
+    const operation = list[index]!;
+    const waiter = operation.waiters.shift()!;
+    if (operation.waiters.length === 0) {
+      list.splice(index, 1);
+      client.byOperation.delete(operation.key);
+      operation.unwatch();
+    } else if (freshTurn) {
+      // Its first call is sent: the rest wait with the operations under way, at the end of the turn.
+      list.splice(index, 1);
+      client.underWay.push(operation);
+    } else {
+      client.next += 1;
     }
-    return undefined;
+    client.live -= 1;
+    return waiter;
   }
 }

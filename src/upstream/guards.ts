@@ -67,6 +67,7 @@ export class UpstreamGuards {
       hostLimit: (host, read) => observer.hostLimit?.(host, read),
       queueWait: (host, ms) => observer.queueWait?.(host, ms),
       heldByClientShare: (host) => observer.heldByClientShare?.(host),
+      operationAbandoned: () => observer.operationAbandoned?.(),
     };
     this.#now = now;
     this.operationDeadlineMs = resilience.operationDeadlineMs;

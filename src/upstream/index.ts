@@ -18,6 +18,7 @@ import { bindCaller, type CallScope } from './caller.ts';
 import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
+import { startOperation, type Operation } from './operation.ts';
 import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
 import { RecordCache } from './record-cache.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
@@ -96,7 +97,15 @@ export interface UpstreamRuntime {
   tokens: TokenManager | undefined;
   /** The upstream for one request: the caller's token if sent, else the gateway's own login where allowed. */
   forRequest(scope: RequestScope): Upstream;
-  /** How long an operation may take (OPERATION_DEADLINE_MS): its RequestScope.deadline is its start plus this. */
+  /**
+   * What bounds the upstream calls of one operation, made once as it starts (yoga.ts) and given to
+   * its calls through RequestScope.operation. A query or mutation: its deadline (its start plus
+   * OPERATION_DEADLINE_MS) and its client leaving (`client` aborts), counted as abandoned when it
+   * comes before `end()`. A subscription: its client leaving alone, which is how it ends, never
+   * counted; each event's reads last while the subscription does.
+   */
+  startOperation(kind: 'execution' | 'subscription', client: AbortSignal | undefined, correlationId?: string): Operation;
+  /** How long an operation may take (OPERATION_DEADLINE_MS). */
   operationDeadlineMs: number;
   /** Each upstream family's circuit breaker, read from memory (readiness). */
   breakerStates(): Record<UpstreamFamily, BreakerState>;
@@ -174,6 +183,10 @@ export function createUpstreamRuntime(
       // Hashing the token is work for the cache alone: none when it is off.
       return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
     },
+    startOperation: (kind, client, correlationId) =>
+      kind === 'subscription'
+        ? startOperation({ deadline: undefined, client, correlationId })
+        : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => guards.observer.operationAbandoned?.() }),
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,
     breakerStates: () => guards.breakerStates(),

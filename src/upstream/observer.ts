@@ -33,6 +33,8 @@ export interface UpstreamObserver {
   queueWait?(host: string, ms: number): void;
   /** A call had to wait for its own client's calls to end (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not for the host's limit. */
   heldByClientShare?(host: string): void;
+  /** A query's or mutation's client left before it was done (operation.ts): its calls were stopped. */
+  operationAbandoned?(): void;
 }
 
 export const NO_OBSERVER: UpstreamObserver = { call: () => {}, breaker: () => {} };

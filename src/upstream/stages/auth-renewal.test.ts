@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamAuthError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
@@ -49,6 +49,15 @@ describe('authRenewalStage', () => {
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ reason: 'DEADLINE_EXCEEDED' });
     expect(sent).toBe(false);
+  });
+
+  it('takes a token at hand without racing it against the signal: no listener per call', async () => {
+    const call = newCall({ get: () => Promise.reject(new Error('no wait expected')), current: () => 'cached' });
+    const operation = new AbortController();
+    const listening = vi.spyOn(operation.signal, 'addEventListener');
+    call.signal = operation.signal;
+    expect(await stage(call, async () => call.token)).toBe('cached');
+    expect(listening).not.toHaveBeenCalled();
   });
 
   it('sends no token for an endpoint without one', async () => {

@@ -1,7 +1,7 @@
 import { raceSignal } from '../deadline.ts';
 import { UpstreamAuthError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import type { UpstreamCall } from './call.ts';
+import { stoppedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -11,7 +11,8 @@ import type { Stage } from './pipeline.ts';
 export function authRenewalStage(guards: UpstreamGuards): Stage {
   return async (call, next) => {
     const auth = call.options.auth;
-    call.token = await tokenWithin(call, guards, auth?.get());
+    // A token at hand needs no race against the signal: no listener added and removed per call.
+    call.token = auth?.current?.() ?? (await tokenWithin(call, guards, auth?.get()));
     try {
       return await next();
     } catch (error) {
@@ -22,8 +23,8 @@ export function authRenewalStage(guards: UpstreamGuards): Stage {
   };
 }
 
-/** A token, waited for no longer than the call's deadline (a login may be slow or queued). */
+/** A token, waited for no longer than the call's operation lasts (a login may be slow or queued). */
 function tokenWithin(call: UpstreamCall, guards: UpstreamGuards, pending: Promise<string> | undefined): Promise<string | undefined> {
   if (!pending) return Promise.resolve(undefined);
-  return raceSignal(pending, call.signal, () => guards.deadlineExceeded(call.details, false));
+  return raceSignal(pending, call.signal, () => stoppedBy(call.signal, call, guards, false));
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { endpointName, isIdempotent, type Endpoint } from '../endpoint.ts';
-import { UpstreamError, InvalidBankIdError, type UpstreamErrorDetails } from '../errors.ts';
+import { UpstreamError, InvalidBankIdError, type UpstreamErrorDetails, type UpstreamUnavailableError } from '../errors.ts';
 import { familyOf, type UpstreamFamily, type UpstreamGuards } from '../guards.ts';
 import { bankIdProblem } from '../ids.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
+import { abandonment, type OperationBounds } from '../operation.ts';
 
 /**
  * Where a call's bearer token comes from. The gateway's own login can renew a refused token; a token
@@ -11,6 +12,8 @@ import type { UpstreamCallRecord } from '../observer.ts';
  */
 export interface TokenSource {
   get(): Promise<string>;
+  /** The token when one is at hand with no wait (most calls): the call need not race a login against its signal. */
+  current?(): string | undefined;
   renew?(refused: string): Promise<string>;
 }
 
@@ -25,6 +28,8 @@ export interface CallOptions {
   idempotencyKey?: string | undefined;
   /** Epoch ms by which the call must be done (the operation's deadline). */
   deadline?: number | undefined;
+  /** The operation's signals, made once for all its calls (operation.ts); without them a deadline gets a timer per call. */
+  operation?: OperationBounds | undefined;
   /** The gateway's request id: logged with each call and sent upstream as x-correlation-id. */
   correlationId?: string | undefined;
   /** Who the call is for (API key name, JWT subject, bank user): clients take turns for the bank's slots. */
@@ -49,8 +54,13 @@ export interface UpstreamCall {
   readonly options: CallOptions;
   /** What every log line about the call carries: endpoint, x-request-id, x-correlation-id. */
   readonly log: UpstreamErrorDetails & { correlationId: string | undefined };
-  /** Set by the deadline stage: aborts at the deadline, whether queued, waiting or on the wire. */
+  /**
+   * Set by the deadline stage: aborts at the deadline or when the operation's client leaves, whether
+   * queued, waiting or on the wire (a read; a write on the wire listens to `deadlineSignal`).
+   */
   signal: AbortSignal | undefined;
+  /** Set by the deadline stage: aborts at the deadline only. */
+  deadlineSignal: AbortSignal | undefined;
   /** Attempts the retry stage may make; the breaker stage lowers it to 1 for a half-open probe. */
   maxAttempts: number;
   /** Set by the auth renewal stage before each attempt; undefined for endpoints without a token. */
@@ -96,6 +106,7 @@ export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target:
     options,
     log: { ...details, correlationId: options.correlationId },
     signal: undefined,
+    deadlineSignal: undefined,
     maxAttempts,
     token: undefined,
     attempts: 0,
@@ -121,6 +132,17 @@ function pathOf(ep: Endpoint<unknown>, options: CallOptions, target: CallTarget)
 /** Whether the error is this call's own failure, rather than one it inherited (a login it waited for). */
 export function ownedBy(call: UpstreamCall, error: unknown): error is UpstreamError {
   return error instanceof UpstreamError && error.requestId === call.details.requestId;
+}
+
+/**
+ * The error of a call `signal` stopped: its client's leaving as the signal carries it (not observed:
+ * it says nothing of the bank), else the deadline's, observed when `ms` says how long the attempt took.
+ */
+export function stoppedBy(signal: AbortSignal | undefined, call: UpstreamCall, guards: UpstreamGuards, inFlight: boolean, ms?: number): UpstreamUnavailableError {
+  const gone = abandonment(signal);
+  if (gone) return gone;
+  if (ms !== undefined) observe(guards, call, 'deadline', ms);
+  return guards.deadlineExceeded(call.details, inFlight);
 }
 
 /** One attempt (or a refusal to attempt) for the metrics and readiness. */

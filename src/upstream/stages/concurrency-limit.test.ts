@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
-import { UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
+import { OperationAbandonedError, UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import { HostLimit } from '../host-limit.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
@@ -77,6 +77,26 @@ describe('concurrencyLimitStage', () => {
     expect(records.map((r) => r.status)).toEqual(['deadline']);
     expect(limit.state).toMatchObject({ inFlight: 0, queued: 0 });
     await busy;
+  });
+
+  it('takes a call whose client leaves out of the queue, never sent, as the abandonment, unobserved', async () => {
+    const { limit, records, stage } = setup(1);
+    let release!: () => void;
+    const busy = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
+    await new Promise((resolve) => setImmediate(resolve));
+    const client = new AbortController();
+    const left = newCall('screen');
+    left.signal = client.signal;
+    let sent = false;
+    const outcome = stage(left, async () => ((sent = true), answer(200))).catch((e: unknown) => e);
+    client.abort(new OperationAbandonedError('screen'));
+    expect(await outcome).toBeInstanceOf(OperationAbandonedError);
+    expect(sent).toBe(false);
+    expect(records).toEqual([]);
+    expect(limit.state).toMatchObject({ inFlight: 1, queued: 0 });
+    release();
+    await busy;
+    expect(limit.state.inFlight).toBe(0);
   });
 
   it('passes on a failure of the send itself unchanged, and frees its slot', async () => {

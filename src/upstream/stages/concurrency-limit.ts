@@ -2,7 +2,7 @@ import { OWN_CALLS } from '../client-shares.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import type { HostLimit, LimitSignal } from '../host-limit.ts';
 import { UpstreamNetworkError } from '../errors.ts';
-import { observe, type UpstreamCall } from './call.ts';
+import { stoppedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';
 
@@ -14,16 +14,14 @@ function ownerOf(call: UpstreamCall) {
 /**
  * At most the host's limit of calls in flight; the rest wait their turn in its fair queue
  * (host-limit.ts). Each attempt's answer teaches the limit: its latency, or a 429/503/timeout that
- * lowers it. A call whose deadline passes in the queue leaves it, never sent (so it says nothing of
- * the bank's health).
+ * lowers it. A call whose operation ends in the queue (its deadline passes, its client leaves)
+ * leaves it, never sent (so it says nothing of the bank's health); a read cut on the wire frees its
+ * slot as it is cut.
  */
 export function concurrencyLimitStage(limit: HostLimit, guards: UpstreamGuards): Stage<Answer> {
   return async (call, next) => {
     const queuedAt = performance.now();
-    const leftInQueue = (): Error => {
-      observe(guards, call, 'deadline', performance.now() - queuedAt);
-      return guards.deadlineExceeded(call.details, false);
-    };
+    const leftInQueue = (): Error => stoppedBy(call.signal, call, guards, false, performance.now() - queuedAt);
     let slot;
     try {
       slot = await limit.acquire(ownerOf(call), call.signal);
@@ -31,10 +29,11 @@ export function concurrencyLimitStage(limit: HostLimit, guards: UpstreamGuards):
       if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue();
       throw error;
     }
-    // Every call's deadline has a timer of its own, and another call's may fire first and free this
-    // slot a moment before this one's: by the clock, not the signal, a call past its deadline stays unsent.
+    // A call outside an operation has a deadline timer of its own, and another call's may fire first
+    // and free this slot a moment before this one's: by the clock, not the signal, a call past its
+    // deadline stays unsent. The signal too: the client may have left while the grant was on its way.
     const deadline = call.options.deadline;
-    if (deadline !== undefined && Date.now() >= deadline) {
+    if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
       slot.release('none', call.details.endpoint);
       throw leftInQueue();
     }

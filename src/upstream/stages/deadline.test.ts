@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
-import { UpstreamUnavailableError } from '../errors.ts';
+import { OperationAbandonedError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
+import { startOperation } from '../operation.ts';
 import { prepareCall } from './call.ts';
 import { deadlineStage } from './deadline.ts';
 
@@ -35,6 +36,27 @@ describe('deadlineStage', () => {
     expect(reason).toMatchObject({ name: 'TimeoutError' });
     const open = callBy(undefined);
     expect(await stage(open, async () => open.signal)).toBeUndefined();
+  });
+
+  it("gives an operation's calls the signals it made once, with no timer of their own", async () => {
+    const { stage } = setup();
+    const operation = startOperation({ deadline: Date.now() + 60_000, client: undefined });
+    const call = prepareCall(accountEndpoints.list, { deadline: operation.deadline, operation }, { prefix: '', serviceSegment: 'svc' }, 1);
+    await stage(call, async () => undefined);
+    expect(call.signal).toBe(operation.signal);
+    expect(call.deadlineSignal).toBe(operation.deadlineSignal);
+    operation.end();
+  });
+
+  it('refuses a call of an operation whose client left as its abandonment, unobserved: it says nothing of the bank', async () => {
+    const { records, stage } = setup();
+    const operation = startOperation({ deadline: Date.now() + 60_000, client: AbortSignal.abort() });
+    let ran = false;
+    const call = prepareCall(accountEndpoints.list, { deadline: operation.deadline, operation }, { prefix: '', serviceSegment: 'svc' }, 1);
+    const error = await stage(call, async () => (ran = true)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperationAbandonedError);
+    expect(ran).toBe(false);
+    expect(records).toEqual([]);
   });
 
   it('clears the deadline timer once the call is over, so nothing of the call stays alive until its deadline', async () => {

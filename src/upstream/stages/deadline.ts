@@ -1,25 +1,30 @@
 import { deadlineSignal } from '../deadline.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { observe } from './call.ts';
+import { stoppedBy } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
- * The operation's deadline bounds the whole call: the stage gives the call the signal every later
- * wait and the send itself abort on, and refuses a call whose deadline has already gone without
- * counting it against the bank. The deadline's timer goes when the call ends.
+ * The operation bounds the whole call: the stage gives the call the signals every later wait and
+ * the send itself abort on, and refuses a call whose operation has already ended (its deadline gone,
+ * or its client left) without counting it against the bank. An operation's calls share the signals
+ * it made once (operation.ts); a call outside one (the readiness probe) gets a timer of its own,
+ * which goes when the call ends.
  */
 export function deadlineStage(guards: UpstreamGuards): Stage {
   return async (call, next) => {
-    const deadline = deadlineSignal(call.options.deadline);
-    call.signal = deadline.signal;
+    const { operation } = call.options;
+    const own = operation ? undefined : deadlineSignal(call.options.deadline);
+    call.signal = operation ? operation.signal : own!.signal;
+    call.deadlineSignal = operation ? operation.deadlineSignal : own!.signal;
     if (call.signal?.aborted) {
-      observe(guards, call, 'deadline', 0);
-      throw guards.deadlineExceeded(call.details, false);
+      own?.release();
+      throw stoppedBy(call.signal, call, guards, false, 0);
     }
+    if (!own) return next();
     try {
       return await next();
     } finally {
-      deadline.release();
+      own.release();
     }
   };
 }

@@ -1,6 +1,6 @@
 import { pause } from '../deadline.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { observe } from './call.ts';
+import { observe, stoppedBy } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -16,7 +16,7 @@ export function rateLimitWaitStage(guards: UpstreamGuards, waitWithoutDeadlineMs
         observe(guards, call, 'rate-limited', 0);
         throw guards.rateLimited(until, call.details);
       }
-      if (!(await pause(until - Date.now(), call.signal))) throw guards.deadlineExceeded(call.details, false);
+      if (!(await pause(until - Date.now(), call.signal))) throw stoppedBy(call.signal, call, guards, false);
     }
     return next();
   };

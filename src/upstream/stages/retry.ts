@@ -3,7 +3,7 @@ import { pause } from '../deadline.ts';
 import { UpstreamRateLimitError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry.ts';
-import { ownedBy, type UpstreamCall } from './call.ts';
+import { ownedBy, stoppedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -24,7 +24,7 @@ export function retryStage(policy: RetryPolicy, guards: UpstreamGuards, logger: 
         const delay = nextDelay(call, attempt, error, waited, policy, guards, logger);
         if (delay === undefined) throw error;
         logger.warn({ ...call.log, attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream call');
-        if (!(await pause(delay, call.signal))) throw guards.deadlineExceeded(call.details, false);
+        if (!(await pause(delay, call.signal))) throw stoppedBy(call.signal, call, guards, false);
         waited += delay;
       }
     }

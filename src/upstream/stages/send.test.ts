@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { directDebitEndpoints } from '../direct-debit.ts';
-import { UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
+import { payoutEndpoints } from '../payouts.ts';
+import { OperationAbandonedError, UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall, type CallOptions } from './call.ts';
@@ -80,6 +81,28 @@ describe('send', () => {
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ reason: 'DEADLINE_EXCEEDED', inFlight: true });
     expect(records.map((r) => r.status)).toEqual(['deadline']);
+  });
+
+  it('cuts a read on the wire when its client leaves, as the abandonment, observing nothing of the bank', async () => {
+    records.length = 0;
+    const call = callTo({ kind: 'slow' });
+    const client = new AbortController();
+    call.signal = client.signal;
+    setTimeout(() => client.abort(new OperationAbandonedError('req-1')), 50);
+    const started = performance.now();
+    const error = await exchange(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperationAbandonedError);
+    expect(performance.now() - started).toBeLessThan(400);
+    expect(records).toEqual([]);
+  });
+
+  it('lets a write on the wire finish when its client leaves: only the deadline cuts it', async () => {
+    const call = prepareCall(payoutEndpoints.create, { query: { kind: 'slow' }, body: {}, idempotencyKey: 'key-1' }, TARGET, 1);
+    const client = new AbortController();
+    call.signal = client.signal;
+    call.deadlineSignal = new AbortController().signal;
+    setTimeout(() => client.abort(new OperationAbandonedError('req-1')), 50);
+    expect((await exchange(call)).statusCode).toBe(200);
   });
 
   it('turns a refused connection into a network error naming the code, not the address', async () => {

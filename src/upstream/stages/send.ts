@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.ts';
 import type { HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { observe, type UpstreamCall } from './call.ts';
+import { observe, stoppedBy, type UpstreamCall } from './call.ts';
 
 /** What the bank answered to one attempt: the body parsed as JSON where it is JSON. */
 export interface Answer {
@@ -27,30 +27,39 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 /**
  * The last stage: one HTTP exchange with the bank on the connection pool, observed (status and
  * time) and logged at debug. A failure to get an answer becomes a typed error: the deadline's
- * (the request was on the wire), a timeout's or a network failure's.
+ * (the request was on the wire), the operation's abandonment (a read cut when its client left), a
+ * timeout's or a network failure's.
  */
 export function send(pool: Dispatcher, identity: ClientIdentity, guards: UpstreamGuards, logger: Logger) {
   return async (call: UpstreamCall): Promise<Answer> => {
     const headers = headersFor(call, identity);
+    const signal = wireSignal(call);
     const started = performance.now();
     try {
-      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: call.signal });
+      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal });
       const text = await response.body.text();
       const ms = performance.now() - started;
       observe(guards, call, response.statusCode, ms);
       logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
     } catch (error) {
-      throw failureOf(call, error, performance.now() - started, guards);
+      throw failureOf(call, signal, error, performance.now() - started, guards);
     }
   };
 }
 
-function failureOf(call: UpstreamCall, error: unknown, ms: number, guards: UpstreamGuards): UpstreamError {
-  if (call.signal?.aborted) {
-    observe(guards, call, 'deadline', ms);
-    return guards.deadlineExceeded(call.details, true);
-  }
+/**
+ * What may cut the exchange. A read: the operation's end, its deadline or its client leaving. A
+ * write once on the wire is the bank's to decide: cutting it half-way would leave nobody knowing
+ * whether it was applied, so only the deadline cuts it, as any call; the client's leaving does not,
+ * and its idempotency key stays good for the client's retry.
+ */
+function wireSignal(call: UpstreamCall): AbortSignal | undefined {
+  return call.kind === 'write' ? call.deadlineSignal : call.signal;
+}
+
+function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: unknown, ms: number, guards: UpstreamGuards): UpstreamError {
+  if (signal?.aborted) return stoppedBy(signal, call, guards, true, ms);
   const code = (error as { code?: string }).code;
   const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
   observe(guards, call, timedOut ? 'timeout' : 'network', ms);
