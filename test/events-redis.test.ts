@@ -36,9 +36,32 @@ function freshPrefix(what: string): string {
   return prefix;
 }
 
+/** Deliveries posted at once, as the bank's queue does after an outage: the intake's answers and the shared seen set under load. */
+const FLOOD = 64;
+
+function tally(statuses: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
 describe.skipIf(skip)('events across instances (Redis)', () => {
   let first: Kit;
   let second: Kit;
+
+  /**
+   * Posts every body at once, the nth to either instance in turn, with a subscriber on each; the
+   * answers counted by status, and the ids each subscriber got once `expected` came and a moment passed.
+   */
+  async function flood(bodies: object[], expected: number): Promise<{ answers: Record<string, number>; received: string[][] }> {
+    const subscribers = await Promise.all([first, second].map((kit) => subscribeWs(kit, 'subscription { bankEvents { id } }')));
+    const answers = tally(await Promise.all(bodies.map((body, n) => deliver((n % 2 === 0 ? first : second).baseUrl!, body))));
+    for (const subscriber of subscribers) await subscriber.next(expected, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const subscriber of subscribers) await subscriber.close();
+    return { answers, received: subscribers.map((subscriber) => subscriber.received.map((r) => r.data.bankEvents.id as string)) };
+  }
+
   beforeAll(async () => {
     const redisKeyPrefix = freshPrefix('fan-out');
     first = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix });
@@ -78,6 +101,21 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
     expect(await deliver(first.baseUrl!, { ...event, created_at: '2026-11-21T10:00:01+0000' })).toBe('duplicate');
     await onSecond.close();
     await onFirst.close();
+  });
+
+  it('answers a flood of distinct events, posted at once to either instance, 202 each, and delivers each once on both', async () => {
+    const ids = Array.from({ length: FLOOD }, (_, n) => `acct_${randomUUID()}_${n}_account.active`);
+    const { answers, received } = await flood(ids.map(eventOf), FLOOD);
+    expect(answers).toEqual({ accepted: FLOOD });
+    const sorted = [...ids].sort();
+    expect(received.map((onOne) => onOne.sort())).toEqual([sorted, sorted]);
+  });
+
+  it('answers a flood of one event, posted at once to either instance, once 202 and duplicate to the rest, and delivers it once on both', async () => {
+    const id = `acct_${randomUUID()}_account.active`;
+    const { answers, received } = await flood(Array.from({ length: FLOOD }, () => eventOf(id)), 1);
+    expect(answers).toEqual({ accepted: 1, duplicate: FLOOD - 1 });
+    expect(received).toEqual([[id], [id]]);
   });
 
   it('resumes on another instance after a cursor from the first, from the shared log, in order and none twice', async () => {

@@ -119,6 +119,24 @@ describe('the memory bus', () => {
     expect(bus.activeSubscriptions()).toBe(0);
   });
 
+  it('hands a burst to the subscriptions one event per turn of the event loop, in order', async () => {
+    const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
+    const subscriber = await bus.subscribe();
+    const received: string[] = [];
+    void (async () => {
+      for await (const item of subscriber) received.push(ids([item])[0]!);
+    })();
+    for (const id of ['a', 'b', 'c']) await bus.accept(event(id), `occ-${id}`);
+    // Each turn between two of them reads the sockets: the bank's next deliveries are answered there.
+    const seen: string[][] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push([...received]);
+    }
+    expect(seen).toEqual([['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c']]);
+    await subscriber.return?.();
+  });
+
   it('refuses text that is not a cursor, and a cursor it never gave out', async () => {
     const bus = createMemoryEventBus({ limits: { maxEvents: 10, maxAgeMs: 60_000 } });
     await expect(bus.subscribe({ after: 'nonsense' })).rejects.toBeInstanceOf(InvalidCursorError);

@@ -98,19 +98,33 @@ export class LocalEvents {
   readonly fanout = new Fanout();
 
   readonly #onDelivered: ((event: PublishedEvent) => void) | undefined;
+  /** Logged entries not yet handed to the subscriptions, oldest first. */
+  #pending: LogEntry[] = [];
 
   constructor(limits: EventLogConfig, now: () => number = Date.now, onDelivered?: (event: PublishedEvent) => void) {
     this.log = new EventLog(limits, now);
     this.#onDelivered = onDelivered;
   }
 
-  /** Logs an event and hands it to the subscriptions on the next turn: the caller answers the bank first. */
+  /** Logs an event and hands it to the subscriptions on a later turn: the caller answers the bank first. */
   deliver(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
     const entry = this.log.append(event, ids, occurrence);
     this.#onDelivered?.(event);
-    setImmediate(() => this.fanout.deliver(entry));
+    if (this.#pending.push(entry) === 1) setImmediate(this.#fanOutOne);
     return entry;
   }
+
+  /**
+   * One entry per turn of the event loop. Handing one event to a thousand subscribers takes tens of
+   * milliseconds (a frame written to every socket); a burst handed over in one turn kept the loop
+   * from reading its sockets for seconds, so the bank's deliveries behind it waited that long for
+   * their answer (and Redis's replies for their timeout). Between two events the loop takes its I/O.
+   */
+  readonly #fanOutOne = (): void => {
+    const entry = this.#pending.shift()!;
+    if (this.#pending.length > 0) setImmediate(this.#fanOutOne);
+    this.fanout.deliver(entry);
+  };
 
   /** A subscription, resumed after `cursor` from this log; null when the log does not hold the cursor. */
   open(cursor: Cursor | null, options: SubscriptionOptions): Subscriber | null {
