@@ -33,9 +33,11 @@ export class GatewayProcess {
     this.port = port;
   }
 
-  /** With `cache`, the record cache is on as `npm start` has it; without, every read goes to the bank. */
-  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }, cache = false): Promise<GatewayProcess> {
-    const flags = startHeapFlags();
+  /**
+   * With `cache`, the record cache is on as `npm start` has it; without, every read goes to the bank.
+   * `flags`: the Node flags of its process (default: `npm start`'s, see startHeapFlags).
+   */
+  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }, cache = false, flags = startHeapFlags()): Promise<GatewayProcess> {
     const child = await BenchChild.start(CHILD_PATH, "gateway's process", { ...process.env, NODE_OPTIONS: flags.join(' ') });
     try {
       const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks, cache } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
@@ -74,6 +76,15 @@ export class GatewayProcess {
 
   stopProfile(path: string): Promise<string> {
     return this.#child.ask('profile', { kind: 'profile-stop', path });
+  }
+
+  /** Counts the bytes the gateway allocates from now until `stopAllocations`. */
+  startAllocations(): Promise<void> {
+    return this.#child.ask('allocations', { kind: 'alloc-start' });
+  }
+
+  stopAllocations(): Promise<number> {
+    return this.#child.ask('allocations', { kind: 'alloc-stop' });
   }
 
   close(): Promise<void> {

@@ -51,17 +51,21 @@ export type LoadResponse = ChildReply<LoadRunResult>;
 
 const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
 
-/** The autocannon child: one run at a time. */
+/**
+ * The autocannon child: one run at a time. `run` watches the gateway meanwhile; `runUnwatched` loads
+ * any target (another server, the bare Yoga floor) without it, and is the only run of a load
+ * generator started without a gateway.
+ */
 export class LoadGenerator {
   readonly #child: BenchChild;
-  readonly #gateway: GatewayProcess;
+  readonly #gateway: GatewayProcess | undefined;
 
-  private constructor(child: BenchChild, gateway: GatewayProcess) {
+  private constructor(child: BenchChild, gateway: GatewayProcess | undefined) {
     this.#child = child;
     this.#gateway = gateway;
   }
 
-  static async start(gateway: GatewayProcess): Promise<LoadGenerator> {
+  static async start(gateway?: GatewayProcess): Promise<LoadGenerator> {
     return new LoadGenerator(await BenchChild.start(LOADGEN_PATH, 'load generator'), gateway);
   }
 
@@ -70,9 +74,16 @@ export class LoadGenerator {
   }
 
   async run(target: HttpTarget, connections: number, seconds: number): Promise<LoadResult> {
-    await this.#gateway.startWatch();
-    const result = await this.#child.ask<LoadRunResult>('load run', { target, connections, seconds } satisfies Omit<LoadRequest, 'id'>);
-    return { ...result, gateway: await this.#gateway.stopWatch() };
+    const gateway = this.#gateway;
+    if (!gateway) throw new Error('this load generator watches no gateway: use runUnwatched');
+    await gateway.startWatch();
+    const result = await this.runUnwatched(target, connections, seconds);
+    return { ...result, gateway: await gateway.stopWatch() };
+  }
+
+  /** A run with nothing watched: what the load generator's process measures alone. */
+  runUnwatched(target: HttpTarget, connections: number, seconds: number): Promise<LoadRunResult> {
+    return this.#child.ask<LoadRunResult>('load run', { target, connections, seconds } satisfies Omit<LoadRequest, 'id'>);
   }
 
   close(): Promise<void> {

@@ -7,7 +7,7 @@ import { clearUpstreamLog, setUpstreamLatency, upstreamLog, waitForQuiet, type B
 import { summarize, type Summary } from './stats.ts';
 import { directToken } from './bank-client.ts';
 import { measureFloor, type Floor } from './floor.ts';
-import { roundsOf } from './rounds.ts';
+import { gatewayTimeBetweenRounds, roundsOf } from './rounds.ts';
 
 /**
  * Per operation of bench/operations.ts: the upstream calls one run makes (against its minimum), its
@@ -41,6 +41,8 @@ export interface OperationResult {
    * log's duration minus the latency): the bank's share of the wall time above the critical path.
    */
   bankLate: Summary;
+  /** The gateway's own time from a round's first answer to the next round's first call, over the sequential runs (rounds.ts). */
+  betweenRounds: Summary;
   /** The same calls in the same rounds, straight to the sandbox from a bare client (bench/floor.ts). */
   floor: Floor;
   /** Sequential runs with the sandbox's latency at 0. */
@@ -75,7 +77,9 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   await clearUpstreamLog(world);
   const wall = await timeSequential(target, settings.sequentialRuns);
-  const bankLate = summarize((await upstreamLog(world)).map((entry) => entry.durationMs - settings.latencyMs));
+  const runsLog = await upstreamLog(world);
+  const bankLate = summarize(runsLog.map((entry) => entry.durationMs - settings.latencyMs));
+  const betweenRounds = summarize(gatewayTimeBetweenRounds(runsLog));
   const gatewayAfter = cpuMs(world.gateway.pid);
   const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
@@ -116,6 +120,7 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
     gatewayCpuMs,
     sandboxCpuMs,
     bankLate,
+    betweenRounds,
     floor,
     wallAtZeroLatency,
     loads,

@@ -13,6 +13,10 @@ import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
 import { ms } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
+import type { ScreenCpu } from './bare-yoga.ts';
+import type { HeapConfigResult } from './heap.ts';
+import { intakeRow, type IntakeFloodResult } from './intake.ts';
+import { bareTable, cpuRows, heapRows, heapTable, perRoundRow } from './report-shipped.ts';
 
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
 
@@ -25,7 +29,7 @@ export const TARGETS = {
   p99OverP50: 3,
   /** Fan-out p99 (POST to the last subscriber's receipt) against the bare WebSocket floor of the same run. */
   fanoutFloorRatio: 2,
-  rssMb: 250,
+  rssMb: 300,
   /** @defer on the cards screen: the first payload against one round, the last against the critical path. */
   deferRatio: 1.1,
   /** Another client's dashboard p50 while one client floods, against its p50 on the idle gateway. */
@@ -54,6 +58,12 @@ export interface RunResults {
   cache: CacheResult;
   authorization: AuthorizationResult;
   subscriptions: SubscriptionResult;
+  /** The webhook intake under a flood, on a gateway of its own with Redis (bench/intake.ts); null when Redis did not answer. */
+  intake: IntakeFloodResult | null;
+  /** The screens at c=50 through a gateway process per heap configuration (bench/heap.ts). */
+  heap: HeapConfigResult[];
+  /** The same screens through a bare Yoga server making the same calls (bench/bare-yoga.ts). */
+  bareYoga: ScreenCpu[] | null;
   memory: MemoryReport;
 }
 
@@ -145,6 +155,7 @@ function targetRows(r: RunResults): string[][] {
   ]);
 
   for (const o of r.operations) rows.push(wallRow(o, latency));
+  for (const o of r.operations) rows.push(perRoundRow(o));
 
   const c = r.settings.connections;
   for (const o of r.operations) {
@@ -176,6 +187,8 @@ function targetRows(r: RunResults): string[][] {
   rows.push(...cacheRows(r.cache));
   rows.push(authorizationTargetRow(r.authorization));
   rows.push(...fanoutRows(r.subscriptions));
+  rows.push(intakeRow(r.intake));
+  rows.push(...heapRows(r.heap), ...cpuRows(r.heap, r.bareYoga));
 
   const peak = peakOf(r.memory, () => true, (p) => p.gatewayMb) ?? Number.NaN;
   const http = peakOf(r.memory, isHttpLoadPhase, (p) => p.gatewayMb) ?? Number.NaN;
@@ -595,6 +608,16 @@ ${overheadTable(r)}
 ${s.subscribers} graphql-ws clients (one WebSocket each) in their own process (bench/subscribers.ts) on \`subscription { bankEvents { id name occurredAt data } }\`, connected to the gateway in ${ms(s.gateway.connectMs)} ms; ${s.gateway.subscriptionErrors} subscription errors. Each POST to /webhooks is stamped in the benchmark's process as it is issued, each receipt in the clients' process as its \`next\` runs, both as \`performance.timeOrigin + performance.now()\`; the two clocks agreed within ${Math.abs(s.clock.offsetMs).toFixed(3)} ms (read over IPC to ±${s.clock.uncertaintyMs.toFixed(3)} ms). Latencies in ms: per receipt, over every receipt; last receipt, per event from its POST to the last of the ${s.subscribers} subscribers' receipts (the targets' figure; n/a for an event someone never got). "One at a time" posts an event once the previous one reached everybody (the cost of one fan-out); the burst posts all its events at once. One warm-up event before each server's passes is not counted. The floor: the same clients and passes against a bare WebSocket server in the benchmark's process that sends each subscriber a ready-made \`next\` message (no intake, no GraphQL): what the transport and the clients cost by themselves.
 
 ${subscriptionsTable(s)}
+
+## Heap sizing and CPU per operation (bench/heap.ts, bench/bare-yoga.ts)
+
+Each screen at c=${st.connections} (autocannon, 1 s unmeasured then ${st.seconds} s) through a gateway process of its own per heap configuration, one after another on the same sandbox, the gateway above idle. CPU: the process's user + system time (/proc) over the measured run, per successful operation. Allocated: bytes the JS heap took over the run (what is in use at its end less at its start, plus what every collection freed; V8's GC profiler), per operation. Peak RSS: the process's high-water mark (VmHWM) over its four screens. The configuration \`npm start\` and the Docker image ship is marked.
+
+${heapTable(r.heap)}
+
+The bare Yoga floor: a graphql-yoga server in its own process (bench/bare-yoga-child.ts) that resolves the same query text from the same upstream calls with undici (the gateway's pool settings), with no other plugin: no auth, limits, zod, Pothos or loaders. Its answers are checked to have the gateway's shape and to cost the bank the same calls before it is measured, the same way, with the gateway's shipped flags.
+
+${bareTable(r.bareYoga, r.heap)}
 
 ## Memory (sampled every 100 ms)
 

@@ -31,3 +31,28 @@ export function roundsIn(log: readonly RequestLogEntry[]): RequestLogEntry[][] {
   }
   return rounds;
 }
+
+/**
+ * The gateway's own time between rounds: for each operation in the log (its calls share the
+ * gateway's request id, `correlationId`), from the first answer of a round (the bank's first byte
+ * back, by the sandbox's clock: arrival plus duration) to the first call of the next round arriving.
+ * That span is parsing the answer, resolving the fields that wait on it and sending the next calls;
+ * loopback's share in it is the floor's. Whole-millisecond arrival times make each figure ±1 ms.
+ */
+export function gatewayTimeBetweenRounds(log: readonly RequestLogEntry[]): number[] {
+  const byOperation = new Map<string, RequestLogEntry[]>();
+  for (const entry of log) {
+    const key = entry.correlationId ?? 'none';
+    byOperation.set(key, [...(byOperation.get(key) ?? []), entry]);
+  }
+  const gaps: number[] = [];
+  for (const calls of byOperation.values()) {
+    const rounds = roundsIn(calls);
+    for (let i = 1; i < rounds.length; i++) {
+      const firstAnswer = Math.min(...rounds[i - 1]!.map((entry) => Date.parse(entry.time) + entry.durationMs));
+      const nextSent = Math.min(...rounds[i]!.map((entry) => Date.parse(entry.time)));
+      gaps.push(Math.max(0, nextSent - firstAnswer));
+    }
+  }
+  return gaps;
+}

@@ -3,8 +3,12 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
+import { BareYogaProcess, measureBareYogaCpu, checkSameAnswers } from './bare-yoga.ts';
+import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
+import { LOADED_SCREENS, measureHeapConfigs } from './heap.ts';
+import { FLOOD_CONCURRENCY, measureIntakeFlood } from './intake.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
@@ -82,6 +86,31 @@ try {
     progress(`subscriptions: ${stage}`);
   });
 
+  memory.phase('webhook intake flood (a second gateway with Redis; this one idle)');
+  progress(`webhook intake: ${FLOOD_CONCURRENCY} deliveries at once with Redis, ${settings.subscribers} subscribers`);
+  const intake = await measureIntakeFlood(world, { subscribers: settings.subscribers }).catch((error: unknown) => {
+    progress(`webhook intake not measured: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  });
+
+  // Last, each in processes of its own: this gateway is idle from here on.
+  const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
+  memory.phase('heap sizing (a gateway process per configuration; this one idle)');
+  await waitForQuiet(world);
+  const heap = await measureHeapConfigs(world, screens, { connections: settings.connections, seconds: settings.seconds, progress });
+
+  memory.phase('bare Yoga floor (its own process; this gateway idle)');
+  progress('bare Yoga floor: the same screens from the same calls, no plugin');
+  await waitForQuiet(world);
+  const bare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
+  let bareYoga;
+  try {
+    await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
+    bareYoga = await measureBareYogaCpu(bare, world.load, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens });
+  } finally {
+    await bare.close();
+  }
+
   const config = loadConfig(process.env);
   const { concurrency } = config.upstreamCalls;
   const report = renderReport({
@@ -98,6 +127,9 @@ try {
     cache,
     authorization,
     subscriptions,
+    intake,
+    heap,
+    bareYoga,
     memory: await memory.stop(),
   });
   await writeFile(RESULTS_PATH, report);

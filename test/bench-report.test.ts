@@ -15,6 +15,8 @@ import {
   perClientLimits,
   wallRow,
 } from '../bench/report.ts';
+import type { HeapConfigResult } from '../bench/heap.ts';
+import { cpuRows, heapRows, perRoundRow } from '../bench/report-shipped.ts';
 import { summarize } from '../bench/stats.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
@@ -185,5 +187,36 @@ describe('the cost of authorization', () => {
     expect(section.split('\n').filter((line) => !line.startsWith('|') && line.length > 100)).toEqual([]);
     const leaky = result(0.043, [{ ...cards, reads: { cached: 54_990, bank: 10 } }]);
     expect(authorizationSection(leaky)).toContain('**10 reads went to the bank during the measured runs** (54990 from the cache):\nthose runs include bank I/O.');
+  });
+});
+
+describe('performance as shipped (issue 30)', () => {
+  const screen = (name: string, rps: number, cpuMsPerOp: number) => ({ screen: name, rps, cpuMsPerOp, allocatedKbPerOp: 100, errors: 0 });
+  const heap: HeapConfigResult[] = [
+    { label: 'small', flags: ['--max-old-space-size=128'], shipped: false, peakRssMb: 250, screens: [screen('dashboard', 200, 4)] },
+    { label: 'large', flags: ['--max-semi-space-size=64'], shipped: true, peakRssMb: 320, screens: [screen('dashboard', 290, 3)] },
+    { label: 'defaults', flags: [], shipped: false, peakRssMb: 600, screens: [screen('dashboard', 300, 2.8)] },
+  ];
+
+  it('holds the shipped throughput to 95 % of the best configuration, and its peak RSS to 300 MB', () => {
+    const [throughput, rss] = heapRows(heap);
+    expect(throughput![1]).toBe('290 req/s vs 300 (defaults): 97 %; peak RSS 320 MB');
+    expect(throughput![2]).toBe('**met** (3 % below)');
+    expect(rss![2]).toBe('**not met** (20 MB over)');
+    expect(heapRows(heap.map((c) => (c.label === 'defaults' ? { ...c, screens: [screen('dashboard', 400, 2)] } : c)))[0]![2]).toBe('**not met** (28 % below)');
+  });
+
+  it('holds CPU per operation to the larger of half the baseline and 1.3 × the bare Yoga floor', () => {
+    const bare = [{ name: 'dashboard', connections: 50, rps: 300, operations: 1500, cpuMsPerOp: 2.5, latencyP50: 100, errors: 0 }];
+    const [row] = cpuRows(heap, bare);
+    // Half the baseline is unknown (NaN) here: 1.3 × 2.5 = 3.25 decides, and 3 is under it.
+    expect(row![2]).toBe('**met** (0.25 ms to spare under 3.25 ms)');
+    expect(cpuRows(heap, [{ ...bare[0]!, cpuMsPerOp: 2 }])[0]![2]).toBe('**not met** (0.40 ms over 2.60 ms)');
+  });
+
+  it('allows the bare floor plus 1 ms per round at concurrency 1', () => {
+    const row = perRoundRow({ name: 'dashboard', wall: summary(48), floor: { wall: summary(46) } as never, criticalPath: 2, betweenRounds: summary(0.6) });
+    expect(row[2]).toBe('**met** (0.00 ms to spare)');
+    expect(perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) })[2]).toBe('**not met** (1.00 ms over)');
   });
 });

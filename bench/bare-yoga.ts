@@ -1,0 +1,332 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import type { RequestLogEntry } from '@banking-gateway/sandbox';
+import { loadConfig } from '../src/config.ts';
+import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import type { BareIdentity, BarePoolOptions, BareYogaRequest } from './bare-yoga-child.ts';
+import { directToken } from './bank-client.ts';
+import { BenchChild } from './child-process.ts';
+import { GatewayProcess } from './gateway-process.ts';
+import { graphqlTarget, LoadGenerator } from './load.ts';
+import { cpuMs } from './memory.ts';
+import { OPERATIONS, type BenchOperation } from './operations.ts';
+import { roundsOf } from './rounds.ts';
+import { readSettings } from './settings.ts';
+import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+
+/**
+ * The bare Yoga floor: what a plain graphql-yoga server costs in CPU answering the benchmark's
+ * screens from the same upstream calls as the gateway (bench/bare-yoga-child.ts, in its own
+ * process). checkSameAnswers holds it to the gateway's answers (JSON shape, item counts) and calls
+ * (the same requests in the sandbox's log); measureBareYogaCpu loads it with autocannon and reads its
+ * process's CPU per operation. `npx node bench/bare-yoga.ts` runs both on a world of its own, with
+ * the gateway measured the same way beside it.
+ */
+
+const CHILD_PATH = fileURLToPath(new URL('./bare-yoga-child.ts', import.meta.url));
+
+/**
+ * The pool the gateway's benchmark process opens to the sandbox (src/upstream/client.ts, with the
+ * upstream config bench/gateway-child.ts builds): as many connections as the concurrency ceiling
+ * (UPSTREAM_MAX_CONCURRENCY), its keep-alive and timeouts, undici's default pipelining (1).
+ */
+export function gatewayPoolOptions(sandboxUrl: string, env: NodeJS.ProcessEnv = process.env): BarePoolOptions {
+  const { timeoutMs } = sandboxUpstreamConfig({ url: sandboxUrl });
+  return {
+    connections: loadConfig(env).upstreamCalls.concurrency.max,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 60_000,
+    connectTimeout: Math.min(timeoutMs, 5_000),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  };
+}
+
+/** The headers' values and the service segment the gateway uses against the sandbox (sandboxUpstreamConfig). */
+function sandboxIdentity(sandboxUrl: string): BareIdentity {
+  const config = sandboxUpstreamConfig({ url: sandboxUrl });
+  return { apiKey: config.apiKey, productId: config.productId, userId: config.userId, clientId: config.clientId ?? '', serviceSegment: config.serviceSegment };
+}
+
+/** The bare Yoga server in its own process (bench/bare-yoga-child.ts), asked over IPC. */
+export class BareYogaProcess {
+  readonly #child: BenchChild;
+  readonly flags: string[];
+  readonly port: number;
+
+  private constructor(child: BenchChild, flags: string[], port: number) {
+    this.#child = child;
+    this.flags = flags;
+    this.port = port;
+  }
+
+  /**
+   * Starts it against the sandbox at `sandboxUrl` with a bank token of its own (directToken in
+   * bench/bank-client.ts), its process run with `nodeFlags` (give the gateway's, startHeapFlags, so
+   * both run on the same heap).
+   */
+  static async start(sandboxUrl: string, token: string, nodeFlags: string[]): Promise<BareYogaProcess> {
+    const child = await BenchChild.start(CHILD_PATH, 'bare Yoga process', { ...process.env, NODE_OPTIONS: nodeFlags.join(' ') });
+    try {
+      const port = await child.ask<number>('start', {
+        kind: 'start',
+        sandboxUrl,
+        token,
+        identity: sandboxIdentity(sandboxUrl),
+        pool: gatewayPoolOptions(sandboxUrl),
+      } satisfies Omit<Extract<BareYogaRequest, { kind: 'start' }>, 'id'>);
+      return new BareYogaProcess(child, nodeFlags, port);
+    } catch (error) {
+      await child.close();
+      throw error;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get graphqlUrl(): string {
+    return `http://127.0.0.1:${this.port}/graphql`;
+  }
+
+  memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
+    return this.#child.ask('memory', { kind: 'memory' });
+  }
+
+  close(): Promise<void> {
+    return this.#child.close();
+  }
+}
+
+// --- Same answers, same calls ---------------------------------------------------------------------
+
+export interface AnswerCheck {
+  name: string;
+  /** Upstream calls of one run through the gateway and through the bare server (equal, or checkSameAnswers threw). */
+  calls: number;
+  /** Rounds of those calls (bench/rounds.ts), for the record: read from arrival times, not asserted. */
+  gatewayRounds: number;
+  bareRounds: number;
+}
+
+/** Where two answers differ in shape (keys, nulls, kinds, array lengths), or null where they do not. */
+export function shapeDifference(a: unknown, b: unknown, path = 'data'): string | null {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(a) !== kind(b)) return `${path}: ${kind(a)} in the gateway's answer, ${kind(b)} in the bare server's`;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${path}: ${a.length} items in the gateway's answer, ${b.length} in the bare server's`;
+    for (let i = 0; i < a.length; i++) {
+      const found = shapeDifference(a[i], b[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (kind(a) === 'object') {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const keysA = Object.keys(x).sort().join(',');
+    const keysB = Object.keys(y).sort().join(',');
+    if (keysA !== keysB) return `${path}: keys {${keysA}} in the gateway's answer, {${keysB}} in the bare server's`;
+    for (const key of Object.keys(x)) {
+      const found = shapeDifference(x[key], y[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+async function post(graphqlUrl: string, operation: BenchOperation): Promise<unknown> {
+  const target = graphqlTarget(graphqlUrl, operation.query, operation.variables);
+  const response = await request(target.url, { method: 'POST', headers: target.headers, body: target.body! });
+  const text = await response.body.text();
+  const body = JSON.parse(text) as { data?: unknown; errors?: unknown };
+  if (response.statusCode !== 200 || body.errors || !body.data) {
+    throw new Error(`${operation.name} at ${graphqlUrl}: HTTP ${response.statusCode} ${text.slice(0, 500)}`);
+  }
+  return body.data;
+}
+
+/** A call as the sandbox logged it, without what differs from run to run (time, request id). */
+const callKey = (entry: RequestLogEntry) =>
+  `${entry.method} ${entry.path} ${new URLSearchParams(Object.entries(entry.query).sort()).toString()} ${JSON.stringify(Object.entries(entry.subject).sort())}`;
+
+/** Calls in `a` missing from `b`, with their multiplicity, for the message. */
+function missing(a: string[], b: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const key of b) left.set(key, (left.get(key) ?? 0) + 1);
+  const out: string[] = [];
+  for (const key of a) {
+    const n = left.get(key) ?? 0;
+    if (n === 0) out.push(key);
+    else left.set(key, n - 1);
+  }
+  return out;
+}
+
+/** One run on a quiet sandbox: the answer and the calls it made. */
+async function runLogged(sandboxUrl: string, graphqlUrl: string, operation: BenchOperation): Promise<{ data: unknown; log: RequestLogEntry[] }> {
+  await waitForQuiet({ sandboxUrl });
+  const data = await post(graphqlUrl, operation);
+  return { data, log: await upstreamLog({ sandboxUrl }) };
+}
+
+/**
+ * For each operation (bench/operations.ts), one run through the gateway and one through the bare
+ * server, each on a quiet sandbox with its request log cleared: throws unless both answers have the
+ * same JSON shape (keys, nulls, array lengths) and both made the same upstream calls (method, path,
+ * query and subject headers, each as many times). Both are run once first, so the gateway's login
+ * is not counted. `gatewayUrl` and `bareUrl` are GraphQL endpoints (…/graphql).
+ */
+export async function checkSameAnswers(gatewayUrl: string, bareUrl: string, sandboxUrl: string, operations: readonly BenchOperation[] = OPERATIONS): Promise<AnswerCheck[]> {
+  for (const operation of operations) {
+    await post(gatewayUrl, operation);
+    await post(bareUrl, operation);
+  }
+  const checks: AnswerCheck[] = [];
+  for (const operation of operations) {
+    const gateway = await runLogged(sandboxUrl, gatewayUrl, operation);
+    const bare = await runLogged(sandboxUrl, bareUrl, operation);
+    const shape = shapeDifference(gateway.data, bare.data);
+    if (shape) throw new Error(`bare Yoga answers ${operation.name} in another shape than the gateway: ${shape}`);
+    const gatewayCalls = gateway.log.map(callKey);
+    const bareCalls = bare.log.map(callKey);
+    const onlyGateway = missing(gatewayCalls, bareCalls);
+    const onlyBare = missing(bareCalls, gatewayCalls);
+    if (gatewayCalls.length !== bareCalls.length || onlyGateway.length > 0 || onlyBare.length > 0) {
+      throw new Error(
+        `bare Yoga makes other upstream calls than the gateway for ${operation.name}: ${bareCalls.length} against ${gatewayCalls.length}; ` +
+          `only the gateway's: ${onlyGateway.slice(0, 5).join(' | ') || 'none'}; only the bare server's: ${onlyBare.slice(0, 5).join(' | ') || 'none'}`,
+      );
+    }
+    checks.push({ name: operation.name, calls: gatewayCalls.length, gatewayRounds: roundsOf(gateway.log), bareRounds: roundsOf(bare.log) });
+  }
+  return checks;
+}
+
+// --- CPU per operation under load -----------------------------------------------------------------
+
+export interface ScreenCpu {
+  name: string;
+  connections: number;
+  /** Successful operations per second over the measured run. */
+  rps: number;
+  /** Successful operations of the measured run. */
+  operations: number;
+  /** The server process's CPU (user + system, /proc ticks of 10 ms) over the measured run, per successful operation. */
+  cpuMsPerOp: number;
+  /** Median latency, ms. */
+  latencyP50: number;
+  errors: number;
+}
+
+export interface CpuMeasureOptions {
+  /** The sandbox, waited on until quiet before each measured run (what the warm-up left in flight). */
+  sandboxUrl: string;
+  /** Seconds of each measured run (after 1 s of warm-up). */
+  seconds: number;
+  /** autocannon connections (default 50). */
+  connections?: number;
+  operations?: readonly BenchOperation[];
+}
+
+/**
+ * For each operation: autocannon at `connections` against `server` (its GraphQL endpoint) from the
+ * load generator's process, 1 s unmeasured, then `seconds` measured, with the server process's CPU
+ * read from /proc before and after. Any server process: the bare Yoga one, or the gateway's for the
+ * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
+ */
+export async function measureScreensCpu(
+  server: { pid: number | undefined; graphqlUrl: string },
+  load: LoadGenerator,
+  options: CpuMeasureOptions,
+): Promise<ScreenCpu[]> {
+  const connections = options.connections ?? 50;
+  const results: ScreenCpu[] = [];
+  for (const operation of options.operations ?? OPERATIONS) {
+    const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
+    await load.runUnwatched(target, connections, 1);
+    await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+    const before = cpuMs(server.pid);
+    const run = await load.runUnwatched(target, connections, options.seconds);
+    const after = cpuMs(server.pid);
+    const operations = Math.round(run.rps * run.seconds);
+    results.push({
+      name: operation.name,
+      connections,
+      rps: run.rps,
+      operations,
+      cpuMsPerOp: before === null || after === null || operations === 0 ? Number.NaN : (after - before) / operations,
+      latencyP50: run.latency.p50,
+      errors: run.errors,
+    });
+  }
+  await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+  return results;
+}
+
+/** The bare Yoga floor per screen: req/s and its process's CPU ms per operation at c=50 (by default). */
+export function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<ScreenCpu[]> {
+  return measureScreensCpu(bare, load, options);
+}
+
+// --- Standalone: npx node bench/bare-yoga.ts ------------------------------------------------------
+
+function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | undefined): string {
+  const header = ['screen', 'calls', 'rounds gw/bare', 'bare req/s', 'bare CPU ms/op', ...(gateway ? ['gateway req/s', 'gateway CPU ms/op', 'gateway/bare CPU'] : []), 'errors'];
+  const rows = bare.map((b, i) => {
+    const g = gateway?.[i];
+    const c = checks[i];
+    return [
+      b.name,
+      String(c?.calls ?? ''),
+      c ? `${c.gatewayRounds}/${c.bareRounds}` : '',
+      b.rps.toFixed(0),
+      b.cpuMsPerOp.toFixed(2),
+      ...(g ? [g.rps.toFixed(0), g.cpuMsPerOp.toFixed(2), (g.cpuMsPerOp / b.cpuMsPerOp).toFixed(1) + 'x'] : []),
+      g ? `${b.errors}/${g.errors}` : String(b.errors),
+    ];
+  });
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const progress = (message: string) => console.error(`[bare-yoga] ${message}`);
+  const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
+  const { child: sandbox, url: sandboxUrl } = await startSandboxProcess(settings.latencyMs, webhooks.signingSecret);
+  let gateway: GatewayProcess | undefined;
+  let bare: BareYogaProcess | undefined;
+  let load: LoadGenerator | undefined;
+  try {
+    gateway = await GatewayProcess.start(sandboxUrl, webhooks);
+    const graphqlUrl = `http://127.0.0.1:${gateway.port}/graphql`;
+    // prepareCardsScreen and graphql read the world's graphqlUrl alone.
+    const world = { graphqlUrl, sandboxUrl } as BenchWorld;
+    await graphql(world, '{ balances { currency } }');
+    progress(`sandbox ${sandboxUrl} (latency ${settings.latencyMs} ms), gateway pid ${gateway.pid}; issuing the cards screen's cards`);
+    await prepareCardsScreen(world);
+    bare = await BareYogaProcess.start(sandboxUrl, await directToken(sandboxUrl), gateway.flags);
+    progress(`bare Yoga ${bare.graphqlUrl} (pid ${bare.pid}, ${bare.flags.join(' ')}, pool ${JSON.stringify(gatewayPoolOptions(sandboxUrl))})`);
+    const checks = await checkSameAnswers(graphqlUrl, bare.graphqlUrl, sandboxUrl);
+    progress(`same answers and calls: ${checks.map((c) => `${c.name} ${c.calls} calls`).join(', ')}`);
+    load = await LoadGenerator.start();
+    const options = { sandboxUrl, seconds: settings.seconds, connections: settings.connections };
+    progress(`bare Yoga under load: c=${options.connections}, 1 s warm-up + ${options.seconds} s per screen`);
+    const bareCpu = await measureBareYogaCpu(bare, load, options);
+    let gatewayCpu: ScreenCpu[] | undefined;
+    if (process.env.BARE_YOGA_GATEWAY !== 'off') {
+      progress('the gateway the same way, for comparison (BARE_YOGA_GATEWAY=off skips it)');
+      gatewayCpu = await measureScreensCpu({ pid: gateway.pid, graphqlUrl }, load, options);
+    }
+    console.log(table(checks, bareCpu, gatewayCpu));
+  } finally {
+    await load?.close();
+    await bare?.close();
+    await gateway?.close();
+    await stopSandboxProcess(sandbox);
+  }
+}
+
+if (import.meta.main) await main();

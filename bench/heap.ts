@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
+import { graphqlTarget, LoadGenerator } from './load.ts';
+import { cpuMs } from './memory.ts';
+import type { BenchOperation } from './operations.ts';
+import { waitForQuiet, type BenchWorld } from './setup.ts';
+
+/**
+ * Heap sizing, measured rather than guessed: the same screens at c=50 through a fresh gateway process
+ * per configuration of V8's heap (one process each, so each peak RSS is that configuration's alone),
+ * one after another on the same sandbox. Per screen: throughput, the gateway's CPU per operation and
+ * the bytes it allocates per operation; per configuration: the process's peak RSS (the kernel's
+ * high-water mark, VmHWM). What `npm start` ships is one of them, marked.
+ */
+
+export interface HeapConfig {
+  label: string;
+  /** Node flags of the gateway's process. */
+  flags: string[];
+}
+
+/** The candidates: the old container sizing, V8's own, and larger young generations with a moderate old-space cap. */
+export const HEAP_CONFIGS: HeapConfig[] = [
+  { label: 'old 128 MB, semi-space 8 MB (shipped before)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
+  { label: "V8's defaults", flags: [] },
+  { label: 'old 256 MB, semi-space 32 MB', flags: ['--max-old-space-size=256', '--max-semi-space-size=32'] },
+  { label: 'old 512 MB, semi-space 64 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=64'] },
+  { label: 'old 1024 MB, semi-space 64 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=64'] },
+];
+
+export interface ScreenUnderLoad {
+  screen: string;
+  rps: number;
+  /** The gateway process's CPU (user + system) per successful operation, ms. */
+  cpuMsPerOp: number;
+  /** JS heap bytes the gateway allocated per successful operation. */
+  allocatedKbPerOp: number;
+  errors: number;
+}
+
+export interface HeapConfigResult extends HeapConfig {
+  /** Whether these are the flags `npm start` ships. */
+  shipped: boolean;
+  screens: ScreenUnderLoad[];
+  /** The gateway process's peak RSS over all its screens, MB. */
+  peakRssMb: number;
+}
+
+/** The screens measured under load (bench/operations.ts names). */
+export const LOADED_SCREENS = ['dashboard', 'cards screen (50 cards)', 'fx screen', 'direct debit screen'];
+
+const sameFlags = (a: string[], b: string[]) => [...a].sort().join(' ') === [...b].sort().join(' ');
+
+/** Every candidate (BENCH_HEAP_CONFIGS: `;`-separated flag sets, to try others), with `npm start`'s flags added when they are none of them. */
+export function heapConfigs(): HeapConfig[] {
+  const shipped = startHeapFlags();
+  const tried = process.env.BENCH_HEAP_CONFIGS?.split(';').map((flags) => ({ label: flags.trim() || "V8's defaults", flags: flags.trim().split(/\s+/).filter(Boolean) }));
+  if (tried) return tried.some((config) => sameFlags(config.flags, shipped)) ? tried : [...tried, { label: 'as shipped', flags: shipped }];
+  return HEAP_CONFIGS.some((config) => sameFlags(config.flags, shipped)) ? HEAP_CONFIGS : [...HEAP_CONFIGS, { label: 'as shipped', flags: shipped }];
+}
+
+export async function measureHeapConfigs(
+  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks'>,
+  screens: BenchOperation[],
+  options: { connections: number; seconds: number; progress?: (message: string) => void },
+): Promise<HeapConfigResult[]> {
+  const shipped = startHeapFlags();
+  const results: HeapConfigResult[] = [];
+  for (const config of heapConfigs()) {
+    options.progress?.(`heap: ${config.label} (${config.flags.join(' ') || 'no flags'})`);
+    results.push({ ...config, shipped: sameFlags(config.flags, shipped), ...(await measureOneConfig(world, config, screens, options)) });
+  }
+  return results;
+}
+
+async function measureOneConfig(
+  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks'>,
+  config: HeapConfig,
+  screens: BenchOperation[],
+  { connections, seconds }: { connections: number; seconds: number },
+): Promise<{ screens: ScreenUnderLoad[]; peakRssMb: number }> {
+  const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags);
+  const load = await LoadGenerator.start(gateway);
+  try {
+    const graphqlUrl = `http://127.0.0.1:${gateway.port}/graphql`;
+    const measured: ScreenUnderLoad[] = [];
+    for (const screen of screens) {
+      const target = graphqlTarget(graphqlUrl, screen.query, screen.variables);
+      // Unmeasured first at the same concurrency: pools open, code optimised, the heap at its working size.
+      await load.run(target, connections, 1);
+      await waitForQuiet(world);
+      const cpuBefore = cpuMs(gateway.pid);
+      await gateway.startAllocations();
+      const run = await load.run(target, connections, seconds);
+      const allocated = await gateway.stopAllocations();
+      const cpuAfter = cpuMs(gateway.pid);
+      // autocannon leaves its last requests open; the gateway finishes them before the next screen.
+      await waitForQuiet(world);
+      const operations = Math.max(1, run.rps * run.seconds);
+      measured.push({
+        screen: screen.name,
+        rps: run.rps,
+        cpuMsPerOp: cpuBefore === null || cpuAfter === null ? Number.NaN : (cpuAfter - cpuBefore) / operations,
+        allocatedKbPerOp: allocated / operations / 1024,
+        errors: run.errors,
+      });
+    }
+    return { screens: measured, peakRssMb: peakRssMb(gateway.pid) };
+  } finally {
+    await load.close();
+    await gateway.close();
+  }
+}
+
+/** The kernel's high-water mark of a process's resident set (VmHWM), MB. */
+function peakRssMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const found = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return found ? Number(found[1]) / 1024 : Number.NaN;
+}
+
+/** `node bench/heap.ts`: the sweep alone, on a world of its own, printed as a table. */
+if (import.meta.main) {
+  const { readSettings } = await import('./settings.ts');
+  const { OPERATIONS } = await import('./operations.ts');
+  const { prepareCardsScreen, startWorld, warmToken } = await import('./setup.ts');
+  const settings = readSettings();
+  const world = await startWorld(settings.latencyMs);
+  try {
+    await warmToken(world);
+    await prepareCardsScreen(world);
+    const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
+    const results = await measureHeapConfigs(world, screens, { connections: settings.connections, seconds: settings.seconds, progress: (m) => console.error(m) });
+    for (const config of results) {
+      console.log(`${config.shipped ? '* ' : '  '}${config.label}: peak RSS ${config.peakRssMb.toFixed(0)} MB`);
+      for (const s of config.screens) console.log(`    ${s.screen.padEnd(26)} ${s.rps.toFixed(0).padStart(5)} req/s  ${s.cpuMsPerOp.toFixed(2)} ms CPU/op  ${s.allocatedKbPerOp.toFixed(0)} KB/op  ${s.errors} errors`);
+    }
+  } finally {
+    await world.close();
+  }
+}

@@ -1,0 +1,298 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { Agent, request } from 'undici';
+import type { Gateway } from '../src/gateway.ts';
+import { BenchChild, type ChildReply } from './child-process.ts';
+import { startHeapFlags } from './gateway-process.ts';
+import { readSettings } from './settings.ts';
+import { signedEvent, startSandboxProcess, stopSandboxProcess, type BenchWorld } from './setup.ts';
+import { ms, summarize, type Summary } from './stats.ts';
+import { absoluteNow, SubscriberClients } from './subscriber-clients.ts';
+
+/**
+ * The webhook intake under a flood, with Redis: `concurrency` signed deliveries of distinct events
+ * posted at once, wave after wave (the next once all of a wave are answered), each timed from its
+ * POST to its answer (the bank's retry clock starts when it gives up waiting). Meanwhile the
+ * gateway serves the benchmark's graphql-ws subscribers on `bankEvents` (the subscribers' process):
+ * handing each event to all of them is what competes with the intake for the gateway's one thread,
+ * and their receipts show that every event reached every one of them exactly once.
+ *
+ * The gateway is a process of its own: this file, forked in its gateway role, wires createGateway
+ * as `npm start` does with REDIS_URL, on a key prefix of its own (the stream and the seen set of no
+ * other run, removed afterwards). Not a mode of the benchmark's main gateway: that one has no Redis
+ * (its bus is chosen when it is built), and giving it Redis would change every other figure; the
+ * record cache phase starts a second gateway the same way. BENCH_GATEWAY_NODE_OPTIONS reaches this
+ * gateway too: `--cpu-prof --cpu-prof-dir=DIR` profiles its flood.
+ */
+
+export const INTAKE_TARGET_P99_MS = 500;
+export const FLOOD_CONCURRENCY = 64;
+const FLOOD_WAVES = 20;
+const FLOOD_SUBSCRIBERS = 1_000;
+/** One wave first, not timed: connections opened, code compiled (its events are checked like the rest). */
+const WARMUP_WAVES = 1;
+/** The fan-out may still run after the last answer: the wait for receipts ends once none came for this long. */
+const DELIVERY_STALL_MS = 10_000;
+const REGISTER_TIMEOUT_MS = 30_000;
+const GATEWAY_ROLE = 'BENCH_INTAKE_ROLE';
+const SELF_PATH = fileURLToPath(import.meta.url);
+
+export interface IntakeFloodOptions {
+  concurrency: number;
+  waves: number;
+  /** graphql-ws subscribers on `bankEvents` (the benchmark's BENCH_SUBSCRIBERS). */
+  subscribers: number;
+  redisUrl: string;
+}
+
+export interface IntakeFloodResult {
+  concurrency: number;
+  waves: number;
+  /** From each timed POST issued to its answer read, ms. */
+  answer: Summary;
+  /** Answers by HTTP status, the warm-up's included: every one should be 202. */
+  statuses: Record<number, number>;
+  /** Events posted, the warm-up's included. */
+  events: number;
+  subscribers: number;
+  /** Distinct receipts, of every event posted times the subscribers. */
+  delivered: number;
+  expected: number;
+  /** Receipts of an event a subscriber had already. */
+  duplicates: number;
+  subscriptionErrors: number;
+  /** Events answered 202 from the memory buffer because Redis was judged away (slow or lost): none while Redis is healthy. */
+  acceptedLocally: number;
+  /** From the first timed POST to the last receipt: the fan-out goes on after the answers. */
+  lastReceiptMs: number;
+}
+
+type IntakeWorld = Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'subscribers'>;
+
+// --- The gateway's process ---------------------------------------------------------------------------
+
+type GatewayRequest =
+  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: BenchWorld['webhooks']; redisUrl: string; redisKeyPrefix: string }
+  | { id: number; kind: 'subscriptions' };
+
+let gateway: Gateway | undefined;
+
+async function startGateway(request: Extract<GatewayRequest, { kind: 'start' }>): Promise<number> {
+  // Loaded in the gateway's process alone: bench/report.ts imports this file for its row.
+  const [{ loadConfig }, { createGateway }, { silentLogger }, { sandboxUpstreamConfig }] = await Promise.all([
+    import('../src/config.ts'),
+    import('../src/gateway.ts'),
+    import('../src/logger.ts'),
+    import('../src/sandbox-upstream.ts'),
+  ]);
+  const config = loadConfig(process.env);
+  const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency: config.upstreamCalls.concurrency };
+  gateway = createGateway({
+    logger: silentLogger,
+    upstream,
+    webhooks: request.webhooks,
+    redisUrl: request.redisUrl,
+    redisKeyPrefix: request.redisKeyPrefix,
+    eventLog: config.eventLog,
+    clientRateLimit: config.clientRateLimit,
+  });
+  await gateway.events.ready;
+  // `ready` also resolves when Redis is known to be away: then the flood would measure the memory buffer.
+  const health = gateway.events.health();
+  if (!health?.ok) throw new Error(`the gateway's Redis does not answer: ${health?.detail}`);
+  return (await gateway.server.listen(0, '127.0.0.1')).port;
+}
+
+function serveGateway(): void {
+  const answer = (request: GatewayRequest): Promise<unknown> =>
+    request.kind === 'start' ? startGateway(request) : Promise.resolve(gateway!.events.activeSubscriptions());
+  process.on('message', (request: GatewayRequest) => {
+    answer(request).then(
+      (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
+      (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
+    );
+  });
+  process.on('disconnect', () => {
+    void (gateway ? gateway.server.stop(1_000) : Promise.resolve()).finally(() => process.exit(0));
+  });
+}
+
+/** The intake's gateway: this file forked with the heap flags of `npm start`, asked over IPC. */
+async function startIntakeGateway(world: IntakeWorld, redisUrl: string, redisKeyPrefix: string): Promise<{ child: BenchChild; port: number }> {
+  const env = { ...process.env, NODE_OPTIONS: startHeapFlags().join(' '), [GATEWAY_ROLE]: 'gateway' };
+  const child = await BenchChild.start(SELF_PATH, "intake gateway's process", env);
+  try {
+    const start = { kind: 'start', sandboxUrl: world.sandboxUrl, webhooks: world.webhooks, redisUrl, redisKeyPrefix } as const;
+    return { child, port: await child.ask<number>('start', start) };
+  } catch (error) {
+    await child.close();
+    throw error;
+  }
+}
+
+// --- The flood ---------------------------------------------------------------------------------------
+
+async function waitForSubscriptions(child: BenchChild, count: number): Promise<void> {
+  const deadline = Date.now() + REGISTER_TIMEOUT_MS;
+  while ((await child.ask<number>('subscriptions', { kind: 'subscriptions' })) < count) {
+    if (Date.now() > deadline) throw new Error(`the intake gateway did not register ${count} subscriptions within ${REGISTER_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Waits for `expected` receipts for as long as they keep coming. */
+async function waitForReceipts(subscribers: SubscriberClients, expected: number): Promise<void> {
+  let received = -1;
+  for (;;) {
+    const now = await subscribers.waitFor(null, expected, DELIVERY_STALL_MS);
+    if (now >= expected || now === received) return;
+    received = now;
+  }
+}
+
+/** Documented events (issuing.card.blocked), each of a card of its own: a new occurrence, never a duplicate of another. */
+function floodEvents(count: number): { id: string; name: string; data: Record<string, unknown> }[] {
+  const run = Date.now().toString(36);
+  return Array.from({ length: count }, (_, i) => {
+    const cardId = `crd_intake_${run}_${i}`;
+    return { id: `${cardId}_issuing.card.blocked`, name: 'issuing.card.blocked', data: { card_id: cardId, card_status: 'BLOCKED' } };
+  });
+}
+
+/** One wave: its deliveries signed first, then all posted at once; each answer's status and time. */
+async function postWave(world: IntakeWorld, url: string, dispatcher: Agent, events: ReturnType<typeof floodEvents>): Promise<{ status: number; ms: number }[]> {
+  const deliveries = events.map((event) => signedEvent(world, event));
+  return Promise.all(
+    deliveries.map(async ({ body, headers }) => {
+      const started = performance.now();
+      const response = await request(url, { method: 'POST', headers, body, dispatcher });
+      await response.body.text();
+      return { status: response.statusCode, ms: performance.now() - started };
+    }),
+  );
+}
+
+/** gateway_events_accepted_total{route="local"} from the gateway's /metrics. */
+async function acceptedLocally(baseUrl: string): Promise<number> {
+  const response = await request(`${baseUrl}/metrics`);
+  const found = /^gateway_events_accepted_total\{route="local"\} (\d+)/m.exec(await response.body.text());
+  return Number(found?.[1] ?? 0);
+}
+
+/** A connection of the benchmark's own that fails at once rather than retrying. */
+async function withRedis<T>(redisUrl: string, use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Everything the run left under its prefix: the stream and the seen set. */
+async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
+  await withRedis(redisUrl, async (redis) => {
+    for await (const keys of redis.scanStream({ match: `{${prefix}}:*`, count: 1_000 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) await redis.unlink(...keys);
+    }
+  });
+}
+
+export async function measureIntakeFlood(world: IntakeWorld, options: Partial<IntakeFloodOptions> = {}): Promise<IntakeFloodResult> {
+  const { concurrency = FLOOD_CONCURRENCY, waves = FLOOD_WAVES, subscribers = FLOOD_SUBSCRIBERS, redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } = options;
+  await withRedis(redisUrl, (redis) => redis.ping()).catch((error: unknown) => {
+    throw new Error(`the intake flood needs Redis (REDIS_URL), and ${redisUrl} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const prefix = `bench-intake-${randomUUID()}`;
+  const { child, port } = await startIntakeGateway(world, redisUrl, prefix);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dispatcher = new Agent({ connections: concurrency });
+  const events = floodEvents((WARMUP_WAVES + waves) * concurrency);
+  try {
+    await world.subscribers.open(`${baseUrl.replace(/^http/, 'ws')}/graphql`, subscribers);
+    await waitForSubscriptions(child, subscribers);
+    await world.subscribers.startPass(events.map((event) => event.id));
+    const answers: { status: number; ms: number }[] = [];
+    let startedAt = Number.NaN;
+    for (let wave = 0; wave < WARMUP_WAVES + waves; wave++) {
+      if (wave === WARMUP_WAVES) startedAt = absoluteNow();
+      answers.push(...(await postWave(world, `${baseUrl}/webhooks`, dispatcher, events.slice(wave * concurrency, (wave + 1) * concurrency))));
+    }
+    await waitForReceipts(world.subscribers, events.length * subscribers);
+    const receipts = await world.subscribers.collect();
+    const statuses: Record<number, number> = {};
+    for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+    const received = receipts.times.filter((at) => !Number.isNaN(at));
+    return {
+      concurrency,
+      waves,
+      answer: summarize(answers.slice(WARMUP_WAVES * concurrency).map((a) => a.ms)),
+      statuses,
+      events: events.length,
+      subscribers: receipts.subscribers,
+      delivered: received.length,
+      expected: events.length * subscribers,
+      duplicates: receipts.duplicates,
+      subscriptionErrors: receipts.errors,
+      acceptedLocally: await acceptedLocally(baseUrl),
+      lastReceiptMs: received.reduce((last, at) => Math.max(last, at), Number.NEGATIVE_INFINITY) - startedAt,
+    };
+  } finally {
+    await world.subscribers.disconnect();
+    await dispatcher.close();
+    await child.close();
+    await dropKeys(redisUrl, prefix);
+  }
+}
+
+// --- The report --------------------------------------------------------------------------------------
+
+/** What kept a run from delivering every event once through Redis, in words; empty when nothing did. */
+function deliveryProblems(r: IntakeFloodResult): string[] {
+  const refused = Object.entries(r.statuses).filter(([status]) => status !== '202');
+  return [
+    ...(refused.length > 0 ? [`answered ${refused.map(([status, n]) => `${n} × ${status}`).join(', ')}`] : []),
+    ...(r.delivered < r.expected ? [`${r.expected - r.delivered} receipts never came`] : []),
+    ...(r.duplicates > 0 ? [`${r.duplicates} receipts came twice`] : []),
+    ...(r.subscriptionErrors > 0 ? [`${r.subscriptionErrors} subscriptions failed`] : []),
+    ...(r.acceptedLocally > 0 ? [`${r.acceptedLocally} accepted into the memory buffer, Redis judged away`] : []),
+  ];
+}
+
+const intakeTarget = (concurrency: number): string =>
+  `webhook intake: answer p99 ≤ ${INTAKE_TARGET_P99_MS} ms at ${concurrency} concurrent deliveries with Redis, every event delivered once to every subscriber`;
+
+/** The Targets table's row (bench/report.ts renders `[target, measured, verdict]`); null: the flood was not run (no Redis). */
+export function intakeRow(r: IntakeFloodResult | null): string[] {
+  if (!r) return [intakeTarget(FLOOD_CONCURRENCY), 'not run (no Redis at REDIS_URL)', '**not measured**'];
+  const p99 = r.answer.p99;
+  const fast = p99 <= INTAKE_TARGET_P99_MS;
+  const problems = deliveryProblems(r);
+  const time = fast ? `${ms(INTAKE_TARGET_P99_MS - p99)} ms to spare` : `${ms(p99 - INTAKE_TARGET_P99_MS)} ms over ${INTAKE_TARGET_P99_MS} ms`;
+  return [
+    intakeTarget(r.concurrency),
+    `p99 ${ms(p99)} ms, p50 ${ms(r.answer.p50)} ms, max ${ms(r.answer.max)} ms over ${r.answer.count} deliveries (${r.waves} waves of ${r.concurrency}, after one not timed), ${r.subscribers} subscribers; ` +
+      `${r.statuses[202] ?? 0} of ${r.events} answered 202; ${r.delivered} of ${r.expected} receipts (${r.events} events × ${r.subscribers}), ${r.duplicates} duplicates`,
+    `**${fast && problems.length === 0 ? 'met' : 'not met'}** (${[time, ...problems].join('; ')})`,
+  ];
+}
+
+if (process.env[GATEWAY_ROLE] === 'gateway') serveGateway();
+else if (import.meta.main) {
+  const webhooks = { apiKey: randomBytes(16).toString('hex'), signingSecret: randomBytes(16).toString('hex') };
+  const { child, url: sandboxUrl } = await startSandboxProcess(0, webhooks.signingSecret);
+  const subscribers = await SubscriberClients.start();
+  try {
+    const r = await measureIntakeFlood({ sandboxUrl, webhooks, subscribers }, { subscribers: readSettings().subscribers });
+    console.log(`answer ms: p50 ${ms(r.answer.p50)}, p99 ${ms(r.answer.p99)}, max ${ms(r.answer.max)}, mean ${ms(r.answer.mean)} (n=${r.answer.count})`);
+    console.log(`answers by status: ${JSON.stringify(r.statuses)}; receipts ${r.delivered}/${r.expected}, duplicates ${r.duplicates}, subscription errors ${r.subscriptionErrors}`);
+    console.log(`last receipt ${ms(r.lastReceiptMs)} ms after the first timed POST; ${r.acceptedLocally} accepted while Redis was judged away`);
+    console.log(`| ${intakeRow(r).join(' | ')} |`);
+  } finally {
+    await subscribers.close();
+    await stopSandboxProcess(child);
+  }
+}

@@ -1,0 +1,32 @@
+import { GatewayProcess } from './gateway-process.ts';
+import { graphqlTarget, LoadGenerator } from './load.ts';
+import { OPERATIONS } from './operations.ts';
+import { readSettings } from './settings.ts';
+import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
+
+/**
+ * `node bench/profile-screen.ts "<screen>" <dir>`: one screen at c=50 through a gateway with the
+ * flags of `npm start` (or BENCH_GATEWAY_NODE_OPTIONS), profiled: <dir>/<screen>.cpuprofile (where
+ * the time goes) and .heapprofile (where the bytes go), for DevTools. What the issues' profiles
+ * were taken with, kept so the next one is taken the same way.
+ */
+const [screenName = 'cards screen (50 cards)', dir = '/tmp'] = process.argv.slice(2);
+const screen = OPERATIONS.find((operation) => operation.name === screenName);
+if (!screen) throw new Error(`no screen "${screenName}": ${OPERATIONS.map((o) => o.name).join(', ')}`);
+const settings = readSettings();
+const world = await startWorld(settings.latencyMs);
+try {
+  await warmToken(world);
+  if (screen.name.startsWith('cards screen')) await prepareCardsScreen(world);
+  const gateway: GatewayProcess = world.gateway;
+  const load: LoadGenerator = world.load;
+  const target = graphqlTarget(world.graphqlUrl, screen.query, screen.variables);
+  await load.run(target, settings.connections, 2);
+  await waitForQuiet(world);
+  await gateway.startProfile();
+  const run = await load.run(target, settings.connections, settings.seconds);
+  const path = await gateway.stopProfile(`${dir}/${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
+  console.log(`${run.rps.toFixed(0)} req/s; profile: ${path}`);
+} finally {
+  await world.close();
+}

@@ -1,0 +1,118 @@
+import type { ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
+import type { HeapConfigResult } from './heap.ts';
+import type { OperationResult } from './measure.ts';
+import { ms } from './stats.ts';
+
+/**
+ * The targets of performance as shipped (issue 30), and the tables behind them: heap sizing measured
+ * per configuration, CPU per operation against a bare Yoga server making the same calls, and the
+ * gateway's own time per round of upstream calls.
+ */
+
+export const SHIPPED_TARGETS = {
+  /** At concurrency 1: wall p50 over the bare floor, per round of upstream calls. */
+  perRoundMs: 1,
+  /** As shipped, each screen's c=50 throughput against the best heap configuration of the run. */
+  throughputOfBest: 0.95,
+  /** Peak RSS of the shipped configuration's process at c=50 (the cards screen's is the highest). */
+  rssMb: 300,
+  /** CPU per operation as shipped: at most half of HEAD's before this work, or this × the bare Yoga floor, whichever is larger. */
+  cpuOfBaseline: 0.5,
+  cpuOfBare: 1.3,
+} as const;
+
+/**
+ * The gateway's CPU per operation at c=50 before this work (commit 0594c16, with V8's default heap,
+ * the best configuration it had), measured by bench/heap.ts on this machine on 2026-11-27: what
+ * "half the CPU" is half of.
+ */
+export const CPU_BASELINE_MS: Record<string, number> = {
+  // The mean of two runs: 2.74 and 2.94; 15.11 and 14.44; 0.97 and 1.18; 1.19 and 1.36.
+  dashboard: 2.84,
+  'cards screen (50 cards)': 14.78,
+  'fx screen': 1.08,
+  'direct debit screen': 1.28,
+};
+
+const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
+const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>): string[] {
+  const allowance = SHIPPED_TARGETS.perRoundMs * o.criticalPath;
+  const over = o.wall.p50 - o.floor.wall.p50;
+  const met = over <= allowance;
+  return [
+    `wall p50 ≤ bare floor + ${SHIPPED_TARGETS.perRoundMs} ms per round at concurrency 1: ${o.name}`,
+    `${ms(o.wall.p50)} ms vs floor ${ms(o.floor.wall.p50)} ms + ${o.criticalPath} × ${SHIPPED_TARGETS.perRoundMs} ms: +${ms(over)} ms; the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})`,
+    verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over`),
+  ];
+}
+
+const shippedOf = (heap: HeapConfigResult[]) => heap.find((config) => config.shipped);
+
+export function heapRows(heap: HeapConfigResult[]): string[][] {
+  const shipped = shippedOf(heap);
+  if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
+  const rows = shipped.screens.map((screen) => {
+    const best = heap.reduce((top, config) => {
+      const rps = config.screens.find((s) => s.screen === screen.screen)?.rps ?? 0;
+      return rps > top.rps ? { rps, label: config.label } : top;
+    }, { rps: 0, label: '' });
+    const share = screen.rps / best.rps;
+    return [
+      `as shipped, c=50 throughput ≥ ${SHIPPED_TARGETS.throughputOfBest * 100} % of the best heap configuration: ${screen.screen}`,
+      `${fixed(screen.rps, 0)} req/s vs ${fixed(best.rps, 0)} (${best.label}): ${Math.round(share * 100)} %; peak RSS ${fixed(shipped.peakRssMb, 0)} MB`,
+      verdict(share >= SHIPPED_TARGETS.throughputOfBest, share >= 1 ? 'the best' : `${Math.round((1 - share) * 100)} % below`),
+    ];
+  });
+  const rssMet = shipped.peakRssMb <= SHIPPED_TARGETS.rssMb;
+  rows.push([
+    `as shipped, peak RSS ≤ ${SHIPPED_TARGETS.rssMb} MB at c=50 (the four screens, the cards screen's the highest)`,
+    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); the cards screen allocates ${fixed(shipped.screens.find((s) => s.screen.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN, 0)} KB per operation`,
+    verdict(rssMet, rssMet ? `${Math.round(SHIPPED_TARGETS.rssMb - shipped.peakRssMb)} MB to spare` : `${Math.round(shipped.peakRssMb - SHIPPED_TARGETS.rssMb)} MB over`),
+  ]);
+  return rows;
+}
+
+export function cpuRows(heap: HeapConfigResult[], bare: BareScreenCpu[] | null): string[][] {
+  const shipped = shippedOf(heap);
+  if (!shipped) return [];
+  return shipped.screens.map((screen) => {
+    const baseline = CPU_BASELINE_MS[screen.screen] ?? Number.NaN;
+    const floor = bare?.find((b) => b.name === screen.screen)?.cpuMsPerOp ?? Number.NaN;
+    const bounds = [baseline * SHIPPED_TARGETS.cpuOfBaseline, floor * SHIPPED_TARGETS.cpuOfBare].filter(Number.isFinite);
+    const limit = bounds.length > 0 ? Math.max(...bounds) : Number.NaN;
+    const met = screen.cpuMsPerOp <= limit;
+    return [
+      `as shipped, CPU per operation at c=50 ≤ max(½ × before, ${SHIPPED_TARGETS.cpuOfBare} × bare Yoga): ${screen.screen}`,
+      `${fixed(screen.cpuMsPerOp)} ms vs before ${fixed(baseline)} ms (½: ${fixed(baseline / 2)}), bare Yoga ${fixed(floor)} ms (× ${SHIPPED_TARGETS.cpuOfBare}: ${fixed(floor * SHIPPED_TARGETS.cpuOfBare)}); ${fixed(screen.cpuMsPerOp / floor)} × bare`,
+      verdict(met, met ? `${fixed(limit - screen.cpuMsPerOp)} ms to spare under ${fixed(limit)} ms` : `${fixed(screen.cpuMsPerOp - limit)} ms over ${fixed(limit)} ms`),
+    ];
+  });
+}
+
+export function heapTable(heap: HeapConfigResult[]): string {
+  const screens = heap[0]?.screens.map((s) => s.screen) ?? [];
+  const header = ['heap configuration', 'flags', 'peak RSS', ...screens.map((s) => `${s}: req/s, CPU ms/op, KB allocated/op`)];
+  const rows = heap.map((config) => [
+    `${config.label}${config.shipped ? ' **(shipped)**' : ''}`,
+    config.flags.length > 0 ? `\`${config.flags.join(' ')}\`` : 'none',
+    `${fixed(config.peakRssMb, 0)} MB`,
+    ...screens.map((name) => {
+      const s = config.screens.find((screen) => screen.screen === name);
+      return s ? `${fixed(s.rps, 0)}, ${fixed(s.cpuMsPerOp)}, ${fixed(s.allocatedKbPerOp, 0)}${s.errors > 0 ? ` (${s.errors} errors)` : ''}` : 'n/a';
+    }),
+  ]);
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+export function bareTable(bare: BareScreenCpu[] | null, heap: HeapConfigResult[]): string {
+  if (!bare) return 'The bare Yoga floor was not measured in this run.';
+  const shipped = shippedOf(heap);
+  const header = ['screen', 'bare Yoga req/s', 'bare Yoga CPU ms/op', 'gateway as shipped CPU ms/op', 'gateway ÷ bare'];
+  const rows = bare.map((b) => {
+    const gateway = shipped?.screens.find((s) => s.screen === b.name)?.cpuMsPerOp ?? Number.NaN;
+    return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(gateway), `${fixed(gateway / b.cpuMsPerOp)}×`];
+  });
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
