@@ -40,7 +40,8 @@ export function send(pool: Dispatcher, identity: ClientIdentity, guards: Upstrea
       const text = await response.body.text();
       const ms = performance.now() - started;
       observe(guards, call, response.statusCode, ms);
-      logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
+      // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
+      if (logger.isLevelEnabled('debug')) logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
     } catch (error) {
       throw failureOf(call, signal, error, performance.now() - started, guards);
