@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
 import type { GraphQLSchema } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, useExecutionCancellation, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from './auth/csrf.ts';
 import type { CallerAuth } from './auth/index.ts';
 import { fairShareKey } from './auth/identity.ts';
@@ -160,6 +160,9 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       useRequestId(),
       useCodedEmptyRefusals(),
       useOperationBounds(options.upstream),
+      // The executor stops resolving when the client has left (Yoga's plugin hands it the request's
+      // signal): an abandoned screen ends as one aborted execution, not an error per field left.
+      useExecutionCancellation(),
       ...incrementalDelivery(),
       ...(options.watchers ?? []),
       ...auth.plugins,

@@ -174,6 +174,11 @@ export function createUpstreamRuntime(
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
   };
+  // The operation log never sees an operation whose execution was stopped: this line says it ended.
+  const abandoned = (correlationId: string | undefined) => {
+    guards.observer.operationAbandoned?.();
+    logger.info({ requestId: correlationId }, 'operation abandoned: the client left before it was done; its calls not yet sent were not');
+  };
   return {
     client,
     directDebitClient,
@@ -186,7 +191,7 @@ export function createUpstreamRuntime(
     startOperation: (kind, client, correlationId) =>
       kind === 'subscription'
         ? startOperation({ deadline: undefined, client, correlationId })
-        : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => guards.observer.operationAbandoned?.() }),
+        : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => abandoned(correlationId) }),
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,
     breakerStates: () => guards.breakerStates(),
