@@ -8,7 +8,7 @@ import { waitForQuiet, type BenchWorld } from './setup.ts';
 /**
  * Heap sizing, measured rather than guessed: the same screens at c=50 through a fresh gateway process
  * per configuration of V8's heap (one process each, so each peak RSS is that configuration's alone),
- * one after another on the same sandbox. Per screen: throughput, the gateway's CPU per operation and
+ * one after another on the same sandbox, in two rounds (the second in reverse order) averaged. Per screen: throughput, the gateway's CPU per operation and
  * the bytes it allocates per operation; per configuration: the process's peak RSS (the kernel's
  * high-water mark, VmHWM). What `npm start` ships is one of them, marked.
  */
@@ -65,12 +65,35 @@ export async function measureHeapConfigs(
   options: { connections: number; seconds: number; progress?: (message: string) => void },
 ): Promise<HeapConfigResult[]> {
   const shipped = startHeapFlags();
-  const results: HeapConfigResult[] = [];
-  for (const config of heapConfigs()) {
-    options.progress?.(`heap: ${config.label} (${config.flags.join(' ') || 'no flags'})`);
-    results.push({ ...config, shipped: sameFlags(config.flags, shipped), ...(await measureOneConfig(world, config, screens, options)) });
+  const configs = heapConfigs();
+  // Two rounds, the second in reverse order: what drifts over a run (the sandbox's growing request
+  // log, the machine's other work) falls on every configuration alike, not on the last ones.
+  const rounds: { screens: ScreenUnderLoad[]; peakRssMb: number }[][] = [[], []];
+  for (const [round, order] of [configs, [...configs].reverse()].entries()) {
+    for (const config of order) {
+      options.progress?.(`heap, round ${round + 1} of 2: ${config.label} (${config.flags.join(' ') || 'no flags'})`);
+      rounds[round]![configs.indexOf(config)] = await measureOneConfig(world, config, screens, options);
+    }
   }
-  return results;
+  return configs.map((config, index) => ({ ...config, shipped: sameFlags(config.flags, shipped), ...meanOf(rounds[0]![index]!, rounds[1]![index]!) }));
+}
+
+/** A configuration's two rounds as one: the means per screen, the higher peak RSS. */
+function meanOf(a: { screens: ScreenUnderLoad[]; peakRssMb: number }, b: { screens: ScreenUnderLoad[]; peakRssMb: number }): { screens: ScreenUnderLoad[]; peakRssMb: number } {
+  const mean = (x: number, y: number) => (x + y) / 2;
+  return {
+    peakRssMb: Math.max(a.peakRssMb, b.peakRssMb),
+    screens: a.screens.map((first, i) => {
+      const second = b.screens[i]!;
+      return {
+        screen: first.screen,
+        rps: mean(first.rps, second.rps),
+        cpuMsPerOp: mean(first.cpuMsPerOp, second.cpuMsPerOp),
+        allocatedKbPerOp: mean(first.allocatedKbPerOp, second.allocatedKbPerOp),
+        errors: first.errors + second.errors,
+      };
+    }),
+  };
 }
 
 async function measureOneConfig(

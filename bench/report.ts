@@ -611,7 +611,7 @@ ${subscriptionsTable(s)}
 
 ## Heap sizing and CPU per operation (bench/heap.ts, bench/bare-yoga.ts)
 
-Each screen at c=${st.connections} (autocannon, 1 s unmeasured then ${st.seconds} s) through a gateway process of its own per heap configuration, one after another on the same sandbox, the gateway above idle. CPU: the process's user + system time (/proc) over the measured run, per successful operation. Allocated: bytes the JS heap took over the run (what is in use at its end less at its start, plus what every collection freed; V8's GC profiler), per operation. Peak RSS: the process's high-water mark (VmHWM) over its four screens. The configuration \`npm start\` and the Docker image ship is marked.
+Each screen at c=${st.connections} (autocannon, 1 s unmeasured then ${st.seconds} s) through a gateway process of its own per heap configuration, one after another on the same sandbox, the gateway above idle; two rounds, the second in reverse order, and each figure their mean (peak RSS: the higher), so what drifts over the run falls on every configuration alike. CPU: the process's user + system time (/proc) over the measured run, per successful operation. Allocated: bytes the JS heap took over the run (what is in use at its end less at its start, plus what every collection freed; V8's GC profiler), per operation. Peak RSS: the process's high-water mark (VmHWM) over its four screens. The configuration \`npm start\` and the Docker image ship is marked.
 
 ${heapTable(r.heap)}
 
