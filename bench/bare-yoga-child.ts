@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
-import type { ChildReply } from './child-process.ts';
+import { answerRequests } from './child-process.ts';
 
 /**
  * The bare Yoga floor's own process (forked by BareYogaProcess in bare-yoga.ts): a plain
@@ -331,15 +331,9 @@ async function answer(request: BareYogaRequest): Promise<unknown> {
   }
 }
 
-process.on('message', (request: BareYogaRequest) => {
-  answer(request).then(
-    (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
-    (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
-  );
-});
-// The benchmark went away: close the server and the pool, then leave.
-process.on('disconnect', () => {
+// The benchmark going away closes the server and the pool.
+answerRequests(answer, () => {
   const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
   server?.closeAllConnections();
-  void closed.then(() => pool?.close()).finally(() => process.exit(0));
+  return closed.then(() => pool?.close());
 });

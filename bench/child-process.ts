@@ -56,3 +56,23 @@ export class BenchChild {
     clearTimeout(timer);
   }
 }
+
+/**
+ * The child's side: each request from the benchmark answered with its id (the result, or the
+ * error's message), and `onDisconnect` once the benchmark goes away, after which the process exits.
+ */
+export function answerRequests<Request extends { id: number }>(answer: (request: Request) => unknown, onDisconnect: () => unknown = () => undefined): void {
+  process.on('message', (request: Request) => {
+    Promise.resolve()
+      .then(() => answer(request))
+      .then(
+        (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
+        (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
+      );
+  });
+  process.on('disconnect', () => {
+    void Promise.resolve()
+      .then(onDisconnect)
+      .finally(() => process.exit(0));
+  });
+}

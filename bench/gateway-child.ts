@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
-import type { ChildReply } from './child-process.ts';
+import { answerRequests } from './child-process.ts';
 
 /**
  * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
@@ -137,13 +137,5 @@ function allocatedSinceStart(): number {
   return getHeapStatistics().used_heap_size - usedAtStart + freed;
 }
 
-process.on('message', (request: GatewayRequest) => {
-  answer(request).then(
-    (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
-    (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
-  );
-});
-// The benchmark went away: stop as `npm start` does on SIGTERM, then leave.
-process.on('disconnect', () => {
-  void (gateway ? gateway.server.stop(1_000) : Promise.resolve()).finally(() => process.exit(0));
-});
+// The benchmark going away stops the gateway as `npm start` does on SIGTERM.
+answerRequests(answer, () => gateway?.server.stop(1_000));

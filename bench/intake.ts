@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import type { Gateway } from '../src/gateway.ts';
-import { BenchChild, type ChildReply } from './child-process.ts';
+import { answerRequests, BenchChild } from './child-process.ts';
 import { startHeapFlags } from './gateway-process.ts';
 import { readSettings } from './settings.ts';
 import { signedEvent, startSandboxProcess, stopSandboxProcess, type BenchWorld } from './setup.ts';
@@ -107,15 +107,7 @@ async function startGateway(request: Extract<GatewayRequest, { kind: 'start' }>)
 function serveGateway(): void {
   const answer = (request: GatewayRequest): Promise<unknown> =>
     request.kind === 'start' ? startGateway(request) : Promise.resolve(gateway!.events.activeSubscriptions());
-  process.on('message', (request: GatewayRequest) => {
-    answer(request).then(
-      (result) => process.send!({ id: request.id, result } satisfies ChildReply<unknown>),
-      (error: unknown) => process.send!({ id: request.id, error: String(error) } satisfies ChildReply<unknown>),
-    );
-  });
-  process.on('disconnect', () => {
-    void (gateway ? gateway.server.stop(1_000) : Promise.resolve()).finally(() => process.exit(0));
-  });
+  answerRequests(answer, () => gateway?.server.stop(1_000));
 }
 
 /** The intake's gateway: this file forked with the heap flags of `npm start`, asked over IPC. */

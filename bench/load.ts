@@ -47,7 +47,6 @@ export interface LoadRequest {
   seconds: number;
 }
 
-export type LoadResponse = ChildReply<LoadRunResult>;
 
 const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
 

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
-import { isFailure, type LoadRequest, type LoadResponse, type LoadRunResult } from './load.ts';
+import { answerRequests } from './child-process.ts';
+import { isFailure, type LoadRequest, type LoadRunResult } from './load.ts';
 import { summarize } from './stats.ts';
 
 /**
@@ -44,11 +45,4 @@ function run({ target, connections, seconds }: LoadRequest): Promise<LoadRunResu
   });
 }
 
-process.on('message', (message: LoadRequest) => {
-  run(message).then(
-    (result) => process.send!({ id: message.id, result } satisfies LoadResponse),
-    (error: unknown) => process.send!({ id: message.id, error: String(error) } satisfies LoadResponse),
-  );
-});
-// The parent went away: nothing more will be asked.
-process.on('disconnect', () => process.exit(0));
+answerRequests(run);
