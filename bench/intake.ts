@@ -7,7 +7,7 @@ import { answerRequests, BenchChild } from './child-process.ts';
 import { startHeapFlags } from './gateway-process.ts';
 import { readSettings } from './settings.ts';
 import { signedEvent, startSandboxProcess, stopSandboxProcess, type BenchWorld } from './setup.ts';
-import { ms, summarize, type Summary } from './stats.ts';
+import { ms, summarize, verdict, type Summary } from './stats.ts';
 import { absoluteNow, SubscriberClients } from './subscriber-clients.ts';
 
 /**
@@ -268,7 +268,7 @@ export function intakeRow(r: IntakeFloodResult | null): string[] {
     intakeTarget(r.concurrency),
     `p99 ${ms(p99)} ms, p50 ${ms(r.answer.p50)} ms, max ${ms(r.answer.max)} ms over ${r.answer.count} deliveries (${r.waves} waves of ${r.concurrency}, after one not timed), ${r.subscribers} subscribers; ` +
       `${r.statuses[202] ?? 0} of ${r.events} answered 202; ${r.delivered} of ${r.expected} receipts (${r.events} events × ${r.subscribers}), ${r.duplicates} duplicates`,
-    `**${fast && problems.length === 0 ? 'met' : 'not met'}** (${[time, ...problems].join('; ')})`,
+    verdict(fast && problems.length === 0, [time, ...problems].join('; ')),
   ];
 }
 

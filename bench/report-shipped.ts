@@ -1,7 +1,7 @@
 import type { ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
-import { ms } from './stats.ts';
+import { ms, table, verdict } from './stats.ts';
 
 /**
  * The targets of performance as shipped (issue 30), and the tables behind them: heap sizing measured
@@ -34,7 +34,6 @@ export const CPU_BASELINE_MS: Record<string, number> = {
   'direct debit screen': 1.28,
 };
 
-const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
 const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>): string[] {
@@ -103,7 +102,7 @@ export function heapTable(heap: HeapConfigResult[]): string {
       return s ? `${fixed(s.rps, 0)}, ${fixed(s.cpuMsPerOp)}, ${fixed(s.allocatedKbPerOp, 0)}${s.errors > 0 ? ` (${s.errors} errors)` : ''}` : 'n/a';
     }),
   ]);
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return table(header, rows);
 }
 
 export function bareTable(bare: BareScreenCpu[] | null, heap: HeapConfigResult[]): string {
@@ -114,5 +113,5 @@ export function bareTable(bare: BareScreenCpu[] | null, heap: HeapConfigResult[]
     const gateway = shipped?.screens.find((s) => s.screen === b.name)?.cpuMsPerOp ?? Number.NaN;
     return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(gateway), `${fixed(gateway / b.cpuMsPerOp)}×`];
   });
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return table(header, rows);
 }

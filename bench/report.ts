@@ -11,7 +11,7 @@ import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
 import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
-import { ms } from './stats.ts';
+import { ms, table, verdict } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
 import type { ScreenCpu } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
@@ -74,14 +74,11 @@ export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: numbe
 /** The gateway's subscription phase only. */
 export const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
 
-const table = (header: string[], rows: string[][]): string =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 
 const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
 const pct = (value: number): string => `${Math.round(value * 100)} %`;
 const rps = (value: number): string => (value >= 100 ? String(Math.round(value)) : value.toFixed(1));
 const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
-const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
 const spare = (measured: number, limit: number): string => (measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`);
 
 /** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */

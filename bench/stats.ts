@@ -43,3 +43,10 @@ export function ms(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
   return value < 10 ? value.toFixed(2) : value.toFixed(1);
 }
+
+/** A markdown table of the report. */
+export const table = (header: string[], rows: string[][]): string =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+/** A target's verdict cell: met or not, and why. */
+export const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);

@@ -178,39 +178,14 @@ export function yogaLogging(logger: Logger): Pick<Logger, 'debug' | 'info' | 'wa
   };
 }
 
-/** What any answer of the gateway can be sent as: JSON, or a stream (events, parts). */
-const ANSWER_MEDIA_TYPES = ['application/json', 'application/graphql-response+json', 'text/event-stream', 'multipart/mixed'];
-
-/** Whether an Accept header allows at least one of ANSWER_MEDIA_TYPES (no header allows all). */
-function acceptsAnAnswer(accept: string | null): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((range) => {
-    const type = range.split(';')[0]!.trim().toLowerCase();
-    if (type === '*/*') return true;
-    return ANSWER_MEDIA_TYPES.some((media) => media === type || (type.endsWith('/*') && media.startsWith(type.slice(0, -1))));
-  });
-}
-
 /**
  * Yoga answers two refusals with an empty body: 415 when no parser takes the request's
- * content-type, 406 when nothing the client accepts can carry the answer (and only after running
- * the operation). Every failure a client sees has a code and a message saying what to send
- * instead, so those get one; an Accept that allows no answer at all is refused before anything runs.
+ * content-type, 406 when nothing the client accepts can carry the answer. Every failure a client
+ * sees has a code and a message saying what to send instead, so those get one. (An Accept that
+ * allows no answer at all is refused before anything runs: incremental-delivery.ts.)
  */
 export function useCodedEmptyRefusals(): Plugin {
   return {
-    onRequest({ request, url, endResponse }) {
-      // A browser's GET of the page itself (GraphiQL) asks for HTML, and Yoga's GraphiQL plugin has answered it by now.
-      if (request.method === 'GET' && !url.search) return;
-      const accept = request.headers.get('accept');
-      if (acceptsAnAnswer(accept)) return;
-      endResponse(
-        Response.json(
-          { errors: [{ message: `The answer can be sent as ${ANSWER_MEDIA_TYPES.join(', ')}, none of which Accept: ${accept} allows.`, extensions: { code: 'NOT_ACCEPTABLE' } }] },
-          { status: 406 },
-        ),
-      );
-    },
     onResponse({ request, response, setResponse }) {
       if ((response.status !== 415 && response.status !== 406) || response.body !== null) return;
       const error =

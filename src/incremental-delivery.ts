@@ -1,7 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { useMultipartSubscriptions } from './multipart-subscriptions.ts';
+import { mediaRanges, useMultipartSubscriptions } from './multipart-subscriptions.ts';
 
 /** The media types an operation with @defer or @stream can be answered in. */
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
@@ -25,12 +25,15 @@ export interface IncrementalDeliveryOptions {
  * - subscriptions over SSE (Yoga's own) and over multipart in Apollo's protocol
  *   (`Accept: multipart/mixed;subscriptionSpec=1.0`, multipart-subscriptions.ts).
  * A caller whose Accept allows none of these for its operation gets, instead of Yoga's bare 406, a
- * GraphQL error saying what it sent and what would work, and the execution is stopped.
+ * GraphQL error saying what it sent and what would work, and the execution is stopped; one whose
+ * Accept allows no answer at all is refused before anything runs. Every Accept is read by one
+ * parser (multipart-subscriptions.ts `mediaRanges`).
  */
 export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): Plugin[] {
   const subscriptions = new WeakSet<Request>();
   const isSubscription = (request: Request) => subscriptions.has(request);
   return [
+    useAnswerableAcceptOnly(),
     useDeferStream() as Plugin,
     {
       // As Yoga's own result processors tell a subscription apart: by its reaching subscribe.
@@ -55,12 +58,13 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
 function useRefusalsInEventStream(): Plugin {
   return {
     onResultProcess: ({ request, result, setResult }) => {
-      if (isAsyncIterable(result) || !acceptsOnlyEventStream(request.headers.get('accept'))) return;
+      if (isAsyncIterable(result)) return;
       const errors = (result as ExecutionResult).errors ?? [];
       const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status).filter((status) => status !== undefined);
       // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
       // keeps its status and headers, which say what to do before any stream could start.
       if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
+      if (!acceptsOnlyEventStream(request.headers.get('accept'))) return;
       // Status 200; Yoga leaves `http` out of the body.
       setResult({ ...(result as ExecutionResult), errors: errors.map(answeredInStream) });
     },
@@ -74,12 +78,39 @@ function answeredInStream(error: GraphQLError): GraphQLError {
   return new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions: { ...error.extensions, http: { ...http, status: 200 } } });
 }
 
-const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json', 'application/graphql-response+json']);
+const JSON_TYPES = ['application/json', 'application/graphql-response+json'];
+/** What any answer of the gateway can be sent as: JSON, or a stream (events, parts). */
+const ANSWER_MEDIA_TYPES = [...JSON_TYPES, 'text/event-stream', 'multipart/mixed'];
+
+/** Whether a media range of an Accept header (`*\/*`, `text/*`, `text/event-stream`) takes `media`. */
+const takes = (range: string, media: string) => range === '*/*' || range === media || (range.endsWith('/*') && media.startsWith(range.slice(0, -1)));
 
 /** Yoga answers a single result as an event stream only when the client takes no JSON. */
 function acceptsOnlyEventStream(accept: string | null): boolean {
-  const types = (accept ?? '').split(',').map((range) => range.split(';')[0]!.trim().toLowerCase());
-  return types.includes('text/event-stream') && !types.some((type) => JSON_RANGES.has(type));
+  const types = mediaRanges(accept).map((range) => range.type);
+  return types.includes('text/event-stream') && !types.some((type) => JSON_TYPES.some((json) => takes(type, json)));
+}
+
+/**
+ * An Accept that allows none of the forms an answer can take is refused before anything runs
+ * (Yoga would run the operation, call the bank, then answer an empty 406). A browser's GET of the
+ * page itself (GraphiQL) asks for HTML: Yoga's GraphiQL plugin has answered it by now.
+ */
+function useAnswerableAcceptOnly(): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      if (request.method === 'GET' && !url.search) return;
+      const accept = request.headers.get('accept');
+      // Nearly every client names JSON or takes anything: no need to read its header further.
+      if (!accept || accept.includes('json') || accept.includes('*/*') || mediaRanges(accept).some((range) => ANSWER_MEDIA_TYPES.some((media) => takes(range.type, media)))) return;
+      endResponse(
+        Response.json(
+          { errors: [{ message: `The answer can be sent as ${ANSWER_MEDIA_TYPES.join(', ')}, none of which Accept: ${accept} allows.`, extensions: { code: 'NOT_ACCEPTABLE' } }] },
+          { status: 406 },
+        ),
+      );
+    },
+  };
 }
 
 function useNotAcceptableRefusal(isSubscription: (request: Request) => boolean): Plugin {

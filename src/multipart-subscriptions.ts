@@ -68,7 +68,7 @@ function isApolloMultipart(range: MediaRange): boolean {
   return range.type === 'multipart/mixed' && range.params.get('subscriptionspec') === '1.0';
 }
 
-interface MediaRange {
+export interface MediaRange {
   /** Lower-cased, e.g. `multipart/mixed`. */
   type: string;
   /** By lower-cased name, values unquoted. */
@@ -76,7 +76,7 @@ interface MediaRange {
 }
 
 /** The media ranges of an Accept header in the order given, less those refused outright (q=0). */
-function mediaRanges(accept: string | null): MediaRange[] {
+export function mediaRanges(accept: string | null): MediaRange[] {
   return (accept ?? '')
     .split(',')
     .map((entry) => {

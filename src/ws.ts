@@ -9,7 +9,7 @@ import type { CallerIdentity } from './auth/identity.ts';
 import type { Logger } from './logger.ts';
 import { withoutHttp } from './errors.ts';
 import { withTraceId } from './observability/tracing.ts';
-import type { SocketDocuments } from './security/persisted-queries.ts';
+import { textSocketDocuments, type SocketDocuments } from './security/persisted-queries.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
@@ -49,7 +49,7 @@ export interface GraphqlWs {
  */
 export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): GraphqlWs {
   const { auth, logger } = options;
-  const operations = socketOperations(options.yoga, auth, options.documents ?? textOnly);
+  const operations = socketOperations(options.yoga, auth, options.documents ?? textSocketDocuments);
   // One server per subprotocol, both on the upgrades this file routes (noServer): each keeps its own
   // sockets, and ws's checks (path, origin, maxPayload) are the same for both. Neither hears the HTTP
   // server's own errors (a port in use) either, which graphql-ws printed; the gateway's listen reports those.
@@ -133,9 +133,6 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
     },
   };
 }
-
-/** Without persisted queries, an operation's document is its text. */
-const textOnly: SocketDocuments = async ({ query }) => (typeof query === 'string' ? { query } : new GraphQLError('Must provide query string.', { extensions: { code: 'BAD_REQUEST' } }));
 
 /**
  * The legacy subprotocol goes to ws-legacy.ts; everything else to graphql-ws, which prefers

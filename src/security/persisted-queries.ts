@@ -3,7 +3,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { createThrottledLog, type Logger } from '../logger.ts';
+import type { Logger } from '../logger.ts';
 import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -78,10 +78,9 @@ export function createPersistedQueryStore(options: PersistedQueryStoreOptions): 
 /** The Redis half: each failure is a miss, said once per outage (and once when Redis answers again). */
 function redisHashes(url: string, prefix: string, logger: Logger) {
   const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
-  const log = createThrottledLog(logger);
   let failing = false;
   const failed = (error: Error) => {
-    if (!failing) log('persisted-query-redis', 'warn', { reason: error.message }, 'persisted queries: Redis is not answering; clients will resend their documents');
+    if (!failing) logger.warn({ reason: error.message }, 'persisted queries: Redis is not answering; clients will resend their documents');
     failing = true;
   };
   const answered = () => {
@@ -156,11 +155,14 @@ export type SocketDocuments = (payload: SocketDocumentRequest) => Promise<Socket
 
 const MISSING_QUERY = () => createGraphQLError('Must provide query string.', { extensions: { code: 'BAD_REQUEST' } });
 
+/** Without persisted queries: an operation's document is its text. */
+export const textSocketDocuments: SocketDocuments = async ({ query }) => (typeof query === 'string' ? { query } : MISSING_QUERY());
+
 /** The same answers as the HTTP plugin: NOT_FOUND, MISMATCH, and registration once validated. */
 export function apqSocketDocuments(store: PersistedQueryStore): SocketDocuments {
   return async ({ query, extensions }) => {
     const hash = apqHashOf(extensions);
-    if (hash === undefined) return typeof query === 'string' ? { query } : MISSING_QUERY();
+    if (hash === undefined) return textSocketDocuments({ query });
     if (typeof query !== 'string') {
       const known = await store.get(hash);
       return known === null ? createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }) : { query: known };
