@@ -87,9 +87,11 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       profiler.connect();
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
-      // Where the bytes go, beside where the time goes: V8's sampling heap profiler (a sample per 32 KB allocated).
+      // Where the bytes go, beside where the time goes: V8's sampling heap profiler (a sample per 32 KB
+      // allocated), counting what the collector has already freed too: without those flags the profile
+      // holds only what is still alive when it stops, which is not where a run's bytes went.
       await profiler.post('HeapProfiler.enable');
-      await profiler.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024 });
+      await profiler.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       return null;
     }
     case 'profile-stop': {
