@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
+import { AllocationCounter } from './allocations.ts';
 import { answerRequests } from './child-process.ts';
 
 /**
@@ -40,7 +41,9 @@ export interface BareIdentity {
 
 export type BareYogaRequest =
   | { id: number; kind: 'start'; sandboxUrl: string; token: string; identity: BareIdentity; pool: BarePoolOptions }
-  | { id: number; kind: 'memory' };
+  | { id: number; kind: 'memory' }
+  | { id: number; kind: 'alloc-start' }
+  | { id: number; kind: 'alloc-stop' };
 
 const MB = 1024 * 1024;
 
@@ -320,6 +323,8 @@ function start(request: Extract<BareYogaRequest, { kind: 'start' }>): Promise<nu
   });
 }
 
+const allocations = new AllocationCounter();
+
 async function answer(request: BareYogaRequest): Promise<unknown> {
   switch (request.kind) {
     case 'start':
@@ -328,6 +333,11 @@ async function answer(request: BareYogaRequest): Promise<unknown> {
       const usage = process.memoryUsage();
       return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
     }
+    case 'alloc-start':
+      allocations.start();
+      return null;
+    case 'alloc-stop':
+      return allocations.stop();
   }
 }
 

@@ -9,7 +9,7 @@ import { directToken } from './bank-client.ts';
 import { BenchChild } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
-import { cpuMs } from './memory.ts';
+import { cpuMs, peakRssMb } from './memory.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
@@ -93,6 +93,16 @@ export class BareYogaProcess {
 
   memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
     return this.#child.ask('memory', { kind: 'memory' });
+  }
+
+  /** Counts the bytes it allocates from now until `stopAllocations`. */
+  startAllocations(): Promise<void> {
+    return this.#child.ask('allocations', { kind: 'alloc-start' });
+  }
+
+  /** Bytes allocated since `startAllocations`. */
+  stopAllocations(): Promise<number> {
+    return this.#child.ask('allocations', { kind: 'alloc-stop' });
   }
 
   close(): Promise<void> {
@@ -216,6 +226,8 @@ export interface ScreenCpu {
   operations: number;
   /** The server process's CPU (user + system, /proc ticks of 10 ms) over the measured run, per successful operation. */
   cpuMsPerOp: number;
+  /** JS heap bytes the server allocated per successful operation, KB (NaN for a server that cannot count them). */
+  allocatedKbPerOp: number;
   /** Median latency, ms. */
   latencyP50: number;
   errors: number;
@@ -238,7 +250,7 @@ export interface CpuMeasureOptions {
  * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
  */
 export async function measureScreensCpu(
-  server: { pid: number | undefined; graphqlUrl: string },
+  server: { pid: number | undefined; graphqlUrl: string; startAllocations?(): Promise<void>; stopAllocations?(): Promise<number> },
   load: LoadGenerator,
   options: CpuMeasureOptions,
 ): Promise<ScreenCpu[]> {
@@ -249,7 +261,9 @@ export async function measureScreensCpu(
     await load.runUnwatched(target, connections, 1);
     await waitForQuiet({ sandboxUrl: options.sandboxUrl });
     const before = cpuMs(server.pid);
+    await server.startAllocations?.();
     const run = await load.runUnwatched(target, connections, options.seconds);
+    const allocated = (await server.stopAllocations?.()) ?? Number.NaN;
     const after = cpuMs(server.pid);
     const operations = Math.round(run.rps * run.seconds);
     results.push({
@@ -258,6 +272,7 @@ export async function measureScreensCpu(
       rps: run.rps,
       operations,
       cpuMsPerOp: before === null || after === null || operations === 0 ? Number.NaN : (after - before) / operations,
+      allocatedKbPerOp: operations === 0 ? Number.NaN : allocated / operations / 1024,
       latencyP50: run.latency.p50,
       errors: run.errors,
     });
@@ -266,15 +281,22 @@ export async function measureScreensCpu(
   return results;
 }
 
-/** The bare Yoga floor per screen: req/s and its process's CPU ms per operation at c=50 (by default). */
-export function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<ScreenCpu[]> {
-  return measureScreensCpu(bare, load, options);
+/** The bare Yoga floor: per screen its req/s, CPU and bytes per operation at c=50 (by default); its process's peak RSS over them all. */
+export interface BareFloor {
+  screens: ScreenCpu[];
+  /** The kernel's high-water mark of the bare server's resident set over its screens (VmHWM), MB. */
+  peakRssMb: number;
+}
+
+export async function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
+  const screens = await measureScreensCpu(bare, load, options);
+  return { screens, peakRssMb: peakRssMb(bare.pid) };
 }
 
 // --- Standalone: npx node bench/bare-yoga.ts ------------------------------------------------------
 
 function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | undefined): string {
-  const header = ['screen', 'calls', 'rounds gw/bare', 'bare req/s', 'bare CPU ms/op', ...(gateway ? ['gateway req/s', 'gateway CPU ms/op', 'gateway/bare CPU'] : []), 'errors'];
+  const header = ['screen', 'calls', 'rounds gw/bare', 'bare req/s', 'bare CPU ms/op', 'bare KB/op', ...(gateway ? ['gateway req/s', 'gateway CPU ms/op', 'gateway KB/op', 'gateway/bare CPU'] : []), 'errors'];
   const rows = bare.map((b, i) => {
     const g = gateway?.[i];
     const c = checks[i];
@@ -284,7 +306,8 @@ function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | 
       c ? `${c.gatewayRounds}/${c.bareRounds}` : '',
       b.rps.toFixed(0),
       b.cpuMsPerOp.toFixed(2),
-      ...(g ? [g.rps.toFixed(0), g.cpuMsPerOp.toFixed(2), (g.cpuMsPerOp / b.cpuMsPerOp).toFixed(1) + 'x'] : []),
+      b.allocatedKbPerOp.toFixed(0),
+      ...(g ? [g.rps.toFixed(0), g.cpuMsPerOp.toFixed(2), g.allocatedKbPerOp.toFixed(0), (g.cpuMsPerOp / b.cpuMsPerOp).toFixed(1) + 'x'] : []),
       g ? `${b.errors}/${g.errors}` : String(b.errors),
     ];
   });
@@ -314,13 +337,19 @@ async function main(): Promise<void> {
     load = await LoadGenerator.start();
     const options = { sandboxUrl, seconds: settings.seconds, connections: settings.connections };
     progress(`bare Yoga under load: c=${options.connections}, 1 s warm-up + ${options.seconds} s per screen`);
-    const bareCpu = await measureBareYogaCpu(bare, load, options);
+    const bareFloor = await measureBareYogaCpu(bare, load, options);
     let gatewayCpu: ScreenCpu[] | undefined;
     if (process.env.BARE_YOGA_GATEWAY !== 'off') {
       progress('the gateway the same way, for comparison (BARE_YOGA_GATEWAY=off skips it)');
-      gatewayCpu = await measureScreensCpu({ pid: gateway.pid, graphqlUrl }, load, options);
+      const measured = gateway;
+      gatewayCpu = await measureScreensCpu(
+        { pid: measured.pid, graphqlUrl, startAllocations: () => measured.startAllocations(), stopAllocations: () => measured.stopAllocations() },
+        load,
+        options,
+      );
     }
-    console.log(table(checks, bareCpu, gatewayCpu));
+    console.log(table(checks, bareFloor.screens, gatewayCpu));
+    console.log(`peak RSS: bare Yoga ${bareFloor.peakRssMb.toFixed(0)} MB, gateway ${peakRssMb(gateway.pid).toFixed(0)} MB (the gateway's includes its setup and its own screens' runs)`);
   } finally {
     await load?.close();
     await bare?.close();

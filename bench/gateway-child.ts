@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { loadConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { AllocationCounter } from './allocations.ts';
 import { answerRequests } from './child-process.ts';
 
 /**
@@ -42,8 +42,7 @@ const MB = 1024 * 1024;
 let gateway: Gateway | undefined;
 /** The V8 profiler, while BENCH_CPU_PROFILE records a run (the inspector in-process: no --cpu-prof of the whole life). */
 let profiler: Session | undefined;
-/** While a run's allocations are counted: V8's record of every collection, and the heap in use at the start. */
-let allocations: { profiler: GCProfiler; usedAtStart: number } | undefined;
+const allocations = new AllocationCounter();
 let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
 
 function limits(): { limit: number; inFlight: number; queued: number } {
@@ -104,14 +103,11 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       await writeFile(request.path.replace(/\.cpuprofile$/, '') + '.heapprofile', JSON.stringify(heap));
       return request.path;
     }
-    case 'alloc-start': {
-      const profiler = new GCProfiler();
-      profiler.start();
-      allocations = { profiler, usedAtStart: getHeapStatistics().used_heap_size };
+    case 'alloc-start':
+      allocations.start();
       return null;
-    }
     case 'alloc-stop':
-      return allocatedSinceStart();
+      return allocations.stop();
     case 'watch-stop': {
       const current = watch!;
       clearInterval(current.timer);
@@ -125,18 +121,6 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       } satisfies WatchResult;
     }
   }
-}
-
-/**
- * Bytes allocated on the JS heap since 'alloc-start': what is in use now less what was then, plus
- * what every collection in between freed (V8 has no running total of allocations).
- */
-function allocatedSinceStart(): number {
-  const { profiler, usedAtStart } = allocations!;
-  allocations = undefined;
-  const collections = profiler.stop()?.statistics ?? [];
-  const freed = collections.reduce((sum, gc) => sum + gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize, 0);
-  return getHeapStatistics().used_heap_size - usedAtStart + freed;
 }
 
 // The benchmark going away stops the gateway as `npm start` does on SIGTERM.

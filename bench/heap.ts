@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
-import { cpuMs } from './memory.ts';
+import { cpuMs, peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
 import { waitForQuiet, type BenchWorld } from './setup.ts';
 
@@ -133,13 +132,6 @@ async function measureOneConfig(
     await load.close();
     await gateway.close();
   }
-}
-
-/** The kernel's high-water mark of a process's resident set (VmHWM), MB. */
-function peakRssMb(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  const found = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return found ? Number(found[1]) / 1024 : Number.NaN;
 }
 
 /** `node bench/heap.ts`: the sweep alone, on a world of its own, printed as a table. */

@@ -136,3 +136,10 @@ export function peakOf(report: MemoryReport, which: (phase: string) => boolean, 
   const values = report.phases.filter((p) => which(p.phase)).map(pick).filter((v): v is number => v !== null);
   return values.length > 0 ? Math.max(...values) : null;
 }
+
+/** The kernel's high-water mark of a process's resident set (VmHWM), MB. */
+export function peakRssMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const found = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return found ? Number(found[1]) / 1024 : Number.NaN;
+}

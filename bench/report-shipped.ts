@@ -1,4 +1,4 @@
-import type { ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
+import type { BareFloor, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
 import { ms, table, verdict } from './stats.ts';
@@ -49,7 +49,7 @@ export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' |
 
 const shippedOf = (heap: HeapConfigResult[]) => heap.find((config) => config.shipped);
 
-export function heapRows(heap: HeapConfigResult[]): string[][] {
+export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null): string[][] {
   const shipped = shippedOf(heap);
   if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
   const rows = shipped.screens.map((screen) => {
@@ -65,9 +65,12 @@ export function heapRows(heap: HeapConfigResult[]): string[][] {
     ];
   });
   const rssMet = shipped.peakRssMb <= SHIPPED_TARGETS.rssMb;
+  const gatewayCardsKb = shipped.screens.find((s) => s.screen.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN;
+  const bareCardsKb = bare?.screens.find((s) => s.name.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN;
+  const floor = bare ? `; the bare Yoga floor with the same flags: ${fixed(bare.peakRssMb, 0)} MB, ${fixed(bareCardsKb, 0)} KB per cards screen` : '';
   rows.push([
     `as shipped, peak RSS ≤ ${SHIPPED_TARGETS.rssMb} MB at c=50 (the four screens, the cards screen's the highest)`,
-    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); the cards screen allocates ${fixed(shipped.screens.find((s) => s.screen.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN, 0)} KB per operation`,
+    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); the cards screen allocates ${fixed(gatewayCardsKb, 0)} KB per operation${floor}`,
     verdict(rssMet, rssMet ? `${Math.round(SHIPPED_TARGETS.rssMb - shipped.peakRssMb)} MB to spare` : `${Math.round(shipped.peakRssMb - SHIPPED_TARGETS.rssMb)} MB over`),
   ]);
   return rows;
@@ -105,13 +108,14 @@ export function heapTable(heap: HeapConfigResult[]): string {
   return table(header, rows);
 }
 
-export function bareTable(bare: BareScreenCpu[] | null, heap: HeapConfigResult[]): string {
+export function bareTable(bare: BareFloor | null, heap: HeapConfigResult[]): string {
   if (!bare) return 'The bare Yoga floor was not measured in this run.';
   const shipped = shippedOf(heap);
-  const header = ['screen', 'bare Yoga req/s', 'bare Yoga CPU ms/op', 'gateway as shipped CPU ms/op', 'gateway ÷ bare'];
-  const rows = bare.map((b) => {
-    const gateway = shipped?.screens.find((s) => s.screen === b.name)?.cpuMsPerOp ?? Number.NaN;
-    return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(gateway), `${fixed(gateway / b.cpuMsPerOp)}×`];
+  const header = ['screen', 'bare Yoga req/s', 'bare Yoga CPU ms/op', 'gateway as shipped CPU ms/op', 'gateway ÷ bare', 'bare Yoga KB allocated/op', 'gateway as shipped KB allocated/op'];
+  const rows = bare.screens.map((b) => {
+    const gateway = shipped?.screens.find((s) => s.screen === b.name);
+    const cpu = gateway?.cpuMsPerOp ?? Number.NaN;
+    return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(cpu), `${fixed(cpu / b.cpuMsPerOp)}×`, fixed(b.allocatedKbPerOp, 0), fixed(gateway?.allocatedKbPerOp ?? Number.NaN, 0)];
   });
-  return table(header, rows);
+  return `${table(header, rows)}\n\nThe bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB (the kernel's high-water mark, VmHWM), with the gateway's shipped flags.`;
 }

@@ -13,7 +13,7 @@ import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
 import { ms, table, verdict } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
-import type { ScreenCpu } from './bare-yoga.ts';
+import type { BareFloor } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
 import { bareTable, cpuRows, heapRows, heapTable, perRoundRow } from './report-shipped.ts';
@@ -63,7 +63,7 @@ export interface RunResults {
   /** The screens at c=50 through a gateway process per heap configuration (bench/heap.ts). */
   heap: HeapConfigResult[];
   /** The same screens through a bare Yoga server making the same calls (bench/bare-yoga.ts). */
-  bareYoga: ScreenCpu[] | null;
+  bareYoga: BareFloor | null;
   memory: MemoryReport;
 }
 
@@ -185,7 +185,7 @@ function targetRows(r: RunResults): string[][] {
   rows.push(authorizationTargetRow(r.authorization));
   rows.push(...fanoutRows(r.subscriptions));
   rows.push(intakeRow(r.intake));
-  rows.push(...heapRows(r.heap), ...cpuRows(r.heap, r.bareYoga));
+  rows.push(...heapRows(r.heap, r.bareYoga), ...cpuRows(r.heap, r.bareYoga?.screens ?? null));
 
   const peak = peakOf(r.memory, () => true, (p) => p.gatewayMb) ?? Number.NaN;
   const http = peakOf(r.memory, isHttpLoadPhase, (p) => p.gatewayMb) ?? Number.NaN;

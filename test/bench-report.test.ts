@@ -203,11 +203,17 @@ describe('performance as shipped (issue 30)', () => {
     expect(throughput![1]).toBe('290 req/s vs 300 (defaults): 97 %; peak RSS 320 MB');
     expect(throughput![2]).toBe('**met** (3 % below)');
     expect(rss![2]).toBe('**not met** (20 MB over)');
+    expect(rss![1]).toBe('320 MB (--max-semi-space-size=64); the cards screen allocates n/a KB per operation');
+    const cardsHeap = heap.map((c) => ({ ...c, screens: [screen('cards screen (50 cards)', 50, 15)] }));
+    const bare = { peakRssMb: 287, screens: [{ name: 'cards screen (50 cards)', connections: 50, rps: 60, operations: 300, cpuMsPerOp: 8, allocatedKbPerOp: 2500, latencyP50: 800, errors: 0 }] };
+    expect(heapRows(cardsHeap, bare).at(-1)![1]).toBe(
+      '320 MB (--max-semi-space-size=64); the cards screen allocates 100 KB per operation; the bare Yoga floor with the same flags: 287 MB, 2500 KB per cards screen',
+    );
     expect(heapRows(heap.map((c) => (c.label === 'defaults' ? { ...c, screens: [screen('dashboard', 400, 2)] } : c)))[0]![2]).toBe('**not met** (28 % below)');
   });
 
   it('holds CPU per operation to the larger of half the baseline and 1.3 × the bare Yoga floor', () => {
-    const bare = [{ name: 'dashboard', connections: 50, rps: 300, operations: 1500, cpuMsPerOp: 2.5, latencyP50: 100, errors: 0 }];
+    const bare = [{ name: 'dashboard', connections: 50, rps: 300, operations: 1500, cpuMsPerOp: 2.5, allocatedKbPerOp: 500, latencyP50: 100, errors: 0 }];
     const [row] = cpuRows(heap, bare);
     // Half the baseline is unknown (NaN) here: 1.3 × 2.5 = 3.25 decides, and 3 is under it.
     expect(row![2]).toBe('**met** (0.25 ms to spare under 3.25 ms)');

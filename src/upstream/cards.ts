@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orNull, single, upstreamDateTime } from './models.ts';
+import { addressModel, anyCaseEnum, cardNumber, currencyCode, decimal, noData, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1: cards, their details and their transactions. */
 
@@ -16,13 +16,9 @@ export type LimitInterval = (typeof LIMIT_INTERVALS)[number];
 export type CardType = 'VIRTUAL' | 'PHYSICAL';
 
 /** The list says PHY where create says PHYSICAL: one spelling in the graph. */
-const cardType = z
-  .string()
-  .transform((v) => v.toUpperCase())
-  .transform((v): CardType | string => (v === 'PHY' ? 'PHYSICAL' : v))
-  .pipe(z.enum(['VIRTUAL', 'PHYSICAL']));
+const cardType = anyCaseEnum(['VIRTUAL', 'PHYSICAL'], { aliases: { PHY: 'PHYSICAL' } });
 
-const cardStatus = z.string().transform((v) => v.toUpperCase()).pipe(z.enum(CARD_STATUSES));
+const cardStatus = anyCaseEnum(CARD_STATUSES);
 const bool = orNull(z.boolean());
 
 export const cardModel = z

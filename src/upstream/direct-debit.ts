@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, upstreamDateTime } from './models.ts';
 
 /**
  * Document 3, sections 2.4-2.7 and 4.2: global accounts, direct debit mandates and direct debit
@@ -11,7 +11,6 @@ import { countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, upst
 export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
 export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 
-const upper = <T extends readonly [string, ...string[]]>(values: T) => z.string().transform((v) => v.toUpperCase()).pipe(z.enum(values));
 
 export const globalAccountModel = z
   .object({
@@ -85,7 +84,7 @@ export const directDebitModel = z
     global_account_id: z.string().min(1),
     mandate_id: optionalText,
     statement_ref: optionalText,
-    status: upper(DIRECT_DEBIT_STATUSES),
+    status: anyCaseEnum(DIRECT_DEBIT_STATUSES),
   })
   .transform((d) => ({
     id: d.transaction_id,

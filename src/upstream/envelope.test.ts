@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBareBody, readEnvelope } from './envelope.ts';
 import { z } from 'zod';
-import { decimal, maskCardNumber, maskCardNumbersIn, orNull, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, currencyCode, decimal, maskCardNumber, maskCardNumbersIn, orNull, upstreamDateTime } from './models.ts';
 import { parseRetryAfter } from './retry.ts';
 
 describe('readEnvelope', () => {
@@ -73,8 +73,24 @@ describe('payload building blocks', () => {
     expect(refused.success).toBe(false);
     expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
       ['name', 'Invalid input: expected string, received number'],
-      ['amount', 'Invalid input'],
+      ['amount', 'must be decimal text'],
     ]);
+  });
+
+  it('reads an enum in any case, trimmed, with its aliases, and names the values allowed when it is none of them', () => {
+    const type = anyCaseEnum(['VIRTUAL', 'PHYSICAL'], { aliases: { PHY: 'PHYSICAL' } });
+    expect(type.parse(' virtual ')).toBe('VIRTUAL');
+    expect(type.parse('phy')).toBe('PHYSICAL');
+    expect(anyCaseEnum(['w', 'n'], { lowerCase: true }).parse('W')).toBe('w');
+    const refused = z.object({ type }).safeParse({ type: 'plastic' });
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([['type', 'Invalid option: expected one of "VIRTUAL"|"PHYSICAL"']]);
+  });
+
+  it('reads a currency code in any case and refuses one of another length, by its rule', () => {
+    expect(currencyCode.parse(' usd')).toBe('USD');
+    expect(currencyCode.safeParse('US').error?.issues[0]?.message).toBe('must be a 3-letter currency code');
+    expect(decimal.safeParse(Number.POSITIVE_INFINITY).error?.issues[0]?.message).toBe('must be a finite number');
+    expect(decimal.safeParse(true).error?.issues[0]?.message).toBe('must be a decimal number or decimal text');
   });
 
   it('reads Retry-After as seconds or as a date', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { camelKeys, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, camelKeys, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
 
@@ -44,8 +44,6 @@ const conversionSchedule = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
-const lower = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().transform((v) => v.toLowerCase()).pipe(z.enum(values));
 
 export const rateModel = z
   .object({
@@ -74,7 +72,7 @@ export const quoteModel = z
     expiryTime: upstreamDateTime,
     sourceCurrencyCode: currencyCode,
     destinationCurrencyCode: currencyCode,
-    quoteType: lower(QUOTE_TYPES).nullish(),
+    quoteType: anyCaseEnum(QUOTE_TYPES, { lowerCase: true }).nullish(),
     conversionSchedule,
     lockPeriod,
     rateCaptureTime: upstreamDateTime,
@@ -105,7 +103,7 @@ export type Quote = z.output<typeof quoteModel>;
 export const conversionModel = camelKeys(
   z.object({
     id: z.string().min(1),
-    status: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(CONVERSION_STATUSES)),
+    status: anyCaseEnum(CONVERSION_STATUSES),
     conversionTime: upstreamDateTime.nullish(),
     sourceCurrencycode: currencyCode,
     destinationCurrencycode: currencyCode,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /**
  * Document 1, sections 2.9 and 4.4: payouts. The documents name PENDING (cancellable) and
@@ -12,7 +12,7 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const FEE_TYPES = ['OUR', 'SHA'] as const;
 export type FeeType = (typeof FEE_TYPES)[number];
 
-const status = z.string().transform((s) => s.toUpperCase()).pipe(z.enum(PAYOUT_STATUSES));
+const status = anyCaseEnum(PAYOUT_STATUSES);
 
 /** Everything the gateway may know of a payout; each endpoint fills what it sends, the rest is null. */
 export interface Payout {

@@ -4,7 +4,7 @@ import { bindCaller, type Caller, type CallScope } from './caller.ts';
 import type { UpstreamClient } from './client.ts';
 import type { TtlCache } from './ttl-cache.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
-import { optionalText, orNull } from './models.ts';
+import { anyCaseEnum, optionalText, orNull } from './models.ts';
 
 /**
  * Document 3, sections 2.1, 2.2 and 4.1: webhook subscription management. These endpoints answer
@@ -20,12 +20,7 @@ export type WebhookSubscriptionType = (typeof SUBSCRIPTION_TYPES)[number];
 
 const UPSTREAM_TYPE: Record<WebhookSubscriptionType, 'w' | 'n'> = { WEBHOOK: 'w', NOTIFICATION: 'n' };
 
-const subscriptionType = z
-  .string()
-  .trim()
-  .transform((s) => s.toLowerCase())
-  .pipe(z.enum(['w', 'n']))
-  .transform((t): WebhookSubscriptionType => (t === 'w' ? 'WEBHOOK' : 'NOTIFICATION'));
+const subscriptionType = anyCaseEnum(['w', 'n'], { lowerCase: true }).transform((t): WebhookSubscriptionType => (t === 'w' ? 'WEBHOOK' : 'NOTIFICATION'));
 
 // --- Keys --------------------------------------------------------------------------------------
 
