@@ -8,9 +8,10 @@ import type { BareIdentity, BarePoolOptions, BareYogaRequest } from './bare-yoga
 import { directToken } from './bank-client.ts';
 import { BenchChild } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
-import { graphqlTarget, LoadGenerator } from './load.ts';
+import { graphqlTarget, LoadGenerator, type LoadRunResult } from './load.ts';
 import { cpuMs, peakRssMb } from './memory.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
+import { directTarget, ONE_CALL_QUERY } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
 import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
@@ -293,6 +294,31 @@ export async function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenera
   return { screens, peakRssMb: peakRssMb(bare.pid) };
 }
 
+/** Bare Yoga's own per-request cost: its one-call query against the same endpoint called directly, one run after the other. */
+export interface BareOneCall {
+  connections: number;
+  direct: LoadRunResult;
+  bare: LoadRunResult;
+}
+
+/**
+ * The gateway-overhead probe (bench/overhead.ts) through bare Yoga: the one-call query at
+ * `connections` against GET balance called directly with a bank token, each warmed for 1 s at the
+ * same concurrency and then measured, so the gateway's overhead has graphql-yoga's own beside it.
+ */
+export async function measureBareOneCall(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareOneCall> {
+  const connections = options.connections ?? 50;
+  const direct = directTarget(options.sandboxUrl, await directToken(options.sandboxUrl));
+  const query = graphqlTarget(bare.graphqlUrl, ONE_CALL_QUERY);
+  await load.runUnwatched(direct, connections, 1);
+  await load.runUnwatched(query, connections, 1);
+  await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+  const directRun = await load.runUnwatched(direct, connections, options.seconds);
+  const bareRun = await load.runUnwatched(query, connections, options.seconds);
+  await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+  return { connections, direct: directRun, bare: bareRun };
+}
+
 // --- Standalone: npx node bench/bare-yoga.ts ------------------------------------------------------
 
 function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | undefined): string {
@@ -348,7 +374,9 @@ async function main(): Promise<void> {
         options,
       );
     }
+    const oneCall = await measureBareOneCall(bare, load, options);
     console.log(table(checks, bareFloor.screens, gatewayCpu));
+    console.log(`the one-call probe at c=${oneCall.connections}: direct p50 ${oneCall.direct.latency.p50.toFixed(2)} ms, bare Yoga ${oneCall.bare.latency.p50.toFixed(2)} ms`);
     console.log(`peak RSS: bare Yoga ${bareFloor.peakRssMb.toFixed(0)} MB, gateway ${peakRssMb(gateway.pid).toFixed(0)} MB (the gateway's includes its setup and its own screens' runs)`);
   } finally {
     await load?.close();

@@ -30,7 +30,7 @@ export interface OverheadResult {
 }
 
 /** GET balance as a client of the bank calls it. */
-function directTarget(sandboxUrl: string, token: string): HttpTarget {
+export function directTarget(sandboxUrl: string, token: string): HttpTarget {
   return { url: `${sandboxUrl}${BALANCE_PATH}`, method: 'GET', headers: directHeaders(token), failure: { bodyLacks: '"code":200' } };
 }
 

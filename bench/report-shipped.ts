@@ -1,6 +1,7 @@
-import type { BareFloor, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
+import type { BareFloor, BareOneCall, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
+import type { OverheadLevel } from './overhead.ts';
 import { ms, table, verdict } from './stats.ts';
 
 /**
@@ -19,6 +20,11 @@ export const SHIPPED_TARGETS = {
   /** CPU per operation as shipped: at most half of HEAD's before this work, or this × the bare Yoga floor, whichever is larger. */
   cpuOfBaseline: 0.5,
   cpuOfBare: 1.3,
+  /**
+   * The one-call query's p50 over the direct call at c=50, or, above it, no more than graphql-yoga's
+   * own per-request cost measured in the same run (the bare Yoga floor's overhead on the same probe).
+   */
+  loadedOverheadMs: 5,
 } as const;
 
 /**
@@ -118,4 +124,38 @@ export function bareTable(bare: BareFloor | null, heap: HeapConfigResult[]): str
     return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(cpu), `${fixed(cpu / b.cpuMsPerOp)}×`, fixed(b.allocatedKbPerOp, 0), fixed(gateway?.allocatedKbPerOp ?? Number.NaN, 0)];
   });
   return `${table(header, rows)}\n\nThe bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB (the kernel's high-water mark, VmHWM), with the gateway's shipped flags.`;
+}
+
+const overheadOf = (server: { latency: { p50: number } }, direct: { latency: { p50: number } }) => server.latency.p50 - direct.latency.p50;
+const signedMs = (value: number) => `${value >= 0 ? '+' : ''}${fixed(value)}`;
+
+/**
+ * The c=50 one-call overhead: met within the target, or when what lies above the target is no more
+ * than bare Yoga's own overhead on the same probe in this run (the part graphql-yoga costs any server).
+ */
+export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null): string[] {
+  const target = SHIPPED_TARGETS.loadedOverheadMs;
+  const gateway = overheadOf(level.gateway, level.direct);
+  const yoga = bare ? overheadOf(bare.bare, bare.direct) : Number.NaN;
+  const above = gateway - target;
+  const withinTarget = gateway <= target;
+  const yogaExplains = !withinTarget && Number.isFinite(yoga) && above <= yoga;
+  const bareText = bare ? `; bare Yoga on the same probe ${signedMs(yoga)} ms (its ${fixed(bare.bare.latency.p50)} ms, direct ${fixed(bare.direct.latency.p50)} ms)` : '; bare Yoga not measured';
+  return [
+    `gateway overhead ≤ ${target} ms at p50, concurrency ${level.connections}, or above it no more than graphql-yoga's own (bare Yoga, same run)`,
+    `${signedMs(gateway)} ms (gateway ${fixed(level.gateway.latency.p50)} ms, direct ${fixed(level.direct.latency.p50)} ms)${bareText}`,
+    withinTarget
+      ? verdict(true, `${fixed(target - gateway)} ms to spare`)
+      : verdict(yogaExplains, yogaExplains ? `${fixed(above)} ms over ${target} ms, within bare Yoga's ${fixed(yoga)} ms` : `${fixed(above)} ms over ${target} ms${Number.isFinite(yoga) ? `, more than bare Yoga's ${fixed(yoga)} ms` : ''}`),
+  ];
+}
+
+/** The line under the overhead table: the same probe through bare Yoga, in its phase of the run. */
+export function bareOneCallLine(bare: BareOneCall | null): string {
+  if (!bare) return 'Bare Yoga was not measured on the one-call probe in this run.';
+  return [
+    `The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process, the gateway's flags) at concurrency ${bare.connections},`,
+    `in its phase of this run: direct p50 ${fixed(bare.direct.latency.p50)} ms, bare Yoga p50 ${fixed(bare.bare.latency.p50)} ms,`,
+    `Δ ${signedMs(overheadOf(bare.bare, bare.direct))} ms (graphql-yoga's own per-request cost at this load); ${fixed(bare.bare.rps, 0)} req/s, ${bare.direct.errors + bare.bare.errors} errors.`,
+  ].join('\n');
 }

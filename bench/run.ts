@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, measureBareYogaCpu, checkSameAnswers } from './bare-yoga.ts';
+import { BareYogaProcess, measureBareOneCall, measureBareYogaCpu, checkSameAnswers } from './bare-yoga.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
@@ -104,9 +104,12 @@ try {
   await waitForQuiet(world);
   const bare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
   let bareYoga;
+  let bareOneCall;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
-    bareYoga = await measureBareYogaCpu(bare, world.load, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens });
+    const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
+    bareYoga = await measureBareYogaCpu(bare, world.load, options);
+    bareOneCall = await measureBareOneCall(bare, world.load, options);
   } finally {
     await bare.close();
   }
@@ -130,6 +133,7 @@ try {
     intake,
     heap,
     bareYoga,
+    bareOneCall,
     memory: await memory.stop(),
   });
   await writeFile(RESULTS_PATH, report);

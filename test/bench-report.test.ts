@@ -16,7 +16,7 @@ import {
   wallRow,
 } from '../bench/report.ts';
 import type { HeapConfigResult } from '../bench/heap.ts';
-import { cpuRows, heapRows, perRoundRow } from '../bench/report-shipped.ts';
+import { cpuRows, heapRows, loadedOverheadRow, perRoundRow } from '../bench/report-shipped.ts';
 import { summarize } from '../bench/stats.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
@@ -218,6 +218,18 @@ describe('performance as shipped (issue 30)', () => {
     // Half the baseline is unknown (NaN) here: 1.3 × 2.5 = 3.25 decides, and 3 is under it.
     expect(row![2]).toBe('**met** (0.25 ms to spare under 3.25 ms)');
     expect(cpuRows(heap, [{ ...bare[0]!, cpuMsPerOp: 2 }])[0]![2]).toBe('**not met** (0.40 ms over 2.60 ms)');
+  });
+
+  it("holds the c=50 one-call overhead to 5 ms, or above it to no more than bare Yoga's own on the same probe", () => {
+    const run = (p50: number) => ({ connections: 50, seconds: 5, rps: 1000, errors: 0, latency: summary(p50) });
+    const level = (gatewayP50: number) => ({ connections: 50, latencyMs: 20, direct: { ...run(21), gateway: {} as never }, gateway: { ...run(gatewayP50), gateway: {} as never } });
+    const bare = { connections: 50, direct: run(21), bare: run(22.5) };
+    expect(loadedOverheadRow(level(25), bare)[2]).toBe('**met** (1.00 ms to spare)');
+    const above = loadedOverheadRow(level(27), bare);
+    expect(above[1]).toBe('+6.00 ms (gateway 27.00 ms, direct 21.00 ms); bare Yoga on the same probe +1.50 ms (its 22.50 ms, direct 21.00 ms)');
+    expect(above[2]).toBe("**met** (1.00 ms over 5 ms, within bare Yoga's 1.50 ms)");
+    expect(loadedOverheadRow(level(28), bare)[2]).toBe("**not met** (2.00 ms over 5 ms, more than bare Yoga's 1.50 ms)");
+    expect(loadedOverheadRow(level(28), null)[2]).toBe('**not met** (2.00 ms over 5 ms)');
   });
 
   it('allows the bare floor plus 1 ms per round at concurrency 1', () => {
