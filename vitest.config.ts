@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The fast lane (`npm run test:unit`): unit tests under src/ and the tests of test/ that start no
- * server, sandbox or process: the schema and its change gate, limits, layers, contract walk, docs and deployment files.
+ * server, sandbox or process: the schema and its change gate, limits, layers, contract walk, docs
+ * and deployment files.
  */
 const UNIT = [
   'src/**/*.test.ts',
