@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, print, visit, type EnumValueDefinitionNode } from 'graphql';
+import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, Kind, parse, print, visit, type EnumValueDefinitionNode, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { checkSchema, FILES } from '../src/tools/schema-diff.ts';
 
@@ -26,6 +26,20 @@ function withoutField(sdl: string, typeName: string, fieldName: string): string 
 function withEnumValue(sdl: string, enumName: string, value: string): string {
   const added: EnumValueDefinitionNode = { kind: Kind.ENUM_VALUE_DEFINITION, name: { kind: Kind.NAME, value } };
   return print(visit(parse(sdl), { EnumTypeDefinition: (node) => (node.name.value === enumName ? { ...node, values: [...(node.values ?? []), added] } : undefined) }));
+}
+
+/** Every deprecated member of `schema`, as graphql-inspector's paths name them. */
+function deprecatedMembers(schema: GraphQLSchema): string[] {
+  const members = Object.values(schema.getTypeMap()).flatMap((type): { path: string; deprecationReason?: string | null }[] => {
+    if (isEnumType(type)) return type.getValues().map((value) => ({ ...value, path: `${type.name}.${value.name}` }));
+    if (isInputObjectType(type)) return Object.values(type.getFields()).map((field) => ({ ...field, path: `${type.name}.${field.name}` }));
+    if (!isObjectType(type) && !isInterfaceType(type)) return [];
+    return Object.values(type.getFields()).flatMap((field) => [
+      { ...field, path: `${type.name}.${field.name}` },
+      ...field.args.map((arg) => ({ ...arg, path: `${type.name}.${field.name}.${arg.name}` })),
+    ]);
+  });
+  return members.filter((member) => member.deprecationReason != null).map((member) => member.path);
 }
 
 const removal = { type: 'FIELD_REMOVED', path: 'Account.accountHolderName', accepted: '2026-12-01' };
@@ -85,5 +99,11 @@ describe('npm run schema:diff', () => {
     expect(line).toBeGreaterThanOrEqual(0);
     expect(verdict.lines[line + 1]).toMatch(/^ +Adding an enum value may break existing clients/);
     expect(verdict.lines).toContain('schema/schema.graphql against schema/released.graphql: 0 breaking (0 accepted), 1 dangerous, 0 safe');
+  });
+
+  it("docs/frontend.md names every member deprecated today, for the apps that still read them", () => {
+    const sentence = /Deprecated today: (.+?)\.(?:\s|$)/s.exec(read('docs/frontend.md'))?.[1];
+    const named = [...(sentence ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+    expect(named.sort()).toEqual(deprecatedMembers(buildSchema(read(FILES.current))).sort());
   });
 });
