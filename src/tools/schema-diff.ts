@@ -25,10 +25,10 @@ const acceptedChangeSchema = z.strictObject({
   reason: z.string().trim().min(1, 'an accepted breaking change needs a reason: who it breaks and why that is acceptable'),
   accepted: z.iso.date(),
 });
-export type AcceptedChange = z.infer<typeof acceptedChangeSchema>;
+type AcceptedChange = z.infer<typeof acceptedChangeSchema>;
 
 /** The accepted changes file's entries; throws naming every entry that will not do. */
-export function parseAcceptedChanges(json: unknown): AcceptedChange[] {
+function parseAcceptedChanges(json: unknown): AcceptedChange[] {
   const parsed = z.array(acceptedChangeSchema).safeParse(json);
   if (!parsed.success) throw new Error(`${FILES.accepted} will not do:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
@@ -44,7 +44,7 @@ const ORDER = [CriticalityLevel.Breaking, CriticalityLevel.Dangerous, Criticalit
 const REMOVALS: ReadonlySet<string> = new Set([ChangeType.FieldRemoved, ChangeType.InputFieldRemoved, ChangeType.EnumValueRemoved, ChangeType.FieldArgumentRemoved]);
 
 /** Whether what `path` names (Type.field, Input.field, Enum.VALUE, Type.field.argument) is @deprecated in `schema`. */
-export function deprecatedIn(schema: GraphQLSchema, path: string): boolean {
+function deprecatedIn(schema: GraphQLSchema, path: string): boolean {
   const [typeName = '', member = '', argument] = path.split('.');
   const type = schema.getType(typeName);
   if (isEnumType(type)) return type.getValue(member)?.deprecationReason != null;
@@ -73,7 +73,7 @@ function linesOf(change: Change, accepted: AcceptedChange | undefined, released:
   return lines;
 }
 
-export interface Verdict {
+interface Verdict {
   passed: boolean;
   lines: string[];
 }
@@ -86,7 +86,7 @@ export interface Verdict {
  * a change is reverted or a release makes the file's changes part of the baseline, both in the
  * commit that should remove it, so failing costs that commit one line.
  */
-export function verdictOf(changes: Change[], accepted: AcceptedChange[], released: GraphQLSchema): Verdict {
+function verdictOf(changes: Change[], accepted: AcceptedChange[], released: GraphQLSchema): Verdict {
   const byLevel = (level: CriticalityLevel) => changes.filter((change) => change.criticality.level === level);
   const breaking = byLevel(CriticalityLevel.Breaking);
   const acceptanceOf = (change: Change) => (breaking.includes(change) ? accepted.find((entry) => names(change, entry)) : undefined);
