@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The fast lane (`npm run test:unit`): unit tests under src/ and the tests of test/ that start no
- * server, sandbox or process: the schema, limits, layers, contract walk, docs and deployment files.
+ * server, sandbox or process: the schema and its change gate, limits, layers, contract walk, docs
+ * and deployment files.
  */
 const UNIT = [
   'src/**/*.test.ts',
@@ -16,6 +17,7 @@ const UNIT = [
   'test/leak-scan.test.ts',
   'test/limits.test.ts',
   'test/schema.test.ts',
+  'test/schema-diff.test.ts',
 ];
 
 /** `vitest run --mode unit` runs the fast lane alone. */
