@@ -18,11 +18,12 @@ export interface HeapConfig {
   flags: string[];
 }
 
-/** The candidates: the old container sizing, V8's own, and larger young generations with a moderate old-space cap. */
+/** The candidates: the old container sizing, V8's own, and young generations of three sizes under a moderate old-space cap (and one larger cap). */
 export const HEAP_CONFIGS: HeapConfig[] = [
   { label: 'old 128 MB, semi-space 8 MB (shipped before)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
   { label: "V8's defaults", flags: [] },
-  { label: 'old 256 MB, semi-space 32 MB', flags: ['--max-old-space-size=256', '--max-semi-space-size=32'] },
+  { label: 'old 512 MB, semi-space 16 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=16'] },
+  { label: 'old 512 MB, semi-space 32 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=32'] },
   { label: 'old 512 MB, semi-space 64 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=64'] },
   { label: 'old 1024 MB, semi-space 64 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=64'] },
 ];
