@@ -8,19 +8,18 @@ import {
   list,
   oneOf,
   oneOfOr,
-  sandboxSettingsSchema,
   setting,
   settingsReader,
   text,
   textOr,
   unsetIfEmpty,
-  type SandboxSettings,
-} from '@banking-gateway/sandbox/settings.ts';
+} from '@banking-gateway/settings';
+import { sandboxSettingsSchema, type SandboxSettings } from '@banking-gateway/settings/sandbox';
 import { z } from 'zod';
 import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
 export { ConfigError, type SandboxSettings };
-export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sandbox/settings.ts';
+export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/settings';
 
 /**
  * The configuration: one nested zod schema (`configSchema`) is the only place that names an

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadSandboxSettings } from '../src/settings.ts';
+import { ConfigError } from '../src/reader.ts';
+import { loadSandboxSettings } from '../src/sandbox.ts';
 
 describe('loadSandboxSettings', () => {
   it('reads the sandbox group alone, whatever else the environment holds, with the program in any case', () => {
