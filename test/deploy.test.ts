@@ -35,8 +35,8 @@ describe('compose.yaml', () => {
     for (const name of ['gateway-1', 'gateway-2']) {
       const config = loadConfig(compose.services[name]!.environment!);
       expect(config.auth.mode).toBe('service');
-      expect(config.upstream?.baseUrl).toBe('http://sandbox:4010');
-      expect(config.redisUrl).toBe('redis://redis:6379');
+      expect(config.upstream.bank?.baseUrl).toBe('http://sandbox:4010');
+      expect(config.events.redisUrl).toBe('redis://redis:6379');
       expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
     }
     expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');

@@ -101,10 +101,13 @@ export function group<T extends z.ZodRawShape>(title: string, description: strin
   return z.object(shape).meta({ title, description });
 }
 
+/** The settings of a group's shape, as they parse. */
+export type GroupSettings<T extends z.ZodRawShape> = z.output<z.ZodObject<T>>;
+
 /**
  * A group read into the shape its program uses: `view` runs once every setting of the group has
  * parsed, so the program receives one shape and never assembles it from the settings itself.
  */
-export function groupAs<T extends z.ZodRawShape, V>(title: string, description: string, shape: T, view: (settings: z.output<z.ZodObject<T>>) => V) {
+export function groupAs<T extends z.ZodRawShape, V>(title: string, description: string, shape: T, view: (settings: GroupSettings<T>) => V) {
   return z.object(shape).transform(view).meta({ title, description });
 }
