@@ -16,11 +16,11 @@ import {
   unsetIfEmpty,
   type GroupSettings,
 } from '@banking-gateway/settings';
-import { sandboxSettingsSchema, type SandboxSettings } from '@banking-gateway/settings/sandbox';
+import { sandboxSettingsSchema } from '@banking-gateway/settings/sandbox';
 import { z } from 'zod';
 import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
-export { ConfigError, type SandboxSettings };
+export { ConfigError };
 export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/settings';
 
 /**
