@@ -13,21 +13,25 @@ ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-slim AS deps
 WORKDIR /app
-# The manifests of the root and of the sandbox workspace package (sandbox/), which the gateway
-# imports as @banking-gateway/sandbox; the example web app's workspace is left out of the image.
+# The manifests of the root and of the workspace packages the gateway imports: the sandbox
+# (sandbox/, @banking-gateway/sandbox) and the settings toolkit both it and the sandbox are written
+# with (packages/settings/, @banking-gateway/settings); the example web app's workspace is left out.
 COPY package.json package-lock.json ./
+COPY packages/settings/package.json ./packages/settings/
 COPY sandbox/package.json ./sandbox/
 # Production dependencies only; the `node` devDependency (a Node binary for npm scripts) is not needed
 # in an image that already is Node 24.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/sandbox --include-workspace-root
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/settings --workspace=@banking-gateway/sandbox --include-workspace-root
 
 FROM node:${NODE_VERSION}-slim AS check
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/settings/package.json ./packages/settings/
 COPY sandbox/package.json ./sandbox/
-RUN npm ci --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/sandbox --include-workspace-root
+RUN npm ci --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/settings --workspace=@banking-gateway/sandbox --include-workspace-root
 COPY tsconfig.json codegen.ts vitest.config.ts ./
 COPY src ./src
+COPY packages ./packages
 COPY sandbox ./sandbox
 COPY schema ./schema
 COPY test ./test
@@ -52,6 +56,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+COPY packages/settings/package.json ./packages/settings/
+COPY packages/settings/src ./packages/settings/src
 COPY sandbox/package.json ./sandbox/
 COPY sandbox/src ./sandbox/src
 # The trusted-documents manifest (TRUSTED_DOCUMENTS=true) and the printed schema.

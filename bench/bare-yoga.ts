@@ -35,7 +35,7 @@ const CHILD_PATH = fileURLToPath(new URL('./bare-yoga-child.ts', import.meta.url
 export function gatewayPoolOptions(sandboxUrl: string, env: NodeJS.ProcessEnv = process.env): BarePoolOptions {
   const { timeoutMs } = sandboxUpstreamConfig({ url: sandboxUrl });
   return {
-    connections: loadConfig(env).upstreamCalls.concurrency.max,
+    connections: loadConfig(env).concurrency.max,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 60_000,
     connectTimeout: Math.min(timeoutMs, 5_000),

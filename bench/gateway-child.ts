@@ -64,7 +64,7 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       // so do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
       // keeps no reads, so every other figure measures the way to the bank.
       const config = loadConfig(process.env);
-      const { concurrency, cache } = config.upstreamCalls;
+      const { concurrency, cache } = config;
       const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
       gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit });
       await gateway.events.ready;

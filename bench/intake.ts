@@ -87,14 +87,14 @@ async function startGateway(request: Extract<GatewayRequest, { kind: 'start' }>)
     import('../src/sandbox-upstream.ts'),
   ]);
   const config = loadConfig(process.env);
-  const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency: config.upstreamCalls.concurrency };
+  const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency: config.concurrency };
   gateway = createGateway({
     logger: silentLogger,
     upstream,
     webhooks: request.webhooks,
     redisUrl: request.redisUrl,
     redisKeyPrefix: request.redisKeyPrefix,
-    eventLog: config.eventLog,
+    eventLog: config.events.log,
     clientRateLimit: config.clientRateLimit,
   });
   await gateway.events.ready;

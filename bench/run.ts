@@ -115,7 +115,7 @@ try {
   }
 
   const config = loadConfig(process.env);
-  const { concurrency } = config.upstreamCalls;
+  const { concurrency } = config;
   const report = renderReport({
     settings,
     gatewayFlags: world.gateway.flags,

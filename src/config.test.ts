@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, upstreamFor } from './config.ts';
 
 describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' }, upstream: undefined });
-    expect(config.upstreamCalls).toEqual({
-      serviceSegment: 'svc',
-      timeoutMs: 10_000,
-      concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 },
-      cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
-    });
+    expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' } });
+    expect(config.upstream).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, bank: undefined });
+    expect(config.concurrency).toEqual({ initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 });
+    expect(config.cache).toEqual({ enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
   });
 
@@ -27,7 +24,7 @@ describe('loadConfig', () => {
       UPSTREAM_TIMEOUT_MS: '2500',
       AUTH_MODE: 'passthrough',
     });
-    expect(config.upstream).toEqual({
+    expect(upstreamFor(config, config.upstream.bank!)).toEqual({
       baseUrl: 'https://bank.example',
       serviceSegment: 'payments',
       directDebitBaseUrl: 'https://bank.example',
@@ -44,7 +41,7 @@ describe('loadConfig', () => {
 
   it('reads the concurrency limit settings, and refuses bounds that cross', () => {
     const config = loadConfig({ UPSTREAM_INITIAL_CONCURRENCY: '20', UPSTREAM_MIN_CONCURRENCY: '2', UPSTREAM_MAX_CONCURRENCY: '80', UPSTREAM_ADAPTIVE_CONCURRENCY: 'off' });
-    expect(config.upstreamCalls.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0, sharePercent: 50 });
+    expect(config.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0, sharePercent: 50 });
     expect(() => loadConfig({ UPSTREAM_MIN_CONCURRENCY: '200' })).toThrow(
       'UPSTREAM_MIN_CONCURRENCY (200) must not be above UPSTREAM_MAX_CONCURRENCY (96)',
     );
@@ -53,16 +50,16 @@ describe('loadConfig', () => {
 
   it('reads the record cache settings, and names the rule a bad one breaks', () => {
     const config = loadConfig({ UPSTREAM_CACHE: 'false', UPSTREAM_CACHE_RECORDS_TTL_MS: '0', UPSTREAM_CACHE_RATES_TTL_MS: '1000' });
-    expect(config.upstreamCalls.cache).toMatchObject({ enabled: false, recordsTtlMs: 0, ratesTtlMs: 1_000, referenceTtlMs: 3_600_000 });
+    expect(config.cache).toMatchObject({ enabled: false, recordsTtlMs: 0, ratesTtlMs: 1_000, referenceTtlMs: 3_600_000 });
     expect(() => loadConfig({ UPSTREAM_CACHE_RATES_TTL_MS: '-5' })).toThrow(/UPSTREAM_CACHE_RATES_TTL_MS/);
     expect(() => loadConfig({ UPSTREAM_CACHE_MAX_ENTRIES: '10' })).toThrow(/UPSTREAM_CACHE_MAX_ENTRIES/);
   });
 
   it('reads the event log retention and the reconcile interval, with their defaults', () => {
-    expect(loadConfig({}).eventLog).toEqual({ maxEvents: 10_000, maxAgeMs: 86_400_000 });
+    expect(loadConfig({}).events.log).toEqual({ maxEvents: 10_000, maxAgeMs: 86_400_000 });
     expect(loadConfig({}).webhooks.reconcileIntervalMs).toBe(60_000);
     const config = loadConfig({ EVENT_LOG_MAX_EVENTS: '500', EVENT_LOG_MAX_AGE_MS: '3600000', WEBHOOK_RECONCILE_INTERVAL_MS: '15000' });
-    expect(config.eventLog).toEqual({ maxEvents: 500, maxAgeMs: 3_600_000 });
+    expect(config.events.log).toEqual({ maxEvents: 500, maxAgeMs: 3_600_000 });
     expect(config.webhooks.reconcileIntervalMs).toBe(15_000);
     let error: unknown;
     try {

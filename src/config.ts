@@ -3,31 +3,34 @@ import {
   flag,
   flagOr,
   group,
+  groupAs,
   httpUrl,
   int,
   list,
   oneOf,
   oneOfOr,
-  sandboxSettingsSchema,
   setting,
   settingsReader,
   text,
   textOr,
   unsetIfEmpty,
-  type SandboxSettings,
-} from '@banking-gateway/sandbox/settings.ts';
+  type GroupSettings,
+} from '@banking-gateway/settings';
+import { sandboxSettingsSchema } from '@banking-gateway/settings/sandbox';
 import { z } from 'zod';
 import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
-export { ConfigError, type SandboxSettings };
-export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/sandbox/settings.ts';
+export { ConfigError };
+export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/settings';
 
 /**
  * The configuration: one nested zod schema (`configSchema`) is the only place that names an
  * environment variable, its default and its rule. `loadConfig` reads the environment into it and
  * reports every problem at once, so an operator fixes a deployment in one round trip rather than
- * one variable per restart; the rest of the code receives typed slices of the result.
- * docs/configuration.md's tables and .env.example are generated from the schema
+ * one variable per restart. The schema's output is the configuration the gateway uses: a group
+ * that the gateway reads differently from its variables is read into that shape by the schema
+ * itself (`groupAs`), so each group has one shape and the rest of the code receives typed slices
+ * of it. docs/configuration.md's tables and .env.example are generated from the schema
  * (`npm run config:docs`), and a test fails when they drift.
  */
 
@@ -102,35 +105,134 @@ const otlpHeaders = z
   .meta({ rule: 'key=value pairs, comma-separated' });
 const origin = z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' });
 
-export const configSchema = z.object({
+/** The shipped manifest of trusted documents (`TRUSTED_DOCUMENTS=true`). */
+export const SHIPPED_TRUSTED_DOCUMENTS = new URL('../schema/trusted-documents.json', import.meta.url).pathname;
+
+/** Path of a persisted-documents manifest (TRUSTED_DOCUMENTS: `true` for the shipped one, or a path); with it, only those documents are executed. */
+function trustedManifestOf(setting: string | undefined): string | undefined {
+  const trusted = setting?.toLowerCase();
+  if (trusted === undefined || ['false', '0', 'no', 'off'].includes(trusted)) return undefined;
+  return ['true', '1', 'yes', 'on'].includes(trusted) ? SHIPPED_TRUSTED_DOCUMENTS : setting;
+}
+
+/** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
+export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+
+/** The bank the gateway calls: where it is, who the gateway is to it, and how long one attempt may take. */
+const bankSettings = {
+  baseUrl: setting('UPSTREAM_BASE_URL', httpUrl(), "the bank's `{base_url}`; unset runs the embedded sandbox"),
+  serviceSegment: setting(
+    'UPSTREAM_SERVICE_SEGMENT',
+    z.preprocess(unsetIfEmpty, z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' }).default('svc')).meta({ rule: 'one path segment: letters, digits, . _ -' }),
+    'the service\'s own name, which the documents write as `svc` in paths',
+  ),
+  directDebitBaseUrl: setting('DIRECT_DEBIT_BASE_URL', httpUrl(), 'base of the direct debit API (Document 3)', 'the upstream base'),
+  apiKey: setting('UPSTREAM_API_KEY', text(), '`x-api-key`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+  productId: setting('UPSTREAM_PRODUCT_ID', text(), '`x-product-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+  userId: setting('UPSTREAM_USER_ID', text(), '`x-user-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
+  clientKey: setting('UPSTREAM_CLIENT_KEY', text(), "client key for the gateway's own login (key, secret and e-mail come as a set)", "the sandbox's"),
+  clientSecret: setting('UPSTREAM_CLIENT_SECRET', text(), "client secret for the gateway's own login", "the sandbox's"),
+  email: setting(
+    'UPSTREAM_EMAIL',
+    z.preprocess(unsetIfEmpty, z.email({ error: 'must be an e-mail address' }).optional()).meta({ rule: 'e-mail address' }),
+    'e-mail of the API user',
+    "the sandbox's",
+  ),
+  clientId: setting('UPSTREAM_CLIENT_ID', text(), '`x-client-id` of the wallet and KYC endpoints (Document 2, 4.3-4.4)', 'the client key'),
+  timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
+};
+
+/** How every call to the bank goes, and the configured bank; absent, the embedded sandbox is the bank (upstreamFor joins either with the calls' settings). */
+function upstreamOf(u: GroupSettings<typeof bankSettings>) {
+  return { serviceSegment: u.serviceSegment, timeoutMs: u.timeoutMs, bank: bankIdentityOf(u) };
+}
+
+/** The configured bank and who the gateway is to it; absent without UPSTREAM_BASE_URL. */
+function bankIdentityOf(u: GroupSettings<typeof bankSettings>) {
+  if (!(u.baseUrl && u.apiKey && u.productId && u.userId)) return undefined;
+  return {
+    baseUrl: u.baseUrl,
+    directDebitBaseUrl: u.directDebitBaseUrl ?? u.baseUrl,
+    apiKey: u.apiKey,
+    productId: u.productId,
+    userId: u.userId,
+    /** Absent: the gateway cannot log in itself and callers must bring a bearer token. */
+    credentials: u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
+    /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
+    clientId: u.clientId ?? u.clientKey,
+  };
+}
+
+/** Who may call the gateway (HTTP, SSE and graphql-ws alike), and what each caller may do. */
+const callerSettings = {
+  mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
+  apiKeyHashes: setting(
+    'GATEWAY_API_KEY_HASHES',
+    list(apiKeyHash, (item) => item, 'name:sha256-hex:roles, comma-separated'),
+    'service mode: API keys by hash, each with its roles (`role+role`, or `cardholder@<cardholder id>`); `npm run api-key -- <name> <roles>` prints an entry',
+    'none',
+  ),
+  jwksUrl: setting('JWT_JWKS_URL', httpUrl(), 'service mode: JWTs are verified against this JWKS (the three JWT settings come as a set)'),
+  jwtIssuer: setting('JWT_ISSUER', text(), 'service mode: the issuer JWTs must name'),
+  jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
+  jwtAccessClaims: setting(
+    'JWT_ACCESS_CLAIMS',
+    z.preprocess((v) => (v === undefined || v === '' ? DEFAULT_JWT_ACCESS_CLAIMS.join(',') : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
+    "service mode: the JWT claims whose values grant access: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
+    `\`${DEFAULT_JWT_ACCESS_CLAIMS.join(',')}\``,
+  ),
+  jwtCardholderClaim: setting(
+    'JWT_CARDHOLDER_CLAIM',
+    z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM)).meta({ rule: 'claim name' }),
+    "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only",
+  ),
+  passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),
+  passthroughUserRoles: setting(
+    'PASSTHROUGH_USER_ROLES',
+    list(bankUserGrants, (item) => item, 'bank-user:roles, comma-separated'),
+    "passthrough mode: roles of one bank user (the `sub` of its bank token) instead of `PASSTHROUGH_ROLES`; `user:cardholder@<cardholder id>` binds it to one cardholder",
+    'none',
+  ),
+  allowedOrigins: setting(
+    'ALLOWED_ORIGINS',
+    list(origin, (item) => item.replace(/\/+$/, ''), 'origins, comma-separated, or *'),
+    'browser origins allowed for CORS and WebSocket upgrades',
+    'none (embedded sandbox: `http://localhost:5173` and `http://127.0.0.1:5173`, the example web app)',
+  ),
+};
+
+/** The settings of one mode, together: the JWT trio as one verifier's, passthrough's roles only in passthrough mode. */
+function callerAuthOf(a: GroupSettings<typeof callerSettings>) {
+  return {
+    /**
+     * `none`: anyone, with every permission (embedded sandbox only); `passthrough`: callers bring an
+     * upstream token from accessTokenCreate; `service`: callers present a gateway credential and the
+     * gateway calls the bank with its own login.
+     */
+    mode: a.mode ?? 'none',
+    /** service: API keys, kept as SHA-256 hashes only, each with a name for logs and metrics and its roles. */
+    apiKeys: a.apiKeyHashes,
+    /** service: JWTs signed by a key of this JWKS, with this issuer and audience. */
+    jwt:
+      a.jwksUrl && a.jwtIssuer && a.jwtAudience
+        ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience, accessClaims: a.jwtAccessClaims, cardholderClaim: a.jwtCardholderClaim }
+        : undefined,
+    /** passthrough: what bank users may do through the gateway; absent: everything the bank allows them (role admin). */
+    passthrough: a.mode === 'passthrough' ? { roles: a.passthroughRoles, users: a.passthroughUserRoles } : undefined,
+    /** Browser origins allowed for CORS and WebSocket upgrades; `*` allows any. Empty: none. */
+    allowedOrigins: a.allowedOrigins,
+  };
+}
+
+/** Every group, each in the shape the gateway uses, before the defaults that depend on another group. */
+const settingGroups = z.object({
   server: group('The gateway', 'Where it listens and how it logs.', {
     port: setting('PORT', int(0, 65535, 4000), 'HTTP port of the gateway (GraphQL, graphql-ws, health)'),
     host: setting('HOST', textOr('0.0.0.0'), 'interface to listen on'),
     logLevel: setting('LOG_LEVEL', oneOfOr(LOG_LEVELS, 'info'), 'pino, JSON lines (human-readable on a terminal); tokens and secrets redacted'),
     nodeEnv: setting('NODE_ENV', text(), '`production` hides limits and suggestions and turns introspection and GraphiQL off'),
   }),
-  upstream: group('The bank', 'Unset `UPSTREAM_BASE_URL` runs the embedded sandbox, and the gateway logs in to it with its demo credentials.', {
-    baseUrl: setting('UPSTREAM_BASE_URL', httpUrl(), "the bank's `{base_url}`; unset runs the embedded sandbox"),
-    serviceSegment: setting(
-      'UPSTREAM_SERVICE_SEGMENT',
-      z.preprocess(unsetIfEmpty, z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' }).default('svc')).meta({ rule: 'one path segment: letters, digits, . _ -' }),
-      'the service\'s own name, which the documents write as `svc` in paths',
-    ),
-    directDebitBaseUrl: setting('DIRECT_DEBIT_BASE_URL', httpUrl(), 'base of the direct debit API (Document 3)', 'the upstream base'),
-    apiKey: setting('UPSTREAM_API_KEY', text(), '`x-api-key`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
-    productId: setting('UPSTREAM_PRODUCT_ID', text(), '`x-product-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
-    userId: setting('UPSTREAM_USER_ID', text(), '`x-user-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
-    clientKey: setting('UPSTREAM_CLIENT_KEY', text(), "client key for the gateway's own login (key, secret and e-mail come as a set)", "the sandbox's"),
-    clientSecret: setting('UPSTREAM_CLIENT_SECRET', text(), "client secret for the gateway's own login", "the sandbox's"),
-    email: setting(
-      'UPSTREAM_EMAIL',
-      z.preprocess(unsetIfEmpty, z.email({ error: 'must be an e-mail address' }).optional()).meta({ rule: 'e-mail address' }),
-      'e-mail of the API user',
-      "the sandbox's",
-    ),
-    clientId: setting('UPSTREAM_CLIENT_ID', text(), '`x-client-id` of the wallet and KYC endpoints (Document 2, 4.3-4.4)', 'the client key'),
-    timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
-  }),
+  upstream: groupAs('The bank', 'Unset `UPSTREAM_BASE_URL` runs the embedded sandbox, and the gateway logs in to it with its demo credentials.', bankSettings, upstreamOf),
   concurrency: group(
     'Calls in flight to the bank',
     "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. While another client is active, one client holds at most its share of the limit. See [operations.md](operations.md#calls-in-flight-to-the-bank) and [fair share per client](operations.md#fair-share-per-client).",
@@ -152,7 +254,7 @@ export const configSchema = z.object({
       ),
     },
   ),
-  clientRate: group(
+  clientRateLimit: group(
     'Operations per client',
     "A client (API key name, JWT subject, the bank user behind a passthrough token, or an anonymous caller's remote address) may start this many operations per window; the next is refused before execution with `RATE_LIMITED` (HTTP 429 and `Retry-After`). Counted in Redis with `REDIS_URL`, so the limit spans every instance. Off by default. See [operations.md](operations.md#fair-share-per-client).",
     {
@@ -172,42 +274,7 @@ export const configSchema = z.object({
     },
   ),
   sandbox: sandboxSettingsSchema,
-  auth: group('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).', {
-    mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
-    apiKeyHashes: setting(
-      'GATEWAY_API_KEY_HASHES',
-      list(apiKeyHash, (item) => item, 'name:sha256-hex:roles, comma-separated'),
-      'service mode: API keys by hash, each with its roles (`role+role`, or `cardholder@<cardholder id>`); `npm run api-key -- <name> <roles>` prints an entry',
-      'none',
-    ),
-    jwksUrl: setting('JWT_JWKS_URL', httpUrl(), 'service mode: JWTs are verified against this JWKS (the three JWT settings come as a set)'),
-    jwtIssuer: setting('JWT_ISSUER', text(), 'service mode: the issuer JWTs must name'),
-    jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
-    jwtAccessClaims: setting(
-      'JWT_ACCESS_CLAIMS',
-      z.preprocess((v) => (v === undefined || v === '' ? DEFAULT_JWT_ACCESS_CLAIMS.join(',') : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
-      "service mode: the JWT claims whose values grant access: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
-      `\`${DEFAULT_JWT_ACCESS_CLAIMS.join(',')}\``,
-    ),
-    jwtCardholderClaim: setting(
-      'JWT_CARDHOLDER_CLAIM',
-      z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM)).meta({ rule: 'claim name' }),
-      "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only",
-    ),
-    passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),
-    passthroughUserRoles: setting(
-      'PASSTHROUGH_USER_ROLES',
-      list(bankUserGrants, (item) => item, 'bank-user:roles, comma-separated'),
-      "passthrough mode: roles of one bank user (the `sub` of its bank token) instead of `PASSTHROUGH_ROLES`; `user:cardholder@<cardholder id>` binds it to one cardholder",
-      'none',
-    ),
-    allowedOrigins: setting(
-      'ALLOWED_ORIGINS',
-      list(origin, (item) => item.replace(/\/+$/, ''), 'origins, comma-separated, or *'),
-      'browser origins allowed for CORS and WebSocket upgrades',
-      'none (embedded sandbox: `http://localhost:5173` and `http://127.0.0.1:5173`, the example web app)',
-    ),
-  }),
+  auth: groupAs('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).', callerSettings, callerAuthOf),
   audit: group('The audit trail', 'One JSON line per mutation attempt, allowed or refused: who, what, on which records, how it ended. See [operations.md](operations.md#the-audit-trail).', {
     destination: setting('AUDIT_LOG', auditDestination, 'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`'),
     redisMaxLen: setting(
@@ -216,7 +283,7 @@ export const configSchema = z.object({
       'with `REDIS_URL`, every record also goes to the Redis Stream `audit`, shared by every instance and capped near this many records',
     ),
   }),
-  limits: group('What may be asked', 'Limits checked before execution. The shipped operations reach depth 7, cost 23,198 and 199 tokens (test/limits.test.ts keeps them well inside the defaults).', {
+  limits: groupAs('What may be asked', 'Limits checked before execution. The shipped operations reach depth 7, cost 23,198 and 199 tokens (test/limits.test.ts keeps them well inside the defaults).', {
     introspection: setting('INTROSPECTION', flag(), 'schema introspection', 'on, off in production'),
     graphiql: setting('GRAPHIQL', flag(), 'GraphiQL on GET /graphql', 'on, off in production'),
     trustedDocuments: setting('TRUSTED_DOCUMENTS', text(), '`true` (the shipped manifest) or a manifest\'s path: only those documents run', 'off'),
@@ -226,7 +293,8 @@ export const configSchema = z.object({
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
     maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
     maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
-  }),
+    // The gateway needs the manifest's path, whichever way TRUSTED_DOCUMENTS names it.
+  }, ({ trustedDocuments, ...limits }) => ({ ...limits, trustedDocuments: trustedManifestOf(trustedDocuments) })),
   resilience: group('A failing bank', 'See [operations.md](operations.md).', {
     operationDeadlineMs: setting('OPERATION_DEADLINE_MS', int(100, 600_000, 15_000), 'every query or mutation ends by then, whatever the bank does'),
     breaker: z.object({
@@ -256,7 +324,7 @@ export const configSchema = z.object({
     companyCode: setting('WEBHOOK_COMPANY_CODE', text(), "company code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-company)'),
     reconcileIntervalMs: setting('WEBHOOK_RECONCILE_INTERVAL_MS', int(1_000, 86_400_000, 60_000), 'how often the gateway checks that its own webhook subscriptions are still filed at the bank'),
   }),
-  events: group('Live updates out', 'The event log subscriptions resume from (`after`), and Redis to share it across instances.', {
+  events: groupAs('Live updates out', 'The event log subscriptions resume from (`after`), and Redis to share it across instances.', {
     redisUrl: setting(
       'REDIS_URL',
       z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
@@ -264,11 +332,12 @@ export const configSchema = z.object({
     ),
     maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`); also the most events buffered while Redis is away'),
     maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
-  }),
+    // The log's retention goes to the event bus on its own, with or without Redis.
+  }, ({ redisUrl, ...log }) => ({ redisUrl, log })),
   metrics: group('Seeing it run', 'See [operations.md](operations.md).', {
     token: setting('METRICS_TOKEN', text(), 'with it, `/metrics` needs `Authorization: Bearer <token>`'),
   }),
-  tracing: group(
+  tracing: groupAs(
     'Tracing',
     'OpenTelemetry traces, exported over OTLP/HTTP with JSON bodies; off, at no cost, unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set. The standard variables, so a collector sidecar\'s settings apply as they are. See [operations.md](operations.md#tracing).',
     {
@@ -276,11 +345,24 @@ export const configSchema = z.object({
       serviceName: setting('OTEL_SERVICE_NAME', textOr('banking-gateway'), '`service.name` of the exported spans'),
       headers: setting('OTEL_EXPORTER_OTLP_HEADERS', otlpHeaders, "headers of each export, such as a collector's API key (read by the exporter itself)", 'none'),
     },
+    // Absent: tracing is off. The exporter reads its headers from the environment itself.
+    ({ endpoint, serviceName }) => (endpoint ? { endpoint, serviceName } : undefined),
   ),
 });
 
-/** The settings as the schema gives them, before the derived views below. */
-export type Settings = z.output<typeof configSchema>;
+/** The configuration as the gateway uses it: every group in its one shape, with the defaults that depend on another group resolved. */
+export const configSchema = settingGroups.transform((groups) => {
+  const production = groups.server.nodeEnv === 'production';
+  return {
+    ...groups,
+    // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
+    auth: { ...groups.auth, allowedOrigins: groups.auth.allowedOrigins.length > 0 || groups.upstream.bank ? groups.auth.allowedOrigins : EXAMPLE_WEB_ORIGINS },
+    // Production turns introspection and GraphiQL off unless they are switched on explicitly.
+    limits: { ...groups.limits, production, introspection: groups.limits.introspection ?? !production, graphiql: groups.limits.graphiql ?? !production },
+  };
+});
+
+export type Config = z.output<typeof configSchema>;
 
 const reader = settingsReader(configSchema);
 
@@ -368,157 +450,73 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type AuthMode = (typeof AUTH_MODES)[number];
 
-export interface ClientCredentials {
-  clientKey: string;
-  clientSecret: string;
-  email: string;
-}
+/** `T` with the keys `K` optional: for code that builds a part of the configuration and leaves those to their defaults. */
+type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
-/** The bank the gateway calls, once its identity is complete (a real bank, or the embedded sandbox). */
-export interface UpstreamConfig {
-  baseUrl: string;
-  serviceSegment: string;
-  directDebitBaseUrl: string;
-  apiKey: string;
-  productId: string;
-  userId: string;
-  /** Absent: the gateway cannot log in itself and callers must bring a bearer token. */
-  credentials: ClientCredentials | undefined;
-  /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
-  clientId: string | undefined;
-  timeoutMs: number;
-  /** The calls in flight per bank host (src/upstream/adaptive-limit.ts); DEFAULT_CONCURRENCY when absent. */
-  concurrency?: ConcurrencyConfig;
-  /** Kept bank reads (src/upstream/record-cache.ts); none when absent or not enabled. */
-  cache?: CacheConfig;
-}
+/** The configured bank and who the gateway is to it, or the embedded sandbox's (src/sandbox-upstream.ts). */
+export type BankIdentity = NonNullable<Config['upstream']['bank']>;
+
+export type ClientCredentials = NonNullable<BankIdentity['credentials']>;
+
+/**
+ * The bank the gateway calls, with how every call to it goes (upstreamFor). Code that builds one
+ * (tests, the benchmark) may leave out the limit (DEFAULT_CONCURRENCY) and the cache (none).
+ */
+export type UpstreamConfig = BankIdentity & Omit<Config['upstream'], 'bank'> & Partial<Pick<Config, 'concurrency' | 'cache'>>;
 
 /** Which bank reads are kept, how long, and how many (UPSTREAM_CACHE_*). */
-export type CacheConfig = Settings['cache'];
+export type CacheConfig = Config['cache'];
 
 /**
  * The adaptive limit on calls in flight per bank host: where it starts, its bounds, whether it
  * learns, and the cap on one client's share of it (`perClient`, 0 = none).
  */
-export type ConcurrencyConfig = Settings['concurrency'];
+export type ConcurrencyConfig = Config['concurrency'];
 
 /** Operations one client may start per window (0 = no limit). */
-export type ClientRateLimitConfig = Settings['clientRate'];
-
-
-/** What applies to calls to whichever bank the gateway uses, the embedded sandbox included. */
-export interface UpstreamCallSettings extends Pick<Settings['upstream'], 'serviceSegment' | 'timeoutMs'> {
-  concurrency: ConcurrencyConfig;
-  cache: CacheConfig;
-}
+export type ClientRateLimitConfig = Config['clientRateLimit'];
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
-export type WebhookConfig = Settings['webhooks'];
+export type WebhookConfig = Config['webhooks'];
 
 /**
  * The log of published bank events that subscriptions resume from (`after`): Redis Streams with
  * Redis, memory without. Events older than `maxAgeMs`, or past the newest `maxEvents`, are dropped.
  */
-export type EventLogConfig = Pick<Settings['events'], 'maxEvents' | 'maxAgeMs'>;
+export type EventLogConfig = Config['events']['log'];
 
+/** JWTs of an identity provider; code that builds this may leave the claims to their defaults (permissions.ts). */
+export type JwtConfig = WithDefaults<NonNullable<Config['auth']['jwt']>, 'accessClaims' | 'cardholderClaim'>;
 
-/** Who may call the gateway (HTTP, SSE and graphql-ws alike), and what each caller may do. */
-export interface CallerAuthConfig {
-  /**
-   * `none`: anyone, with every permission (embedded sandbox only); `passthrough`: callers bring an
-   * upstream token from accessTokenCreate; `service`: callers present a gateway credential and the
-   * gateway calls the bank with its own login.
-   */
-  mode: AuthMode;
-  /** service: API keys, kept as SHA-256 hashes only, each with a name for logs and metrics and its roles. */
-  apiKeys: ApiKeyConfig[];
-  /** service: JWTs signed by a key of this JWKS, with this issuer and audience. */
-  jwt: JwtConfig | undefined;
-  /** passthrough: what bank users may do through the gateway; absent: everything the bank allows them (role admin). */
-  passthrough?: PassthroughAccessConfig | undefined;
-  /** Browser origins allowed for CORS and WebSocket upgrades; `*` allows any. Empty: none. */
-  allowedOrigins: string[];
-  /** Passthrough: how long the bank's verdict on a caller's token is remembered (default 60 s; tests shorten it). */
-  tokenCheckTtlMs?: number;
-}
+/**
+ * Who may call the gateway, and what each caller may do (the auth group). Code that builds one may
+ * leave out passthrough's roles (everything the bank allows), and may shorten how long the bank's
+ * verdict on a passthrough token is remembered (`tokenCheckTtlMs`, default 60 s).
+ */
+export type CallerAuthConfig = WithDefaults<Omit<Config['auth'], 'jwt'>, 'passthrough'> & { jwt: JwtConfig | undefined; tokenCheckTtlMs?: number };
 
 /** One API key: its name (in logs, metrics and the audit trail), its hash, and what its caller may do. */
-export interface ApiKeyConfig extends Grants {
-  name: string;
-  sha256: string;
-}
-
-export interface JwtConfig {
-  jwksUrl: string;
-  issuer: string;
-  audience: string;
-  /** The claims whose values name roles or permissions (default `scope`, `scp`, `roles`). */
-  accessClaims?: string[];
-  /** The claim that binds a caller to one cardholder (default `cardholder_id`). */
-  cardholderClaim?: string;
-}
-
-/** Passthrough: the roles of every bank user, and of some bank users by the `sub` of their token. */
-export interface PassthroughAccessConfig {
-  roles: Role[];
-  users: ({ user: string } & Grants)[];
-}
+export type ApiKeyConfig = Config['auth']['apiKeys'][number];
 
 /** What may be asked: limits checked before execution, with production's defaults resolved. */
-export type QueryLimitsConfig = Omit<Settings['limits'], 'introspection' | 'graphiql' | 'trustedDocuments'> & {
-  production: boolean;
-  introspection: boolean;
-  graphiql: boolean;
-  /** Path of a persisted-documents manifest; with it, only those documents are executed. */
-  trustedDocuments: string | undefined;
-};
+export type QueryLimitsConfig = Config['limits'];
 
-/** Where spans are exported, and as which service; absent, tracing is off. */
-export interface TracingConfig {
-  /** OTLP/HTTP base address: the exporter posts to `<endpoint>/v1/traces`. */
-  endpoint: string;
-  serviceName: string;
-}
+/** Where spans are exported, and as which service; absent from the configuration, tracing is off. */
+export type TracingConfig = NonNullable<Config['tracing']>;
 
 /** The audit trail: its destination and the cap of its Redis Stream. */
-export type AuditConfig = Settings['audit'];
+export type AuditConfig = Config['audit'];
 
 /** How the gateway survives a failing bank. */
-export type ResilienceConfig = Settings['resilience'];
+export type ResilienceConfig = Config['resilience'];
 /** A circuit breaker per upstream family. */
 export type BreakerConfig = ResilienceConfig['breaker'];
-
-/** The shipped manifest of trusted documents (`TRUSTED_DOCUMENTS=true`). */
-export const SHIPPED_TRUSTED_DOCUMENTS = new URL('../schema/trusted-documents.json', import.meta.url).pathname;
-
-/** The configuration as the gateway uses it: the schema's groups, with the views that depend on several settings. */
-export interface Config {
-  server: Omit<Settings['server'], 'nodeEnv'>;
-  /** Absent: run the embedded sandbox and point the upstream at it. */
-  upstream: UpstreamConfig | undefined;
-  upstreamCalls: UpstreamCallSettings;
-  sandbox: SandboxSettings;
-  webhooks: WebhookConfig;
-  /** With it, events fan out and are deduplicated across gateway instances through Redis. */
-  redisUrl: string | undefined;
-  eventLog: EventLogConfig;
-  auth: CallerAuthConfig;
-  limits: QueryLimitsConfig;
-  clientRateLimit: ClientRateLimitConfig;
-  /** Where the audit trail goes (with `redisUrl`, a Redis Stream too). */
-  audit: AuditConfig;
-  resilience: ResilienceConfig;
-  /** With it, /metrics needs `Authorization: Bearer <token>`. */
-  metricsToken: string | undefined;
-  /** Absent: tracing is off (OTEL_EXPORTER_OTLP_ENDPOINT unset). */
-  tracing: TracingConfig | undefined;
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = reader.read(env);
   const problems = [...(result.ok ? concurrencyProblems(result.settings.concurrency) : result.problems), ...crossSettingProblems(env)];
   if (!result.ok || problems.length > 0) throw new ConfigError(problems);
-  return configFrom(result.settings);
+  return result.settings;
 }
 
 /** The limit's bounds must not cross (the initial limit is simply held within them). */
@@ -526,89 +524,27 @@ function concurrencyProblems({ min, max }: ConcurrencyConfig): string[] {
   return min > max ? [`${variable('concurrency.min')} (${min}) must not be above ${variable('concurrency.max')} (${max})`] : [];
 }
 
-function configFrom(s: Settings): Config {
-  return {
-    server: { port: s.server.port, host: s.server.host, logLevel: s.server.logLevel },
-    upstream: upstreamFrom(s.upstream, s.concurrency, s.cache),
-    upstreamCalls: { serviceSegment: s.upstream.serviceSegment, timeoutMs: s.upstream.timeoutMs, concurrency: s.concurrency, cache: s.cache },
-    sandbox: s.sandbox,
-    webhooks: s.webhooks,
-    redisUrl: s.events.redisUrl,
-    eventLog: { maxEvents: s.events.maxEvents, maxAgeMs: s.events.maxAgeMs },
-    auth: authFrom(s),
-    limits: limitsFrom(s),
-    clientRateLimit: s.clientRate,
-    audit: s.audit,
-    resilience: s.resilience,
-    metricsToken: s.metrics.token,
-    tracing: s.tracing.endpoint ? { endpoint: s.tracing.endpoint, serviceName: s.tracing.serviceName } : undefined,
-  };
-}
-
-function upstreamFrom(u: Settings['upstream'], concurrency: ConcurrencyConfig, cache: CacheConfig): UpstreamConfig | undefined {
-  if (!(u.baseUrl && u.apiKey && u.productId && u.userId)) return undefined;
-  return {
-    baseUrl: u.baseUrl,
-    serviceSegment: u.serviceSegment,
-    directDebitBaseUrl: u.directDebitBaseUrl ?? u.baseUrl,
-    apiKey: u.apiKey,
-    productId: u.productId,
-    userId: u.userId,
-    credentials: u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
-    clientId: u.clientId ?? u.clientKey,
-    timeoutMs: u.timeoutMs,
-    concurrency,
-    cache,
-  };
-}
-
-/** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
-export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
-
-function authFrom(s: Settings): CallerAuthConfig {
-  const a = s.auth;
-  return {
-    mode: a.mode ?? 'none',
-    apiKeys: a.apiKeyHashes,
-    jwt:
-      a.jwksUrl && a.jwtIssuer && a.jwtAudience
-        ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience, accessClaims: a.jwtAccessClaims, cardholderClaim: a.jwtCardholderClaim }
-        : undefined,
-    passthrough: a.mode === 'passthrough' ? { roles: a.passthroughRoles, users: a.passthroughUserRoles } : undefined,
-    // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
-    allowedOrigins: a.allowedOrigins.length > 0 || s.upstream.baseUrl !== undefined ? a.allowedOrigins : EXAMPLE_WEB_ORIGINS,
-  };
-}
-
-/** Production turns introspection and GraphiQL off unless they are switched on explicitly. */
-function limitsFrom(s: Settings): QueryLimitsConfig {
-  const production = s.server.nodeEnv === 'production';
-  const { introspection, graphiql, trustedDocuments, ...rest } = s.limits;
-  const trusted = trustedDocuments?.toLowerCase();
-  return {
-    ...rest,
-    production,
-    introspection: introspection ?? !production,
-    graphiql: graphiql ?? !production,
-    trustedDocuments:
-      trusted === undefined || ['false', '0', 'no', 'off'].includes(trusted)
-        ? undefined
-        : ['true', '1', 'yes', 'on'].includes(trusted)
-          ? SHIPPED_TRUSTED_DOCUMENTS
-          : trustedDocuments,
-  };
+/**
+ * The bank the gateway calls, with how every call to it goes: the configured bank, or the embedded
+ * sandbox when there is none (`npm start` gives its identity, src/sandbox-upstream.ts).
+ */
+export function upstreamFor(config: Pick<Config, 'upstream' | 'concurrency' | 'cache'>, bank: BankIdentity): UpstreamConfig {
+  const { bank: _configured, ...calls } = config.upstream;
+  return { ...bank, ...calls, concurrency: config.concurrency, cache: config.cache };
 }
 
 /** The defaults, for code that builds a gateway without the environment (tests, benchmark). */
-const DEFAULT_SETTINGS = ((result) => {
+const DEFAULT_CONFIG = ((result) => {
   if (!result.ok) throw new ConfigError(result.problems);
   return result.settings;
 })(reader.read({}));
-export const DEFAULT_EVENT_LOG: EventLogConfig = configFrom(DEFAULT_SETTINGS).eventLog;
-export const DEFAULT_LIMITS: QueryLimitsConfig = limitsFrom(DEFAULT_SETTINGS);
-export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_SETTINGS.resilience;
-export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_SETTINGS.concurrency;
-export const DEFAULT_CACHE: CacheConfig = DEFAULT_SETTINGS.cache;
-export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_SETTINGS.clientRate;
-export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_SETTINGS.webhooks;
-export const DEFAULT_AUDIT: AuditConfig = DEFAULT_SETTINGS.audit;
+export const DEFAULT_EVENT_LOG: EventLogConfig = DEFAULT_CONFIG.events.log;
+export const DEFAULT_LIMITS: QueryLimitsConfig = DEFAULT_CONFIG.limits;
+export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_CONFIG.resilience;
+export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_CONFIG.concurrency;
+export const DEFAULT_CACHE: CacheConfig = DEFAULT_CONFIG.cache;
+export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_CONFIG.clientRateLimit;
+export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_CONFIG.webhooks;
+export const DEFAULT_AUDIT: AuditConfig = DEFAULT_CONFIG.audit;
+/** Mode none, as with no AUTH_MODE, but no browser origins: a gateway built without the environment names none. */
+export const DEFAULT_AUTH: CallerAuthConfig = { ...DEFAULT_CONFIG.auth, allowedOrigins: [] };

@@ -6,6 +6,7 @@ import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import { ALL_PERMISSIONS } from './permissions.ts';
 import {
+  DEFAULT_AUTH,
   DEFAULT_CLIENT_RATE_LIMIT,
   DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
@@ -88,8 +89,6 @@ export interface GatewayOptions {
   /** Tracing on (observability/tracing-sdk.ts): operations, loader batches and upstream attempts are spans. */
   tracer?: Tracer | undefined;
 }
-
-const DEFAULT_AUTH: CallerAuthConfig = { mode: 'none', apiKeys: [], jwt: undefined, allowedOrigins: [] };
 
 /**
  * What makes two subscribers' results of one event the same: the bank view their linked reads take

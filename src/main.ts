@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
+import { ConfigError, loadConfig, upstreamFor, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
 import { loadDotEnv } from './env-file.ts';
 import { exitIfPortTaken } from './port-taken.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -48,15 +48,12 @@ async function sandboxUpstream(
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
-    serviceSegment: config.upstreamCalls.serviceSegment,
+    serviceSegment: config.upstream.serviceSegment,
     webhookSigningSecret: webhooks.signingSecret,
     logger: logger.child({ component: 'sandbox' }),
   }).catch((error: unknown) => exitIfPortTaken(error, 'SANDBOX_PORT', 'npm start'));
   logger.debug({ url: sandbox.url }, 'no UPSTREAM_BASE_URL: embedded sandbox started with demo data');
-  return {
-    sandbox,
-    upstream: { ...sandboxUpstreamConfig(sandbox, config.upstreamCalls), concurrency: config.upstreamCalls.concurrency, cache: config.upstreamCalls.cache },
-  };
+  return { sandbox, upstream: upstreamFor(config, sandboxUpstreamConfig(sandbox)) };
 }
 
 async function main(): Promise<void> {
@@ -64,9 +61,10 @@ async function main(): Promise<void> {
   const config = readConfig();
   // Human-readable lines on a terminal (pino-pretty), JSON lines anywhere else.
   const logger = createLogger(config.server.logLevel, undefined, { pretty: process.stdout.isTTY === true });
-  const webhooks = config.upstream ? config.webhooks : sandboxWebhooks(config);
-  const embedded = config.upstream ? undefined : await sandboxUpstream(config, webhooks, logger);
-  const upstream = config.upstream ?? embedded!.upstream;
+  const { bank } = config.upstream;
+  const webhooks = bank ? config.webhooks : sandboxWebhooks(config);
+  const embedded = bank ? undefined : await sandboxUpstream(config, webhooks, logger);
+  const upstream = bank ? upstreamFor(config, bank) : embedded!.upstream;
   // The SDK is loaded only when tracing is on: off, the gateway neither loads nor registers it.
   const tracing = config.tracing ? (await import('./observability/tracing-sdk.ts')).startTracing(config.tracing, logger) : undefined;
   const { createGateway } = await import('./gateway.ts');
@@ -76,14 +74,14 @@ async function main(): Promise<void> {
     upstream,
     logger,
     webhooks,
-    redisUrl: config.redisUrl,
-    eventLog: config.eventLog,
+    redisUrl: config.events.redisUrl,
+    eventLog: config.events.log,
     auth: config.auth,
     limits: config.limits,
     clientRateLimit: config.clientRateLimit,
     audit: config.audit,
     resilience: config.resilience,
-    metricsToken: config.metricsToken,
+    metricsToken: config.metrics.token,
     processMetrics: true,
     tracer: tracing?.tracer,
   });

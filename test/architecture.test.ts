@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers of the gateway (docs/architecture.md): a file imports only from its own layer's
  * allowed neighbours or from layers below it, and no file imports its way into a cycle. The
- * sandbox is a package of its own (sandbox/, checked at the end); tests are left out. Layers, top first; a layer imports only layers listed after it, and inside a layer only
- * the parts named in SIDEWAYS.
+ * sandbox and the settings toolkit are packages of their own (sandbox/ and packages/settings/,
+ * checked at the end), and the gateway reaches its test double through two files only; tests are
+ * left out of the layers. Layers, top first; a layer imports only layers listed after it, and
+ * inside a layer only the parts named in SIDEWAYS.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'tools'],
@@ -35,11 +37,11 @@ const SIDEWAYS = new Set(['start-banner.ts -> logger.ts', 'incremental-delivery.
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
-function files(dir: string): string[] {
+function files(dir: string, { tests = false } = {}): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return files(path);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : files(path, { tests });
+    return name.endsWith('.ts') && (tests || !name.endsWith('.test.ts')) ? [path] : [];
   });
 }
 
@@ -51,6 +53,21 @@ function importsOf(path: string): string[] {
   const text = readFileSync(path, 'utf8');
   return [...text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((match) => resolve(dirname(path), match[1]!));
 }
+
+/** The packages a file names, static, dynamic and type imports alike: `zod`, `@banking-gateway/sandbox/time.ts`. */
+function packageImportsOf(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  return [...text.matchAll(/(?:^(?:import|export)[^'"]*from |^import |\bimport\()\s*'([^.'][^']*)'/gm)].map((match) => match[1]!);
+}
+
+/** `@banking-gateway/sandbox` for `@banking-gateway/sandbox/time.ts`, `zod` for `zod/v4`. */
+const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** The packages `sources` import, Node's own left out. */
+const packagesImportedBy = (sources: string[]): string[] =>
+  [...new Set(sources.flatMap((path) => packageImportsOf(path).map(packageOf)))].filter((name) => !name.startsWith('node:')).sort();
+
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; exports: Record<string, string> };
 
 const graph = new Map(files(SRC).map((path) => [path, importsOf(path)]));
 
@@ -98,7 +115,7 @@ const SANDBOX = fileURLToPath(new URL('../sandbox/', import.meta.url));
 
 describe('the sandbox package', () => {
   const sources = files(join(SANDBOX, 'src'));
-  const manifest = JSON.parse(readFileSync(join(SANDBOX, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const manifest = manifestOf(SANDBOX);
 
   it('imports nothing of the gateway: no relative import leaves sandbox/src', () => {
     const leaving = sources.flatMap((path) => importsOf(path).filter((to) => !to.startsWith(join(SANDBOX, 'src'))).map((to) => `${relative(SANDBOX, path)} -> ${relative(SANDBOX, to)}`));
@@ -137,9 +154,56 @@ describe('the sandbox package', () => {
   });
 
   it('imports only Node and the packages its package.json names', () => {
-    const packages = new Set(
-      sources.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)[^'"]*from '([^.'][^']*)'/gm)].map((match) => match[1]!.split('/')[0]!)),
+    expect(packagesImportedBy(sources)).toEqual(Object.keys(manifest.dependencies).sort());
+  });
+
+  it('exports only the entry points used outside it, so nothing else of it is imported by accident', () => {
+    const ROOT = fileURLToPath(new URL('../', import.meta.url));
+    const users = ['src', 'test', 'bench', 'examples'].flatMap((dir) => files(join(ROOT, dir), { tests: true }));
+    const used = new Set(
+      users.flatMap((path) => packageImportsOf(path).filter((specifier) => packageOf(specifier) === manifest.name).map((specifier) => `.${specifier.slice(manifest.name.length)}`)),
     );
-    expect([...packages].filter((name) => !name.startsWith('node:')).sort()).toEqual(Object.keys(manifest.dependencies).sort());
+    expect(Object.keys(manifest.exports).sort()).toEqual([...used].sort());
+  });
+});
+
+describe('the packages src/ imports', () => {
+  /** The embedded start and the adapter that points the gateway at a sandbox: its only doors to its test double. */
+  const SANDBOX_DOORS = ['main.ts', 'sandbox-upstream.ts'];
+
+  it('imports the sandbox package (or any of its entry points) only in main.ts and sandbox-upstream.ts', () => {
+    const wrong = files(SRC, { tests: true })
+      .filter((path) => !SANDBOX_DOORS.includes(relative(SRC, path)))
+      .flatMap((path) => packageImportsOf(path).filter((specifier) => packageOf(specifier) === '@banking-gateway/sandbox').map((specifier) => `${relative(SRC, path)} -> ${specifier}`));
+    expect(wrong).toEqual([]);
+  });
+});
+
+const SETTINGS = fileURLToPath(new URL('../packages/settings/', import.meta.url));
+
+describe('the settings package', () => {
+  const sources = files(join(SETTINGS, 'src'));
+  const manifest = manifestOf(SETTINGS);
+  const ROOT = fileURLToPath(new URL('../', import.meta.url));
+  /** This repository's packages besides the settings package: the gateway, the sandbox and the example app. */
+  const siblings = (manifestOf(ROOT) as unknown as { workspaces: string[] }).workspaces
+    .map((dir) => manifestOf(join(ROOT, dir)).name)
+    .concat(manifestOf(ROOT).name)
+    .filter((name) => name !== manifest.name);
+
+  it('imports nothing of the gateway or the sandbox: no relative import leaves it, and no import names another package of this repository', () => {
+    const all = files(SETTINGS, { tests: true });
+    const leaving = all.flatMap((path) => importsOf(path).filter((to) => !to.startsWith(SETTINGS)).map((to) => `${relative(SETTINGS, path)} -> ${relative(SETTINGS, to)}`));
+    const named = all.flatMap((path) => packageImportsOf(path).filter((specifier) => siblings.includes(packageOf(specifier))).map((specifier) => `${relative(SETTINGS, path)} -> ${specifier}`));
+    expect([...leaving, ...named]).toEqual([]);
+    expect(siblings).toEqual(expect.arrayContaining(['@banking-gateway/sandbox', 'banking-graphql-gateway']));
+  });
+
+  it('imports only Node and the packages its package.json names', () => {
+    expect(packagesImportedBy(sources)).toEqual(Object.keys(manifest.dependencies).sort());
+  });
+
+  it('has no import cycle between files', () => {
+    expect(cyclesIn(new Map(sources.map((path) => [path, importsOf(path)])), SETTINGS)).toEqual([]);
   });
 });

@@ -35,8 +35,8 @@ describe('compose.yaml', () => {
     for (const name of ['gateway-1', 'gateway-2']) {
       const config = loadConfig(compose.services[name]!.environment!);
       expect(config.auth.mode).toBe('service');
-      expect(config.upstream?.baseUrl).toBe('http://sandbox:4010');
-      expect(config.redisUrl).toBe('redis://redis:6379');
+      expect(config.upstream.bank?.baseUrl).toBe('http://sandbox:4010');
+      expect(config.events.redisUrl).toBe('redis://redis:6379');
       expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
     }
     expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');
@@ -84,9 +84,13 @@ describe('Dockerfile', () => {
 
   it('ships the schema directory the runtime reads (the trusted-documents manifest) and every directory the typecheck covers', () => {
     expect(runtime).toMatch(/^COPY schema \.\/schema$/m);
-    // The gateway imports the sandbox package (@banking-gateway/sandbox): its sources, and its manifest so npm links it.
+    // The gateway imports the sandbox package (@banking-gateway/sandbox) and the settings package
+    // (@banking-gateway/settings): their sources, and their manifests so npm links them.
     expect(runtime).toMatch(/^COPY sandbox\/src \.\/sandbox\/src$/m);
     expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(/^COPY sandbox\/package\.json \.\/sandbox\/$/m);
+    expect(runtime).toMatch(/^COPY packages\/settings\/src \.\/packages\/settings\/src$/m);
+    expect(runtime).toMatch(/^COPY packages\/settings\/package\.json \.\/packages\/settings\/$/m);
+    expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(/^COPY packages\/settings\/package\.json \.\/packages\/settings\/$/m);
     const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8')) as { include: string[] };
     const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
     for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {

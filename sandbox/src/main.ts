@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { DEMO_CREDENTIALS, startSandbox } from './index.ts';
-import { ConfigError, loadSandboxSettings, type SandboxSettings } from './settings.ts';
+import { ConfigError } from '@banking-gateway/settings';
+import { loadSandboxSettings, type SandboxSettings } from '@banking-gateway/settings/sandbox';
 
-/** `npm run sandbox`: the sandbox on its own, configured from the environment (settings.ts). */
+/** `npm run sandbox`: the sandbox on its own, configured from the environment (its settings: @banking-gateway/settings/sandbox). */
 
 /** A port that cannot be had is the operator's to fix: one line naming the variable, exit 1, no stack trace. */
 function exitIfPortTaken(error: unknown): never {

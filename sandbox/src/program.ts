@@ -1,12 +1,15 @@
+import { PROGRAMS } from '@banking-gateway/settings/sandbox';
 import { badRequest } from './http.ts';
 
 /**
  * The card program the sandbox runs (Document 2: "some operations exist only for supported
  * programs"; Document 1, section 9). One program at a time: CARDS (the issuing family, with
  * wallets, KYC and assigned physical cards) or BANKING (cards spend the business balance).
- * This table is the one place that decides what each program allows.
+ * This table is the one place that decides what each program allows. Their names are the values
+ * of SANDBOX_PROGRAM, declared beside that setting (@banking-gateway/settings/sandbox) so the
+ * gateway can hold the sandbox's settings without importing the sandbox.
  */
-export const PROGRAMS = ['CARDS', 'BANKING'] as const;
+export { PROGRAMS };
 export type Program = (typeof PROGRAMS)[number];
 
 /** Operations only some programs offer, named as the document's change history names them. */

@@ -23,7 +23,7 @@ describe('the configuration docs', () => {
     const defaults = loadConfig({});
     const byVariable = new Map(SETTINGS.map((entry) => [entry.meta.env, defaultOf(entry)]));
     expect(byVariable.get('PORT')).toBe(`\`${defaults.server.port}\``);
-    expect(byVariable.get('EVENT_LOG_MAX_AGE_MS')).toBe(`\`${defaults.eventLog.maxAgeMs}\``);
+    expect(byVariable.get('EVENT_LOG_MAX_AGE_MS')).toBe(`\`${defaults.events.log.maxAgeMs}\``);
     expect(byVariable.get('BREAKER_ERROR_RATE')).toBe(`\`${defaults.resilience.breaker.errorRate}\``);
     expect(byVariable.get('REDIS_URL')).toBe('unset');
   });

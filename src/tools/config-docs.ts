@@ -26,7 +26,7 @@ export function defaultOf(entry: SettingEntry): string {
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
 function groups(): { meta: GroupMeta; entries: SettingEntry[] }[] {
-  return Object.entries(configSchema.shape).map(([key, schema]) => ({
+  return Object.entries(configSchema.in.shape).map(([key, schema]) => ({
     meta: (schema as z.ZodType).meta() as unknown as GroupMeta,
     entries: SETTINGS.filter((entry) => entry.path[0] === key),
   }));
