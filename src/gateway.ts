@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
+import { auditMetrics } from './audit/metrics.ts';
 import { useMutationAudit } from './audit/plugin.ts';
 import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
@@ -131,6 +132,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     observer: { ...metrics.clientLimits, refused: () => metrics.clientLimits.refused('operations_per_window') },
   });
+  const audited = auditMetrics(metrics.registry);
   const auditTrail = createAuditTrail({
     destination: options.audit?.destination ?? { kind: 'off' },
     redisUrl: options.redisUrl,
@@ -138,7 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     redisMaxLen: options.audit?.redisMaxLen,
     stdout: options.audit?.stdout,
     logger,
-    observer: metrics.audit,
+    observer: audited,
   });
   const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
   const persisted = persistedDocuments(limits, logger, persistedQueries);
@@ -161,7 +163,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
-    watchers: [useMutationAudit(auditTrail, metrics.mutation)],
+    watchers: [useMutationAudit(auditTrail, audited.mutation)],
     clientError: metrics.clientError,
     plugins: [
       metrics.plugin,

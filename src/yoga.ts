@@ -12,7 +12,7 @@ import type { EventBus } from './events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
-import { whenExecuted } from './observability/metrics.ts';
+import { whenExecuted } from './observability/operation-outcome.ts';
 import { useTracing } from './observability/tracing.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import type { OperationBounds } from './upstream/operation.ts';

@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'events'],
   ['security'],
   ['upstream'],
-  ['logger.ts', 'redis-options.ts'],
+  ['logger.ts', 'redis-options.ts', 'metrics-registry.ts'],
   ['config.ts'],
   ['permissions.ts'],
 ];

@@ -6,7 +6,7 @@ import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
 import { occurrenceKey, readEvent, type BankEvent } from './models.ts';
 
-/** How a delivery ended, for the metrics (observability/metrics.ts counts them). */
+/** How a delivery ended, for the metrics (events/metrics.ts counts them). */
 export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 /**
