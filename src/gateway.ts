@@ -35,6 +35,7 @@ import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { clientRateLimit } from './security/client-limits.ts';
+import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
@@ -111,7 +112,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const resilience = { ...DEFAULT_RESILIENCE, ...options.resilience };
   const metrics = createMetrics({
     openSubscriptions: () => events.activeSubscriptions(),
-    token: options.metricsToken,
     processMetrics: options.processMetrics,
     recordCache: () => {
       const cache = upstream.cache;
@@ -165,6 +165,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     tracer: options.tracer,
     watchers: [useMutationAudit(auditTrail, audited.mutation)],
     clientError: metrics.clientError,
+    routes: gatewayRoutes({
+      readiness: {
+        upstream,
+        upstreamBaseUrl: options.upstream.baseUrl,
+        timing: options.readiness,
+        checks: {
+          // Only with Redis: the memory bus has nothing outside the process to fail.
+          ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+          webhooks: () => webhookReconciler.coverage(),
+        },
+        stopping: () => server.stopping,
+      },
+      metrics: { registry: metrics.registry, token: options.metricsToken },
+      webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
+      originAllowed: auth.originAllowed,
+    }),
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,
@@ -183,16 +199,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes: limits.maxBodyBytes,
     socketDocuments: persisted.forSocket,
     upstream,
-    upstreamBaseUrl: options.upstream.baseUrl,
     logger,
-    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
-    metrics,
-    readinessTiming: options.readiness,
-    readinessChecks: {
-      // Only with Redis: the memory bus has nothing outside the process to fail.
-      ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
-      webhooks: () => webhookReconciler.coverage(),
-    },
     endSubscriptions: () => events.endSubscriptions(),
     onStop: async () => {
       webhookReconciler.stop();

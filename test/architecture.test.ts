@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'tools'],
   ['start-banner.ts', 'env-file.ts', 'port-taken.ts', 'sandbox-upstream.ts'],
   ['gateway.ts'],
-  ['server.ts'],
+  ['server.ts', 'routes'],
   ['ws.ts', 'health.ts'],
   ['ws-legacy.ts'],
   ['yoga.ts'],

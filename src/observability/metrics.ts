@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
-import { bearerToken } from '../auth/credentials.ts';
 import type { RefusalObserver } from '../auth/refusal-log.ts';
 import { callerRefusalMetrics } from '../auth/refusal-metrics.ts';
 import type { EventBusObserver } from '../events/bus.ts';
@@ -9,7 +7,6 @@ import type { WebhookOutcome } from '../events/intake.ts';
 import { eventBusMetrics, webhookMetrics } from '../events/metrics.ts';
 import { createMetricsRegistry } from '../metrics-registry.ts';
 import { clientLimitMetrics, type ClientLimitMetrics } from '../security/metrics.ts';
-import { sameSecret } from '../security/secrets.ts';
 import { upstreamMetrics } from '../upstream/metrics.ts';
 import type { UpstreamObserver } from '../upstream/observer.ts';
 import { recordCacheMetrics, type RecordCacheReading } from '../upstream/record-cache-metrics.ts';
@@ -18,7 +15,7 @@ import { operationMetrics } from './operation-metrics.ts';
 /**
  * The gateway's Prometheus metrics, gathered on one registry per gateway: each subsystem's own,
  * defined beside it, handed to it as its observer. (The audit trail's are made where the gateway
- * is wired: audit/ sits above this layer.)
+ * is wired: audit/ sits above this layer.) GET /metrics reads the registry: routes/metrics.ts.
  */
 export interface GatewayMetrics {
   registry: Registry;
@@ -36,15 +33,11 @@ export interface GatewayMetrics {
   clientError(code: string): void;
   /** Operations by name, type and outcome, refusals and HTTP answers. */
   plugin: Plugin;
-  /** GET /metrics. */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 export interface MetricsOptions {
   /** Open subscriptions right now (the event bus counts them). */
   openSubscriptions: () => number;
-  /** With it, /metrics needs `Authorization: Bearer <token>`. */
-  token?: string | undefined;
   /** Node's process metrics (CPU, memory, event loop lag, GC); off in tests, which run many gateways. */
   processMetrics?: boolean;
   /** The record cache's counts now; undefined when it is off (UPSTREAM_CACHE=false). */
@@ -64,15 +57,5 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     webhook: webhookMetrics(registry),
     events: eventBusMetrics(registry),
     callers: callerRefusalMetrics(registry),
-    handle: async (req, res) => {
-      if (options.token && !sameSecret(bearerToken(req.headers.authorization) ?? '', options.token)) {
-        res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' });
-        res.end('metrics need Authorization: Bearer <METRICS_TOKEN>\n');
-        return;
-      }
-      const body = await registry.metrics();
-      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
-      res.end(body);
-    },
   };
 }
