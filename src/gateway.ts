@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
+import { auditMetrics } from './audit/metrics.ts';
 import { useMutationAudit } from './audit/plugin.ts';
 import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
@@ -35,6 +36,7 @@ import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { useOperationLog } from './observability/operation-log.ts';
 import { clientRateLimit } from './security/client-limits.ts';
+import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
@@ -109,7 +111,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const resilience = { ...DEFAULT_RESILIENCE, ...options.resilience };
   const metrics = createMetrics({
     openSubscriptions: () => events.activeSubscriptions(),
-    token: options.metricsToken,
     processMetrics: options.processMetrics,
     recordCache: () => {
       const cache = upstream.cache;
@@ -130,6 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     observer: { ...metrics.clientLimits, refused: () => metrics.clientLimits.refused('operations_per_window') },
   });
+  const audited = auditMetrics(metrics.registry);
   const auditTrail = createAuditTrail({
     destination: options.audit?.destination ?? { kind: 'off' },
     redisUrl: options.redisUrl,
@@ -137,7 +139,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     redisMaxLen: options.audit?.redisMaxLen,
     stdout: options.audit?.stdout,
     logger,
-    observer: metrics.audit,
+    observer: audited,
   });
   const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
   const persisted = persistedDocuments(limits, logger, persistedQueries);
@@ -160,8 +162,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
-    watchers: [useMutationAudit(auditTrail, metrics.mutation)],
+    watchers: [useMutationAudit(auditTrail, audited.mutation)],
     clientError: metrics.clientError,
+    routes: gatewayRoutes({
+      readiness: {
+        upstream,
+        upstreamBaseUrl: options.upstream.baseUrl,
+        timing: options.readiness,
+        checks: {
+          // Only with Redis: the memory bus has nothing outside the process to fail.
+          ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+          webhooks: () => webhookReconciler.coverage(),
+        },
+        stopping: () => server.stopping,
+      },
+      metrics: { registry: metrics.registry, token: options.metricsToken },
+      webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
+      originAllowed: auth.originAllowed,
+    }),
     plugins: [
       metrics.plugin,
       useOperationLog() as Plugin,
@@ -180,16 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBodyBytes: limits.maxBodyBytes,
     socketDocuments: persisted.forSocket,
     upstream,
-    upstreamBaseUrl: options.upstream.baseUrl,
     logger,
-    webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
-    metrics,
-    readinessTiming: options.readiness,
-    readinessChecks: {
-      // Only with Redis: the memory bus has nothing outside the process to fail.
-      ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
-      webhooks: () => webhookReconciler.coverage(),
-    },
     endSubscriptions: () => events.endSubscriptions(),
     onStop: async () => {
       webhookReconciler.stop();

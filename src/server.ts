@@ -1,12 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallerAuth } from './auth/index.ts';
-import { preflightRefusal } from './auth/origins.ts';
 import type { ResilienceConfig } from './config.ts';
 import { WEBHOOK_PATH } from './events/intake.ts';
-import { readiness, type ReadinessCheck, type ReadinessTiming } from './health.ts';
 import type { Logger } from './logger.ts';
-import type { GatewayMetrics } from './observability/metrics.ts';
 import type { SocketDocuments } from './security/persisted-queries.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import { attachGraphqlWs } from './ws.ts';
@@ -22,17 +19,8 @@ export interface GatewayServerOptions {
   maxBodyBytes: number;
   /** How a WebSocket operation names its document: text, or a persisted hash (security/limits.ts). */
   socketDocuments: SocketDocuments;
-  /** GET /metrics (Prometheus). */
-  metrics: Pick<GatewayMetrics, 'handle'>;
   upstream: UpstreamRuntime;
-  upstreamBaseUrl: string;
-  /** What /readyz checks beside the bank, by name (Redis, webhook coverage). */
-  readinessChecks?: Record<string, ReadinessCheck>;
-  /** How fresh the evidence about the bank must be (default: DEFAULT_READINESS_TIMING). */
-  readinessTiming?: ReadinessTiming | undefined;
   logger: Logger;
-  /** POST /webhooks: the bank's event deliveries. */
-  webhookIntake: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Ends every open subscription with a proper completion (the event bus), first thing on stop. */
   endSubscriptions?: () => Promise<void>;
   /** Closes what the server's owner opened (the event bus), after the last request. */
@@ -50,6 +38,8 @@ export interface GatewayServer {
   stop(graceMs?: number): Promise<void>;
   /** HTTP requests being answered now. */
   readonly inFlight: number;
+  /** From the start of `stop` on: /readyz answers 503 (routes/readyz.ts). */
+  readonly stopping: boolean;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -63,7 +53,10 @@ const SHUTTING_DOWN = {
 };
 
 
-/** HTTP (Yoga, with SSE subscriptions), graphql-ws on the same path, webhook intake, health, graceful stop. */
+/**
+ * HTTP (Yoga, with SSE subscriptions and the routes outside GraphQL: routes/), graphql-ws on the
+ * same path, graceful stop.
+ */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const { yoga, upstream, logger } = options;
   let stopping = false;
@@ -72,9 +65,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    // The stop's own refusal stays here rather than in a plugin: it is the drain's (this server's
+    // state, and the connection it closes so a kept-alive client reconnects to another instance).
+    // The bank redelivers a refused event later, to an instance that is up.
     if (stopping && (path === GRAPHQL_PATH || path === WEBHOOK_PATH)) {
-      // The bank redelivers a refused event later, to an instance that is up.
       return sendJson(res, 503, SHUTTING_DOWN, { connection: 'close', 'retry-after': '1' });
     }
     inFlight.add(res);
@@ -82,26 +76,6 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       inFlight.delete(res);
       if (inFlight.size === 0) drained?.();
     });
-    if (path === '/metrics') {
-      void options.metrics.handle(req, res);
-      return;
-    }
-    if (path === '/readyz') {
-      if (stopping) return sendJson(res, 503, { status: 'stopping' });
-      void readiness(upstream, options.upstreamBaseUrl, options.readinessChecks, options.readinessTiming).then(({ ready, body }) => sendJson(res, ready ? 200 : 503, body));
-      return;
-    }
-    if (path === WEBHOOK_PATH) {
-      void options.webhookIntake(req, res);
-      return;
-    }
-    if (path === '/') {
-      res.writeHead(302, { location: GRAPHQL_PATH });
-      res.end();
-      return;
-    }
-    const refused = preflightRefusal(options.auth.originAllowed, req.method, req.headers as Record<string, string>);
-    if (refused) return sendJson(res, 403, refused);
     void yoga.handle(req, res);
   });
 
@@ -132,6 +106,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       }),
     get inFlight() {
       return inFlight.size;
+    },
+    get stopping() {
+      return stopping;
     },
     stop: async (graceMs = 10_000) => {
       stopping = true;

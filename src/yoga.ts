@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
+import { useCORS } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, useExecutionCancellation, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from './auth/csrf.ts';
@@ -12,7 +13,7 @@ import type { EventBus } from './events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from './logger.ts';
-import { whenExecuted } from './observability/metrics.ts';
+import { whenExecuted } from './observability/operation-outcome.ts';
 import { useTracing } from './observability/tracing.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import type { OperationBounds } from './upstream/operation.ts';
@@ -57,6 +58,11 @@ export interface YogaOptions {
   /** The gateway's own webhook subscriptions; none when absent. */
   gatewayWebhooks?: GatewayContext['gatewayWebhooks'];
   graphiql?: boolean;
+  /**
+   * Answers outside GraphQL (routes/: /healthz, /readyz, /metrics, /webhooks...): registered first,
+   * and what one answers goes out as it made it.
+   */
+  routes?: Plugin[];
   /** Limits, metrics and the like, in the order they should run (after authentication). */
   plugins?: Plugin[];
   /** Plugins that watch every executed operation: before authentication's and the limits', so they see those stop one. */
@@ -115,6 +121,37 @@ function useOperationBounds(upstream: UpstreamRuntime): Plugin {
   };
 }
 
+/** The requests a route answered (YogaOptions.routes). */
+const routed = new WeakSet<Request>();
+
+/** A route whose answers the plugins after it leave alone (graphqlOnly). */
+function answeredAlone(route: Plugin): Plugin {
+  const { onRequest } = route;
+  if (!onRequest) return route;
+  return {
+    ...route,
+    onRequest: (payload) =>
+      onRequest({
+        ...payload,
+        endResponse: (response) => {
+          routed.add(payload.request);
+          payload.endResponse(response);
+        },
+      }),
+  };
+}
+
+/**
+ * A plugin whose response hook passes over the routes' answers: they go out as a route made them,
+ * with no CORS headers, request id, ETag or compression, and are not counted among the GraphQL
+ * endpoint's answers, as when node:http answered them before Yoga.
+ */
+function graphqlOnly(plugin: Plugin): Plugin {
+  const { onResponse } = plugin;
+  if (!onResponse) return plugin;
+  return { ...plugin, onResponse: (payload) => (routed.has(payload.request) ? undefined : onResponse(payload)) };
+}
+
 /** Every answer says which request it was, so a caller can quote it to an operator. */
 const useRequestId = (): Plugin => ({
   onRequest: ({ request }) => {
@@ -143,7 +180,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     // The body limit is ours (security/body-size.ts, MAX_BODY_BYTES): checked on Content-Length before
     // parsing, counted only for chunked bodies. Yoga's own would pipe every body through a stream as well.
     maxRequestBodySize: false,
-    cors: auth.cors,
+    // Ours, after the routes (below): Yoga's own would answer every OPTIONS, a route's included, with a 204.
+    cors: false,
     graphiql:
       options.graphiql === false
         ? false
@@ -153,22 +191,27 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger, options.clientError) },
     logging: yogaLogging(options.logger),
-    // Tracing first: its span is the parent of all the others do. Compression last: every other
-    // plugin has set its headers by then (the ETag names the JSON).
+    // Tracing first: its span is the parent of all the others do. Then the routes, before anything
+    // of GraphQL sees their requests. Compression last: every other plugin has set its headers by
+    // then (the ETag names the JSON).
     plugins: [
       ...(options.tracer ? [useTracing(options.tracer, (request) => requestIds.get(request))] : []),
-      useRequestId(),
-      useCodedEmptyRefusals(),
-      useOperationBounds(options.upstream),
-      // The executor stops resolving when the client has left (Yoga's plugin hands it the request's
-      // signal): an abandoned screen ends as one aborted execution, not an error per field left.
-      useExecutionCancellation(),
-      ...incrementalDelivery(),
-      ...(options.watchers ?? []),
-      ...auth.plugins,
-      ...(options.plugins ?? []),
-      useConditionalGet(),
-      useResponseCompression(),
+      ...(options.routes ?? []).map(answeredAlone),
+      ...[
+        ...(auth.cors === false ? [] : [useCORS(auth.cors) as Plugin]),
+        useRequestId(),
+        useCodedEmptyRefusals(),
+        useOperationBounds(options.upstream),
+        // The executor stops resolving when the client has left (Yoga's plugin hands it the request's
+        // signal): an abandoned screen ends as one aborted execution, not an error per field left.
+        useExecutionCancellation(),
+        ...incrementalDelivery(),
+        ...(options.watchers ?? []),
+        ...auth.plugins,
+        ...(options.plugins ?? []),
+        useConditionalGet(),
+        useResponseCompression(),
+      ].map(graphqlOnly),
     ],
     context: async ({ request, req }) => {
       const address = remoteAddressOf(req);

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'tools'],
   ['start-banner.ts', 'env-file.ts', 'port-taken.ts', 'sandbox-upstream.ts'],
   ['gateway.ts'],
-  ['server.ts'],
+  ['server.ts', 'routes'],
   ['ws.ts', 'health.ts'],
   ['ws-legacy.ts'],
   ['yoga.ts'],
@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'events'],
   ['security'],
   ['upstream'],
-  ['logger.ts', 'redis-options.ts'],
+  ['logger.ts', 'redis-options.ts', 'metrics-registry.ts'],
   ['config.ts'],
   ['permissions.ts'],
 ];

@@ -1,6 +1,6 @@
 import { isObjectType, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { BANK_ORDER } from '../src/schema/common.ts';
+import { BANK_ORDER } from '../src/schema/list-order.ts';
 import { buildSchema } from '../src/schema/index.ts';
 import { rawUpstream, useKit } from './kit.ts';
 

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { rootFields } from '../auth/operations.ts';
 import type { GatewayContext } from '../context.ts';
-import { whenExecuted, type FinalResult } from '../observability/metrics.ts';
+import { whenExecuted, type FinalResult } from '../observability/operation-outcome.ts';
 import { traceIdOf } from '../observability/tracing.ts';
 import { openAttempts, type Attempt } from './attempts.ts';
 import type { AuditRecord } from './record.ts';

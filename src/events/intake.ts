@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { readAtMost } from '../security/body-size.ts';
 import { sameSecret } from '../security/secrets.ts';
 import type { EventBus } from './bus.ts';
 import { occurrenceKey, readEvent, type BankEvent } from './models.ts';
 
-/** How a delivery ended, for the metrics (observability/metrics.ts counts them). */
+/** How a delivery ended, for the metrics (events/metrics.ts counts them). */
 export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 /**
@@ -17,7 +17,7 @@ export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
  * half a second): subscribers get it after, and never hold the sender up.
  */
 
-/** Where the bank delivers events (server.ts routes it; the reconciler files subscriptions to it). */
+/** Where the bank delivers events (routes/webhooks.ts routes it; the reconciler files subscriptions to it). */
 export const WEBHOOK_PATH = '/webhooks';
 
 /** A signature older or newer than this is refused, so a captured delivery cannot be replayed later. */
@@ -40,18 +40,17 @@ export function signatureFor(secret: string, timestamp: string, rawBody: string)
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+function header(request: Request, name: string): string | undefined {
+  return request.headers.get(name) ?? undefined;
 }
 
-function checkSender(req: IncomingMessage, rawBody: string, options: IntakeOptions): Outcome | null {
+function checkSender(request: Request, rawBody: string, options: IntakeOptions): Outcome | null {
   const { apiKey, signingSecret } = options.config;
-  const given = header(req, 'x-api-key');
+  const given = header(request, 'x-api-key');
   if (!apiKey || !given || !sameSecret(given, apiKey)) return { status: 401, body: { error: 'x-api-key is missing or wrong' } };
   if (!signingSecret) return null;
-  const timestamp = header(req, 'x-timestamp');
-  const signature = header(req, 'x-signature');
+  const timestamp = header(request, 'x-timestamp');
+  const signature = header(request, 'x-signature');
   if (!timestamp || !signature) return { status: 401, body: { error: 'x-timestamp and x-signature are required' } };
   const age = Math.abs((options.now ?? Date.now)() / 1000 - Number(timestamp));
   if (!/^\d+$/.test(timestamp) || age > SIGNATURE_TOLERANCE_SECONDS) {
@@ -62,25 +61,20 @@ function checkSender(req: IncomingMessage, rawBody: string, options: IntakeOptio
 }
 
 /** Reads at most `limit` bytes; past that the delivery is refused without reading the rest. */
-async function readBody(req: IncomingMessage, limit: number): Promise<string | 'too large'> {
-  const declared = Number(req.headers['content-length'] ?? 0);
+async function readBody(request: Request, limit: number): Promise<string | 'too large'> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) return 'too large';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (!request.body) return '';
+  const bytes = await readAtMost(request.body, limit);
+  return bytes === null ? 'too large' : Buffer.from(bytes).toString('utf8');
 }
 
-async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Outcome> {
-  if (req.method !== 'POST') return { status: 405, body: { error: 'use POST' } };
+async function receive(request: Request, options: IntakeOptions): Promise<Outcome> {
+  if (request.method !== 'POST') return { status: 405, body: { error: 'use POST' } };
   if (!options.config.apiKey) return { status: 404, body: { error: 'webhook intake is not configured (WEBHOOK_API_KEY)' } };
-  const rawBody = await readBody(req, options.config.maxBytes);
+  const rawBody = await readBody(request, options.config.maxBytes);
   if (rawBody === 'too large') return { status: 413, body: { error: `body exceeds ${options.config.maxBytes} bytes` } };
-  const refused = checkSender(req, rawBody, options);
+  const refused = checkSender(request, rawBody, options);
   if (refused) return refused;
   let parsed: unknown;
   try {
@@ -101,18 +95,22 @@ async function receive(req: IncomingMessage, options: IntakeOptions): Promise<Ou
   return { status: 202, body: { status: 'accepted', id: event.id } };
 }
 
-export function createWebhookIntake(options: IntakeOptions) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/** The intake: a delivery in, the answer for the bank out. */
+export type WebhookIntake = (request: Request) => Promise<Response>;
+
+export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
+  return async (request) => {
     let outcome: Outcome;
     try {
-      outcome = await receive(req, options);
+      outcome = await receive(request, options);
     } catch (error) {
       options.logger.error({ err: error }, 'webhook intake failed');
       outcome = { status: 500, body: { error: 'internal error' } };
     }
     if (outcome.status >= 400 && outcome.status !== 404) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
     options.onOutcome?.(outcome.status === 202 ? 'accepted' : outcome.status === 200 ? 'duplicate' : 'rejected', outcome.status);
-    res.writeHead(outcome.status, { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) });
-    res.end(JSON.stringify(outcome.body));
+    // The rest of an oversized body is never read, so the connection cannot carry another request.
+    const headers = { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) };
+    return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
   };
 }

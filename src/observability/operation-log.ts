@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { describeOperation, outcomeOf, whenExecuted } from './metrics.ts';
+import { describeOperation, outcomeOf, whenExecuted } from './operation-outcome.ts';
 import { traceIdOf } from './tracing.ts';
 
 /**

@@ -3,7 +3,7 @@ import { ATTR_HTTP_REQUEST_METHOD, ATTR_URL_PATH } from '@opentelemetry/semantic
 import { GraphQLError, getOperationAST, type DocumentNode } from 'graphql';
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { describeOperation, whenExecuted, type FinalResult } from './metrics.ts';
+import { describeOperation, whenExecuted, type FinalResult } from './operation-outcome.ts';
 
 /**
  * OpenTelemetry spans for GraphQL operations, with span names and attributes after Hive Gateway's

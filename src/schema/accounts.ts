@@ -10,19 +10,13 @@ import {
   type BalanceHistoryEntry,
   type Balance as BalanceShape,
 } from '../upstream/accounts.ts';
-import {
-  DateRangeInput,
-  Money,
-  MUTATION_ERRORS,
-  dateRangeRule,
-  idempotencyKeyArg,
-  money,
-  pagedConnection,
-  upstreamIdFrom,
-  BANK_ORDER,
-  bankIdIn,
-  globalIdRule, recordIdDescription
-} from './common.ts';
+import { pagedConnection } from './connections.ts';
+import { DateRangeInput, dateRangeRule } from './dates.ts';
+import { BANK_ORDER } from './list-order.ts';
+import { Money, money } from './money.ts';
+import { MUTATION_ERRORS } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { upstreamIdFrom, bankIdIn, globalIdRule, recordIdDescription } from './record-ids.ts';
 import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, sections 4.1-4.2 in the graph: accounts, balances, transactions, balance history. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { AccessToken } from '../upstream/auth.ts';
 import { UpstreamAuthError, UpstreamRejectedError } from '../upstream/errors.ts';
-import { MUTATION_ERRORS } from './common.ts';
+import { MUTATION_ERRORS } from './mutation-errors.ts';
 
 /** Document 1, section 4.1: the login endpoint, for clients that hold their own credentials. */
 

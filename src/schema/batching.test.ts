@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadByIdOrList } from './common.ts';
+import { loadByIdOrList } from './batched-reads.ts';
 
 function source(total: number) {
   const items = Array.from({ length: total }, (_, i) => ({ id: `id${i}` }));

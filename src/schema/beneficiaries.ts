@@ -14,18 +14,12 @@ import {
   type BeneficiaryWriteRequest,
 } from '../upstream/beneficiaries.ts';
 import { TransferMethod } from './accounts.ts';
-import {
-  MUTATION_ERRORS,
-  found,
-  idempotencyKeyArg,
-  offsetConnection,
-  upstreamIdFrom,
-  validationError,
-  validationErrors,
-  BANK_ORDER,
-  bankIdIn,
-  globalIdRule, recordIdDescription
-} from './common.ts';
+import { found } from './batched-reads.ts';
+import { offsetConnection } from './connections.ts';
+import { BANK_ORDER } from './list-order.ts';
+import { MUTATION_ERRORS, validationError, validationErrors } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { upstreamIdFrom, bankIdIn, globalIdRule, recordIdDescription } from './record-ids.ts';
 import { checkRules, inputPathOf } from './upstream-rules.ts';
 import { loaderBatch } from './loader-batch.ts';
 

@@ -3,7 +3,10 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { CardholderNode } from './cardholders.ts';
 import { AllowedTransactionCount, CardNode, CardStatus, CardType, IssuanceAction, LimitInterval } from './cards.ts';
-import { AddressInput, MUTATION_ERRORS, idempotencyKeyArg, notBlank, validationErrors, bankIdIn, recordIdDescription } from './common.ts';
+import { AddressInput } from './addresses.ts';
+import { MUTATION_ERRORS, validationErrors } from './mutation-errors.ts';
+import { idempotencyKeyArg, notBlank } from './mutation-inputs.ts';
+import { bankIdIn, recordIdDescription } from './record-ids.ts';
 import { luhn } from '../upstream/models.ts';
 
 /**

@@ -4,21 +4,15 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { CARDHOLDER_STATUSES, CARDHOLDER_TYPES, type Cardholder, type CardholderIndividual } from '../upstream/cardholders.ts';
 import type { KycRfi, KycStatus } from '../upstream/kyc.ts';
-import {
-  AddressInput,
-  AddressType,
-  MUTATION_ERRORS,
-  loadByIdOrList,
-  idempotencyKeyArg,
-  notBlank,
-  pagedConnection,
-  perRequestLoader,
-  today,
-  upstreamIdFrom,
-  BANK_ORDER,
-  bankIdIn,
-  globalIdRule, recordIdDescription
-} from './common.ts';
+import { AddressInput, AddressType } from './addresses.ts';
+import { loadByIdOrList } from './batched-reads.ts';
+import { pagedConnection } from './connections.ts';
+import { today } from './dates.ts';
+import { BANK_ORDER } from './list-order.ts';
+import { perRequestLoader } from './loaders.ts';
+import { MUTATION_ERRORS } from './mutation-errors.ts';
+import { idempotencyKeyArg, notBlank } from './mutation-inputs.ts';
+import { upstreamIdFrom, bankIdIn, globalIdRule, recordIdDescription } from './record-ids.ts';
 import { loaderBatch } from './loader-batch.ts';
 
 /**

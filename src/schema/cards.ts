@@ -11,20 +11,15 @@ import {
 } from '../upstream/cards.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { CardholderNode } from './cardholders.ts';
-import {
-  AddressType,
-  DateRangeInput,
-  dateRangeRule,
-  Money,
-  loadByIdOrList,
-  money,
-  pagedConnection,
-  perRequestLoader,
-  readLink,
-  upstreamIdFrom,
-  BANK_ORDER,
-  globalIdRule,
-} from './common.ts';
+import { AddressType } from './addresses.ts';
+import { loadByIdOrList } from './batched-reads.ts';
+import { pagedConnection } from './connections.ts';
+import { DateRangeInput, dateRangeRule } from './dates.ts';
+import { readLink } from './links.ts';
+import { BANK_ORDER } from './list-order.ts';
+import { perRequestLoader } from './loaders.ts';
+import { Money, money } from './money.ts';
+import { upstreamIdFrom, globalIdRule } from './record-ids.ts';
 import { loaderBatch } from './loader-batch.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1 in the graph: cards, their details, their transactions. */

@@ -11,7 +11,16 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { Money, OpenDateRangeInput, windowOrderRule, MUTATION_ERRORS, MutationError, found, idempotencyKeyArg, money, pagedConnection, perRequestLoader, readLink, BANK_ORDER, bankIdIn, bankIdRule, recordIdDescription } from './common.ts';
+import { found } from './batched-reads.ts';
+import { pagedConnection } from './connections.ts';
+import { OpenDateRangeInput, windowOrderRule } from './dates.ts';
+import { readLink } from './links.ts';
+import { BANK_ORDER } from './list-order.ts';
+import { perRequestLoader } from './loaders.ts';
+import { Money, money } from './money.ts';
+import { MUTATION_ERRORS, MutationError } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { bankIdIn, bankIdRule, recordIdDescription } from './record-ids.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 import { loaderBatch } from './loader-batch.ts';
 

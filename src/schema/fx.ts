@@ -11,7 +11,13 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, money, readLink, upstreamIdFrom, validationError, validationErrors, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
+import { found } from './batched-reads.ts';
+import { readLink } from './links.ts';
+import { sortedByTime } from './list-order.ts';
+import { Money, money } from './money.ts';
+import { MUTATION_ERRORS, validationError, validationErrors } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { upstreamIdFrom, bankIdIn, globalIdRule, recordIdDescription } from './record-ids.ts';
 import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */

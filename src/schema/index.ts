@@ -2,7 +2,7 @@ import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } 
 import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.ts';
 import { requirementOf, requirementText, typePermission } from './requirements.ts';
-import './common.ts';
+import './mutation-errors.ts';
 import './auth.ts';
 import './me.ts';
 import './accounts.ts';

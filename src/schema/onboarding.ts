@@ -1,7 +1,7 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.ts';
 import { RFI_ANSWER_TYPES, type AccountRfi, type RfiRequest, type UserProfile } from '../upstream/onboarding.ts';
-import { Money } from './common.ts';
+import { Money } from './money.ts';
 
 /** Document 2, sections 2.9, 2.10 and 4.5 in the graph: the business's own profile and its account RFIs. */
 

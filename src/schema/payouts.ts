@@ -6,7 +6,14 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { Money, MUTATION_ERRORS, found, idempotencyKeyArg, readLink, today, upstreamIdFrom, sortedByTime, bankIdIn, globalIdRule, recordIdDescription } from './common.ts';
+import { found } from './batched-reads.ts';
+import { today } from './dates.ts';
+import { readLink } from './links.ts';
+import { sortedByTime } from './list-order.ts';
+import { Money } from './money.ts';
+import { MUTATION_ERRORS } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { upstreamIdFrom, bankIdIn, globalIdRule, recordIdDescription } from './record-ids.ts';
 import { QuoteNode, assertMatchesQuote, exchangeAmountFields, oneAmountRule } from './fx.ts';
 import { loaderBatch } from './loader-batch.ts';
 

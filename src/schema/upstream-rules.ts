@@ -1,4 +1,4 @@
-import type { UpstreamRuleIssue } from './common.ts';
+import type { UpstreamRuleIssue } from './mutation-errors.ts';
 
 /**
  * Checking a mutation's input against a rule set the bank publishes (such as the beneficiary schema,

@@ -2,7 +2,14 @@ import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
-import { BANK_ORDER, Money, MUTATION_ERRORS, TimeWindowInput, sortedByTime, idempotencyKeyArg, pagedConnection, perRequestLoader, windowOrderRule, bankIdIn, recordIdDescription } from './common.ts';
+import { pagedConnection } from './connections.ts';
+import { TimeWindowInput, windowOrderRule } from './dates.ts';
+import { BANK_ORDER, sortedByTime } from './list-order.ts';
+import { perRequestLoader } from './loaders.ts';
+import { Money } from './money.ts';
+import { MUTATION_ERRORS } from './mutation-errors.ts';
+import { idempotencyKeyArg } from './mutation-inputs.ts';
+import { bankIdIn, recordIdDescription } from './record-ids.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3 in the graph: a cardholder's wallets and their history. A

@@ -13,7 +13,8 @@ import {
   type WebhookSubscriptionType as SubscriptionType,
   type WebhookTarget,
 } from '../upstream/webhooks.ts';
-import { MUTATION_ERRORS, MutationError, idempotencyKeyArg, notBlank, validationErrors, type UpstreamRuleIssue } from './common.ts';
+import { MUTATION_ERRORS, MutationError, validationErrors, type UpstreamRuleIssue } from './mutation-errors.ts';
+import { idempotencyKeyArg, notBlank } from './mutation-inputs.ts';
 
 /**
  * Document 3, sections 2.1, 2.2 and 4.1 in the graph: the events a program can subscribe to, the

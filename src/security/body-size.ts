@@ -23,14 +23,16 @@ export function useBodyLimit(maxBytes: number, hideLimit: boolean): Plugin {
       const parse = requestParser;
       setRequestParser(async (incoming) => {
         if (!incoming.body) return parse(incoming);
-        const body = await readAtMost(incoming.body, maxBytes, tooLarge);
+        const body = await readAtMost(incoming.body, maxBytes);
+        if (body === null) throw tooLarge();
         return parse(new fetchAPI.Request(incoming.url, { method: incoming.method, headers: incoming.headers, body }));
       });
     },
   };
 }
 
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
+/** The whole body, or null as soon as it passes `maxBytes` (the rest is never read). */
+export async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -40,7 +42,7 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number, to
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      return null;
     }
     chunks.push(value);
   }

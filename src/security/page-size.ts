@@ -1,6 +1,6 @@
 /**
  * The bounds of size arguments, shared by the pre-execution check (operation-limits.ts) and the
- * connection resolvers (schema/common.ts), so both say the same thing.
+ * connection resolvers (schema/connections.ts), so both say the same thing.
  */
 
 import { MAX_UPSTREAM_PAGE_SIZE } from '../upstream/paging.ts';

@@ -1,0 +1,49 @@
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
+import { isAsyncIterable } from 'graphql-yoga';
+
+/**
+ * What the plugins that watch executed operations (metrics, the operation log, tracing, the audit
+ * trail, the operation's bounds) read of each: its name and type, and its whole result.
+ */
+
+/** An operation's name and type, for metrics and the operation log. */
+export function describeOperation(document: DocumentNode, operationName: string | null | undefined): { name: string; type: string } {
+  const operation = getOperationAST(document, operationName);
+  return { name: operation?.name?.value ?? 'anonymous', type: operation?.operation ?? 'unknown' };
+}
+
+export type Outcome = 'ok' | 'partial' | 'error';
+
+/** How an executed operation ended: no errors, errors beside data, or errors alone. */
+export function outcomeOf(result: { errors?: readonly unknown[] | undefined; data?: unknown }): Outcome {
+  return !result.errors?.length ? 'ok' : result.data ? 'partial' : 'error';
+}
+
+/** An executed operation's result as a whole: its errors, and whether it had data. */
+export interface FinalResult {
+  errors?: readonly { message: string; path?: readonly (string | number)[] | undefined; extensions?: Record<string, unknown> }[];
+  data?: unknown;
+}
+
+/**
+ * Envelop's onExecuteDone hook that calls `done` once per operation with its whole result: at once
+ * for a single result, and at the end of the parts for @defer / @stream, with every part's errors
+ * (the initial payload's data counts as the operation's data).
+ */
+export function whenExecuted(done: (result: FinalResult) => void) {
+  return ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => {
+    if (!isAsyncIterable(result)) {
+      if ('errors' in result || 'data' in result) done(result as FinalResult);
+      return undefined;
+    }
+    const errors: GraphQLError[] = [];
+    let data: unknown;
+    return {
+      onNext: ({ result: part }: { result: ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] } }) => {
+        data ??= part.data ?? undefined;
+        errors.push(...(part.errors ?? []), ...(part.incremental ?? []).flatMap((entry) => entry.errors ?? []));
+      },
+      onEnd: () => done({ data, ...(errors.length > 0 ? { errors } : {}) }),
+    };
+  };
+}
