@@ -553,18 +553,38 @@ ${table(header, a.screens.map((s) => authorizationRow(s, a.identity)))}
 `;
 }
 
-export function renderReport(r: RunResults): string {
+/** The machine and Node a run had, as the report names them. */
+export interface Machine {
+  cores: number;
+  cpu: string;
+  ramGb: number;
+  platform: string;
+  node: string;
+}
+
+function thisMachine(): Machine {
   const cpu = cpus();
+  return {
+    cores: cpu.length,
+    cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
+    ramGb: Math.round(totalmem() / 1024 ** 3),
+    platform: `${process.platform}/${process.arch}`,
+    node: process.version,
+  };
+}
+
+/** `machine` is where the run took place: this one, unless a test fixes it so the text is the same everywhere. */
+export function renderReport(r: RunResults, machine: Machine = thisMachine()): string {
   const st = r.settings;
   const s = r.subscriptions;
   return `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.ts) on ${r.startedAt.toISOString()}; the run took ${Math.round(r.elapsedSeconds)} s.
 
-- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}/${process.arch}.
-- Node ${process.version}; the gateway's flags: ${r.gatewayFlags.join(' ')} (the NODE_OPTIONS of \`npm start\`, read from its script, then BENCH_GATEWAY_NODE_OPTIONS if set).
+- Machine: ${machine.cores} cores (${machine.cpu}), ${machine.ramGb} GB RAM, ${machine.platform}.
+- Node ${machine.node}; the gateway's flags: ${r.gatewayFlags.join(' ')} (the NODE_OPTIONS of \`npm start\`, read from its script, then BENCH_GATEWAY_NODE_OPTIONS if set).
 - Sandbox latency: ${st.latencyMs} ms from each upstream call's arrival to its answer (the sandbox's own work is done inside it, as at a bank with a worker per call). Upstream concurrency: ${r.concurrency}. Limits per client: ${r.perClient}. autocannon runs: ${st.seconds} s each (those at c=${st.connections}, and all of the overhead's, after a 1 s warm-up at the same concurrency); wall time: median of ${st.sequentialRuns} sequential runs, after a second of unmeasured ones.
-- Processes: one each, so none shares the gateway's event loop or counts in its RSS. The gateway (bench/gateway-child.ts: createGateway wired as \`npm start\` wires it, listening on loopback), the sandbox (\`node sandbox/src/main.ts\`), autocannon (bench/loadgen.ts) and the ${s.subscribers} graphql-ws subscription clients (bench/subscribers.ts). The benchmark's own process runs the sequential timing loop, posts the webhooks and serves the subscription floor's bare WebSocket server. All five share the machine's ${cpu.length} cores.
+- Processes: one each, so none shares the gateway's event loop or counts in its RSS. The gateway (bench/gateway-child.ts: createGateway wired as \`npm start\` wires it, listening on loopback), the sandbox (\`node sandbox/src/main.ts\`), autocannon (bench/loadgen.ts) and the ${s.subscribers} graphql-ws subscription clients (bench/subscribers.ts). The benchmark's own process runs the sequential timing loop, posts the webhooks and serves the subscription floor's bare WebSocket server. All five share the machine's ${machine.cores} cores.
 - Webhooks: the benchmark posts signed deliveries (\`x-api-key\`, \`x-timestamp\`, \`x-signature\`, the sandbox's scheme) straight to the gateway's \`POST /webhooks\`; the gateway does not subscribe itself at the sandbox. The subscription target is about the gateway's fan-out, from intake to every subscriber, so the clock starts when the POST is issued; the bank's own delivery queue (retries, its HTTP client) is not the gateway's and would only blur the measure.
 
 ## Targets
