@@ -12,6 +12,7 @@ const UNIT = [
   'test/architecture.test.ts',
   'test/bench-report.test.ts',
   'test/bench-results.test.ts',
+  'test/bench-template.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
   'test/errors-doc.test.ts',
