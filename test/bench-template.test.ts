@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fill } from '../bench/template.ts';
 
@@ -21,5 +22,18 @@ describe('fill', () => {
   it('throws on a placeholder it would not recognise, rather than leave it in the text', () => {
     expect(() => fill('the {{ heapTable }} here', { heapTable: '' })).toThrow('"{{ heapTable }} here" is not a placeholder');
     expect(() => fill('{{settings.seconds}} s', {})).toThrow('"{{settings.seconds}} s" is not a placeholder');
+  });
+});
+
+describe('the templates of bench/templates/', () => {
+  const TEMPLATES = new URL('../bench/templates/', import.meta.url);
+
+  it('wrap their prose at 100 characters, as the docs do', () => {
+    const long = readdirSync(TEMPLATES).flatMap((file) =>
+      readFileSync(new URL(file, TEMPLATES), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (line.length > 100 ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(long).toEqual([]);
   });
 });
