@@ -11,7 +11,7 @@ import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
 import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
-import { ms, table, verdict } from './stats.ts';
+import { ms, table, verdict, type Summary } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
 import type { BareFloor, BareOneCall } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
@@ -73,7 +73,9 @@ export interface RunResults {
 export const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
 /** The memory phase of each half of the subscription measure. */
 export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: number): string =>
-  stage === 'gateway' ? `subscriptions: gateway, ${subscribers} clients` : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
+  stage === 'gateway'
+    ? `subscriptions: gateway, ${subscribers} clients`
+    : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
 /** The gateway's subscription phase only. */
 export const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
 
@@ -82,19 +84,21 @@ const mb = (value: number | null): string => (value === null || !Number.isFinite
 const pct = (value: number): string => `${Math.round(value * 100)} %`;
 const rps = (value: number): string => (value >= 100 ? String(Math.round(value)) : value.toFixed(1));
 const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
-const spare = (measured: number, limit: number): string => (measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`);
+const spare = (measured: number, limit: number): string =>
+  measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`;
 
 /** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */
 export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig): string {
   const window = rate.operations > 0 ? `${rate.operations} operations per ${rate.windowSeconds} s` : 'no limit on operations per window';
-  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : 'no cap on one client\'s calls in flight (the fair queue alone)';
-  const shipped = rate.operations === 0 && maxInFlight === 0;
-  return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT${shipped ? ': the shipped defaults' : ': set for this run, not the shipped defaults'})`;
+  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : "no cap on one client's calls in flight (the fair queue alone)";
+  const shipped = rate.operations === 0 && maxInFlight === 0 ? 'the shipped defaults' : 'set for this run, not the shipped defaults';
+  return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: ${shipped})`;
 }
 
 /** The bare floor beside a concurrency-1 figure: against the path, and whether it alone misses the limit. */
 function floorNote(floorMs: number, pathMs: number, limit: number): string {
-  return `the bare floor ${ms(floorMs)} ms (${(floorMs / pathMs).toFixed(2)}×${floorMs > limit ? ', above the target: no gateway meets it on this machine' : ''})`;
+  const alone = floorMs > limit ? ', above the target: no gateway meets it on this machine' : '';
+  return `the bare floor ${ms(floorMs)} ms (${(floorMs / pathMs).toFixed(2)}×${alone})`;
 }
 
 /** @defer on the cards screen: the first payload against one round, the last against the critical path. */
@@ -121,23 +125,26 @@ export function fairnessRow(f: FairnessResult): string[] {
   const ratio = f.flooded.p50 / f.idle.p50;
   const flood = `the flooder: ${rps(f.flood.rps)} req/s, p50 ${ms(f.flood.latency.p50)} ms, ${f.flood.errors} errors`;
   return [
-    `fair share: another client's ${f.operation} p50 ≤ ${TARGETS.fairShareRatio} × its p50 on an idle gateway, one client flooding at c=${FLOOD_CONNECTIONS}`,
+    `fair share: another client's ${f.operation} p50 ≤ ${TARGETS.fairShareRatio} × its p50 on an idle gateway, ` +
+      `one client flooding at c=${FLOOD_CONNECTIONS}`,
     `${ms(f.flooded.p50)} ms under the flood (n=${f.flooded.count}) vs ${ms(f.idle.p50)} ms idle (n=${f.idle.count}): ${ratio.toFixed(2)}×; ${flood}`,
     verdict(f.flooded.p50 <= limit && f.flooded.count > 0, spare(f.flooded.p50, limit)),
   ];
 }
 
 /** The concurrency-1 wall time against the critical path, with the bare floor beside it (what this machine allows). */
-export function wallRow(o: Pick<OperationResult, 'name' | 'wall' | 'criticalPath' | 'criticalPathMs' | 'ratio' | 'observedRounds' | 'floor'>, latency: number): string[] {
+export function wallRow(
+  o: Pick<OperationResult, 'name' | 'wall' | 'criticalPath' | 'criticalPathMs' | 'ratio' | 'observedRounds' | 'floor'>,
+  latency: number,
+): string[] {
   const limit = TARGETS.wallRatio * o.criticalPathMs;
-  const met = o.wall.p50 <= limit && o.observedRounds === o.criticalPath;
+  const extraRounds = o.observedRounds - o.criticalPath;
+  const met = o.wall.p50 <= limit && extraRounds === 0;
   return [
     `wall time ≤ ${TARGETS.wallRatio} × critical path at concurrency 1, rounds seen = critical path: ${o.name}`,
-    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; ${floorNote(o.floor.wall.p50, o.criticalPathMs, limit)}`,
-    verdict(
-      met,
-      `${o.wall.p50 <= limit ? `${ms(limit - o.wall.p50)} ms to spare` : `${ms(o.wall.p50 - limit)} ms over ${ms(limit)} ms`}${o.observedRounds === o.criticalPath ? '' : `; ${o.observedRounds - o.criticalPath} round(s) more than the critical path`}`,
-    ),
+    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; ` +
+      floorNote(o.floor.wall.p50, o.criticalPathMs, limit),
+    verdict(met, `${spare(o.wall.p50, limit)}${extraRounds === 0 ? '' : `; ${extraRounds} round(s) more than the critical path`}`),
   ];
 }
 
@@ -146,12 +153,14 @@ function targetRows(r: RunResults): string[][] {
   const latency = r.settings.latencyMs;
 
   const extra = r.operations.filter((o) => o.calls !== o.minimumCalls || o.repeatedCalls > 0);
+  const excess = (o: OperationResult) =>
+    `${o.name}: ${o.calls >= o.minimumCalls ? '+' : ''}${o.calls - o.minimumCalls} calls, ${o.repeatedCalls} repeated`;
   rows.push([
     'upstream calls = the minimum, every operation',
     r.operations.map((o) => `${o.name} ${o.calls}/${o.minimumCalls}`).join('; '),
     extra.length === 0
       ? verdict(true, 'all equal, none repeated')
-      : verdict(false, extra.map((o) => `${o.name}: ${o.calls - o.minimumCalls >= 0 ? '+' : ''}${o.calls - o.minimumCalls} calls, ${o.repeatedCalls} repeated`).join('; ')),
+      : verdict(false, extra.map(excess).join('; ')),
   ]);
 
   for (const o of r.operations) rows.push(wallRow(o, latency));
@@ -163,11 +172,13 @@ function targetRows(r: RunResults): string[][] {
     if (!load) continue;
     const share = load.gateway.inFlightMean / load.gateway.limitMean;
     const spread = load.latency.p99 / load.latency.p50;
-    const met = share >= TARGETS.inFlightOfLimit && spread <= TARGETS.p99OverP50;
+    const busy = share >= TARGETS.inFlightOfLimit;
+    const bounded = spread <= TARGETS.p99OverP50;
     rows.push([
       `at c=${c}: calls in flight ≥ ${pct(TARGETS.inFlightOfLimit)} of the limit, p99 ≤ ${TARGETS.p99OverP50} × p50: ${o.name}`,
-      `in flight ${load.gateway.inFlightMean.toFixed(1)} of ${load.gateway.limitMean.toFixed(1)} (${pct(share)}); p99 ${ms(load.latency.p99)} ms = ${spread.toFixed(2)} × p50 ${ms(load.latency.p50)} ms`,
-      verdict(met, [share >= TARGETS.inFlightOfLimit ? 'limit kept busy' : 'limit not kept busy', spread <= TARGETS.p99OverP50 ? 'tail bounded' : 'tail too long'].join(', ')),
+      `in flight ${load.gateway.inFlightMean.toFixed(1)} of ${load.gateway.limitMean.toFixed(1)} (${pct(share)}); ` +
+        `p99 ${ms(load.latency.p99)} ms = ${spread.toFixed(2)} × p50 ${ms(load.latency.p50)} ms`,
+      verdict(busy && bounded, `${busy ? 'limit kept busy' : 'limit not kept busy'}, ${bounded ? 'tail bounded' : 'tail too long'}`),
     ]);
   }
 
@@ -200,7 +211,8 @@ function targetRows(r: RunResults): string[][] {
   const rssMet = peak <= TARGETS.rssMb;
   rows.push([
     `gateway process peak RSS ≤ ${TARGETS.rssMb} MB, whole benchmark`,
-    `${mb(peak)} (${mb(http)} under HTTP load, ${mb(subs)} with the ${r.subscriptions.subscribers} subscriptions open; kernel high-water mark ${mb(r.memory.kernelPeakGatewayMb)})`,
+    `${mb(peak)} (${mb(http)} under HTTP load, ${mb(subs)} with the ${r.subscriptions.subscribers} subscriptions open; ` +
+      `kernel high-water mark ${mb(r.memory.kernelPeakGatewayMb)})`,
     verdict(rssMet, rssMet ? `${Math.round(TARGETS.rssMb - peak)} MB to spare` : `${Math.round(peak - TARGETS.rssMb)} MB over`),
   ]);
   return rows;
@@ -219,7 +231,8 @@ function cacheRows(c: CacheResult): string[][] {
     ],
     [
       'record cache: after a deposit event the next dashboard shows the new balance',
-      `USD available ${d.before}; after the bank's deposit of ${d.amount}, before its event: ${d.beforeEvent}; after deposit.settled: ${d.afterEvent} (${d.balanceCalls} balance read)`,
+      `USD available ${d.before}; after the bank's deposit of ${d.amount}, before its event: ${d.beforeEvent}; ` +
+        `after deposit.settled: ${d.afterEvent} (${d.balanceCalls} balance read)`,
       verdict(depositShown, depositShown ? 'the event dropped the kept balances' : 'the old balance was shown'),
     ],
     [
@@ -348,7 +361,20 @@ function loadTable(r: RunResults): string {
 }
 
 function overheadTable(r: RunResults): string {
-  const header = ['concurrency', 'sandbox latency', 'direct p50', 'gateway p50', 'Δ p50', 'direct p99', 'gateway p99', 'Δ p99', 'direct req/s', 'gateway req/s', 'gateway loop busy', 'errors'];
+  const header = [
+    'concurrency',
+    'sandbox latency',
+    'direct p50',
+    'gateway p50',
+    'Δ p50',
+    'direct p99',
+    'gateway p99',
+    'Δ p99',
+    'direct req/s',
+    'gateway req/s',
+    'gateway loop busy',
+    'errors',
+  ];
   const rows = r.overhead.levels.map(({ connections, latencyMs, gateway, direct }) => [
     String(connections),
     `${latencyMs} ms`,
@@ -367,12 +393,11 @@ function overheadTable(r: RunResults): string {
 }
 
 function deferTable(d: DeferResult): string {
+  const row = (payload: string, times: Summary, floor: Summary): string[] =>
+    [payload, ms(times.p50), ms(times.p99), ms(times.max), ms(floor.p50), `+${ms(times.p50 - floor.p50)}`];
   return table(
     ['payload', 'p50', 'p99', 'max', 'bare floor p50', 'p50 over the floor'],
-    [
-      ['first (the list)', ms(d.firstPayload.p50), ms(d.firstPayload.p99), ms(d.firstPayload.max), ms(d.floor.firstRound.p50), `+${ms(d.firstPayload.p50 - d.floor.firstRound.p50)}`],
-      ['last (the details)', ms(d.lastPayload.p50), ms(d.lastPayload.p99), ms(d.lastPayload.max), ms(d.floor.wall.p50), `+${ms(d.lastPayload.p50 - d.floor.wall.p50)}`],
-    ],
+    [row('first (the list)', d.firstPayload, d.floor.firstRound), row('last (the details)', d.lastPayload, d.floor.wall)],
   );
 }
 
@@ -382,8 +407,30 @@ function fairnessTable(f: FairnessResult): string {
     ['client', 'runs', 'p50', 'p99', 'req/s', 'errors', 'gateway loop busy', 'limit (mean)', 'in flight (mean)', 'queued (mean)'],
     [
       ['the other client, idle gateway', String(f.idle.count), ms(f.idle.p50), ms(f.idle.p99), '', '0', '', '', '', ''],
-      ['the other client, under the flood', String(f.flooded.count), ms(f.flooded.p50), ms(f.flooded.p99), '', '0', pct(g.loopBusy), g.limitMean.toFixed(1), g.inFlightMean.toFixed(1), g.queuedMean.toFixed(1)],
-      [`the flooder, c=${FLOOD_CONNECTIONS}`, '', ms(f.flood.latency.p50), ms(f.flood.latency.p99), rps(f.flood.rps), String(f.flood.errors), '', '', '', ''],
+      [
+        'the other client, under the flood',
+        String(f.flooded.count),
+        ms(f.flooded.p50),
+        ms(f.flooded.p99),
+        '',
+        '0',
+        pct(g.loopBusy),
+        g.limitMean.toFixed(1),
+        g.inFlightMean.toFixed(1),
+        g.queuedMean.toFixed(1),
+      ],
+      [
+        `the flooder, c=${FLOOD_CONNECTIONS}`,
+        '',
+        ms(f.flood.latency.p50),
+        ms(f.flood.latency.p99),
+        rps(f.flood.rps),
+        String(f.flood.errors),
+        '',
+        '',
+        '',
+        '',
+      ],
     ],
   );
 }
@@ -431,7 +478,8 @@ function cacheTable(r: RunResults): string {
     ['screen', 'calls, first run', 'calls, repeated', 'wall p50 cached', 'wall p50 without the cache'],
     r.cache.screens.map((screen) => {
       const uncached = r.operations.find((o) => o.name === screen.name);
-      return [screen.name, String(screen.firstCalls), String(screen.repeatCalls), `${ms(screen.wallP50)} ms`, uncached ? `${ms(uncached.wall.p50)} ms` : 'n/a'];
+      const without = uncached ? `${ms(uncached.wall.p50)} ms` : 'n/a';
+      return [screen.name, String(screen.firstCalls), String(screen.repeatCalls), `${ms(screen.wallP50)} ms`, without];
     }),
   );
 }
@@ -522,7 +570,8 @@ export function authorizationSection(a: AuthorizationResult): string {
   ];
   const reads =
     bank === 0
-      ? `Every read is a hit of the record cache, filled by the warm-up, so no I/O is timed:\n${cached} reads from the cache and none from the bank during the measured runs.`
+      ? 'Every read is a hit of the record cache, filled by the warm-up, so no I/O is timed:\n' +
+        `${cached} reads from the cache and none from the bank during the measured runs.`
       : `**${bank} reads went to the bank during the measured runs** (${cached} from the cache):\nthose runs include bank I/O.`;
   const mutation = operationTotals(a).at(-1)!;
   return authorizationTemplate({
