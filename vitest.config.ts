@@ -11,6 +11,8 @@ const UNIT = [
   'sandbox/test/domains.test.ts',
   'test/architecture.test.ts',
   'test/bench-report.test.ts',
+  'test/bench-results.test.ts',
+  'test/bench-template.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
   'test/errors-doc.test.ts',

@@ -48,7 +48,8 @@ export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' |
   const met = over <= allowance;
   return [
     `wall p50 ≤ bare floor + ${SHIPPED_TARGETS.perRoundMs} ms per round at concurrency 1: ${o.name}`,
-    `${ms(o.wall.p50)} ms vs floor ${ms(o.floor.wall.p50)} ms + ${o.criticalPath} × ${SHIPPED_TARGETS.perRoundMs} ms: +${ms(over)} ms; the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})`,
+    `${ms(o.wall.p50)} ms vs floor ${ms(o.floor.wall.p50)} ms + ${o.criticalPath} × ${SHIPPED_TARGETS.perRoundMs} ms: +${ms(over)} ms; ` +
+      `the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})`,
     verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over`),
   ];
 }
@@ -66,18 +67,27 @@ export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null
     const share = screen.rps / best.rps;
     return [
       `as shipped, c=50 throughput ≥ ${SHIPPED_TARGETS.throughputOfBest * 100} % of the best heap configuration: ${screen.screen}`,
-      `${fixed(screen.rps, 0)} req/s vs ${fixed(best.rps, 0)} (${best.label}): ${Math.round(share * 100)} %; peak RSS ${fixed(shipped.peakRssMb, 0)} MB`,
+      `${fixed(screen.rps, 0)} req/s vs ${fixed(best.rps, 0)} (${best.label}): ${Math.round(share * 100)} %; ` +
+        `peak RSS ${fixed(shipped.peakRssMb, 0)} MB`,
       verdict(share >= SHIPPED_TARGETS.throughputOfBest, share >= 1 ? 'the best' : `${Math.round((1 - share) * 100)} % below`),
     ];
   });
   const rssMet = shipped.peakRssMb <= SHIPPED_TARGETS.rssMb;
   const gatewayCardsKb = shipped.screens.find((s) => s.screen.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN;
   const bareCardsKb = bare?.screens.find((s) => s.name.startsWith('cards'))?.allocatedKbPerOp ?? Number.NaN;
-  const floor = bare ? `; the bare Yoga floor with the same flags: ${fixed(bare.peakRssMb, 0)} MB, ${fixed(bareCardsKb, 0)} KB per cards screen` : '';
+  const floor = bare
+    ? `; the bare Yoga floor with the same flags: ${fixed(bare.peakRssMb, 0)} MB, ${fixed(bareCardsKb, 0)} KB per cards screen`
+    : '';
   rows.push([
     `as shipped, peak RSS ≤ ${SHIPPED_TARGETS.rssMb} MB at c=50 (the four screens, the cards screen's the highest)`,
-    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); the cards screen allocates ${fixed(gatewayCardsKb, 0)} KB per operation${floor}`,
-    verdict(rssMet, rssMet ? `${Math.round(SHIPPED_TARGETS.rssMb - shipped.peakRssMb)} MB to spare` : `${Math.round(shipped.peakRssMb - SHIPPED_TARGETS.rssMb)} MB over`),
+    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ` +
+      `the cards screen allocates ${fixed(gatewayCardsKb, 0)} KB per operation${floor}`,
+    verdict(
+      rssMet,
+      rssMet
+        ? `${Math.round(SHIPPED_TARGETS.rssMb - shipped.peakRssMb)} MB to spare`
+        : `${Math.round(shipped.peakRssMb - SHIPPED_TARGETS.rssMb)} MB over`,
+    ),
   ]);
   return rows;
 }
@@ -93,8 +103,15 @@ export function cpuRows(heap: HeapConfigResult[], bare: BareScreenCpu[] | null):
     const met = screen.cpuMsPerOp <= limit;
     return [
       `as shipped, CPU per operation at c=50 ≤ max(½ × before, ${SHIPPED_TARGETS.cpuOfBare} × bare Yoga): ${screen.screen}`,
-      `${fixed(screen.cpuMsPerOp)} ms vs before ${fixed(baseline)} ms (½: ${fixed(baseline / 2)}), bare Yoga ${fixed(floor)} ms (× ${SHIPPED_TARGETS.cpuOfBare}: ${fixed(floor * SHIPPED_TARGETS.cpuOfBare)}); ${fixed(screen.cpuMsPerOp / floor)} × bare`,
-      verdict(met, met ? `${fixed(limit - screen.cpuMsPerOp)} ms to spare under ${fixed(limit)} ms` : `${fixed(screen.cpuMsPerOp - limit)} ms over ${fixed(limit)} ms`),
+      `${fixed(screen.cpuMsPerOp)} ms vs before ${fixed(baseline)} ms (½: ${fixed(baseline / 2)}), ` +
+        `bare Yoga ${fixed(floor)} ms (× ${SHIPPED_TARGETS.cpuOfBare}: ${fixed(floor * SHIPPED_TARGETS.cpuOfBare)}); ` +
+        `${fixed(screen.cpuMsPerOp / floor)} × bare`,
+      verdict(
+        met,
+        met
+          ? `${fixed(limit - screen.cpuMsPerOp)} ms to spare under ${fixed(limit)} ms`
+          : `${fixed(screen.cpuMsPerOp - limit)} ms over ${fixed(limit)} ms`,
+      ),
     ];
   });
 }
@@ -108,7 +125,9 @@ export function heapTable(heap: HeapConfigResult[]): string {
     `${fixed(config.peakRssMb, 0)} MB`,
     ...screens.map((name) => {
       const s = config.screens.find((screen) => screen.screen === name);
-      return s ? `${fixed(s.rps, 0)}, ${fixed(s.cpuMsPerOp)}, ${fixed(s.allocatedKbPerOp, 0)}${s.errors > 0 ? ` (${s.errors} errors)` : ''}` : 'n/a';
+      if (!s) return 'n/a';
+      const errors = s.errors > 0 ? ` (${s.errors} errors)` : '';
+      return `${fixed(s.rps, 0)}, ${fixed(s.cpuMsPerOp)}, ${fixed(s.allocatedKbPerOp, 0)}${errors}`;
     }),
   ]);
   return table(header, rows);
@@ -117,13 +136,33 @@ export function heapTable(heap: HeapConfigResult[]): string {
 export function bareTable(bare: BareFloor | null, heap: HeapConfigResult[]): string {
   if (!bare) return 'The bare Yoga floor was not measured in this run.';
   const shipped = shippedOf(heap);
-  const header = ['screen', 'bare Yoga req/s', 'bare Yoga CPU ms/op', 'gateway as shipped CPU ms/op', 'gateway ÷ bare', 'bare Yoga KB allocated/op', 'gateway as shipped KB allocated/op'];
+  const header = [
+    'screen',
+    'bare Yoga req/s',
+    'bare Yoga CPU ms/op',
+    'gateway as shipped CPU ms/op',
+    'gateway ÷ bare',
+    'bare Yoga KB allocated/op',
+    'gateway as shipped KB allocated/op',
+  ];
   const rows = bare.screens.map((b) => {
     const gateway = shipped?.screens.find((s) => s.screen === b.name);
     const cpu = gateway?.cpuMsPerOp ?? Number.NaN;
-    return [b.name, fixed(b.rps, 0), fixed(b.cpuMsPerOp), fixed(cpu), `${fixed(cpu / b.cpuMsPerOp)}×`, fixed(b.allocatedKbPerOp, 0), fixed(gateway?.allocatedKbPerOp ?? Number.NaN, 0)];
+    return [
+      b.name,
+      fixed(b.rps, 0),
+      fixed(b.cpuMsPerOp),
+      fixed(cpu),
+      `${fixed(cpu / b.cpuMsPerOp)}×`,
+      fixed(b.allocatedKbPerOp, 0),
+      fixed(gateway?.allocatedKbPerOp ?? Number.NaN, 0),
+    ];
   });
-  return `${table(header, rows)}\n\nThe bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB (the kernel's high-water mark, VmHWM), with the gateway's shipped flags.`;
+  return (
+    `${table(header, rows)}\n\n` +
+    `The bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB ` +
+    "(the kernel's high-water mark, VmHWM), with the gateway's shipped flags."
+  );
 }
 
 const overheadOf = (server: { latency: { p50: number } }, direct: { latency: { p50: number } }) => server.latency.p50 - direct.latency.p50;
@@ -140,13 +179,16 @@ export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null
   const above = gateway - target;
   const withinTarget = gateway <= target;
   const yogaExplains = !withinTarget && Number.isFinite(yoga) && above <= yoga;
-  const bareText = bare ? `; bare Yoga on the same probe ${signedMs(yoga)} ms (its ${fixed(bare.bare.latency.p50)} ms, direct ${fixed(bare.direct.latency.p50)} ms)` : '; bare Yoga not measured';
+  const bareText = bare
+    ? `; bare Yoga on the same probe ${signedMs(yoga)} ms (its ${fixed(bare.bare.latency.p50)} ms, direct ${fixed(bare.direct.latency.p50)} ms)`
+    : '; bare Yoga not measured';
+  const besideYoga = yogaExplains ? `, within bare Yoga's ${fixed(yoga)} ms` : Number.isFinite(yoga) ? `, more than bare Yoga's ${fixed(yoga)} ms` : '';
   return [
     `gateway overhead ≤ ${target} ms at p50, concurrency ${level.connections}, or above it no more than graphql-yoga's own (bare Yoga, same run)`,
     `${signedMs(gateway)} ms (gateway ${fixed(level.gateway.latency.p50)} ms, direct ${fixed(level.direct.latency.p50)} ms)${bareText}`,
     withinTarget
       ? verdict(true, `${fixed(target - gateway)} ms to spare`)
-      : verdict(yogaExplains, yogaExplains ? `${fixed(above)} ms over ${target} ms, within bare Yoga's ${fixed(yoga)} ms` : `${fixed(above)} ms over ${target} ms${Number.isFinite(yoga) ? `, more than bare Yoga's ${fixed(yoga)} ms` : ''}`),
+      : verdict(yogaExplains, `${fixed(above)} ms over ${target} ms${besideYoga}`),
   ];
 }
 
@@ -154,8 +196,10 @@ export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null
 export function bareOneCallLine(bare: BareOneCall | null): string {
   if (!bare) return 'Bare Yoga was not measured on the one-call probe in this run.';
   return [
-    `The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process, the gateway's flags) at concurrency ${bare.connections},`,
-    `in its phase of this run: direct p50 ${fixed(bare.direct.latency.p50)} ms, bare Yoga p50 ${fixed(bare.bare.latency.p50)} ms,`,
-    `Δ ${signedMs(overheadOf(bare.bare, bare.direct))} ms (graphql-yoga's own per-request cost at this load); ${fixed(bare.bare.rps, 0)} req/s, ${bare.direct.errors + bare.bare.errors} errors.`,
+    "The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process,",
+    `the gateway's flags) at concurrency ${bare.connections}, in its phase of this run:`,
+    `direct p50 ${fixed(bare.direct.latency.p50)} ms, bare Yoga p50 ${fixed(bare.bare.latency.p50)} ms,`,
+    `Δ ${signedMs(overheadOf(bare.bare, bare.direct))} ms (graphql-yoga's own per-request cost at this load);`,
+    `${fixed(bare.bare.rps, 0)} req/s, ${bare.direct.errors + bare.bare.errors} errors.`,
   ].join('\n');
 }

@@ -11,11 +11,12 @@ import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
 import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
-import { ms, table, verdict } from './stats.ts';
+import { ms, table, verdict, type Summary } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
 import type { BareFloor, BareOneCall } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
+import { template } from './template.ts';
 import { bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverheadRow, perRoundRow } from './report-shipped.ts';
 
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
@@ -72,7 +73,9 @@ export interface RunResults {
 export const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
 /** The memory phase of each half of the subscription measure. */
 export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: number): string =>
-  stage === 'gateway' ? `subscriptions: gateway, ${subscribers} clients` : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
+  stage === 'gateway'
+    ? `subscriptions: gateway, ${subscribers} clients`
+    : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
 /** The gateway's subscription phase only. */
 export const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
 
@@ -81,19 +84,21 @@ const mb = (value: number | null): string => (value === null || !Number.isFinite
 const pct = (value: number): string => `${Math.round(value * 100)} %`;
 const rps = (value: number): string => (value >= 100 ? String(Math.round(value)) : value.toFixed(1));
 const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
-const spare = (measured: number, limit: number): string => (measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`);
+const spare = (measured: number, limit: number): string =>
+  measured <= limit ? `${ms(limit - measured)} ms to spare` : `${ms(measured - limit)} ms over ${ms(limit)} ms`;
 
 /** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */
 export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig): string {
   const window = rate.operations > 0 ? `${rate.operations} operations per ${rate.windowSeconds} s` : 'no limit on operations per window';
-  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : 'no cap on one client\'s calls in flight (the fair queue alone)';
-  const shipped = rate.operations === 0 && maxInFlight === 0;
-  return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT${shipped ? ': the shipped defaults' : ': set for this run, not the shipped defaults'})`;
+  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : "no cap on one client's calls in flight (the fair queue alone)";
+  const shipped = rate.operations === 0 && maxInFlight === 0 ? 'the shipped defaults' : 'set for this run, not the shipped defaults';
+  return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: ${shipped})`;
 }
 
 /** The bare floor beside a concurrency-1 figure: against the path, and whether it alone misses the limit. */
 function floorNote(floorMs: number, pathMs: number, limit: number): string {
-  return `the bare floor ${ms(floorMs)} ms (${(floorMs / pathMs).toFixed(2)}×${floorMs > limit ? ', above the target: no gateway meets it on this machine' : ''})`;
+  const alone = floorMs > limit ? ', above the target: no gateway meets it on this machine' : '';
+  return `the bare floor ${ms(floorMs)} ms (${(floorMs / pathMs).toFixed(2)}×${alone})`;
 }
 
 /** @defer on the cards screen: the first payload against one round, the last against the critical path. */
@@ -120,23 +125,26 @@ export function fairnessRow(f: FairnessResult): string[] {
   const ratio = f.flooded.p50 / f.idle.p50;
   const flood = `the flooder: ${rps(f.flood.rps)} req/s, p50 ${ms(f.flood.latency.p50)} ms, ${f.flood.errors} errors`;
   return [
-    `fair share: another client's ${f.operation} p50 ≤ ${TARGETS.fairShareRatio} × its p50 on an idle gateway, one client flooding at c=${FLOOD_CONNECTIONS}`,
+    `fair share: another client's ${f.operation} p50 ≤ ${TARGETS.fairShareRatio} × its p50 on an idle gateway, ` +
+      `one client flooding at c=${FLOOD_CONNECTIONS}`,
     `${ms(f.flooded.p50)} ms under the flood (n=${f.flooded.count}) vs ${ms(f.idle.p50)} ms idle (n=${f.idle.count}): ${ratio.toFixed(2)}×; ${flood}`,
     verdict(f.flooded.p50 <= limit && f.flooded.count > 0, spare(f.flooded.p50, limit)),
   ];
 }
 
 /** The concurrency-1 wall time against the critical path, with the bare floor beside it (what this machine allows). */
-export function wallRow(o: Pick<OperationResult, 'name' | 'wall' | 'criticalPath' | 'criticalPathMs' | 'ratio' | 'observedRounds' | 'floor'>, latency: number): string[] {
+export function wallRow(
+  o: Pick<OperationResult, 'name' | 'wall' | 'criticalPath' | 'criticalPathMs' | 'ratio' | 'observedRounds' | 'floor'>,
+  latency: number,
+): string[] {
   const limit = TARGETS.wallRatio * o.criticalPathMs;
-  const met = o.wall.p50 <= limit && o.observedRounds === o.criticalPath;
+  const extraRounds = o.observedRounds - o.criticalPath;
+  const met = o.wall.p50 <= limit && extraRounds === 0;
   return [
     `wall time ≤ ${TARGETS.wallRatio} × critical path at concurrency 1, rounds seen = critical path: ${o.name}`,
-    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; ${floorNote(o.floor.wall.p50, o.criticalPathMs, limit)}`,
-    verdict(
-      met,
-      `${o.wall.p50 <= limit ? `${ms(limit - o.wall.p50)} ms to spare` : `${ms(o.wall.p50 - limit)} ms over ${ms(limit)} ms`}${o.observedRounds === o.criticalPath ? '' : `; ${o.observedRounds - o.criticalPath} round(s) more than the critical path`}`,
-    ),
+    `${ms(o.wall.p50)} ms vs ${o.criticalPath} × ${latency} = ${o.criticalPathMs} ms (${o.ratio.toFixed(2)}×); ${o.observedRounds} rounds; ` +
+      floorNote(o.floor.wall.p50, o.criticalPathMs, limit),
+    verdict(met, `${spare(o.wall.p50, limit)}${extraRounds === 0 ? '' : `; ${extraRounds} round(s) more than the critical path`}`),
   ];
 }
 
@@ -145,12 +153,14 @@ function targetRows(r: RunResults): string[][] {
   const latency = r.settings.latencyMs;
 
   const extra = r.operations.filter((o) => o.calls !== o.minimumCalls || o.repeatedCalls > 0);
+  const excess = (o: OperationResult) =>
+    `${o.name}: ${o.calls >= o.minimumCalls ? '+' : ''}${o.calls - o.minimumCalls} calls, ${o.repeatedCalls} repeated`;
   rows.push([
     'upstream calls = the minimum, every operation',
     r.operations.map((o) => `${o.name} ${o.calls}/${o.minimumCalls}`).join('; '),
     extra.length === 0
       ? verdict(true, 'all equal, none repeated')
-      : verdict(false, extra.map((o) => `${o.name}: ${o.calls - o.minimumCalls >= 0 ? '+' : ''}${o.calls - o.minimumCalls} calls, ${o.repeatedCalls} repeated`).join('; ')),
+      : verdict(false, extra.map(excess).join('; ')),
   ]);
 
   for (const o of r.operations) rows.push(wallRow(o, latency));
@@ -162,11 +172,13 @@ function targetRows(r: RunResults): string[][] {
     if (!load) continue;
     const share = load.gateway.inFlightMean / load.gateway.limitMean;
     const spread = load.latency.p99 / load.latency.p50;
-    const met = share >= TARGETS.inFlightOfLimit && spread <= TARGETS.p99OverP50;
+    const busy = share >= TARGETS.inFlightOfLimit;
+    const bounded = spread <= TARGETS.p99OverP50;
     rows.push([
       `at c=${c}: calls in flight ≥ ${pct(TARGETS.inFlightOfLimit)} of the limit, p99 ≤ ${TARGETS.p99OverP50} × p50: ${o.name}`,
-      `in flight ${load.gateway.inFlightMean.toFixed(1)} of ${load.gateway.limitMean.toFixed(1)} (${pct(share)}); p99 ${ms(load.latency.p99)} ms = ${spread.toFixed(2)} × p50 ${ms(load.latency.p50)} ms`,
-      verdict(met, [share >= TARGETS.inFlightOfLimit ? 'limit kept busy' : 'limit not kept busy', spread <= TARGETS.p99OverP50 ? 'tail bounded' : 'tail too long'].join(', ')),
+      `in flight ${load.gateway.inFlightMean.toFixed(1)} of ${load.gateway.limitMean.toFixed(1)} (${pct(share)}); ` +
+        `p99 ${ms(load.latency.p99)} ms = ${spread.toFixed(2)} × p50 ${ms(load.latency.p50)} ms`,
+      verdict(busy && bounded, `${busy ? 'limit kept busy' : 'limit not kept busy'}, ${bounded ? 'tail bounded' : 'tail too long'}`),
     ]);
   }
 
@@ -199,7 +211,8 @@ function targetRows(r: RunResults): string[][] {
   const rssMet = peak <= TARGETS.rssMb;
   rows.push([
     `gateway process peak RSS ≤ ${TARGETS.rssMb} MB, whole benchmark`,
-    `${mb(peak)} (${mb(http)} under HTTP load, ${mb(subs)} with the ${r.subscriptions.subscribers} subscriptions open; kernel high-water mark ${mb(r.memory.kernelPeakGatewayMb)})`,
+    `${mb(peak)} (${mb(http)} under HTTP load, ${mb(subs)} with the ${r.subscriptions.subscribers} subscriptions open; ` +
+      `kernel high-water mark ${mb(r.memory.kernelPeakGatewayMb)})`,
     verdict(rssMet, rssMet ? `${Math.round(TARGETS.rssMb - peak)} MB to spare` : `${Math.round(peak - TARGETS.rssMb)} MB over`),
   ]);
   return rows;
@@ -218,7 +231,8 @@ function cacheRows(c: CacheResult): string[][] {
     ],
     [
       'record cache: after a deposit event the next dashboard shows the new balance',
-      `USD available ${d.before}; after the bank's deposit of ${d.amount}, before its event: ${d.beforeEvent}; after deposit.settled: ${d.afterEvent} (${d.balanceCalls} balance read)`,
+      `USD available ${d.before}; after the bank's deposit of ${d.amount}, before its event: ${d.beforeEvent}; ` +
+        `after deposit.settled: ${d.afterEvent} (${d.balanceCalls} balance read)`,
       verdict(depositShown, depositShown ? 'the event dropped the kept balances' : 'the old balance was shown'),
     ],
     [
@@ -347,7 +361,20 @@ function loadTable(r: RunResults): string {
 }
 
 function overheadTable(r: RunResults): string {
-  const header = ['concurrency', 'sandbox latency', 'direct p50', 'gateway p50', 'Δ p50', 'direct p99', 'gateway p99', 'Δ p99', 'direct req/s', 'gateway req/s', 'gateway loop busy', 'errors'];
+  const header = [
+    'concurrency',
+    'sandbox latency',
+    'direct p50',
+    'gateway p50',
+    'Δ p50',
+    'direct p99',
+    'gateway p99',
+    'Δ p99',
+    'direct req/s',
+    'gateway req/s',
+    'gateway loop busy',
+    'errors',
+  ];
   const rows = r.overhead.levels.map(({ connections, latencyMs, gateway, direct }) => [
     String(connections),
     `${latencyMs} ms`,
@@ -366,12 +393,11 @@ function overheadTable(r: RunResults): string {
 }
 
 function deferTable(d: DeferResult): string {
+  const row = (payload: string, times: Summary, floor: Summary): string[] =>
+    [payload, ms(times.p50), ms(times.p99), ms(times.max), ms(floor.p50), `+${ms(times.p50 - floor.p50)}`];
   return table(
     ['payload', 'p50', 'p99', 'max', 'bare floor p50', 'p50 over the floor'],
-    [
-      ['first (the list)', ms(d.firstPayload.p50), ms(d.firstPayload.p99), ms(d.firstPayload.max), ms(d.floor.firstRound.p50), `+${ms(d.firstPayload.p50 - d.floor.firstRound.p50)}`],
-      ['last (the details)', ms(d.lastPayload.p50), ms(d.lastPayload.p99), ms(d.lastPayload.max), ms(d.floor.wall.p50), `+${ms(d.lastPayload.p50 - d.floor.wall.p50)}`],
-    ],
+    [row('first (the list)', d.firstPayload, d.floor.firstRound), row('last (the details)', d.lastPayload, d.floor.wall)],
   );
 }
 
@@ -381,8 +407,30 @@ function fairnessTable(f: FairnessResult): string {
     ['client', 'runs', 'p50', 'p99', 'req/s', 'errors', 'gateway loop busy', 'limit (mean)', 'in flight (mean)', 'queued (mean)'],
     [
       ['the other client, idle gateway', String(f.idle.count), ms(f.idle.p50), ms(f.idle.p99), '', '0', '', '', '', ''],
-      ['the other client, under the flood', String(f.flooded.count), ms(f.flooded.p50), ms(f.flooded.p99), '', '0', pct(g.loopBusy), g.limitMean.toFixed(1), g.inFlightMean.toFixed(1), g.queuedMean.toFixed(1)],
-      [`the flooder, c=${FLOOD_CONNECTIONS}`, '', ms(f.flood.latency.p50), ms(f.flood.latency.p99), rps(f.flood.rps), String(f.flood.errors), '', '', '', ''],
+      [
+        'the other client, under the flood',
+        String(f.flooded.count),
+        ms(f.flooded.p50),
+        ms(f.flooded.p99),
+        '',
+        '0',
+        pct(g.loopBusy),
+        g.limitMean.toFixed(1),
+        g.inFlightMean.toFixed(1),
+        g.queuedMean.toFixed(1),
+      ],
+      [
+        `the flooder, c=${FLOOD_CONNECTIONS}`,
+        '',
+        ms(f.flood.latency.p50),
+        ms(f.flood.latency.p99),
+        rps(f.flood.rps),
+        String(f.flood.errors),
+        '',
+        '',
+        '',
+        '',
+      ],
     ],
   );
 }
@@ -430,7 +478,8 @@ function cacheTable(r: RunResults): string {
     ['screen', 'calls, first run', 'calls, repeated', 'wall p50 cached', 'wall p50 without the cache'],
     r.cache.screens.map((screen) => {
       const uncached = r.operations.find((o) => o.name === screen.name);
-      return [screen.name, String(screen.firstCalls), String(screen.repeatCalls), `${ms(screen.wallP50)} ms`, uncached ? `${ms(uncached.wall.p50)} ms` : 'n/a'];
+      const without = uncached ? `${ms(uncached.wall.p50)} ms` : 'n/a';
+      return [screen.name, String(screen.firstCalls), String(screen.repeatCalls), `${ms(screen.wallP50)} ms`, without];
     }),
   );
 }
@@ -502,10 +551,11 @@ export function authorizationTargetRow(a: AuthorizationResult): string[] {
 const perCallText = (c: { cpu: { p50: number; p95: number }; wall: { p50: number } }): string =>
   `${fine(c.cpu.p50)} ms CPU (p95 ${fine(c.cpu.p95)}), ${fine(c.wall.p50)} ms elapsed`;
 
+const authorizationTemplate = template('authorization.md');
+
 /** The section "Authorization cost per operation" (also what `npx node bench/authorization.ts` prints). */
 export function authorizationSection(a: AuthorizationResult): string {
   const { apiKey, jwt } = a.identity;
-  const runs = a.screens[0]?.runs ?? 0;
   const cached = a.screens.reduce((sum, s) => sum + s.reads.cached, 0);
   const bank = a.screens.reduce((sum, s) => sum + s.reads.bank, 0);
   const header = [
@@ -520,114 +570,97 @@ export function authorizationSection(a: AuthorizationResult): string {
   ];
   const reads =
     bank === 0
-      ? `Every read is a hit of the record cache, filled by the warm-up, so no I/O is timed:\n${cached} reads from the cache and none from the bank during the measured runs.`
+      ? 'Every read is a hit of the record cache, filled by the warm-up, so no I/O is timed:\n' +
+        `${cached} reads from the cache and none from the bank during the measured runs.`
       : `**${bank} reads went to the bank during the measured runs** (${cached} from the cache):\nthose runs include bank I/O.`;
   const mutation = operationTotals(a).at(-1)!;
-  return `## Authorization cost per operation
-
-CPU time one operation spends on authorization at concurrency 1, in the benchmark's process
-(bench/authorization.ts). Each screen's document runs through graphql-js \`execute\` against
-\`buildSchema()\` (A) and \`buildSchema({ withoutAuthorization: true })\` (B), in the context
-src/yoga.ts builds, for an API-key caller with the admin role: every check passes.
-${reads}
-A third schema with the checks (A′) runs beside them; A against A′ is the same code,
-so their difference of medians is the noise floor (within one run: not what changes
-from one process to the next). The three interleave, the order rotated each round;
-${runs} measured runs each, after ${a.warmUpRuns} unmeasured; CPU ms per execution
-(process.cpuUsage). A difference within ${NOISE_MULTIPLE} × its floor is noise;
-a negative one counts as 0.
-
-${table(header, a.screens.map((s) => authorizationRow(s, a.identity)))}
-
-- Who is calling, per request (median of ${apiKey.batches} timed batches of calls):
-  an API key, one of ${a.identity.apiKeys} configured hashes: ${perCallText(apiKey)};
-  a JWT verified within the last minute (every request after a token's first):
-  ${perCallText(jwt)};
-  a JWT's first request (RS256, its signature checked; the JWKS already fetched):
-  ${perCallText(a.identity.jwtFirst)}.
-- A mutation's audit record (the audit plugin's hooks and recordAttempt,
-  to a stdout writer that discards the line): ${perCallText(a.audit)}.
-- A mutation, identity + audit record: with an API key ${authorizationVerdict(mutation.apiKey, 0)},
-  with a JWT ${authorizationVerdict(mutation.jwt, 0)}; plus its field's check
-  and its answer's records (not timed: a mutation calls the bank).
-`;
+  return authorizationTemplate({
+    reads,
+    runs: a.screens[0]?.runs ?? 0,
+    warmUpRuns: a.warmUpRuns,
+    noiseMultiple: NOISE_MULTIPLE,
+    screensTable: table(header, a.screens.map((s) => authorizationRow(s, a.identity))),
+    batches: apiKey.batches,
+    apiKeys: a.identity.apiKeys,
+    apiKeyCost: perCallText(apiKey),
+    jwtCost: perCallText(jwt),
+    jwtFirstCost: perCallText(a.identity.jwtFirst),
+    auditCost: perCallText(a.audit),
+    mutationWithApiKey: authorizationVerdict(mutation.apiKey, 0),
+    mutationWithJwt: authorizationVerdict(mutation.jwt, 0),
+  });
 }
 
-export function renderReport(r: RunResults): string {
+/** The machine and Node a run had, as the report names them. */
+export interface Machine {
+  cores: number;
+  cpu: string;
+  ramGb: number;
+  platform: string;
+  node: string;
+}
+
+function thisMachine(): Machine {
   const cpu = cpus();
-  const st = r.settings;
-  const s = r.subscriptions;
-  return `# Benchmark results
+  return {
+    cores: cpu.length,
+    cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
+    ramGb: Math.round(totalmem() / 1024 ** 3),
+    platform: `${process.platform}/${process.arch}`,
+    node: process.version,
+  };
+}
 
-Written by \`npm run bench\` (bench/run.ts) on ${r.startedAt.toISOString()}; the run took ${Math.round(r.elapsedSeconds)} s.
+const resultsTemplate = template('results.md');
 
-- Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}/${process.arch}.
-- Node ${process.version}; the gateway's flags: ${r.gatewayFlags.join(' ')} (the NODE_OPTIONS of \`npm start\`, read from its script, then BENCH_GATEWAY_NODE_OPTIONS if set).
-- Sandbox latency: ${st.latencyMs} ms from each upstream call's arrival to its answer (the sandbox's own work is done inside it, as at a bank with a worker per call). Upstream concurrency: ${r.concurrency}. Limits per client: ${r.perClient}. autocannon runs: ${st.seconds} s each (those at c=${st.connections}, and all of the overhead's, after a 1 s warm-up at the same concurrency); wall time: median of ${st.sequentialRuns} sequential runs, after a second of unmeasured ones.
-- Processes: one each, so none shares the gateway's event loop or counts in its RSS. The gateway (bench/gateway-child.ts: createGateway wired as \`npm start\` wires it, listening on loopback), the sandbox (\`node sandbox/src/main.ts\`), autocannon (bench/loadgen.ts) and the ${s.subscribers} graphql-ws subscription clients (bench/subscribers.ts). The benchmark's own process runs the sequential timing loop, posts the webhooks and serves the subscription floor's bare WebSocket server. All five share the machine's ${cpu.length} cores.
-- Webhooks: the benchmark posts signed deliveries (\`x-api-key\`, \`x-timestamp\`, \`x-signature\`, the sandbox's scheme) straight to the gateway's \`POST /webhooks\`; the gateway does not subscribe itself at the sandbox. The subscription target is about the gateway's fan-out, from intake to every subscriber, so the clock starts when the POST is issued; the bank's own delivery queue (retries, its HTTP client) is not the gateway's and would only blur the measure.
-
-## Targets
-
-${table(['target', 'measured', 'verdict'], targetRows(r))}
-
-## Operations (bench/operations.ts)
-
-One at a time. Calls: one run on a quiet upstream after clearing the sandbox's request log (\`DELETE /sandbox/requests\`), counted from it; "repeated" is a call identical to an earlier one of the run (method, path, query and resource headers). Rounds seen: the rounds of calls that run made, read from the log (a call opens a new round when a call of the current one had already completed before it arrived). Wall: sequential runs from this process; ratio: wall p50 / critical path. Bare floor: the calls of the counted run replayed from this process straight to the sandbox in the same rounds (a round's calls at once, the next as soon as one of them has answered, the least a dependent call waits for; no gateway, no GraphQL; bench/floor.ts), ${st.sequentialRuns} sequential runs after a second of unmeasured ones: what the latency, the sandbox's lateness and this machine's loopback cost by themselves, the wall time no gateway could beat here; over the floor is what the gateway adds. The bank's answers after the latency: for every call of those runs, the sandbox's own time from its arrival to its answer (request log) less the latency, the part of the wall time above the critical path that is the bank's (its one thread works on and answers every call). Wall at 0 ms latency: the same runs with the sandbox's latency at 0 (\`PUT /sandbox/latency\`), the fixed cost; wall ≈ rounds × latency + that. CPU / run: CPU time used per sequential run (at ${st.latencyMs} ms) by the gateway's process and by the sandbox's (from /proc, 10 ms ticks). Each operation first runs unmeasured for a second, one run at a time (again after the latency drops to 0), so rounds, wall and CPU are the steady state of a running gateway whose adaptive limit has seen the screen.
-
-${sequentialTable(r)}
-
-Under autocannon, ${st.seconds} s per level. Latencies in ms, from every response (not autocannon's whole-millisecond histogram); errors count transport errors, non-2xx answers and GraphQL \`errors\`. Limit, in flight, queued: the gateway's adaptive limit on calls to the sandbox, and the calls in flight and waiting, sampled every 10 ms in its process during the run (the limit also at its end). The bound the limit allows: screens per second if the mean limit were always full, limit / (calls per screen × latency). Gateway loop busy: event-loop utilisation of the gateway's process during the run (100 % = its one thread saturated).
-
-${loadTable(r)}
-
-## Record cache
-
-A second gateway process on the same sandbox, with the record cache on as \`npm start\` ships it (the gateway above keeps no reads, so its figures measure the way to the bank). Calls: the first run of each screen with nothing kept (the dashboard's includes the new gateway's login), then the run right after it, counted in the sandbox's request log. Wall p50: ${r.settings.sequentialRuns} sequential runs once everything is kept, beside the same screen without the cache (above).
-
-${cacheTable(r)}
-
-${authorizationSection(r.authorization)}
-## @defer on the cards screen
-
-\`${r.deferred.name}\` (bench/operations.graphql, CardsScreenDeferred) with \`Accept: multipart/mixed\`, one run at a time from this process after a second of unmeasured ones: the time from the request to its first complete part (the card list: ${r.deferred.firstPayloadRounds} round of calls) and to the end of its last (every card's details, cardholder and wallet: ${r.deferred.criticalPath} rounds), n=${r.deferred.firstPayload.count}. ${r.deferred.parts} parts per run; ${r.deferred.calls} upstream calls per run (minimum ${r.deferred.minimumCalls}). Bare floor: those calls replayed straight to the sandbox as for the operations above; the first payload's is its first round alone (the list call), the last's every call.
-
-${deferTable(r.deferred)}
-
-## Fair share
-
-One client floods the gateway with the dashboard at concurrency ${FLOOD_CONNECTIONS} (autocannon in the load generator's process, ${FLOOD_SECONDS} s) while another times its own dashboard one at a time from this process, after its p50 on the idle gateway just before. The gateway runs AUTH_MODE none, which counts an anonymous caller by the address it connects from: autocannon connects from ${FLOOD_ADDRESS}, the other client from ${QUIET_ADDRESS}. Limits per client: ${r.perClient}. Under the flood, only runs started with half a second of it left count. Latencies in ms.
-
-${fairnessTable(r.fairness)}
-
-## Gateway overhead
-
-\`${ONE_CALL_QUERY}\` through the gateway (${r.overhead.gatewayCalls} upstream call, to the same endpoint) against \`GET /svc/api/v1/account/balance\` called directly on the sandbox with the standard headers and a bank token, both from the load generator's process, ${st.seconds} s each. The last row repeats concurrency 1 with the sandbox's latency at 0: nothing waits, so no process goes idle between requests. Latencies in ms.
-
-${overheadTable(r)}
-
-${bareOneCallLine(r.bareOneCall)}
-
-## Subscriptions
-
-${s.subscribers} graphql-ws clients (one WebSocket each) in their own process (bench/subscribers.ts) on \`subscription { bankEvents { id name occurredAt data } }\`, connected to the gateway in ${ms(s.gateway.connectMs)} ms; ${s.gateway.subscriptionErrors} subscription errors. Each POST to /webhooks is stamped in the benchmark's process as it is issued, each receipt in the clients' process as its \`next\` runs, both as \`performance.timeOrigin + performance.now()\`; the two clocks agreed within ${Math.abs(s.clock.offsetMs).toFixed(3)} ms (read over IPC to ±${s.clock.uncertaintyMs.toFixed(3)} ms). Latencies in ms: per receipt, over every receipt; last receipt, per event from its POST to the last of the ${s.subscribers} subscribers' receipts (the targets' figure; n/a for an event someone never got). "One at a time" posts an event once the previous one reached everybody (the cost of one fan-out); the burst posts all its events at once. One warm-up event before each server's passes is not counted. The floor: the same clients and passes against a bare WebSocket server in the benchmark's process that sends each subscriber a ready-made \`next\` message (no intake, no GraphQL): what the transport and the clients cost by themselves.
-
-${subscriptionsTable(s)}
-
-## Heap sizing and CPU per operation (bench/heap.ts, bench/bare-yoga.ts)
-
-Each screen at c=${st.connections} (autocannon, 1 s unmeasured then ${st.seconds} s) through a gateway process of its own per heap configuration, one after another on the same sandbox, the gateway above idle; two rounds, the second in reverse order, and each figure their mean (peak RSS: the higher), so what drifts over the run falls on every configuration alike. CPU: the process's user + system time (/proc) over the measured run, per successful operation. Allocated: bytes the JS heap took over the run (what is in use at its end less at its start, plus what every collection freed; V8's GC profiler), per operation. Peak RSS: the process's high-water mark (VmHWM) over its four screens. The configuration \`npm start\` and the Docker image ship is marked.
-
-${heapTable(r.heap)}
-
-The bare Yoga floor: a graphql-yoga server in its own process (bench/bare-yoga-child.ts) that resolves the same query text from the same upstream calls with undici (the gateway's pool settings), with no other plugin: no auth, limits, zod, Pothos or loaders. Its answers are checked to have the gateway's shape and to cost the bank the same calls before it is measured, the same way, with the gateway's shipped flags.
-
-${bareTable(r.bareYoga, r.heap)}
-
-## Memory (sampled every 100 ms)
-
-${memoryTable(r.memory)}
-
-The gateway's process holds the gateway alone; its heap figures come from it over IPC. The ${s.subscribers} graphql-ws clients are in the subscribers child (idle before the subscription phases); the floor's bare WebSocket server is in the benchmark's process. "Heap used" is the highest sample, garbage not yet collected included. The gateway's peak RSS over the whole run: ${mb(peakOf(r.memory, () => true, (p) => p.gatewayMb))} sampled, ${mb(r.memory.kernelPeakGatewayMb)} by the kernel's high-water mark (VmHWM); ${r.memory.samples} samples.
-`;
+/** `machine` is where the run took place: this one, unless a test fixes it so the text is the same everywhere. */
+export function renderReport(r: RunResults, machine: Machine = thisMachine()): string {
+  const { settings, deferred, subscriptions, memory } = r;
+  return resultsTemplate({
+    startedAt: r.startedAt.toISOString(),
+    elapsedSeconds: Math.round(r.elapsedSeconds),
+    ...machine,
+    gatewayFlags: r.gatewayFlags.join(' '),
+    concurrency: r.concurrency,
+    perClient: r.perClient,
+    latencyMs: settings.latencyMs,
+    seconds: settings.seconds,
+    connections: settings.connections,
+    sequentialRuns: settings.sequentialRuns,
+    subscribers: subscriptions.subscribers,
+    targetsTable: table(['target', 'measured', 'verdict'], targetRows(r)),
+    sequentialTable: sequentialTable(r),
+    loadTable: loadTable(r),
+    cacheTable: cacheTable(r),
+    // The section's file ends in a newline of its own; the blank line after it is this template's.
+    authorizationSection: authorizationSection(r.authorization).trimEnd(),
+    deferName: deferred.name,
+    deferFirstPayloadRounds: deferred.firstPayloadRounds,
+    deferCriticalPath: deferred.criticalPath,
+    deferRuns: deferred.firstPayload.count,
+    deferParts: deferred.parts,
+    deferCalls: deferred.calls,
+    deferMinimumCalls: deferred.minimumCalls,
+    deferTable: deferTable(deferred),
+    floodConnections: FLOOD_CONNECTIONS,
+    floodSeconds: FLOOD_SECONDS,
+    floodAddress: FLOOD_ADDRESS,
+    quietAddress: QUIET_ADDRESS,
+    fairnessTable: fairnessTable(r.fairness),
+    oneCallQuery: ONE_CALL_QUERY,
+    oneCallUpstreamCalls: r.overhead.gatewayCalls,
+    overheadTable: overheadTable(r),
+    bareOneCallLine: bareOneCallLine(r.bareOneCall),
+    connectMs: ms(subscriptions.gateway.connectMs),
+    subscriptionErrors: subscriptions.gateway.subscriptionErrors,
+    clockOffsetMs: Math.abs(subscriptions.clock.offsetMs).toFixed(3),
+    clockUncertaintyMs: subscriptions.clock.uncertaintyMs.toFixed(3),
+    subscriptionsTable: subscriptionsTable(subscriptions),
+    heapTable: heapTable(r.heap),
+    bareTable: bareTable(r.bareYoga, r.heap),
+    memoryTable: memoryTable(memory),
+    gatewayPeakSampled: mb(peakOf(memory, () => true, (p) => p.gatewayMb)),
+    gatewayPeakKernel: mb(memory.kernelPeakGatewayMb),
+    memorySamples: memory.samples,
+  });
 }
