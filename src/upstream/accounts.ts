@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
@@ -126,22 +127,28 @@ export const balanceHistoryModel = z
   }));
 export type BalanceHistoryEntry = z.output<typeof balanceHistoryModel>;
 
+const accountReads = records('accounts');
+/** Opening or closing an account changes its global account (direct debit) and the user's profile too. */
+const ACCOUNT_WRITE = ['accounts', 'direct-debit', 'user'] as const;
+
 export const accountEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel) }),
-  list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel) }),
-  close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null() }),
-  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel) }),
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel), changes: ACCOUNT_WRITE }),
+  list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel), cache: accountReads }),
+  close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null(), changes: ACCOUNT_WRITE }),
+  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel), cache: accountReads }),
   transactions: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/account/transactions',
     headers: 'standard',
     data: z.array(accountTransactionModel),
+    cache: accountReads,
   }),
   balanceHistory: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/account/balance/history',
     headers: 'standard',
     data: z.array(balanceHistoryModel),
+    cache: accountReads,
   }),
 };
 

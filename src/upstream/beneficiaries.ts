@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TRANSFER_METHODS, type TransferMethod } from './accounts.ts';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, optionalText, orNull, single } from './models.ts';
 import type { TtlCache } from './ttl-cache.ts';
@@ -206,37 +207,52 @@ export type BeneficiaryRule = z.output<typeof beneficiaryRuleModel>;
  */
 export const BENEFICIARY_RULE_ALIASES: Readonly<Record<string, string>> = { transfer_method: 'transfer_methods' };
 
+const beneficiaryReads = records('beneficiaries');
+/** Upcoming payouts show their beneficiary. */
+const BENEFICIARY_WRITE = ['beneficiaries', 'payouts'] as const;
+
 export const beneficiaryEndpoints = {
   list: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiarylist',
     headers: 'standard',
     data: z.array(beneficiaryListEntryModel),
+    cache: beneficiaryReads,
   }),
   get: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiarylist/{beneficiaryId}',
     headers: 'standard',
     data: single(beneficiaryModel),
+    cache: beneficiaryReads,
   }),
   create: endpoint({
     method: 'POST',
     path: '/{svc}/api/v1/transfer/beneficiary',
     headers: 'standard',
     data: single(beneficiaryWriteResultModel),
+    changes: BENEFICIARY_WRITE,
   }),
   update: endpoint({
     method: 'PATCH',
     path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}',
     headers: 'standard',
     data: single(beneficiaryWriteResultModel),
+    changes: BENEFICIARY_WRITE,
   }),
-  delete: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}', headers: 'standard', data: z.null() }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}',
+    headers: 'standard',
+    data: z.null(),
+    changes: BENEFICIARY_WRITE,
+  }),
   schema: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiaryschema',
     headers: 'standard',
     data: z.array(beneficiaryRuleModel),
+    cache: { kinds: ['reference'], ttl: 'reference' },
   }),
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { addressModel, countryCode, noData, optionalText, orEmpty, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -75,12 +76,22 @@ export type Cardholder = z.output<typeof cardholderModel>;
 export type CardholderIndividual = z.output<typeof individualModel>;
 
 const CARDHOLDER = '/{svc}/api/v1/card/cardholder';
+const cardholderReads = records('cardholders');
+/** A cardholder's cards, wallets and KYC go with it. */
+const CARDHOLDER_WRITE = ['cardholders', 'cards', 'wallets', 'kyc'] as const;
+
 export const cardholderEndpoints = {
-  list: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: z.array(cardholderModel) }),
-  get: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: single(cardholderModel) }),
-  create: endpoint({ method: 'POST', path: CARDHOLDER, headers: 'standard', data: single(z.object({ id: z.string().min(1) })) }),
-  update: endpoint({ method: 'PATCH', path: CARDHOLDER, headers: 'standard', data: noData }),
-  delete: endpoint({ method: 'DELETE', path: CARDHOLDER, headers: 'standard', data: noData }),
+  list: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: z.array(cardholderModel), cache: cardholderReads }),
+  get: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: single(cardholderModel), cache: cardholderReads }),
+  create: endpoint({
+    method: 'POST',
+    path: CARDHOLDER,
+    headers: 'standard',
+    data: single(z.object({ id: z.string().min(1) })),
+    changes: CARDHOLDER_WRITE,
+  }),
+  update: endpoint({ method: 'PATCH', path: CARDHOLDER, headers: 'standard', data: noData, changes: CARDHOLDER_WRITE }),
+  delete: endpoint({ method: 'DELETE', path: CARDHOLDER, headers: 'standard', data: noData, changes: CARDHOLDER_WRITE }),
 };
 
 // --- Writes ------------------------------------------------------------------------------------

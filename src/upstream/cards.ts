@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
@@ -259,19 +260,24 @@ export const cardTransactionModel = z
 export type CardTransaction = z.output<typeof cardTransactionModel>;
 
 const CARD = '/{svc}/api/v1/card';
+const cardReads = records('cards');
+/** A card's cardholder counts its cards, and its wallet funds it. */
+const CARD_WRITE = ['cards', 'cardholders', 'wallets'] as const;
+
 export const cardEndpoints = {
-  create: endpoint({ method: 'POST', path: CARD, headers: 'standard', data: z.object({ id: z.string().min(1) }) }),
-  assign: endpoint({ method: 'POST', path: `${CARD}/assign`, headers: 'standard', data: noData }),
-  list: endpoint({ method: 'GET', path: CARD, headers: 'standard', data: z.array(cardModel) }),
-  detail: endpoint({ method: 'GET', path: `${CARD}/detail`, headers: 'standard', data: single(cardDetailModel) }),
-  activate: endpoint({ method: 'POST', path: `${CARD}/activate`, headers: 'standard', data: noData }),
-  pin: endpoint({ method: 'POST', path: `${CARD}/pin`, headers: 'standard', data: noData }),
-  update: endpoint({ method: 'PATCH', path: CARD, headers: 'standard', data: noData }),
-  recharge: endpoint({ method: 'POST', path: `${CARD}/recharge`, headers: 'standard', data: noData }),
+  create: endpoint({ method: 'POST', path: CARD, headers: 'standard', data: z.object({ id: z.string().min(1) }), changes: CARD_WRITE }),
+  assign: endpoint({ method: 'POST', path: `${CARD}/assign`, headers: 'standard', data: noData, changes: CARD_WRITE }),
+  list: endpoint({ method: 'GET', path: CARD, headers: 'standard', data: z.array(cardModel), cache: cardReads }),
+  detail: endpoint({ method: 'GET', path: `${CARD}/detail`, headers: 'standard', data: single(cardDetailModel), cache: cardReads }),
+  activate: endpoint({ method: 'POST', path: `${CARD}/activate`, headers: 'standard', data: noData, changes: CARD_WRITE }),
+  pin: endpoint({ method: 'POST', path: `${CARD}/pin`, headers: 'standard', data: noData, changes: ['cards'] }),
+  update: endpoint({ method: 'PATCH', path: CARD, headers: 'standard', data: noData, changes: CARD_WRITE }),
+  recharge: endpoint({ method: 'POST', path: `${CARD}/recharge`, headers: 'standard', data: noData, changes: [...CARD_WRITE, 'accounts'] }),
   transactions: endpoint({
     method: 'GET',
     path: `${CARD}/transaction`,
     headers: 'standard',
+    cache: cardReads,
     data: z
       .object({ has_more: orNull(z.boolean()), items: z.array(cardTransactionModel) })
       .transform((page) => ({ hasMore: page.has_more ?? false, items: page.items })),

@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { CACHED_READS, kindsChangedByCall } from './cache-policy.ts';
+import { kindsChangedBy } from './cache-policy.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
@@ -103,9 +103,8 @@ export class UpstreamClient {
     const send = () => this.#pipeline(call) as Promise<Data>;
     const cache = this.#cache;
     if (!cache) return send();
-    const name = call.details.endpoint;
-    const kept = CACHED_READS[name];
-    if (kept) {
+    const kept = ep.cache;
+    if (kept !== undefined && kept !== 'never') {
       if (options.cacheScope === undefined) return send();
       return sharedRead(cache, { key: cacheKey(options.cacheScope, call), kinds: kept.kinds, ttl: kept.ttl }, send, options.operation?.signal);
     }
@@ -113,7 +112,7 @@ export class UpstreamClient {
       return await send();
     } finally {
       // Also after a failure: a write whose answer was lost may have been applied all the same.
-      cache.wrote(kindsChangedByCall(name));
+      cache.wrote(kindsChangedBy(ep));
     }
   }
 

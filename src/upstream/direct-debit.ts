@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, upstreamDateTime } from './models.ts';
 
@@ -106,15 +107,23 @@ const page = <T extends z.ZodType>(item: T) =>
 
 const ACCOUNT = '/api/v1/global_accounts/{accountId}';
 const dd = { headers: 'direct-debit' as const, envelope: false };
+const read = { ...dd, cache: records('direct-debit') };
 
 export const directDebitEndpoints = {
-  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...dd, data: globalAccountModel }),
-  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...dd, data: page(mandateModel) }),
-  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...dd, data: mandateModel }),
-  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...dd, data: z.literal(true) }),
-  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...dd, data: page(directDebitModel) }),
-  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...dd, data: directDebitModel }),
-  directDebitCancel: endpoint({ method: 'POST', path: '/api/v1/direct_debits/{transactionId}/cancel', ...dd, data: z.literal(true) }),
+  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...read, data: globalAccountModel }),
+  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...read, data: page(mandateModel) }),
+  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...read, data: mandateModel }),
+  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...dd, data: z.literal(true), changes: ['direct-debit'] }),
+  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...read, data: page(directDebitModel) }),
+  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...read, data: directDebitModel }),
+  /** The debit's money returns to the account. */
+  directDebitCancel: endpoint({
+    method: 'POST',
+    path: '/api/v1/direct_debits/{transactionId}/cancel',
+    ...dd,
+    data: z.literal(true),
+    changes: ['direct-debit', 'accounts'],
+  }),
 };
 
 /** Who the call acts for: the platform itself, or a connected account (x-on-behalf-of). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { camelKeys, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -131,16 +132,39 @@ export const conversionModel = camelKeys(
 }));
 export type Conversion = z.output<typeof conversionModel>;
 
+const conversionReads = records('conversions');
+
 export const fxEndpoints = {
-  rate: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/rate', headers: 'standard', data: single(rateModel) }),
-  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel) }),
-  quote: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/quotedetails', headers: 'standard', data: quoteModel }),
-  conversionCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/conversion', headers: 'standard', data: conversionModel }),
-  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel }),
+  /** Rates and quotes move with the market, and no event says so: kept for the short `rates` TTL. */
+  rate: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/rate',
+    headers: 'standard',
+    data: single(rateModel),
+    cache: { kinds: ['fx-rates'], ttl: 'rates' },
+  }),
+  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel), changes: ['quotes'] }),
+  quote: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/quotedetails',
+    headers: 'standard',
+    data: quoteModel,
+    cache: { kinds: ['quotes'], ttl: 'rates' },
+  }),
+  /** It uses its quote and moves the money. */
+  conversionCreate: endpoint({
+    method: 'POST',
+    path: '/{svc}/api/v1/transfer/conversion',
+    headers: 'standard',
+    data: conversionModel,
+    changes: ['conversions', 'quotes', 'accounts'],
+  }),
+  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel, cache: conversionReads }),
   conversionList: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/conversionlist',
     headers: 'standard',
+    cache: conversionReads,
     data: single(z.object({ conversions: z.array(conversionModel) })).transform((d) => d.conversions),
   }),
 };

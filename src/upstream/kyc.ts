@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { optionalText, orEmpty, single } from './models.ts';
 
@@ -44,10 +45,13 @@ export const kycRfiModel = z
 export type KycRfi = z.output<typeof kycRfiModel>;
 
 const KYC = '/issuing/api/v1/kyc';
+const kycReads = records('kyc');
+
 export const kycEndpoints = {
-  status: endpoint({ method: 'GET', path: KYC, headers: 'issuing', data: single(kycStatusModel) }),
-  rfi: endpoint({ method: 'GET', path: `${KYC}/rfi`, headers: 'issuing', data: single(kycRfiModel) }),
-  rfiRespond: endpoint({ method: 'GET', path: `${KYC}/rfi/respond`, headers: 'issuing', data: single(kycStatusModel) }),
+  status: endpoint({ method: 'GET', path: KYC, headers: 'issuing', data: single(kycStatusModel), cache: kycReads }),
+  rfi: endpoint({ method: 'GET', path: `${KYC}/rfi`, headers: 'issuing', data: single(kycRfiModel), cache: kycReads }),
+  /** A GET that answers the RFI (Document 2, 4.4): a write, never kept. */
+  rfiRespond: endpoint({ method: 'GET', path: `${KYC}/rfi/respond`, headers: 'issuing', data: single(kycStatusModel), changes: ['kyc', 'cardholders'] }),
 };
 
 export function kycApi(call: Caller) {

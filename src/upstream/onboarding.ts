@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, decimal, moneyOf, optionalText, orEmpty, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -140,12 +141,15 @@ export const accountRfiModel = z
   }));
 export type AccountRfi = z.output<typeof accountRfiModel>;
 
+const userReads = records('user');
+
 export const onboardingEndpoints = {
-  profile: endpoint({ method: 'GET', path: '/{svc}/api/v1/user', headers: 'standard', data: single(userProfileModel) }),
+  profile: endpoint({ method: 'GET', path: '/{svc}/api/v1/user', headers: 'standard', data: single(userProfileModel), cache: userReads }),
   rfis: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/user/rfi',
     headers: 'standard',
+    cache: userReads,
     data: single(z.object({ items: orEmpty(accountRfiModel) })).transform((page) => page.items),
   }),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -99,11 +100,15 @@ const upcoming = z
     }),
   );
 
+const payoutReads = records('payouts');
+/** A payout's money leaves the account, or comes back. */
+const PAYOUT_WRITE = ['payouts', 'accounts'] as const;
+
 export const payoutEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created) }),
-  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly) }),
-  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}) }),
-  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming) }),
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created), changes: PAYOUT_WRITE }),
+  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly), cache: payoutReads }),
+  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}), changes: PAYOUT_WRITE }),
+  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming), cache: payoutReads }),
 };
 
 export interface PayoutRequest {

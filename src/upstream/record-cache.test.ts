@@ -1,7 +1,4 @@
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CACHED_READS, EVENTS, kindsChangedByCall, kindsChangedByEvent, WRITES } from './cache-policy.ts';
-import { endpointName, type Endpoint } from './endpoint.ts';
 import { RecordCache } from './record-cache.ts';
 
 const TTLS = { records: 1_000, rates: 100, reference: 10_000 };
@@ -100,49 +97,5 @@ describe('RecordCache', () => {
     cache.wrote([]);
     cache.invalidate(['accounts']);
     expect(told).toEqual([['cards']]);
-  });
-});
-
-/** Every endpoint of the domain tables (src/upstream/*.ts), found as the tables hold them. */
-async function allEndpoints(): Promise<Endpoint<unknown>[]> {
-  const found = new Map<string, Endpoint<unknown>>();
-  const walk = (value: unknown, depth: number): void => {
-    if (!value || typeof value !== 'object' || depth > 3) return;
-    const candidate = value as Partial<Endpoint<unknown>>;
-    if (typeof candidate.method === 'string' && typeof candidate.path === 'string' && candidate.data) {
-      found.set(endpointName(candidate as Endpoint<unknown>), candidate as Endpoint<unknown>);
-      return;
-    }
-    for (const child of Object.values(value)) walk(child, depth + 1);
-  };
-  for (const file of readdirSync(new URL('.', import.meta.url))) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    walk(await import(`./${file}`), 0);
-  }
-  return [...found.values()];
-}
-
-describe('the cache policy table', () => {
-  it('names every endpoint: each GET is kept or counted as a write, each other call is a write', async () => {
-    const endpoints = await allEndpoints();
-    expect(endpoints.length).toBeGreaterThanOrEqual(55);
-    const unnamed = endpoints.map(endpointName).filter((name) => !(name in CACHED_READS) && !(name in WRITES) && name !== 'GET /getallwebhooks');
-    expect(unnamed).toEqual([]);
-    const stale = [...Object.keys(CACHED_READS), ...Object.keys(WRITES)].filter((name) => !endpoints.some((ep) => endpointName(ep) === name));
-    expect(stale).toEqual([]);
-    for (const name of Object.keys(CACHED_READS)) expect(name.startsWith('GET ')).toBe(true);
-  });
-
-  it('drops everything for a write or an event it does not know, and nothing for a read it does not keep', () => {
-    expect(kindsChangedByCall('POST /something/new')).toContain('cards');
-    expect(kindsChangedByCall('POST /something/new')).toContain('accounts');
-    // A read the cache does not keep changes nothing (the webhook reconciler reads the catalogue every minute).
-    expect(kindsChangedByCall('GET /getallwebhooks')).toEqual([]);
-    // A GET that writes is named: it drops what it changes.
-    expect(kindsChangedByCall('GET /issuing/api/v1/kyc/rfi/respond')).toEqual(['kyc', 'cardholders']);
-    expect(kindsChangedByEvent('brand.new')).toContain('payouts');
-    expect(kindsChangedByEvent('deposit.settled')).toEqual(['accounts', 'direct-debit']);
-    expect(kindsChangedByEvent('issuing.card.blocked')).toContain('cards');
-    expect(EVENTS.every((entry) => entry.prefix.endsWith('.') || entry.prefix.endsWith('_'))).toBe(true);
   });
 });

@@ -36,8 +36,9 @@ export interface RecordCacheStats {
  * Upstream answers per bank user and request, under the loaders: a read the cache holds makes no
  * call, and concurrent identical reads share one call. What makes it safe for banking data is
  * invalidation rather than expiry: every bank event and every write drops the kinds of record they
- * touch (cache-policy.ts) for every user, at once, before the write's answer or the event's 202
- * leaves; the TTL only bounds what no event announces.
+ * touch (a write's endpoint declares them; cache-policy.ts names the events') for every user, at
+ * once, before the write's answer or the event's 202 leaves; the TTL only bounds what no event
+ * announces.
  *
  * Written over lru-cache rather than with The Guild's response cache: a response cache keys whole
  * GraphQL results, so one card's event would drop every screen that shows any card, and two

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { currencyCode, decimal, moneyOf, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
@@ -98,10 +99,13 @@ export const walletHistoryEntryModel = z
 export type WalletHistoryEntry = z.output<typeof walletHistoryEntryModel>;
 
 const WALLET = '/issuing/api/v1/wallet';
+const walletReads = records('wallets');
+
 export const walletEndpoints = {
-  create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel) }),
-  list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel) }),
-  history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel) }),
+  /** The cardholder's record lists its wallets. */
+  create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel), changes: ['wallets', 'cardholders'] }),
+  list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel), cache: walletReads }),
+  history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel), cache: walletReads }),
 };
 
 export interface WalletHistoryPage {

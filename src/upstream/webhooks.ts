@@ -160,16 +160,18 @@ export const webhookWriteAnswerModel = z.object({
 });
 export type WebhookWriteAnswer = z.output<typeof webhookWriteAnswerModel>;
 
-const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>) =>
-  endpoint({ method, path, headers: 'webhook', envelope: false, data });
+/** Webhook management reads are never kept by the record cache, and its writes change no record it keeps. */
+const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>, effect: 'read' | 'write') =>
+  endpoint({ method, path, headers: 'webhook', envelope: false, data, ...(effect === 'read' ? { cache: 'never' as const } : { changes: [] }) });
 
 export const webhookEndpoints = {
-  catalogue: webhookEndpoint('GET', '/getallwebhooks', catalogueModel),
+  /** The same for every user: a program-wide cache of its own (webhooksApi), not the record cache. */
+  catalogue: webhookEndpoint('GET', '/getallwebhooks', catalogueModel, 'read'),
   /** A read, though sent as POST: the codes go in the body. */
-  subscriptions: webhookEndpoint('POST', '/api/subscribedwebhook', z.array(webhookSubscriptionModel)),
-  subscribe: webhookEndpoint('POST', '/api/subscribe', webhookWriteAnswerModel),
-  update: webhookEndpoint('PATCH', '/api/subscribe', webhookWriteAnswerModel),
-  unsubscribe: webhookEndpoint('DELETE', '/api/subscribe', webhookWriteAnswerModel),
+  subscriptions: webhookEndpoint('POST', '/api/subscribedwebhook', z.array(webhookSubscriptionModel), 'read'),
+  subscribe: webhookEndpoint('POST', '/api/subscribe', webhookWriteAnswerModel, 'write'),
+  update: webhookEndpoint('PATCH', '/api/subscribe', webhookWriteAnswerModel, 'write'),
+  unsubscribe: webhookEndpoint('DELETE', '/api/subscribe', webhookWriteAnswerModel, 'write'),
 };
 
 // --- Writes ------------------------------------------------------------------------------------
