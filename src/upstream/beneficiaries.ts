@@ -4,7 +4,6 @@ import { orNullIfNotFound, type Caller } from './caller.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, optionalText, orNull, single } from './models.ts';
-import type { TtlCache } from './ttl-cache.ts';
 
 /**
  * Document 1, sections 2.7, 2.8 and 4.3: beneficiaries and the rule sets they are checked against.
@@ -394,10 +393,6 @@ export function ruleSetCombinations(request: BeneficiaryWriteRequest): { combina
   return { combinations: methods.map((transferMethod) => ({ bankCountry, currency, entityType, transferMethod })), missing };
 }
 
-function ruleSetKey(c: RuleSetCombination): string {
-  return [c.bankCountry, c.currency, c.entityType, c.transferMethod].join('|');
-}
-
 // --- Calls -------------------------------------------------------------------------------------
 
 export interface BeneficiaryListQuery {
@@ -407,8 +402,7 @@ export interface BeneficiaryListQuery {
   currency?: string | null | undefined;
 }
 
-/** Typed calls; rule sets go through `ruleSets`, a cache shared by every request of the runtime. */
-export function beneficiariesApi(call: Caller, ruleSets: TtlCache<BeneficiaryRule[]>) {
+export function beneficiariesApi(call: Caller) {
   const byId = (beneficiaryId: string) => ({ params: { beneficiaryId } });
   return {
     list: (query: BeneficiaryListQuery) => call(beneficiaryEndpoints.list, { query: { ...query } }),
@@ -425,18 +419,16 @@ export function beneficiariesApi(call: Caller, ruleSets: TtlCache<BeneficiaryRul
       }),
     delete: (beneficiaryId: string, idempotencyKey?: string | null) =>
       call(beneficiaryEndpoints.delete, { ...byId(beneficiaryId), idempotencyKey: idempotencyKey ?? undefined }),
-    /** The rule set of one combination, cached across requests. */
+    /** The rule set of one combination: reference data, kept across requests by the record cache (its endpoint's `cache`). */
     schema: (c: RuleSetCombination) =>
-      ruleSets.get(ruleSetKey(c), () =>
-        call(beneficiaryEndpoints.schema, {
-          query: {
-            account_currency: c.currency,
-            bank_country_code: c.bankCountry,
-            entity_type: c.entityType,
-            transfer_method: c.transferMethod,
-          },
-        }),
-      ),
+      call(beneficiaryEndpoints.schema, {
+        query: {
+          account_currency: c.currency,
+          bank_country_code: c.bankCountry,
+          entity_type: c.entityType,
+          transfer_method: c.transferMethod,
+        },
+      }),
   };
 }
 export type BeneficiariesApi = ReturnType<typeof beneficiariesApi>;
