@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { camelCase, camelObject, type CamelCase } from './camel-case.ts';
+import { camelCase, camelObject, viewMaker, type CamelCase } from './camel-case.ts';
 
 describe('camelCase', () => {
   it('renames at run time as the type does', () => {
@@ -22,5 +22,15 @@ describe('camelObject', () => {
 
   it('gives the view its type: every key renamed, optional ones still optional', () => {
     expectTypeOf<z.output<typeof model>>().toEqualTypeOf<{ cardId: string; nickName: string | null; tracked?: boolean | undefined }>();
+  });
+});
+
+describe('viewMaker', () => {
+  it('copies the same view whether compiled or looped (where code may not be generated)', () => {
+    const pairs = [['card_id', 'cardId'], ['a"b', 'aB'], ['plain', 'plain']] as const;
+    const fields = { card_id: 'crd_1', 'a"b': 2, plain: null, other: 'left out' };
+    const compiled = viewMaker<typeof fields, unknown>(pairs, true)(fields);
+    expect(compiled).toStrictEqual({ cardId: 'crd_1', aB: 2, plain: null });
+    expect(viewMaker<typeof fields, unknown>(pairs, false)(fields)).toStrictEqual(compiled);
   });
 });

@@ -22,15 +22,33 @@ export function camelCase(key: string): string {
 
 /**
  * A zod object of the bank's fields, read into its camelCase view: `card_id` is `cardId` in what
- * the parse gives. The names are paired once here; each parse copies the fields over the pairs, with
- * no string work, into one new object (the parsed snake_case one is left to the collector).
+ * the parse gives. The names are paired once, here; a parse only copies the fields into the view.
  */
 export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
-  const pairs = Object.keys(shape).map((snake): [string, string] => [snake, camelCase(snake)]);
-  return z.object(shape).transform((fields) => {
+  type Fields = z.output<z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>>;
+  const pairs = Object.keys(shape).map((snake): Pair => [snake, camelCase(snake)]);
+  // The maker is the transform itself: no call of ours between zod and the copy.
+  return z.object(shape).transform(viewMaker<Fields, CamelCased<Fields>>(pairs));
+}
+
+type Pair = readonly [snake: string, camel: string];
+
+/**
+ * What copies the fields into their view. Where code may be generated (zod's own probe says so; it
+ * compiles its object parsers the same way), an object literal compiled once per model, as fast as
+ * a hand-written one: on a card detail's 29 fields a loop adding one key at a time cost 1.2 µs more
+ * per parse, most of the parse. Elsewhere, that loop. The keys are the model's own, from this
+ * source, written as JSON string literals.
+ */
+export function viewMaker<From, To>(pairs: readonly Pair[], compile: boolean = z.core.util.allowsEval.value): (fields: From) => To {
+  if (compile) {
+    const entries = pairs.map(([snake, camel]) => `${JSON.stringify(camel)}: fields[${JSON.stringify(snake)}]`);
+    return new Function('fields', `return { ${entries.join(', ')} };`) as (fields: From) => To;
+  }
+  return (fields) => {
     const bank = fields as Record<string, unknown>;
     const view: Record<string, unknown> = {};
     for (const [snake, camel] of pairs) view[camel] = bank[snake];
-    return view as CamelCased<typeof fields>;
-  });
+    return view as To;
+  };
 }
