@@ -4,7 +4,7 @@ import { orNullIfNotFound, type Caller } from './caller.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orEmpty, orNull, single, upstreamDateTime } from './models.ts';
+import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orEmpty, orFalse, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1: cards, their details and their transactions. */
 
@@ -178,7 +178,7 @@ export const cardEndpoints = {
     path: `${CARD}/transaction`,
     headers: 'standard',
     cache: cardReads,
-    data: camelObject({ has_more: z.boolean().nullish().transform((more) => more ?? false), items: z.array(cardTransactionModel) }),
+    data: camelObject({ has_more: orFalse, items: z.array(cardTransactionModel) }),
   }),
 };
 

@@ -139,6 +139,9 @@ export const cardNumber = z.string().transform(maskCardNumber);
 /** Writes that answer the envelope without `data` (Document 2: "Response: no data"). */
 export const noData = z.unknown().transform((): void => undefined);
 
+/** A flag the upstream may omit or send as null: false then. */
+export const orFalse = z.boolean().nullish().transform((flag) => flag ?? false);
+
 /** A list the upstream may omit or send as null: always an array. */
 export function orEmpty<T extends z.ZodType>(item: T) {
   return z.array(item).nullish().transform((items): z.output<T>[] => items ?? []);
