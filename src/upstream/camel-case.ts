@@ -34,6 +34,21 @@ export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
 type Pair = readonly [snake: string, camel: string];
 
 /**
+ * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
+ * (conversions: create, against get and list). Renaming the keys first lets one camelCase model read
+ * both; a key without `_` (every key of the camelCase answers) is taken as it is, with no string work.
+ */
+export function camelKeys<T extends z.ZodType>(model: T) {
+  return z.preprocess((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value), model);
+}
+
+function camelCasedKeys(value: object): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) renamed[key.includes('_') ? camelCase(key) : key] = field;
+  return renamed;
+}
+
+/**
  * What copies the fields into their view. Where code may be generated (zod's own probe says so; it
  * compiles its object parsers the same way), an object literal compiled once per model, as fast as
  * a hand-written one: on a card detail's 29 fields a loop adding one key at a time cost 1.2 µs more

@@ -91,22 +91,6 @@ export function sameDecimal(a: string, b: string): boolean {
   return canonicalDecimal(a) === canonicalDecimal(b);
 }
 
-const snakeToCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/**
- * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
- * (conversions). Renaming keys first lets one camelCase model read both.
- */
-export function camelKeys<T extends z.ZodType>(model: T) {
-  return z.preprocess(
-    (value) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, v]) => [snakeToCamel(key), v]))
-        : value,
-    model,
-  );
-}
-
 /**
  * Card numbers leave the gateway masked, whatever the upstream sent: first 6 and last 4 digits,
  * the rest as `*` (e.g. `424242******4242`). Text that is already masked passes unchanged.
