@@ -4,7 +4,7 @@ import { orNullIfNotFound, type Caller } from './caller.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orEmpty, orFalse, orNull, single, upstreamDateTime } from './models.ts';
+import { addressModel, cardNumber, currencyCode, decimal, noData, optionalText, orEmpty, orEmptyObject, orFalse, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1: cards, their details and their transactions. */
 
@@ -123,14 +123,9 @@ const merchant = camelObject({
 });
 
 /** Absent risk details read as none: no actions, no factors, no 3-D Secure outcome. */
-const NO_RISK_DETAILS = { riskActionsPerformed: [], riskFactors: [], threeDsecureOutcome: null } as const;
-const riskDetails = camelObject({
-  risk_actions_performed: orEmpty(z.string()),
-  risk_factors: orEmpty(z.string()),
-  three_dsecure_outcome: optionalText,
-})
-  .nullish()
-  .transform((details) => details ?? NO_RISK_DETAILS);
+const riskDetails = orEmptyObject(
+  camelObject({ risk_actions_performed: orEmpty(z.string()), risk_factors: orEmpty(z.string()), three_dsecure_outcome: optionalText }),
+);
 
 export const cardTransactionModel = camelObject({
   transaction_id: z.string().min(1),

@@ -3,7 +3,7 @@ import { orNullIfNotFound, type Caller } from './caller.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, optionalText, orEmpty, orFalse, orNull, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, optionalText, orEmpty, orEmptyObject, orFalse, orNull, upstreamDateTime } from './models.ts';
 
 /**
  * Document 3, sections 2.4-2.7 and 4.2: global accounts, direct debit mandates and direct debit
@@ -16,10 +16,9 @@ export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 const upper = <T extends readonly [string, ...string[]]>(values: T) => z.string().transform((v) => v.toUpperCase()).pipe(z.enum(values));
 
 /** Absent capability reads as none: no clearing systems, no payment methods, no direct debit. */
-const NO_CAPABILITY = { clearingSystems: [], paymentMethods: [], supportDirectDebit: false };
-const capability = camelObject({ clearing_systems: orEmpty(z.string()), payment_methods: orEmpty(z.string()), support_direct_debit: orFalse })
-  .nullish()
-  .transform((declared) => declared ?? NO_CAPABILITY);
+const capability = orEmptyObject(
+  camelObject({ clearing_systems: orEmpty(z.string()), payment_methods: orEmpty(z.string()), support_direct_debit: orFalse }),
+);
 
 export const globalAccountModel = camelObject({
   id: z.string().min(1),

@@ -131,6 +131,16 @@ export function orEmpty<T extends z.ZodType>(item: T) {
   return z.array(item).nullish().transform((items): z.output<T>[] => items ?? []);
 }
 
+/**
+ * An object the upstream may omit or send as null, read as the object of nothing: each field as
+ * `model` reads its own absence (empty lists, nulls, false), so nobody downstream checks for it.
+ * One such object is shared by every absence, and read only.
+ */
+export function orEmptyObject<T extends z.ZodType<object>>(model: T) {
+  const absent: z.output<T> = model.parse({});
+  return model.nullish().transform((value): z.output<T> => value ?? absent);
+}
+
 /** An amount and its currency as one value (the graph's Money); null when either is missing. */
 export function moneyOf(amount: string | null, currency: string | null): { amount: string; currency: string } | null {
   return amount !== null && currency !== null ? { amount, currency } : null;
