@@ -3,7 +3,7 @@ import type { Caller } from './caller.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.3 to 2.6 and 4.2: accounts, balances, transactions, balance history. */
 
@@ -13,7 +13,6 @@ export const TRANSFER_METHODS = ['LOCAL', 'SWIFT'] as const;
 export type TransferMethod = (typeof TRANSFER_METHODS)[number];
 
 const transferMethod = z.enum(TRANSFER_METHODS);
-const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
 
 const routingCode = z.object({ type: z.string(), value: z.string() });
 
@@ -22,7 +21,7 @@ const supportedFeature = camelObject({
   local_clearing_system: optionalText,
   transfer_method: transferMethod,
   type: optionalText,
-  routing_codes: list(routingCode),
+  routing_codes: orEmpty(routingCode),
 });
 
 const requiredFeature = camelObject({ transfer_method: transferMethod, currency: currencyCode });
@@ -38,8 +37,8 @@ export const accountModel = camelObject({
   account_type: optionalText,
   country_code: countryCode,
   institution: orNull(institution),
-  supported_features: list(supportedFeature),
-  required_features: list(requiredFeature),
+  supported_features: orEmpty(supportedFeature),
+  required_features: orEmpty(requiredFeature),
   swift_code: optionalText,
   iban: optionalText,
 });

@@ -128,7 +128,7 @@ export const beneficiaryRuleModel = z
     required: z.boolean(),
     rule: orNull(z.object({ type: z.string(), pattern })),
   })
-  .transform((r) => ({ key: r.key, path: r.path, required: r.required, pattern: r.rule?.pattern ?? null }));
+  .transform(({ rule, ...field }) => ({ ...field, pattern: rule?.pattern ?? null }));
 export type BeneficiaryRule = z.output<typeof beneficiaryRuleModel>;
 
 /**
