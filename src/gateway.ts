@@ -120,10 +120,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream, options.tracer);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
   const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redisUrl: options.redisUrl, keyPrefix: options.redisKeyPrefix, logger });
-  const onDelivered = cacheInvalidation.event;
+  // Each event drops what it changed once per instance: the intake's for those it takes, the bus's for other instances'.
+  const onRemoteEvent = cacheInvalidation.event;
   const events = options.redisUrl
-    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onDelivered })
-    : createMemoryEventBus({ limits: eventLog, observer: metrics.events, onDelivered });
+    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onRemoteEvent })
+    : createMemoryEventBus({ limits: eventLog, observer: metrics.events });
   const perClient = clientRateLimit({
     limit: { ...DEFAULT_CLIENT_RATE_LIMIT, ...options.clientRateLimit },
     redisUrl: options.redisUrl,

@@ -13,7 +13,7 @@ import {
   type BeneficiaryUpdateMutation,
 } from './generated/graphql.ts';
 import { ADDRESS_ONLY_COUNTRIES, BANK_COUNTRIES, CURRENCIES, US_SWIFT_RULE_ROWS } from '../sandbox/test/fixtures/document-1.ts';
-import { rawUpstream, useKit } from './kit.ts';
+import { rawUpstream, useKit, type Kit } from './kit.ts';
 
 // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
 const kit = useKit({ cache: false });
@@ -51,16 +51,16 @@ const US_SUPPLIER: BeneficiaryCreateInput = {
 type Created = Extract<BeneficiaryCreateMutation['beneficiaryCreate'], { __typename: 'BeneficiaryCreateSuccess' }>['beneficiary'];
 type Updated = Extract<BeneficiaryUpdateMutation['beneficiaryUpdate'], { __typename: 'BeneficiaryUpdateSuccess' }>['beneficiary'];
 
-async function create(input: BeneficiaryCreateInput = US_SUPPLIER, idempotencyKey?: string): Promise<Created> {
-  const result = await kit.execute(BeneficiaryCreateDocument, { input, idempotencyKey });
+async function create(input: BeneficiaryCreateInput = US_SUPPLIER, idempotencyKey?: string, on: Kit = kit): Promise<Created> {
+  const result = await on.execute(BeneficiaryCreateDocument, { input, idempotencyKey });
   const outcome = result.data?.beneficiaryCreate;
   if (outcome?.__typename !== 'BeneficiaryCreateSuccess') throw new Error(`create failed: ${JSON.stringify(result)}`);
   return outcome.beneficiary;
 }
 
 /** Query strings the sandbox saw on `path` (the kit's `calls` leaves them out). */
-function queries(path: string): Record<string, string>[] {
-  return kit.sandbox.requests().filter((r) => r.path === path).map((r) => r.query);
+function queries(path: string, on: Kit = kit): Record<string, string>[] {
+  return on.sandbox.requests().filter((r) => r.path === path).map((r) => r.query);
 }
 
 async function rawList(query = 'limit=100'): Promise<any[]> {
@@ -327,28 +327,6 @@ describe('beneficiaryCreate', () => {
     expect(kit.calls()).toHaveLength(0);
   });
 
-  it('caches the rule set of a combination across requests: two creates, one schema call', async () => {
-    // US/USD/COMPANY/LOCAL is used by no other test here, so the gateway has not cached it yet.
-    const local: BeneficiaryCreateInput = {
-      ...US_SUPPLIER,
-      transferMethods: ['LOCAL'],
-      beneficiary: {
-        ...US_SUPPLIER.beneficiary,
-        bankDetails: { ...US_SUPPLIER.beneficiary.bankDetails, swiftCode: null, accountRoutingType1: 'aba', accountRoutingValue1: '021000021' },
-      },
-    };
-    await kit.resetCounts();
-    const first = await create(local);
-    const second = await create({ ...local, nickname: 'Widgets NY (2)' });
-    expect(first.upstreamId).not.toBe(second.upstreamId);
-    expect(second.bankDetails).toMatchObject({ accountRoutingType1: 'aba', accountRoutingValue1: '021000021', swiftCode: null });
-    expect(second.transferMethods).toEqual(['LOCAL']);
-    expect(queries(SCHEMA_PATH)).toEqual([
-      { account_currency: 'USD', bank_country_code: 'US', entity_type: 'COMPANY', transfer_method: 'LOCAL' },
-    ]);
-    expect(kit.calls(WRITE_PATH, 'POST')).toHaveLength(2);
-  });
-
   it('applies a create once when the same idempotency key is replayed', async () => {
     const before = (await rawList()).length;
     const key = `ben-${crypto.randomUUID()}`;
@@ -446,5 +424,32 @@ describe('beneficiaryDelete', () => {
       upstreamStatus: 400,
       upstreamMessage: `Beneficiary ${created.upstreamId} not found`,
     });
+  });
+});
+
+describe('beneficiary rule sets in the record cache', () => {
+  // Rule sets are the bank's reference data, kept by the record cache (on, as shipped) for every create and update.
+  const cached = useKit();
+
+  it('caches the rule set of a combination across requests: two creates, one schema call', async () => {
+    // The kit's fresh start dropped whatever was kept: the first create reads the rule set.
+    const local: BeneficiaryCreateInput = {
+      ...US_SUPPLIER,
+      transferMethods: ['LOCAL'],
+      beneficiary: {
+        ...US_SUPPLIER.beneficiary,
+        bankDetails: { ...US_SUPPLIER.beneficiary.bankDetails, swiftCode: null, accountRoutingType1: 'aba', accountRoutingValue1: '021000021' },
+      },
+    };
+    await cached.resetCounts();
+    const first = await create(local, undefined, cached);
+    const second = await create({ ...local, nickname: 'Widgets NY (2)' }, undefined, cached);
+    expect(first.upstreamId).not.toBe(second.upstreamId);
+    expect(second.bankDetails).toMatchObject({ accountRoutingType1: 'aba', accountRoutingValue1: '021000021', swiftCode: null });
+    expect(second.transferMethods).toEqual(['LOCAL']);
+    expect(queries(SCHEMA_PATH, cached)).toEqual([
+      { account_currency: 'USD', bank_country_code: 'US', entity_type: 'COMPANY', transfer_method: 'LOCAL' },
+    ]);
+    expect(cached.calls(WRITE_PATH, 'POST')).toHaveLength(2);
   });
 });

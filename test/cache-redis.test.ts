@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CACHE } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { createLogger } from '../src/logger.ts';
+import { bankEvent, deliverEvent } from './deliver.ts';
 import { CardUpdateDocument } from './generated/graphql.ts';
 import { startKit, type Kit } from './kit.ts';
 import { freePort, haveRedisServer, OwnRedis } from './redis.ts';
@@ -47,7 +48,7 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     redis = new OwnRedis(await freePort());
     await redis.start();
     const redisKeyPrefix = `test-cache-${randomUUID()}`;
-    first = await startKit({ cache: true, redisUrl: redis.url, redisKeyPrefix });
+    first = await startKit({ cache: true, listen: true, redisUrl: redis.url, redisKeyPrefix });
     // A second instance on the same bank and the same Redis.
     second = createGateway({ upstream: { ...first.upstreamConfig, cache }, logger: createLogger('silent'), redisUrl: redis.url, redisKeyPrefix });
     await second.events.ready;
@@ -72,6 +73,18 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     await first.resetCounts();
     expect((await run(first.gateway, CARD)).data).toEqual({ card: { status: 'INACTIVE' } });
     expect(first.calls(CARD_LIST)).toHaveLength(1);
+  });
+
+  it('drops what an event changed on every instance, once on each: the one that took it and the other', async () => {
+    const caches = [first.gateway.upstream.cache!, second.upstream.cache!];
+    // Each instance's own subscription: the event reaches it only after its invalidation there.
+    const arrivals = await Promise.all([first.gateway.events.subscribe(), second.events.subscribe()]);
+    const before = caches.map((cache) => cache.stats.invalidations);
+    expect((await deliverEvent(first.baseUrl, bankEvent(`ga_${Date.now()}`, 'ga.new'))).status).toBe(202);
+    expect(caches[0]!.stats.invalidations).toBe(before[0]! + 1);
+    for (const arrival of arrivals) expect((await arrival.next()).done).toBe(false);
+    expect(caches.map((cache) => cache.stats.invalidations)).toEqual(before.map((count) => count + 1));
+    await Promise.all(arrivals.map((arrival) => arrival.return?.()));
   });
 
   it('reads from the bank while Redis is away, and trusts its cache again once it listens', async () => {

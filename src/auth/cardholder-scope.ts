@@ -51,7 +51,7 @@ function boundCards(cards: Upstream['cards'], cardholderId: string): Upstream['c
   const own = new Set<string>();
   const listOwn: Upstream['cards']['list'] = async (filter) => {
     const listed = await cards.list({ ...filter, cardholderId });
-    for (const card of listed) own.add(card.id);
+    for (const card of listed) own.add(card.cardHashId);
     return listed;
   };
   const owns = async (id: string) => own.has(id) || (await listOwn({ id })).length > 0;

@@ -97,19 +97,16 @@ export class LocalEvents {
   readonly log: EventLog;
   readonly fanout = new Fanout();
 
-  readonly #onDelivered: ((event: PublishedEvent) => void) | undefined;
   /** Logged entries not yet handed to the subscriptions, oldest first. */
   #pending: LogEntry[] = [];
 
-  constructor(limits: EventLogConfig, now: () => number = Date.now, onDelivered?: (event: PublishedEvent) => void) {
+  constructor(limits: EventLogConfig, now: () => number = Date.now) {
     this.log = new EventLog(limits, now);
-    this.#onDelivered = onDelivered;
   }
 
   /** Logs an event and hands it to the subscriptions on a later turn: the caller answers the bank first. */
   deliver(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
     const entry = this.log.append(event, ids, occurrence);
-    this.#onDelivered?.(event);
     if (this.#pending.push(entry) === 1) setImmediate(this.#fanOutOne);
     return entry;
   }
@@ -148,8 +145,6 @@ export class LocalEvents {
 export interface MemoryEventBusOptions {
   limits: EventLogConfig;
   observer?: EventBusObserver | undefined;
-  /** Told of each event as this instance delivers it (the record cache drops what it changed). */
-  onDelivered?: ((event: PublishedEvent) => void) | undefined;
   now?: () => number;
 }
 
@@ -157,7 +152,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
   const { limits, now = Date.now } = options;
   const observer = options.observer ?? NO_BUS_OBSERVER;
   const seen = createSeenSet();
-  const local = new LocalEvents(limits, now, options.onDelivered);
+  // Every event of this bus is one its own intake accepted, and the intake tells the record cache of it.
+  const local = new LocalEvents(limits, now);
   const nextId = streamIdGenerator(now);
   return {
     async accept(event, occurrence) {

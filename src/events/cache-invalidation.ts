@@ -27,9 +27,10 @@ export interface CacheInvalidationOptions {
 const NO_CACHE: CacheInvalidation = { event: () => {}, lost: 0, close: async () => {} };
 
 /**
- * Keeps every instance's record cache honest. Bank events reach each instance through the event bus,
- * which calls `event`; writes are seen only by the instance that sent them, so it publishes their
- * kinds on a Redis channel the others listen on.
+ * Keeps every instance's record cache honest. A bank event drops what it changed once on each
+ * instance: the intake that takes it calls `event` before the bank's 202, and on every other
+ * instance the shared event bus calls it as the event arrives. Writes are seen only by the instance
+ * that sent them, so it publishes their kinds on a Redis channel the others listen on.
  *
  * Pub/sub delivers at most once: an instance whose listening connection is down may miss a write,
  * so it bypasses its cache meanwhile and drops everything it held once it listens again. A write

@@ -43,8 +43,11 @@ export interface RedisEventBusOptions {
   observer?: EventBusObserver | undefined;
   /** Names the keys (`{prefix}:log`, ...): instances that share events share it. Default `bank-events`. */
   keyPrefix?: string | undefined;
-  /** Told of each event as this instance delivers it, whichever instance took it in. */
-  onDelivered?: ((event: PublishedEvent) => void) | undefined;
+  /**
+   * Told of each event another instance accepted, as it reaches this one (the record cache drops
+   * what it changed); the events this instance accepts its intake tells of, before their 202.
+   */
+  onRemoteEvent?: ((event: PublishedEvent) => void) | undefined;
 }
 
 const RETRY_PAUSE_MS = 250;
@@ -68,7 +71,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   const link = createRedisLink(options.url, logger);
   const stream = createRedisStream({ commands: link.commands, reader: link.reader, keyPrefix: options.keyPrefix ?? 'bank-events', instance, limits, logger });
   const seen = createSeenSet();
-  const local = new LocalEvents(limits, Date.now, options.onDelivered);
+  const local = new LocalEvents(limits, Date.now);
   let buffer: Buffered[] = [];
   let provisionalSeq = 0;
   let closed = false;
@@ -138,6 +141,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     seen.set(entry.occurrence, true);
     const published = { ...entry.event, cursor: encodeCursor({ kind: 's', id: entry.id }) };
     local.deliver(published, { streamId: entry.id, provisionalId: entry.provisionalId }, entry.occurrence);
+    if (entry.origin !== instance) options.onRemoteEvent?.(published);
   }
 
   /**

@@ -52,6 +52,8 @@ export interface StreamEntry {
   event: AcceptedEvent | null;
   occurrence: string;
   provisionalId: string | null;
+  /** The instance that accepted it (`o`); null for an entry without one. */
+  origin: string | null;
 }
 
 export interface RedisStreamOptions {
@@ -87,7 +89,7 @@ export function createRedisStream(options: RedisStreamOptions) {
   function entryOf(id: string, raw: string[]): StreamEntry {
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < raw.length; i += 2) fields[raw[i]!] = raw[i + 1]!;
-    return { id, event: parseLogged(id, fields.e), occurrence: fields.k ?? `entry:${id}`, provisionalId: fields.p ?? null };
+    return { id, event: parseLogged(id, fields.e), occurrence: fields.k ?? `entry:${id}`, provisionalId: fields.p ?? null, origin: fields.o ?? null };
   }
 
   function parseLogged(id: string, text: string | undefined): AcceptedEvent | null {

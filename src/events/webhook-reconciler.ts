@@ -73,8 +73,8 @@ export function unmanagedReason(config: ManagedConfig): string | null {
 /** What is wrong with the gateway's subscription of one event, or null when nothing is. */
 function problemOf(existing: WebhookSubscription | undefined, url: string, apiKey: string): string | null {
   if (!existing) return 'missing';
-  if (existing.type !== 'WEBHOOK') return 'a notification instead of a webhook';
-  if (existing.url !== url) return `pointing at ${existing.url ?? 'no address'}`;
+  if (existing.subscriptionType !== 'WEBHOOK') return 'a notification instead of a webhook';
+  if (existing.webhookUrl !== url) return `pointing at ${existing.webhookUrl ?? 'no address'}`;
   return carriesApiKey(existing, apiKey) ? null : 'carrying another key';
 }
 

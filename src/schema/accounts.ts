@@ -159,7 +159,7 @@ const AccountTransactionType = builder.objectRef<AccountTransaction>('AccountTra
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's identifier of the transaction." }),
     amount: t.field({ type: Money, nullable: false, description: 'Amount moved.', resolve: (tx) => money(tx.amount, tx.currency) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
+    createdAt: t.expose('createTime', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
     description: t.exposeString('description', { description: 'Description from the bank.' }),
     type: t.exposeString('type', { nullable: false, description: 'Direction; values seen: CREDIT, DEBIT.' }),
     status: t.exposeString('status', { nullable: false, description: 'Settlement state; value seen: SETTLED.' }),
@@ -170,9 +170,9 @@ const BalanceType = builder.objectRef<BalanceShape>('Balance').implement({
   description: 'What the business holds in one currency.',
   fields: (t) => ({
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Currency of this balance.' }),
-    available: t.field({ type: Money, nullable: false, description: 'Available to spend now.', resolve: (b) => money(b.available, b.currency) }),
-    pending: t.field({ type: Money, nullable: false, description: 'Incoming or outgoing, not yet settled.', resolve: (b) => money(b.pending, b.currency) }),
-    reserved: t.field({ type: Money, nullable: false, description: 'Held back for scheduled payments.', resolve: (b) => money(b.reserved, b.currency) }),
+    available: t.field({ type: Money, nullable: false, description: 'Available to spend now.', resolve: (b) => money(b.availableBalance, b.currency) }),
+    pending: t.field({ type: Money, nullable: false, description: 'Incoming or outgoing, not yet settled.', resolve: (b) => money(b.pendingAmount, b.currency) }),
+    reserved: t.field({ type: Money, nullable: false, description: 'Held back for scheduled payments.', resolve: (b) => money(b.reservedAmount, b.currency) }),
   }),
 });
 
@@ -181,10 +181,10 @@ const BalanceChange = builder.objectRef<BalanceHistoryEntry>('BalanceChange').im
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's identifier of the change." }),
     amount: t.field({ type: Money, nullable: false, description: 'Change in the balance; negative for debits.', resolve: (h) => money(h.amount, h.currency) }),
-    balanceAfter: t.field({ type: Money, nullable: false, description: 'The balance after this change.', resolve: (h) => money(h.balanceAfter, h.currency) }),
+    balanceAfter: t.field({ type: Money, nullable: false, description: 'The balance after this change.', resolve: (h) => money(h.balance, h.currency) }),
     fee: t.field({ type: Money, nullable: false, description: 'Fee charged for this change.', resolve: (h) => money(h.fee, h.currency) }),
     description: t.exposeString('description', { description: 'Description from the bank.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: false, description: 'When the balance changed.' }),
+    createdAt: t.expose('createTime', { type: 'DateTime', nullable: false, description: 'When the balance changed.' }),
     sourceType: t.exposeString('sourceType', { nullable: false, description: 'What caused it; values seen: PAYOUT, CONVERSION, DEPOSIT.' }),
     transactionType: t.exposeString('transactionType', {
       nullable: false,

@@ -111,7 +111,7 @@ const CardAssigned = builder
         description: 'The assigned card (found among the cardholder\u2019s physical cards by its last digits).',
         resolve: async (a, _args, context) => {
           const cards = await context.upstream.cards.list({ cardholderId: a.cardholderId, status: 'INACTIVE' });
-          return cards.find((c) => c.type === 'PHYSICAL' && c.maskedNumber.endsWith(a.last4)) ?? null;
+          return cards.find((c) => c.cardType === 'PHYSICAL' && c.maskedCardNumber.endsWith(a.last4)) ?? null;
         },
       }),
     }),

@@ -114,13 +114,15 @@ const kycRfiLinkOf = perRequestLoader('KycRfiLink', (cardholderId: string, conte
 const CardholderKycRfi = builder.objectRef<KycRfi>('CardholderKycRfi').implement({
   description: 'Why KYC was declined: a request for information (RFI) the cardholder must answer.',
   fields: (t) => ({
-    declinedAddressCodes: t.exposeStringList('declinedAddressCodes', {
+    declinedAddressCodes: t.stringList({
       nullable: false,
       description: 'Decline codes about the address (services_declined_codes.address); empty when none.',
+      resolve: (rfi) => rfi.servicesDeclinedCodes.address,
     }),
-    declinedDocumentCodes: t.exposeStringList('declinedDocumentCodes', {
+    declinedDocumentCodes: t.stringList({
       nullable: false,
       description: 'Decline codes about the documents (services_declined_codes.document); empty when none.',
+      resolve: (rfi) => rfi.servicesDeclinedCodes.document,
     }),
     declinedReason: t.exposeString('declinedReason', { description: 'Why it was declined, for people; null when there is no RFI.' }),
   }),
@@ -130,8 +132,8 @@ const CardholderKyc = builder.objectRef<CardholderKycShape>('CardholderKyc').imp
   description:
     'Know-your-customer check of a cardholder (programs with eKYC: a wallet and cards need it COMPLETED). On a program without KYC, reading it is a PROGRAM_NOT_SUPPORTED error.',
   fields: (t) => ({
-    status: t.exposeString('status', { nullable: false, description: 'KYC state; values seen: PENDING, COMPLETED.' }),
-    link: t.exposeString('link', { description: 'Where the cardholder submits documents while PENDING; null once complete.' }),
+    status: t.exposeString('kycStatus', { nullable: false, description: 'KYC state; values seen: PENDING, COMPLETED.' }),
+    link: t.exposeString('kycLink', { description: 'Where the cardholder submits documents while PENDING; null once complete.' }),
     documentType: t.exposeString('documentType', { description: 'Kind of check; value seen: E_KYC.' }),
     complianceStatus: t.exposeString('complianceStatus', { description: 'Compliance review state; values seen: IN_PROGRESS, COMPLETED.' }),
     email: t.exposeString('email', { description: 'E-mail the KYC request goes to.' }),

@@ -79,7 +79,7 @@ export const IssuanceAction = builder.enumType('CardIssuanceAction', {
 // --- Detail, fetched only when a query asks for one of its fields -------------------------------
 
 const cardDetail = perRequestLoader('CardDetail', (id: string, context: GatewayContext) => context.upstream.cards.detail(id));
-const detailOf = async (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.id);
+const detailOf = async (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.cardHashId);
 
 /** A detail field's resolver: `pick` from the card's detail (read once per card per request), null without one. */
 function fromDetail<T>(pick: (detail: CardDetail) => T) {
@@ -116,11 +116,11 @@ const AuthorizationControls = builder.objectRef<NonNullable<Detail['authorizatio
   }),
 });
 
-const Delivery = builder.objectRef<NonNullable<Detail['delivery']>>('CardDelivery').implement({
+const Delivery = builder.objectRef<NonNullable<Detail['deliveryDetails']>>('CardDelivery').implement({
   description: 'Delivery of a physical card.',
   fields: (t) => ({
-    mode: t.exposeString('mode', { description: 'Delivery mode.' }),
-    vendor: t.exposeString('vendor', { description: 'Carrier.' }),
+    mode: t.exposeString('deliveryMode', { description: 'Delivery mode.' }),
+    vendor: t.exposeString('deliveryVendor', { description: 'Carrier.' }),
     status: t.exposeString('status', { description: 'Delivery state; value seen: PRINTED.' }),
     tracked: t.exposeBoolean('tracked', { description: 'Whether the delivery can be tracked.' }),
     trackingLink: t.exposeString('trackingLink', { description: 'Tracking page.' }),
@@ -136,12 +136,12 @@ const CardholderSummary = builder.objectRef<NonNullable<Detail['cardholder']>>('
     email: t.exposeString('email', { description: 'E-mail.' }),
     firstName: t.exposeString('firstName', { description: 'First name.' }),
     lastName: t.exposeString('lastName', { description: 'Last name.' }),
-    status: t.exposeString('status', { description: 'Cardholder status.' }),
+    status: t.exposeString('cardholderStatus', { description: 'Cardholder status.' }),
     dateOfBirth: t.exposeString('dateOfBirth', { description: 'Date of birth.' }),
     countryCode: t.exposeString('countryCode', { description: 'Country.' }),
     phoneNumber: t.exposeString('phoneNumber', { description: 'Phone number.' }),
     numberOfCards: t.exposeInt('numberOfCards', { description: 'How many cards they hold.' }),
-    createdAt: t.exposeString('createdAt', { description: 'When the cardholder was created, as the bank writes it.' }),
+    createdAt: t.exposeString('createTime', { description: 'When the cardholder was created, as the bank writes it.' }),
   }),
 });
 
@@ -171,18 +171,18 @@ const Merchant = builder.objectRef<NonNullable<CardTransaction['merchant']>>('Ca
 const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction').implement({
   description: 'An authorisation, purchase or refund on a card.',
   fields: (t) => ({
-    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's transaction id." }),
-    amount: t.field({ type: Money, nullable: false, description: 'Amount in the transaction currency.', resolve: (x) => money(x.amount, x.currency) }),
+    upstreamId: t.exposeString('transactionId', { nullable: false, description: "The bank's transaction id." }),
+    amount: t.field({ type: Money, nullable: false, description: 'Amount in the transaction currency.', resolve: (x) => money(x.transactionAmount, x.transactionCurrency) }),
     billingAmount: t.field({
       type: Money,
       description: 'Amount billed in the card currency.',
       resolve: (x) => moneyOf(x.billingAmount, x.billingCurrency),
     }),
-    type: t.exposeString('type', { nullable: false, description: 'Kind; values seen: PURCHASE, REFUND.' }),
+    type: t.exposeString('transactionType', { nullable: false, description: 'Kind; values seen: PURCHASE, REFUND.' }),
     status: t.exposeString('status', { nullable: false, description: 'State; values seen: APPROVED, DECLINED, SETTLED.' }),
     failureReason: t.exposeString('failureReason', { description: 'Why it was declined, e.g. INSUFFICIENT_FUNDS.' }),
     transactionDate: t.expose('transactionDate', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
-    postedAt: t.expose('postedAt', { type: 'DateTime', description: 'When it was posted (settled).' }),
+    postedAt: t.expose('postedDate', { type: 'DateTime', description: 'When it was posted (settled).' }),
     merchant: t.field({ type: Merchant, description: 'Where.', resolve: (x) => x.merchant }),
     cardUpstreamId: t.exposeString('cardId', { description: "The bank's id of the card (card_id)." }),
     maskedCardNumber: t.exposeString('maskedCardNumber', { description: 'The card, masked.' }),
@@ -195,9 +195,13 @@ const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction'
     digitalWalletTokenId: t.exposeString('digitalWalletTokenId', { description: 'Digital wallet token used, if any.' }),
     acquiringInstitutionIdentifier: t.exposeString('acquiringInstitutionIdentifier', { description: 'Acquirer id.' }),
     clientData: t.exposeString('clientData', { description: 'Free data attached by the client.' }),
-    riskActionsPerformed: t.exposeStringList('riskActionsPerformed', { nullable: false, description: 'Risk actions taken, e.g. TRANSACTION_BLOCKED.' }),
-    riskFactors: t.exposeStringList('riskFactors', { nullable: false, description: 'Risk factors seen.' }),
-    threeDSecureOutcome: t.exposeString('threeDSecureOutcome', { description: '3-D Secure outcome, e.g. AUTHENTICATED.' }),
+    riskActionsPerformed: t.stringList({
+      nullable: false,
+      description: 'Risk actions taken, e.g. TRANSACTION_BLOCKED.',
+      resolve: (x) => x.riskDetails.riskActionsPerformed,
+    }),
+    riskFactors: t.stringList({ nullable: false, description: 'Risk factors seen.', resolve: (x) => x.riskDetails.riskFactors }),
+    threeDSecureOutcome: t.string({ description: '3-D Secure outcome, e.g. AUTHENTICATED.', resolve: (x) => x.riskDetails.threeDsecureOutcome }),
   }),
 });
 
@@ -208,7 +212,7 @@ function loadCards(ids: string[], context: GatewayContext): Promise<Card[]> {
   return loadByIdOrList(ids, {
     one: async (id) => (await context.upstream.cards.list({ id }))[0] ?? null,
     page: (page, size) => context.upstream.cards.list({ page, size }),
-    idOf: (card) => card.id,
+    idOf: (card) => card.cardHashId,
   });
 }
 
@@ -216,16 +220,16 @@ export const CardNode = builder.loadableNode('Card', {
   authScopes: { permission: 'cards:read' },
   description:
     'A card. Its list fields come with every read; the detail fields (controls, limits, delivery, program, address, cardholder summary) are fetched from the detail endpoint only when a query asks for one of them, once per card per request.',
-  id: { resolve: (card) => card.id },
+  id: { resolve: (card) => card.cardHashId },
   load: loaderBatch('Card', loadCards),
-  sort: (card) => card.id,
+  sort: (card) => card.cardHashId,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
-  cacheResolved: (card) => card.id,
+  cacheResolved: (card) => card.cardHashId,
   fields: (t) => ({
-    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's card id (cardHashId)." }),
-    status: t.expose('status', { type: CardStatus, nullable: false, description: 'Whether it can be used.' }),
-    type: t.expose('type', { type: CardType, nullable: false, description: 'Virtual or physical.' }),
-    maskedNumber: t.exposeString('maskedNumber', { nullable: false, description: 'The card number, masked: first 6 and last 4 digits.' }),
+    upstreamId: t.exposeString('cardHashId', { nullable: false, description: "The bank's card id (cardHashId)." }),
+    status: t.expose('cardStatus', { type: CardStatus, nullable: false, description: 'Whether it can be used.' }),
+    type: t.expose('cardType', { type: CardType, nullable: false, description: 'Virtual or physical.' }),
+    maskedNumber: t.exposeString('maskedCardNumber', { nullable: false, description: 'The card number, masked: first 6 and last 4 digits.' }),
     nameOnCard: t.exposeString('nameOnCard', { description: 'Name printed on the card.' }),
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Card currency.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
@@ -238,41 +242,41 @@ export const CardNode = builder.loadableNode('Card', {
     }),
     // Detail fields.
     personalized: t.boolean({ description: 'Personalised (only these can be physical or in digital wallets).', resolve: fromDetail((d) => d.personalized) }),
-    scheme: t.string({ description: 'Card network.', resolve: fromDetail((d) => d.scheme) }),
+    scheme: t.string({ description: 'Card network.', resolve: fromDetail((d) => d.cardScheme) }),
     brand: t.string({ description: 'Card brand.', resolve: fromDetail((d) => d.brand) }),
     formFactor: t.string({ description: 'Form factor; value seen: PHYSICAL.', resolve: fromDetail((d) => d.formFactor) }),
-    nickname: t.string({ description: 'Nickname.', resolve: fromDetail((d) => d.nickname) }),
+    nickname: t.string({ description: 'Nickname.', resolve: fromDetail((d) => d.nickName) }),
     createdBy: t.string({ description: 'Who requested it.', resolve: fromDetail((d) => d.createdBy) }),
-    bin: t.string({ description: 'Bank identification number, where the bank gives it.', resolve: fromDetail((d) => d.bin) }),
+    bin: t.string({ description: 'Bank identification number, where the bank gives it.', resolve: fromDetail((d) => d.cardBin) }),
     modeType: t.string({ description: 'Card mode, where the bank gives it.', resolve: fromDetail((d) => d.modeType) }),
-    productId: t.string({ description: 'Card product id, where the bank gives it.', resolve: fromDetail((d) => d.productId) }),
+    productId: t.string({ description: 'Card product id, where the bank gives it.', resolve: fromDetail((d) => d.cardProductId) }),
     purpose: t.string({ description: 'Purpose, where the bank gives it.', resolve: fromDetail((d) => d.purpose) }),
     limit: t.field({
       type: Money,
       description: 'Overall card limit.',
-      resolve: fromDetail((d) => moneyOf(d.limit, d.currency)),
+      resolve: fromDetail((d) => moneyOf(d.cardLimit, d.cardCurrency)),
     }),
     availableBalance: t.field({
       type: Money,
       description: 'Funds available to the card, where the program has them.',
-      resolve: fromDetail((d) => moneyOf(d.availableBalance, d.currency)),
+      resolve: fromDetail((d) => moneyOf(d.availableBalance, d.cardCurrency)),
     }),
     noPinPaymentAmount: t.field({
       type: Money,
       description: 'Largest payment without PIN, where the bank gives it.',
-      resolve: fromDetail((d) => moneyOf(d.noPinPaymentAmount, d.currency)),
+      resolve: fromDetail((d) => moneyOf(d.noPinPaymentAmount, d.cardCurrency)),
     }),
     spendingControls: t.field({
       type: [SpendingControl],
       description: 'Spending limits and what is left of them.',
-      resolve: fromDetail((d) => d.spendingControls.map((control) => ({ ...control, currency: d.currency }))),
+      resolve: fromDetail((d) => d.spendingControls.map((control) => ({ ...control, currency: d.cardCurrency }))),
     }),
     authorizationControls: t.field({
       type: AuthorizationControls,
       description: 'When and where it may be used.',
       resolve: fromDetail((d) => d.authorizationControls),
     }),
-    delivery: t.field({ type: Delivery, description: 'Delivery of a physical card.', resolve: fromDetail((d) => d.delivery) }),
+    delivery: t.field({ type: Delivery, description: 'Delivery of a physical card.', resolve: fromDetail((d) => d.deliveryDetails) }),
     postalAddress: t.field({ type: AddressType, description: 'Delivery address.', resolve: fromDetail((d) => d.postalAddress) }),
     program: t.field({ type: Program, description: 'Program of the card.', resolve: fromDetail((d) => d.program) }),
     cardholderSummary: t.field({
@@ -299,7 +303,7 @@ export const CardNode = builder.loadableNode('Card', {
         },
         resolve: (card, args, context) =>
           pagedConnection(args, async (slice) =>
-            (await context.upstream.cards.transactions(card.id, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to })).items,
+            (await context.upstream.cards.transactions(card.cardHashId, { ...slice, fromDate: args.dateRange?.from, toDate: args.dateRange?.to })).items,
           ),
       },
       { name: 'CardTransactionConnection' },

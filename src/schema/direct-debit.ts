@@ -63,10 +63,10 @@ async function scanDirectDebits(context: GatewayContext, window: Omit<ListWindow
 
 // --- Global account -----------------------------------------------------------------------------
 
-const Capability = builder.objectRef<Acting<GlobalAccount>>('GlobalAccountCapability').implement({
+const Capability = builder.objectRef<GlobalAccount['capability']>('GlobalAccountCapability').implement({
   description: 'What a global account can do.',
   fields: (t) => ({
-    supportsDirectDebit: t.exposeBoolean('supportsDirectDebit', { nullable: false, description: 'Whether creditors can collect direct debits from it.' }),
+    supportsDirectDebit: t.exposeBoolean('supportDirectDebit', { nullable: false, description: 'Whether creditors can collect direct debits from it.' }),
     clearingSystems: t.exposeStringList('clearingSystems', { nullable: false, description: 'Clearing systems it is reachable through.' }),
     paymentMethods: t.exposeStringList('paymentMethods', { nullable: false, description: 'Payment methods it accepts.' }),
   }),
@@ -108,14 +108,14 @@ GlobalAccountNode.implement({
     accountName: t.exposeString('accountName', { description: 'Account name.' }),
     accountNumber: t.exposeString('accountNumber', { description: 'Account number.' }),
     accountType: t.exposeString('accountType', { description: 'Account type.' }),
-    nickname: t.exposeString('nickname', { description: 'Nickname.' }),
+    nickname: t.exposeString('nickName', { description: 'Nickname.' }),
     country: t.expose('countryCode', { type: 'CountryCode', nullable: false, description: 'Country of the account.' }),
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Currency.' }),
     iban: t.exposeString('iban', { description: 'IBAN, where it has one.' }),
     requestId: t.exposeString('requestId', { description: 'Request id it was opened with.' }),
     institution: t.field({ type: GlobalInstitution, description: 'Holding bank.', resolve: (a) => a.institution }),
     routingCodes: t.field({ type: [RoutingCodeType], nullable: false, description: 'Routing codes (sort code, ACH, BSB, SWIFT...).', resolve: (a) => a.routingCodes }),
-    capability: t.field({ type: Capability, nullable: false, description: 'Direct debit capability.', resolve: (a) => a }),
+    capability: t.field({ type: Capability, nullable: false, description: 'Direct debit capability.', resolve: (a) => a.capability }),
     mandates: t.connection(
       {
         type: MandateNode,
@@ -186,7 +186,7 @@ MandateNode.implement({
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Currency collected.' }),
     paymentScheme: t.exposeString('paymentScheme', { description: 'Scheme, e.g. BACS.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the mandate was created.' }),
-    setupAt: t.expose('setupAt', { type: 'DateTime', description: 'When it was set up.' }),
+    setupAt: t.expose('setupTime', { type: 'DateTime', description: 'When it was set up.' }),
     accountUpstreamId: t.exposeString('globalAccountId', { nullable: false, description: "The bank's id of the global account collected from (global_account_id)." }),
     account: t.field({
       type: GlobalAccountNode,
@@ -246,7 +246,7 @@ const DisputeWindowType = builder.objectRef<DisputeWindow>('DisputeWindow').impl
 });
 
 export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, string>('DirectDebit', {
-  id: { resolve: (d) => keyOf(d.actingFor, d.id) },
+  id: { resolve: (d) => keyOf(d.actingFor, d.transactionId) },
   load: loaderBatch('DirectDebit', async (keys: string[], context: GatewayContext) =>
     found(
       await Promise.all(
@@ -257,14 +257,14 @@ export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, stri
         }),
       ),
     )),
-  sort: (d) => keyOf(d.actingFor, d.id),
+  sort: (d) => keyOf(d.actingFor, d.transactionId),
 });
 
 DirectDebitNode.implement({
   authScopes: { permission: 'direct-debit:read' },
   description: 'A direct debit payout (Document 3, 2.6): money a creditor collected from a global account.',
   fields: (t) => ({
-    upstreamId: t.exposeString('id', { nullable: false, description: "The bank's transaction id." }),
+    upstreamId: t.exposeString('transactionId', { nullable: false, description: "The bank's transaction id." }),
     status: t.expose('status', { type: DirectDebitStatus, nullable: false, description: 'Where it stands.' }),
     amount: t.field({ type: Money, nullable: false, description: 'Amount collected.', resolve: (d) => money(d.amount, d.currency) }),
     debtorName: t.exposeString('debtorName', { description: 'Who paid.' }),

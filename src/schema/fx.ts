@@ -121,10 +121,10 @@ export async function assertMatchesQuote(
   if (!quote) throw validationError(['input', 'quoteId'], `quote ${quoteId} does not exist`);
   const problems: [string, string][] = [];
   if (quote.quoteType && quote.quoteType !== quoteType) problems.push(['quoteId', `is a ${quote.quoteType} quote, not a ${quoteType} quote`]);
-  if (quote.expiresAt.getTime() <= Date.now()) problems.push(['quoteId', `expired at ${quote.expiresAt.toISOString()}`]);
-  if (request.sourceCurrency !== quote.sourceCurrency) problems.push(['sourceCurrency', `must be the quote's ${quote.sourceCurrency}`]);
-  if (request.destinationCurrency !== quote.destinationCurrency) {
-    problems.push(['destinationCurrency', `must be the quote's ${quote.destinationCurrency}`]);
+  if (quote.expiryTime.getTime() <= Date.now()) problems.push(['quoteId', `expired at ${quote.expiryTime.toISOString()}`]);
+  if (request.sourceCurrency !== quote.sourceCurrencyCode) problems.push(['sourceCurrency', `must be the quote's ${quote.sourceCurrencyCode}`]);
+  if (request.destinationCurrency !== quote.destinationCurrencyCode) {
+    problems.push(['destinationCurrency', `must be the quote's ${quote.destinationCurrencyCode}`]);
   }
   if (request.sourceAmount != null && !sameDecimal(request.sourceAmount, quote.sourceAmount)) {
     problems.push(['sourceAmount', `must be the quote's ${quote.sourceAmount}`]);
@@ -141,10 +141,10 @@ export async function assertMatchesQuote(
 const RateType = builder.objectRef<Rate>('FxRate').implement({
   description: 'The current exchange rate for an amount, not guaranteed: lock it with quoteCreate.',
   fields: (t) => ({
-    rate: t.expose('rate', { type: 'Decimal', nullable: false, description: 'Net rate: destination units per source unit, spread included.' }),
-    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (r) => money(r.sourceAmount, r.sourceCurrency) }),
-    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (r) => money(r.destinationAmount, r.destinationCurrency) }),
-    capturedAt: t.expose('capturedAt', { type: 'DateTime', nullable: false, description: 'When the bank captured this rate.' }),
+    rate: t.expose('netExchangeRate', { type: 'Decimal', nullable: false, description: 'Net rate: destination units per source unit, spread included.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (r) => money(r.sourceAmount, r.sourceCurrencyCode) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (r) => money(r.destinationAmount, r.destinationCurrencyCode) }),
+    capturedAt: t.expose('rateCaptureTime', { type: 'DateTime', nullable: false, description: 'When the bank captured this rate.' }),
   }),
 });
 
@@ -158,24 +158,30 @@ export const QuoteNode = builder.loadableNode('Quote', {
   cacheResolved: (quote) => quote.id,
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the quote." }),
-    rate: t.expose('rate', { type: 'Decimal', nullable: false, description: 'Guaranteed net rate.' }),
-    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (q) => money(q.sourceAmount, q.sourceCurrency) }),
-    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (q) => money(q.destinationAmount, q.destinationCurrency) }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: false, description: 'The rate holds until then.' }),
-    expired: t.boolean({ nullable: false, description: 'Whether the lock period is over (by this gateway\u2019s clock).', resolve: (q) => q.expiresAt.getTime() <= Date.now() }),
+    rate: t.expose('netExchangeRate', { type: 'Decimal', nullable: false, description: 'Guaranteed net rate.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount paid.', resolve: (q) => money(q.sourceAmount, q.sourceCurrencyCode) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount received.', resolve: (q) => money(q.destinationAmount, q.destinationCurrencyCode) }),
+    expiresAt: t.expose('expiryTime', { type: 'DateTime', nullable: false, description: 'The rate holds until then.' }),
+    expired: t.boolean({ nullable: false, description: 'Whether the lock period is over (by this gateway\u2019s clock).', resolve: (q) => q.expiryTime.getTime() <= Date.now() }),
     lockPeriod: t.expose('lockPeriod', { type: LockPeriod, nullable: false, description: 'Lock period asked for.' }),
-    conversionSchedule: t.expose('conversionSchedule', { type: ConversionSchedule, description: 'Settlement schedule asked for.' }),
-    conversionDate: t.expose('conversionDate', {
+    conversionSchedule: t.field({ type: ConversionSchedule, description: 'Settlement schedule asked for.', resolve: (q) => q.conversionSchedule.schedule }),
+    conversionDate: t.field({
       type: 'Date',
       description: 'The day the schedule settles on; the bank sends it only when the quote is generated.',
+      resolve: (q) => q.conversionSchedule.date,
     }),
     quoteType: t.expose('quoteType', { type: QuoteType, description: 'Use of the quote; the bank sends it only when the quote is generated.' }),
-    rateCapturedAt: t.expose('rateCapturedAt', { type: 'DateTime', nullable: false, description: 'When the rate was captured.' }),
-    createdOn: t.expose('createdOn', {
+    rateCapturedAt: t.expose('rateCaptureTime', { type: 'DateTime', nullable: false, description: 'When the rate was captured.' }),
+    createdOn: t.field({
       type: 'Date',
       description: 'The day the quote was generated: createdTime, a date (Document 1, 2.11), sent only when the quote is generated.',
+      resolve: (q) => q.createdTime.on,
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the quote was generated, only where the bank sends a time with createdTime (it documents a date).' }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the quote was generated, only where the bank sends a time with createdTime (it documents a date).',
+      resolve: (q) => q.createdTime.at,
+    }),
   }),
 });
 
@@ -191,12 +197,12 @@ export const ConversionNode = builder.loadableNode('Conversion', {
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the conversion." }),
     status: t.expose('status', { type: ConversionStatus, nullable: false, description: 'Where the conversion stands.' }),
-    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount debited.', resolve: (c) => money(c.sourceAmount, c.sourceCurrency) }),
-    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount credited.', resolve: (c) => money(c.destinationAmount, c.destinationCurrency) }),
-    rate: t.expose('rate', { type: 'Decimal', description: 'Net rate applied.' }),
+    sourceAmount: t.field({ type: Money, nullable: false, description: 'Amount debited.', resolve: (c) => money(c.sourceAmount, c.sourceCurrencycode) }),
+    destinationAmount: t.field({ type: Money, nullable: false, description: 'Amount credited.', resolve: (c) => money(c.destinationAmount, c.destinationCurrencycode) }),
+    rate: t.expose('netExchangerate', { type: 'Decimal', description: 'Net rate applied.' }),
     conversionTime: t.expose('conversionTime', { type: 'DateTime', description: 'When it settles or settled.' }),
     systemReferenceNumber: t.exposeString('systemReferenceNumber', { description: "The bank's reference for the conversion." }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
+    createdAt: t.expose('createdTime', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
     quoteUpstreamId: t.exposeString('quoteId', { description: "The bank's id of the quote it was made against (quote_id / quoteId)." }),
     quote: t.field({
       type: QuoteNode,
@@ -243,7 +249,7 @@ builder.queryFields((t) => ({
       description:
         'Every conversion of the business, newest first by creation time (the bank may omit it in its list: those come last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) => {
-        const conversions = sortedByTime(await context.upstream.fx.conversions(), (c) => c.createdAt, 'latest');
+        const conversions = sortedByTime(await context.upstream.fx.conversions(), (c) => c.createdTime, 'latest');
         return resolveArrayConnection({ args }, conversions);
       },
     },

@@ -67,23 +67,28 @@ const BusinessAccountDetails = builder.objectRef<AccountDetails>('BusinessAccoun
       type: ['CountryCode'],
       nullable: false,
       description: 'Countries it operates in.',
-      resolve: (d) => d.operatingCountries,
+      resolve: (d) => d.operatingCountry,
     }),
     monthlyEstimatedRevenue: t.field({ type: Money, description: 'Revenue it expects per month.', resolve: (d) => d.monthlyEstimatedRevenue }),
-    accountPurposes: t.exposeStringList('accountPurposes', { nullable: false, description: 'What the account is for (account_usage.account_purpose).' }),
-    productReferences: t.exposeStringList('productReferences', {
+    accountPurposes: t.stringList({
+      nullable: false,
+      description: 'What the account is for (account_usage.account_purpose).',
+      resolve: (d) => d.accountUsage.accountPurpose,
+    }),
+    productReferences: t.stringList({
       nullable: false,
       description: 'Products of the bank it uses (account_usage.product_reference).',
+      resolve: (d) => d.accountUsage.productReference,
     }),
     businessAddress: t.field({ type: BusinessAddress, description: 'Where it operates.', resolve: (d) => d.businessAddress }),
     registrationAddress: t.field({ type: RegistrationAddress, description: 'Where it is registered.', resolve: (d) => d.registrationAddress }),
   }),
 });
 
-const TermsOfServiceAcceptance = builder.objectRef<NonNullable<UserProfile['termsOfService']>>('TermsOfServiceAcceptance').implement({
+const TermsOfServiceAcceptance = builder.objectRef<NonNullable<UserProfile['tosAcceptance']>>('TermsOfServiceAcceptance').implement({
   description: "The business's acceptance of the bank's terms of service.",
   fields: (t) => ({
-    acceptedAt: t.expose('acceptedAt', { type: 'DateTime', description: 'When they were accepted.' }),
+    acceptedAt: t.expose('date', { type: 'DateTime', description: 'When they were accepted.' }),
     ip: t.exposeString('ip', { description: 'IP address they were accepted from.' }),
     userAgent: t.exposeString('userAgent', { description: 'Browser they were accepted with.' }),
   }),
@@ -141,7 +146,7 @@ const RfiQuestion = builder.objectRef<Question>('RfiQuestion').implement({
       description: 'Description, in each language the bank gives.',
       resolve: (q) => q.description,
     }),
-    answerType: t.field({ type: RfiAnswerType, description: 'Kind of answer expected.', resolve: (q) => q.answerType }),
+    answerType: t.field({ type: RfiAnswerType, description: 'Kind of answer expected.', resolve: (q) => q.answer?.type ?? null }),
     liveness: t.field({ type: RfiLiveness, description: 'The liveness check, for LIVENESS questions.', resolve: (q) => q.liveness }),
     sources: t.field({ type: [RfiSource], nullable: false, description: 'Whom the question is about.', resolve: (q) => q.sources }),
     attachmentCount: t.int({ nullable: false, description: 'Number of files attached to the question.', resolve: (q) => q.attachments.length }),
@@ -196,10 +201,11 @@ const BusinessProfile = builder.objectRef<UserProfile>('BusinessProfile').implem
     termsOfServiceAcceptance: t.field({
       type: TermsOfServiceAcceptance,
       description: 'When and how the terms of service were accepted.',
-      resolve: (p) => p.termsOfService,
+      resolve: (p) => p.tosAcceptance,
     }),
-    agreedToTermsAndConditions: t.exposeBoolean('agreedToTermsAndConditions', {
+    agreedToTermsAndConditions: t.boolean({
       description: 'Whether the business agreed to the terms and conditions (agreements).',
+      resolve: (p) => p.agreements.agreedToTermsAndConditions,
     }),
     rfis: t.connection(
       {

@@ -69,22 +69,22 @@ export const PayoutNode = builder.loadableNode('Payout', {
     sourceAmount: t.field({
       type: Money,
       description: 'Amount debited, when the payout was quoted on the source side.',
-      resolve: (p) => moneyOf(p.sourceAmount, p.sourceCurrency),
+      resolve: (p) => moneyOf(p.sourceAmount, p.sourceCurrencycode),
     }),
-    sourceCurrency: t.expose('sourceCurrency', { type: 'Currency', description: 'Currency debited.' }),
+    sourceCurrency: t.expose('sourceCurrencycode', { type: 'Currency', description: 'Currency debited.' }),
     destinationAmount: t.field({
       type: Money,
       description: 'Amount the beneficiary receives, when the payout was quoted on the destination side.',
-      resolve: (p) => moneyOf(p.destinationAmount, p.destinationCurrency),
+      resolve: (p) => moneyOf(p.destinationAmount, p.destinationCurrencycode),
     }),
-    destinationCurrency: t.expose('destinationCurrency', { type: 'Currency', description: 'Currency the beneficiary receives.' }),
+    destinationCurrency: t.expose('destinationCurrencycode', { type: 'Currency', description: 'Currency the beneficiary receives.' }),
     destinationCountry: t.expose('destinationCountry', { type: 'CountryCode', description: 'Country the money goes to.' }),
     feeType: t.expose('feeType', { type: FeeType, description: 'Who pays the fees.' }),
     transferMethod: t.expose('transferMethod', { type: TransferMethod, description: 'LOCAL or SWIFT.' }),
     reference: t.exposeString('reference', { description: 'Payment reference the beneficiary sees.' }),
     sourceOfFunds: t.exposeString('sourceOfFunds', { description: 'Declared purpose or source of the funds.' }),
-    scheduledDate: t.expose('scheduledDate', { type: 'Date', description: 'Day the payout is processed.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
+    scheduledDate: t.expose('scheduledPayoutDate', { type: 'Date', description: 'Day the payout is processed.' }),
+    createdAt: t.expose('createdTime', { type: 'DateTime', description: 'When it was created, where the bank says.' }),
     quoteUpstreamId: t.exposeString('quoteId', { description: "The bank's id of the quote it was made against, where the bank reports it." }),
     quote: t.field({
       type: QuoteNode,
@@ -115,7 +115,7 @@ builder.queryFields((t) => ({
       description:
         'Payouts scheduled and not yet processed, soonest scheduled day first (those without one last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) =>
-        resolveArrayConnection({ args }, sortedByTime(await context.upstream.payouts.upcoming(), (p) => p.scheduledDate, 'earliest')),
+        resolveArrayConnection({ args }, sortedByTime(await context.upstream.payouts.upcoming(), (p) => p.scheduledPayoutDate, 'earliest')),
     },
     { name: 'PayoutConnection' },
     { name: 'PayoutEdge' },

@@ -1,12 +1,13 @@
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
+import { moneyOf } from '../upstream/models.ts';
 import type { Wallet, WalletHistoryEntry } from '../upstream/wallets.ts';
 import { CardholderNode } from './cardholders.ts';
 import { pagedConnection } from './connections.ts';
 import { TimeWindowInput, windowOrderRule } from './dates.ts';
 import { BANK_ORDER, sortedByTime } from './list-order.ts';
 import { perRequestLoader } from './loaders.ts';
-import { Money } from './money.ts';
+import { money, Money } from './money.ts';
 import { MUTATION_ERRORS } from './mutation-errors.ts';
 import { idempotencyKeyArg } from './mutation-inputs.ts';
 import { bankIdIn, recordIdDescription } from './record-ids.ts';
@@ -21,37 +22,41 @@ const walletsOf = perRequestLoader('Wallets', async (cardholderId: string, conte
   sortedByTime(await context.upstream.wallets.list(cardholderId), (wallet) => wallet.createdAt, 'earliest'),
 );
 
-const WalletLimits = builder.objectRef<Wallet['limits']>('WalletLimits').implement({
+const WalletLimits = builder.objectRef<Wallet>('WalletLimits').implement({
   description: 'Spending limits of a wallet, in its currency, as the bank reports them (0 included); null where the bank sends none.',
   fields: (t) => ({
-    daily: t.field({ type: Money, description: 'Per day.', resolve: (l) => l.daily }),
-    weekly: t.field({ type: Money, description: 'Per week.', resolve: (l) => l.weekly }),
-    monthly: t.field({ type: Money, description: 'Per month.', resolve: (l) => l.monthly }),
-    yearly: t.field({ type: Money, description: 'Per year.', resolve: (l) => l.yearly }),
-    total: t.field({ type: Money, description: 'Over the life of the wallet.', resolve: (l) => l.total }),
+    daily: t.field({ type: Money, description: 'Per day.', resolve: (w) => moneyOf(w.dailyLimitAmount, w.currency) }),
+    weekly: t.field({ type: Money, description: 'Per week.', resolve: (w) => moneyOf(w.weeklyLimitAmount, w.currency) }),
+    monthly: t.field({ type: Money, description: 'Per month.', resolve: (w) => moneyOf(w.monthlyLimitAmount, w.currency) }),
+    yearly: t.field({ type: Money, description: 'Per year.', resolve: (w) => moneyOf(w.yearlyLimitAmount, w.currency) }),
+    total: t.field({ type: Money, description: 'Over the life of the wallet.', resolve: (w) => moneyOf(w.totalLimitAmount, w.currency) }),
   }),
 });
 
 const WalletTransaction = builder.objectRef<WalletHistoryEntry>('WalletTransaction').implement({
   description: 'One entry of a wallet history: a load, a card purchase, a refund, a fee.',
   fields: (t) => ({
-    upstreamId: t.exposeString('serialNumber', { nullable: false, description: "The bank's serial number of the entry (slNo)." }),
-    genericSerialNumber: t.exposeInt('genericSerialNumber', { description: "The bank's running number of the entry (genericSlNo)." }),
-    referenceId: t.exposeString('referenceId', { description: 'Reference of the transaction behind the entry (txn_ref_id).' }),
-    amount: t.field({ type: Money, description: 'Amount of the transaction (txn_amount, txn_currency).', resolve: (e) => e.amount }),
+    upstreamId: t.exposeString('slNo', { nullable: false, description: "The bank's serial number of the entry (slNo)." }),
+    genericSerialNumber: t.exposeInt('genericSlNo', { description: "The bank's running number of the entry (genericSlNo)." }),
+    referenceId: t.exposeString('txnRefId', { description: 'Reference of the transaction behind the entry (txn_ref_id).' }),
+    amount: t.field({ type: Money, description: 'Amount of the transaction (txn_amount, txn_currency).', resolve: (e) => moneyOf(e.txnAmount, e.txnCurrency) }),
     available: t.field({
       type: Money,
       description: 'Available amount reported with the entry (available_amount, available_currency).',
-      resolve: (e) => e.available,
+      resolve: (e) => moneyOf(e.availableAmount, e.availableCurrency),
     }),
-    acquirerAmount: t.field({ type: Money, description: 'Amount on the acquirer side (acquirer_amount, acquirer_currency).', resolve: (e) => e.acquirerAmount }),
-    settleAmount: t.field({ type: Money, description: 'Settled amount (settle_amount, settle_currency).', resolve: (e) => e.settleAmount }),
-    billingAmount: t.field({ type: Money, description: 'Billed amount (billing_amount, billing_currency).', resolve: (e) => e.billingAmount }),
-    type: t.exposeString('type', { nullable: false, description: 'Kind of entry; values seen: LOAD, PURCHASE, REFUND, FEE, fee_SCTF.' }),
-    direction: t.exposeString('direction', { description: 'Which way money moved; values seen: CREDIT, DEBIT.' }),
-    status: t.exposeString('status', { description: 'State of the transaction; values seen: APPROVED, SUCCESS.' }),
-    description: t.exposeString('description', { description: 'Description, if any.' }),
-    email: t.exposeString('email', { description: 'E-mail attached to the transaction, if any.' }),
+    acquirerAmount: t.field({
+      type: Money,
+      description: 'Amount on the acquirer side (acquirer_amount, acquirer_currency).',
+      resolve: (e) => moneyOf(e.acquirerAmount, e.acquirerCurrency),
+    }),
+    settleAmount: t.field({ type: Money, description: 'Settled amount (settle_amount, settle_currency).', resolve: (e) => moneyOf(e.settleAmount, e.settleCurrency) }),
+    billingAmount: t.field({ type: Money, description: 'Billed amount (billing_amount, billing_currency).', resolve: (e) => moneyOf(e.billingAmount, e.billingCurrency) }),
+    type: t.exposeString('txnType', { nullable: false, description: 'Kind of entry; values seen: LOAD, PURCHASE, REFUND, FEE, fee_SCTF.' }),
+    direction: t.exposeString('txnDirection', { description: 'Which way money moved; values seen: CREDIT, DEBIT.' }),
+    status: t.exposeString('txnStatus', { description: 'State of the transaction; values seen: APPROVED, SUCCESS.' }),
+    description: t.exposeString('txnDescription', { description: 'Description, if any.' }),
+    email: t.exposeString('txnEmail', { description: 'E-mail attached to the transaction, if any.' }),
     cardAcceptorName: t.exposeString('cardAcceptorName', { description: 'Merchant name for card transactions.' }),
     cardUpstreamId: t.exposeString('cardId', { description: "The bank's id of the card used, for card transactions." }),
     walletUpstreamId: t.exposeString('walletId', { description: "The bank's id of the wallet." }),
@@ -69,9 +74,9 @@ export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the wallet (wal_...)." }),
     status: t.exposeString('status', { nullable: false, description: 'State of the wallet; value seen: ACTIVE (set on creation).' }),
-    amount: t.field({ type: Money, nullable: false, description: 'What the wallet holds.', resolve: (w) => w.amount }),
-    holding: t.field({ type: Money, description: 'Holding amount, in the holding currency.', resolve: (w) => w.holding }),
-    limits: t.field({ type: WalletLimits, nullable: false, description: 'Spending limits.', resolve: (w) => w.limits }),
+    amount: t.field({ type: Money, nullable: false, description: 'What the wallet holds.', resolve: (w) => money(w.amount, w.currency) }),
+    holding: t.field({ type: Money, description: 'Holding amount, in the holding currency.', resolve: (w) => moneyOf(w.holdingAmount, w.holdingCurrency) }),
+    limits: t.field({ type: WalletLimits, nullable: false, description: 'Spending limits.', resolve: (w) => w }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the wallet was created.' }),
     cardholder: t.field({ type: CardholderNode, description: 'Whose wallet it is.', resolve: (w) => w.cardholderId }),
     history: t.connection(
@@ -111,7 +116,7 @@ builder.objectFields(CardholderNode, (t) => ({
     args: { currency: t.arg({ type: 'Currency', description: 'The wallet in this currency (the one its cards in that currency spend from).' }) },
     resolve: async (cardholder, args, context) => {
       const wallets = await walletsOf(context).load(cardholder.id);
-      return wallets.find((wallet) => args.currency == null || wallet.amount.currency === args.currency) ?? null;
+      return wallets.find((wallet) => args.currency == null || wallet.currency === args.currency) ?? null;
     },
   }),
 }));

@@ -69,7 +69,7 @@ const WebhookCatalogueEntryType = builder.objectRef<WebhookCatalogueEntry>('Webh
   description: 'An event the program can subscribe to (Document 3, 2.2).',
   fields: (t) => ({
     eventName: t.exposeString('eventName', { nullable: false, description: 'Name of the event, e.g. conversion.settled.' }),
-    description: t.exposeString('description', { description: "The bank's short description, e.g. Currency Conversion." }),
+    description: t.exposeString('eventDescription', { description: "The bank's short description, e.g. Currency Conversion." }),
     programCode: t.exposeString('programCode', { nullable: false, description: 'The program (product id) the event belongs to.' }),
   }),
 });
@@ -96,9 +96,9 @@ const WebhookSubscriptionRef = builder.objectRef<WebhookSubscription>('WebhookSu
       type: WebhookSubscriptionTypeEnum,
       nullable: false,
       description: 'WEBHOOK or NOTIFICATION.',
-      resolve: (s) => s.type,
+      resolve: (s) => s.subscriptionType,
     }),
-    url: t.exposeString('url', {
+    url: t.exposeString('webhookUrl', {
       description: 'Where a WEBHOOK delivers (webhook_url). Null for a notification, unless it was a WEBHOOK before: the bank keeps what an update leaves out.',
     }),
     senderEmail: t.exposeString('senderEmail', { description: 'Sender address of notifications, once whitelisted by support.' }),
@@ -108,9 +108,9 @@ const WebhookSubscriptionRef = builder.objectRef<WebhookSubscription>('WebhookSu
     }),
     createdBy: t.exposeString('createdBy', { description: 'Who created the subscription.' }),
     updatedBy: t.exposeString('updatedBy', { description: 'Who last changed it; null until it is changed.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed.' }),
-    serialNumber: t.exposeInt('serialNumber', { description: "Its serial number in the bank's list (sl_no: 1, 2, ...)." }),
+    createdAt: t.expose('createdTime', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedTime', { type: 'DateTime', description: 'When it was last changed.' }),
+    serialNumber: t.exposeInt('slNo', { description: "Its serial number in the bank's list (sl_no: 1, 2, ...)." }),
   }),
 });
 

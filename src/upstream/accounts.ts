@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, single, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.3 to 2.6 and 4.2: accounts, balances, transactions, balance history. */
 
@@ -11,137 +13,87 @@ export const TRANSFER_METHODS = ['LOCAL', 'SWIFT'] as const;
 export type TransferMethod = (typeof TRANSFER_METHODS)[number];
 
 const transferMethod = z.enum(TRANSFER_METHODS);
-const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
 
 const routingCode = z.object({ type: z.string(), value: z.string() });
 
-const supportedFeature = z
-  .object({
-    currency: currencyCode,
-    local_clearing_system: optionalText,
-    transfer_method: transferMethod,
-    type: optionalText,
-    routing_codes: list(routingCode),
-  })
-  .transform((f) => ({
-    currency: f.currency,
-    localClearingSystem: f.local_clearing_system,
-    transferMethod: f.transfer_method,
-    type: f.type,
-    routingCodes: f.routing_codes,
-  }));
+const supportedFeature = camelObject({
+  currency: currencyCode,
+  local_clearing_system: optionalText,
+  transfer_method: transferMethod,
+  type: optionalText,
+  routing_codes: orEmpty(routingCode),
+});
 
-const requiredFeature = z
-  .object({ transfer_method: transferMethod, currency: currencyCode })
-  .transform((f) => ({ transferMethod: f.transfer_method, currency: f.currency }));
+const requiredFeature = camelObject({ transfer_method: transferMethod, currency: currencyCode });
 
-const institution = z
-  .object({ address: optionalText, city: optionalText, name: optionalText, zip_code: optionalText })
-  .transform((i) => ({ name: i.name, address: i.address, city: i.city, zipCode: i.zip_code }));
+const institution = camelObject({ address: optionalText, city: optionalText, name: optionalText, zip_code: optionalText });
 
-export const accountModel = z
-  .object({
-    id: z.string().min(1),
-    status: z.enum(ACCOUNT_STATUSES),
-    account_number: z.string(),
-    account_holder_name: z.string(),
-    label: optionalText,
-    account_type: optionalText,
-    country_code: countryCode,
-    institution: orNull(institution),
-    supported_features: list(supportedFeature),
-    required_features: list(requiredFeature),
-    swift_code: optionalText,
-    iban: optionalText,
-  })
-  .transform((a) => ({
-    id: a.id,
-    status: a.status,
-    accountNumber: a.account_number,
-    accountHolderName: a.account_holder_name,
-    label: a.label,
-    accountType: a.account_type,
-    countryCode: a.country_code,
-    institution: a.institution,
-    supportedFeatures: a.supported_features,
-    requiredFeatures: a.required_features,
-    swiftCode: a.swift_code,
-    iban: a.iban,
-  }));
+export const accountModel = camelObject({
+  id: z.string().min(1),
+  status: z.enum(ACCOUNT_STATUSES),
+  account_number: z.string(),
+  account_holder_name: z.string(),
+  label: optionalText,
+  account_type: optionalText,
+  country_code: countryCode,
+  institution: orNull(institution),
+  supported_features: orEmpty(supportedFeature),
+  required_features: orEmpty(requiredFeature),
+  swift_code: optionalText,
+  iban: optionalText,
+});
 export type Account = z.output<typeof accountModel>;
 
-export const balanceModel = z
-  .object({ currency: currencyCode, available_balance: decimal, pending_amount: decimal, reserved_amount: decimal })
-  .transform((b) => ({
-    currency: b.currency,
-    available: b.available_balance,
-    pending: b.pending_amount,
-    reserved: b.reserved_amount,
-  }));
+export const balanceModel = camelObject({ currency: currencyCode, available_balance: decimal, pending_amount: decimal, reserved_amount: decimal });
 export type Balance = z.output<typeof balanceModel>;
 
-export const accountTransactionModel = z
-  .object({
-    id: z.string().min(1),
-    amount: decimal,
-    currency: currencyCode,
-    create_time: upstreamDateTime,
-    description: optionalText,
-    type: z.string(),
-    status: z.string(),
-  })
-  .transform((t) => ({
-    id: t.id,
-    amount: t.amount,
-    currency: t.currency,
-    createdAt: t.create_time,
-    description: t.description,
-    type: t.type,
-    status: t.status,
-  }));
+export const accountTransactionModel = camelObject({
+  id: z.string().min(1),
+  amount: decimal,
+  currency: currencyCode,
+  create_time: upstreamDateTime,
+  description: optionalText,
+  type: z.string(),
+  status: z.string(),
+});
 export type AccountTransaction = z.output<typeof accountTransactionModel>;
 
-export const balanceHistoryModel = z
-  .object({
-    id: z.string().min(1),
-    amount: decimal,
-    currency: currencyCode,
-    balance: decimal,
-    description: optionalText,
-    fee: decimal.nullish().transform((v) => v ?? '0'),
-    create_time: upstreamDateTime,
-    source_type: z.string(),
-    transaction_type: z.string(),
-  })
-  .transform((h) => ({
-    id: h.id,
-    amount: h.amount,
-    currency: h.currency,
-    balanceAfter: h.balance,
-    description: h.description,
-    fee: h.fee,
-    createdAt: h.create_time,
-    sourceType: h.source_type,
-    transactionType: h.transaction_type,
-  }));
+export const balanceHistoryModel = camelObject({
+  id: z.string().min(1),
+  amount: decimal,
+  currency: currencyCode,
+  /** The balance after this change. */
+  balance: decimal,
+  description: optionalText,
+  fee: decimal.nullish().transform((v) => v ?? '0'),
+  create_time: upstreamDateTime,
+  source_type: z.string(),
+  transaction_type: z.string(),
+});
 export type BalanceHistoryEntry = z.output<typeof balanceHistoryModel>;
 
+const accountReads = records('accounts');
+/** Opening or closing an account changes its global account (direct debit) and the user's profile too. */
+const ACCOUNT_WRITE = ['accounts', 'direct-debit', 'user'] as const;
+
 export const accountEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel) }),
-  list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel) }),
-  close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null() }),
-  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel) }),
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel), changes: ACCOUNT_WRITE }),
+  list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel), cache: accountReads }),
+  close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null(), changes: ACCOUNT_WRITE }),
+  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel), cache: accountReads }),
   transactions: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/account/transactions',
     headers: 'standard',
     data: z.array(accountTransactionModel),
+    cache: accountReads,
   }),
   balanceHistory: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/account/balance/history',
     headers: 'standard',
     data: z.array(balanceHistoryModel),
+    cache: accountReads,
   }),
 };
 

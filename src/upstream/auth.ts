@@ -9,6 +9,8 @@ export const loginEndpoint = endpoint({
   method: 'POST',
   path: '/api/v1/authentication/login',
   headers: 'login',
+  // Logging in changes no record the cache keeps.
+  changes: [],
   data: single(
     z.object({
       access_token: z.string().min(1),

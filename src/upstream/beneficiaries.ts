@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { TRANSFER_METHODS, type TransferMethod } from './accounts.ts';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, optionalText, orNull, single } from './models.ts';
-import type { TtlCache } from './ttl-cache.ts';
 
 /**
  * Document 1, sections 2.7, 2.8 and 4.3: beneficiaries and the rule sets they are checked against.
@@ -14,28 +15,31 @@ import type { TtlCache } from './ttl-cache.ts';
 export const ENTITY_TYPES = ['COMPANY', 'PERSONAL'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-export interface BeneficiaryAddress {
-  streetAddress: string | null;
-  city: string | null;
-  postcode: string | null;
-  state: string | null;
-  countryCode: string | null;
-}
+const addressModel = camelObject({
+  city: optionalText,
+  country_code: orNull(countryCode),
+  postcode: optionalText,
+  state: optionalText,
+  street_address: optionalText,
+});
+export type BeneficiaryAddress = z.output<typeof addressModel>;
 
-export interface BeneficiaryBankDetails {
-  accountCurrency: string | null;
-  accountName: string | null;
-  accountNumber: string | null;
-  bankCountryCode: string | null;
-  bankName: string | null;
-  swiftCode: string | null;
-  localClearingSystem: string | null;
-  accountRoutingType1: string | null;
-  accountRoutingValue1: string | null;
-  accountRoutingType2: string | null;
-  accountRoutingValue2: string | null;
-  bankBranch: string | null;
-}
+/** Bank details as the read-back (8 keys) and the list entries (12 keys) both spell them. */
+const bankDetailsModel = camelObject({
+  account_currency: orNull(currencyCode),
+  account_name: optionalText,
+  account_number: optionalText,
+  bank_country_code: orNull(countryCode),
+  bank_name: optionalText,
+  swift_code: optionalText,
+  local_clearing_system: optionalText,
+  account_routing_type1: optionalText,
+  account_routing_value1: optionalText,
+  account_routing_type2: optionalText,
+  account_routing_value2: optionalText,
+  bank_branch: optionalText,
+});
+export type BeneficiaryBankDetails = z.output<typeof bankDetailsModel>;
 
 export interface Beneficiary {
   id: string;
@@ -52,23 +56,8 @@ export interface Beneficiary {
   additionalInfo: { personalEmail: string | null } | null;
 }
 
-/** Absent and null both read as null. */
-
-
-const NO_BANK_DETAILS: BeneficiaryBankDetails = {
-  accountCurrency: null,
-  accountName: null,
-  accountNumber: null,
-  bankCountryCode: null,
-  bankName: null,
-  swiftCode: null,
-  localClearingSystem: null,
-  accountRoutingType1: null,
-  accountRoutingValue1: null,
-  accountRoutingType2: null,
-  accountRoutingValue2: null,
-  bankBranch: null,
-};
+/** Bank details of which the bank said nothing: every field null. */
+const NO_BANK_DETAILS: BeneficiaryBankDetails = bankDetailsModel.parse({});
 
 /** A beneficiary from a shape that carries only some fields: the rest are null. */
 function beneficiaryWith(fields: Partial<Beneficiary> & { id: string }): Beneficiary {
@@ -85,79 +74,21 @@ function beneficiaryWith(fields: Partial<Beneficiary> & { id: string }): Benefic
   };
 }
 
-const addressModel = z
-  .object({ city: optionalText, country_code: orNull(countryCode), postcode: optionalText, state: optionalText, street_address: optionalText })
-  .transform(
-    (a): BeneficiaryAddress => ({
-      streetAddress: a.street_address,
-      city: a.city,
-      postcode: a.postcode,
-      state: a.state,
-      countryCode: a.country_code,
-    }),
-  );
-
-/** Bank details as the read-back (8 keys) and the list entries (12 keys) both spell them. */
-const bankDetailsModel = z
-  .object({
-    account_currency: orNull(currencyCode),
-    account_name: optionalText,
-    account_number: optionalText,
-    bank_country_code: orNull(countryCode),
-    bank_name: optionalText,
-    swift_code: optionalText,
-    local_clearing_system: optionalText,
-    account_routing_type1: optionalText,
-    account_routing_value1: optionalText,
-    account_routing_type2: optionalText,
-    account_routing_value2: optionalText,
-    bank_branch: optionalText,
-  })
-  .transform(
-    (d): BeneficiaryBankDetails => ({
-      accountCurrency: d.account_currency,
-      accountName: d.account_name,
-      accountNumber: d.account_number,
-      bankCountryCode: d.bank_country_code,
-      bankName: d.bank_name,
-      swiftCode: d.swift_code,
-      localClearingSystem: d.local_clearing_system,
-      accountRoutingType1: d.account_routing_type1,
-      accountRoutingValue1: d.account_routing_value1,
-      accountRoutingType2: d.account_routing_type2,
-      accountRoutingValue2: d.account_routing_value2,
-      bankBranch: d.bank_branch,
-    }),
-  );
-
 /** `GET .../beneficiarylist/{id}`: `{ beneficiary, id, nickname, payer_entity_type, transfer_methods }`. */
-export const beneficiaryModel = z
-  .object({
-    id: z.string().min(1),
-    nickname: optionalText,
-    payer_entity_type: optionalText,
-    transfer_methods: orNull(z.array(z.enum(TRANSFER_METHODS))),
-    beneficiary: z.object({
-      entity_type: orNull(z.enum(ENTITY_TYPES)),
-      company_name: optionalText,
-      address: orNull(addressModel),
-      bank_details: orNull(bankDetailsModel),
-      additional_info: orNull(z.object({ personal_email: optionalText }).transform((i) => ({ personalEmail: i.personal_email }))),
-    }),
-  })
-  .transform(
-    (b): Beneficiary => ({
-      id: b.id,
-      nickname: b.nickname,
-      transferMethods: b.transfer_methods,
-      payerEntityType: b.payer_entity_type,
-      entityType: b.beneficiary.entity_type,
-      companyName: b.beneficiary.company_name,
-      address: b.beneficiary.address,
-      bankDetails: b.beneficiary.bank_details,
-      additionalInfo: b.beneficiary.additional_info,
-    }),
-  );
+export const beneficiaryModel = camelObject({
+  id: z.string().min(1),
+  nickname: optionalText,
+  payer_entity_type: optionalText,
+  transfer_methods: orNull(z.array(z.enum(TRANSFER_METHODS))),
+  beneficiary: camelObject({
+    entity_type: orNull(z.enum(ENTITY_TYPES)),
+    company_name: optionalText,
+    address: orNull(addressModel),
+    bank_details: orNull(bankDetailsModel),
+    additional_info: orNull(camelObject({ personal_email: optionalText })),
+  }),
+  // The record's own fields and its nested `beneficiary` are one Beneficiary in the graph.
+}).transform(({ beneficiary, ...record }): Beneficiary => ({ ...record, ...beneficiary }));
 
 /** `GET .../beneficiarylist`: `{ beneficiaryId, fullName, nickname, bankDetails }`. */
 export const beneficiaryListEntryModel = z
@@ -197,7 +128,7 @@ export const beneficiaryRuleModel = z
     required: z.boolean(),
     rule: orNull(z.object({ type: z.string(), pattern })),
   })
-  .transform((r) => ({ key: r.key, path: r.path, required: r.required, pattern: r.rule?.pattern ?? null }));
+  .transform(({ rule, ...field }) => ({ ...field, pattern: rule?.pattern ?? null }));
 export type BeneficiaryRule = z.output<typeof beneficiaryRuleModel>;
 
 /**
@@ -206,37 +137,52 @@ export type BeneficiaryRule = z.output<typeof beneficiaryRuleModel>;
  */
 export const BENEFICIARY_RULE_ALIASES: Readonly<Record<string, string>> = { transfer_method: 'transfer_methods' };
 
+const beneficiaryReads = records('beneficiaries');
+/** Upcoming payouts show their beneficiary. */
+const BENEFICIARY_WRITE = ['beneficiaries', 'payouts'] as const;
+
 export const beneficiaryEndpoints = {
   list: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiarylist',
     headers: 'standard',
     data: z.array(beneficiaryListEntryModel),
+    cache: beneficiaryReads,
   }),
   get: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiarylist/{beneficiaryId}',
     headers: 'standard',
     data: single(beneficiaryModel),
+    cache: beneficiaryReads,
   }),
   create: endpoint({
     method: 'POST',
     path: '/{svc}/api/v1/transfer/beneficiary',
     headers: 'standard',
     data: single(beneficiaryWriteResultModel),
+    changes: BENEFICIARY_WRITE,
   }),
   update: endpoint({
     method: 'PATCH',
     path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}',
     headers: 'standard',
     data: single(beneficiaryWriteResultModel),
+    changes: BENEFICIARY_WRITE,
   }),
-  delete: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}', headers: 'standard', data: z.null() }),
+  delete: endpoint({
+    method: 'DELETE',
+    path: '/{svc}/api/v1/transfer/beneficiary/{beneficiaryId}',
+    headers: 'standard',
+    data: z.null(),
+    changes: BENEFICIARY_WRITE,
+  }),
   schema: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/beneficiaryschema',
     headers: 'standard',
     data: z.array(beneficiaryRuleModel),
+    cache: { kinds: ['reference'], ttl: 'reference' },
   }),
 };
 
@@ -378,10 +324,6 @@ export function ruleSetCombinations(request: BeneficiaryWriteRequest): { combina
   return { combinations: methods.map((transferMethod) => ({ bankCountry, currency, entityType, transferMethod })), missing };
 }
 
-function ruleSetKey(c: RuleSetCombination): string {
-  return [c.bankCountry, c.currency, c.entityType, c.transferMethod].join('|');
-}
-
 // --- Calls -------------------------------------------------------------------------------------
 
 export interface BeneficiaryListQuery {
@@ -391,8 +333,7 @@ export interface BeneficiaryListQuery {
   currency?: string | null | undefined;
 }
 
-/** Typed calls; rule sets go through `ruleSets`, a cache shared by every request of the runtime. */
-export function beneficiariesApi(call: Caller, ruleSets: TtlCache<BeneficiaryRule[]>) {
+export function beneficiariesApi(call: Caller) {
   const byId = (beneficiaryId: string) => ({ params: { beneficiaryId } });
   return {
     list: (query: BeneficiaryListQuery) => call(beneficiaryEndpoints.list, { query: { ...query } }),
@@ -409,18 +350,16 @@ export function beneficiariesApi(call: Caller, ruleSets: TtlCache<BeneficiaryRul
       }),
     delete: (beneficiaryId: string, idempotencyKey?: string | null) =>
       call(beneficiaryEndpoints.delete, { ...byId(beneficiaryId), idempotencyKey: idempotencyKey ?? undefined }),
-    /** The rule set of one combination, cached across requests. */
+    /** The rule set of one combination: reference data, kept across requests by the record cache (its endpoint's `cache`). */
     schema: (c: RuleSetCombination) =>
-      ruleSets.get(ruleSetKey(c), () =>
-        call(beneficiaryEndpoints.schema, {
-          query: {
-            account_currency: c.currency,
-            bank_country_code: c.bankCountry,
-            entity_type: c.entityType,
-            transfer_method: c.transferMethod,
-          },
-        }),
-      ),
+      call(beneficiaryEndpoints.schema, {
+        query: {
+          account_currency: c.currency,
+          bank_country_code: c.bankCountry,
+          entity_type: c.entityType,
+          transfer_method: c.transferMethod,
+        },
+      }),
   };
 }
 export type BeneficiariesApi = ReturnType<typeof beneficiariesApi>;

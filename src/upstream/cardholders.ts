@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
 import { addressModel, countryCode, noData, optionalText, orEmpty, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -13,74 +15,55 @@ export type CardholderStatus = (typeof CARDHOLDER_STATUSES)[number];
 export const CARDHOLDER_TYPES = ['INDIVIDUAL', 'DELEGATE'] as const;
 export type CardholderType = (typeof CARDHOLDER_TYPES)[number];
 
-const nameModel = z
-  .object({ title: optionalText, first_name: optionalText, middle_name: optionalText, last_name: optionalText })
-  .transform((n) => ({ title: n.title, firstName: n.first_name, middleName: n.middle_name, lastName: n.last_name }));
+const nameModel = camelObject({ title: optionalText, first_name: optionalText, middle_name: optionalText, last_name: optionalText });
 
-const identificationModel = z
-  .object({ country: orNull(countryCode), expiry_date: orNull(upstreamDate), number: optionalText, type: optionalText })
-  .transform((i) => ({ country: i.country, expiryDate: i.expiry_date, number: i.number, type: i.type }));
+const identificationModel = camelObject({ country: orNull(countryCode), expiry_date: orNull(upstreamDate), number: optionalText, type: optionalText });
 
-const businessIdentifierModel = z
-  .object({ country_code: orNull(countryCode), number: optionalText, type: optionalText })
-  .transform((b) => ({ countryCode: b.country_code, number: b.number, type: b.type }));
+const businessIdentifierModel = camelObject({ country_code: orNull(countryCode), number: optionalText, type: optionalText });
 
-const employerModel = z
-  .object({ business_identifiers: orEmpty(businessIdentifierModel), business_name: optionalText })
-  .transform((e) => ({ businessName: e.business_name, businessIdentifiers: e.business_identifiers }));
+const employerModel = camelObject({ business_identifiers: orEmpty(businessIdentifierModel), business_name: optionalText });
 
-const individualModel = z
-  .object({
-    date_of_birth: orNull(upstreamDate),
-    name: orNull(nameModel),
-    address: orNull(addressModel),
-    identification: orNull(identificationModel),
-    employers: orEmpty(employerModel),
-  })
-  .transform((i) => ({
-    dateOfBirth: i.date_of_birth,
-    name: i.name,
-    address: i.address,
-    identification: i.identification,
-    employers: i.employers,
-  }));
+const individualModel = camelObject({
+  date_of_birth: orNull(upstreamDate),
+  name: orNull(nameModel),
+  address: orNull(addressModel),
+  identification: orNull(identificationModel),
+  employers: orEmpty(employerModel),
+});
 
 /** Section 2.4; `country_code` (nationality) is read when a bank adds it, which the document does not show. `identification` comes on list responses only. */
-export const cardholderModel = z
-  .object({
-    id: z.string().min(1),
-    email: z.string(),
-    status: z.enum(CARDHOLDER_STATUSES),
-    type: z.enum(CARDHOLDER_TYPES),
-    mobile_number: z.string(),
-    country_code: orNull(countryCode),
-    postal_address: orNull(addressModel),
-    created_by: optionalText,
-    created_at: orNull(upstreamDateTime),
-    individual: orNull(individualModel),
-  })
-  .transform((c) => ({
-    id: c.id,
-    email: c.email,
-    status: c.status,
-    type: c.type,
-    mobileNumber: c.mobile_number,
-    countryCode: c.country_code,
-    postalAddress: c.postal_address,
-    createdBy: c.created_by,
-    createdAt: c.created_at,
-    individual: c.individual,
-  }));
+export const cardholderModel = camelObject({
+  id: z.string().min(1),
+  email: z.string(),
+  status: z.enum(CARDHOLDER_STATUSES),
+  type: z.enum(CARDHOLDER_TYPES),
+  mobile_number: z.string(),
+  country_code: orNull(countryCode),
+  postal_address: orNull(addressModel),
+  created_by: optionalText,
+  created_at: orNull(upstreamDateTime),
+  individual: orNull(individualModel),
+});
 export type Cardholder = z.output<typeof cardholderModel>;
 export type CardholderIndividual = z.output<typeof individualModel>;
 
 const CARDHOLDER = '/{svc}/api/v1/card/cardholder';
+const cardholderReads = records('cardholders');
+/** A cardholder's cards, wallets and KYC go with it. */
+const CARDHOLDER_WRITE = ['cardholders', 'cards', 'wallets', 'kyc'] as const;
+
 export const cardholderEndpoints = {
-  list: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: z.array(cardholderModel) }),
-  get: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: single(cardholderModel) }),
-  create: endpoint({ method: 'POST', path: CARDHOLDER, headers: 'standard', data: single(z.object({ id: z.string().min(1) })) }),
-  update: endpoint({ method: 'PATCH', path: CARDHOLDER, headers: 'standard', data: noData }),
-  delete: endpoint({ method: 'DELETE', path: CARDHOLDER, headers: 'standard', data: noData }),
+  list: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: z.array(cardholderModel), cache: cardholderReads }),
+  get: endpoint({ method: 'GET', path: CARDHOLDER, headers: 'standard', data: single(cardholderModel), cache: cardholderReads }),
+  create: endpoint({
+    method: 'POST',
+    path: CARDHOLDER,
+    headers: 'standard',
+    data: single(z.object({ id: z.string().min(1) })),
+    changes: CARDHOLDER_WRITE,
+  }),
+  update: endpoint({ method: 'PATCH', path: CARDHOLDER, headers: 'standard', data: noData, changes: CARDHOLDER_WRITE }),
+  delete: endpoint({ method: 'DELETE', path: CARDHOLDER, headers: 'standard', data: noData, changes: CARDHOLDER_WRITE }),
 };
 
 // --- Writes ------------------------------------------------------------------------------------

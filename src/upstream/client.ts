@@ -2,13 +2,10 @@ import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { CACHED_READS, kindsChangedByCall } from './cache-policy.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
-import { abandonment } from './operation.ts';
-import { OperationAbandonedError } from './errors.ts';
-import type { CachedRead, RecordCache } from './record-cache.ts';
+import type { RecordCache } from './record-cache.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { attemptSpanStage } from './stages/attempt-span.ts';
 import { authRenewalStage } from './stages/auth-renewal.ts';
@@ -19,6 +16,7 @@ import { deadlineStage } from './stages/deadline.ts';
 import { through } from './stages/pipeline.ts';
 import { rateLimitWaitStage } from './stages/rate-limit-wait.ts';
 import { readAnswer } from './stages/read.ts';
+import { recordCacheStage } from './stages/record-cache.ts';
 import { retryStage } from './stages/retry.ts';
 import { send, type Answer, type ClientIdentity } from './stages/send.ts';
 
@@ -43,22 +41,12 @@ export interface UpstreamClientOptions extends ClientIdentity {
   tracer?: Tracer | undefined;
 }
 
-/** One bank user's exact request: the path with its query, and the headers that pick a record (x-account-id...). */
-function cacheKey(scope: string, call: UpstreamCall): string {
-  const headers = Object.entries(call.options.headers ?? {})
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
-  return `${scope}\n${call.path}\n${headers}`;
-}
-
 /** Calls the bank's endpoints on one base address, each call through the stages of stages/. */
 export class UpstreamClient {
   readonly #pool: Pool;
   readonly #target: CallTarget;
   readonly #retry: RetryPolicy;
   readonly #pipeline: (call: UpstreamCall) => Promise<unknown>;
-  readonly #cache: RecordCache | undefined;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
@@ -68,7 +56,6 @@ export class UpstreamClient {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, guards.observer);
     this.#retry = retry;
-    this.#cache = options.cache;
     this.#target = { prefix: url.pathname.replace(/\/+$/, ''), serviceSegment: options.serviceSegment };
     this.#pool = new Pool(url.origin, {
       connections: concurrency.max,
@@ -88,10 +75,17 @@ export class UpstreamClient {
       ],
       send(this.#pool, options, guards, logger),
     );
-    // The call, outermost first: its deadline, the breaker's leave, retries, a token for each attempt,
-    // and the attempt's answer read into data or a typed error the stages above act on.
+    // The call, outermost first: the record cache (when on), its deadline, the breaker's leave,
+    // retries, a token for each attempt, and the attempt's answer read into data or a typed error
+    // the stages above act on.
     this.#pipeline = through(
-      [deadlineStage(guards), breakerStage(guards, logger), retryStage(retry, guards, logger), authRenewalStage(guards)],
+      [
+        ...(options.cache ? [recordCacheStage(options.cache)] : []),
+        deadlineStage(guards),
+        breakerStage(guards, logger),
+        retryStage(retry, guards, logger),
+        authRenewalStage(guards),
+      ],
       async (call) => readAnswer(call, await attempt(call), guards, logger),
     );
   }
@@ -100,21 +94,7 @@ export class UpstreamClient {
   async call<Data>(ep: Endpoint<Data>, options: CallOptions = {}): Promise<Data> {
     const call = prepareCall(ep, options, this.#target, this.#retry.maxAttempts);
     // readAnswer parsed it with ep.data, the model that gives Data.
-    const send = () => this.#pipeline(call) as Promise<Data>;
-    const cache = this.#cache;
-    if (!cache) return send();
-    const name = call.details.endpoint;
-    const kept = CACHED_READS[name];
-    if (kept) {
-      if (options.cacheScope === undefined) return send();
-      return sharedRead(cache, { key: cacheKey(options.cacheScope, call), kinds: kept.kinds, ttl: kept.ttl }, send, options.operation?.signal);
-    }
-    try {
-      return await send();
-    } finally {
-      // Also after a failure: a write whose answer was lost may have been applied all the same.
-      cache.wrote(kindsChangedByCall(name));
-    }
+    return this.#pipeline(call) as Promise<Data>;
   }
 
   /** Waits for calls in flight, or with `force` aborts them (a stop whose grace period ran out). */
@@ -122,18 +102,3 @@ export class UpstreamClient {
     return force ? this.#pool.destroy() : this.#pool.close();
   }
 }
-
-/**
- * A kept read, which may share a call another operation made. That call is cut if its own client
- * leaves; a read whose client is still there then reads again (joining another's call, or making
- * its own) rather than fail for someone else's departure.
- */
-async function sharedRead<Data>(cache: RecordCache, read: CachedRead, send: () => Promise<Data>, signal: AbortSignal | undefined): Promise<Data> {
-  try {
-    return await cache.read(read, send);
-  } catch (error) {
-    if (error instanceof OperationAbandonedError && error !== abandonment(signal)) return cache.read(read, send);
-    throw error;
-  }
-}
-

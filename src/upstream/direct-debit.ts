@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orNull, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orEmptyObject, orFalse, orNull, upstreamDateTime } from './models.ts';
 
 /**
  * Document 3, sections 2.4-2.7 and 4.2: global accounts, direct debit mandates and direct debit
@@ -12,108 +14,75 @@ export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 
 export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 
 
-export const globalAccountModel = z
-  .object({
-    id: z.string().min(1),
-    account_name: optionalText,
-    account_number: optionalText,
-    account_type: optionalText,
-    capability: orNull(
-      z.object({ clearing_systems: orEmpty(z.string()), payment_methods: orEmpty(z.string()), support_direct_debit: orNull(z.boolean()) }),
-    ),
-    country_code: countryCode,
-    currency: currencyCode,
-    iban: optionalText,
-    institution: orNull(z.object({ address: optionalText, branch_name: optionalText, city: optionalText, name: optionalText, zip_code: optionalText })),
-    nick_name: optionalText,
-    request_id: optionalText,
-    routing_codes: orEmpty(z.object({ type: z.string(), value: z.string() })),
-  })
-  .transform((a) => ({
-    id: a.id,
-    accountName: a.account_name,
-    accountNumber: a.account_number,
-    accountType: a.account_type,
-    clearingSystems: a.capability?.clearing_systems ?? [],
-    paymentMethods: a.capability?.payment_methods ?? [],
-    supportsDirectDebit: a.capability?.support_direct_debit ?? false,
-    countryCode: a.country_code,
-    currency: a.currency,
-    iban: a.iban,
-    institution: a.institution
-      ? { name: a.institution.name, branchName: a.institution.branch_name, address: a.institution.address, city: a.institution.city, zipCode: a.institution.zip_code }
-      : null,
-    nickname: a.nick_name,
-    requestId: a.request_id,
-    routingCodes: a.routing_codes,
-  }));
+/** Absent capability reads as none: no clearing systems, no payment methods, no direct debit. */
+const capability = orEmptyObject(
+  camelObject({ clearing_systems: orEmpty(z.string()), payment_methods: orEmpty(z.string()), support_direct_debit: orFalse }),
+);
+
+export const globalAccountModel = camelObject({
+  id: z.string().min(1),
+  account_name: optionalText,
+  account_number: optionalText,
+  account_type: optionalText,
+  capability,
+  country_code: countryCode,
+  currency: currencyCode,
+  iban: optionalText,
+  institution: orNull(camelObject({ address: optionalText, branch_name: optionalText, city: optionalText, name: optionalText, zip_code: optionalText })),
+  nick_name: optionalText,
+  request_id: optionalText,
+  routing_codes: orEmpty(z.object({ type: z.string(), value: z.string() })),
+});
 export type GlobalAccount = z.output<typeof globalAccountModel>;
 
-export const mandateModel = z
-  .object({
-    id: z.string().min(1),
-    created_at: orNull(upstreamDateTime),
-    setup_time: orNull(upstreamDateTime),
-    creditor_name: optionalText,
-    debtor_name: optionalText,
-    currency: currencyCode,
-    global_account_id: z.string().min(1),
-    payment_scheme: optionalText,
-    status: z.string().transform((s) => s.toUpperCase()),
-  })
-  .transform((m) => ({
-    id: m.id,
-    createdAt: m.created_at,
-    setupAt: m.setup_time,
-    creditorName: m.creditor_name,
-    debtorName: m.debtor_name,
-    currency: m.currency,
-    globalAccountId: m.global_account_id,
-    paymentScheme: m.payment_scheme,
-    status: m.status,
-  }));
+export const mandateModel = camelObject({
+  id: z.string().min(1),
+  created_at: orNull(upstreamDateTime),
+  setup_time: orNull(upstreamDateTime),
+  creditor_name: optionalText,
+  debtor_name: optionalText,
+  currency: currencyCode,
+  global_account_id: z.string().min(1),
+  payment_scheme: optionalText,
+  status: z.string().transform((s) => s.toUpperCase()),
+});
 export type Mandate = z.output<typeof mandateModel>;
 
-export const directDebitModel = z
-  .object({
-    transaction_id: z.string().min(1),
-    amount: decimal,
-    created_at: upstreamDateTime,
-    currency: currencyCode,
-    debtor_name: optionalText,
-    global_account_id: z.string().min(1),
-    mandate_id: optionalText,
-    statement_ref: optionalText,
-    status: anyCaseEnum(DIRECT_DEBIT_STATUSES),
-  })
-  .transform((d) => ({
-    id: d.transaction_id,
-    amount: d.amount,
-    createdAt: d.created_at,
-    currency: d.currency,
-    debtorName: d.debtor_name,
-    globalAccountId: d.global_account_id,
-    mandateId: d.mandate_id,
-    statementRef: d.statement_ref,
-    status: d.status,
-  }));
+export const directDebitModel = camelObject({
+  transaction_id: z.string().min(1),
+  amount: decimal,
+  created_at: upstreamDateTime,
+  currency: currencyCode,
+  debtor_name: optionalText,
+  global_account_id: z.string().min(1),
+  mandate_id: optionalText,
+  statement_ref: optionalText,
+  status: anyCaseEnum(DIRECT_DEBIT_STATUSES),
+});
 export type DirectDebit = z.output<typeof directDebitModel>;
 
 /** Section 2.7: the page wrapper of mandate and direct debit lists. */
-const page = <T extends z.ZodType>(item: T) =>
-  z.object({ has_more: orNull(z.boolean()), items: orEmpty(item) }).transform((p) => ({ hasMore: p.has_more ?? false, items: p.items }));
+const page = <T extends z.ZodType>(item: T) => camelObject({ has_more: orFalse, items: orEmpty(item) });
 
 const ACCOUNT = '/api/v1/global_accounts/{accountId}';
 const dd = { headers: 'direct-debit' as const, envelope: false };
+const read = { ...dd, cache: records('direct-debit') };
 
 export const directDebitEndpoints = {
-  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...dd, data: globalAccountModel }),
-  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...dd, data: page(mandateModel) }),
-  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...dd, data: mandateModel }),
-  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...dd, data: z.literal(true) }),
-  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...dd, data: page(directDebitModel) }),
-  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...dd, data: directDebitModel }),
-  directDebitCancel: endpoint({ method: 'POST', path: '/api/v1/direct_debits/{transactionId}/cancel', ...dd, data: z.literal(true) }),
+  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...read, data: globalAccountModel }),
+  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...read, data: page(mandateModel) }),
+  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...read, data: mandateModel }),
+  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...dd, data: z.literal(true), changes: ['direct-debit'] }),
+  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...read, data: page(directDebitModel) }),
+  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...read, data: directDebitModel }),
+  /** The debit's money returns to the account. */
+  directDebitCancel: endpoint({
+    method: 'POST',
+    path: '/api/v1/direct_debits/{transactionId}/cancel',
+    ...dd,
+    data: z.literal(true),
+    changes: ['direct-debit', 'accounts'],
+  }),
 };
 
 /** Who the call acts for: the platform itself, or a connected account (x-on-behalf-of). */

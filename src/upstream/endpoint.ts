@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CacheEffect } from './cache-policy.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -12,8 +13,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  */
 export type HeaderSet = 'standard' | 'login' | 'issuing' | 'webhook' | 'direct-debit';
 
-/** One documented upstream endpoint: where it lives, which headers it takes and what it returns. */
-export interface Endpoint<Data> {
+/** Where an endpoint lives, which headers it takes and what it returns. */
+interface EndpointShape<Data> {
   method: HttpMethod;
   /** Path template: `{svc}` is the configured service segment, `{name}` a path parameter. */
   path: string;
@@ -29,6 +30,13 @@ export interface Endpoint<Data> {
    */
   envelope?: boolean;
 }
+
+/**
+ * One documented upstream endpoint: its shape, and what it does to the record cache (a read: `cache`,
+ * how it is kept or `'never'`; any other call: `changes`, the kinds of record it changes). Declaring
+ * neither is a type error, so a new endpoint cannot forget its policy.
+ */
+export type Endpoint<Data> = EndpointShape<Data> & CacheEffect;
 
 export function endpoint<Data>(definition: Endpoint<Data>): Endpoint<Data> {
   return definition;

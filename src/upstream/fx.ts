@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
-import { anyCaseEnum, camelKeys, currencyCode, decimal, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { camelKeys } from './camel-case.ts';
+import { anyCaseEnum, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
 
@@ -36,7 +38,7 @@ const lockPeriod = z.string().transform((value, ctx) => {
  * The generate response puts the conversion DATE the schedule implies here; the fetch response puts
  * the requested schedule. Read either into its own field.
  */
-const conversionSchedule = z.string().transform((value, ctx) => {
+const conversionSchedule = z.string().transform((value, ctx): { schedule: ConversionSchedule | null; date: string | null } => {
   if (upstreamDate.safeParse(value).success) return { schedule: null, date: value };
   const schedule = CONVERSION_SCHEDULES.find((s) => s === value.toLowerCase());
   if (schedule) return { schedule, date: null };
@@ -44,59 +46,41 @@ const conversionSchedule = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** Document 1, 2.11 types it a date; a bank that sends the time as well is read too: the day, and the time where there is one. */
+const NOT_SENT = { on: null, at: null };
+const createdTime = z
+  .union([upstreamDate, upstreamDateTime])
+  .nullish()
+  .transform((created): { on: string | null; at: Date | null } =>
+    created == null ? NOT_SENT : typeof created === 'string' ? { on: created, at: null } : { on: created.toISOString().slice(0, 10), at: created },
+  );
 
-export const rateModel = z
-  .object({
-    netExchangeRate: decimal,
-    sourceCurrencyCode: currencyCode,
-    destinationCurrencyCode: currencyCode,
-    rateCaptureTime: upstreamDateTime,
-    sourceAmount: decimal,
-    destinationAmount: decimal,
-  })
-  .transform((r) => ({
-    rate: r.netExchangeRate,
-    sourceCurrency: r.sourceCurrencyCode,
-    destinationCurrency: r.destinationCurrencyCode,
-    capturedAt: r.rateCaptureTime,
-    sourceAmount: r.sourceAmount,
-    destinationAmount: r.destinationAmount,
-  }));
+
+export const rateModel = z.object({
+  netExchangeRate: decimal,
+  sourceCurrencyCode: currencyCode,
+  destinationCurrencyCode: currencyCode,
+  rateCaptureTime: upstreamDateTime,
+  sourceAmount: decimal,
+  destinationAmount: decimal,
+});
 export type Rate = z.output<typeof rateModel>;
 
 /** One model for both quote shapes: generated (strings, MIN_15, a date) and fetched (numbers, 15_mins). */
-export const quoteModel = z
-  .object({
-    id: z.string().min(1),
-    netExchangeRate: decimal,
-    expiryTime: upstreamDateTime,
-    sourceCurrencyCode: currencyCode,
-    destinationCurrencyCode: currencyCode,
-    quoteType: anyCaseEnum(QUOTE_TYPES, { lowerCase: true }).nullish(),
-    conversionSchedule,
-    lockPeriod,
-    rateCaptureTime: upstreamDateTime,
-    sourceAmount: decimal,
-    destinationAmount: decimal,
-    // Document 1, 2.11 types it a date; a bank that sends the time as well is read too.
-    createdTime: z.union([upstreamDate, upstreamDateTime]).nullish(),
-  })
-  .transform((q) => ({
-    id: q.id,
-    rate: q.netExchangeRate,
-    expiresAt: q.expiryTime,
-    sourceCurrency: q.sourceCurrencyCode,
-    destinationCurrency: q.destinationCurrencyCode,
-    quoteType: q.quoteType ?? null,
-    conversionSchedule: q.conversionSchedule.schedule as ConversionSchedule | null,
-    conversionDate: q.conversionSchedule.date,
-    lockPeriod: q.lockPeriod,
-    rateCapturedAt: q.rateCaptureTime,
-    sourceAmount: q.sourceAmount,
-    destinationAmount: q.destinationAmount,
-    createdOn: q.createdTime == null ? null : typeof q.createdTime === 'string' ? q.createdTime : q.createdTime.toISOString().slice(0, 10),
-    createdAt: q.createdTime instanceof Date ? q.createdTime : null,
-  }));
+export const quoteModel = z.object({
+  id: z.string().min(1),
+  netExchangeRate: decimal,
+  expiryTime: upstreamDateTime,
+  sourceCurrencyCode: currencyCode,
+  destinationCurrencyCode: currencyCode,
+  quoteType: orNull(anyCaseEnum(QUOTE_TYPES, { lowerCase: true })),
+  conversionSchedule,
+  lockPeriod,
+  rateCaptureTime: upstreamDateTime,
+  sourceAmount: decimal,
+  destinationAmount: decimal,
+  createdTime,
+});
 export type Quote = z.output<typeof quoteModel>;
 
 /** Create answers with snake_case keys, get and list with camelCase: one model reads both. */
@@ -104,41 +88,52 @@ export const conversionModel = camelKeys(
   z.object({
     id: z.string().min(1),
     status: anyCaseEnum(CONVERSION_STATUSES),
-    conversionTime: upstreamDateTime.nullish(),
+    conversionTime: orNull(upstreamDateTime),
     sourceCurrencycode: currencyCode,
     destinationCurrencycode: currencyCode,
     sourceAmount: decimal,
     destinationAmount: decimal,
-    quoteId: z.string().nullish(),
-    netExchangerate: decimal.nullish(),
-    systemReferenceNumber: z.string().nullish(),
-    createdTime: upstreamDateTime.nullish(),
+    quoteId: orNull(z.string()),
+    netExchangerate: orNull(decimal),
+    systemReferenceNumber: orNull(z.string()),
+    createdTime: orNull(upstreamDateTime),
   }),
-).transform((c) => ({
-  id: c.id,
-  status: c.status,
-  conversionTime: c.conversionTime ?? null,
-  sourceCurrency: c.sourceCurrencycode,
-  destinationCurrency: c.destinationCurrencycode,
-  sourceAmount: c.sourceAmount,
-  destinationAmount: c.destinationAmount,
-  quoteId: c.quoteId ?? null,
-  rate: c.netExchangerate ?? null,
-  systemReferenceNumber: c.systemReferenceNumber ?? null,
-  createdAt: c.createdTime ?? null,
-}));
+);
 export type Conversion = z.output<typeof conversionModel>;
 
+const conversionReads = records('conversions');
+
 export const fxEndpoints = {
-  rate: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/rate', headers: 'standard', data: single(rateModel) }),
-  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel) }),
-  quote: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/quotedetails', headers: 'standard', data: quoteModel }),
-  conversionCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/conversion', headers: 'standard', data: conversionModel }),
-  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel }),
+  /** Rates and quotes move with the market, and no event says so: kept for the short `rates` TTL. */
+  rate: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/rate',
+    headers: 'standard',
+    data: single(rateModel),
+    cache: { kinds: ['fx-rates'], ttl: 'rates' },
+  }),
+  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel), changes: ['quotes'] }),
+  quote: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/quotedetails',
+    headers: 'standard',
+    data: quoteModel,
+    cache: { kinds: ['quotes'], ttl: 'rates' },
+  }),
+  /** It uses its quote and moves the money. */
+  conversionCreate: endpoint({
+    method: 'POST',
+    path: '/{svc}/api/v1/transfer/conversion',
+    headers: 'standard',
+    data: conversionModel,
+    changes: ['conversions', 'quotes', 'accounts'],
+  }),
+  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel, cache: conversionReads }),
   conversionList: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/conversionlist',
     headers: 'standard',
+    cache: conversionReads,
     data: single(z.object({ conversions: z.array(conversionModel) })).transform((d) => d.conversions),
   }),
 };
@@ -184,7 +179,7 @@ export function fxApi(call: Caller) {
         },
       });
       // The generate response carries the date instead of the schedule: we know what we asked for.
-      return { ...quote, conversionSchedule: quote.conversionSchedule ?? request.conversionSchedule };
+      return { ...quote, conversionSchedule: { ...quote.conversionSchedule, schedule: quote.conversionSchedule.schedule ?? request.conversionSchedule } };
     },
     quote: (id: string) => orNullIfNotFound(call(fxEndpoints.quote, { query: { quote_id: id } })),
     conversionCreate: (request: ExchangeAmounts & { quoteId: string }, idempotencyKey?: string | null) =>

@@ -6,7 +6,7 @@ import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
 import { directDebitApi } from './direct-debit.ts';
 import { cardholdersApi } from './cardholders.ts';
-import { beneficiariesApi, type BeneficiaryRule } from './beneficiaries.ts';
+import { beneficiariesApi } from './beneficiaries.ts';
 import { fxApi } from './fx.ts';
 import { kycApi } from './kyc.ts';
 import { onboardingApi } from './onboarding.ts';
@@ -26,13 +26,11 @@ import type { RetryPolicy } from './retry.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /**
- * State shared by every request of one runtime (caches of rarely-changing upstream data). Each
- * domain that needs one adds it here.
+ * State shared by every request of one runtime: what the record cache cannot hold (its reads are
+ * per bank user), such as the program-wide webhook catalogue. Each domain that needs one adds it here.
  */
 export function createSharedState(productId: string) {
   return {
-    /** Beneficiary rule sets per combination (bank country, currency, entity type, method): 5 minutes. */
-    beneficiaryRuleSets: new TtlCache<BeneficiaryRule[]>({ ttlMs: 5 * 60_000 }),
     /** The webhook catalogue per program: reference data, 5 minutes. */
     webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
     /** The product id, which webhook management names program_code (Document 3, 4.1). */
@@ -60,7 +58,7 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
     wallets: walletsApi(call),
     kyc: kycApi(call),
     onboarding: onboardingApi(call),
-    beneficiaries: beneficiariesApi(call, shared.beneficiaryRuleSets),
+    beneficiaries: beneficiariesApi(call),
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */

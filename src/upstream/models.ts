@@ -134,22 +134,6 @@ export function sameDecimal(a: string, b: string): boolean {
   return canonicalDecimal(a) === canonicalDecimal(b);
 }
 
-const snakeToCamel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/**
- * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
- * (conversions). Renaming keys first lets one camelCase model read both.
- */
-export function camelKeys<T extends z.ZodType>(model: T) {
-  return z.preprocess(
-    (value) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, v]) => [snakeToCamel(key), v]))
-        : value,
-    model,
-  );
-}
-
 /**
  * Card numbers leave the gateway masked, whatever the upstream sent: first 6 and last 4 digits,
  * the rest as `*` (e.g. `424242******4242`). Text that is already masked passes unchanged.
@@ -182,9 +166,22 @@ export const cardNumber = z.string().transform(maskCardNumber);
 /** Writes that answer the envelope without `data` (Document 2: "Response: no data"). */
 export const noData = z.unknown().transform((): void => undefined);
 
+/** A flag the upstream may omit or send as null: false then. */
+export const orFalse = z.boolean().nullish().transform((flag) => flag ?? false);
+
 /** A list the upstream may omit or send as null: always an array. */
 export function orEmpty<T extends z.ZodType>(item: T) {
   return z.array(item).nullish().transform((items): z.output<T>[] => items ?? []);
+}
+
+/**
+ * An object the upstream may omit or send as null, read as the object of nothing: each field as
+ * `model` reads its own absence (empty lists, nulls, false), so nobody downstream checks for it.
+ * One such object is shared by every absence, and read only.
+ */
+export function orEmptyObject<T extends z.ZodType<object>>(model: T) {
+  const absent: z.output<T> = model.parse({});
+  return model.nullish().transform((value): z.output<T> => value ?? absent);
 }
 
 /** An amount and its currency as one value (the graph's Money); null when either is missing. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -14,96 +15,54 @@ export type FeeType = (typeof FEE_TYPES)[number];
 
 const status = anyCaseEnum(PAYOUT_STATUSES);
 
-/** Everything the gateway may know of a payout; each endpoint fills what it sends, the rest is null. */
-export interface Payout {
-  id: string;
-  systemReferenceNumber: string | null;
-  status: PayoutStatus | null;
-  beneficiaryId: string | null;
-  quoteId: string | null;
-  sourceAmount: string | null;
-  sourceCurrency: string | null;
-  destinationAmount: string | null;
-  destinationCurrency: string | null;
-  destinationCountry: string | null;
-  feeType: FeeType | null;
-  transferMethod: 'LOCAL' | 'SWIFT' | null;
-  reference: string | null;
-  sourceOfFunds: string | null;
-  scheduledDate: string | null;
-  createdAt: Date | null;
-}
-
-const EMPTY: Omit<Payout, 'id'> = {
-  systemReferenceNumber: null,
-  status: null,
-  beneficiaryId: null,
-  quoteId: null,
-  sourceAmount: null,
-  sourceCurrency: null,
-  destinationAmount: null,
-  destinationCurrency: null,
-  destinationCountry: null,
-  feeType: null,
-  transferMethod: null,
-  reference: null,
-  sourceOfFunds: null,
-  scheduledDate: null,
-  createdAt: null,
+/**
+ * Everything the gateway may know of a payout besides its id, in the bank's own camelCase (the create
+ * body's and the upcoming list's); each endpoint fills what it sends, the rest is null. Fields of an
+ * upcoming-payout item are not documented; these are the sandbox's (docs/sandbox.md).
+ */
+const payoutFields = {
+  systemReferenceNumber: orNull(z.string()),
+  status: orNull(status),
+  beneficiaryId: orNull(z.string()),
+  quoteId: orNull(z.string()),
+  sourceAmount: orNull(decimal),
+  sourceCurrencycode: orNull(currencyCode),
+  destinationAmount: orNull(decimal),
+  destinationCurrencycode: orNull(currencyCode),
+  destinationCountry: orNull(countryCode),
+  feeType: orNull(z.enum(FEE_TYPES)),
+  transferMethod: orNull(z.enum(['LOCAL', 'SWIFT'])),
+  reference: orNull(z.string()),
+  sourceOfFunds: orNull(z.string()),
+  scheduledPayoutDate: orNull(upstreamDate),
+  createdTime: orNull(upstreamDateTime),
 };
+
+/** What an answer that names none of the fields tells: every one null. */
+const NOTHING_SENT = z.object(payoutFields).parse({});
+export type Payout = typeof NOTHING_SENT & { id: string };
 
 const created = z
   .object({ id: z.string().min(1), systemReferenceNumber: z.string().min(1) })
-  .transform((p): Payout => ({ ...EMPTY, id: p.id, systemReferenceNumber: p.systemReferenceNumber }));
+  .transform((p): Payout => ({ ...NOTHING_SENT, ...p }));
 
-const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Payout => ({ ...EMPTY, id: p.id, status: p.status }));
+const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Payout => ({ ...NOTHING_SENT, ...p }));
 
-/** Fields of an upcoming-payout item are not documented; these are the sandbox's (docs/sandbox.md). */
-const upcoming = z
-  .object({
-    id: z.string().min(1),
-    systemReferenceNumber: orNull(z.string()),
-    status: orNull(status),
-    beneficiaryId: orNull(z.string()),
-    quoteId: orNull(z.string()),
-    sourceAmount: orNull(decimal),
-    sourceCurrencycode: orNull(currencyCode),
-    destinationAmount: orNull(decimal),
-    destinationCurrencycode: orNull(currencyCode),
-    destinationCountry: orNull(countryCode),
-    feeType: orNull(z.enum(FEE_TYPES)),
-    transferMethod: orNull(z.enum(['LOCAL', 'SWIFT'])),
-    reference: orNull(z.string()),
-    sourceOfFunds: orNull(z.string()),
-    scheduledPayoutDate: orNull(upstreamDate),
-    createdTime: orNull(upstreamDateTime),
-  })
-  .transform(
-    (p): Payout => ({
-      id: p.id,
-      systemReferenceNumber: p.systemReferenceNumber,
-      status: p.status ?? 'PENDING',
-      beneficiaryId: p.beneficiaryId,
-      quoteId: p.quoteId,
-      sourceAmount: p.sourceAmount,
-      sourceCurrency: p.sourceCurrencycode,
-      destinationAmount: p.destinationAmount,
-      destinationCurrency: p.destinationCurrencycode,
-      destinationCountry: p.destinationCountry,
-      feeType: p.feeType,
-      transferMethod: p.transferMethod,
-      reference: p.reference,
-      sourceOfFunds: p.sourceOfFunds,
-      scheduledDate: p.scheduledPayoutDate,
-      createdAt: p.createdTime,
-    }),
-  );
+const upcoming = z.object({ id: z.string().min(1), ...payoutFields }).transform((p): Payout => {
+  // An upcoming payout the bank gives no status is pending: not sent yet.
+  p.status ??= 'PENDING';
+  return p;
+});
+
+const payoutReads = records('payouts');
+/** A payout's money leaves the account, or comes back. */
+const PAYOUT_WRITE = ['payouts', 'accounts'] as const;
 
 export const payoutEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created) }),
-  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly) }),
-  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}) }),
-  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming) }),
+  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created), changes: PAYOUT_WRITE }),
+  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly), cache: payoutReads }),
+  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}), changes: PAYOUT_WRITE }),
+  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming), cache: payoutReads }),
 };
 
 export interface PayoutRequest {
@@ -147,15 +106,15 @@ export function payoutsApi(call: Caller) {
         beneficiaryId: request.beneficiaryId,
         quoteId: request.quoteId,
         sourceAmount: request.sourceAmount ?? null,
-        sourceCurrency: request.sourceCurrency,
+        sourceCurrencycode: request.sourceCurrency,
         destinationAmount: request.destinationAmount ?? null,
-        destinationCurrency: request.destinationCurrency,
+        destinationCurrencycode: request.destinationCurrency,
         destinationCountry: request.destinationCountry,
         feeType: request.feeType,
         transferMethod: request.transferMethod,
         reference: request.reference,
         sourceOfFunds: request.sourceOfFunds,
-        scheduledDate: request.scheduledDate,
+        scheduledPayoutDate: request.scheduledDate,
       };
     },
     status: (id: string) => orNullIfNotFound(call(payoutEndpoints.status, { params: { id } })),

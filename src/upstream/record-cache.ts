@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { ALL_RECORD_KINDS, type RecordKind, type TtlClass } from './cache-policy.ts';
+import { ALL_RECORD_KINDS, type CachePolicy, type RecordKind, type TtlClass } from './cache-policy.ts';
 
 /** How long each class of record is kept when no event or mutation says it changed (UPSTREAM_CACHE_*). */
 export type CacheTtls = Record<TtlClass, number>;
@@ -15,14 +15,6 @@ interface Entry {
   kinds: readonly RecordKind[];
 }
 
-/** What a read hands the cache: where its answer lives and what it says about. */
-export interface CachedRead {
-  /** The bank user and the exact request (method, path with query, resource headers). */
-  key: string;
-  kinds: readonly RecordKind[];
-  ttl: TtlClass;
-}
-
 export interface RecordCacheStats {
   hits: number;
   misses: number;
@@ -36,8 +28,9 @@ export interface RecordCacheStats {
  * Upstream answers per bank user and request, under the loaders: a read the cache holds makes no
  * call, and concurrent identical reads share one call. What makes it safe for banking data is
  * invalidation rather than expiry: every bank event and every write drops the kinds of record they
- * touch (cache-policy.ts) for every user, at once, before the write's answer or the event's 202
- * leaves; the TTL only bounds what no event announces.
+ * touch (a write's endpoint declares them; cache-policy.ts names the events') for every user, at
+ * once, before the write's answer or the event's 202 leaves; the TTL only bounds what no event
+ * announces.
  *
  * Written over lru-cache rather than with The Guild's response cache: a response cache keys whole
  * GraphQL results, so one card's event would drop every screen that shows any card, and two
@@ -73,15 +66,18 @@ export class RecordCache {
     });
   }
 
-  /** The cached answer to `read`, or `load`'s (shared with concurrent identical reads, and kept unless something changed meanwhile). */
-  async read<T>(read: CachedRead, load: () => Promise<T>): Promise<T> {
+  /**
+   * The answer kept under `key` (the bank user and the exact request), or `load`'s: shared with
+   * concurrent identical reads, and kept under `policy` unless something changed meanwhile.
+   */
+  async read<T>(key: string, policy: CachePolicy, load: () => Promise<T>): Promise<T> {
     if (!this.#trusted) return load();
-    const entry = this.#entries.get(read.key);
+    const entry = this.#entries.get(key);
     if (entry) {
       this.#stats.hits += 1;
       return entry.value as T;
     }
-    const pending = this.#inFlight.get(read.key);
+    const pending = this.#inFlight.get(key);
     if (pending) {
       this.#stats.joined += 1;
       return pending as Promise<T>;
@@ -89,12 +85,12 @@ export class RecordCache {
     this.#stats.misses += 1;
     const generation = this.#generation;
     const loading = load().then((value) => {
-      if (generation === this.#generation && this.#trusted) this.#store(read, value);
+      if (generation === this.#generation && this.#trusted) this.#store(key, policy, value);
       return value;
     });
-    this.#inFlight.set(read.key, loading);
+    this.#inFlight.set(key, loading);
     const forget = () => {
-      if (this.#inFlight.get(read.key) === loading) this.#inFlight.delete(read.key);
+      if (this.#inFlight.get(key) === loading) this.#inFlight.delete(key);
     };
     loading.then(forget, forget);
     return loading;
@@ -149,15 +145,15 @@ export class RecordCache {
     return { ...this.#stats, entries: this.#entries.size };
   }
 
-  #store(read: CachedRead, value: unknown): void {
-    const ttl = this.#ttls[read.ttl];
+  #store(key: string, policy: CachePolicy, value: unknown): void {
+    const ttl = this.#ttls[policy.ttl];
     // A TTL of 0 keeps nothing of the class (lru-cache would read 0 as "forever").
     if (ttl <= 0) return;
-    this.#entries.set(read.key, { value, kinds: read.kinds }, { ttl });
-    for (const kind of read.kinds) {
+    this.#entries.set(key, { value, kinds: policy.kinds }, { ttl });
+    for (const kind of policy.kinds) {
       let keys = this.#byKind.get(kind);
       if (!keys) this.#byKind.set(kind, (keys = new Set()));
-      keys.add(read.key);
+      keys.add(key);
     }
   }
 }

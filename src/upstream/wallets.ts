@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { orNullIfNotFound, type Caller } from './caller.ts';
+import { records } from './cache-policy.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { currencyCode, decimal, moneyOf, optionalText, orNull, single, upstreamDateTime } from './models.ts';
+import { currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
 /**
  * Document 2, sections 2.5, 2.6 and 4.3: a cardholder's wallets (Get Wallet answers an array, Create
@@ -12,96 +14,63 @@ import { currencyCode, decimal, moneyOf, optionalText, orNull, single, upstreamD
 /** A limit is the number the bank sends, 0 included: the document gives its type (number), not what 0 means. */
 const limit = orNull(decimal);
 
-export const walletModel = z
-  .object({
-    id: z.string().min(1),
-    currency: currencyCode,
-    amount: decimal,
-    holdingCurrency: orNull(currencyCode),
-    holdingAmount: orNull(decimal),
-    dailyLimitAmount: limit,
-    weeklyLimitAmount: limit,
-    monthlyLimitAmount: limit,
-    yearlyLimitAmount: limit,
-    totalLimitAmount: limit,
-    status: z.string(),
-    createdAt: orNull(upstreamDateTime),
-  })
-  .transform((w) => ({
-    id: w.id,
-    status: w.status,
-    amount: { amount: w.amount, currency: w.currency },
-    holding: moneyOf(w.holdingAmount, w.holdingCurrency),
-    limits: {
-      daily: moneyOf(w.dailyLimitAmount, w.currency),
-      weekly: moneyOf(w.weeklyLimitAmount, w.currency),
-      monthly: moneyOf(w.monthlyLimitAmount, w.currency),
-      yearly: moneyOf(w.yearlyLimitAmount, w.currency),
-      total: moneyOf(w.totalLimitAmount, w.currency),
-    },
-    createdAt: w.createdAt,
-  }));
+/** The bank's own camelCase; each amount comes with the wallet's currency, or its own. */
+export const walletModel = z.object({
+  id: z.string().min(1),
+  currency: currencyCode,
+  amount: decimal,
+  holdingCurrency: orNull(currencyCode),
+  holdingAmount: orNull(decimal),
+  dailyLimitAmount: limit,
+  weeklyLimitAmount: limit,
+  monthlyLimitAmount: limit,
+  yearlyLimitAmount: limit,
+  totalLimitAmount: limit,
+  status: z.string(),
+  createdAt: orNull(upstreamDateTime),
+});
 
 /** A wallet and the cardholder it belongs to (the upstream's wallet does not name its cardholder). */
 export type Wallet = z.output<typeof walletModel> & { cardholderId: string };
 
-export const walletHistoryEntryModel = z
-  .object({
-    genericSlNo: orNull(z.number().int()),
-    slNo: z.union([z.string(), z.number()]).transform(String),
-    wallet_id: optionalText,
-    programCode: optionalText,
-    txn_currency: orNull(currencyCode),
-    txn_amount: orNull(decimal),
-    available_amount: orNull(decimal),
-    available_currency: orNull(currencyCode),
-    acquirer_amount: orNull(decimal),
-    acquirer_currency: orNull(currencyCode),
-    txn_type: z.string(),
-    txn_direction: optionalText,
-    txn_ref_id: optionalText,
-    txn_email: optionalText,
-    txn_description: optionalText,
-    txn_status: optionalText,
-    card_acceptor_name: optionalText,
-    card_id: optionalText,
-    initiated_by: optionalText,
-    settle_amount: orNull(decimal),
-    settle_currency: orNull(currencyCode),
-    billing_amount: orNull(decimal),
-    billing_currency: orNull(currencyCode),
-    initiatedAt: orNull(upstreamDateTime),
-    updatedAt: orNull(upstreamDateTime),
-  })
-  .transform((h) => ({
-    serialNumber: h.slNo,
-    genericSerialNumber: h.genericSlNo,
-    walletId: h.wallet_id,
-    programCode: h.programCode,
-    amount: moneyOf(h.txn_amount, h.txn_currency),
-    available: moneyOf(h.available_amount, h.available_currency),
-    acquirerAmount: moneyOf(h.acquirer_amount, h.acquirer_currency),
-    settleAmount: moneyOf(h.settle_amount, h.settle_currency),
-    billingAmount: moneyOf(h.billing_amount, h.billing_currency),
-    type: h.txn_type,
-    direction: h.txn_direction,
-    referenceId: h.txn_ref_id,
-    email: h.txn_email,
-    description: h.txn_description,
-    status: h.txn_status,
-    cardAcceptorName: h.card_acceptor_name,
-    cardId: h.card_id,
-    initiatedBy: h.initiated_by,
-    initiatedAt: h.initiatedAt,
-    updatedAt: h.updatedAt,
-  }));
+/** Partly camelCase, partly snake_case, as the bank sends it; each amount comes with its currency. */
+export const walletHistoryEntryModel = camelObject({
+  genericSlNo: orNull(z.number().int()),
+  slNo: z.union([z.string(), z.number()]).transform(String),
+  wallet_id: optionalText,
+  programCode: optionalText,
+  txn_currency: orNull(currencyCode),
+  txn_amount: orNull(decimal),
+  available_amount: orNull(decimal),
+  available_currency: orNull(currencyCode),
+  acquirer_amount: orNull(decimal),
+  acquirer_currency: orNull(currencyCode),
+  txn_type: z.string(),
+  txn_direction: optionalText,
+  txn_ref_id: optionalText,
+  txn_email: optionalText,
+  txn_description: optionalText,
+  txn_status: optionalText,
+  card_acceptor_name: optionalText,
+  card_id: optionalText,
+  initiated_by: optionalText,
+  settle_amount: orNull(decimal),
+  settle_currency: orNull(currencyCode),
+  billing_amount: orNull(decimal),
+  billing_currency: orNull(currencyCode),
+  initiatedAt: orNull(upstreamDateTime),
+  updatedAt: orNull(upstreamDateTime),
+});
 export type WalletHistoryEntry = z.output<typeof walletHistoryEntryModel>;
 
 const WALLET = '/issuing/api/v1/wallet';
+const walletReads = records('wallets');
+
 export const walletEndpoints = {
-  create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel) }),
-  list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel) }),
-  history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel) }),
+  /** The cardholder's record lists its wallets. */
+  create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel), changes: ['wallets', 'cardholders'] }),
+  list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel), cache: walletReads }),
+  history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel), cache: walletReads }),
 };
 
 export interface WalletHistoryPage {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { bindCaller, type Caller, type CallScope } from './caller.ts';
 import type { UpstreamClient } from './client.ts';
 import type { TtlCache } from './ttl-cache.ts';
+import { camelObject } from './camel-case.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
 import { anyCaseEnum, optionalText, orNull } from './models.ts';
 
@@ -74,9 +75,7 @@ export const httpDate = z
 const integer = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'must be an integer').transform(Number)]);
 
 /** Section 2.2, one entry of Get All Webhooks. */
-export const webhookCatalogueEntryModel = z
-  .object({ event_name: z.string().min(1), event_description: optionalText, program_code: z.string().min(1) })
-  .transform((e) => ({ eventName: e.event_name, description: e.event_description, programCode: e.program_code }));
+export const webhookCatalogueEntryModel = camelObject({ event_name: z.string().min(1), event_description: optionalText, program_code: z.string().min(1) });
 export type WebhookCatalogueEntry = z.output<typeof webhookCatalogueEntryModel>;
 
 /** The five fields that identify a subscription (one per event name and set of codes). */
@@ -88,60 +87,40 @@ export interface WebhookSubscriptionIdentity {
   companyCode: string;
 }
 
-export interface WebhookSubscription extends WebhookSubscriptionIdentity {
-  type: WebhookSubscriptionType;
-  /** Where deliveries go; null for notifications. */
-  url: string | null;
-  senderEmail: string | null;
-  /** The stored key, masked (`maskApiKey`); null when none is stored. */
-  maskedApiKey: string | null;
-  createdBy: string | null;
-  updatedBy: string | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-  /** sl_no: the record's serial number in the bank's answer (1, 2, ...). */
-  serialNumber: number | null;
-}
+/** Section 2.1, one record of Retrieve Subscribed Webhook, as the bank sends it (key included). */
+const subscriptionRecord = camelObject({
+  event_name: z.string().min(1),
+  agent_code: z.string(),
+  subagent_code: z.string(),
+  program_code: z.string(),
+  company_code: z.string(),
+  subscription_type: subscriptionType,
+  webhook_url: optionalText,
+  sender_email: optionalText,
+  x_api_key: optionalText,
+  created_by: optionalText,
+  updated_by: optionalText,
+  created_time: orNull(httpDate),
+  updated_time: orNull(httpDate),
+  /** The record's serial number in the bank's answer (1, 2, ...). */
+  sl_no: orNull(integer),
+});
 
-/** Section 2.1, one record of Retrieve Subscribed Webhook; the key is masked on the way in. */
-export const webhookSubscriptionModel = z
-  .object({
-    event_name: z.string().min(1),
-    agent_code: z.string(),
-    subagent_code: z.string(),
-    program_code: z.string(),
-    company_code: z.string(),
-    subscription_type: subscriptionType,
-    webhook_url: optionalText,
-    sender_email: optionalText,
-    x_api_key: optionalText,
-    created_by: optionalText,
-    updated_by: optionalText,
-    created_time: orNull(httpDate),
-    updated_time: orNull(httpDate),
-    sl_no: orNull(integer),
-  })
-  .transform((r): WebhookSubscription => {
-    const key = r.x_api_key || null;
-    const subscription: WebhookSubscription = {
-      eventName: r.event_name,
-      agentCode: r.agent_code,
-      subagentCode: r.subagent_code,
-      programCode: r.program_code,
-      companyCode: r.company_code,
-      type: r.subscription_type,
-      url: r.webhook_url || null,
-      senderEmail: r.sender_email || null,
-      maskedApiKey: key === null ? null : maskApiKey(key),
-      createdBy: r.created_by,
-      updatedBy: r.updated_by,
-      createdAt: r.created_time,
-      updatedAt: r.updated_time,
-      serialNumber: r.sl_no,
-    };
-    if (key !== null) storedKeys.set(subscription, fingerprint(key));
-    return subscription;
-  });
+/** A subscription as it leaves `upstream/`: its stored key masked (`maskApiKey`), null when none is stored. */
+export type WebhookSubscription = Omit<z.output<typeof subscriptionRecord>, 'xApiKey'> & { maskedApiKey: string | null };
+
+/** The key is masked on the way in; an empty url, sender or key is none. */
+export const webhookSubscriptionModel = subscriptionRecord.transform(({ xApiKey, ...record }): WebhookSubscription => {
+  const key = xApiKey || null;
+  const subscription: WebhookSubscription = {
+    ...record,
+    webhookUrl: record.webhookUrl || null,
+    senderEmail: record.senderEmail || null,
+    maskedApiKey: key === null ? null : maskApiKey(key),
+  };
+  if (key !== null) storedKeys.set(subscription, fingerprint(key));
+  return subscription;
+});
 
 /** Get All Webhooks answers `{ data: [...], status: "success" }`: the entries. */
 const catalogueModel = z
@@ -155,16 +134,18 @@ export const webhookWriteAnswerModel = z.object({
 });
 export type WebhookWriteAnswer = z.output<typeof webhookWriteAnswerModel>;
 
-const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>) =>
-  endpoint({ method, path, headers: 'webhook', envelope: false, data });
+/** Webhook management reads are never kept by the record cache, and its writes change no record it keeps. */
+const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>, effect: 'read' | 'write') =>
+  endpoint({ method, path, headers: 'webhook', envelope: false, data, ...(effect === 'read' ? { cache: 'never' as const } : { changes: [] }) });
 
 export const webhookEndpoints = {
-  catalogue: webhookEndpoint('GET', '/getallwebhooks', catalogueModel),
+  /** The same for every user: a program-wide cache of its own (webhooksApi), not the record cache. */
+  catalogue: webhookEndpoint('GET', '/getallwebhooks', catalogueModel, 'read'),
   /** A read, though sent as POST: the codes go in the body. */
-  subscriptions: webhookEndpoint('POST', '/api/subscribedwebhook', z.array(webhookSubscriptionModel)),
-  subscribe: webhookEndpoint('POST', '/api/subscribe', webhookWriteAnswerModel),
-  update: webhookEndpoint('PATCH', '/api/subscribe', webhookWriteAnswerModel),
-  unsubscribe: webhookEndpoint('DELETE', '/api/subscribe', webhookWriteAnswerModel),
+  subscriptions: webhookEndpoint('POST', '/api/subscribedwebhook', z.array(webhookSubscriptionModel), 'read'),
+  subscribe: webhookEndpoint('POST', '/api/subscribe', webhookWriteAnswerModel, 'write'),
+  update: webhookEndpoint('PATCH', '/api/subscribe', webhookWriteAnswerModel, 'write'),
+  unsubscribe: webhookEndpoint('DELETE', '/api/subscribe', webhookWriteAnswerModel, 'write'),
 };
 
 // --- Writes ------------------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * The bank names its fields in snake_case, the gateway in camelCase. A model names each field once,
+ * as the bank does, and its camelCase view is derived: the names at run time, once per model, and
+ * the view's type by the same rule at the type level.
+ */
+
+/** `card_product_id` → `cardProductId`; text without `_` is left as it is. */
+export type CamelCase<Key extends string> = Key extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Key;
+
+/** An object with every key renamed by CamelCase, optional and readonly keys as they were. */
+export type CamelCased<T> = { [Key in keyof T as Key extends string ? CamelCase<Key> : Key]: T[Key] };
+
+/** The run-time twin of CamelCase: each letter after a `_` upper-cased, the `_` dropped. */
+export function camelCase(key: string): string {
+  const [head = '', ...tail] = key.split('_');
+  let camel = head;
+  for (const part of tail) camel += part.charAt(0).toUpperCase() + part.slice(1);
+  return camel;
+}
+
+/**
+ * A zod object of the bank's fields, read into its camelCase view: `card_id` is `cardId` in what
+ * the parse gives. The names are paired once, here; a parse only copies the fields into the view.
+ */
+export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  type Fields = z.output<z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>>;
+  const pairs = Object.keys(shape).map((snake): Pair => [snake, camelCase(snake)]);
+  // The maker is the transform itself: no call of ours between zod and the copy.
+  return z.object(shape).transform(viewMaker<Fields, CamelCased<Fields>>(pairs));
+}
+
+type Pair = readonly [snake: string, camel: string];
+
+/**
+ * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
+ * (conversions: create, against get and list). Renaming the keys first lets one camelCase model read
+ * both; a key without `_` (every key of the camelCase answers) is taken as it is, with no string work.
+ */
+export function camelKeys<T extends z.ZodType>(model: T) {
+  return z.preprocess((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value), model);
+}
+
+function camelCasedKeys(value: object): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) renamed[key.includes('_') ? camelCase(key) : key] = field;
+  return renamed;
+}
+
+/**
+ * What copies the fields into their view. Where code may be generated (zod's own probe says so; it
+ * compiles its object parsers the same way), an object literal compiled once per model, as fast as
+ * a hand-written one: on a card detail's 29 fields a loop adding one key at a time cost 1.2 µs more
+ * per parse, most of the parse. Elsewhere, that loop. The keys are the model's own, from this
+ * source, written as JSON string literals.
+ */
+export function viewMaker<From, To>(pairs: readonly Pair[], compile: boolean = z.core.util.allowsEval.value): (fields: From) => To {
+  if (compile) {
+    const entries = pairs.map(([snake, camel]) => `${JSON.stringify(camel)}: fields[${JSON.stringify(snake)}]`);
+    return new Function('fields', `return { ${entries.join(', ')} };`) as (fields: From) => To;
+  }
+  return (fields) => {
+    const bank = fields as Record<string, unknown>;
+    const view: Record<string, unknown> = {};
+    for (const [snake, camel] of pairs) view[camel] = bank[snake];
+    return view as To;
+  };
+}
