@@ -1,17 +1,19 @@
 import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
-import { OPERATIONS } from './operations.ts';
+import { ONE_CALL_BALANCES, OPERATIONS } from './operations.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 
 /**
- * `node bench/profile-screen.ts "<screen>" <dir>`: one screen at c=50 through a gateway with the
- * flags of `npm start` (or BENCH_GATEWAY_NODE_OPTIONS), profiled: <dir>/<screen>.cpuprofile (where
- * the time goes) and .heapprofile (where the bytes go), for DevTools. What the issues' profiles
- * were taken with, kept so the next one is taken the same way.
+ * `node bench/profile-screen.ts "<screen>" <dir>`: one screen (or "one call", the overhead probe's
+ * query) at c=50, or at PROFILE_CONNECTIONS (1 shows the time between rounds), through a gateway
+ * with the flags of `npm start` (or BENCH_GATEWAY_NODE_OPTIONS), profiled: <dir>/<screen>.cpuprofile
+ * (where the time goes) and .heapprofile (where the bytes go, freed ones included), for DevTools.
+ * What the issues' profiles were taken with, kept so the next one is taken the same way.
  */
 const [screenName = 'cards screen (50 cards)', dir = '/tmp'] = process.argv.slice(2);
-const screen = OPERATIONS.find((operation) => operation.name === screenName);
+const oneCall = { name: 'one call', query: ONE_CALL_BALANCES, variables: undefined };
+const screen = screenName === oneCall.name ? oneCall : OPERATIONS.find((operation) => operation.name === screenName);
 if (!screen) throw new Error(`no screen "${screenName}": ${OPERATIONS.map((o) => o.name).join(', ')}`);
 const settings = readSettings();
 const world = await startWorld(settings.latencyMs);
@@ -21,10 +23,11 @@ try {
   const gateway: GatewayProcess = world.gateway;
   const load: LoadGenerator = world.load;
   const target = graphqlTarget(world.graphqlUrl, screen.query, screen.variables);
-  await load.run(target, settings.connections, 2);
+  const connections = Number(process.env.PROFILE_CONNECTIONS ?? settings.connections);
+  await load.run(target, connections, 2);
   await waitForQuiet(world);
   await gateway.startProfile();
-  const run = await load.run(target, settings.connections, settings.seconds);
+  const run = await load.run(target, connections, settings.seconds);
   const path = await gateway.stopProfile(`${dir}/${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
   console.log(`${run.rps.toFixed(0)} req/s; profile: ${path}`);
 } finally {
