@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry-policy.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { AccessTokenCreateDocument, AccountCreateDocument, AccountsDocument, BalancesDocument } from './generated/graphql.ts';
-import { DEFAULT_RETRY_POLICY } from '../src/upstream/retry.ts';
+import { DEFAULT_RETRY_POLICY } from '../src/upstream/retry-policy.ts';
 import { ACCOUNT_INPUT, PATHS } from './flows.ts';
 import { startKit, useKit, type Kit } from './kit.ts';
 

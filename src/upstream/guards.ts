@@ -1,10 +1,10 @@
 import { DEFAULT_RESILIENCE, type ResilienceConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { CircuitBreaker } from './breaker.ts';
+import { CircuitBreaker } from './circuit-breaker.ts';
 import type { Endpoint, HeaderSet } from './endpoint.ts';
 import { UpstreamUnavailableError, type UpstreamErrorDetails } from './errors.ts';
 import { NO_OBSERVER, type BreakerState, type UpstreamObserver } from './observer.ts';
-import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetConfig } from './retry.ts';
+import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetConfig } from './retry-policy.ts';
 
 /**
  * Upstream families: the parts of the bank that fail (and rate-limit) independently, told apart by

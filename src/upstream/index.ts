@@ -22,7 +22,7 @@ import { startOperation, type Operation } from './operation.ts';
 import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
 import { RecordCache } from './record-cache.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from './retry-policy.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /**

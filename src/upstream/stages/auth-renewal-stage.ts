@@ -1,4 +1,4 @@
-import { raceSignal } from '../deadline.ts';
+import { raceSignal } from '../deadline-signals.ts';
 import { UpstreamAuthError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import { stoppedBy, type UpstreamCall } from './call.ts';

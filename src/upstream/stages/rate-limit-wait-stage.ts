@@ -1,4 +1,4 @@
-import { pause } from '../deadline.ts';
+import { pause } from '../deadline-signals.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import { observe, stoppedBy } from './call.ts';
 import type { Stage } from './pipeline.ts';

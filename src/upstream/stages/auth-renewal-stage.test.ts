@@ -3,7 +3,7 @@ import { accountEndpoints } from '../accounts.ts';
 import { UpstreamAuthError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import { prepareCall, type TokenSource, type UpstreamCall } from './call.ts';
-import { authRenewalStage } from './auth-renewal.ts';
+import { authRenewalStage } from './auth-renewal-stage.ts';
 
 const stage = authRenewalStage(new UpstreamGuards());
 const newCall = (auth: TokenSource | undefined, deadline?: number) =>

@@ -1,4 +1,4 @@
-import { deadlineSignal } from '../deadline.ts';
+import { deadlineSignal } from '../deadline-signals.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import { stoppedBy } from './call.ts';
 import type { Stage } from './pipeline.ts';

@@ -1,4 +1,4 @@
-import type { Verdict } from '../breaker.ts';
+import type { Verdict } from '../circuit-breaker.ts';
 import { UpstreamNetworkError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
 import type { Logger } from '../../logger.ts';
@@ -12,7 +12,7 @@ import type { Stage } from './pipeline.ts';
  * nothing of an outage, and counting attempts would let 30% transient 503s trip a 50% breaker by
  * chance (about 1 time in 20 at the first 20 calls), turning a recoverable bank into an outage. A
  * call that never reached the bank (queued past its deadline) says nothing either. That rule is why
- * the breaker is the project's own (breaker.ts) rather than a library's.
+ * the breaker is the project's own (circuit-breaker.ts) rather than a library's.
  */
 export function breakerStage(guards: UpstreamGuards, logger: Logger): Stage {
   return async (call, next) => {

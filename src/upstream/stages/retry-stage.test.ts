@@ -4,10 +4,10 @@ import { accountEndpoints } from '../accounts.ts';
 import { UpstreamRateLimitError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import { payoutEndpoints } from '../payouts.ts';
-import type { RetryBudgetConfig, RetryPolicy } from '../retry.ts';
+import type { RetryBudgetConfig, RetryPolicy } from '../retry-policy.ts';
 import type { Endpoint } from '../endpoint.ts';
 import { prepareCall, type UpstreamCall } from './call.ts';
-import { retryStage } from './retry.ts';
+import { retryStage } from './retry-stage.ts';
 
 const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 500 };
 

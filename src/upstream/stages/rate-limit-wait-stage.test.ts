@@ -4,7 +4,7 @@ import { UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall } from './call.ts';
-import { rateLimitWaitStage } from './rate-limit-wait.ts';
+import { rateLimitWaitStage } from './rate-limit-wait-stage.ts';
 
 function setup() {
   const records: UpstreamCallRecord[] = [];

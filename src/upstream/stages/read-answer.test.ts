@@ -4,7 +4,7 @@ import { accountEndpoints } from '../accounts.ts';
 import { UpstreamContractError, UpstreamNotFoundError, UpstreamRateLimitError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import { prepareCall } from './call.ts';
-import { readAnswer } from './read.ts';
+import { readAnswer } from './read-answer.ts';
 
 const ACCOUNT = {
   id: 'acc_1',

@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.ts';
 import { readBareBody, readEnvelope } from '../envelope.ts';
 import { httpErrorFor, UpstreamContractError, UpstreamRateLimitError, type ContractIssue, type UpstreamErrorDetails } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { parseRetryAfter } from '../retry.ts';
+import { parseRetryAfter } from '../retry-policy.ts';
 import type { UpstreamCall } from './call.ts';
 import type { Answer } from './send.ts';
 

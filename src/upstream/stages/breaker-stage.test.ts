@@ -5,7 +5,7 @@ import { accountEndpoints } from '../accounts.ts';
 import { UpstreamRejectedError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import { UpstreamGuards } from '../guards.ts';
 import { prepareCall, type UpstreamCall } from './call.ts';
-import { breakerStage } from './breaker.ts';
+import { breakerStage } from './breaker-stage.ts';
 
 const BREAKER = { errorRate: 0.5, minCalls: 2, windowMs: 10_000, openMs: 60_000 };
 

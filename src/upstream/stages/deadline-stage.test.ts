@@ -5,7 +5,7 @@ import { UpstreamGuards } from '../guards.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { startOperation } from '../operation.ts';
 import { prepareCall } from './call.ts';
-import { deadlineStage } from './deadline.ts';
+import { deadlineStage } from './deadline-stage.ts';
 
 function setup() {
   const records: UpstreamCallRecord[] = [];

@@ -5,7 +5,7 @@ import { UpstreamGuards } from '../guards.ts';
 import { HostLimit } from '../host-limit.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall } from './call.ts';
-import { concurrencyLimitStage } from './concurrency-limit.ts';
+import { concurrencyLimitStage } from './concurrency-limit-stage.ts';
 import type { Answer } from './send.ts';
 
 function setup(initial: number, adaptive = false) {

@@ -1,13 +1,13 @@
 import type { Logger } from '../../logger.ts';
-import { pause } from '../deadline.ts';
+import { pause } from '../deadline-signals.ts';
 import { UpstreamRateLimitError } from '../errors.ts';
 import type { UpstreamGuards } from '../guards.ts';
-import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry.ts';
+import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry-policy.ts';
 import { ownedBy, stoppedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
- * Another attempt after a failure the policy says is safe to repeat (retry.ts: reads after network
+ * Another attempt after a failure the policy says is safe to repeat (retry-policy.ts: reads after network
  * failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's waiting
  * time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
  * library counts retries against calls across a whole runtime, which is what keeps an outage from
