@@ -1,5 +1,5 @@
 import { describeError } from './errors.ts';
-import type { UpstreamFamily } from './upstream/guards.ts';
+import type { UpstreamFamily } from './upstream/families.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import type { BreakerState } from './upstream/observer.ts';
 
@@ -32,7 +32,7 @@ export interface Readiness {
     status: 'ready' | 'degraded' | 'not ready';
     /** The failing parts, each named, or that all are fine. */
     detail: string;
-    /** Each upstream family's circuit breaker (upstream/guards.ts). */
+    /** Each upstream family's circuit breaker (upstream/family-breakers.ts). */
     breakers: Record<UpstreamFamily, BreakerState>;
     /** Every part's verdict: `bank` always, then the gateway's own parts. */
     checks: Record<string, ReadinessPart>;

@@ -3,10 +3,10 @@ import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Endpoint } from './endpoint.ts';
-import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
 import type { RecordCache } from './record-cache.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts';
+import { createSharedCallState, type SharedCallState } from './shared-call-state.ts';
 import { attemptSpanStage } from './stages/attempt-span-stage.ts';
 import { authRenewalStage } from './stages/auth-renewal-stage.ts';
 import { breakerStage } from './stages/breaker-stage.ts';
@@ -31,8 +31,8 @@ export interface UpstreamClientOptions extends ClientIdentity {
   retry?: RetryPolicy | undefined;
   /** The adaptive limit on calls in flight; its ceiling is also the most connections the pool opens. */
   concurrency?: ConcurrencyConfig | undefined;
-  /** Breakers, Retry-After holds, the retry budget and the observer, shared by a runtime's clients. */
-  guards?: UpstreamGuards | undefined;
+  /** Breakers, Retry-After holds, the retry budget and the observer: the state every call of the runtime shares. */
+  callState?: SharedCallState | undefined;
   /** The limit of the bank host, when another client already calls it (the runtime shares one per host). */
   hostLimit?: HostLimit | undefined;
   /** Kept reads per bank user, dropped by writes and events; none when absent (UPSTREAM_CACHE=off). */
@@ -52,9 +52,9 @@ export class UpstreamClient {
     const url = new URL(options.baseUrl);
     const { logger } = options;
     const retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    const guards = options.guards ?? new UpstreamGuards({ logger, retryBudget: retry.retryBudget });
+    const callState = options.callState ?? createSharedCallState({ logger, retryBudget: retry.retryBudget });
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, guards.observer);
+    const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, callState.observer);
     this.#retry = retry;
     this.#target = { prefix: url.pathname.replace(/\/+$/, ''), serviceSegment: options.serviceSegment };
     this.#pool = new Pool(url.origin, {
@@ -69,11 +69,11 @@ export class UpstreamClient {
     // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, (traced) send.
     const attempt = through<Answer>(
       [
-        rateLimitWaitStage(guards, retry.budgetMs),
-        concurrencyLimitStage(hostLimit, guards),
+        rateLimitWaitStage(callState, retry.budgetMs),
+        concurrencyLimitStage(hostLimit, callState),
         ...(options.tracer ? [attemptSpanStage(options.tracer, url)] : []),
       ],
-      send(this.#pool, options, guards, logger),
+      send(this.#pool, options, callState, logger),
     );
     // The call, outermost first: the record cache (when on), its deadline, the breaker's leave,
     // retries, a token for each attempt, and the attempt's answer read into data or a typed error
@@ -81,12 +81,12 @@ export class UpstreamClient {
     this.#pipeline = through(
       [
         ...(options.cache ? [recordCacheStage(options.cache)] : []),
-        deadlineStage(guards),
-        breakerStage(guards, logger),
-        retryStage(retry, guards, logger),
-        authRenewalStage(guards),
+        deadlineStage(callState),
+        breakerStage(callState, logger),
+        retryStage(retry, callState, logger),
+        authRenewalStage(callState),
       ],
-      async (call) => readAnswer(call, await attempt(call), guards, logger),
+      async (call) => readAnswer(call, await attempt(call), callState.rateLimitHolds, logger),
     );
   }
 

@@ -19,10 +19,11 @@ import { UpstreamClient, type TokenSource } from './client.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
 import { startOperation, type Operation } from './operation.ts';
-import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
+import type { UpstreamFamily } from './families.ts';
 import { RecordCache } from './record-cache.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 import type { RetryPolicy } from './retry-policy.ts';
+import { createSharedCallState } from './shared-call-state.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /**
@@ -137,8 +138,8 @@ function createRecordCache(config: CacheConfig | undefined): RecordCache | undef
 }
 
 /**
- * One runtime per gateway. Its clients (one per base address) share the guards: breakers and
- * Retry-After holds per family, one retry budget, and the observer that metrics listen on. With a
+ * One runtime per gateway. Its clients (one per base address) share the calls' state: breakers and
+ * Retry-After holds per family, one retry budget, and the observer that metrics and readiness listen on. With a
  * tracer (tracing on), each attempt is a span of the trace it is made in.
  */
 export function createUpstreamRuntime(
@@ -149,22 +150,22 @@ export function createUpstreamRuntime(
   observer?: UpstreamObserver,
   tracer?: Tracer,
 ): UpstreamRuntime {
-  const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
+  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
   // One limit per bank host, whichever base addresses on it the clients call.
   const hostLimits = new Map<string, HostLimit>();
   const hostLimit = (baseUrl: string) => {
     const { host } = new URL(baseUrl);
     let limit = hostLimits.get(host);
-    if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, guards.observer)));
+    if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, callState.observer)));
     return limit;
   };
   const cache = createRecordCache(config.cache);
-  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
+  const client = new UpstreamClient({ ...config, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
   const directDebitClient =
     config.directDebitBaseUrl === config.baseUrl
       ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
+      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
   const clients = { main: client, directDebit: directDebitClient };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
@@ -174,7 +175,7 @@ export function createUpstreamRuntime(
   };
   // The operation log never sees an operation whose execution was stopped: this line says it ended.
   const abandoned = (correlationId: string | undefined) => {
-    guards.observer.operationAbandoned?.();
+    callState.observer.operationAbandoned?.();
     logger.info({ requestId: correlationId }, 'operation abandoned: the client left before it was done; its calls not yet sent were not');
   };
   return {
@@ -192,8 +193,8 @@ export function createUpstreamRuntime(
         : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => abandoned(correlationId) }),
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,
-    breakerStates: () => guards.breakerStates(),
-    lastAnsweredAt: (family) => guards.lastAnsweredAt(family),
+    breakerStates: () => callState.breakers.states(),
+    lastAnsweredAt: (family) => callState.lastAnswers.at(family),
     concurrencyLimits: () => Object.fromEntries([...hostLimits].map(([host, limit]) => [host, limit.state])),
     close: async (force = false) => {
       await client.close(force);

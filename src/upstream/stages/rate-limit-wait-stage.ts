@@ -1,6 +1,6 @@
 import { pause } from '../deadline-signals.ts';
-import type { UpstreamGuards } from '../guards.ts';
-import { observe, stoppedBy } from './call.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
+import { observe } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -8,15 +8,18 @@ import type { Stage } from './pipeline.ts';
  * waits it out, or fails fast with a typed RATE_LIMITED when the hold outlasts its deadline (or,
  * without one, the retry policy's waiting time).
  */
-export function rateLimitWaitStage(guards: UpstreamGuards, waitWithoutDeadlineMs: number): Stage {
+export function rateLimitWaitStage(
+  { rateLimitHolds, observer, stoppedCalls }: Pick<SharedCallState, 'rateLimitHolds' | 'observer' | 'stoppedCalls'>,
+  waitWithoutDeadlineMs: number,
+): Stage {
   return async (call, next) => {
-    const until = guards.heldUntil(call.family);
+    const until = rateLimitHolds.heldUntil(call.family);
     if (until !== undefined) {
       if (until > (call.options.deadline ?? Date.now() + waitWithoutDeadlineMs)) {
-        observe(guards, call, 'rate-limited', 0);
-        throw guards.rateLimited(until, call.details);
+        observe(observer, call, 'rate-limited', 0);
+        throw rateLimitHolds.rateLimitedError(until, call.details);
       }
-      if (!(await pause(until - Date.now(), call.signal))) throw stoppedBy(call.signal, call, guards, false);
+      if (!(await pause(until - Date.now(), call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
     }
     return next();
   };
