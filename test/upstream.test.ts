@@ -8,7 +8,7 @@ import { startKit, useKit, type Kit } from './kit.ts';
 const { balance: BALANCE, account: ACCOUNT, login: LOGIN } = PATHS;
 const createInput = ACCOUNT_INPUT;
 
-describe('the upstream client, through the gateway', () => {
+describe('the calls to the bank, through the gateway', () => {
   // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
   const kit = useKit({ cache: false, timeoutMs: 300 });
 

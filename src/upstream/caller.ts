@@ -1,4 +1,4 @@
-import type { CallOptions, TokenSource, UpstreamClient } from './client.ts';
+import type { BankConnection, CallOptions, TokenSource } from './bank-connection.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamNotFoundError, UpstreamRejectedError } from './errors.ts';
 import type { OperationBounds } from './operation.ts';
@@ -28,11 +28,11 @@ export interface CallScope {
   fresh?: boolean | undefined;
 }
 
-export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
+export function bindCaller(connection: BankConnection, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
   return (ep, options) => {
     const operation = scope.operation?.();
     const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, operation, auth });
+    return connection.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, operation, auth });
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type BankLoginCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -15,7 +15,7 @@ import { walletsApi } from './wallets.ts';
 import { tokenlessCaller, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
 import { callerToken, login, TokenManager } from './auth.ts';
 import { bindCaller, type CallScope } from './caller.ts';
-import { UpstreamClient, type TokenSource } from './client.ts';
+import { BankConnection, type TokenSource } from './bank-connection.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
 import { startOperation, type Operation } from './operation.ts';
@@ -40,19 +40,19 @@ export function createSharedState(productId: string) {
 }
 export type SharedState = ReturnType<typeof createSharedState>;
 
-/** The connection pools: the main base address, and Document 3's direct debit base (often the same). */
-export interface UpstreamClients {
-  main: UpstreamClient;
-  directDebit: UpstreamClient;
+/** The connections to the bank: the main base address, and Document 3's direct debit base (often the same). */
+export interface BankConnections {
+  main: BankConnection;
+  directDebit: BankConnection;
 }
 
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
-  const client = clients.main;
-  const call = bindCaller(client, auth, scope);
+export function createUpstream(connections: BankConnections, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
+  const connection = connections.main;
+  const call = bindCaller(connection, auth, scope);
   return {
     /** Direct debit: its own base address, the same token. */
-    directDebit: directDebitApi(bindCaller(clients.directDebit, auth, scope)),
+    directDebit: directDebitApi(bindCaller(connections.directDebit, auth, scope)),
     accounts: accountsApi(call),
     cards: cardsApi(call),
     cardholders: cardholdersApi(call),
@@ -63,11 +63,11 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(client, scope), shared.webhookCatalogues),
+    webhooks: webhooksApi(tokenlessCaller(connection, scope), shared.webhookCatalogues),
     /** program_code of webhook management: the product id. */
     programCode: shared.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
-    login: (credentials: ClientCredentials) => login(client, credentials),
+    login: (credentials: BankLoginCredentials) => login(connection, credentials),
   };
 }
 export type Upstream = ReturnType<typeof createUpstream>;
@@ -88,10 +88,10 @@ export interface RequestScope extends CallScope {
   view?: string | undefined;
 }
 
-/** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
+/** The long-lived half: one connection and one token manager per upstream, shared by all requests. */
 export interface UpstreamRuntime {
-  client: UpstreamClient;
-  directDebitClient: UpstreamClient;
+  connection: BankConnection;
+  directDebitConnection: BankConnection;
   /** The gateway's own login, if it has client credentials. */
   tokens: TokenManager | undefined;
   /** The upstream for one request: the caller's token if sent, else the gateway's own login where allowed. */
@@ -138,7 +138,7 @@ function createRecordCache(config: CacheConfig | undefined): RecordCache | undef
 }
 
 /**
- * One runtime per gateway. Its clients (one per base address) share the calls' state: breakers and
+ * One runtime per gateway. Its connections (one per base address) share the calls' state: breakers and
  * Retry-After holds per family, one retry budget, and the observer that metrics and readiness listen on. With a
  * tracer (tracing on), each attempt is a span of the trace it is made in.
  */
@@ -152,7 +152,7 @@ export function createUpstreamRuntime(
 ): UpstreamRuntime {
   const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
-  // One limit per bank host, whichever base addresses on it the clients call.
+  // One limit per bank host, whichever base addresses on it the connections call.
   const hostLimits = new Map<string, HostLimit>();
   const hostLimit = (baseUrl: string) => {
     const { host } = new URL(baseUrl);
@@ -161,14 +161,14 @@ export function createUpstreamRuntime(
     return limit;
   };
   const cache = createRecordCache(config.cache);
-  const client = new UpstreamClient({ ...config, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
-  const directDebitClient =
+  const connection = new BankConnection({ ...config, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
+  const directDebitConnection =
     config.directDebitBaseUrl === config.baseUrl
-      ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
-  const clients = { main: client, directDebit: directDebitClient };
+      ? connection
+      : new BankConnection({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
+  const connections = { main: connection, directDebit: directDebitConnection };
   const credentials = config.credentials;
-  const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
+  const tokens = credentials ? new TokenManager({ login: () => login(connection, credentials), logger }) : undefined;
   const shared = createSharedState(config.productId);
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
@@ -179,13 +179,13 @@ export function createUpstreamRuntime(
     logger.info({ requestId: correlationId }, 'operation abandoned: the client left before it was done; its calls not yet sent were not');
   };
   return {
-    client,
-    directDebitClient,
+    connection,
+    directDebitConnection,
     tokens,
     forRequest: ({ callerToken: bearer, gatewayLogin, view, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
       // Hashing the token is work for the cache alone: none when it is off.
-      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
+      return createUpstream(connections, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
     },
     startOperation: (kind, client, correlationId) =>
       kind === 'subscription'
@@ -197,8 +197,8 @@ export function createUpstreamRuntime(
     lastAnsweredAt: (family) => callState.lastAnswers.at(family),
     concurrencyLimits: () => Object.fromEntries([...hostLimits].map(([host, limit]) => [host, limit.state])),
     close: async (force = false) => {
-      await client.close(force);
-      if (directDebitClient !== client) await directDebitClient.close(force);
+      await connection.close(force);
+      if (directDebitConnection !== connection) await directDebitConnection.close(force);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { bindCaller, type Caller, type CallScope } from './caller.ts';
-import type { UpstreamClient } from './client.ts';
+import type { BankConnection } from './bank-connection.ts';
 import type { TtlCache } from './ttl-cache.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
@@ -208,8 +208,8 @@ export interface WebhookSubscriptionsQuery {
  * Webhook management takes no bearer token (section 5): its calls go out without one, so they make
  * no login and work when the gateway has no client credentials.
  */
-export function tokenlessCaller(client: UpstreamClient, scope: CallScope = {}): Caller {
-  return bindCaller(client, undefined, scope);
+export function tokenlessCaller(connection: BankConnection, scope: CallScope = {}): Caller {
+  return bindCaller(connection, undefined, scope);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Stage } from './pipeline.ts';
 /**
  * The record cache (record-cache.ts), outermost: a read its endpoint keeps (`cache`) is answered
  * for the call's bank user from the cache, or shares a call already on its way; any other call drops
- * what its endpoint says it changes once it is over. The client puts this stage in the pipeline only
+ * what its endpoint says it changes once it is over. The connection puts this stage in the pipeline only
  * when the cache is on: off, a call does no cache work at all.
  */
 export function recordCacheStage(cache: RecordCache): Stage {

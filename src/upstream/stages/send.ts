@@ -14,7 +14,7 @@ export interface Answer {
 }
 
 /** Who the gateway is to the bank (Document 1, section 4): the values of the documented headers. */
-export interface ClientIdentity {
+export interface GatewayIdentity {
   apiKey: string;
   productId: string;
   userId: string;
@@ -31,7 +31,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * (the request was on the wire), the operation's abandonment (a read cut when its client left), a
  * timeout's or a network failure's.
  */
-export function send(pool: Dispatcher, identity: ClientIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
+export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
   return async (call: UpstreamCall): Promise<Answer> => {
     const headers = headersFor(call, identity);
     const signal = wireSignal(call);
@@ -70,7 +70,7 @@ function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: u
 }
 
 /** The endpoint's documented header set, the token the auth stage put on the call, and its extra headers. */
-export function headersFor(call: UpstreamCall, identity: ClientIdentity): Record<string, string> {
+export function headersFor(call: UpstreamCall, identity: GatewayIdentity): Record<string, string> {
   const set: HeaderSet = call.ep.headers;
   const { token, options } = call;
   const base: Record<string, string> = { 'x-api-key': identity.apiKey, 'content-type': 'application/json', accept: 'application/json' };

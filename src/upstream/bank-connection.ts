@@ -18,11 +18,11 @@ import { rateLimitWaitStage } from './stages/rate-limit-wait-stage.ts';
 import { readAnswer } from './stages/read-answer.ts';
 import { recordCacheStage } from './stages/record-cache-stage.ts';
 import { retryStage } from './stages/retry-stage.ts';
-import { send, type Answer, type ClientIdentity } from './stages/send.ts';
+import { send, type Answer, type GatewayIdentity } from './stages/send.ts';
 
 export type { CallOptions, TokenSource } from './stages/call.ts';
 
-export interface UpstreamClientOptions extends ClientIdentity {
+export interface BankConnectionOptions extends GatewayIdentity {
   baseUrl: string;
   serviceSegment: string;
   /** Per attempt: connecting, then waiting for the headers, then for each piece of the body. */
@@ -31,9 +31,9 @@ export interface UpstreamClientOptions extends ClientIdentity {
   retry?: RetryPolicy | undefined;
   /** The adaptive limit on calls in flight; its ceiling is also the most connections the pool opens. */
   concurrency?: ConcurrencyConfig | undefined;
-  /** Breakers, Retry-After holds, the retry budget and the observer: the state every call of the runtime shares. */
+  /** Breakers, Retry-After holds, the retry budget and the observer: the state every call of the runtime shares, whichever connection it goes out on. */
   callState?: SharedCallState | undefined;
-  /** The limit of the bank host, when another client already calls it (the runtime shares one per host). */
+  /** The limit of the bank host, when another connection already calls it (the runtime shares one per host). */
   hostLimit?: HostLimit | undefined;
   /** Kept reads per bank user, dropped by writes and events; none when absent (UPSTREAM_CACHE=off). */
   cache?: RecordCache | undefined;
@@ -41,14 +41,17 @@ export interface UpstreamClientOptions extends ClientIdentity {
   tracer?: Tracer | undefined;
 }
 
-/** Calls the bank's endpoints on one base address, each call through the stages of stages/. */
-export class UpstreamClient {
+/**
+ * The gateway's connection to the bank at one base address: a pool of HTTP connections, and the
+ * path each call takes to it through the stages of stages/.
+ */
+export class BankConnection {
   readonly #pool: Pool;
   readonly #target: CallTarget;
   readonly #retry: RetryPolicy;
   readonly #pipeline: (call: UpstreamCall) => Promise<unknown>;
 
-  constructor(options: UpstreamClientOptions) {
+  constructor(options: BankConnectionOptions) {
     const url = new URL(options.baseUrl);
     const { logger } = options;
     const retry = options.retry ?? DEFAULT_RETRY_POLICY;
