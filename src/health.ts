@@ -116,7 +116,7 @@ function sharedProbe(upstream: UpstreamRuntime, baseUrl: string, timing: Readine
 async function probe(upstream: UpstreamRuntime, baseUrl: string): Promise<ReadinessPart> {
   try {
     if (upstream.tokens) {
-      await upstream.forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', fresh: true }).accounts.balances();
+      await upstream.forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', bypassCache: true }).accounts.balances();
       return { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' };
     }
     const response = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });

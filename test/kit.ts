@@ -190,7 +190,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       // A reset drops the gateway's own webhook subscriptions; its reconciler (when on) files them again now.
       await gateway.webhookReconciler.idle();
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
-      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, fresh: true }).accounts.balances();
+      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, bypassCache: true }).accounts.balances();
       await control('DELETE', 'requests');
       auditLines.length = 0;
     },

@@ -13,7 +13,7 @@ import { breakerStage } from './stages/breaker-stage.ts';
 import { prepareCall, type CallOptions, type CallTarget, type UpstreamCall } from './stages/call.ts';
 import { concurrencyLimitStage } from './stages/concurrency-limit-stage.ts';
 import { deadlineStage } from './stages/deadline-stage.ts';
-import { through } from './stages/pipeline.ts';
+import { composeStages } from './stages/pipeline.ts';
 import { rateLimitWaitStage } from './stages/rate-limit-wait-stage.ts';
 import { readAnswer } from './stages/read-answer.ts';
 import { recordCacheStage } from './stages/record-cache-stage.ts';
@@ -70,7 +70,7 @@ export class BankConnection {
     });
 
     // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, (traced) send.
-    const attempt = through<Answer>(
+    const attempt = composeStages<Answer>(
       [
         rateLimitWaitStage(callState, retry.budgetMs),
         concurrencyLimitStage(hostLimit, callState),
@@ -81,7 +81,7 @@ export class BankConnection {
     // The call, outermost first: the record cache (when on), its deadline, the breaker's leave,
     // retries, a token for each attempt, and the attempt's answer read into data or a typed error
     // the stages above act on.
-    this.#pipeline = through(
+    this.#pipeline = composeStages(
       [
         ...(options.cache ? [recordCacheStage(options.cache)] : []),
         deadlineStage(callState),

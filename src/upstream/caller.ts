@@ -25,14 +25,14 @@ export interface CallScope {
   /** The bank user whose answers these are (record-cache.ts); reads without one are never kept. */
   cacheScope?: string | undefined;
   /** Every read goes to the bank, none is answered from the record cache (the readiness probe). */
-  fresh?: boolean | undefined;
+  bypassCache?: boolean | undefined;
 }
 
 export function bindCaller(connection: BankConnection, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
   return (ep, options) => {
     const operation = scope.operation?.();
     const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return connection.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, operation, auth });
+    return connection.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.bypassCache ? undefined : scope.cacheScope, deadline, operation, auth });
   };
 }
 

@@ -145,7 +145,6 @@ function agentHeaders(request: CardholderCreateRequest): Record<string, string> 
 }
 
 export function cardholdersApi(call: Caller) {
-  const key = (idempotencyKey: Given<string>) => idempotencyKey ?? undefined;
   return {
     /** `page` is page_num (1-based) and `size` page_size. */
     list: (filter: { status?: Given<CardholderStatus>; page?: number; size?: number } = {}) =>
@@ -153,7 +152,7 @@ export function cardholdersApi(call: Caller) {
     get: (id: string) => orNullIfNotFound(call(cardholderEndpoints.get, { query: { id } })),
     create: (request: CardholderCreateRequest, idempotencyKey?: Given<string>) =>
       call(cardholderEndpoints.create, {
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         headers: agentHeaders(request),
         body: {
           email: request.email,
@@ -168,7 +167,7 @@ export function cardholdersApi(call: Caller) {
     update: (id: string, request: CardholderUpdateRequest, idempotencyKey?: Given<string>) =>
       call(cardholderEndpoints.update, {
         query: { id },
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         body: {
           mobile_number: given(request.mobileNumber),
           country_code: given(request.countryCode),
@@ -178,7 +177,7 @@ export function cardholdersApi(call: Caller) {
         },
       }),
     delete: (id: string, idempotencyKey?: Given<string>) =>
-      call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: key(idempotencyKey) }),
+      call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: idempotencyKey ?? undefined }),
   };
 }
 export type CardholdersApi = ReturnType<typeof cardholdersApi>;

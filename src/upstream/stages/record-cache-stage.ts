@@ -17,7 +17,7 @@ export function recordCacheStage(cache: RecordCache): Stage {
     if (policy === 'never') return next();
     if (policy === undefined) return changing(cache, call, next);
     const scope = call.options.cacheScope;
-    // No bank user to keep it for (no token; the readiness probe's fresh read): the bank answers.
+    // No bank user to keep it for (no token; the readiness probe, which bypasses the cache): the bank answers.
     if (scope === undefined) return next();
     return sharedRead(cache, cacheKey(scope, call), policy, next, call.options.operation?.signal);
   };
