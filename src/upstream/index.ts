@@ -27,10 +27,11 @@ import { createSharedCallState } from './shared-call-state.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /**
- * State shared by every request of one runtime: what the record cache cannot hold (its reads are
- * per bank user), such as the program-wide webhook catalogue. Each domain that needs one adds it here.
+ * The program's state, shared by every request of one runtime whichever its bank user: what the
+ * record cache cannot hold (its reads are per bank user), such as the webhook catalogue. Each
+ * domain that needs one adds it here.
  */
-export function createSharedState(productId: string) {
+export function createProgramState(productId: string) {
   return {
     /** The webhook catalogue per program: reference data, 5 minutes. */
     webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
@@ -38,7 +39,7 @@ export function createSharedState(productId: string) {
     programCode: productId,
   };
 }
-export type SharedState = ReturnType<typeof createSharedState>;
+export type ProgramState = ReturnType<typeof createProgramState>;
 
 /** The connections to the bank: the main base address, and Document 3's direct debit base (often the same). */
 export interface BankConnections {
@@ -47,7 +48,7 @@ export interface BankConnections {
 }
 
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-export function createUpstream(connections: BankConnections, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
+export function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
   const connection = connections.main;
   const call = bindCaller(connection, auth, scope);
   return {
@@ -63,9 +64,9 @@ export function createUpstream(connections: BankConnections, auth: TokenSource, 
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(connection, scope), shared.webhookCatalogues),
+    webhooks: webhooksApi(tokenlessCaller(connection, scope), program.webhookCatalogues),
     /** program_code of webhook management: the product id. */
-    programCode: shared.programCode,
+    programCode: program.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
     login: (credentials: BankLoginCredentials) => login(connection, credentials),
   };
@@ -169,7 +170,7 @@ export function createUpstreamRuntime(
   const connections = { main: connection, directDebit: directDebitConnection };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(connection, credentials), logger }) : undefined;
-  const shared = createSharedState(config.productId);
+  const program = createProgramState(config.productId);
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
   };
@@ -185,7 +186,7 @@ export function createUpstreamRuntime(
     forRequest: ({ callerToken: bearer, gatewayLogin, view, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
       // Hashing the token is work for the cache alone: none when it is off.
-      return createUpstream(connections, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
+      return createUpstream(connections, auth, program, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
     },
     startOperation: (kind, client, correlationId) =>
       kind === 'subscription'
