@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -144,7 +144,7 @@ function agentHeaders(request: CardholderCreateRequest): Record<string, string> 
   return headers;
 }
 
-export function cardholdersApi(call: Caller) {
+export function cardholdersApi(call: BoundCall) {
   return {
     /** `page` is page_num (1-based) and `size` page_size. */
     list: (filter: { status?: Given<CardholderStatus>; page?: number; size?: number } = {}) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -209,7 +209,7 @@ export interface CardUpdateRequest {
 /** The update body wants `YYYY-MM-DDTHH:mm:ssZ`, no milliseconds. */
 const isoSeconds = (date: Date | null | undefined) => (date ? `${date.toISOString().slice(0, 19)}Z` : undefined);
 
-export function cardsApi(call: Caller) {
+export function cardsApi(call: BoundCall) {
   return {
     list: (filter: { cardholderId?: string | null; id?: string; status?: CardListFilterStatus | null; page?: number; size?: number }) =>
       call(cardEndpoints.list, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -102,7 +102,7 @@ export interface ListWindow {
 
 const windowQuery = (w: ListWindow) => ({ page_num: w.page, page_size: w.size, from_created_date: w.fromDate, to_created_date: w.toDate });
 
-export function directDebitApi(call: Caller) {
+export function directDebitApi(call: BoundCall) {
   return {
     globalAccount: (id: string, actingFor: ActingFor) =>
       orNullIfNotFound(call(directDebitEndpoints.globalAccount, { params: { accountId: id }, headers: onBehalfOf(actingFor) })),

@@ -12,9 +12,9 @@ import { kycApi } from './kyc.ts';
 import { onboardingApi } from './onboarding.ts';
 import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
-import { tokenlessCaller, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
-import { callerToken, login, TokenManager } from './auth.ts';
-import { bindCaller, type CallScope } from './caller.ts';
+import { tokenlessCall, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
+import { callerToken, login, TokenManager } from './bank-tokens.ts';
+import { bindCall, type CallScope } from './bound-call.ts';
 import { BankConnection, type TokenSource } from './bank-connection.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
@@ -50,10 +50,10 @@ export interface BankConnections {
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
 export function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
   const connection = connections.main;
-  const call = bindCaller(connection, auth, scope);
+  const call = bindCall(connection, auth, scope);
   return {
     /** Direct debit: its own base address, the same token. */
-    directDebit: directDebitApi(bindCaller(connections.directDebit, auth, scope)),
+    directDebit: directDebitApi(bindCall(connections.directDebit, auth, scope)),
     accounts: accountsApi(call),
     cards: cardsApi(call),
     cardholders: cardholdersApi(call),
@@ -64,7 +64,7 @@ export function createUpstream(connections: BankConnections, auth: TokenSource, 
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(connection, scope), program.webhookCatalogues),
+    webhooks: webhooksApi(tokenlessCall(connection, scope), program.webhookCatalogues),
     /** program_code of webhook management: the product id. */
     programCode: program.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */

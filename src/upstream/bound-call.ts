@@ -4,7 +4,7 @@ import { UpstreamNotFoundError, UpstreamRejectedError } from './errors.ts';
 import type { OperationBounds } from './operation.ts';
 
 /** An upstream call with its token source and request scope already chosen. */
-export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
+export type BoundCall = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
 
 /** What every upstream call of one GraphQL operation shares. */
 export interface CallScope {
@@ -28,7 +28,7 @@ export interface CallScope {
   bypassCache?: boolean | undefined;
 }
 
-export function bindCaller(connection: BankConnection, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
+export function bindCall(connection: BankConnection, auth: TokenSource | undefined, scope: CallScope = {}): BoundCall {
   return (ep, options) => {
     const operation = scope.operation?.();
     const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
