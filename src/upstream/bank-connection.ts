@@ -31,7 +31,7 @@ export interface BankConnectionOptions extends GatewayIdentity {
   retry?: RetryPolicy | undefined;
   /** The adaptive limit on calls in flight; its ceiling is also the most connections the pool opens. */
   concurrency?: ConcurrencyConfig | undefined;
-  /** Breakers, Retry-After holds, the retry budget and the observer: the state every call of the runtime shares, whichever connection it goes out on. */
+  /** Breakers, Retry-After holds, the retry budget, the observer: what the runtime's calls share, on any connection. */
   callState?: SharedCallState | undefined;
   /** The limit of the bank host, when another connection already calls it (the runtime shares one per host). */
   hostLimit?: HostLimit | undefined;

@@ -6,16 +6,16 @@ import type { SharedCallState } from '../shared-call-state.ts';
 import { ownedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
-/**
- * Another attempt after a failure the policy says is safe to repeat (retry-policy.ts: reads after network
- * failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's waiting
- * time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
- * library counts retries against calls across a whole runtime, which is what keeps an outage from
- * multiplying the load on the bank.
- */
 /** The shared parts a retry consults: the runtime's budget, the family's breaker, a 429's error, a stop's. */
 type RetryParts = Pick<SharedCallState, 'retryBudget' | 'breakers' | 'rateLimitHolds' | 'stoppedCalls'>;
 
+/**
+ * Another attempt after a failure the policy says is safe to repeat (retry-policy.ts: reads after
+ * network failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's
+ * waiting time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
+ * library counts retries against calls across a whole runtime, which is what keeps an outage from
+ * multiplying the load on the bank.
+ */
 export function retryStage(policy: RetryPolicy, shared: RetryParts, logger: Logger): Stage {
   const { retryBudget, stoppedCalls } = shared;
   return async (call, next) => {
