@@ -18,7 +18,7 @@ export async function directToken(sandboxUrl: string): Promise<string> {
   return token;
 }
 
-/** The headers the gateway's client sends for the `standard` family (headersFor in src/upstream/stages/send.ts), with a bank token. */
+/** The headers the gateway's connection sends for the `standard` family (headersFor in src/upstream/stages/send.ts), with a bank token. */
 export function directHeaders(token: string): Record<string, string> {
   const c = DEMO_CREDENTIALS;
   return {

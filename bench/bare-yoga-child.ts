@@ -10,7 +10,7 @@ import { answerRequests } from './child-process.ts';
  * graphql-yoga server, `createSchema({ typeDefs, resolvers })` and no plugin of its own, that answers
  * the four screens of bench/operations.graphql from the same upstream calls as the gateway (same
  * endpoints, same count, same rounds) with undici straight to the sandbox, on one keep-alive pool set
- * up as src/upstream/client.ts sets up the gateway's. No auth, limits, zod, Pothos or dataloader: a
+ * up as src/upstream/bank-connection.ts sets up the gateway's. No auth, limits, zod, Pothos or dataloader: a
  * record several fields need (a card's detail, a cardholder, a wallet, a beneficiary, a quote, a page
  * of direct debits) is read once per request, as the gateway's per-request loaders read it, through
  * a plain map of promises. Values are mapped minimally from the bank's JSON; the answers have the
@@ -20,7 +20,7 @@ import { answerRequests } from './child-process.ts';
  * the pool's settings) comes in the start request.
  */
 
-/** The pool's settings, as src/upstream/client.ts gives its Pool (connections: the concurrency ceiling). */
+/** The pool's settings, as src/upstream/bank-connection.ts gives its Pool (connections: the concurrency ceiling). */
 export interface BarePoolOptions {
   connections: number;
   keepAliveTimeout: number;
@@ -30,7 +30,7 @@ export interface BarePoolOptions {
   bodyTimeout: number;
 }
 
-/** Who the gateway is to the bank (ClientIdentity of src/upstream/stages/send.ts) and where its endpoints are. */
+/** Who the gateway is to the bank (GatewayIdentity of src/upstream/stages/send.ts) and where its endpoints are. */
 export interface BareIdentity {
   apiKey: string;
   productId: string;

@@ -28,7 +28,7 @@ import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, u
 const CHILD_PATH = fileURLToPath(new URL('./bare-yoga-child.ts', import.meta.url));
 
 /**
- * The pool the gateway's benchmark process opens to the sandbox (src/upstream/client.ts, with the
+ * The pool the gateway's benchmark process opens to the sandbox (src/upstream/bank-connection.ts, with the
  * upstream config bench/gateway-child.ts builds): as many connections as the concurrency ceiling
  * (UPSTREAM_MAX_CONCURRENCY), its keep-alive and timeouts, undici's default pipelining (1).
  */

@@ -456,7 +456,8 @@ type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 /** The configured bank and who the gateway is to it, or the embedded sandbox's (src/sandbox-upstream.ts). */
 export type BankIdentity = NonNullable<Config['upstream']['bank']>;
 
-export type ClientCredentials = NonNullable<BankIdentity['credentials']>;
+/** The gateway's own login to the bank (UPSTREAM_CLIENT_KEY, UPSTREAM_CLIENT_SECRET, UPSTREAM_EMAIL), or a caller's. */
+export type BankLoginCredentials = NonNullable<BankIdentity['credentials']>;
 
 /**
  * The bank the gateway calls, with how every call to it goes (upstreamFor). Code that builds one

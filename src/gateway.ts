@@ -41,7 +41,7 @@ import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
-import type { RetryPolicy } from './upstream/retry.ts';
+import type { RetryPolicy } from './upstream/retry-policy.ts';
 import { createGatewayYoga } from './yoga.ts';
 
 export interface Gateway {

@@ -1,5 +1,5 @@
 import { describeError } from './errors.ts';
-import type { UpstreamFamily } from './upstream/guards.ts';
+import type { UpstreamFamily } from './upstream/families.ts';
 import type { UpstreamRuntime } from './upstream/index.ts';
 import type { BreakerState } from './upstream/observer.ts';
 
@@ -32,7 +32,7 @@ export interface Readiness {
     status: 'ready' | 'degraded' | 'not ready';
     /** The failing parts, each named, or that all are fine. */
     detail: string;
-    /** Each upstream family's circuit breaker (upstream/guards.ts). */
+    /** Each upstream family's circuit breaker (upstream/family-breakers.ts). */
     breakers: Record<UpstreamFamily, BreakerState>;
     /** Every part's verdict: `bank` always, then the gateway's own parts. */
     checks: Record<string, ReadinessPart>;
@@ -116,7 +116,7 @@ function sharedProbe(upstream: UpstreamRuntime, baseUrl: string, timing: Readine
 async function probe(upstream: UpstreamRuntime, baseUrl: string): Promise<ReadinessPart> {
   try {
     if (upstream.tokens) {
-      await upstream.forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', fresh: true }).accounts.balances();
+      await upstream.forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', bypassCache: true }).accounts.balances();
       return { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' };
     }
     const response = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });

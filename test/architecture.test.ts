@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * sandbox and the settings toolkit are packages of their own (sandbox/ and packages/settings/,
  * checked at the end), and the gateway reaches its test double through two files only; tests are
  * left out of the layers. Layers, top first; a layer imports only layers listed after it, and
- * inside a layer only the parts named in SIDEWAYS.
+ * inside a layer only the parts named in SIDEWAYS. No two files of one layer share a name.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'tools'],
@@ -86,6 +86,18 @@ function cyclesIn(edges: Map<string, string[]>, base: string): string[] {
   return cycles;
 }
 
+/**
+ * The files of each layer that share a base name, as lists under src/: one name, one module, so an
+ * import or a mention in the docs cannot be read as the other file of its layer.
+ */
+function sameNamesInLayers(paths: string[]): string[] {
+  const byLayerAndName = Map.groupBy(paths, (path) => `${rankOf(partOf(path))} ${basename(path)}`);
+  return [...byLayerAndName.values()]
+    .filter((group) => group.length > 1)
+    .map((group) => group.map((path) => relative(SRC, path)).sort().join(', '))
+    .sort();
+}
+
 describe('the layers of src/', () => {
   it('places every part of src/ in a layer', () => {
     const parts = new Set([...graph.keys()].map(partOf));
@@ -108,6 +120,15 @@ describe('the layers of src/', () => {
 
   it('has no import cycle between files', () => {
     expect(cyclesIn(graph, SRC)).toEqual([]);
+  });
+
+  it('has no two files of one name in a layer, so a name says which module it means', () => {
+    expect(sameNamesInLayers([...graph.keys()])).toEqual([]);
+  });
+
+  it('would report two files of one name in a layer, in folders of one part or of two', () => {
+    const paths = ['upstream/retry.ts', 'upstream/stages/retry.ts', 'auth/index.ts', 'events/index.ts', 'routes/metrics.ts', 'security/metrics.ts'];
+    expect(sameNamesInLayers(paths.map((path) => join(SRC, path)))).toEqual(['auth/index.ts, events/index.ts', 'upstream/retry.ts, upstream/stages/retry.ts']);
   });
 });
 

@@ -136,7 +136,7 @@ describe('record cache', () => {
   it('sends a fresh read (the readiness probe) to the bank even when the cache holds its answer', async () => {
     await kit.execute(BALANCES);
     await kit.resetCounts();
-    const probe = await kit.gateway.upstream.forRequest({ gatewayLogin: true, fresh: true }).accounts.balances();
+    const probe = await kit.gateway.upstream.forRequest({ gatewayLogin: true, bypassCache: true }).accounts.balances();
     expect(probe.length).toBeGreaterThan(0);
     expect(kit.calls('/svc/api/v1/account/balance')).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { accountEndpoints } from '../src/upstream/accounts.ts';
-import { loginEndpoint } from '../src/upstream/auth.ts';
+import { loginEndpoint } from '../src/upstream/bank-tokens.ts';
 import { beneficiaryEndpoints } from '../src/upstream/beneficiaries.ts';
 import { cardholderEndpoints } from '../src/upstream/cardholders.ts';
 import { cardEndpoints } from '../src/upstream/cards.ts';

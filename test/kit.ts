@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../src/logger.ts';
 import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry-policy.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';
 import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
 
@@ -190,7 +190,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       // A reset drops the gateway's own webhook subscriptions; its reconciler (when on) files them again now.
       await gateway.webhookReconciler.idle();
       // Straight to the upstream: a GraphQL request would need the caller credentials of the kit's auth mode.
-      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, fresh: true }).accounts.balances();
+      if (upstreamConfig.credentials) await gateway.upstream.forRequest({ gatewayLogin: true, bypassCache: true }).accounts.balances();
       await control('DELETE', 'requests');
       auditLines.length = 0;
     },

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { AccessTokenCreateDocument, AccountCreateDocument, AccountsDocument, BalancesDocument } from './generated/graphql.ts';
-import { DEFAULT_RETRY_POLICY } from '../src/upstream/retry.ts';
+import { DEFAULT_RETRY_POLICY } from '../src/upstream/retry-policy.ts';
 import { ACCOUNT_INPUT, PATHS } from './flows.ts';
 import { startKit, useKit, type Kit } from './kit.ts';
 
 const { balance: BALANCE, account: ACCOUNT, login: LOGIN } = PATHS;
 const createInput = ACCOUNT_INPUT;
 
-describe('the upstream client, through the gateway', () => {
+describe('the calls to the bank, through the gateway', () => {
   // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
   const kit = useKit({ cache: false, timeoutMs: 300 });
 

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_TOKEN_LIFETIME_MS } from '../upstream/auth.ts';
+import { DEFAULT_TOKEN_LIFETIME_MS } from '../upstream/bank-tokens.ts';
 import { sha256Hex } from './api-keys.ts';
 import type { TokenCheck } from './passthrough.ts';
 

@@ -19,7 +19,7 @@ import { operationMetrics } from './operation-metrics.ts';
  */
 export interface GatewayMetrics {
   registry: Registry;
-  /** Upstream calls and breaker states, as the upstream client reports them. */
+  /** Upstream calls and breaker states, as the calls to the bank report them. */
   upstream: UpstreamObserver;
   /** One bank event delivery, by what the intake made of it (`status`: the HTTP answer). */
   webhook(outcome: WebhookOutcome, status: number): void;

@@ -9,7 +9,7 @@ import { describeOperation, whenExecuted, type FinalResult } from './operation-o
  * OpenTelemetry spans for GraphQL operations, with span names and attributes after Hive Gateway's
  * OpenTelemetry plugin: `graphql.operation <name>` (a server span, the child of the caller's W3C
  * `traceparent` or the root of a new trace), and under it `graphql.parse`, `graphql.validate` and
- * `graphql.execute` (or `graphql.subscribe`). Upstream attempts (upstream/stages/attempt-span.ts)
+ * `graphql.execute` (or `graphql.subscribe`). Upstream attempts (upstream/stages/attempt-span-stage.ts)
  * and loader batches (tracedBatch) become children of whatever span is current as they start.
  *
  * Hand-written on Yoga's instrumentation API rather than @envelop/opentelemetry (9.2): that plugin

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.ts';
-import type { AccessToken } from '../upstream/auth.ts';
+import type { AccessToken } from '../upstream/bank-tokens.ts';
 import { UpstreamAuthError, UpstreamRejectedError } from '../upstream/errors.ts';
 import { MUTATION_ERRORS } from './mutation-errors.ts';
 

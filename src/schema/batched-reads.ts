@@ -3,7 +3,7 @@ import { MAX_UPSTREAM_PAGE_SIZE } from '../upstream/paging.ts';
 /** Loaders' batches of reads by id: one read a key, or the upstream's list first. */
 
 /** For loaders over reads that answer null for an unknown id: keep the found ones, `sort` maps the rest to null. */
-export function found<T>(items: (T | null)[]): T[] {
+export function onlyFound<T>(items: (T | null)[]): T[] {
   return items.filter((item): item is T => item !== null);
 }
 
@@ -20,7 +20,7 @@ export async function loadByIdOrList<T>(
   ids: readonly string[],
   read: { one: (id: string) => Promise<T | null>; page: (page: number, size: number) => Promise<T[]>; idOf: (item: T) => string },
 ): Promise<T[]> {
-  if (ids.length <= LIST_BATCH_THRESHOLD) return found(await Promise.all(ids.map(read.one)));
+  if (ids.length <= LIST_BATCH_THRESHOLD) return onlyFound(await Promise.all(ids.map(read.one)));
   const wanted = new Set(ids);
   const byId = new Map<string, T>();
   for (let page = 1; page < ids.length && byId.size < wanted.size; page++) {
@@ -30,6 +30,6 @@ export async function loadByIdOrList<T>(
     if (items.length < MAX_UPSTREAM_PAGE_SIZE || byId.size === before) break;
   }
   const missing = ids.filter((id) => !byId.has(id));
-  const rest = found(await Promise.all(missing.map(read.one)));
+  const rest = onlyFound(await Promise.all(missing.map(read.one)));
   return [...byId.values(), ...rest];
 }

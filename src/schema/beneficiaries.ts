@@ -14,7 +14,7 @@ import {
   type BeneficiaryWriteRequest,
 } from '../upstream/beneficiaries.ts';
 import { TransferMethod } from './accounts.ts';
-import { found } from './batched-reads.ts';
+import { onlyFound } from './batched-reads.ts';
 import { offsetConnection } from './connections.ts';
 import { BANK_ORDER } from './list-order.ts';
 import { MUTATION_ERRORS, validationError, validationErrors } from './mutation-errors.ts';
@@ -81,7 +81,7 @@ const BeneficiaryAdditionalInfoType = builder.objectRef<NonNullable<Beneficiary[
 
 /** One call per id: the bank has no read of several beneficiaries at once (its list carries fewer fields). */
 async function loadBeneficiaries(ids: string[], context: GatewayContext): Promise<Beneficiary[]> {
-  return found(await Promise.all(ids.map((id) => context.upstream.beneficiaries.get(id))));
+  return onlyFound(await Promise.all(ids.map((id) => context.upstream.beneficiaries.get(id))));
 }
 
 export const BeneficiaryNode = builder.loadableNode('Beneficiary', {

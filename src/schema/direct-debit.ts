@@ -11,7 +11,7 @@ import {
 } from '../upstream/direct-debit.ts';
 import { InvalidOperationError } from '../upstream/errors.ts';
 import { RoutingCodeType } from './accounts.ts';
-import { found } from './batched-reads.ts';
+import { onlyFound } from './batched-reads.ts';
 import { pagedConnection } from './connections.ts';
 import { OpenDateRangeInput, windowOrderRule } from './dates.ts';
 import { readLink } from './links.ts';
@@ -86,7 +86,7 @@ const GlobalInstitution = builder.objectRef<NonNullable<GlobalAccount['instituti
 export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, string>('GlobalAccount', {
   id: { resolve: (a) => keyOf(a.actingFor, a.id) },
   load: loaderBatch('GlobalAccount', async (keys: string[], context: GatewayContext) =>
-    found(
+    onlyFound(
       await Promise.all(
         keys.map(async (key) => {
           const { actingFor, parts } = partsOf(key);
@@ -163,7 +163,7 @@ GlobalAccountNode.implement({
 export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Mandate', {
   id: { resolve: (m) => keyOf(m.actingFor, m.globalAccountId, m.id) },
   load: loaderBatch('Mandate', async (keys: string[], context: GatewayContext) =>
-    found(
+    onlyFound(
       await Promise.all(
         keys.map(async (key) => {
           const { actingFor, parts } = partsOf(key);
@@ -248,7 +248,7 @@ const DisputeWindowType = builder.objectRef<DisputeWindow>('DisputeWindow').impl
 export const DirectDebitNode = builder.loadableNodeRef<Acting<DirectDebit>, string>('DirectDebit', {
   id: { resolve: (d) => keyOf(d.actingFor, d.transactionId) },
   load: loaderBatch('DirectDebit', async (keys: string[], context: GatewayContext) =>
-    found(
+    onlyFound(
       await Promise.all(
         keys.map(async (key) => {
           const { actingFor, parts } = partsOf(key);

@@ -25,7 +25,8 @@ import { PayoutNode } from './payouts.ts';
  * Every stream can resume after the cursor of the last event a client saw (`after`).
  */
 
-type Of<K extends EventKind> = Extract<PublishedEvent, { kind: K }>;
+/** The published event of one kind, as its typed update resolves it. */
+type EventOfKind<K extends EventKind> = Extract<PublishedEvent, { kind: K }>;
 
 const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
   description:
@@ -61,7 +62,7 @@ const EVENT_FIELD_DESCRIPTION = 'The bank event behind this update.';
  * A subscription keeps one context: forget the previous event's reads before resolving this one. A
  * subscriber that fell too far behind gets an error naming the cursor to resume after, and its stream ends.
  */
-function fresh<T extends PublishedEvent>(delivery: Delivery, _args: unknown, context: GatewayContext): T {
+function resolveEventAfresh<T extends PublishedEvent>(delivery: Delivery, _args: unknown, context: GatewayContext): T {
   if (isFellBehind(delivery)) throw new SubscriberFellBehindError(delivery.resumeAfter);
   forgetRequestReads(context);
   return delivery as T;
@@ -69,7 +70,7 @@ function fresh<T extends PublishedEvent>(delivery: Delivery, _args: unknown, con
 
 // --- Cards ---------------------------------------------------------------------------------------
 
-const CardStatusChange = builder.objectRef<Of<'cardStatus'>>('CardStatusChange').implement({
+const CardStatusChange = builder.objectRef<EventOfKind<'cardStatus'>>('CardStatusChange').implement({
   description: 'A card became active or was blocked (issuing.card.active, issuing.card.blocked).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -83,7 +84,7 @@ const CardStatusChange = builder.objectRef<Of<'cardStatus'>>('CardStatusChange')
   }),
 });
 
-const CardTransactionEvent = builder.objectRef<Of<'cardTransaction'>>('CardTransactionSucceeded').implement({
+const CardTransactionEvent = builder.objectRef<EventOfKind<'cardTransaction'>>('CardTransactionSucceeded').implement({
   description: 'A card transaction succeeded (issuing.transaction.succeeded).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -100,7 +101,7 @@ const CardTransactionEvent = builder.objectRef<Of<'cardTransaction'>>('CardTrans
   }),
 });
 
-const CardholderStatusChange = builder.objectRef<Of<'cardholderStatus'>>('CardholderStatusChange').implement({
+const CardholderStatusChange = builder.objectRef<EventOfKind<'cardholderStatus'>>('CardholderStatusChange').implement({
   description: 'A cardholder is pending review, ready, or deleted (issuing.cardholder.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -132,12 +133,12 @@ async function accountNumberOf(accountId: string, context: GatewayContext): Prom
 }
 
 /** The receiving account named by number (ga.new), or null where the event names it by id or not at all. */
-async function accountNamedByNumber(e: Of<'deposit'>, context: GatewayContext) {
+async function accountNamedByNumber(e: EventOfKind<'deposit'>, context: GatewayContext) {
   if (e.details.globalAccountId !== null || e.details.accountNumber === null) return null;
   return accountByNumber(context).load(e.details.accountNumber);
 }
 
-const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implement({
+const DepositUpdate = builder.objectRef<EventOfKind<'deposit'>>('DepositUpdate').implement({
   description: 'A deposit arriving and settling: ga.new (NEW, PENDING, SETTLED or FAILED), deposit.settled or rejected, balance.ga.top_up.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -162,7 +163,7 @@ const DepositUpdate = builder.objectRef<Of<'deposit'>>('DepositUpdate').implemen
   }),
 });
 
-const ConversionUpdate = builder.objectRef<Of<'conversion'>>('ConversionUpdate').implement({
+const ConversionUpdate = builder.objectRef<EventOfKind<'conversion'>>('ConversionUpdate').implement({
   description: 'A conversion was scheduled, settled, cancelled or became overdue (conversion.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -176,7 +177,7 @@ const ConversionUpdate = builder.objectRef<Of<'conversion'>>('ConversionUpdate')
   }),
 });
 
-const PayoutFundingUpdate = builder.objectRef<Of<'payoutFunding'>>('PayoutFundingUpdate').implement({
+const PayoutFundingUpdate = builder.objectRef<EventOfKind<'payoutFunding'>>('PayoutFundingUpdate').implement({
   description: 'A payout\u2019s funding was scheduled or funded (payout.transfer.funding.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -193,7 +194,7 @@ const PayoutFundingUpdate = builder.objectRef<Of<'payoutFunding'>>('PayoutFundin
 
 // --- Account, RFIs, direct debit -----------------------------------------------------------------
 
-const AccountStatusChange = builder.objectRef<Of<'accountStatus'>>('AccountStatusChange').implement({
+const AccountStatusChange = builder.objectRef<EventOfKind<'accountStatus'>>('AccountStatusChange').implement({
   description: 'The business account was submitted, activated or suspended (account.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -201,7 +202,7 @@ const AccountStatusChange = builder.objectRef<Of<'accountStatus'>>('AccountStatu
   }),
 });
 
-const RfiRequested = builder.objectRef<Of<'rfi'>>('RfiActionRequired').implement({
+const RfiRequested = builder.objectRef<EventOfKind<'rfi'>>('RfiActionRequired').implement({
   description: 'The bank needs information (rfi.action_required); see viewer.rfis.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -210,7 +211,7 @@ const RfiRequested = builder.objectRef<Of<'rfi'>>('RfiActionRequired').implement
   }),
 });
 
-const DirectDebitStatusChange = builder.objectRef<Of<'directDebit'>>('DirectDebitStatusChange').implement({
+const DirectDebitStatusChange = builder.objectRef<EventOfKind<'directDebit'>>('DirectDebitStatusChange').implement({
   description: 'A direct debit payout changed status (NEW, IN_REVIEW, PENDING, SETTLED, REJECTED, RETURNED).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -250,12 +251,12 @@ interface Narrowing<K extends Exclude<EventKind, 'other'>> {
   /** The node type whose global IDs the argument takes (besides the bank's id); none: the bank's id only. */
   typename?: string;
   description: string;
-  idOf: (event: Of<K>) => string | null | undefined;
+  idOf: (event: EventOfKind<K>) => string | null | undefined;
   /**
    * A second name the wanted record goes by in some events, read once when the subscription starts
    * (ga.new names an account by its number only), and where an event carries it.
    */
-  alias?: { of: (wanted: string, context: GatewayContext) => Promise<string | null>; in: (event: Of<K>) => string | null | undefined };
+  alias?: { of: (wanted: string, context: GatewayContext) => Promise<string | null>; in: (event: EventOfKind<K>) => string | null | undefined };
 }
 
 /** The events of one kind, optionally of one resource, after a cursor. */
@@ -264,8 +265,8 @@ function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?:
     const given = narrowing ? args[narrowing.arg] : undefined;
     const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(String(given), narrowing!.typename) : String(given);
     const alias = wanted !== null && narrowing?.alias ? await narrowing.alias.of(wanted, context) : null;
-    const isWanted = (event: Of<K>) => narrowing!.idOf(event) === wanted || (alias !== null && narrowing!.alias!.in(event) === alias);
-    return subscribeVisible(context, args.after, (event) => event.kind === kind && (wanted === null || isWanted(event as Of<K>)));
+    const isWanted = (event: EventOfKind<K>) => narrowing!.idOf(event) === wanted || (alias !== null && narrowing!.alias!.in(event) === alias);
+    return subscribeVisible(context, args.after, (event) => event.kind === kind && (wanted === null || isWanted(event as EventOfKind<K>)));
   };
 }
 
@@ -298,7 +299,7 @@ builder.subscriptionFields((t) => {
       // Pothos cannot carry a field's resolver types through a helper generic in the payload type; the
       // stream's items are this kind's events by construction (subscribeTo filters on it).
       subscribe: subscribeTo(kind, narrowing) as never,
-      resolve: fresh as never,
+      resolve: resolveEventAfresh as never,
     });
 
   return {
@@ -315,7 +316,7 @@ builder.subscriptionFields((t) => {
         const names = args.names ? new Set(args.names) : null;
         return subscribeVisible(context, args.after, names ? (event) => names.has(event.name) : undefined);
       },
-      resolve: fresh,
+      resolve: resolveEventAfresh,
     }),
     cardStatusChanged: typed('cardStatus', 'cards:read', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
       arg: 'cardId',

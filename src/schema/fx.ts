@@ -11,7 +11,7 @@ import {
   type Rate,
 } from '../upstream/fx.ts';
 import { sameDecimal } from '../upstream/models.ts';
-import { found } from './batched-reads.ts';
+import { onlyFound } from './batched-reads.ts';
 import { readLink } from './links.ts';
 import { sortedByTime } from './list-order.ts';
 import { Money, money } from './money.ts';
@@ -152,7 +152,7 @@ export const QuoteNode = builder.loadableNode('Quote', {
   authScopes: { permission: 'fx:read' },
   description: 'A rate guaranteed for a lock period, for one payout or one conversion of the quoted amounts.',
   id: { resolve: (quote) => quote.id },
-  load: loaderBatch('Quote', async (ids: string[], context: GatewayContext) => found(await Promise.all(ids.map((id) => context.upstream.fx.quote(id))))),
+  load: loaderBatch('Quote', async (ids: string[], context: GatewayContext) => onlyFound(await Promise.all(ids.map((id) => context.upstream.fx.quote(id))))),
   sort: (quote) => quote.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (quote) => quote.id,
@@ -190,7 +190,7 @@ export const ConversionNode = builder.loadableNode('Conversion', {
   description: 'An exchange between two of the business\u2019s own currency balances, against a quote.',
   id: { resolve: (conversion) => conversion.id },
   load: loaderBatch('Conversion', async (ids: string[], context: GatewayContext) =>
-    found(await Promise.all(ids.map((id) => context.upstream.fx.conversion(id))))),
+    onlyFound(await Promise.all(ids.map((id) => context.upstream.fx.conversion(id))))),
   sort: (conversion) => conversion.id,
   // Records a list or a mutation returns are cached for later reads by id in the same request.
   cacheResolved: (conversion) => conversion.id,

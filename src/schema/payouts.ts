@@ -6,7 +6,7 @@ import { moneyOf } from '../upstream/models.ts';
 import { FEE_TYPES, PAYOUT_STATUSES, type Payout, type PayoutStatus as PayoutStatusValue } from '../upstream/payouts.ts';
 import { TransferMethod } from './accounts.ts';
 import { BeneficiaryNode } from './beneficiaries.ts';
-import { found } from './batched-reads.ts';
+import { onlyFound } from './batched-reads.ts';
 import { today } from './dates.ts';
 import { readLink } from './links.ts';
 import { sortedByTime } from './list-order.ts';
@@ -43,7 +43,7 @@ FEE_TYPES satisfies readonly ('OUR' | 'SHA')[];
 
 /** The status endpoint answers id and status only: other fields are known where the payout came from create or the upcoming list. */
 async function loadPayouts(ids: string[], context: GatewayContext): Promise<Payout[]> {
-  return found(await Promise.all(ids.map((id) => context.upstream.payouts.status(id))));
+  return onlyFound(await Promise.all(ids.map((id) => context.upstream.payouts.status(id))));
 }
 
 // Declared apart so fields of the node can use its loader without a circular type.

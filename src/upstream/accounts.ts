@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from './caller.ts';
+import type { BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -115,7 +115,7 @@ export interface PageRequest {
 
 const pageQuery = (p: PageRequest) => ({ page: p.page, size: p.size, from_date: p.fromDate, to_date: p.toDate });
 
-export function accountsApi(call: Caller) {
+export function accountsApi(call: BoundCall) {
   return {
     list: (filter: { id?: string; currency?: string | null; status?: AccountStatus | null } = {}) =>
       call(accountEndpoints.list, { query: filter }),

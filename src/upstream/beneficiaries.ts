@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TRANSFER_METHODS, type TransferMethod } from './accounts.ts';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -333,7 +333,7 @@ export interface BeneficiaryListQuery {
   currency?: string | null | undefined;
 }
 
-export function beneficiariesApi(call: Caller) {
+export function beneficiariesApi(call: BoundCall) {
   const byId = (beneficiaryId: string) => ({ params: { beneficiaryId } });
   return {
     list: (query: BeneficiaryListQuery) => call(beneficiaryEndpoints.list, { query: { ...query } }),

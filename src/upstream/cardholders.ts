@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -144,8 +144,7 @@ function agentHeaders(request: CardholderCreateRequest): Record<string, string> 
   return headers;
 }
 
-export function cardholdersApi(call: Caller) {
-  const key = (idempotencyKey: Given<string>) => idempotencyKey ?? undefined;
+export function cardholdersApi(call: BoundCall) {
   return {
     /** `page` is page_num (1-based) and `size` page_size. */
     list: (filter: { status?: Given<CardholderStatus>; page?: number; size?: number } = {}) =>
@@ -153,7 +152,7 @@ export function cardholdersApi(call: Caller) {
     get: (id: string) => orNullIfNotFound(call(cardholderEndpoints.get, { query: { id } })),
     create: (request: CardholderCreateRequest, idempotencyKey?: Given<string>) =>
       call(cardholderEndpoints.create, {
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         headers: agentHeaders(request),
         body: {
           email: request.email,
@@ -168,7 +167,7 @@ export function cardholdersApi(call: Caller) {
     update: (id: string, request: CardholderUpdateRequest, idempotencyKey?: Given<string>) =>
       call(cardholderEndpoints.update, {
         query: { id },
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         body: {
           mobile_number: given(request.mobileNumber),
           country_code: given(request.countryCode),
@@ -178,7 +177,7 @@ export function cardholdersApi(call: Caller) {
         },
       }),
     delete: (id: string, idempotencyKey?: Given<string>) =>
-      call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: key(idempotencyKey) }),
+      call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: idempotencyKey ?? undefined }),
   };
 }
 export type CardholdersApi = ReturnType<typeof cardholdersApi>;

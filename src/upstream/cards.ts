@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -208,9 +208,8 @@ export interface CardUpdateRequest {
 
 /** The update body wants `YYYY-MM-DDTHH:mm:ssZ`, no milliseconds. */
 const isoSeconds = (date: Date | null | undefined) => (date ? `${date.toISOString().slice(0, 19)}Z` : undefined);
-const key = (idempotencyKey: string | null | undefined) => idempotencyKey ?? undefined;
 
-export function cardsApi(call: Caller) {
+export function cardsApi(call: BoundCall) {
   return {
     list: (filter: { cardholderId?: string | null; id?: string; status?: CardListFilterStatus | null; page?: number; size?: number }) =>
       call(cardEndpoints.list, {
@@ -246,7 +245,7 @@ export function cardsApi(call: Caller) {
       idempotencyKey?: string | null,
     ) =>
       call(cardEndpoints.assign, {
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         body: {
           cardholder_id: request.cardholderId,
           card_number: request.cardNumber,
@@ -258,16 +257,16 @@ export function cardsApi(call: Caller) {
     activate: (id: string, secrets: { activationCode?: string | null; pin?: string | null }, idempotencyKey?: string | null) =>
       call(cardEndpoints.activate, {
         query: { id },
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         body: { activation_code: secrets.activationCode ?? undefined, pin: secrets.pin ?? undefined },
       }),
     pinReset: (id: string, pin: string, idempotencyKey?: string | null) =>
-      call(cardEndpoints.pin, { query: { id }, idempotencyKey: key(idempotencyKey), body: { pin } }),
+      call(cardEndpoints.pin, { query: { id }, idempotencyKey: idempotencyKey ?? undefined, body: { pin } }),
     update: (id: string, request: CardUpdateRequest, idempotencyKey?: string | null) => {
       const controls = request.authorizationControls;
       return call(cardEndpoints.update, {
         query: { id },
-        idempotencyKey: key(idempotencyKey),
+        idempotencyKey: idempotencyKey ?? undefined,
         body: {
           card_status: request.status ?? undefined,
           currency: request.currency ?? undefined,
@@ -286,7 +285,7 @@ export function cardsApi(call: Caller) {
       });
     },
     recharge: (id: string, amount: string, idempotencyKey?: string | null) =>
-      call(cardEndpoints.recharge, { query: { id }, idempotencyKey: key(idempotencyKey), body: { amount: Number(amount) } }),
+      call(cardEndpoints.recharge, { query: { id }, idempotencyKey: idempotencyKey ?? undefined, body: { amount: Number(amount) } }),
     transactions: (id: string, page: { page: number; size: number; fromDate?: string | undefined; toDate?: string | undefined }) =>
       call(cardEndpoints.transactions, {
         query: { id, page_num: page.page, page_size: page.size, from_created_at: page.fromDate, to_created_at: page.toDate },

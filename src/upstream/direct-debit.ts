@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -65,21 +65,23 @@ export type DirectDebit = z.output<typeof directDebitModel>;
 const page = <T extends z.ZodType>(item: T) => camelObject({ has_more: orFalse, items: orEmpty(item) });
 
 const ACCOUNT = '/api/v1/global_accounts/{accountId}';
-const dd = { headers: 'direct-debit' as const, envelope: false };
-const read = { ...dd, cache: records('direct-debit') };
+/** What every endpoint of Document 3's direct debit family declares: its headers, and a body without the envelope. */
+const directDebitEndpoint = { headers: 'direct-debit' as const, envelope: false };
+/** A direct debit read, kept by the record cache. */
+const directDebitRead = { ...directDebitEndpoint, cache: records('direct-debit') };
 
 export const directDebitEndpoints = {
-  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...read, data: globalAccountModel }),
-  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...read, data: page(mandateModel) }),
-  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...read, data: mandateModel }),
-  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...dd, data: z.literal(true), changes: ['direct-debit'] }),
-  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...read, data: page(directDebitModel) }),
-  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...read, data: directDebitModel }),
+  globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...directDebitRead, data: globalAccountModel }),
+  mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...directDebitRead, data: page(mandateModel) }),
+  mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...directDebitRead, data: mandateModel }),
+  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...directDebitEndpoint, data: z.literal(true), changes: ['direct-debit'] }),
+  directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...directDebitRead, data: page(directDebitModel) }),
+  directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...directDebitRead, data: directDebitModel }),
   /** The debit's money returns to the account. */
   directDebitCancel: endpoint({
     method: 'POST',
     path: '/api/v1/direct_debits/{transactionId}/cancel',
-    ...dd,
+    ...directDebitEndpoint,
     data: z.literal(true),
     changes: ['direct-debit', 'accounts'],
   }),
@@ -100,7 +102,7 @@ export interface ListWindow {
 
 const windowQuery = (w: ListWindow) => ({ page_num: w.page, page_size: w.size, from_created_date: w.fromDate, to_created_date: w.toDate });
 
-export function directDebitApi(call: Caller) {
+export function directDebitApi(call: BoundCall) {
   return {
     globalAccount: (id: string, actingFor: ActingFor) =>
       orNullIfNotFound(call(directDebitEndpoints.globalAccount, { params: { accountId: id }, headers: onBehalfOf(actingFor) })),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readBareBody, readEnvelope } from './envelope.ts';
 import { z } from 'zod';
 import { anyCaseEnum, currencyCode, decimal, maskCardNumber, maskCardNumbersIn, orNull, upstreamDateTime } from './models.ts';
-import { parseRetryAfter } from './retry.ts';
+import { parseRetryAfter } from './retry-policy.ts';
 
 describe('readEnvelope', () => {
   it.each(['success', 'Success', 'SUCCESS'])('accepts status %s', (status) => {

@@ -78,7 +78,7 @@ export class UpstreamAuthError extends UpstreamHttpError {}
 export class UpstreamNotFoundError extends UpstreamHttpError {}
 /**
  * 429: too many requests. Retried after Retry-After (writes too, with the same x-request-id: the bank
- * refused before doing anything). See retry.ts.
+ * refused before doing anything). See retry-policy.ts.
  */
 export class UpstreamRateLimitError extends UpstreamHttpError {}
 /** 5xx: the upstream failed. Reads are retried. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { camelKeys } from './camel-case.ts';
@@ -154,7 +154,7 @@ export interface QuoteRequest extends ExchangeAmounts {
   conversionSchedule: ConversionSchedule;
 }
 
-export function fxApi(call: Caller) {
+export function fxApi(call: BoundCall) {
   return {
     rate: (request: ExchangeAmounts) =>
       call(fxEndpoints.rate, {

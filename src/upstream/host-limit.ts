@@ -12,7 +12,7 @@ export interface Slot {
 
 /**
  * One bank host's concurrency limit: the adaptive limit (adaptive-limit.ts) and the fair queue in
- * front of it (fair-queue.ts). Every client of the runtime that calls the same host shares it.
+ * front of it (fair-queue.ts). Every connection of the runtime to the same host shares it.
  */
 export class HostLimit {
   readonly #limit: AdaptiveLimit;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type ClientCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type BankLoginCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -12,24 +12,26 @@ import { kycApi } from './kyc.ts';
 import { onboardingApi } from './onboarding.ts';
 import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
-import { tokenlessCaller, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
-import { callerToken, login, TokenManager } from './auth.ts';
-import { bindCaller, type CallScope } from './caller.ts';
-import { UpstreamClient, type TokenSource } from './client.ts';
+import { tokenlessCall, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
+import { callerToken, login, TokenManager } from './bank-tokens.ts';
+import { bindCall, type CallScope } from './bound-call.ts';
+import { BankConnection, type TokenSource } from './bank-connection.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
 import { startOperation, type Operation } from './operation.ts';
-import { UpstreamGuards, type UpstreamFamily } from './guards.ts';
+import type { UpstreamFamily } from './families.ts';
 import { RecordCache } from './record-cache.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from './retry-policy.ts';
+import { createSharedCallState } from './shared-call-state.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /**
- * State shared by every request of one runtime: what the record cache cannot hold (its reads are
- * per bank user), such as the program-wide webhook catalogue. Each domain that needs one adds it here.
+ * The program's state, shared by every request of one runtime whichever its bank user: what the
+ * record cache cannot hold (its reads are per bank user), such as the webhook catalogue. Each
+ * domain that needs one adds it here.
  */
-export function createSharedState(productId: string) {
+export function createProgramState(productId: string) {
   return {
     /** The webhook catalogue per program: reference data, 5 minutes. */
     webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
@@ -37,21 +39,21 @@ export function createSharedState(productId: string) {
     programCode: productId,
   };
 }
-export type SharedState = ReturnType<typeof createSharedState>;
+export type ProgramState = ReturnType<typeof createProgramState>;
 
-/** The connection pools: the main base address, and Document 3's direct debit base (often the same). */
-export interface UpstreamClients {
-  main: UpstreamClient;
-  directDebit: UpstreamClient;
+/** The connections to the bank: the main base address, and Document 3's direct debit base (often the same). */
+export interface BankConnections {
+  main: BankConnection;
+  directDebit: BankConnection;
 }
 
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
-  const client = clients.main;
-  const call = bindCaller(client, auth, scope);
+export function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
+  const connection = connections.main;
+  const call = bindCall(connection, auth, scope);
   return {
     /** Direct debit: its own base address, the same token. */
-    directDebit: directDebitApi(bindCaller(clients.directDebit, auth, scope)),
+    directDebit: directDebitApi(bindCall(connections.directDebit, auth, scope)),
     accounts: accountsApi(call),
     cards: cardsApi(call),
     cardholders: cardholdersApi(call),
@@ -62,11 +64,11 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
     fx: fxApi(call),
     payouts: payoutsApi(call),
     /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCaller(client, scope), shared.webhookCatalogues),
+    webhooks: webhooksApi(tokenlessCall(connection, scope), program.webhookCatalogues),
     /** program_code of webhook management: the product id. */
-    programCode: shared.programCode,
+    programCode: program.programCode,
     /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
-    login: (credentials: ClientCredentials) => login(client, credentials),
+    login: (credentials: BankLoginCredentials) => login(connection, credentials),
   };
 }
 export type Upstream = ReturnType<typeof createUpstream>;
@@ -87,10 +89,10 @@ export interface RequestScope extends CallScope {
   view?: string | undefined;
 }
 
-/** The long-lived half: one connection pool and one token manager per upstream, shared by all requests. */
+/** The long-lived half: one connection and one token manager per upstream, shared by all requests. */
 export interface UpstreamRuntime {
-  client: UpstreamClient;
-  directDebitClient: UpstreamClient;
+  connection: BankConnection;
+  directDebitConnection: BankConnection;
   /** The gateway's own login, if it has client credentials. */
   tokens: TokenManager | undefined;
   /** The upstream for one request: the caller's token if sent, else the gateway's own login where allowed. */
@@ -137,8 +139,8 @@ function createRecordCache(config: CacheConfig | undefined): RecordCache | undef
 }
 
 /**
- * One runtime per gateway. Its clients (one per base address) share the guards: breakers and
- * Retry-After holds per family, one retry budget, and the observer that metrics listen on. With a
+ * One runtime per gateway. Its connections (one per base address) share the calls' state: breakers and
+ * Retry-After holds per family, one retry budget, and the observer that metrics and readiness listen on. With a
  * tracer (tracing on), each attempt is a span of the trace it is made in.
  */
 export function createUpstreamRuntime(
@@ -149,42 +151,42 @@ export function createUpstreamRuntime(
   observer?: UpstreamObserver,
   tracer?: Tracer,
 ): UpstreamRuntime {
-  const guards = new UpstreamGuards({ resilience, retryBudget: retry?.retryBudget, observer, logger });
+  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
-  // One limit per bank host, whichever base addresses on it the clients call.
+  // One limit per bank host, whichever base addresses on it the connections call.
   const hostLimits = new Map<string, HostLimit>();
   const hostLimit = (baseUrl: string) => {
     const { host } = new URL(baseUrl);
     let limit = hostLimits.get(host);
-    if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, guards.observer)));
+    if (!limit) hostLimits.set(host, (limit = new HostLimit(host, concurrency, callState.observer)));
     return limit;
   };
   const cache = createRecordCache(config.cache);
-  const client = new UpstreamClient({ ...config, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
-  const directDebitClient =
+  const connection = new BankConnection({ ...config, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
+  const directDebitConnection =
     config.directDebitBaseUrl === config.baseUrl
-      ? client
-      : new UpstreamClient({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, guards, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
-  const clients = { main: client, directDebit: directDebitClient };
+      ? connection
+      : new BankConnection({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
+  const connections = { main: connection, directDebit: directDebitConnection };
   const credentials = config.credentials;
-  const tokens = credentials ? new TokenManager({ login: () => login(client, credentials), logger }) : undefined;
-  const shared = createSharedState(config.productId);
+  const tokens = credentials ? new TokenManager({ login: () => login(connection, credentials), logger }) : undefined;
+  const program = createProgramState(config.productId);
   const noToken: TokenSource = {
     get: () => Promise.reject(new NoCredentialsError()),
   };
   // The operation log never sees an operation whose execution was stopped: this line says it ended.
   const abandoned = (correlationId: string | undefined) => {
-    guards.observer.operationAbandoned?.();
+    callState.observer.operationAbandoned?.();
     logger.info({ requestId: correlationId }, 'operation abandoned: the client left before it was done; its calls not yet sent were not');
   };
   return {
-    client,
-    directDebitClient,
+    connection,
+    directDebitConnection,
     tokens,
     forRequest: ({ callerToken: bearer, gatewayLogin, view, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
       // Hashing the token is work for the cache alone: none when it is off.
-      return createUpstream(clients, auth, shared, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
+      return createUpstream(connections, auth, program, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
     },
     startOperation: (kind, client, correlationId) =>
       kind === 'subscription'
@@ -192,12 +194,12 @@ export function createUpstreamRuntime(
         : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => abandoned(correlationId) }),
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,
-    breakerStates: () => guards.breakerStates(),
-    lastAnsweredAt: (family) => guards.lastAnsweredAt(family),
+    breakerStates: () => callState.breakers.states(),
+    lastAnsweredAt: (family) => callState.lastAnswers.at(family),
     concurrencyLimits: () => Object.fromEntries([...hostLimits].map(([host, limit]) => [host, limit.state])),
     close: async (force = false) => {
-      await client.close(force);
-      if (directDebitClient !== client) await directDebitClient.close(force);
+      await connection.close(force);
+      if (directDebitConnection !== connection) await directDebitConnection.close(force);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from './caller.ts';
+import type { BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { camelObject } from './camel-case.ts';
@@ -39,7 +39,7 @@ export const kycEndpoints = {
   rfiRespond: endpoint({ method: 'GET', path: `${KYC}/rfi/respond`, headers: 'issuing', data: single(kycStatusModel), changes: ['kyc', 'cardholders'] }),
 };
 
-export function kycApi(call: Caller) {
+export function kycApi(call: BoundCall) {
   const cardholder = (cardholderId: string) => ({ headers: { 'x-cardholderHash-id': cardholderId } });
   return {
     status: (cardholderId: string) => call(kycEndpoints.status, cardholder(cardholderId)),

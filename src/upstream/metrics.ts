@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { LATENCY_BUCKETS } from '../metrics-registry.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 
-/** The upstream client's metrics: calls to the bank, breakers, each host's concurrency limit, abandoned operations. */
+/** The metrics of the calls to the bank: the calls, breakers, each host's concurrency limit, abandoned operations. */
 
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 

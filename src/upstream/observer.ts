@@ -1,5 +1,5 @@
 /**
- * What the upstream client reports as it works, for metrics and readiness. The client calls these
+ * What the calls to the bank report as they go, for metrics and readiness. The stages call these
  * synchronously; an observer must be cheap and never throw.
  */
 export type BreakerState = 'closed' | 'open' | 'half-open';

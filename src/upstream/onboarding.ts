@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from './caller.ts';
+import type { BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -109,7 +109,7 @@ export const onboardingEndpoints = {
   }),
 };
 
-export function onboardingApi(call: Caller) {
+export function onboardingApi(call: BoundCall) {
   return {
     profile: () => call(onboardingEndpoints.profile),
     rfis: () => call(onboardingEndpoints.rfis),

@@ -1,4 +1,4 @@
-import { timedOut } from './deadline.ts';
+import { timedOut } from './deadline-signals.ts';
 import { OperationAbandonedError } from './errors.ts';
 
 /**

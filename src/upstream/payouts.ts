@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
@@ -80,7 +80,7 @@ export interface PayoutRequest {
   scheduledDate: string;
 }
 
-export function payoutsApi(call: Caller) {
+export function payoutsApi(call: BoundCall) {
   return {
     create: async (request: PayoutRequest, idempotencyKey?: string | null): Promise<Payout> => {
       const payout = await call(payoutEndpoints.create, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orNullIfNotFound, type Caller } from './caller.ts';
+import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
@@ -81,7 +81,7 @@ export interface WalletHistoryPage {
   to?: string | undefined;
 }
 
-export function walletsApi(call: Caller) {
+export function walletsApi(call: BoundCall) {
   const cardholder = (cardholderId: string) => ({ 'x-cardholder-id': cardholderId });
   return {
     create: async (cardholderId: string, currency: string, idempotencyKey?: string | null): Promise<Wallet> => ({

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { bindCaller, type Caller, type CallScope } from './caller.ts';
-import type { UpstreamClient } from './client.ts';
+import { bindCall, type BoundCall, type CallScope } from './bound-call.ts';
+import type { BankConnection } from './bank-connection.ts';
 import type { TtlCache } from './ttl-cache.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint, type HttpMethod } from './endpoint.ts';
@@ -208,15 +208,15 @@ export interface WebhookSubscriptionsQuery {
  * Webhook management takes no bearer token (section 5): its calls go out without one, so they make
  * no login and work when the gateway has no client credentials.
  */
-export function tokenlessCaller(client: UpstreamClient, scope: CallScope = {}): Caller {
-  return bindCaller(client, undefined, scope);
+export function tokenlessCall(connection: BankConnection, scope: CallScope = {}): BoundCall {
+  return bindCall(connection, undefined, scope);
 }
 
 /**
  * Typed calls. Webhook management carries no x-request-id, so an idempotency key is not sent; it
  * names the call in the gateway's logs and errors only.
  */
-export function webhooksApi(call: Caller, catalogues: TtlCache<WebhookCatalogueEntry[]>) {
+export function webhooksApi(call: BoundCall, catalogues: TtlCache<WebhookCatalogueEntry[]>) {
   const key = (idempotencyKey: string | null | undefined) => idempotencyKey ?? undefined;
   return {
     /** Every event the program can subscribe to. `programCode` is the product id. Reference data: cached briefly. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
-import { loginEndpoint } from '../auth.ts';
+import { loginEndpoint } from '../bank-tokens.ts';
 import { InvalidBankIdError } from '../errors.ts';
 import { payoutEndpoints } from '../payouts.ts';
 import { prepareCall } from './call.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { endpointName, isIdempotent, type Endpoint } from '../endpoint.ts';
-import { UpstreamError, InvalidBankIdError, type UpstreamErrorDetails, type UpstreamUnavailableError } from '../errors.ts';
-import { familyOf, type UpstreamFamily, type UpstreamGuards } from '../guards.ts';
+import { UpstreamError, InvalidBankIdError, UpstreamUnavailableError, type UpstreamErrorDetails } from '../errors.ts';
+import { familyOf, type UpstreamFamily } from '../families.ts';
 import { bankIdProblem } from '../ids.ts';
-import type { UpstreamCallRecord } from '../observer.ts';
+import type { UpstreamCallRecord, UpstreamObserver } from '../observer.ts';
 import { abandonment, type OperationBounds } from '../operation.ts';
 
 /**
@@ -135,17 +135,38 @@ export function ownedBy(call: UpstreamCall, error: unknown): error is UpstreamEr
 }
 
 /**
- * The error of a call `signal` stopped: its client's leaving as the signal carries it (not observed:
- * it says nothing of the bank), else the deadline's, observed when `ms` says how long the attempt took.
+ * The failure of a call its operation stopped, whichever stage it was in: its client's leaving as
+ * the signal carries it (not observed: it says nothing of the bank), else the deadline's, which
+ * names the deadline's length.
  */
-export function stoppedBy(signal: AbortSignal | undefined, call: UpstreamCall, guards: UpstreamGuards, inFlight: boolean, ms?: number): UpstreamUnavailableError {
-  const gone = abandonment(signal);
-  if (gone) return gone;
-  if (ms !== undefined) observe(guards, call, 'deadline', ms);
-  return guards.deadlineExceeded(call.details, inFlight);
+export class StoppedCalls {
+  readonly #observer: UpstreamObserver;
+  readonly #operationDeadlineMs: number;
+
+  constructor(observer: UpstreamObserver, operationDeadlineMs: number) {
+    this.#observer = observer;
+    this.#operationDeadlineMs = operationDeadlineMs;
+  }
+
+  /** The error of a call `signal` stopped; the deadline's is observed when `ms` says how long the attempt took. */
+  errorFor(signal: AbortSignal | undefined, call: UpstreamCall, inFlight: boolean, ms?: number): UpstreamUnavailableError {
+    const gone = abandonment(signal);
+    if (gone) return gone;
+    if (ms !== undefined) observe(this.#observer, call, 'deadline', ms);
+    return this.deadlineExceededError(call.details, inFlight);
+  }
+
+  deadlineExceededError(details: UpstreamErrorDetails, inFlight: boolean): UpstreamUnavailableError {
+    return new UpstreamUnavailableError(
+      'DEADLINE_EXCEEDED',
+      `The bank did not answer within ${this.#operationDeadlineMs} ms, this operation's deadline`,
+      details,
+      { inFlight },
+    );
+  }
 }
 
 /** One attempt (or a refusal to attempt) for the metrics and readiness. */
-export function observe(guards: UpstreamGuards, call: UpstreamCall, status: UpstreamCallRecord['status'], durationMs: number): void {
-  guards.observer.call({ endpoint: call.details.endpoint, family: call.family, status, durationMs });
+export function observe(observer: UpstreamObserver, call: UpstreamCall, status: UpstreamCallRecord['status'], durationMs: number): void {
+  observer.call({ endpoint: call.details.endpoint, family: call.family, status, durationMs });
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { prepareCall } from './call.ts';
-import { through, type Stage } from './pipeline.ts';
+import { composeStages, type Stage } from './pipeline.ts';
 
 const call = () => prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 3);
 
-describe('through', () => {
+describe('composeStages', () => {
   it('runs the stages outermost first around the last step, each seeing what the inner ones return', async () => {
     const seen: string[] = [];
     const named =
@@ -16,7 +16,7 @@ describe('through', () => {
         seen.push(`${name} out`);
         return result;
       };
-    const run = through([named('a'), named('b')], async () => {
+    const run = composeStages([named('a'), named('b')], async () => {
       seen.push('last');
       return 42;
     });
@@ -30,7 +30,7 @@ describe('through', () => {
       await next().catch(() => undefined);
       return next();
     };
-    const flaky = through([twice], async () => {
+    const flaky = composeStages([twice], async () => {
       sends += 1;
       if (sends === 1) throw new Error('first');
       return 'second';
@@ -39,7 +39,7 @@ describe('through', () => {
     const refuse: Stage = async () => {
       throw new Error('refused');
     };
-    await expect(through([refuse], async () => sends++)(call())).rejects.toThrow('refused');
+    await expect(composeStages([refuse], async () => sends++)(call())).rejects.toThrow('refused');
     expect(sends).toBe(2);
   });
 });

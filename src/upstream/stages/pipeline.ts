@@ -9,7 +9,7 @@ import type { UpstreamCall } from './call.ts';
 export type Stage<Outcome = unknown> = <T extends Outcome>(call: UpstreamCall, next: () => Promise<T>) => Promise<T>;
 
 /** `stages` in order, outermost first, around `last`. */
-export function through<T>(stages: readonly Stage<T>[], last: (call: UpstreamCall) => Promise<T>): (call: UpstreamCall) => Promise<T> {
+export function composeStages<T>(stages: readonly Stage<T>[], last: (call: UpstreamCall) => Promise<T>): (call: UpstreamCall) => Promise<T> {
   return (call) => {
     const step = (index: number): Promise<T> => {
       const stage = stages[index];

@@ -7,7 +7,7 @@ import { accountEndpoints } from '../accounts.ts';
 import { directDebitEndpoints } from '../direct-debit.ts';
 import { payoutEndpoints } from '../payouts.ts';
 import { OperationAbandonedError, UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall, type CallOptions } from './call.ts';
 import { headersFor, send } from './send.ts';
@@ -41,7 +41,7 @@ describe('headersFor', () => {
 describe('send', () => {
   const seen: { url: string | undefined; headers: IncomingHttpHeaders }[] = [];
   const records: UpstreamCallRecord[] = [];
-  const guards = new UpstreamGuards({ observer: { call: (record) => records.push(record), breaker: () => {} } });
+  const callState = createSharedCallState({ observer: { call: (record) => records.push(record), breaker: () => {} } });
   const server = createServer((request, response) => {
     seen.push({ url: request.url, headers: request.headers });
     if (request.url?.includes('slow')) return void setTimeout(() => response.end('{}'), 500);
@@ -53,7 +53,7 @@ describe('send', () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    exchange = send(pool, IDENTITY, guards, silentLogger);
+    exchange = send(pool, IDENTITY, callState, silentLogger);
   });
   afterAll(async () => {
     await pool.close();
@@ -112,7 +112,7 @@ describe('send', () => {
     await new Promise((resolve) => closed.close(resolve));
     const nowhere = new Pool(`http://127.0.0.1:${port}`);
     records.length = 0;
-    const error = await send(nowhere, IDENTITY, guards, silentLogger)(callTo({})).catch((e: unknown) => e);
+    const error = await send(nowhere, IDENTITY, callState, silentLogger)(callTo({})).catch((e: unknown) => e);
     await nowhere.close();
     expect(error).toBeInstanceOf(UpstreamNetworkError);
     expect((error as Error).message).toContain('ECONNREFUSED');

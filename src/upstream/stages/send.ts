@@ -2,8 +2,9 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from '../../logger.ts';
 import type { HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
-import type { UpstreamGuards } from '../guards.ts';
-import { observe, stoppedBy, type UpstreamCall } from './call.ts';
+import type { UpstreamObserver } from '../observer.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
+import { observe, type StoppedCalls, type UpstreamCall } from './call.ts';
 
 /** What the bank answered to one attempt: the body parsed as JSON where it is JSON. */
 export interface Answer {
@@ -13,7 +14,7 @@ export interface Answer {
 }
 
 /** Who the gateway is to the bank (Document 1, section 4): the values of the documented headers. */
-export interface ClientIdentity {
+export interface GatewayIdentity {
   apiKey: string;
   productId: string;
   userId: string;
@@ -30,7 +31,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * (the request was on the wire), the operation's abandonment (a read cut when its client left), a
  * timeout's or a network failure's.
  */
-export function send(pool: Dispatcher, identity: ClientIdentity, guards: UpstreamGuards, logger: Logger) {
+export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
   return async (call: UpstreamCall): Promise<Answer> => {
     const headers = headersFor(call, identity);
     const signal = wireSignal(call);
@@ -39,12 +40,12 @@ export function send(pool: Dispatcher, identity: ClientIdentity, guards: Upstrea
       const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal });
       const text = await response.body.text();
       const ms = performance.now() - started;
-      observe(guards, call, response.statusCode, ms);
+      observe(observer, call, response.statusCode, ms);
       // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
       if (logger.isLevelEnabled('debug')) logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
     } catch (error) {
-      throw failureOf(call, signal, error, performance.now() - started, guards);
+      throw failureOf(call, signal, error, performance.now() - started, observer, stoppedCalls);
     }
   };
 }
@@ -59,17 +60,17 @@ function wireSignal(call: UpstreamCall): AbortSignal | undefined {
   return call.kind === 'write' ? call.deadlineSignal : call.signal;
 }
 
-function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: unknown, ms: number, guards: UpstreamGuards): UpstreamError {
-  if (signal?.aborted) return stoppedBy(signal, call, guards, true, ms);
+function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: unknown, ms: number, observer: UpstreamObserver, stoppedCalls: StoppedCalls): UpstreamError {
+  if (signal?.aborted) return stoppedCalls.errorFor(signal, call, true, ms);
   const code = (error as { code?: string }).code;
   const timedOut = code !== undefined && TIMEOUT_CODES.has(code);
-  observe(guards, call, timedOut ? 'timeout' : 'network', ms);
+  observe(observer, call, timedOut ? 'timeout' : 'network', ms);
   // The code, not undici's message: that may name the bank's host and port.
   return new UpstreamNetworkError(code ?? (error as Error).name, call.details, { cause: error, timedOut });
 }
 
 /** The endpoint's documented header set, the token the auth stage put on the call, and its extra headers. */
-export function headersFor(call: UpstreamCall, identity: ClientIdentity): Record<string, string> {
+export function headersFor(call: UpstreamCall, identity: GatewayIdentity): Record<string, string> {
   const set: HeaderSet = call.ep.headers;
   const { token, options } = call;
   const base: Record<string, string> = { 'x-api-key': identity.apiKey, 'content-type': 'application/json', accept: 'application/json' };

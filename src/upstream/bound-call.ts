@@ -1,10 +1,10 @@
-import type { CallOptions, TokenSource, UpstreamClient } from './client.ts';
+import type { BankConnection, CallOptions, TokenSource } from './bank-connection.ts';
 import type { Endpoint } from './endpoint.ts';
 import { UpstreamNotFoundError, UpstreamRejectedError } from './errors.ts';
 import type { OperationBounds } from './operation.ts';
 
 /** An upstream call with its token source and request scope already chosen. */
-export type Caller = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
+export type BoundCall = <Data>(ep: Endpoint<Data>, options?: Omit<CallOptions, 'auth' | keyof CallScope>) => Promise<Data>;
 
 /** What every upstream call of one GraphQL operation shares. */
 export interface CallScope {
@@ -25,14 +25,14 @@ export interface CallScope {
   /** The bank user whose answers these are (record-cache.ts); reads without one are never kept. */
   cacheScope?: string | undefined;
   /** Every read goes to the bank, none is answered from the record cache (the readiness probe). */
-  fresh?: boolean | undefined;
+  bypassCache?: boolean | undefined;
 }
 
-export function bindCaller(client: UpstreamClient, auth: TokenSource | undefined, scope: CallScope = {}): Caller {
+export function bindCall(connection: BankConnection, auth: TokenSource | undefined, scope: CallScope = {}): BoundCall {
   return (ep, options) => {
     const operation = scope.operation?.();
     const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return client.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.fresh ? undefined : scope.cacheScope, deadline, operation, auth });
+    return connection.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.bypassCache ? undefined : scope.cacheScope, deadline, operation, auth });
   };
 }
 

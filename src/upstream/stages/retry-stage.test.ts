@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamRateLimitError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import { payoutEndpoints } from '../payouts.ts';
-import type { RetryBudgetConfig, RetryPolicy } from '../retry.ts';
+import type { RetryBudgetConfig, RetryPolicy } from '../retry-policy.ts';
 import type { Endpoint } from '../endpoint.ts';
 import { prepareCall, type UpstreamCall } from './call.ts';
-import { retryStage } from './retry.ts';
+import { retryStage } from './retry-stage.ts';
 
 const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2, budgetMs: 500 };
 
 function setup(budget: RetryBudgetConfig = { ratio: 1, reserve: 100, windowMs: 10_000 }) {
   const lines: string[] = [];
   const logger = createLogger('info', { write: (line) => lines.push(line) });
-  return { lines, stage: retryStage(POLICY, new UpstreamGuards({ retryBudget: budget }), logger) };
+  return { lines, stage: retryStage(POLICY, createSharedCallState({ retryBudget: budget }), logger) };
 }
 const newCall = (ep: Endpoint<unknown> = accountEndpoints.list, deadline?: number) =>
   prepareCall(ep, { deadline }, { prefix: '', serviceSegment: 'svc' }, POLICY.maxAttempts);

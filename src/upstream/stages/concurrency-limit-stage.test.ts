@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { OperationAbandonedError, UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import { HostLimit } from '../host-limit.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall } from './call.ts';
-import { concurrencyLimitStage } from './concurrency-limit.ts';
+import { concurrencyLimitStage } from './concurrency-limit-stage.ts';
 import type { Answer } from './send.ts';
 
 function setup(initial: number, adaptive = false) {
   const records: UpstreamCallRecord[] = [];
   const waits: number[] = [];
-  const guards = new UpstreamGuards({
+  const callState = createSharedCallState({
     observer: { call: (record) => records.push(record), breaker: () => {}, queueWait: (_host, ms) => waits.push(ms) },
   });
-  const limit = new HostLimit('bank.example', { initial, min: 1, max: 100, adaptive, perClient: 0, sharePercent: 50 }, guards.observer);
-  return { limit, records, waits, stage: concurrencyLimitStage(limit, guards) };
+  const limit = new HostLimit('bank.example', { initial, min: 1, max: 100, adaptive, perClient: 0, sharePercent: 50 }, callState.observer);
+  return { limit, records, waits, stage: concurrencyLimitStage(limit, callState) };
 }
 const newCall = (correlationId?: string) => prepareCall(accountEndpoints.list, { correlationId }, { prefix: '', serviceSegment: 'svc' }, 1);
 const answer = (statusCode: number): Answer => ({ statusCode, headers: {}, body: undefined });

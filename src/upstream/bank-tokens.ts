@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ClientCredentials } from '../config.ts';
+import type { BankLoginCredentials } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { TokenSource, UpstreamClient } from './client.ts';
+import type { BankConnection, TokenSource } from './bank-connection.ts';
 import { endpoint } from './endpoint.ts';
 import { single } from './models.ts';
 
@@ -50,8 +50,8 @@ export function expiresAtFrom(expiryTime: number | null | undefined, now: number
   return expiresAt <= now || expiresAt - now > MAX_PLAUSIBLE_LIFETIME_MS ? fallback : expiresAt;
 }
 
-export async function login(client: UpstreamClient, credentials: ClientCredentials, now = Date.now()): Promise<AccessToken> {
-  const data = await client.call(loginEndpoint, {
+export async function login(connection: BankConnection, credentials: BankLoginCredentials, now = Date.now()): Promise<AccessToken> {
+  const data = await connection.call(loginEndpoint, {
     body: { client_key: credentials.clientKey, client_secret: credentials.clientSecret, email: credentials.email },
   });
   return { token: data.access_token, expiresAt: expiresAtFrom(data.expiry_time, now) };

@@ -1,30 +1,34 @@
 import type { Logger } from '../../logger.ts';
-import { pause } from '../deadline.ts';
+import { pause } from '../deadline-signals.ts';
 import { UpstreamRateLimitError } from '../errors.ts';
-import type { UpstreamGuards } from '../guards.ts';
-import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry.ts';
-import { ownedBy, stoppedBy, type UpstreamCall } from './call.ts';
+import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry-policy.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
+import { ownedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
+/** The shared parts a retry consults: the runtime's budget, the family's breaker, a 429's error, a stop's. */
+type RetryParts = Pick<SharedCallState, 'retryBudget' | 'breakers' | 'rateLimitHolds' | 'stoppedCalls'>;
+
 /**
- * Another attempt after a failure the policy says is safe to repeat (retry.ts: reads after network
- * failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's waiting
- * time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
+ * Another attempt after a failure the policy says is safe to repeat (retry-policy.ts: reads after
+ * network failures, 5xx and 429; writes only after 429), within the call's attempts, the policy's
+ * waiting time, the deadline and the runtime-wide retry budget. The budget is the project's own: no retry
  * library counts retries against calls across a whole runtime, which is what keeps an outage from
  * multiplying the load on the bank.
  */
-export function retryStage(policy: RetryPolicy, guards: UpstreamGuards, logger: Logger): Stage {
+export function retryStage(policy: RetryPolicy, shared: RetryParts, logger: Logger): Stage {
+  const { retryBudget, stoppedCalls } = shared;
   return async (call, next) => {
-    guards.retryBudget.recordCall();
+    retryBudget.recordCall();
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         return await next();
       } catch (error) {
-        const delay = nextDelay(call, attempt, error, waited, policy, guards, logger);
+        const delay = nextDelay(call, attempt, error, waited, policy, shared, logger);
         if (delay === undefined) throw error;
         logger.warn({ ...call.log, attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream call');
-        if (!(await pause(delay, call.signal))) throw stoppedBy(call.signal, call, guards, false);
+        if (!(await pause(delay, call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
         waited += delay;
       }
     }
@@ -41,7 +45,7 @@ function nextDelay(
   error: unknown,
   waited: number,
   policy: RetryPolicy,
-  guards: UpstreamGuards,
+  { retryBudget, breakers, rateLimitHolds }: RetryParts,
   logger: Logger,
 ): number | undefined {
   if (!ownedBy(call, error) || !isRetryable(error, call.kind) || attempt >= call.maxAttempts) return undefined;
@@ -49,12 +53,12 @@ function nextDelay(
   const now = Date.now();
   if (waited + delay > policy.budgetMs || now + delay > (call.options.deadline ?? Infinity)) {
     // A Retry-After this call may not wait out: say when to come back rather than pass on the 429.
-    if (error instanceof UpstreamRateLimitError) throw guards.rateLimited(now + delay, call.details, error);
+    if (error instanceof UpstreamRateLimitError) throw rateLimitHolds.rateLimitedError(now + delay, call.details, error);
     return undefined;
   }
   // Other calls found the family down meanwhile: no point adding to it.
-  if (guards.breaker(call.family).state === 'open') return undefined;
-  if (!guards.retryBudget.tryRetry()) {
+  if (breakers.get(call.family).state === 'open') return undefined;
+  if (!retryBudget.tryRetry()) {
     logger.warn({ ...call.log, family: call.family }, 'retry budget spent: not retrying');
     return undefined;
   }

@@ -3,26 +3,26 @@ import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Endpoint } from './endpoint.ts';
-import { UpstreamGuards } from './guards.ts';
 import { HostLimit } from './host-limit.ts';
 import type { RecordCache } from './record-cache.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
-import { attemptSpanStage } from './stages/attempt-span.ts';
-import { authRenewalStage } from './stages/auth-renewal.ts';
-import { breakerStage } from './stages/breaker.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts';
+import { createSharedCallState, type SharedCallState } from './shared-call-state.ts';
+import { attemptSpanStage } from './stages/attempt-span-stage.ts';
+import { authRenewalStage } from './stages/auth-renewal-stage.ts';
+import { breakerStage } from './stages/breaker-stage.ts';
 import { prepareCall, type CallOptions, type CallTarget, type UpstreamCall } from './stages/call.ts';
-import { concurrencyLimitStage } from './stages/concurrency-limit.ts';
-import { deadlineStage } from './stages/deadline.ts';
-import { through } from './stages/pipeline.ts';
-import { rateLimitWaitStage } from './stages/rate-limit-wait.ts';
-import { readAnswer } from './stages/read.ts';
-import { recordCacheStage } from './stages/record-cache.ts';
-import { retryStage } from './stages/retry.ts';
-import { send, type Answer, type ClientIdentity } from './stages/send.ts';
+import { concurrencyLimitStage } from './stages/concurrency-limit-stage.ts';
+import { deadlineStage } from './stages/deadline-stage.ts';
+import { composeStages } from './stages/pipeline.ts';
+import { rateLimitWaitStage } from './stages/rate-limit-wait-stage.ts';
+import { readAnswer } from './stages/read-answer.ts';
+import { recordCacheStage } from './stages/record-cache-stage.ts';
+import { retryStage } from './stages/retry-stage.ts';
+import { send, type Answer, type GatewayIdentity } from './stages/send.ts';
 
 export type { CallOptions, TokenSource } from './stages/call.ts';
 
-export interface UpstreamClientOptions extends ClientIdentity {
+export interface BankConnectionOptions extends GatewayIdentity {
   baseUrl: string;
   serviceSegment: string;
   /** Per attempt: connecting, then waiting for the headers, then for each piece of the body. */
@@ -31,9 +31,9 @@ export interface UpstreamClientOptions extends ClientIdentity {
   retry?: RetryPolicy | undefined;
   /** The adaptive limit on calls in flight; its ceiling is also the most connections the pool opens. */
   concurrency?: ConcurrencyConfig | undefined;
-  /** Breakers, Retry-After holds, the retry budget and the observer, shared by a runtime's clients. */
-  guards?: UpstreamGuards | undefined;
-  /** The limit of the bank host, when another client already calls it (the runtime shares one per host). */
+  /** Breakers, Retry-After holds, the retry budget, the observer: what the runtime's calls share, on any connection. */
+  callState?: SharedCallState | undefined;
+  /** The limit of the bank host, when another connection already calls it (the runtime shares one per host). */
   hostLimit?: HostLimit | undefined;
   /** Kept reads per bank user, dropped by writes and events; none when absent (UPSTREAM_CACHE=off). */
   cache?: RecordCache | undefined;
@@ -41,20 +41,23 @@ export interface UpstreamClientOptions extends ClientIdentity {
   tracer?: Tracer | undefined;
 }
 
-/** Calls the bank's endpoints on one base address, each call through the stages of stages/. */
-export class UpstreamClient {
+/**
+ * The gateway's connection to the bank at one base address: a pool of HTTP connections, and the
+ * path each call takes to it through the stages of stages/.
+ */
+export class BankConnection {
   readonly #pool: Pool;
   readonly #target: CallTarget;
   readonly #retry: RetryPolicy;
   readonly #pipeline: (call: UpstreamCall) => Promise<unknown>;
 
-  constructor(options: UpstreamClientOptions) {
+  constructor(options: BankConnectionOptions) {
     const url = new URL(options.baseUrl);
     const { logger } = options;
     const retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    const guards = options.guards ?? new UpstreamGuards({ logger, retryBudget: retry.retryBudget });
+    const callState = options.callState ?? createSharedCallState({ logger, retryBudget: retry.retryBudget });
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, guards.observer);
+    const hostLimit = options.hostLimit ?? new HostLimit(url.host, concurrency, callState.observer);
     this.#retry = retry;
     this.#target = { prefix: url.pathname.replace(/\/+$/, ''), serviceSegment: options.serviceSegment };
     this.#pool = new Pool(url.origin, {
@@ -67,26 +70,26 @@ export class UpstreamClient {
     });
 
     // One attempt: wait out a 429's hold, take a slot in turn under the host's limit, (traced) send.
-    const attempt = through<Answer>(
+    const attempt = composeStages<Answer>(
       [
-        rateLimitWaitStage(guards, retry.budgetMs),
-        concurrencyLimitStage(hostLimit, guards),
+        rateLimitWaitStage(callState, retry.budgetMs),
+        concurrencyLimitStage(hostLimit, callState),
         ...(options.tracer ? [attemptSpanStage(options.tracer, url)] : []),
       ],
-      send(this.#pool, options, guards, logger),
+      send(this.#pool, options, callState, logger),
     );
     // The call, outermost first: the record cache (when on), its deadline, the breaker's leave,
     // retries, a token for each attempt, and the attempt's answer read into data or a typed error
     // the stages above act on.
-    this.#pipeline = through(
+    this.#pipeline = composeStages(
       [
         ...(options.cache ? [recordCacheStage(options.cache)] : []),
-        deadlineStage(guards),
-        breakerStage(guards, logger),
-        retryStage(retry, guards, logger),
-        authRenewalStage(guards),
+        deadlineStage(callState),
+        breakerStage(callState, logger),
+        retryStage(retry, callState, logger),
+        authRenewalStage(callState),
       ],
-      async (call) => readAnswer(call, await attempt(call), guards, logger),
+      async (call) => readAnswer(call, await attempt(call), callState.rateLimitHolds, logger),
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pause, raceSignal } from './deadline.ts';
+import { pause, raceSignal } from './deadline-signals.ts';
 
 describe('pause and raceSignal', () => {
   it('stop waiting when the signal aborts', async () => {

@@ -1,6 +1,6 @@
-import type { Verdict } from '../breaker.ts';
+import type { Verdict } from '../circuit-breaker.ts';
 import { UpstreamNetworkError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
-import type { UpstreamGuards } from '../guards.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
 import type { Logger } from '../../logger.ts';
 import { observe, ownedBy, type UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
@@ -12,14 +12,14 @@ import type { Stage } from './pipeline.ts';
  * nothing of an outage, and counting attempts would let 30% transient 503s trip a 50% breaker by
  * chance (about 1 time in 20 at the first 20 calls), turning a recoverable bank into an outage. A
  * call that never reached the bank (queued past its deadline) says nothing either. That rule is why
- * the breaker is the project's own (breaker.ts) rather than a library's.
+ * the breaker is the project's own (circuit-breaker.ts) rather than a library's.
  */
-export function breakerStage(guards: UpstreamGuards, logger: Logger): Stage {
+export function breakerStage({ breakers, observer }: Pick<SharedCallState, 'breakers' | 'observer'>, logger: Logger): Stage {
   return async (call, next) => {
-    const permit = guards.breaker(call.family).acquire();
+    const permit = breakers.get(call.family).acquire();
     if (!permit) {
-      observe(guards, call, 'circuit-open', 0);
-      throw guards.circuitOpen(call.family, call.details);
+      observe(observer, call, 'circuit-open', 0);
+      throw breakers.openError(call.family, call.details);
     }
     // The half-open probe is a single attempt: its answer alone says whether the bank is back.
     if (permit.probe) call.maxAttempts = 1;

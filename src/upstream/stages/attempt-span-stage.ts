@@ -24,8 +24,8 @@ export const UPSTREAM_ATTRIBUTES = {
  * (the operation's execute, a loader batch), sent to the bank as the attempt's W3C `traceparent`
  * (the globally registered propagator). A retried read is two spans. The span is named after the
  * endpoint's route (`GET /svc/api/v1/account`) and carries the path without its query string, the
- * status, the attempt number and the call's x-request-id; no header or body. The client puts this
- * stage in the pipeline only when tracing is on: off, an attempt does no tracing work at all.
+ * status, the attempt number and the call's x-request-id; no header or body. The connection puts
+ * this stage in the pipeline only when tracing is on: off, an attempt does no tracing work at all.
  */
 export function attemptSpanStage(tracer: Tracer, origin: URL): Stage<Answer> {
   const server: Attributes = {

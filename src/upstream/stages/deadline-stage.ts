@@ -1,6 +1,5 @@
-import { deadlineSignal } from '../deadline.ts';
-import type { UpstreamGuards } from '../guards.ts';
-import { stoppedBy } from './call.ts';
+import { deadlineSignal } from '../deadline-signals.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -10,7 +9,7 @@ import type { Stage } from './pipeline.ts';
  * it made once (operation.ts); a call outside one (the readiness probe) gets a timer of its own,
  * which goes when the call ends.
  */
-export function deadlineStage(guards: UpstreamGuards): Stage {
+export function deadlineStage({ stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage {
   return async (call, next) => {
     const { operation } = call.options;
     const own = operation ? undefined : deadlineSignal(call.options.deadline);
@@ -18,7 +17,7 @@ export function deadlineStage(guards: UpstreamGuards): Stage {
     call.deadlineSignal = operation ? operation.deadlineSignal : own!.signal;
     if (call.signal?.aborted) {
       own?.release();
-      throw stoppedBy(call.signal, call, guards, false, 0);
+      throw stoppedCalls.errorFor(call.signal, call, false, 0);
     }
     if (!own) return next();
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.ts';
-import { DEFAULT_TOKEN_LIFETIME_MS, expiresAtFrom, TokenManager } from './auth.ts';
+import { DEFAULT_TOKEN_LIFETIME_MS, expiresAtFrom, TokenManager } from './bank-tokens.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 

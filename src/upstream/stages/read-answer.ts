@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { Logger } from '../../logger.ts';
 import { readBareBody, readEnvelope } from '../envelope.ts';
 import { httpErrorFor, UpstreamContractError, UpstreamRateLimitError, type ContractIssue, type UpstreamErrorDetails } from '../errors.ts';
-import type { UpstreamGuards } from '../guards.ts';
-import { parseRetryAfter } from '../retry.ts';
+import type { RateLimitHolds } from '../rate-limit-holds.ts';
+import { parseRetryAfter } from '../retry-policy.ts';
 import type { UpstreamCall } from './call.ts';
 import type { Answer } from './send.ts';
 
@@ -11,14 +11,14 @@ import type { Answer } from './send.ts';
  * An answer into the endpoint's data, parsed by its zod model, or into a typed error the stages
  * outside act on (retry, auth renewal, breaker). A 429 with Retry-After holds the whole family.
  */
-export function readAnswer(call: UpstreamCall, answer: Answer, guards: UpstreamGuards, logger: Logger): unknown {
+export function readAnswer(call: UpstreamCall, answer: Answer, rateLimitHolds: RateLimitHolds, logger: Logger): unknown {
   const { details, ep } = call;
   const reading = ep.envelope === false ? readBareBody(answer.statusCode, answer.body) : readEnvelope(answer.statusCode, answer.body);
   if (reading.ok === 'malformed') throw contractError([{ path: '(body)', message: reading.reason }], details, logger);
   if (reading.ok === false) {
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after']);
     const error = httpErrorFor(reading.status, reading.message, { ...details, code: reading.code, retryAfterMs });
-    if (error instanceof UpstreamRateLimitError && retryAfterMs !== undefined) guards.holdOff(call.family, Date.now() + retryAfterMs);
+    if (error instanceof UpstreamRateLimitError && retryAfterMs !== undefined) rateLimitHolds.holdOff(call.family, Date.now() + retryAfterMs);
     throw error;
   }
   const parsed = ep.data.safeParse(reading.data);

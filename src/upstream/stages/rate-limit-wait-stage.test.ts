@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall } from './call.ts';
-import { rateLimitWaitStage } from './rate-limit-wait.ts';
+import { rateLimitWaitStage } from './rate-limit-wait-stage.ts';
 
 function setup() {
   const records: UpstreamCallRecord[] = [];
-  const guards = new UpstreamGuards({ observer: { call: (record) => records.push(record), breaker: () => {} } });
-  return { guards, records, stage: rateLimitWaitStage(guards, 1_000) };
+  const callState = createSharedCallState({ observer: { call: (record) => records.push(record), breaker: () => {} } });
+  return { callState, records, stage: rateLimitWaitStage(callState, 1_000) };
 }
 const newCall = (deadline?: number) => prepareCall(accountEndpoints.list, { deadline }, { prefix: '', serviceSegment: 'svc' }, 1);
 
@@ -22,15 +22,15 @@ describe('rateLimitWaitStage', () => {
   });
 
   it('waits out a hold on the family before sending', async () => {
-    const { guards, stage } = setup();
-    guards.holdOff('banking', Date.now() + 80);
+    const { callState, stage } = setup();
+    callState.rateLimitHolds.holdOff('banking', Date.now() + 80);
     const started = Date.now();
     expect(await stage(newCall(Date.now() + 5_000), async () => Date.now() - started)).toBeGreaterThanOrEqual(70);
   });
 
   it('fails fast with RATE_LIMITED when the hold outlasts the deadline, sending nothing', async () => {
-    const { guards, records, stage } = setup();
-    guards.holdOff('banking', Date.now() + 4_000);
+    const { callState, records, stage } = setup();
+    callState.rateLimitHolds.holdOff('banking', Date.now() + 4_000);
     let sent = false;
     const error = await stage(newCall(Date.now() + 1_000), async () => (sent = true)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
@@ -39,7 +39,7 @@ describe('rateLimitWaitStage', () => {
     expect(records.map((r) => r.status)).toEqual(['rate-limited']);
     // Other families are not held.
     const other = prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 1);
-    expect(guards.heldUntil(other.family)).toBeDefined();
-    expect(guards.heldUntil('issuing')).toBeUndefined();
+    expect(callState.rateLimitHolds.heldUntil(other.family)).toBeDefined();
+    expect(callState.rateLimitHolds.heldUntil('issuing')).toBeUndefined();
   });
 });

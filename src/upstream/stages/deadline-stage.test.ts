@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { OperationAbandonedError, UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { startOperation } from '../operation.ts';
 import { prepareCall } from './call.ts';
-import { deadlineStage } from './deadline.ts';
+import { deadlineStage } from './deadline-stage.ts';
 
 function setup() {
   const records: UpstreamCallRecord[] = [];
-  const guards = new UpstreamGuards({ observer: { call: (record) => records.push(record), breaker: () => {} } });
-  return { records, stage: deadlineStage(guards) };
+  const callState = createSharedCallState({ observer: { call: (record) => records.push(record), breaker: () => {} } });
+  return { records, stage: deadlineStage(callState) };
 }
 const callBy = (deadline: number | undefined) => prepareCall(accountEndpoints.list, { deadline }, { prefix: '', serviceSegment: 'svc' }, 1);
 

@@ -7,7 +7,7 @@ import { RecordCache } from '../record-cache.ts';
 import { webhookEndpoints } from '../webhooks.ts';
 import type { Endpoint } from '../endpoint.ts';
 import { prepareCall, type CallOptions } from './call.ts';
-import { recordCacheStage } from './record-cache.ts';
+import { recordCacheStage } from './record-cache-stage.ts';
 
 const TARGET = { prefix: '', serviceSegment: 'svc' };
 const setup = () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BreakerConfig } from '../config.ts';
-import { CircuitBreaker, type Verdict } from './breaker.ts';
+import { CircuitBreaker, type Verdict } from './circuit-breaker.ts';
 import type { BreakerState } from './observer.ts';
 
 const CONFIG: BreakerConfig = { errorRate: 0.5, minCalls: 4, windowMs: 10_000, openMs: 5_000 };

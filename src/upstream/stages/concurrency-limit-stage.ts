@@ -1,8 +1,8 @@
 import { OWN_CALLS } from '../client-shares.ts';
-import type { UpstreamGuards } from '../guards.ts';
 import type { HostLimit, LimitSignal } from '../host-limit.ts';
 import { UpstreamNetworkError } from '../errors.ts';
-import { stoppedBy, type UpstreamCall } from './call.ts';
+import type { SharedCallState } from '../shared-call-state.ts';
+import type { UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';
 
@@ -18,10 +18,10 @@ function ownerOf(call: UpstreamCall) {
  * leaves it, never sent (so it says nothing of the bank's health); a read cut on the wire frees its
  * slot as it is cut.
  */
-export function concurrencyLimitStage(limit: HostLimit, guards: UpstreamGuards): Stage<Answer> {
+export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage<Answer> {
   return async (call, next) => {
     const queuedAt = performance.now();
-    const leftInQueue = (): Error => stoppedBy(call.signal, call, guards, false, performance.now() - queuedAt);
+    const leftInQueue = (): Error => stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
     let slot;
     try {
       slot = await limit.acquire(ownerOf(call), call.signal);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamContractError, UpstreamNotFoundError, UpstreamRateLimitError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import { prepareCall } from './call.ts';
-import { readAnswer } from './read.ts';
+import { readAnswer } from './read-answer.ts';
 
 const ACCOUNT = {
   id: 'acc_1',
@@ -13,17 +13,17 @@ const ACCOUNT = {
 
 function setup() {
   const lines: string[] = [];
-  const guards = new UpstreamGuards();
+  const callState = createSharedCallState();
   const logger = createLogger('info', { write: (line) => lines.push(line) });
   const call = prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 1);
   const read = (statusCode: number, body: unknown, headers: Record<string, string> = {}) => {
     try {
-      return readAnswer(call, { statusCode, headers, body }, guards, logger);
+      return readAnswer(call, { statusCode, headers, body }, callState.rateLimitHolds, logger);
     } catch (error) {
       return error;
     }
   };
-  return { guards, lines, read };
+  return { callState, lines, read };
 }
 
 describe('readAnswer', () => {
@@ -41,9 +41,9 @@ describe('readAnswer', () => {
   });
 
   it('holds the family for a 429 with Retry-After', () => {
-    const { guards, read } = setup();
+    const { callState, read } = setup();
     expect(read(429, { code: 429, status: 'Error', message: 'slow down' }, { 'retry-after': '2' })).toBeInstanceOf(UpstreamRateLimitError);
-    expect(guards.heldUntil('banking')).toBeGreaterThan(Date.now() + 1_000);
+    expect(callState.rateLimitHolds.heldUntil('banking')).toBeGreaterThan(Date.now() + 1_000);
   });
 
   it('reports a body that is no envelope, and data its model refuses, with the field path, and logs it', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamAuthError, UpstreamUnavailableError } from '../errors.ts';
-import { UpstreamGuards } from '../guards.ts';
+import { createSharedCallState } from '../shared-call-state.ts';
 import { prepareCall, type TokenSource, type UpstreamCall } from './call.ts';
-import { authRenewalStage } from './auth-renewal.ts';
+import { authRenewalStage } from './auth-renewal-stage.ts';
 
-const stage = authRenewalStage(new UpstreamGuards());
+const stage = authRenewalStage(createSharedCallState());
 const newCall = (auth: TokenSource | undefined, deadline?: number) =>
   prepareCall(accountEndpoints.list, { auth, deadline }, { prefix: '', serviceSegment: 'svc' }, 1);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamNetworkError, UpstreamRateLimitError, UpstreamRejectedError, UpstreamServerError } from './errors.ts';
-import { DEFAULT_RETRY_BUDGET, DEFAULT_RETRY_POLICY, isRetryable, RetryBudget } from './retry.ts';
+import { DEFAULT_RETRY_BUDGET, DEFAULT_RETRY_POLICY, isRetryable, RetryBudget } from './retry-policy.ts';
 
 const details = { endpoint: 'GET /svc/api/v1/account', requestId: 'req-1' };
 

@@ -8,7 +8,7 @@ import type { Stage } from './pipeline.ts';
 /**
  * The record cache (record-cache.ts), outermost: a read its endpoint keeps (`cache`) is answered
  * for the call's bank user from the cache, or shares a call already on its way; any other call drops
- * what its endpoint says it changes once it is over. The client puts this stage in the pipeline only
+ * what its endpoint says it changes once it is over. The connection puts this stage in the pipeline only
  * when the cache is on: off, a call does no cache work at all.
  */
 export function recordCacheStage(cache: RecordCache): Stage {
@@ -17,7 +17,7 @@ export function recordCacheStage(cache: RecordCache): Stage {
     if (policy === 'never') return next();
     if (policy === undefined) return changing(cache, call, next);
     const scope = call.options.cacheScope;
-    // No bank user to keep it for (no token; the readiness probe's fresh read): the bank answers.
+    // No bank user to keep it for (no token; the readiness probe, which bypasses the cache): the bank answers.
     if (scope === undefined) return next();
     return sharedRead(cache, cacheKey(scope, call), policy, next, call.options.operation?.signal);
   };

@@ -1,0 +1,43 @@
+import { DEFAULT_RESILIENCE, type ResilienceConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { FamilyBreakers } from './family-breakers.ts';
+import { LastAnswers } from './last-answers.ts';
+import { NO_OBSERVER, type UpstreamObserver } from './observer.ts';
+import { RateLimitHolds } from './rate-limit-holds.ts';
+import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetConfig } from './retry-policy.ts';
+import { StoppedCalls } from './stages/call.ts';
+
+export interface SharedCallStateOptions {
+  resilience?: ResilienceConfig;
+  retryBudget?: RetryBudgetConfig;
+  observer?: UpstreamObserver;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/**
+ * What every upstream call of one runtime shares, whichever base address it goes to, one part per
+ * concern. Each stage names the parts it uses and keeps them from its making: a call looks none up.
+ */
+export interface SharedCallState {
+  /** The metrics' observer, which readiness's last answers watch too. */
+  readonly observer: UpstreamObserver;
+  readonly lastAnswers: LastAnswers;
+  readonly breakers: FamilyBreakers;
+  readonly rateLimitHolds: RateLimitHolds;
+  readonly retryBudget: RetryBudget;
+  readonly stoppedCalls: StoppedCalls;
+}
+
+export function createSharedCallState(options: SharedCallStateOptions = {}): SharedCallState {
+  const resilience = options.resilience ?? DEFAULT_RESILIENCE;
+  const now = options.now ?? Date.now;
+  const lastAnswers = new LastAnswers(now);
+  // Every call passes here: readiness learns from real traffic that the bank answers.
+  const observer = lastAnswers.watch(options.observer ?? NO_OBSERVER);
+  const retryBudget = new RetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET, now);
+  const breakers = new FamilyBreakers(resilience.breaker, observer, options.logger, now);
+  const rateLimitHolds = new RateLimitHolds(now);
+  const stoppedCalls = new StoppedCalls(observer, resilience.operationDeadlineMs);
+  return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls };
+}
