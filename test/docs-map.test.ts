@@ -1,0 +1,161 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * docs/contributing.md is held to the code (issue 31, item 8):
+ *
+ * - The map (the `text` blocks of contributing.md's "Layout" section) names every source file of
+ *   src/, sandbox/src/ and packages/settings/src/ (tests aside), and names no file that does not
+ *   exist. How a block is read:
+ *   - A line whose first character is at column 10 or before starts an entry; its first word is the
+ *     entry's name. Deeper lines continue the entry above them.
+ *   - A name ending in `/` is a folder: the entries indented under it are its own. A folder at
+ *     column 0 is a root; the roots checked are src/, sandbox/src/ and packages/settings/src/
+ *     (schema/, test/, bench/... are described, not checked).
+ *   - Every `<path>.ts` in an entry (its name included) is a path from the entry's folder:
+ *     `send.ts` in stages/'s entry, or `stages/send.ts` in upstream/'s, is src/upstream/stages/send.ts.
+ *     Only such names give a file its place. A name not found there may point elsewhere: it is then
+ *     read from each enclosing folder up to the root (`events/intake.ts` in routes/'s entry is
+ *     src/events/intake.ts); a name found nowhere is a stale name.
+ */
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const CHECKED_ROOTS = ['src/', 'sandbox/src/', 'packages/settings/src/'];
+const CONTRIBUTING = 'docs/contributing.md';
+
+/** The source files a root holds, tests aside, as paths from the repository root. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = `${dir}${name}`;
+    if (statSync(join(ROOT, path)).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(`${path}/`);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The lines of a markdown section, from its `## ` heading to the next one, with their line numbers. */
+function sectionOf(markdown: string, heading: string): { line: number; text: string }[] {
+  const lines = markdown.split('\n').map((text, index) => ({ line: index + 1, text }));
+  const start = lines.findIndex(({ text }) => text === `## ${heading}`);
+  if (start < 0) return [];
+  const end = lines.findIndex(({ text }, index) => index > start && /^## /.test(text));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** The ```text blocks among `lines`, each as its lines (less the fence's indent, in a list item). */
+function textBlocks(lines: { line: number; text: string }[]): { line: number; text: string }[][] {
+  const blocks: { line: number; text: string }[][] = [];
+  let open: { line: number; text: string }[] | undefined;
+  let indent = 0;
+  for (const line of lines) {
+    if (open) {
+      if (/^\s*```\s*$/.test(line.text)) {
+        blocks.push(open);
+        open = undefined;
+      } else open.push({ line: line.line, text: line.text.replace(new RegExp(`^ {0,${indent}}`), '') });
+    } else if (/^\s*```text\s*$/.test(line.text)) {
+      open = [];
+      indent = /^ */.exec(line.text)![0].length;
+    }
+  }
+  return blocks;
+}
+
+interface Entry {
+  /** Its first line, in the doc. */
+  line: number;
+  /** The folder its names are read from, from the repository root (`src/upstream/stages/`). */
+  folder: string;
+  /** The folders enclosing that one, innermost first, down to its root. */
+  enclosing: string[];
+  /** Its root (`src/`), or undefined outside the checked roots. */
+  root: string | undefined;
+  /** Set when the entry is a folder. */
+  isFolder: boolean;
+  text: string;
+}
+
+/** The entries of the map's blocks (see the rules above). */
+function entriesOf(blocks: { line: number; text: string }[][]): Entry[] {
+  const entries: Entry[] = [];
+  for (const block of blocks) {
+    const folders: { indent: number; path: string }[] = [];
+    let current: Entry | undefined;
+    for (const { line, text } of block) {
+      const start = /^( *)(\S+)/.exec(text);
+      if (!start) continue;
+      const indent = start[1]!.length;
+      if (indent > 10) {
+        if (current) current.text += `\n${text}`;
+        continue;
+      }
+      const name = start[2]!;
+      while (folders.length > 0 && folders.at(-1)!.indent >= indent) folders.pop();
+      const parent = folders.at(-1)?.path ?? '';
+      const isFolder = name.endsWith('/');
+      if (isFolder) folders.push({ indent, path: `${parent}${name}` });
+      const folder = isFolder ? `${parent}${name}` : parent;
+      const chain = folders.map((f) => f.path).filter((path) => path !== folder).reverse();
+      const root = CHECKED_ROOTS.find((candidate) => folders[0]?.path === candidate);
+      current = { line, folder, enclosing: chain, root, isFolder, text };
+      entries.push(current);
+    }
+  }
+  return entries;
+}
+
+/** `<path>.ts` names in a text; not a part of a longer path, a glob or a package name. */
+const NAME = /(?<![\w./<>*@-])((?:[\w.-]+\/)*[\w.-]+\.ts)(?![\w/])/g;
+
+interface MapCheck {
+  /** Source files of the checked roots that no entry names from its own folder. */
+  unnamed: string[];
+  /** Names (and folders) the map gives that are not there, with where they are written. */
+  stale: string[];
+}
+
+function checkMap(markdown: string, file: string): MapCheck {
+  const entries = entriesOf(textBlocks(sectionOf(markdown, 'Layout'))).filter((entry) => entry.root !== undefined);
+  const placed = new Set<string>();
+  const stale: string[] = [];
+  for (const entry of entries) {
+    if (entry.isFolder && !existsSync(join(ROOT, entry.folder))) stale.push(`${file}:${entry.line}: folder ${entry.folder} does not exist`);
+    for (const match of entry.text.matchAll(NAME)) {
+      const name = match[1]!;
+      if (existsSync(join(ROOT, entry.folder, name))) {
+        placed.add(`${entry.folder}${name}`);
+        continue;
+      }
+      if (entry.enclosing.some((folder) => existsSync(join(ROOT, folder, name)))) continue;
+      stale.push(`${file}:${entry.line}: ${name} (in the entry of ${entry.folder}) does not exist`);
+    }
+  }
+  const unnamed = CHECKED_ROOTS.flatMap(sourceFiles).filter((path) => !placed.has(path));
+  return { unnamed, stale };
+}
+
+const contributing = readFileSync(join(ROOT, CONTRIBUTING), 'utf8');
+
+describe(`${CONTRIBUTING}'s map (Layout)`, () => {
+  const { unnamed, stale } = checkMap(contributing, CONTRIBUTING);
+
+  it('names every source file of src/, sandbox/src/ and packages/settings/src/', () => {
+    expect(unnamed, `files the map does not name (add each to its folder's entry in ${CONTRIBUTING}, "Layout")`).toEqual([]);
+  });
+
+  it('names no file or folder that does not exist', () => {
+    expect(stale, `names in ${CONTRIBUTING}'s map that are not in the tree (renamed or removed?)`).toEqual([]);
+  });
+
+  it('would see a file left out, and a name of nothing', () => {
+    // The first file the map names once, taken out of its entry; and a name of nothing added under src/.
+    const names = [...contributing.matchAll(NAME)].map((match) => match[1]!);
+    const once = names.find((name) => /^[\w.-]+\.ts$/.test(name) && names.filter((other) => other === name).length === 1 && existsSync(join(ROOT, 'src', name)))!;
+    expect(once).toBeDefined();
+    const without = contributing.replace(new RegExp(`(?<![\\w./-])${once.replace(/\./g, '\\.')}(?![\\w/])`), 'left-out');
+    expect(checkMap(without, CONTRIBUTING).unnamed).toContain(`src/${once}`);
+    const bogus = contributing.replace(/^src\/\n/m, 'src/\n  no-such-file.ts   a name of nothing\n');
+    expect(checkMap(bogus, CONTRIBUTING).stale.join('\n')).toContain('no-such-file.ts (in the entry of src/) does not exist');
+  });
+});
