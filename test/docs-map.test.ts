@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * docs/contributing.md is held to the code (issue 31, item 8):
+ * docs/contributing.md and docs/architecture.md are held to the code (issue 31, item 8):
  *
  * - The map (the `text` blocks of contributing.md's "Layout" section) names every source file of
  *   src/, sandbox/src/ and packages/settings/src/ (tests aside), and names no file that does not
@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
  *     Only such names give a file its place. A name not found there may point elsewhere: it is then
  *     read from each enclosing folder up to the root (`events/intake.ts` in routes/'s entry is
  *     src/events/intake.ts); a name found nowhere is a stale name.
+ * - architecture.md's layer diagram lists the layers of test/architecture.test.ts's LAYERS, in order.
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -157,5 +158,28 @@ describe(`${CONTRIBUTING}'s map (Layout)`, () => {
     expect(checkMap(without, CONTRIBUTING).unnamed).toContain(`src/${once}`);
     const bogus = contributing.replace(/^src\/\n/m, 'src/\n  no-such-file.ts   a name of nothing\n');
     expect(checkMap(bogus, CONTRIBUTING).stale.join('\n')).toContain('no-such-file.ts (in the entry of src/) does not exist');
+  });
+});
+
+const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+
+describe("docs/architecture.md's layer diagram", () => {
+  it('lists the layers of test/architecture.test.ts (LAYERS), top first', () => {
+    const source = readFileSync(join(ROOT, 'test/architecture.test.ts'), 'utf8');
+    const declared = /const LAYERS[^=]*=\s*\[([\s\S]*?)\n\];/.exec(source)?.[1] ?? '';
+    const layers = [...declared.matchAll(/\[([^\]]*)\]/g)].map((layer) => [...layer[1]!.matchAll(/'([^']+)'/g)].map((name) => name[1]!));
+    expect(layers.length).toBeGreaterThan(5);
+    const [diagram] = textBlocks(sectionOf(architecture, 'The layers'));
+    const drawn: string[][] = [[]];
+    for (const { text } of diagram ?? []) {
+      if (/^\s*│\s*$/.test(text)) drawn.push([]);
+      // A row's names: the list it starts with at column 0 to 2, comma-separated (a trailing comma
+      // goes on to the next row); a row indented deeper continues a description.
+      const names = /^ {0,2}((?:[\w.-]+(?:\.ts|\/),\s*)*[\w.-]+(?:\.ts|\/))/.exec(text)?.[1] ?? '';
+      drawn.at(-1)!.push(...names.split(/,\s*/).filter(Boolean).map((name) => name.replace(/\/$/, '')));
+    }
+    // The order inside a layer is the drawing's own.
+    const sorted = (rows: string[][]) => rows.map((row) => [...row].sort());
+    expect(sorted(drawn), 'the layers drawn (between │ lines), top first, against LAYERS').toEqual(sorted(layers));
   });
 });
