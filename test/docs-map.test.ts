@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -20,6 +21,8 @@ import { describe, expect, it } from 'vitest';
  *     read from each enclosing folder up to the root (`events/intake.ts` in routes/'s entry is
  *     src/events/intake.ts); a name found nowhere is a stale name.
  * - architecture.md's layer diagram lists the layers of test/architecture.test.ts's LAYERS, in order.
+ * - architecture.md's list of Yoga plugins is the plugins yoga.ts registers, in order (read from
+ *   the source: see yogaPlugins).
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -181,5 +184,115 @@ describe("docs/architecture.md's layer diagram", () => {
     // The order inside a layer is the drawing's own.
     const sorted = (rows: string[][]) => rows.map((row) => [...row].sort());
     expect(sorted(drawn), 'the layers drawn (between │ lines), top first, against LAYERS').toEqual(sorted(layers));
+  });
+});
+
+// --- yoga.ts's plugins -------------------------------------------------------------------------
+
+/** Every function of src/ by name (declarations and `const name = (...) =>`), with its file. */
+function functionsOfSrc(): Map<string, { file: string; node: ts.FunctionLikeDeclaration }> {
+  const functions = new Map<string, { file: string; node: ts.FunctionLikeDeclaration }>();
+  for (const file of sourceFiles('src/')) {
+    const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionDeclaration(node) && node.name) functions.set(node.name.text, { file, node });
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isArrowFunction(node.initializer)) {
+        functions.set(node.name.text, { file, node: node.initializer });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return functions;
+}
+
+/**
+ * Where a list of plugins named by a property comes from: the values of the properties called
+ * `property` written inside the function `in`, in source order (several when the function picks one:
+ * trusted documents or persisted queries; a limit or none).
+ */
+const GROUPS: Record<string, { in: string; property: string }> = {
+  // The start: the list createYoga is given.
+  'createYoga.plugins': { in: 'createGatewayYoga', property: 'plugins' },
+  // YogaOptions, as gateway.ts fills them.
+  'options.routes': { in: 'createGateway', property: 'routes' },
+  'options.watchers': { in: 'createGateway', property: 'watchers' },
+  'options.plugins': { in: 'createGateway', property: 'plugins' },
+  'auth.plugins': { in: 'createCallerAuth', property: 'plugins' },
+  'persisted.plugins': { in: 'persistedDocuments', property: 'plugins' },
+  'perClient.plugins': { in: 'clientRateLimit', property: 'plugins' },
+};
+
+/**
+ * The plugins yoga.ts registers, in order, each by the name it is made with: `useCORS` for
+ * `useCORS(auth.cors)`, `metrics.plugin` for a property. A call of a function of src/ whose name
+ * does not start with `use` and that returns a list (`gatewayRoutes(...)`, `incrementalDelivery()`,
+ * `queryLimitPlugins(...)`) stands for that list; so do the properties of GROUPS. Both branches of a
+ * condition count (`options.tracer ? [useTracing(...)] : []`); a plugin written inline, with no
+ * name, is left out. Anything else the test cannot read fails it, naming what.
+ */
+function yogaPlugins(): string[] {
+  const functions = functionsOfSrc();
+  const unreadable: string[] = [];
+  const propertyValues = (group: { in: string; property: string }): ts.Expression[] => {
+    const found = functions.get(group.in);
+    if (!found) {
+      unreadable.push(`no function ${group.in} in src/`);
+      return [];
+    }
+    const values: ts.Expression[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAssignment(node) && node.name.getText() === group.property) values.push(node.initializer);
+      ts.forEachChild(node, visit);
+    };
+    visit(found.node);
+    if (values.length === 0) unreadable.push(`no property ${group.property} in ${group.in}`);
+    return values;
+  };
+  const returnedList = (node: ts.FunctionLikeDeclaration): ts.ArrayLiteralExpression | undefined => {
+    if (node.body && ts.isArrayLiteralExpression(node.body)) return node.body;
+    let list: ts.ArrayLiteralExpression | undefined;
+    const visit = (child: ts.Node): void => {
+      if (ts.isFunctionLike(child)) return;
+      if (ts.isReturnStatement(child) && child.expression && ts.isArrayLiteralExpression(child.expression)) list ??= child.expression;
+      ts.forEachChild(child, visit);
+    };
+    if (node.body) ts.forEachChild(node.body, visit);
+    return list;
+  };
+  const expand = (node: ts.Expression): string[] => {
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return expand(node.expression);
+    if (ts.isArrayLiteralExpression(node)) return node.elements.flatMap((element) => (ts.isSpreadElement(element) ? expand(element.expression) : expand(element)));
+    if (ts.isConditionalExpression(node)) return [...expand(node.whenTrue), ...expand(node.whenFalse)];
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) return expand(node.left);
+    if (ts.isObjectLiteralExpression(node)) return [];
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      // `list.map(wrapper)`: the list's plugins, each wrapped.
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'map') return expand(callee.expression);
+      const name = callee.getText();
+      const found = functions.get(name);
+      const list = !name.startsWith('use') && found ? returnedList(found.node) : undefined;
+      return list ? expand(list) : [name];
+    }
+    const text = node.getText();
+    if (ts.isPropertyAccessExpression(node) && GROUPS[text]) return propertyValues(GROUPS[text]).flatMap(expand);
+    if (ts.isPropertyAccessExpression(node) || ts.isIdentifier(node)) return [text];
+    unreadable.push(`${text} (a ${ts.SyntaxKind[node.kind]})`);
+    return [];
+  };
+  const plugins = propertyValues(GROUPS['createYoga.plugins']!).flatMap(expand);
+  expect(unreadable, 'parts of the plugin list this test cannot read').toEqual([]);
+  return plugins;
+}
+
+describe("docs/architecture.md's Yoga plugins", () => {
+  it("lists every plugin yoga.ts registers, in yoga.ts's order", () => {
+    const plugins = yogaPlugins();
+    expect(plugins).toContain('useCORS');
+    // The first text block of "A query": one plugin per unindented line, its name first.
+    const [list] = textBlocks(sectionOf(architecture, 'A query'));
+    const documented = (list ?? []).filter(({ text }) => /^\S/.test(text)).map(({ text }) => text.split(/\s/)[0]!);
+    expect(documented).toEqual(plugins);
   });
 });
