@@ -15,6 +15,7 @@ const UNIT = [
   'test/bench-template.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
+  'test/docs-map.test.ts',
   'test/errors-doc.test.ts',
   'test/leak-scan.test.ts',
   'test/limits.test.ts',

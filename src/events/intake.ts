@@ -10,11 +10,12 @@ import { occurrenceKey, readEvent, type BankEvent } from './models.ts';
 export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 /**
- * POST /webhooks: the bank's event deliveries. Checks the sender (x-api-key, and an HMAC signature
- * when a signing secret is configured), reads the event, drops repeated deliveries of one occurrence
- * (the bank retries, in any order; see occurrenceKey) and publishes the rest. It answers once the
- * event is in the log (Redis, or this instance's memory while Redis is away, never more than about
- * half a second): subscribers get it after, and never hold the sender up.
+ * POST /webhooks: the bank's event deliveries. Reads the body (at most maxBytes), checks the sender
+ * (x-api-key, and an HMAC signature when a signing secret is configured), reads the event and hands
+ * it to the bus with its occurrence key: the bus tells a repeated delivery of one occurrence (the
+ * bank retries, in any order; see occurrenceKey) from a new one, which it publishes. A new event is
+ * answered once it is in the log (Redis, or this instance's memory while Redis is away, never more
+ * than about half a second): subscribers get it after, and never hold the sender up.
  */
 
 /** Where the bank delivers events (routes/webhooks.ts routes it; the reconciler files subscriptions to it). */
