@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
 export { ConfigError };
-export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/settings';
+export type { GroupMeta, SettingEntry } from '@banking-gateway/settings';
 
 /**
  * The configuration: one nested zod schema (`configSchema`) is the only place that names an
@@ -448,7 +448,6 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** `T` with the keys `K` optional: for code that builds a part of the configuration and leaves those to their defaults. */
 type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;

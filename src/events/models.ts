@@ -231,5 +231,3 @@ export function readEvent(body: unknown): EventReading {
   if (!details.success) return { ok: false, reason: issuesText(details.error, 'data') };
   return { ok: true, event: { ...base, kind, details: details.data } as BankEvent };
 }
-
-export const KNOWN_EVENT_NAMES = [...KIND_OF_NAME.keys()];

@@ -139,4 +139,3 @@ export function accountsApi(call: Caller) {
     balanceHistory: (page: PageRequest) => call(accountEndpoints.balanceHistory, { query: pageQuery(page) }),
   };
 }
-export type AccountsApi = ReturnType<typeof accountsApi>;

@@ -362,4 +362,3 @@ export function beneficiariesApi(call: Caller) {
       }),
   };
 }
-export type BeneficiariesApi = ReturnType<typeof beneficiariesApi>;

@@ -181,4 +181,3 @@ export function cardholdersApi(call: Caller) {
       call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: key(idempotencyKey) }),
   };
 }
-export type CardholdersApi = ReturnType<typeof cardholdersApi>;

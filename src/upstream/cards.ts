@@ -293,4 +293,3 @@ export function cardsApi(call: Caller) {
       }),
   };
 }
-export type CardsApi = ReturnType<typeof cardsApi>;

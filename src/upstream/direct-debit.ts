@@ -11,7 +11,6 @@ import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty,
  */
 
 export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
-export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 
 
 /** Absent capability reads as none: no clearing systems, no payment methods, no direct debit. */
@@ -130,4 +129,3 @@ export function directDebitApi(call: Caller) {
       }),
   };
 }
-export type DirectDebitApi = ReturnType<typeof directDebitApi>;

@@ -14,7 +14,6 @@ export type ConversionSchedule = (typeof CONVERSION_SCHEDULES)[number];
 export const QUOTE_TYPES = ['payout', 'conversion'] as const;
 export type QuoteType = (typeof QUOTE_TYPES)[number];
 export const CONVERSION_STATUSES = ['PROCESSING', 'SCHEDULED', 'SETTLED', 'CANCELLED', 'OVERDUE'] as const;
-export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
 /** The generate response spells lock periods its own way (MIN_15 for 15_mins); both mean one thing. */
 const LOCK_PERIOD_SPELLINGS: Record<string, LockPeriod> = {
@@ -197,4 +196,3 @@ export function fxApi(call: Caller) {
     conversions: () => call(fxEndpoints.conversionList),
   };
 }
-export type FxApi = ReturnType<typeof fxApi>;

@@ -48,4 +48,3 @@ export function kycApi(call: Caller) {
     rfiResponseLink: async (cardholderId: string) => (await call(kycEndpoints.rfiRespond, cardholder(cardholderId))).kycLink,
   };
 }
-export type KycApi = ReturnType<typeof kycApi>;

@@ -8,7 +8,6 @@ import { countryCode, currencyCode, decimal, moneyOf, optionalText, orEmpty, orE
 /** Document 2, sections 2.9, 2.10 and 4.5: the business's own profile and its account RFIs. */
 
 export const RFI_ANSWER_TYPES = ['TEXT', 'ATTACHMENT', 'IDENTITY_DOCUMENT', 'LIVENESS', 'ADDRESS'] as const;
-export type RfiAnswerType = (typeof RFI_ANSWER_TYPES)[number];
 
 const businessAddress = camelObject({
   country_code: orNull(countryCode),
@@ -115,4 +114,3 @@ export function onboardingApi(call: Caller) {
     rfis: () => call(onboardingEndpoints.rfis),
   };
 }
-export type OnboardingApi = ReturnType<typeof onboardingApi>;

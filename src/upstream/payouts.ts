@@ -123,4 +123,3 @@ export function payoutsApi(call: Caller) {
     upcoming: () => call(payoutEndpoints.upcoming),
   };
 }
-export type PayoutsApi = ReturnType<typeof payoutsApi>;

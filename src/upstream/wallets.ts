@@ -103,4 +103,3 @@ export function walletsApi(call: Caller) {
       }),
   };
 }
-export type WalletsApi = ReturnType<typeof walletsApi>;

@@ -132,7 +132,6 @@ export const webhookWriteAnswerModel = z.object({
   message: optionalText,
   status: z.string().refine((status) => status.toLowerCase() === 'success', 'must be SUCCESS on a successful answer'),
 });
-export type WebhookWriteAnswer = z.output<typeof webhookWriteAnswerModel>;
 
 /** Webhook management reads are never kept by the record cache, and its writes change no record it keeps. */
 const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>, effect: 'read' | 'write') =>
@@ -242,7 +241,6 @@ export function webhooksApi(call: Caller, catalogues: TtlCache<WebhookCatalogueE
       call(webhookEndpoints.unsubscribe, { body: identityBody(identity), idempotencyKey: key(idempotencyKey) }),
   };
 }
-export type WebhooksApi = ReturnType<typeof webhooksApi>;
 
 /** The record of `identity` in a list of subscriptions, if there is one. */
 export function findSubscription(
