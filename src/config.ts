@@ -97,7 +97,7 @@ const auditDestination = z
   .meta({ rule: '`stdout`, `off` or a file path' });
 
 /** AUDIT_LOG, read: where audit records go besides the Redis Stream. */
-export type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'file'; path: string };
+type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'file'; path: string };
 
 /** OTEL_EXPORTER_OTLP_HEADERS as the OTLP exporter reads it (the OpenTelemetry SDK's format). */
 const otlpHeaders = z
@@ -116,7 +116,7 @@ function trustedManifestOf(setting: string | undefined): string | undefined {
 }
 
 /** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
-export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
 /** The bank the gateway calls: where it is, who the gateway is to it, and how long one attempt may take. */
 const bankSettings = {

@@ -16,7 +16,7 @@ import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetConfig } from './ret
  * - webhooks: Document 3's webhook management.
  * - direct-debit: Document 3's direct debit family, on its own base address.
  */
-export const FAMILIES = ['banking', 'auth', 'issuing', 'webhooks', 'direct-debit'] as const;
+const FAMILIES = ['banking', 'auth', 'issuing', 'webhooks', 'direct-debit'] as const;
 export type UpstreamFamily = (typeof FAMILIES)[number];
 
 const FAMILY_OF: Record<HeaderSet, UpstreamFamily> = {

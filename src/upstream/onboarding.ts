@@ -48,7 +48,7 @@ const accountDetails = camelObject({
 /** Section 2.9 says only "array"; the items are read as people objects {id, first_name, last_name, role, email}, as the sandbox sends them. */
 const representative = camelObject({ id: optionalText, first_name: optionalText, last_name: optionalText, role: optionalText, email: optionalText });
 
-export const userProfileModel = camelObject({
+const userProfileModel = camelObject({
   id: z.string().min(1),
   status: optionalText,
   entity_type: optionalText,
@@ -83,7 +83,7 @@ const question = camelObject({
 const rfiRequest = camelObject({ created_at: orNull(upstreamDateTime), updated_at: orNull(upstreamDateTime), questions: orEmpty(question) });
 export type RfiRequest = z.output<typeof rfiRequest>;
 
-export const accountRfiModel = camelObject({
+const accountRfiModel = camelObject({
   id: z.string().min(1),
   account_id: optionalText,
   type: z.string(),
