@@ -29,7 +29,7 @@ import { TtlCache } from './ttl-cache.ts';
  * State shared by every request of one runtime: what the record cache cannot hold (its reads are
  * per bank user), such as the program-wide webhook catalogue. Each domain that needs one adds it here.
  */
-export function createSharedState(productId: string) {
+function createSharedState(productId: string) {
   return {
     /** The webhook catalogue per program: reference data, 5 minutes. */
     webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
@@ -37,16 +37,16 @@ export function createSharedState(productId: string) {
     programCode: productId,
   };
 }
-export type SharedState = ReturnType<typeof createSharedState>;
+type SharedState = ReturnType<typeof createSharedState>;
 
 /** The connection pools: the main base address, and Document 3's direct debit base (often the same). */
-export interface UpstreamClients {
+interface UpstreamClients {
   main: UpstreamClient;
   directDebit: UpstreamClient;
 }
 
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-export function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
+function createUpstream(clients: UpstreamClients, auth: TokenSource, shared: SharedState, scope: CallScope = {}) {
   const client = clients.main;
   const call = bindCaller(client, auth, scope);
   return {
@@ -72,7 +72,7 @@ export function createUpstream(clients: UpstreamClients, auth: TokenSource, shar
 export type Upstream = ReturnType<typeof createUpstream>;
 
 /** Who the upstream calls of one request act for, and by when they must be done. */
-export interface RequestScope extends CallScope {
+interface RequestScope extends CallScope {
   /** A caller's own upstream token (passthrough, or a bearer sent in mode none): forwarded as is. */
   callerToken?: string | undefined;
   /**
