@@ -1,6 +1,5 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { preset as clientPreset } from '@graphql-codegen/client-preset';
-import type { Types } from '@graphql-codegen/plugin-helpers';
 import { printSchema } from 'graphql';
 import { buildSchema } from './src/schema/index.ts';
 
@@ -20,7 +19,7 @@ const TRUSTED_DOCUMENTS = 'schema/trusted-documents.json';
  * (`__meta__.hash`, "sha256:<hex>" of the normalised text) and the preset writes the id → text
  * manifest beside them; that manifest goes to schema/ instead, where the gateway reads it.
  */
-const clientWithTrustedDocuments: Types.OutputPreset = {
+const clientWithTrustedDocuments: typeof clientPreset = {
   ...clientPreset,
   buildGeneratesSection: async (options) =>
     (await clientPreset.buildGeneratesSection(options)).map((output) =>

@@ -25,7 +25,7 @@ const DAY_MS = 86_400_000;
 
 export const benchApiKey = (index: number): string => `bench-authorization-key-${index}-0123456789abcdef`;
 
-export function benchApiKeys(): ApiKeyConfig[] {
+function benchApiKeys(): ApiKeyConfig[] {
   return Array.from({ length: CONFIGURED_API_KEYS }, (_, i) => ({
     name: `bench-${i + 1}`,
     sha256: sha256Hex(benchApiKey(i + 1)),

@@ -19,8 +19,6 @@ import { spreadOf, type Spread } from './stats.ts';
 /** process.cpuUsage counts whole microseconds: no difference finer than that is seen. */
 const CLOCK_MS = 0.001;
 
-export type { Spread };
-
 export interface ScreenScopeCost {
   name: string;
   /** Runs of each schema, after the warm-up. */

@@ -32,7 +32,7 @@ const CHILD_PATH = fileURLToPath(new URL('./bare-yoga-child.ts', import.meta.url
  * upstream config bench/gateway-child.ts builds): as many connections as the concurrency ceiling
  * (UPSTREAM_MAX_CONCURRENCY), its keep-alive and timeouts, undici's default pipelining (1).
  */
-export function gatewayPoolOptions(sandboxUrl: string, env: NodeJS.ProcessEnv = process.env): BarePoolOptions {
+function gatewayPoolOptions(sandboxUrl: string, env: NodeJS.ProcessEnv = process.env): BarePoolOptions {
   const { timeoutMs } = sandboxUpstreamConfig({ url: sandboxUrl });
   return {
     connections: loadConfig(env).concurrency.max,
@@ -123,7 +123,7 @@ export interface AnswerCheck {
 }
 
 /** Where two answers differ in shape (keys, nulls, kinds, array lengths), or null where they do not. */
-export function shapeDifference(a: unknown, b: unknown, path = 'data'): string | null {
+function shapeDifference(a: unknown, b: unknown, path = 'data'): string | null {
   const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
   if (kind(a) !== kind(b)) return `${path}: ${kind(a)} in the gateway's answer, ${kind(b)} in the bare server's`;
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -250,7 +250,7 @@ export interface CpuMeasureOptions {
  * read from /proc before and after. Any server process: the bare Yoga one, or the gateway's for the
  * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
  */
-export async function measureScreensCpu(
+async function measureScreensCpu(
   server: { pid: number | undefined; graphqlUrl: string; startAllocations?(): Promise<void>; stopAllocations?(): Promise<number> },
   load: LoadGenerator,
   options: CpuMeasureOptions,

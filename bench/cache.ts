@@ -12,7 +12,7 @@ import { graphql, signedEvent, upstreamLog, waitForQuiet, type BenchWorld } from
  * repeated, a deposit announced by its event, a card updated through the gateway.
  */
 
-export interface CachedScreen {
+interface CachedScreen {
   name: string;
   /** Upstream calls of the first run (nothing kept yet) and of the run right after it. */
   firstCalls: number;

@@ -38,7 +38,7 @@ interface PartsRun {
 }
 
 /** One run: the time to the first complete part and to the end of the body; an error in any part, or a last part that says more follows, throws. */
-export async function timeParts(graphqlUrl: string, body: string): Promise<PartsRun> {
+async function timeParts(graphqlUrl: string, body: string): Promise<PartsRun> {
   const started = performance.now();
   const response = await request(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body });
   if (response.statusCode !== 200) throw new Error(`@defer run failed: HTTP ${response.statusCode} ${(await response.body.text()).slice(0, 500)}`);

@@ -12,14 +12,14 @@ import { waitForQuiet, type BenchWorld } from './setup.ts';
  * high-water mark, VmHWM). What `npm start` ships is one of them, marked.
  */
 
-export interface HeapConfig {
+interface HeapConfig {
   label: string;
   /** Node flags of the gateway's process. */
   flags: string[];
 }
 
 /** The candidates: the old container sizing, V8's own, and young generations of three sizes under a moderate old-space cap (and one larger cap). */
-export const HEAP_CONFIGS: HeapConfig[] = [
+const HEAP_CONFIGS: HeapConfig[] = [
   { label: 'old 128 MB, semi-space 8 MB (shipped before)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
   { label: "V8's defaults", flags: [] },
   { label: 'old 512 MB, semi-space 16 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=16'] },
@@ -28,7 +28,7 @@ export const HEAP_CONFIGS: HeapConfig[] = [
   { label: 'old 1024 MB, semi-space 64 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=64'] },
 ];
 
-export interface ScreenUnderLoad {
+interface ScreenUnderLoad {
   screen: string;
   rps: number;
   /** The gateway process's CPU (user + system) per successful operation, ms. */
@@ -52,7 +52,7 @@ export const LOADED_SCREENS = ['dashboard', 'cards screen (50 cards)', 'fx scree
 const sameFlags = (a: string[], b: string[]) => [...a].sort().join(' ') === [...b].sort().join(' ');
 
 /** Every candidate (BENCH_HEAP_CONFIGS: `;`-separated flag sets, to try others), with `npm start`'s flags added when they are none of them. */
-export function heapConfigs(): HeapConfig[] {
+function heapConfigs(): HeapConfig[] {
   const shipped = startHeapFlags();
   const tried = process.env.BENCH_HEAP_CONFIGS?.split(';').map((flags) => ({ label: flags.trim() || "V8's defaults", flags: flags.trim().split(/\s+/).filter(Boolean) }));
   if (tried) return tried.some((config) => sameFlags(config.flags, shipped)) ? tried : [...tried, { label: 'as shipped', flags: shipped }];

@@ -26,7 +26,7 @@ import { absoluteNow, SubscriberClients } from './subscriber-clients.ts';
  * gateway too: `--cpu-prof --cpu-prof-dir=DIR` profiles its flood.
  */
 
-export const INTAKE_TARGET_P99_MS = 500;
+const INTAKE_TARGET_P99_MS = 500;
 export const FLOOD_CONCURRENCY = 64;
 const FLOOD_WAVES = 20;
 const FLOOD_SUBSCRIBERS = 1_000;

@@ -77,9 +77,8 @@ export const DEFERRED_CARDS_SCREEN: BenchOperation & { firstPayloadRounds: numbe
   firstPayloadRounds: 1,
 };
 
-/** The overhead probe (one upstream call) and the subscription clients' feed. */
+/** The overhead probe (one upstream call). */
 export const ONE_CALL_BALANCES = operation('OneCallBalances').query;
-export const BANK_EVENTS_SUBSCRIPTION = operation('BankEventsFeed').query;
 
 /** The GraphQL the cards screen's extra cards are created with (a delegate holds non-personalised cards). */
 export function extraCardMutation(index: number): { query: string; variables: Record<string, unknown> } {

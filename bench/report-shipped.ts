@@ -10,7 +10,7 @@ import { ms, table, verdict } from './stats.ts';
  * gateway's own time per round of upstream calls.
  */
 
-export const SHIPPED_TARGETS = {
+const SHIPPED_TARGETS = {
   /** At concurrency 1: wall p50 over the bare floor, per round of upstream calls. */
   perRoundMs: 1,
   /** As shipped, each screen's c=50 throughput against the best heap configuration of the run. */
@@ -32,7 +32,7 @@ export const SHIPPED_TARGETS = {
  * the best configuration it had), measured by bench/heap.ts on this machine on 2026-11-27: what
  * "half the CPU" is half of.
  */
-export const CPU_BASELINE_MS: Record<string, number> = {
+const CPU_BASELINE_MS: Record<string, number> = {
   // The mean of two runs: 2.74 and 2.94; 15.11 and 14.44; 0.97 and 1.18; 1.19 and 1.36.
   dashboard: 2.84,
   'cards screen (50 cards)': 14.78,

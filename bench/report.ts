@@ -21,7 +21,7 @@ import { bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverhea
 
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
 
-export const TARGETS = {
+const TARGETS = {
   wallRatio: 1.1,
   /** Gateway overhead at p50 over the direct call at concurrency 1 (the load level's is issue 30's, in report-shipped.ts). */
   overheadP50Ms: { single: 1 },
@@ -70,14 +70,14 @@ export interface RunResults {
   memory: MemoryReport;
 }
 
-export const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
+const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
 /** The memory phase of each half of the subscription measure. */
 export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: number): string =>
   stage === 'gateway'
     ? `subscriptions: gateway, ${subscribers} clients`
     : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
 /** The gateway's subscription phase only. */
-export const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
+const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
 
 
 const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
@@ -499,7 +499,7 @@ const fineSigned = (value: number): string => `${value >= 0 ? '+' : '−'}${fine
 const micro = (ms: number): number => Math.round(ms * 1000);
 
 /** A difference of medians this close to the A-vs-A floor is not told apart from chance. */
-export const NOISE_MULTIPLE = 2;
+const NOISE_MULTIPLE = 2;
 
 /** What the checks add to one screen: its difference of medians, counted as 0 when negative. */
 const checksCost = (s: ScreenScopeCost): number => Math.max(0, s.difference);

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
 
 export { ConfigError };
-export type { GroupMeta, SettingEntry, SettingMeta } from '@banking-gateway/settings';
+export type { GroupMeta, SettingEntry } from '@banking-gateway/settings';
 
 /**
  * The configuration: one nested zod schema (`configSchema`) is the only place that names an
@@ -97,7 +97,7 @@ const auditDestination = z
   .meta({ rule: '`stdout`, `off` or a file path' });
 
 /** AUDIT_LOG, read: where audit records go besides the Redis Stream. */
-export type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'file'; path: string };
+type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'file'; path: string };
 
 /** OTEL_EXPORTER_OTLP_HEADERS as the OTLP exporter reads it (the OpenTelemetry SDK's format). */
 const otlpHeaders = z
@@ -116,7 +116,7 @@ function trustedManifestOf(setting: string | undefined): string | undefined {
 }
 
 /** The origin `npm run example:web` serves the example app from (Vite's port, see examples/web). */
-export const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+const EXAMPLE_WEB_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
 /** The bank the gateway calls: where it is, who the gateway is to it, and how long one attempt may take. */
 const bankSettings = {
@@ -448,7 +448,6 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** `T` with the keys `K` optional: for code that builds a part of the configuration and leaves those to their defaults. */
 type WithDefaults<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;

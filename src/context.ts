@@ -35,7 +35,7 @@ export interface GatewayContext {
 }
 
 /** Which webhook subscriptions are the gateway's own (events/webhook-reconciler.ts), and where they deliver. */
-export interface GatewayWebhooks {
+interface GatewayWebhooks {
   owns(identity: WebhookSubscriptionIdentity): boolean;
   readonly deliveryUrl: string | null;
 }

@@ -195,7 +195,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const server = createGatewayServer({
     yoga,
     auth,
-    resilience,
     maxBodyBytes: limits.maxBodyBytes,
     socketDocuments: persisted.forSocket,
     upstream,

@@ -17,7 +17,7 @@ import type { BreakerState } from './upstream/observer.ts';
  * that is not `essential` (default: essential) makes the answer `degraded` but still 200: the
  * instance serves what it can and should stay in rotation.
  */
-export interface ReadinessPart {
+interface ReadinessPart {
   ok: boolean;
   detail: string;
   essential?: boolean;
@@ -51,7 +51,7 @@ export interface ReadinessTiming {
   probeReuseMs: number;
 }
 
-export const DEFAULT_READINESS_TIMING: ReadinessTiming = { recentAnswerMs: 10_000, probeReuseMs: 5_000 };
+const DEFAULT_READINESS_TIMING: ReadinessTiming = { recentAnswerMs: 10_000, probeReuseMs: 5_000 };
 
 const probes = new WeakMap<UpstreamRuntime, { at: number; result: Promise<ReadinessPart> }>();
 

@@ -65,7 +65,7 @@ export function createLogger(level: LogLevel = 'info', destination?: { write(lin
 export const silentLogger: Logger = pino({ level: 'silent' });
 
 /** How often one kind of caller mistake is logged again while it keeps coming. */
-export const REPEAT_LOG_INTERVAL_MS = 60_000;
+const REPEAT_LOG_INTERVAL_MS = 60_000;
 
 /**
  * A log that a caller cannot flood: each key (a kind of mistake) is logged the first time, then at

@@ -95,12 +95,12 @@ export type Role = keyof typeof ROLES;
 
 export const ROLE_NAMES = Object.keys(ROLES) as Role[];
 
-export function isRole(value: string): value is Role {
+function isRole(value: string): value is Role {
   return Object.hasOwn(ROLES, value);
 }
 
 /** The role a cardholder-bound caller holds: a binding caps whatever else it was given at this role's permissions. */
-export const CARDHOLDER_ROLE: Role = 'cardholder';
+const CARDHOLDER_ROLE: Role = 'cardholder';
 
 /** `permissions` with every permission they imply. */
 export function withImplied(permissions: Iterable<Permission>): Set<Permission> {

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallerAuth } from './auth/index.ts';
-import type { ResilienceConfig } from './config.ts';
 import { WEBHOOK_PATH } from './events/intake.ts';
 import type { Logger } from './logger.ts';
 import type { SocketDocuments } from './security/persisted-queries.ts';
@@ -14,7 +13,6 @@ type GatewayYoga = ReturnType<typeof createGatewayYoga>;
 export interface GatewayServerOptions {
   yoga: GatewayYoga;
   auth: CallerAuth;
-  resilience: ResilienceConfig;
   /** The largest request body or WebSocket message accepted. */
   maxBodyBytes: number;
   /** How a WebSocket operation names its document: text, or a persisted hash (security/limits.ts). */

@@ -22,7 +22,7 @@ import type { Logger } from './logger.ts';
 export const LEGACY_PROTOCOL = 'graphql-ws';
 
 /** As Yoga's SSE ping and graphql-ws's own pings: well inside the 30 s a subscriptions-transport-ws client waits for one. */
-export const DEFAULT_KEEP_ALIVE_MS = 12_000;
+const DEFAULT_KEEP_ALIVE_MS = 12_000;
 
 /** graphql-ws's wait for connection_init (connectionInitWaitTimeout). */
 const INIT_TIMEOUT_MS = 3_000;

@@ -74,7 +74,7 @@ export interface YogaOptions {
 }
 
 /** A caller's x-request-id is kept when it is a plausible id; otherwise the gateway makes one. */
-export function requestIdOf(request: Request): string {
+function requestIdOf(request: Request): string {
   const given = request.headers.get('x-request-id');
   return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }

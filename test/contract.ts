@@ -28,7 +28,7 @@ interface Contract {
   'x-events': Record<string, JsonSchema>;
 }
 
-export const CONTRACT_FILE = new URL('../schema/upstream-contract.json', import.meta.url);
+const CONTRACT_FILE = new URL('../schema/upstream-contract.json', import.meta.url);
 export const CONTRACT = JSON.parse(readFileSync(CONTRACT_FILE, 'utf8')) as Contract;
 export const CONTRACT_ENDPOINTS = CONTRACT['x-endpoints'];
 export const CONTRACT_EVENTS = Object.keys(CONTRACT['x-events']);

@@ -10,7 +10,7 @@ export const JWT_ISSUER = 'https://idp.test';
 export const JWT_AUDIENCE = 'banking-gateway';
 const KID = 'test-key-1';
 
-export interface SignOptions {
+interface SignOptions {
   issuer?: string;
   audience?: string;
   subject?: string | undefined;

@@ -22,7 +22,7 @@ import { record, registerSecret, registerSensitiveInput } from './leak-scan.ts';
  */
 
 /** Retries fast enough for tests; the policy itself (attempts, retry budget) is the production one. */
-export const FAST_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 };
+const FAST_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 5, maxDelayMs: 20, budgetMs: 2_000 };
 
 export interface KitOptions {
   sandbox?: SandboxOptions;

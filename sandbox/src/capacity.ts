@@ -11,16 +11,16 @@ import type { ErrorStyle, Reply } from './http.ts';
  * Unset (the default, and after a reset): no limit. The documents give no limit ("Rate limits: not
  * shown"), so this is a test control, never on by itself.
  */
-export interface CapacitySetting {
+interface CapacitySetting {
   concurrency: number | null;
   overflow: 'queue' | 'reject';
   retryAfterSeconds: number | null;
 }
 
-export const UNLIMITED: CapacitySetting = { concurrency: null, overflow: 'queue', retryAfterSeconds: null };
+const UNLIMITED: CapacitySetting = { concurrency: null, overflow: 'queue', retryAfterSeconds: null };
 
 /** What one call got: a place to be worked on (release it when answered), or a refusal to send. */
-export type Admission = { admitted: true; release(): void } | { admitted: false; reply: Reply } | { admitted: false; aborted: true };
+type Admission = { admitted: true; release(): void } | { admitted: false; reply: Reply } | { admitted: false; aborted: true };
 
 export interface Capacity {
   current(): CapacitySetting & { inFlight: number; queued: number; rejected: number };

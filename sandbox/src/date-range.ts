@@ -35,7 +35,7 @@ const textOf = (value: RawRange, key: string): string | undefined => {
  * Both or neither of the two fields, as a zod refinement step; false (with the issue added)
  * when only one is given.
  */
-export function bothOrNeither(value: RawRange, fields: RangeFields, ctx: z.RefinementCtx): boolean {
+function bothOrNeither(value: RawRange, fields: RangeFields, ctx: z.RefinementCtx): boolean {
   if ((textOf(value, fields.from) === undefined) === (textOf(value, fields.to) === undefined)) return true;
   ctx.addIssue({ code: 'custom', path: [], message: `${fields.from} and ${fields.to} must be given together` });
   return false;

@@ -17,7 +17,7 @@ import { createRandom, type Random } from './random.ts';
  * the first that applies wins (a rate fault that does not fire lets the next one try).
  */
 export const FAULT_KINDS = ['status', 'stall', 'drop', 'lose', 'contract'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;

@@ -59,7 +59,7 @@ const HEADER_SETS: Record<HeaderSetName, HeaderSet> = {
   none: { required: [], bearer: 'none', identity: [] },
 };
 
-export const INVALID_TOKEN_MESSAGE = 'Access token is missing, invalid or expired';
+const INVALID_TOKEN_MESSAGE = 'Access token is missing, invalid or expired';
 
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name.toLowerCase()];

@@ -23,7 +23,7 @@ export interface Posting {
   at: number;
 }
 
-export function insufficientFunds(currency: string): Error {
+function insufficientFunds(currency: string): Error {
   return badRequest(`Insufficient funds in ${currency} balance`);
 }
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 // The contract shows no defaults or maximum for page sizes (Document 1, section 8); these
 // are the sandbox's choice and every paged list shares them.
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 export interface Paging {
   page: number;

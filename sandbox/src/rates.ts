@@ -19,7 +19,7 @@ const UNITS_PER_USD: Readonly<Record<string, number>> = {
 export const FX_CURRENCIES = Object.keys(UNITS_PER_USD) as [string, ...string[]];
 
 /** The bank's margin: the client gets 0.4 % less than the mid rate. */
-export const SPREAD = 0.004;
+const SPREAD = 0.004;
 /** "6 significant decimals" is read as 6 decimal places: 1 USD = 0.916320 EUR. */
 const RATE_DECIMALS = 6;
 
@@ -44,7 +44,7 @@ export function midRate(source: string, destination: string): number {
 }
 
 /** Destination units per source unit, spread included. */
-export function netRate(source: string, destination: string): number {
+function netRate(source: string, destination: string): number {
   return roundHalfUp(midRate(source, destination) * (1 - SPREAD), RATE_DECIMALS);
 }
 

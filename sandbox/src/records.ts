@@ -21,14 +21,14 @@ interface EmailBase {
   time: string;
 }
 
-export interface ActivationEmail extends EmailBase {
+interface ActivationEmail extends EmailBase {
   kind: 'card_activation';
   cardId: string;
   activationCode: string;
 }
 
 /** An event told to an `n` (notification) webhook subscription (Document 3, section 4.1). */
-export interface NotificationEmail extends EmailBase {
+interface NotificationEmail extends EmailBase {
   kind: 'event_notification';
   /** The subscription's whitelisted sender, or the service's default one. */
   from: string;

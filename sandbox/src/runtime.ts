@@ -43,7 +43,7 @@ export interface RuntimeOptions {
 }
 
 /** Time from each API call's arrival to its answer: the configured default unless overridden at run time. */
-export interface Latency {
+interface Latency {
   current(): number;
   override(ms: number | null): void;
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { SandboxClock } from './clock.ts';
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   /** Unix epoch seconds. */
   expiresAt: number;

@@ -48,7 +48,7 @@ export async function subscribe(sandbox: Sandbox, url: string, names: readonly s
   }
 }
 
-export interface Received {
+interface Received {
   headers: IncomingHttpHeaders;
   /** The raw body, as signed. */
   raw: string;

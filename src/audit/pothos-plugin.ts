@@ -8,7 +8,7 @@ import { recordAttempt } from './attempts.ts';
  * it); listed first, it sees the answer the errors plugin made of a refusal or failure: a Forbidden,
  * a ValidationError, an UpstreamRejection. No library writes a GraphQL audit trail.
  */
-export class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (fieldConfig.kind !== 'Mutation') return resolver;
     return async (parent, args, context, info) => {

@@ -13,7 +13,7 @@ import { identify, reasonOf, trackDelivery, type Sink } from './sink.ts';
  */
 
 /** Where records go, besides the optional Redis Stream. */
-export type AuditDestination = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'off' };
+type AuditDestination = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'off' };
 
 export interface AuditObserver {
   /** A record was handed to `destination` ('stdout' | 'file' | 'redis'). */

@@ -11,7 +11,7 @@ import { AuthRefusal } from './refusal.ts';
  * A presented credential → who is calling, or an AuthRefusal. Pure and local: nothing here calls
  * the bank (a bank token is proven later, see bank-users.ts).
  */
-export type Authenticate = (presented: Presented) => Promise<CallerIdentity>;
+type Authenticate = (presented: Presented) => Promise<CallerIdentity>;
 
 export interface Authenticator {
   authenticate: Authenticate;

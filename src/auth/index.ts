@@ -18,8 +18,6 @@ import { useAuthentication } from './plugin.ts';
 import { AuthRefusal, closeReason, refusalError, SOCKET_CLOSE } from './refusal.ts';
 import { createRefusalLog, type RefusalObserver } from './refusal-log.ts';
 
-export { bearerToken } from './credentials.ts';
-
 /** A graphql-ws connection refused at connection_init: closed with this code and reason. */
 export interface SocketRefusal {
   code: number;
@@ -188,5 +186,3 @@ function tokenProver(check: TokenCheck): (token: string, correlationId?: string)
       throw tokenRefusal(error);
     });
 }
-
-export type { TokenCheck };

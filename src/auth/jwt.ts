@@ -9,8 +9,8 @@ import { AuthRefusal } from './refusal.ts';
  * Asymmetric algorithms only (a shared-secret HS256 token could be minted by anyone holding the
  * secret; `none` is never accepted), `exp` and `sub` required, 30 seconds of clock skew tolerated.
  */
-export const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
-export const JWT_CLOCK_TOLERANCE_SECONDS = 30;
+const JWT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+const JWT_CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface JwtSettings {
   jwksUrl: string;
@@ -24,7 +24,7 @@ export interface JwtSettings {
 
 
 /** A verified caller: the JWT's subject and what its claims let it do. */
-export interface JwtCaller {
+interface JwtCaller {
   subject: string;
   access: Access;
   /** Claim values that name no role or permission of this gateway (ignored). */

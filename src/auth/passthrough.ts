@@ -12,7 +12,7 @@ import { sha256Hex } from './api-keys.ts';
  * calls made with the token). A token revoked upstream keeps passing for at most the minute it is
  * remembered; its own calls are refused by the bank at once.
  */
-export const TOKEN_CHECK_TTL_MS = 60_000;
+const TOKEN_CHECK_TTL_MS = 60_000;
 
 export interface TokenCheck {
   /** Resolves when the bank accepts `token`; rejects with its UpstreamAuthError when it does not. */

@@ -31,7 +31,7 @@ export interface AuthPluginOptions {
  * refused token ends the subscription with an UNAUTHENTICATED error; a bank that cannot say right
  * now does not: the token was proven when the subscription started.
  */
-export function whileAccepted(
+function whileAccepted(
   source: AsyncIterable<ExecutionResult>,
   prove: () => Promise<void>,
   refused: (refusal: AuthRefusal) => GraphQLError,

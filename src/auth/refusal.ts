@@ -25,7 +25,7 @@ export class AuthRefusal extends Error {
 /** Seconds a caller should wait before retrying when a credential could not be checked. */
 const RETRY_AFTER_SECONDS = 5;
 
-export const AUTH_UNAVAILABLE = 'AUTH_UNAVAILABLE';
+const AUTH_UNAVAILABLE = 'AUTH_UNAVAILABLE';
 
 /**
  * The GraphQL error Yoga answers with: extensions.code for clients, extensions.http for the status

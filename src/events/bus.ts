@@ -16,16 +16,16 @@ import type { BankEvent } from './models.ts';
 
 export type { Delivery, PublishedEvent };
 
-export type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' };
+type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' };
 
 /** A part of /readyz (see src/health.ts): `detail` says what is wrong in words an operator can act on. */
-export interface BusHealth {
+interface BusHealth {
   ok: boolean;
   detail: string;
   [more: string]: unknown;
 }
 
-export interface SubscribeOptions extends SubscriptionOptions {
+interface SubscribeOptions extends SubscriptionOptions {
   /** Resume after this cursor: the retained events after it first, in order, then live ones. */
   after?: string | null | undefined;
 }

@@ -22,7 +22,7 @@ export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
 export const WEBHOOK_PATH = '/webhooks';
 
 /** A signature older or newer than this is refused, so a captured delivery cannot be replayed later. */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 export interface IntakeOptions {
   config: Pick<WebhookConfig, 'apiKey' | 'signingSecret' | 'maxBytes'>;

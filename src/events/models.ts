@@ -9,7 +9,7 @@ import { currencyCode, decimal, optionalText, orNull, upstreamDateTime } from '.
  * event id (`<resourceId>_<eventName>` or `<resourceId>_<STATUS>`).
  */
 
-export const envelopeModel = z.object({
+const envelopeModel = z.object({
   id: z.string().min(1, 'id must not be empty'),
   name: z.string().min(1, 'name must not be empty'),
   account_id: optionalText,
@@ -18,7 +18,7 @@ export const envelopeModel = z.object({
   created_at: orNull(upstreamDateTime),
   version: optionalText,
 });
-export type EventEnvelope = z.output<typeof envelopeModel>;
+type EventEnvelope = z.output<typeof envelopeModel>;
 
 /**
  * What tells one occurrence of an event from another. Section 2.3's ids repeat whenever a transition
@@ -35,7 +35,7 @@ export function occurrenceKey(event: Pick<BankEvent, 'name' | 'id' | 'createdAt'
 }
 
 /** The resource an event is about: the part of the id before `_<eventName>` or `_<STATUS>`. */
-export function resourceIdOf(envelope: Pick<EventEnvelope, 'id' | 'name'>): string {
+function resourceIdOf(envelope: Pick<EventEnvelope, 'id' | 'name'>): string {
   const byName = `_${envelope.name}`;
   if (envelope.id.endsWith(byName)) return envelope.id.slice(0, -byName.length);
   const cut = envelope.id.lastIndexOf('_');
@@ -231,5 +231,3 @@ export function readEvent(body: unknown): EventReading {
   if (!details.success) return { ok: false, reason: issuesText(details.error, 'data') };
   return { ok: true, event: { ...base, kind, details: details.data } as BankEvent };
 }
-
-export const KNOWN_EVENT_NAMES = [...KIND_OF_NAME.keys()];

@@ -72,8 +72,6 @@ type Scripts = {
   bankEventTrimByAge(stream: string, keepFrom: string): Promise<number>;
 };
 
-export type RedisStream = ReturnType<typeof createRedisStream>;
-
 export function createRedisStream(options: RedisStreamOptions) {
   const { commands, reader, limits, logger } = options;
   const prefix = `{${options.keyPrefix}}`;

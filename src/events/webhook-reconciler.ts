@@ -24,7 +24,7 @@ import { WEBHOOK_PATH } from './intake.ts';
  * more when fixed; a failing check once when it starts failing and once when it works again.
  */
 
-export const GATEWAY_ACTOR = 'banking-gateway';
+const GATEWAY_ACTOR = 'banking-gateway';
 
 type ManagedConfig = Pick<WebhookConfig, 'publicUrl' | 'apiKey' | 'agentCode' | 'subagentCode' | 'companyCode'>;
 
@@ -65,7 +65,7 @@ function targetOf(config: ManagedConfig): Target {
 }
 
 /** Why the gateway does not manage its subscriptions with this configuration; null when it does. */
-export function unmanagedReason(config: ManagedConfig): string | null {
+function unmanagedReason(config: ManagedConfig): string | null {
   const target = targetOf(config);
   return 'skipped' in target ? target.skipped : null;
 }
@@ -125,7 +125,7 @@ export interface WebhookReconcilerOptions {
 }
 
 /** For /readyz (see src/health.ts): not essential, so a gap makes the answer "degraded", not 503. */
-export type WebhookCoverage = {
+type WebhookCoverage = {
   ok: boolean;
   essential: false;
   detail: string;

@@ -22,7 +22,7 @@ import { describeOperation, whenExecuted, type FinalResult } from './operation-o
  */
 
 /** GraphQL attributes of the semantic conventions (still "development", so spelled out here) and the gateway's own. */
-export const GRAPHQL_ATTRIBUTES = {
+const GRAPHQL_ATTRIBUTES = {
   operationName: 'graphql.operation.name',
   operationType: 'graphql.operation.type',
   errorCount: 'gateway.graphql.error.count',

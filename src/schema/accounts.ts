@@ -30,7 +30,7 @@ const STATUS_TEXT: Record<(typeof ACCOUNT_STATUSES)[number], string> = {
   CLOSED: 'Closed for good.',
 };
 
-export const AccountStatus = builder.enumType('AccountStatus', {
+const AccountStatus = builder.enumType('AccountStatus', {
   description: 'Lifecycle of an account. CLOSED is final.',
   values: Object.fromEntries(ACCOUNT_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
 });

@@ -8,7 +8,7 @@ export function onlyFound<T>(items: (T | null)[]): T[] {
 }
 
 /** Up to this many keys, one read each; past it, the upstream's list is read first. */
-export const LIST_BATCH_THRESHOLD = 4;
+const LIST_BATCH_THRESHOLD = 4;
 
 /**
  * A loader's batch: one read per key for a few keys; for more, pages of the upstream's list (newest

@@ -36,7 +36,7 @@ const ENTITY_TYPE_TEXT: Record<(typeof ENTITY_TYPES)[number], string> = {
   PERSONAL: "A private person; companyName holds the person's full name.",
 };
 
-export const BeneficiaryEntityType = builder.enumType('BeneficiaryEntityType', {
+const BeneficiaryEntityType = builder.enumType('BeneficiaryEntityType', {
   description: 'Whether a beneficiary is a company or a private person.',
   values: Object.fromEntries(ENTITY_TYPES.map((e) => [e, { value: e, description: ENTITY_TYPE_TEXT[e] }])),
 });

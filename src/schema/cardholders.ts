@@ -25,7 +25,7 @@ const STATUS_TEXT: Record<(typeof CARDHOLDER_STATUSES)[number], string> = {
   READY: 'Passed review: cards may be issued and a wallet created.',
 };
 
-export const CardholderStatus = builder.enumType('CardholderStatus', {
+const CardholderStatus = builder.enumType('CardholderStatus', {
   description: 'Where a cardholder stands in review. A new cardholder, or one whose name changes, is PENDING until screening passes.',
   values: Object.fromEntries(CARDHOLDER_STATUSES.map((s) => [s, { value: s, description: STATUS_TEXT[s] }])),
 });
@@ -35,7 +35,7 @@ const TYPE_TEXT: Record<(typeof CARDHOLDER_TYPES)[number], string> = {
   DELEGATE: 'Acts for the business; holds non-personalized cards only, which carry the business name. Has no `individual` data.',
 };
 
-export const CardholderType = builder.enumType('CardholderType', {
+const CardholderType = builder.enumType('CardholderType', {
   description: 'Kind of cardholder. Depending on the program, one or both kinds are permitted.',
   values: Object.fromEntries(CARDHOLDER_TYPES.map((s) => [s, { value: s, description: TYPE_TEXT[s] }])),
 });

@@ -22,7 +22,7 @@ import { loaderBatch } from './loader-batch.ts';
 
 /** Document 1, section 4.5 in the graph: rates, quotes and conversions. */
 
-export const LockPeriod = builder.enumType('LockPeriod', {
+const LockPeriod = builder.enumType('LockPeriod', {
   description: 'How long a quote guarantees its rate.',
   values: {
     MINUTES_5: { value: '5_mins' as const, description: '5 minutes.' },
@@ -34,7 +34,7 @@ export const LockPeriod = builder.enumType('LockPeriod', {
   },
 });
 
-export const ConversionSchedule = builder.enumType('ConversionSchedule', {
+const ConversionSchedule = builder.enumType('ConversionSchedule', {
   description: 'When a conversion against the quote settles.',
   values: {
     IMMEDIATE: { value: 'immediate' as const, description: 'At once.' },
@@ -44,7 +44,7 @@ export const ConversionSchedule = builder.enumType('ConversionSchedule', {
   },
 });
 
-export const QuoteType = builder.enumType('QuoteType', {
+const QuoteType = builder.enumType('QuoteType', {
   description: 'What a quote may be used for; a quote serves one payout or one conversion.',
   values: {
     PAYOUT: { value: 'payout' as const, description: 'For a payout to a beneficiary.' },

@@ -26,7 +26,7 @@ import { idempotencyKeyArg, notBlank } from './mutation-inputs.ts';
 // --- Configured codes --------------------------------------------------------------------------
 
 type CodeName = 'agentCode' | 'subagentCode' | 'companyCode';
-export type WebhookCodeDefaults = Partial<Pick<WebhookConfig, CodeName>>;
+type WebhookCodeDefaults = Partial<Pick<WebhookConfig, CodeName>>;
 
 const CODE_VARIABLE: Record<CodeName, string> = {
   agentCode: 'WEBHOOK_AGENT_CODE',
@@ -60,7 +60,7 @@ const TYPE_TEXT: Record<SubscriptionType, string> = {
   NOTIFICATION: 'An e-mail for each event (`n` upstream).',
 };
 
-export const WebhookSubscriptionTypeEnum = builder.enumType('WebhookSubscriptionType', {
+const WebhookSubscriptionTypeEnum = builder.enumType('WebhookSubscriptionType', {
   description: 'How the bank tells a subscriber about an event.',
   values: Object.fromEntries(SUBSCRIPTION_TYPES.map((type) => [type, { value: type, description: TYPE_TEXT[type] }])),
 });
@@ -125,7 +125,7 @@ const WebhookSubscriptionDeleted = builder.objectRef<WebhookSubscriptionIdentity
  * A write to a subscription the gateway keeps for itself (events/webhook-reconciler.ts): changing or
  * deleting it would stop the live updates, and the gateway would file it again at its next pass.
  */
-export class GatewaySubscriptionReservedError extends Error {
+class GatewaySubscriptionReservedError extends Error {
   readonly identity: WebhookSubscriptionIdentity;
   constructor(identity: WebhookSubscriptionIdentity) {
     super(

@@ -10,7 +10,7 @@ import { refusal } from './refusal.ts';
  * HTTP 429 with Retry-After (whole seconds, at least 1) until the window ends; the extensions say
  * the same and the limit, so a client over graphql-ws or SSE, which has no status, can wait as long.
  */
-export function rateLimited(retryAfterMs: number, limit: ClientRateLimitConfig): GraphQLError {
+function rateLimited(retryAfterMs: number, limit: ClientRateLimitConfig): GraphQLError {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return refusal(
     'RATE_LIMITED',
@@ -26,7 +26,7 @@ export function rateLimited(retryAfterMs: number, limit: ClientRateLimitConfig):
  * mutations as they execute, subscriptions as they start (their events are not operations). Over
  * the limit, the operation is refused whole rather than cut short, and nothing is sent to the bank.
  */
-export function useClientRateLimit(limiter: ClientRateLimiter, limit: ClientRateLimitConfig, onRefused: () => void): Plugin {
+function useClientRateLimit(limiter: ClientRateLimiter, limit: ClientRateLimitConfig, onRefused: () => void): Plugin {
   const check = async ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void }) => {
     // The context always has it (yoga.ts); `unknown` would count every such caller as one.
     const client = (args.contextValue as { client?: string }).client ?? 'unknown';

@@ -21,7 +21,7 @@ import type { Logger } from '../logger.ts';
  */
 
 /** Whether one more operation of a client may run now. */
-export type WindowVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+type WindowVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 /** What the limiter reports, for metrics. */
 export interface ClientRateLimitObserver {
@@ -52,7 +52,7 @@ const PROBE_MS = 1_000;
  * The key a client is counted under: a hash, so a passthrough caller's bank token is never written
  * to Redis (nor kept as a key in memory).
  */
-export function countKey(client: string): string {
+function countKey(client: string): string {
   return createHash('sha256').update(client).digest('base64url').slice(0, 32);
 }
 

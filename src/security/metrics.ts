@@ -5,7 +5,7 @@ import type { ClientRateLimitObserver } from './client-rate-limit.ts';
  * Why the limits per client refused an operation. Only the window refuses: a call over its
  * client's cap of calls in flight waits instead (gateway_upstream_client_share_waits_total).
  */
-export type ClientLimitReason = 'operations_per_window';
+type ClientLimitReason = 'operations_per_window';
 
 /** The limits per client: operations refused over their window, and whether Redis counts the window. */
 export interface ClientLimitMetrics extends Required<ClientRateLimitObserver> {

@@ -38,7 +38,7 @@ import { variableErrors } from './variable-errors.ts';
  * make a single page of richly selected items look as costly as nested pages; depth has its own
  * limit. Fragments count as the fields they stand for.
  */
-export const COST_WEIGHTS = { scalarCost: 1, objectCost: 2, depthCostFactor: 1, flattenFragments: true } as const;
+const COST_WEIGHTS = { scalarCost: 1, objectCost: 2, depthCostFactor: 1, flattenFragments: true } as const;
 
 export interface OperationLimits {
   maxCost: number;
@@ -50,7 +50,7 @@ const PAGE_ARGUMENTS = new Set(['first', 'last']);
 
 type OperationArgs = Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>;
 
-export function operationLimitErrors(schema: GraphQLSchema, args: OperationArgs, limits: OperationLimits): GraphQLError[] {
+function operationLimitErrors(schema: GraphQLSchema, args: OperationArgs, limits: OperationLimits): GraphQLError[] {
   const sized = sizedOperation(schema, args);
   if (!sized) return [];
   if ('badVariables' in sized) return sized.badVariables;

@@ -138,13 +138,13 @@ export function apqHashOf(extensions: unknown): string | undefined {
 }
 
 /** A WebSocket operation's payload, as far as its document goes: its text, an APQ hash, or both. */
-export interface SocketDocumentRequest {
+interface SocketDocumentRequest {
   query?: string | undefined;
   extensions?: Record<string, unknown> | null | undefined;
 }
 
 /** The text to run (and what to do once it passed validation), or the refusal to answer with. */
-export type SocketDocument = { query: string; validated?: () => void } | GraphQLError;
+type SocketDocument = { query: string; validated?: () => void } | GraphQLError;
 
 /**
  * Persisted queries on a WebSocket, where Yoga's request hooks (and so the plugins above) never run:

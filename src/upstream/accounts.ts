@@ -28,7 +28,7 @@ const requiredFeature = camelObject({ transfer_method: transferMethod, currency:
 
 const institution = camelObject({ address: optionalText, city: optionalText, name: optionalText, zip_code: optionalText });
 
-export const accountModel = camelObject({
+const accountModel = camelObject({
   id: z.string().min(1),
   status: z.enum(ACCOUNT_STATUSES),
   account_number: z.string(),
@@ -44,10 +44,10 @@ export const accountModel = camelObject({
 });
 export type Account = z.output<typeof accountModel>;
 
-export const balanceModel = camelObject({ currency: currencyCode, available_balance: decimal, pending_amount: decimal, reserved_amount: decimal });
+const balanceModel = camelObject({ currency: currencyCode, available_balance: decimal, pending_amount: decimal, reserved_amount: decimal });
 export type Balance = z.output<typeof balanceModel>;
 
-export const accountTransactionModel = camelObject({
+const accountTransactionModel = camelObject({
   id: z.string().min(1),
   amount: decimal,
   currency: currencyCode,
@@ -58,7 +58,7 @@ export const accountTransactionModel = camelObject({
 });
 export type AccountTransaction = z.output<typeof accountTransactionModel>;
 
-export const balanceHistoryModel = camelObject({
+const balanceHistoryModel = camelObject({
   id: z.string().min(1),
   amount: decimal,
   currency: currencyCode,
@@ -139,4 +139,3 @@ export function accountsApi(call: BoundCall) {
     balanceHistory: (page: PageRequest) => call(accountEndpoints.balanceHistory, { query: pageQuery(page) }),
   };
 }
-export type AccountsApi = ReturnType<typeof accountsApi>;

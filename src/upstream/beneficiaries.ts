@@ -13,7 +13,7 @@ import { countryCode, currencyCode, optionalText, orNull, single } from './model
  */
 
 export const ENTITY_TYPES = ['COMPANY', 'PERSONAL'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
+type EntityType = (typeof ENTITY_TYPES)[number];
 
 const addressModel = camelObject({
   city: optionalText,
@@ -362,4 +362,3 @@ export function beneficiariesApi(call: BoundCall) {
       }),
   };
 }
-export type BeneficiariesApi = ReturnType<typeof beneficiariesApi>;

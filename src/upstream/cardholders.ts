@@ -13,7 +13,7 @@ import { addressModel, countryCode, noData, optionalText, orEmpty, orNull, singl
 export const CARDHOLDER_STATUSES = ['PENDING', 'READY'] as const;
 export type CardholderStatus = (typeof CARDHOLDER_STATUSES)[number];
 export const CARDHOLDER_TYPES = ['INDIVIDUAL', 'DELEGATE'] as const;
-export type CardholderType = (typeof CARDHOLDER_TYPES)[number];
+type CardholderType = (typeof CARDHOLDER_TYPES)[number];
 
 const nameModel = camelObject({ title: optionalText, first_name: optionalText, middle_name: optionalText, last_name: optionalText });
 
@@ -32,7 +32,7 @@ const individualModel = camelObject({
 });
 
 /** Section 2.4; `country_code` (nationality) is read when a bank adds it, which the document does not show. `identification` comes on list responses only. */
-export const cardholderModel = camelObject({
+const cardholderModel = camelObject({
   id: z.string().min(1),
   email: z.string(),
   status: z.enum(CARDHOLDER_STATUSES),
@@ -180,4 +180,3 @@ export function cardholdersApi(call: BoundCall) {
       call(cardholderEndpoints.delete, { query: { id }, idempotencyKey: idempotencyKey ?? undefined }),
   };
 }
-export type CardholdersApi = ReturnType<typeof cardholdersApi>;

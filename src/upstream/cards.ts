@@ -9,13 +9,13 @@ import { addressModel, anyCaseEnum, cardNumber, currencyCode, decimal, noData, o
 /** Document 2, sections 2.1-2.3 and 4.1: cards, their details and their transactions. */
 
 export const CARD_STATUSES = ['ACTIVE', 'INACTIVE', 'CLOSED'] as const;
-export type CardStatus = (typeof CARD_STATUSES)[number];
+type CardStatus = (typeof CARD_STATUSES)[number];
 /** Document 2, 4.1: GET /card filters by ACTIVE or INACTIVE only; CLOSED is not a filter value. */
 export const CARD_LIST_FILTER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type CardListFilterStatus = (typeof CARD_LIST_FILTER_STATUSES)[number];
 export const LIMIT_INTERVALS = ['PER_TRANSACTION', 'DAILY', 'WEEKLY', 'MONTHLY', 'ALL_TIME'] as const;
-export type LimitInterval = (typeof LIMIT_INTERVALS)[number];
-export type CardType = 'VIRTUAL' | 'PHYSICAL';
+type LimitInterval = (typeof LIMIT_INTERVALS)[number];
+type CardType = 'VIRTUAL' | 'PHYSICAL';
 
 /** The list says PHY where create says PHYSICAL: one spelling in the graph. */
 const cardType = anyCaseEnum(['VIRTUAL', 'PHYSICAL'], { aliases: { PHY: 'PHYSICAL' } });
@@ -24,7 +24,7 @@ const cardStatus = anyCaseEnum(CARD_STATUSES);
 const bool = orNull(z.boolean());
 
 /** The list's own camelCase spelling: `cardHashId` is the card's id. */
-export const cardModel = z.object({
+const cardModel = z.object({
   cardHashId: z.string().min(1),
   cardStatus,
   maskedCardNumber: cardNumber,
@@ -71,7 +71,7 @@ const delivery = camelObject({
 });
 
 /** Section 2.2: fields seen as null are kept, nullable, as the bank may fill them later. */
-export const cardDetailModel = camelObject({
+const cardDetailModel = camelObject({
   card_id: z.string().min(1),
   personalized: bool,
   is_personalized: bool,
@@ -123,7 +123,7 @@ const riskDetails = orEmptyObject(
   camelObject({ risk_actions_performed: orEmpty(z.string()), risk_factors: orEmpty(z.string()), three_dsecure_outcome: optionalText }),
 );
 
-export const cardTransactionModel = camelObject({
+const cardTransactionModel = camelObject({
   transaction_id: z.string().min(1),
   acquiring_institution_identifier: optionalText,
   auth_code: optionalText,
@@ -173,7 +173,7 @@ export const cardEndpoints = {
   }),
 };
 
-export interface CardLimit {
+interface CardLimit {
   amount: string;
   interval: LimitInterval;
 }
@@ -292,4 +292,3 @@ export function cardsApi(call: BoundCall) {
       }),
   };
 }
-export type CardsApi = ReturnType<typeof cardsApi>;

@@ -11,7 +11,6 @@ import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty,
  */
 
 export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
-export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 
 
 /** Absent capability reads as none: no clearing systems, no payment methods, no direct debit. */
@@ -19,7 +18,7 @@ const capability = orEmptyObject(
   camelObject({ clearing_systems: orEmpty(z.string()), payment_methods: orEmpty(z.string()), support_direct_debit: orFalse }),
 );
 
-export const globalAccountModel = camelObject({
+const globalAccountModel = camelObject({
   id: z.string().min(1),
   account_name: optionalText,
   account_number: optionalText,
@@ -35,7 +34,7 @@ export const globalAccountModel = camelObject({
 });
 export type GlobalAccount = z.output<typeof globalAccountModel>;
 
-export const mandateModel = camelObject({
+const mandateModel = camelObject({
   id: z.string().min(1),
   created_at: orNull(upstreamDateTime),
   setup_time: orNull(upstreamDateTime),
@@ -48,7 +47,7 @@ export const mandateModel = camelObject({
 });
 export type Mandate = z.output<typeof mandateModel>;
 
-export const directDebitModel = camelObject({
+const directDebitModel = camelObject({
   transaction_id: z.string().min(1),
   amount: decimal,
   created_at: upstreamDateTime,
@@ -132,4 +131,3 @@ export function directDebitApi(call: BoundCall) {
       }),
   };
 }
-export type DirectDebitApi = ReturnType<typeof directDebitApi>;

@@ -12,8 +12,6 @@ const envelopeSchema = z.object({
   data: z.unknown().optional(),
 });
 
-export type Envelope = z.infer<typeof envelopeSchema>;
-
 export type EnvelopeReading =
   | { ok: true; data: unknown; message: string | undefined }
   | { ok: false; status: number; message: string | undefined; code?: string | undefined }

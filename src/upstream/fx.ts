@@ -7,14 +7,13 @@ import { anyCaseEnum, currencyCode, decimal, orNull, single, upstreamDate, upstr
 
 /** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
 
-export const LOCK_PERIODS = ['5_mins', '15_mins', '1_hour', '4_hours', '8_hours', '24_hours'] as const;
-export type LockPeriod = (typeof LOCK_PERIODS)[number];
-export const CONVERSION_SCHEDULES = ['immediate', 'end_of_day', 'next_day', '2_days'] as const;
-export type ConversionSchedule = (typeof CONVERSION_SCHEDULES)[number];
-export const QUOTE_TYPES = ['payout', 'conversion'] as const;
+const LOCK_PERIODS = ['5_mins', '15_mins', '1_hour', '4_hours', '8_hours', '24_hours'] as const;
+type LockPeriod = (typeof LOCK_PERIODS)[number];
+const CONVERSION_SCHEDULES = ['immediate', 'end_of_day', 'next_day', '2_days'] as const;
+type ConversionSchedule = (typeof CONVERSION_SCHEDULES)[number];
+const QUOTE_TYPES = ['payout', 'conversion'] as const;
 export type QuoteType = (typeof QUOTE_TYPES)[number];
 export const CONVERSION_STATUSES = ['PROCESSING', 'SCHEDULED', 'SETTLED', 'CANCELLED', 'OVERDUE'] as const;
-export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
 /** The generate response spells lock periods its own way (MIN_15 for 15_mins); both mean one thing. */
 const LOCK_PERIOD_SPELLINGS: Record<string, LockPeriod> = {
@@ -56,7 +55,7 @@ const createdTime = z
   );
 
 
-export const rateModel = z.object({
+const rateModel = z.object({
   netExchangeRate: decimal,
   sourceCurrencyCode: currencyCode,
   destinationCurrencyCode: currencyCode,
@@ -67,7 +66,7 @@ export const rateModel = z.object({
 export type Rate = z.output<typeof rateModel>;
 
 /** One model for both quote shapes: generated (strings, MIN_15, a date) and fetched (numbers, 15_mins). */
-export const quoteModel = z.object({
+const quoteModel = z.object({
   id: z.string().min(1),
   netExchangeRate: decimal,
   expiryTime: upstreamDateTime,
@@ -84,7 +83,7 @@ export const quoteModel = z.object({
 export type Quote = z.output<typeof quoteModel>;
 
 /** Create answers with snake_case keys, get and list with camelCase: one model reads both. */
-export const conversionModel = camelKeys(
+const conversionModel = camelKeys(
   z.object({
     id: z.string().min(1),
     status: anyCaseEnum(CONVERSION_STATUSES),
@@ -197,4 +196,3 @@ export function fxApi(call: BoundCall) {
     conversions: () => call(fxEndpoints.conversionList),
   };
 }
-export type FxApi = ReturnType<typeof fxApi>;

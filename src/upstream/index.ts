@@ -31,7 +31,7 @@ import { TtlCache } from './ttl-cache.ts';
  * record cache cannot hold (its reads are per bank user), such as the webhook catalogue. Each
  * domain that needs one adds it here.
  */
-export function createProgramState(productId: string) {
+function createProgramState(productId: string) {
   return {
     /** The webhook catalogue per program: reference data, 5 minutes. */
     webhookCatalogues: new TtlCache<WebhookCatalogueEntry[]>({ ttlMs: 5 * 60_000 }),
@@ -39,16 +39,16 @@ export function createProgramState(productId: string) {
     programCode: productId,
   };
 }
-export type ProgramState = ReturnType<typeof createProgramState>;
+type ProgramState = ReturnType<typeof createProgramState>;
 
 /** The connections to the bank: the main base address, and Document 3's direct debit base (often the same). */
-export interface BankConnections {
+interface BankConnections {
   main: BankConnection;
   directDebit: BankConnection;
 }
 
 /** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-export function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
+function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
   const connection = connections.main;
   const call = bindCall(connection, auth, scope);
   return {
@@ -74,7 +74,7 @@ export function createUpstream(connections: BankConnections, auth: TokenSource, 
 export type Upstream = ReturnType<typeof createUpstream>;
 
 /** Who the upstream calls of one request act for, and by when they must be done. */
-export interface RequestScope extends CallScope {
+interface RequestScope extends CallScope {
   /** A caller's own upstream token (passthrough, or a bearer sent in mode none): forwarded as is. */
   callerToken?: string | undefined;
   /**

@@ -14,7 +14,7 @@ import { optionalText, orEmpty, orEmptyObject, single } from './models.ts';
 const textOrNull = optionalText.transform((text) => (text === null || text.trim() === '' ? null : text));
 
 /** The bank's own camelCase. */
-export const kycStatusModel = z.object({
+const kycStatusModel = z.object({
   kycStatus: z.string(),
   kycLink: textOrNull,
   documentType: optionalText,
@@ -23,7 +23,7 @@ export const kycStatusModel = z.object({
 });
 export type KycStatus = z.output<typeof kycStatusModel>;
 
-export const kycRfiModel = camelObject({
+const kycRfiModel = camelObject({
   services_declined_codes: orEmptyObject(z.object({ address: orEmpty(z.string()), document: orEmpty(z.string()) })),
   declined_reason: textOrNull,
 });
@@ -48,4 +48,3 @@ export function kycApi(call: BoundCall) {
     rfiResponseLink: async (cardholderId: string) => (await call(kycEndpoints.rfiRespond, cardholder(cardholderId))).kycLink,
   };
 }
-export type KycApi = ReturnType<typeof kycApi>;

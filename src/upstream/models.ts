@@ -120,7 +120,7 @@ export function single<T extends z.ZodType>(item: T) {
 }
 
 /** Decimal text without leading or trailing zeros that carry no value ("-0012.50" → "-12.5"). */
-export function canonicalDecimal(text: string): string {
+function canonicalDecimal(text: string): string {
   const [whole = '0', fraction = ''] = text.trim().replace(/^\+/, '').split('.');
   const sign = whole.startsWith('-') ? '-' : '';
   const digits = whole.replace('-', '').replace(/^0+(?=\d)/, '');

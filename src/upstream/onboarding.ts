@@ -8,7 +8,6 @@ import { countryCode, currencyCode, decimal, moneyOf, optionalText, orEmpty, orE
 /** Document 2, sections 2.9, 2.10 and 4.5: the business's own profile and its account RFIs. */
 
 export const RFI_ANSWER_TYPES = ['TEXT', 'ATTACHMENT', 'IDENTITY_DOCUMENT', 'LIVENESS', 'ADDRESS'] as const;
-export type RfiAnswerType = (typeof RFI_ANSWER_TYPES)[number];
 
 const businessAddress = camelObject({
   country_code: orNull(countryCode),
@@ -49,7 +48,7 @@ const accountDetails = camelObject({
 /** Section 2.9 says only "array"; the items are read as people objects {id, first_name, last_name, role, email}, as the sandbox sends them. */
 const representative = camelObject({ id: optionalText, first_name: optionalText, last_name: optionalText, role: optionalText, email: optionalText });
 
-export const userProfileModel = camelObject({
+const userProfileModel = camelObject({
   id: z.string().min(1),
   status: optionalText,
   entity_type: optionalText,
@@ -84,7 +83,7 @@ const question = camelObject({
 const rfiRequest = camelObject({ created_at: orNull(upstreamDateTime), updated_at: orNull(upstreamDateTime), questions: orEmpty(question) });
 export type RfiRequest = z.output<typeof rfiRequest>;
 
-export const accountRfiModel = camelObject({
+const accountRfiModel = camelObject({
   id: z.string().min(1),
   account_id: optionalText,
   type: z.string(),
@@ -115,4 +114,3 @@ export function onboardingApi(call: BoundCall) {
     rfis: () => call(onboardingEndpoints.rfis),
   };
 }
-export type OnboardingApi = ReturnType<typeof onboardingApi>;

@@ -11,7 +11,7 @@ import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, single, upstre
 export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const FEE_TYPES = ['OUR', 'SHA'] as const;
-export type FeeType = (typeof FEE_TYPES)[number];
+type FeeType = (typeof FEE_TYPES)[number];
 
 const status = anyCaseEnum(PAYOUT_STATUSES);
 
@@ -123,4 +123,3 @@ export function payoutsApi(call: BoundCall) {
     upcoming: () => call(payoutEndpoints.upcoming),
   };
 }
-export type PayoutsApi = ReturnType<typeof payoutsApi>;

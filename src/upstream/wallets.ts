@@ -15,7 +15,7 @@ import { currencyCode, decimal, optionalText, orNull, single, upstreamDateTime }
 const limit = orNull(decimal);
 
 /** The bank's own camelCase; each amount comes with the wallet's currency, or its own. */
-export const walletModel = z.object({
+const walletModel = z.object({
   id: z.string().min(1),
   currency: currencyCode,
   amount: decimal,
@@ -34,7 +34,7 @@ export const walletModel = z.object({
 export type Wallet = z.output<typeof walletModel> & { cardholderId: string };
 
 /** Partly camelCase, partly snake_case, as the bank sends it; each amount comes with its currency. */
-export const walletHistoryEntryModel = camelObject({
+const walletHistoryEntryModel = camelObject({
   genericSlNo: orNull(z.number().int()),
   slNo: z.union([z.string(), z.number()]).transform(String),
   wallet_id: optionalText,
@@ -103,4 +103,3 @@ export function walletsApi(call: BoundCall) {
       }),
   };
 }
-export type WalletsApi = ReturnType<typeof walletsApi>;

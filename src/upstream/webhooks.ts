@@ -30,7 +30,7 @@ const MASK = '••••••••';
 const MIN_LENGTH_TO_SHOW_TAIL = 12;
 
 /** `••••••••abcd`: the last 4 characters of a key of 12 or more, nothing of a shorter one. */
-export function maskApiKey(key: string): string {
+function maskApiKey(key: string): string {
   return key.length >= MIN_LENGTH_TO_SHOW_TAIL ? `${MASK}${key.slice(-4)}` : MASK;
 }
 
@@ -58,7 +58,7 @@ export function carriesApiKey(subscription: WebhookSubscription, key: string): b
  * as a Date.
  */
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-export const httpDate = z
+const httpDate = z
   .string()
   .trim()
   .regex(HTTP_DATE, 'must be an HTTP-date, e.g. "Sat, 21 Nov 2026 10:00:00 GMT"')
@@ -75,7 +75,7 @@ export const httpDate = z
 const integer = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'must be an integer').transform(Number)]);
 
 /** Section 2.2, one entry of Get All Webhooks. */
-export const webhookCatalogueEntryModel = camelObject({ event_name: z.string().min(1), event_description: optionalText, program_code: z.string().min(1) });
+const webhookCatalogueEntryModel = camelObject({ event_name: z.string().min(1), event_description: optionalText, program_code: z.string().min(1) });
 export type WebhookCatalogueEntry = z.output<typeof webhookCatalogueEntryModel>;
 
 /** The five fields that identify a subscription (one per event name and set of codes). */
@@ -110,7 +110,7 @@ const subscriptionRecord = camelObject({
 export type WebhookSubscription = Omit<z.output<typeof subscriptionRecord>, 'xApiKey'> & { maskedApiKey: string | null };
 
 /** The key is masked on the way in; an empty url, sender or key is none. */
-export const webhookSubscriptionModel = subscriptionRecord.transform(({ xApiKey, ...record }): WebhookSubscription => {
+const webhookSubscriptionModel = subscriptionRecord.transform(({ xApiKey, ...record }): WebhookSubscription => {
   const key = xApiKey || null;
   const subscription: WebhookSubscription = {
     ...record,
@@ -128,11 +128,10 @@ const catalogueModel = z
   .transform((body) => body.data);
 
 /** What subscribe, update and delete answer: `{ message, status: "SUCCESS" }`. */
-export const webhookWriteAnswerModel = z.object({
+const webhookWriteAnswerModel = z.object({
   message: optionalText,
   status: z.string().refine((status) => status.toLowerCase() === 'success', 'must be SUCCESS on a successful answer'),
 });
-export type WebhookWriteAnswer = z.output<typeof webhookWriteAnswerModel>;
 
 /** Webhook management reads are never kept by the record cache, and its writes change no record it keeps. */
 const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>, effect: 'read' | 'write') =>
@@ -242,7 +241,6 @@ export function webhooksApi(call: BoundCall, catalogues: TtlCache<WebhookCatalog
       call(webhookEndpoints.unsubscribe, { body: identityBody(identity), idempotencyKey: key(idempotencyKey) }),
   };
 }
-export type WebhooksApi = ReturnType<typeof webhooksApi>;
 
 /** The record of `identity` in a list of subscriptions, if there is one. */
 export function findSubscription(

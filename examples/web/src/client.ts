@@ -6,7 +6,7 @@ import { Client, cacheExchange, fetchExchange, type Exchange } from 'urql';
 import { GATEWAY_URL, TRUSTED_DOCUMENTS, WS_URL } from './config.ts';
 
 /** The id codegen's client preset gives every document (`sha256:<hex>`), the key of the manifest. */
-export function documentId(document: TypedDocumentNode<unknown, never> | object): string {
+function documentId(document: TypedDocumentNode<unknown, never> | object): string {
   const hash = (document as { __meta__?: { hash?: string } }).__meta__?.hash;
   if (hash === undefined) throw new Error('a document without an id: run npm run codegen');
   return hash;

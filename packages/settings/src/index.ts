@@ -5,5 +5,5 @@
  * way; it depends on neither. The sandbox's own group is at `@banking-gateway/settings/sandbox`.
  */
 
-export { ConfigError, settingsIn, settingsObjectOf, settingsReader, type SettingEntry, type SettingsSchema } from './reader.ts';
+export { ConfigError, settingsReader, type SettingEntry, type SettingsSchema } from './reader.ts';
 export { flag, flagOr, group, groupAs, httpUrl, int, list, oneOf, oneOfOr, setting, text, textOr, unsetIfEmpty, type GroupMeta, type GroupSettings, type SettingMeta } from './rules.ts';

@@ -17,7 +17,7 @@ export interface SettingEntry {
 }
 
 /** The object of settings a schema reads: the schema itself, or the object a view is read from. */
-export function settingsObjectOf(schema: z.ZodType): z.ZodObject | undefined {
+function settingsObjectOf(schema: z.ZodType): z.ZodObject | undefined {
   if (schema instanceof z.ZodObject) return schema;
   if (schema instanceof z.ZodPipe && schema.in instanceof z.ZodObject) return schema.in;
   return undefined;

@@ -9,7 +9,7 @@ import { EVENT_VERSION, eventId, type EventName } from './catalogue.ts';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the domains
 export interface EventPayloads {}
 
-export type EventData<N extends EventName> = N extends keyof EventPayloads ? EventPayloads[N] : never;
+type EventData<N extends EventName> = N extends keyof EventPayloads ? EventPayloads[N] : never;
 
 /** Section 2.3: what every delivery carries. */
 export interface WebhookEvent {

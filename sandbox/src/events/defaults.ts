@@ -24,7 +24,7 @@ export type EventDefault = { data(subject: EventSubject): object } & (
 );
 
 /** The records the resource id of an event must name. */
-export interface EventRecord {
+interface EventRecord {
   /** As messages name it: `card`. */
   noun: string;
   has(store: SandboxStore, id: string): boolean;

@@ -20,7 +20,7 @@ export interface DeliveryAttempt {
 }
 
 /** A `w` subscription as it was when the event fired. */
-export interface DeliveryTarget {
+interface DeliveryTarget {
   /** Deliveries to the same key go one at a time, in the order they were queued. */
   key: string;
   url: string;
@@ -61,7 +61,7 @@ interface Pending {
 }
 
 /** `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`. */
-export function webhookSignature(secret: string, timestamp: string, body: string): string {
+function webhookSignature(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 

@@ -13,7 +13,7 @@ import type { Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';
 
 /** The gateway's own attributes of an attempt span (the HTTP ones are the semantic conventions'). */
-export const UPSTREAM_ATTRIBUTES = {
+const UPSTREAM_ATTRIBUTES = {
   endpoint: 'gateway.upstream.endpoint',
   attempt: 'gateway.upstream.attempt',
   requestId: 'gateway.upstream.request_id',

@@ -33,7 +33,7 @@ function contractError(issues: ContractIssue[], details: UpstreamErrorDetails, l
 }
 
 /** zod issues → dotted paths into the whole body (`data[0].field`), as an operator would look for them. */
-export function contractIssues(error: z.ZodError): ContractIssue[] {
+function contractIssues(error: z.ZodError): ContractIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), 'data'),
     message: issue.message,

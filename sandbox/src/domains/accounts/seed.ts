@@ -13,7 +13,7 @@ interface DemoAccount extends LedgerAccount {
 }
 
 /** Fixed ids, so documentation, tests and the gateway's examples can name them. */
-export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { id: 'acc_demo_usd', country: 'US', currency: 'USD', label: 'USD Operating', methods: ['LOCAL', 'SWIFT'], openedDaysAgo: 500, openingBalance: 185_000 },
   { id: 'acc_demo_eur', country: 'DE', currency: 'EUR', label: 'EUR Collections', methods: ['LOCAL', 'SWIFT'], openedDaysAgo: 420, openingBalance: 96_000 },
   { id: 'acc_demo_gbp', country: 'GB', currency: 'GBP', label: 'GBP Payroll', methods: ['LOCAL'], openedDaysAgo: 300, openingBalance: 54_000 },

@@ -39,7 +39,7 @@ export interface Account {
   iban: string | null;
 }
 
-export interface AccountTransaction {
+interface AccountTransaction {
   amount: number;
   create_time: string;
   description: string;

@@ -20,7 +20,7 @@ export const BANK_COUNTRIES: readonly string[] = [
 ];
 
 /** Address countries beyond the bank country list. */
-export const ADDRESS_ONLY_COUNTRIES: readonly string[] = [
+const ADDRESS_ONLY_COUNTRIES: readonly string[] = [
   'AF', 'AN', 'AQ', 'AX', 'BI', 'BQ', 'BV', 'CC', 'CD', 'CX', 'EH', 'ER', 'GP', 'GS', 'GU', 'HM', 'HT', 'IO',
   'IQ', 'KM', 'ML', 'MZ', 'NF', 'NR', 'NU', 'PN', 'SD', 'SJ', 'SO', 'SS', 'SX', 'TK', 'TM', 'UM', 'VE', 'VI',
   'YE',

@@ -14,7 +14,7 @@ const NO_ROUTING = { account_routing_type1: null, account_routing_value1: null }
  * Singapore LOCAL one (sort code, bank code) and a German SWIFT one (IBAN). Each passes the
  * rules of its combination. Names and banks are fictional.
  */
-export const DEMO_BENEFICIARIES: readonly DemoBeneficiary[] = [
+const DEMO_BENEFICIARIES: readonly DemoBeneficiary[] = [
   {
     id: 'ben_demo_us',
     addedDaysAgo: 120,

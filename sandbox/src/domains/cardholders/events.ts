@@ -29,7 +29,7 @@ export interface CardholderData {
   type: CardholderType;
 }
 
-export interface CardholderDeletedData {
+interface CardholderDeletedData {
   cardholder_id: string;
   deleted: true;
 }

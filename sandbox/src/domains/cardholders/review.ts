@@ -10,7 +10,7 @@ import type { CardholderRecord } from './types.ts';
  * sandbox's choice; the document shows none.
  */
 export const REVIEW_CARDHOLDER = 'cardholder.review';
-export const REVIEW_DELAY_MS = 10 * 60_000;
+const REVIEW_DELAY_MS = 10 * 60_000;
 
 export function startScreening(store: SandboxStore, cardholder: CardholderRecord, at: number): void {
   scheduleJob(store, { kind: REVIEW_CARDHOLDER, subjectId: cardholder.id, at: at + REVIEW_DELAY_MS });

@@ -27,7 +27,7 @@ const employerSchema = z.object({
 });
 
 /** Given whole: date_of_birth, name and address are required whenever individual is sent. */
-export const individualSchema = z.object({
+const individualSchema = z.object({
   date_of_birth: dayParam,
   name: nameSchema,
   address: addressSchema,

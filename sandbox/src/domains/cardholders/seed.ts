@@ -14,7 +14,7 @@ interface DemoCardholder {
 }
 
 /** Fixed ids, so documentation, tests and the gateway's examples can name them. */
-export const DEMO_CARDHOLDERS: Readonly<Record<string, DemoCardholder>> = {
+const DEMO_CARDHOLDERS: Readonly<Record<string, DemoCardholder>> = {
   chd_demo_ava: {
     enrolledDaysAgo: 60,
     seeded: { status: 'READY', kyc: 'COMPLETED' },

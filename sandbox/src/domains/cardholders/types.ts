@@ -21,7 +21,7 @@ export interface Identification {
   type: string;
 }
 
-export interface BusinessIdentifier {
+interface BusinessIdentifier {
   country_code: string | null;
   number: string | null;
   type: string | null;

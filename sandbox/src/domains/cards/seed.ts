@@ -20,7 +20,7 @@ const merchant = (name: string, category_code: string, identifier: string): Merc
 });
 
 /** The demo physical card's activation code (README, demo data): the one e-mailed to Ava. */
-export const DEMO_ACTIVATION_CODE = '428190';
+const DEMO_ACTIVATION_CODE = '428190';
 
 const COFFEE = merchant('Blue Bottle Coffee', '5814', 'MID100000001');
 const STATIONER = merchant('Office Depot', '5943', 'MID100000002');

@@ -68,7 +68,7 @@ function allowed(card: CardRecord, attempt: Attempt): boolean {
 }
 
 /** Purchases that went through (APPROVED, later SETTLED). */
-export function approvedPurchases(store: SandboxStore, cardId: string): CardTransactionRecord[] {
+function approvedPurchases(store: SandboxStore, cardId: string): CardTransactionRecord[] {
   return [...store.cardTransactions.values()].filter(
     ({ cardId: owner, transaction }) => owner === cardId && transaction.transaction_type === 'PURCHASE' && transaction.status !== 'DECLINED',
   );

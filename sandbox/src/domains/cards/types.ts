@@ -92,7 +92,7 @@ export interface Merchant {
 }
 
 /** Document 2, section 2.3. */
-export interface CardTransaction {
+interface CardTransaction {
   acquiring_institution_identifier: string;
   auth_code: string | null;
   billing_amount: number;

@@ -18,7 +18,7 @@ export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 const DISPUTE_MONTHS: Readonly<Record<string, number | null>> = { US: 12, AU: 84, GB: null, CA: null, NL: 13 };
 
 /** The last instant a payout may be disputed; null when it always may. */
-export function disputeDeadline(country: string, createdAt: number): number | null {
+function disputeDeadline(country: string, createdAt: number): number | null {
   const months = DISPUTE_MONTHS[country] ?? null;
   if (months === null) return null;
   const deadline = new Date(createdAt);

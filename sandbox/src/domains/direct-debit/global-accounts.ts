@@ -19,7 +19,7 @@ export const PAYMENT_SCHEMES: Readonly<Record<string, string>> = { GB: 'BACS', U
  * The documented BSB of section 4.3's Australian row. The document names none: this is the
  * sandbox's choice, and its AU account carries it.
  */
-export const DOCUMENTED_BSB = '062-000';
+const DOCUMENTED_BSB = '062-000';
 
 type Fixture = Omit<GlobalAccount, 'account_name' | 'account_type' | 'request_id' | 'capability'> & {
   /** The connected account that holds it; default the platform (null), named DEMO_BUSINESS_NAME. */

@@ -27,7 +27,7 @@ import type { DirectDebitRecord, DirectDebitStatus, GlobalAccountRecord, Mandate
  * when their mandate is cancelled carry on ("payouts being processed can be disputed through
  * support after they settle", section 4.2).
  */
-export const ADVANCE_DIRECT_DEBIT = 'direct_debit.advance';
+const ADVANCE_DIRECT_DEBIT = 'direct_debit.advance';
 
 const HOUR_MS = 3_600_000;
 const REVIEW_ABOVE = 10_000;
@@ -35,7 +35,7 @@ const REVIEW_MS = 2 * HOUR_MS;
 const GBP_PENDING_MS = 45 * HOUR_MS;
 const PENDING_MS = 2 * HOUR_MS;
 
-export const CANCEL_RULE = 'Only PENDING GBP direct debits in the United Kingdom can be cancelled';
+const CANCEL_RULE = 'Only PENDING GBP direct debits in the United Kingdom can be cancelled';
 
 export interface DirectDebitSpec {
   id: string;
@@ -73,7 +73,7 @@ export function openDirectDebit(store: SandboxStore, spec: DirectDebitSpec): Dir
 }
 
 /** The one job of a payout: what it does depends on the status it finds. */
-export const advanceDirectDebit: JobHandler = (store, job) => {
+const advanceDirectDebit: JobHandler = (store, job) => {
   const record = store.directDebits.get(job.subjectId);
   switch (record?.status) {
     case 'NEW':

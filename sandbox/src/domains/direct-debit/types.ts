@@ -9,7 +9,7 @@ export interface GlobalAccountInstitution {
 }
 
 /** Section 2.4. Routing code types: sort_code, ach, bsb, institution_number, swift. */
-export interface RoutingCode {
+interface RoutingCode {
   type: string;
   value: string;
 }
@@ -38,7 +38,7 @@ export interface GlobalAccountRecord {
 
 /** Section 2.5 names ACTIVE only; `CANCELLED` is the sandbox's name for a cancelled mandate. */
 export const MANDATE_STATUSES = ['ACTIVE', 'CANCELLED'] as const;
-export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+type MandateStatus = (typeof MANDATE_STATUSES)[number];
 
 export interface MandateRecord {
   id: string;
@@ -58,7 +58,7 @@ export interface MandateRecord {
  * Section 3's payout statuses, plus `CANCELLED`, the sandbox's name for the state a cancelled
  * PENDING payout moves to (the document gives none).
  */
-export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
+const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
 export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
 
 /** A direct debit payout: money a creditor collects from the business under a mandate. */

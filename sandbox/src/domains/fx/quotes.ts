@@ -21,7 +21,7 @@ const LOCKS: Record<LockPeriod, { ms: number; generated: string }> = {
 const SETTLEMENT_HOUR_MS = 9 * HOUR_MS;
 
 /** The instant a schedule implies for something arranged at `now`. */
-export function conversionInstant(schedule: ConversionSchedule, now: number): number {
+function conversionInstant(schedule: ConversionSchedule, now: number): number {
   const today = startOfUtcDay(now);
   switch (schedule) {
     case 'immediate':

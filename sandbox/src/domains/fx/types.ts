@@ -28,7 +28,7 @@ export interface QuoteRecord {
 }
 
 /** processing is only ever shown in the create response. */
-export type ConversionStatus = 'SCHEDULED' | 'SETTLED';
+type ConversionStatus = 'SCHEDULED' | 'SETTLED';
 
 export interface ConversionRecord {
   id: string;

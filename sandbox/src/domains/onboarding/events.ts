@@ -36,9 +36,9 @@ export interface AccountSuspendedData {
   status: 'SUSPENDED';
 }
 
-export const RFI_TYPES = ['KYC', 'AML', 'ADDRESS', 'IDENTITY'] as const;
+const RFI_TYPES = ['KYC', 'AML', 'ADDRESS', 'IDENTITY'] as const;
 
-export interface RfiData {
+interface RfiData {
   id: string;
   type: (typeof RFI_TYPES)[number];
 }
@@ -48,7 +48,7 @@ function addressOf(profile: UserProfile): BusinessAddress {
   return { address_line1, suburb, state, postcode, country_code };
 }
 
-export function accountActiveData(profile: UserProfile): AccountActiveData {
+function accountActiveData(profile: UserProfile): AccountActiveData {
   const address = addressOf(profile);
   return {
     account_details: {
@@ -63,7 +63,7 @@ export function accountActiveData(profile: UserProfile): AccountActiveData {
 }
 
 /** The tax id is the registration number the profile holds. */
-export function accountSuspendedData(profile: UserProfile): AccountSuspendedData {
+function accountSuspendedData(profile: UserProfile): AccountSuspendedData {
   const details = profile.account_details;
   return {
     account_details: {

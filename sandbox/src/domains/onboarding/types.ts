@@ -1,6 +1,6 @@
 /** Document 2, sections 2.9 and 2.10: the business's profile and its account RFIs. */
 
-export interface Representative {
+interface Representative {
   id: string;
   first_name: string;
   last_name: string;
@@ -33,8 +33,8 @@ export interface UserProfile {
   representatives: Representative[];
 }
 
-export type Translated = Record<'en' | 'zh', string>;
-export type AnswerType = 'TEXT' | 'ATTACHMENT' | 'IDENTITY_DOCUMENT' | 'LIVENESS' | 'ADDRESS';
+type Translated = Record<'en' | 'zh', string>;
+type AnswerType = 'TEXT' | 'ATTACHMENT' | 'IDENTITY_DOCUMENT' | 'LIVENESS' | 'ADDRESS';
 
 export interface RfiQuestion {
   id: string;
@@ -49,7 +49,7 @@ export interface RfiQuestion {
   liveness?: { url: string; status: string };
 }
 
-export interface RfiRequest {
+interface RfiRequest {
   created_at: string;
   updated_at: string;
   questions: RfiQuestion[];

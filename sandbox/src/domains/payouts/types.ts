@@ -4,7 +4,7 @@ export const FEE_TYPES = ['OUR', 'SHA'] as const;
 export type FeeType = (typeof FEE_TYPES)[number];
 
 /** See lifecycle.ts for how a payout moves between them. */
-export type PayoutStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+type PayoutStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 export interface PayoutRecord {
   id: string;

@@ -11,7 +11,7 @@ export interface WalletRecord {
 
 /** txn_type values: the document's FEE and fee_SCTF, plus the sandbox's LOAD, PURCHASE, REFUND. */
 export type WalletTxnType = 'LOAD' | 'PURCHASE' | 'REFUND';
-export type WalletTxnDirection = 'CREDIT' | 'DEBIT';
+type WalletTxnDirection = 'CREDIT' | 'DEBIT';
 export type WalletTxnStatus = 'SUCCESS' | 'APPROVED';
 
 export interface WalletHistoryEntry {

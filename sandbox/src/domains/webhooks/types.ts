@@ -2,7 +2,7 @@ import type { EventName } from '../../events/catalogue.ts';
 
 /** Document 3, section 4.1 and 8: `w` webhook, `n` e-mail notification. */
 export const SUBSCRIPTION_TYPES = ['w', 'n'] as const;
-export type SubscriptionType = (typeof SUBSCRIPTION_TYPES)[number];
+type SubscriptionType = (typeof SUBSCRIPTION_TYPES)[number];
 
 /** The fields that identify a subscription: one per event and company. */
 export interface SubscriptionIdentity {
