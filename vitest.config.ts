@@ -16,6 +16,7 @@ const UNIT = [
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
   'test/docs-map.test.ts',
+  'test/docs-figures.test.ts',
   'test/errors-doc.test.ts',
   'test/leak-scan.test.ts',
   'test/limits.test.ts',

@@ -283,7 +283,7 @@ const settingGroups = z.object({
       'with `REDIS_URL`, every record also goes to the Redis Stream `audit`, shared by every instance and capped near this many records',
     ),
   }),
-  limits: groupAs('What may be asked', 'Limits checked before execution. The shipped operations reach depth 7, cost 23,198 and 199 tokens (test/limits.test.ts keeps them well inside the defaults).', {
+  limits: groupAs('What may be asked', 'Limits checked before execution. The operations the project ships stay well inside the defaults: test/limits.test.ts runs every one of them against tighter limits.', {
     introspection: setting('INTROSPECTION', flag(), 'schema introspection', 'on, off in production'),
     graphiql: setting('GRAPHIQL', flag(), 'GraphiQL on GET /graphql', 'on, off in production'),
     trustedDocuments: setting('TRUSTED_DOCUMENTS', text(), '`true` (the shipped manifest) or a manifest\'s path: only those documents run', 'off'),

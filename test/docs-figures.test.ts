@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MAX_PENDING } from '../src/events/fanout.ts';
+import { CONTRACT_ENDPOINTS } from './contract.ts';
+
+/**
+ * The figures the docs copy from the code or the documents, held to their source: a number typed by
+ * hand in prose goes stale silently when its source changes.
+ */
+const doc = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+
+describe('figures in the docs', () => {
+  it('frontend.md gives the subscriber backlog that cuts a subscription as fanout.ts has it', () => {
+    expect(doc('docs/frontend.md')).toContain(`falls ${MAX_PENDING.toLocaleString('en-US')} events behind`);
+  });
+
+  it('sandbox.md counts the endpoints the contract numbers', () => {
+    const count = CONTRACT_ENDPOINTS.length;
+    expect(doc('docs/sandbox.md')).toContain(`the ${count} endpoints numbered as the documents list`);
+    expect(doc('docs/sandbox.md')).toContain(`all ${count} endpoints`);
+  });
+});
