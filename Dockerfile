@@ -48,7 +48,7 @@ FROM node:${NODE_VERSION}-slim AS runtime
 ENV NODE_ENV=production \
     PORT=4000 \
     HOST=0.0.0.0 \
-    NODE_OPTIONS="--max-old-space-size=512 --max-semi-space-size=64"
+    NODE_OPTIONS="--max-old-space-size=2048 --max-semi-space-size=16"
 WORKDIR /app
 # Root owns the application files; the process runs as `node` and cannot change them, so the
 # container runs with a read-only root filesystem (nothing is written at run time: logs go to

@@ -18,14 +18,14 @@ interface HeapConfig {
   flags: string[];
 }
 
-/** The candidates: the old container sizing, V8's own, and young generations of three sizes under a moderate old-space cap (and one larger cap). */
+/** The candidates: the first container sizing, V8's own, small and large young generations under a 512 MB old-space cap, and 16 MB semi-spaces under larger caps. */
 const HEAP_CONFIGS: HeapConfig[] = [
-  { label: 'old 128 MB, semi-space 8 MB (shipped before)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
+  { label: 'old 128 MB, semi-space 8 MB (shipped first)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
   { label: "V8's defaults", flags: [] },
   { label: 'old 512 MB, semi-space 16 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=16'] },
-  { label: 'old 512 MB, semi-space 32 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=32'] },
-  { label: 'old 512 MB, semi-space 64 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=64'] },
-  { label: 'old 1024 MB, semi-space 64 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=64'] },
+  { label: 'old 512 MB, semi-space 64 MB (shipped before)', flags: ['--max-old-space-size=512', '--max-semi-space-size=64'] },
+  { label: 'old 1024 MB, semi-space 16 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=16'] },
+  { label: 'old 2048 MB, semi-space 16 MB', flags: ['--max-old-space-size=2048', '--max-semi-space-size=16'] },
 ];
 
 interface ScreenUnderLoad {
