@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Tracer } from '@opentelemetry/api';
 import { useCORS } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
@@ -135,10 +136,19 @@ function answeredAlone(route: Plugin): Plugin {
         ...payload,
         endResponse: (response) => {
           routed.add(payload.request);
-          payload.endResponse(response);
+          payload.endResponse(withReasonPhrase(response));
         },
       }),
   };
+}
+
+/**
+ * A route's answer with node:http's reason phrase (`403 Forbidden`) where the route made its Response
+ * without one: Yoga's own answers carry it, and node:http wrote it when it answered these paths.
+ */
+function withReasonPhrase(response: Response): Response {
+  if (response.statusText) return response;
+  return new Response(response.body, { status: response.status, statusText: STATUS_CODES[response.status] ?? '', headers: response.headers });
 }
 
 /**

@@ -162,3 +162,24 @@ describe('preflights', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
   });
 });
+
+describe('status lines', () => {
+  it('give each route answer the reason phrase a GraphQL answer gets, as node:http wrote it before', async () => {
+    const answers = await Promise.all([
+      inProcess('/healthz'),
+      inProcess('/'),
+      inProcess('/metrics'),
+      inProcess('/graphql', preflight('http://evil.example')),
+      inProcess('/webhooks', signedDelivery(bankEvent('routes_4_account.active'))),
+      inProcess('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }),
+    ]);
+    expect(answers.map((response) => `${response.status} ${response.statusText}`)).toEqual([
+      '200 OK',
+      '302 Found',
+      '401 Unauthorized',
+      '403 Forbidden',
+      '202 Accepted',
+      '200 OK',
+    ]);
+  });
+});
