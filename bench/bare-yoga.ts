@@ -8,13 +8,14 @@ import type { BareIdentity, BarePoolOptions, BareYogaRequest } from './bare-yoga
 import { directToken } from './bank-client.ts';
 import { BenchChild } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
-import { graphqlTarget, LoadGenerator, type LoadRunResult } from './load.ts';
+import { measureFloor, type Floor } from './floor.ts';
+import { graphqlTarget, LoadGenerator, timeOnce, timeSequential, warmUp, type LoadRunResult } from './load.ts';
 import { cpuMs, peakRssMb } from './memory.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
 import { directTarget, ONE_CALL_QUERY } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
-import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { clearUpstreamLog, graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 
 /**
  * The bare Yoga floor: what a plain graphql-yoga server costs in CPU answering the benchmark's
@@ -292,6 +293,35 @@ export interface BareFloor {
 export async function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
   const screens = await measureScreensCpu(bare, load, options);
   return { screens, peakRssMb: peakRssMb(bare.pid) };
+}
+
+/** One screen at concurrency 1 through bare Yoga, beside the floor of the same calls measured right after it. */
+export interface BareSequential {
+  name: string;
+  wall: Floor['wall'];
+  floor: Floor;
+}
+
+/**
+ * What graphql-yoga alone adds at concurrency 1: each screen timed `runs` times in a row through
+ * bare Yoga (after a second of unmeasured runs, as the gateway's are), and the same calls replayed
+ * straight to the sandbox in the same rounds (bench/floor.ts) right after, so the two share the
+ * machine's state. The gateway's wall time over its floor has this beside it.
+ */
+export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: string, operations: readonly BenchOperation[], runs: number): Promise<BareSequential[]> {
+  const token = await directToken(sandboxUrl);
+  const results: BareSequential[] = [];
+  for (const operation of operations) {
+    const target = graphqlTarget(bare.graphqlUrl, operation.query, operation.variables);
+    await warmUp(() => timeOnce(target));
+    await waitForQuiet({ sandboxUrl });
+    await clearUpstreamLog({ sandboxUrl });
+    await timeOnce(target);
+    const log = await upstreamLog({ sandboxUrl });
+    const wall = await timeSequential(target, runs);
+    results.push({ name: operation.name, wall, floor: await measureFloor(sandboxUrl, token, log, runs) });
+  }
+  return results;
 }
 
 /** Bare Yoga's own per-request cost: its one-call query against the same endpoint called directly, one run after the other. */

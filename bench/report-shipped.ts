@@ -1,4 +1,4 @@
-import type { BareFloor, BareOneCall, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
+import type { BareFloor, BareOneCall, BareSequential, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
 import type { OverheadLevel } from './overhead.ts';
@@ -42,15 +42,19 @@ const CPU_BASELINE_MS: Record<string, number> = {
 
 const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
-export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>): string[] {
+export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>, bare?: BareSequential): string[] {
   const allowance = SHIPPED_TARGETS.perRoundMs * o.criticalPath;
   const over = o.wall.p50 - o.floor.wall.p50;
   const met = over <= allowance;
+  // What graphql-yoga alone adds over the same floor, measured in the bare phase: the part of the
+  // gateway's figure that any Yoga server pays.
+  const bareOver = bare ? bare.wall.p50 - bare.floor.wall.p50 : Number.NaN;
+  const bareText = bare ? `; bare Yoga ${ms(bare.wall.p50)} ms vs its floor ${ms(bare.floor.wall.p50)} ms: +${ms(bareOver)} ms` : '';
   return [
     `wall p50 ≤ bare floor + ${SHIPPED_TARGETS.perRoundMs} ms per round at concurrency 1: ${o.name}`,
     `${ms(o.wall.p50)} ms vs floor ${ms(o.floor.wall.p50)} ms + ${o.criticalPath} × ${SHIPPED_TARGETS.perRoundMs} ms: +${ms(over)} ms; ` +
-      `the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})`,
-    verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over`),
+      `the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})${bareText}`,
+    verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over${bareOver > allowance ? `, bare Yoga alone ${ms(bareOver - allowance)} ms over` : ''}`),
   ];
 }
 

@@ -13,7 +13,7 @@ import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
 import { ms, table, verdict, type Summary } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
-import type { BareFloor, BareOneCall } from './bare-yoga.ts';
+import type { BareFloor, BareOneCall, BareSequential } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
 import { template } from './template.ts';
@@ -67,6 +67,8 @@ export interface RunResults {
   bareYoga: BareFloor | null;
   /** The overhead probe through bare Yoga at the load level: graphql-yoga's own per-request cost, in the same run. */
   bareOneCall: BareOneCall | null;
+  /** Each screen at concurrency 1 through bare Yoga, beside its floor measured right after: what graphql-yoga alone adds. */
+  bareSequential: BareSequential[] | null;
   memory: MemoryReport;
 }
 
@@ -164,7 +166,7 @@ function targetRows(r: RunResults): string[][] {
   ]);
 
   for (const o of r.operations) rows.push(wallRow(o, latency));
-  for (const o of r.operations) rows.push(perRoundRow(o));
+  for (const o of r.operations) rows.push(perRoundRow(o, r.bareSequential?.find((b) => b.name === o.name)));
 
   const c = r.settings.connections;
   for (const o of r.operations) {

@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, measureBareOneCall, measureBareYogaCpu, checkSameAnswers } from './bare-yoga.ts';
+import { BareYogaProcess, measureBareOneCall, measureBareSequential, measureBareYogaCpu, checkSameAnswers } from './bare-yoga.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
@@ -105,11 +105,13 @@ try {
   const bare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
   let bareYoga;
   let bareOneCall;
+  let bareSequential;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
     const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
     bareYoga = await measureBareYogaCpu(bare, world.load, options);
     bareOneCall = await measureBareOneCall(bare, world.load, options);
+    bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
     await bare.close();
   }
@@ -134,6 +136,7 @@ try {
     heap,
     bareYoga,
     bareOneCall,
+    bareSequential,
     memory: await memory.stop(),
   });
   await writeFile(RESULTS_PATH, report);

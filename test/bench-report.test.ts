@@ -236,5 +236,9 @@ describe('performance as shipped (issue 30)', () => {
     const row = perRoundRow({ name: 'dashboard', wall: summary(48), floor: { wall: summary(46) } as never, criticalPath: 2, betweenRounds: summary(0.6) });
     expect(row[2]).toBe('**met** (0.00 ms to spare)');
     expect(perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) })[2]).toBe('**not met** (1.00 ms over)');
+    const bare = { name: 'fx', wall: summary(44.5), floor: { wall: summary(41.5) } as never };
+    const withBare = perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) }, bare);
+    expect(withBare[1]).toContain('; bare Yoga 44.5 ms vs its floor 41.5 ms: +3.00 ms');
+    expect(withBare[2]).toBe('**not met** (1.00 ms over, bare Yoga alone 1.00 ms over)');
   });
 });
