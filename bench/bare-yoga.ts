@@ -6,11 +6,12 @@ import { loadConfig } from '../src/config.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import type { BareIdentity, BarePoolOptions, BareYogaRequest } from './bare-yoga-child.ts';
 import { directToken } from './bank-client.ts';
-import { BenchChild } from './child-process.ts';
+import { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
 import { measureFloor, type Floor } from './floor.ts';
 import { graphqlTarget, LoadGenerator, timeOnce, timeSequential, warmUp, type LoadRunResult } from './load.ts';
-import { cpuMs, peakRssMb } from './memory.ts';
+import { peakRssMb } from './memory.ts';
+import { measureScreensCpu, type CpuMeasureOptions, type ScreenCpu } from './screens-under-load.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
 import { directTarget, ONE_CALL_QUERY } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
@@ -52,63 +53,22 @@ function sandboxIdentity(sandboxUrl: string): BareIdentity {
 }
 
 /** The bare Yoga server in its own process (bench/bare-yoga-child.ts), asked over IPC. */
-export class BareYogaProcess {
-  readonly #child: BenchChild;
-  readonly flags: string[];
-  readonly port: number;
-
-  private constructor(child: BenchChild, flags: string[], port: number) {
-    this.#child = child;
-    this.flags = flags;
-    this.port = port;
-  }
-
+export class BareYogaProcess extends ServerProcess {
   /**
    * Starts it against the sandbox at `sandboxUrl` with a bank token of its own (directToken in
    * bench/bank-client.ts), its process run with `nodeFlags` (give the gateway's, startHeapFlags, so
    * both run on the same heap).
    */
   static async start(sandboxUrl: string, token: string, nodeFlags: string[]): Promise<BareYogaProcess> {
-    const child = await BenchChild.start(CHILD_PATH, 'bare Yoga process', { ...process.env, NODE_OPTIONS: nodeFlags.join(' ') });
-    try {
-      const port = await child.ask<number>('start', {
-        kind: 'start',
-        sandboxUrl,
-        token,
-        identity: sandboxIdentity(sandboxUrl),
-        pool: gatewayPoolOptions(sandboxUrl),
-      } satisfies Omit<Extract<BareYogaRequest, { kind: 'start' }>, 'id'>);
-      return new BareYogaProcess(child, nodeFlags, port);
-    } catch (error) {
-      await child.close();
-      throw error;
-    }
-  }
-
-  get pid(): number | undefined {
-    return this.#child.pid;
-  }
-
-  get graphqlUrl(): string {
-    return `http://127.0.0.1:${this.port}/graphql`;
-  }
-
-  memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
-    return this.#child.ask('memory', { kind: 'memory' });
-  }
-
-  /** Counts the bytes it allocates from now until `stopAllocations`. */
-  startAllocations(): Promise<void> {
-    return this.#child.ask('allocations', { kind: 'alloc-start' });
-  }
-
-  /** Bytes allocated since `startAllocations`. */
-  stopAllocations(): Promise<number> {
-    return this.#child.ask('allocations', { kind: 'alloc-stop' });
-  }
-
-  close(): Promise<void> {
-    return this.#child.close();
+    const start = {
+      kind: 'start',
+      sandboxUrl,
+      token,
+      identity: sandboxIdentity(sandboxUrl),
+      pool: gatewayPoolOptions(sandboxUrl),
+    } satisfies Omit<Extract<BareYogaRequest, { kind: 'start' }>, 'id'>;
+    const { child, port } = await ServerProcess.launch(CHILD_PATH, 'bare Yoga process', nodeFlags, start);
+    return new BareYogaProcess(child, nodeFlags, port);
   }
 }
 
@@ -217,72 +177,6 @@ export async function checkSameAnswers(gatewayUrl: string, bareUrl: string, sand
   return checks;
 }
 
-// --- CPU per operation under load -----------------------------------------------------------------
-
-export interface ScreenCpu {
-  name: string;
-  connections: number;
-  /** Successful operations per second over the measured run. */
-  rps: number;
-  /** Successful operations of the measured run. */
-  operations: number;
-  /** The server process's CPU (user + system, /proc ticks of 10 ms) over the measured run, per successful operation. */
-  cpuMsPerOp: number;
-  /** JS heap bytes the server allocated per successful operation, KB (NaN for a server that cannot count them). */
-  allocatedKbPerOp: number;
-  /** Median latency, ms. */
-  latencyP50: number;
-  errors: number;
-}
-
-export interface CpuMeasureOptions {
-  /** The sandbox, waited on until quiet before each measured run (what the warm-up left in flight). */
-  sandboxUrl: string;
-  /** Seconds of each measured run (after 1 s of warm-up). */
-  seconds: number;
-  /** autocannon connections (default 50). */
-  connections?: number;
-  operations?: readonly BenchOperation[];
-}
-
-/**
- * For each operation: autocannon at `connections` against `server` (its GraphQL endpoint) from the
- * load generator's process, 1 s unmeasured, then `seconds` measured, with the server process's CPU
- * read from /proc before and after. Any server process: the bare Yoga one, or the gateway's for the
- * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
- */
-async function measureScreensCpu(
-  server: { pid: number | undefined; graphqlUrl: string; startAllocations?(): Promise<void>; stopAllocations?(): Promise<number> },
-  load: LoadGenerator,
-  options: CpuMeasureOptions,
-): Promise<ScreenCpu[]> {
-  const connections = options.connections ?? 50;
-  const results: ScreenCpu[] = [];
-  for (const operation of options.operations ?? OPERATIONS) {
-    const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
-    await load.runUnwatched(target, connections, 1);
-    await waitForQuiet({ sandboxUrl: options.sandboxUrl });
-    const before = cpuMs(server.pid);
-    await server.startAllocations?.();
-    const run = await load.runUnwatched(target, connections, options.seconds);
-    const allocated = (await server.stopAllocations?.()) ?? Number.NaN;
-    const after = cpuMs(server.pid);
-    const operations = Math.round(run.rps * run.seconds);
-    results.push({
-      name: operation.name,
-      connections,
-      rps: run.rps,
-      operations,
-      cpuMsPerOp: before === null || after === null || operations === 0 ? Number.NaN : (after - before) / operations,
-      allocatedKbPerOp: operations === 0 ? Number.NaN : allocated / operations / 1024,
-      latencyP50: run.latency.p50,
-      errors: run.errors,
-    });
-  }
-  await waitForQuiet({ sandboxUrl: options.sandboxUrl });
-  return results;
-}
-
 /** The bare Yoga floor: per screen its req/s, CPU and bytes per operation at c=50 (by default); its process's peak RSS over them all. */
 export interface BareFloor {
   screens: ScreenCpu[];
@@ -380,7 +274,7 @@ async function main(): Promise<void> {
   let load: LoadGenerator | undefined;
   try {
     gateway = await GatewayProcess.start(sandboxUrl, webhooks);
-    const graphqlUrl = `http://127.0.0.1:${gateway.port}/graphql`;
+    const { graphqlUrl } = gateway;
     // prepareCardsScreen and graphql read the world's graphqlUrl alone.
     const world = { graphqlUrl, sandboxUrl } as BenchWorld;
     await graphql(world, '{ balances { currency } }');
@@ -397,12 +291,7 @@ async function main(): Promise<void> {
     let gatewayCpu: ScreenCpu[] | undefined;
     if (process.env.BARE_YOGA_GATEWAY !== 'off') {
       progress('the gateway the same way, for comparison (BARE_YOGA_GATEWAY=off skips it)');
-      const measured = gateway;
-      gatewayCpu = await measureScreensCpu(
-        { pid: measured.pid, graphqlUrl, startAllocations: () => measured.startAllocations(), stopAllocations: () => measured.stopAllocations() },
-        load,
-        options,
-      );
+      gatewayCpu = await measureScreensCpu(gateway, load, options);
     }
     const oneCall = await measureBareOneCall(bare, load, options);
     console.log(table(checks, bareFloor.screens, gatewayCpu));

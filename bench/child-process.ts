@@ -58,6 +58,60 @@ export class BenchChild {
 }
 
 /**
+ * A GraphQL server the benchmark loads, in a child process of its own started with `flags` (the
+ * gateway, the bare Yoga floor): its port, its memory and the bytes it allocates, asked over IPC.
+ * Each child answers `start` with its port, and `memory`, `alloc-start` and `alloc-stop`.
+ */
+export class ServerProcess {
+  protected readonly child: BenchChild;
+  readonly flags: string[];
+  readonly port: number;
+
+  protected constructor(child: BenchChild, flags: string[], port: number) {
+    this.child = child;
+    this.flags = flags;
+    this.port = port;
+  }
+
+  /** Forks `path` with `flags` as its NODE_OPTIONS and asks it to `start`; a child that fails to start is closed. */
+  protected static async launch(path: string, name: string, flags: string[], start: object): Promise<{ child: BenchChild; port: number }> {
+    const child = await BenchChild.start(path, name, { ...process.env, NODE_OPTIONS: flags.join(' ') });
+    try {
+      return { child, port: await child.ask<number>('start', start) };
+    } catch (error) {
+      await child.close();
+      throw error;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get graphqlUrl(): string {
+    return `http://127.0.0.1:${this.port}/graphql`;
+  }
+
+  memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
+    return this.child.ask('memory', { kind: 'memory' });
+  }
+
+  /** Counts the bytes the server allocates from now until `stopAllocations`. */
+  startAllocations(): Promise<void> {
+    return this.child.ask('allocations', { kind: 'alloc-start' });
+  }
+
+  /** Bytes allocated since `startAllocations`. */
+  stopAllocations(): Promise<number> {
+    return this.child.ask('allocations', { kind: 'alloc-stop' });
+  }
+
+  close(): Promise<void> {
+    return this.child.close();
+  }
+}
+
+/**
  * The child's side: each request from the benchmark answered with its id (the result, or the
  * error's message), and `onDisconnect` once the benchmark goes away, after which the process exits.
  */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BenchChild } from './child-process.ts';
+import { ServerProcess } from './child-process.ts';
 import type { GatewayRequest, WatchResult } from './gateway-child.ts';
 
 export type { WatchResult };
@@ -22,72 +22,36 @@ export function startHeapFlags(): string[] {
 }
 
 /** The gateway in its own process (bench/gateway-child.ts), asked over IPC. */
-export class GatewayProcess {
-  readonly #child: BenchChild;
-  readonly flags: string[];
-  readonly port: number;
-
-  private constructor(child: BenchChild, flags: string[], port: number) {
-    this.#child = child;
-    this.flags = flags;
-    this.port = port;
-  }
-
+export class GatewayProcess extends ServerProcess {
   /**
    * With `cache`, the record cache is on as `npm start` has it; without, every read goes to the bank.
    * `flags`: the Node flags of its process (default: `npm start`'s, see startHeapFlags).
    */
   static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }, cache = false, flags = startHeapFlags()): Promise<GatewayProcess> {
-    const child = await BenchChild.start(CHILD_PATH, "gateway's process", { ...process.env, NODE_OPTIONS: flags.join(' ') });
-    try {
-      const port = await child.ask<number>('start', { kind: 'start', sandboxUrl, webhooks, cache } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>);
-      return new GatewayProcess(child, flags, port);
-    } catch (error) {
-      await child.close();
-      throw error;
-    }
-  }
-
-  get pid(): number | undefined {
-    return this.#child.pid;
-  }
-
-  memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
-    return this.#child.ask('memory', { kind: 'memory' });
+    const start = { kind: 'start', sandboxUrl, webhooks, cache } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>;
+    const { child, port } = await ServerProcess.launch(CHILD_PATH, "gateway's process", flags, start);
+    return new GatewayProcess(child, flags, port);
   }
 
   activeSubscriptions(): Promise<number> {
-    return this.#child.ask('subscriptions', { kind: 'subscriptions' });
+    return this.child.ask('subscriptions', { kind: 'subscriptions' });
   }
 
   /** Starts sampling the event loop and the concurrency limit; `stopWatch` returns what was seen. */
   startWatch(): Promise<void> {
-    return this.#child.ask('watch', { kind: 'watch-start' });
+    return this.child.ask('watch', { kind: 'watch-start' });
   }
 
   stopWatch(): Promise<WatchResult> {
-    return this.#child.ask('watch', { kind: 'watch-stop' });
+    return this.child.ask('watch', { kind: 'watch-stop' });
   }
 
   /** Records the gateway's CPU profile from now until `stopProfile`, which writes it (a .cpuprofile for DevTools). */
   startProfile(): Promise<void> {
-    return this.#child.ask('profile', { kind: 'profile-start' });
+    return this.child.ask('profile', { kind: 'profile-start' });
   }
 
   stopProfile(path: string): Promise<string> {
-    return this.#child.ask('profile', { kind: 'profile-stop', path });
-  }
-
-  /** Counts the bytes the gateway allocates from now until `stopAllocations`. */
-  startAllocations(): Promise<void> {
-    return this.#child.ask('allocations', { kind: 'alloc-start' });
-  }
-
-  stopAllocations(): Promise<number> {
-    return this.#child.ask('allocations', { kind: 'alloc-stop' });
-  }
-
-  close(): Promise<void> {
-    return this.#child.close();
+    return this.child.ask('profile', { kind: 'profile-stop', path });
   }
 }

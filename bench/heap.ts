@@ -1,8 +1,9 @@
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
-import { graphqlTarget, LoadGenerator } from './load.ts';
-import { cpuMs, peakRssMb } from './memory.ts';
+import { LoadGenerator } from './load.ts';
+import { peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
-import { waitForQuiet, type BenchWorld } from './setup.ts';
+import { measureScreensCpu } from './screens-under-load.ts';
+import type { BenchWorld } from './setup.ts';
 
 /**
  * Heap sizing, measured rather than guessed: the same screens at c=50 through a fresh gateway process
@@ -105,30 +106,12 @@ async function measureOneConfig(
   const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags);
   const load = await LoadGenerator.start(gateway);
   try {
-    const graphqlUrl = `http://127.0.0.1:${gateway.port}/graphql`;
-    const measured: ScreenUnderLoad[] = [];
-    for (const screen of screens) {
-      const target = graphqlTarget(graphqlUrl, screen.query, screen.variables);
-      // Unmeasured first at the same concurrency: pools open, code optimised, the heap at its working size.
-      await load.run(target, connections, 1);
-      await waitForQuiet(world);
-      const cpuBefore = cpuMs(gateway.pid);
-      await gateway.startAllocations();
-      const run = await load.run(target, connections, seconds);
-      const allocated = await gateway.stopAllocations();
-      const cpuAfter = cpuMs(gateway.pid);
-      // autocannon leaves its last requests open; the gateway finishes them before the next screen.
-      await waitForQuiet(world);
-      const operations = Math.max(1, run.rps * run.seconds);
-      measured.push({
-        screen: screen.name,
-        rps: run.rps,
-        cpuMsPerOp: cpuBefore === null || cpuAfter === null ? Number.NaN : (cpuAfter - cpuBefore) / operations,
-        allocatedKbPerOp: allocated / operations / 1024,
-        errors: run.errors,
-      });
-    }
-    return { screens: measured, peakRssMb: peakRssMb(gateway.pid) };
+    // Measured as the bare Yoga floor is: the same warm-up, waits, CPU and bytes per operation.
+    const measured = await measureScreensCpu(gateway, load, { sandboxUrl: world.sandboxUrl, seconds, connections, operations: screens });
+    return {
+      screens: measured.map(({ name, rps, cpuMsPerOp, allocatedKbPerOp, errors }) => ({ screen: name, rps, cpuMsPerOp, allocatedKbPerOp, errors })),
+      peakRssMb: peakRssMb(gateway.pid),
+    };
   } finally {
     await load.close();
     await gateway.close();

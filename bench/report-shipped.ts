@@ -1,4 +1,5 @@
-import type { BareFloor, BareOneCall, BareSequential, ScreenCpu as BareScreenCpu } from './bare-yoga.ts';
+import type { BareFloor, BareOneCall, BareSequential } from './bare-yoga.ts';
+import type { ScreenCpu as BareScreenCpu } from './screens-under-load.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
 import type { OverheadLevel } from './overhead.ts';

@@ -1,0 +1,76 @@
+import { cpuMs } from './memory.ts';
+import type { ServerProcess } from './child-process.ts';
+import { graphqlTarget, type LoadGenerator } from './load.ts';
+import { OPERATIONS, type BenchOperation } from './operations.ts';
+import { waitForQuiet } from './setup.ts';
+
+/**
+ * A server's CPU and bytes per operation under load, each screen measured the same way for every
+ * server the benchmark compares: the gateway under each heap sizing (heap.ts), and the bare Yoga
+ * floor (bare-yoga.ts).
+ */
+
+export interface ScreenCpu {
+  name: string;
+  connections: number;
+  /** Successful operations per second over the measured run. */
+  rps: number;
+  /** Successful operations of the measured run. */
+  operations: number;
+  /** The server process's CPU (user + system, /proc ticks of 10 ms) over the measured run, per successful operation. */
+  cpuMsPerOp: number;
+  /** JS heap bytes the server allocated per successful operation, KB. */
+  allocatedKbPerOp: number;
+  /** Median latency, ms. */
+  latencyP50: number;
+  errors: number;
+}
+
+export interface CpuMeasureOptions {
+  /** The sandbox, waited on until quiet before each measured run (what the warm-up left in flight). */
+  sandboxUrl: string;
+  /** Seconds of each measured run (after 1 s of warm-up). */
+  seconds: number;
+  /** autocannon connections (default 50). */
+  connections?: number;
+  operations?: readonly BenchOperation[];
+}
+
+/**
+ * For each operation: autocannon at `connections` against `server` (its GraphQL endpoint) from the
+ * load generator's process, 1 s unmeasured, then `seconds` measured, with the server process's CPU
+ * read from /proc before and after. Any server process: the bare Yoga one, or the gateway's for the
+ * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
+ */
+export async function measureScreensCpu(
+  server: ServerProcess,
+  load: LoadGenerator,
+  options: CpuMeasureOptions,
+): Promise<ScreenCpu[]> {
+  const connections = options.connections ?? 50;
+  const results: ScreenCpu[] = [];
+  for (const operation of options.operations ?? OPERATIONS) {
+    const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
+    await load.runUnwatched(target, connections, 1);
+    await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+    const before = cpuMs(server.pid);
+    await server.startAllocations();
+    const run = await load.runUnwatched(target, connections, options.seconds);
+    const allocated = await server.stopAllocations();
+    const after = cpuMs(server.pid);
+    const operations = Math.round(run.rps * run.seconds);
+    results.push({
+      name: operation.name,
+      connections,
+      rps: run.rps,
+      operations,
+      cpuMsPerOp: before === null || after === null || operations === 0 ? Number.NaN : (after - before) / operations,
+      allocatedKbPerOp: operations === 0 ? Number.NaN : allocated / operations / 1024,
+      latencyP50: run.latency.p50,
+      errors: run.errors,
+    });
+  }
+  await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+  return results;
+}
+
