@@ -7,6 +7,7 @@ import ValidationPlugin from '@pothos/plugin-validation';
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import AuditPlugin from './audit/pothos-plugin.ts';
+import ReadGuardPlugin from './authorization/read-guard.ts';
 import type { GatewayContext } from './context.ts';
 import { PermissionDeniedError, isPermission, type Permission } from './permissions.ts';
 import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
@@ -39,9 +40,10 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // The audit outermost, to see each mutation's answer as the client gets it; errors next, so a
-  // refusal of scope-auth becomes a mutation's Forbidden result; scope-auth before validation, so a
-  // caller without the permission learns nothing about its input either.
-  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
+  // refusal becomes a mutation's Forbidden result; scope-auth, then the read guard: a field's own
+  // permission before its input rules run (a caller without it learns nothing of its input), and a
+  // field that returns another domain's records checks that domain's permission before it reads.
+  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ReadGuardPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
   scopeAuth: {
     // A subscription is refused when it starts, not event by event.
     authorizeOnSubscribe: true,

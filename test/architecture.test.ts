@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['yoga.ts'],
   ['compression.ts', 'conditional-get.ts', 'incremental-delivery.ts', 'multipart-subscriptions.ts', 'schema'],
   ['builder.ts', 'errors.ts'],
-  ['audit'],
+  ['audit', 'authorization'],
   ['scalars.ts', 'observability'],
   ['context.ts'],
   ['auth', 'events'],

@@ -9,7 +9,9 @@ import { recordAttempt } from './attempts.ts';
  * a ValidationError, an UpstreamRejection. No library writes a GraphQL audit trail.
  */
 class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
-  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  // Around the argument mappers, not only the resolver: a refusal before the input is read and an
+  // input rule's ValidationError happen there, and each is an attempt too.
+  override wrapArgMappers(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (fieldConfig.kind !== 'Mutation') return resolver;
     return async (parent, args, context, info) => {
       try {

@@ -155,6 +155,7 @@ export const AccountNode = builder.loadableNode('Account', {
 });
 
 const AccountTransactionType = builder.objectRef<AccountTransaction>('AccountTransaction').implement({
+  readPermission: 'accounts:read',
   description: 'One movement of money on an account.',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's identifier of the transaction." }),
@@ -167,6 +168,7 @@ const AccountTransactionType = builder.objectRef<AccountTransaction>('AccountTra
 });
 
 const BalanceType = builder.objectRef<BalanceShape>('Balance').implement({
+  readPermission: 'accounts:read',
   description: 'What the business holds in one currency.',
   fields: (t) => ({
     currency: t.expose('currency', { type: 'Currency', nullable: false, description: 'Currency of this balance.' }),
@@ -177,6 +179,7 @@ const BalanceType = builder.objectRef<BalanceShape>('Balance').implement({
 });
 
 const BalanceChange = builder.objectRef<BalanceHistoryEntry>('BalanceChange').implement({
+  readPermission: 'accounts:read',
   description: 'One change to a currency balance, with the balance it left behind.',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's identifier of the change." }),

@@ -123,6 +123,7 @@ export const BeneficiaryNode = builder.loadableNode('Beneficiary', {
 });
 
 const BeneficiaryFieldRule = builder.objectRef<BeneficiaryRule>('BeneficiaryFieldRule').implement({
+  readPermission: 'beneficiaries:read',
   description: "One field of the bank's rule set for a beneficiary: whether it is required and the format it must match.",
   fields: (t) => ({
     key: t.exposeString('key', { nullable: false, description: 'Name of the rule, e.g. postcode.' }),

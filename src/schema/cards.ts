@@ -130,6 +130,7 @@ const Delivery = builder.objectRef<NonNullable<Detail['deliveryDetails']>>('Card
 });
 
 const CardholderSummary = builder.objectRef<NonNullable<Detail['cardholder']>>('CardCardholderSummary').implement({
+  readPermission: 'cardholders:read',
   description: 'The cardholder as the card detail summarises them (the full record is `Card.cardholder`).',
   fields: (t) => ({
     cardholderUpstreamId: t.exposeString('cardholderId', { description: "The bank's id of the cardholder (cardholder.cardholder_id)." }),
@@ -169,6 +170,7 @@ const Merchant = builder.objectRef<NonNullable<CardTransaction['merchant']>>('Ca
 });
 
 const CardTransactionType = builder.objectRef<CardTransaction>('CardTransaction').implement({
+  readPermission: 'cards:read',
   description: 'An authorisation, purchase or refund on a card.',
   fields: (t) => ({
     upstreamId: t.exposeString('transactionId', { nullable: false, description: "The bank's transaction id." }),

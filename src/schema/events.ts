@@ -71,6 +71,7 @@ function resolveEventAfresh<T extends PublishedEvent>(delivery: Delivery, _args:
 // --- Cards ---------------------------------------------------------------------------------------
 
 const CardStatusChange = builder.objectRef<EventOfKind<'cardStatus'>>('CardStatusChange').implement({
+  readPermission: 'cards:read',
   description: 'A card became active or was blocked (issuing.card.active, issuing.card.blocked).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -85,6 +86,7 @@ const CardStatusChange = builder.objectRef<EventOfKind<'cardStatus'>>('CardStatu
 });
 
 const CardTransactionEvent = builder.objectRef<EventOfKind<'cardTransaction'>>('CardTransactionSucceeded').implement({
+  readPermission: 'cards:read',
   description: 'A card transaction succeeded (issuing.transaction.succeeded).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -102,6 +104,7 @@ const CardTransactionEvent = builder.objectRef<EventOfKind<'cardTransaction'>>('
 });
 
 const CardholderStatusChange = builder.objectRef<EventOfKind<'cardholderStatus'>>('CardholderStatusChange').implement({
+  readPermission: 'cardholders:read',
   description: 'A cardholder is pending review, ready, or deleted (issuing.cardholder.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -139,6 +142,7 @@ async function accountNamedByNumber(e: EventOfKind<'deposit'>, context: GatewayC
 }
 
 const DepositUpdate = builder.objectRef<EventOfKind<'deposit'>>('DepositUpdate').implement({
+  readPermission: 'accounts:read',
   description: 'A deposit arriving and settling: ga.new (NEW, PENDING, SETTLED or FAILED), deposit.settled or rejected, balance.ga.top_up.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -164,6 +168,7 @@ const DepositUpdate = builder.objectRef<EventOfKind<'deposit'>>('DepositUpdate')
 });
 
 const ConversionUpdate = builder.objectRef<EventOfKind<'conversion'>>('ConversionUpdate').implement({
+  readPermission: 'fx:read',
   description: 'A conversion was scheduled, settled, cancelled or became overdue (conversion.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -178,6 +183,7 @@ const ConversionUpdate = builder.objectRef<EventOfKind<'conversion'>>('Conversio
 });
 
 const PayoutFundingUpdate = builder.objectRef<EventOfKind<'payoutFunding'>>('PayoutFundingUpdate').implement({
+  readPermission: 'payouts:read',
   description: 'A payout\u2019s funding was scheduled or funded (payout.transfer.funding.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -195,6 +201,7 @@ const PayoutFundingUpdate = builder.objectRef<EventOfKind<'payoutFunding'>>('Pay
 // --- Account, RFIs, direct debit -----------------------------------------------------------------
 
 const AccountStatusChange = builder.objectRef<EventOfKind<'accountStatus'>>('AccountStatusChange').implement({
+  readPermission: 'business:read',
   description: 'The business account was submitted, activated or suspended (account.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -203,6 +210,7 @@ const AccountStatusChange = builder.objectRef<EventOfKind<'accountStatus'>>('Acc
 });
 
 const RfiRequested = builder.objectRef<EventOfKind<'rfi'>>('RfiActionRequired').implement({
+  readPermission: 'business:read',
   description: 'The bank needs information (rfi.action_required); see viewer.rfis.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -212,6 +220,7 @@ const RfiRequested = builder.objectRef<EventOfKind<'rfi'>>('RfiActionRequired').
 });
 
 const DirectDebitStatusChange = builder.objectRef<EventOfKind<'directDebit'>>('DirectDebitStatusChange').implement({
+  readPermission: 'direct-debit:read',
   description: 'A direct debit payout changed status (NEW, IN_REVIEW, PENDING, SETTLED, REJECTED, RETURNED).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),

@@ -139,6 +139,7 @@ export async function assertMatchesQuote(
 // --- Types --------------------------------------------------------------------------------------
 
 const RateType = builder.objectRef<Rate>('FxRate').implement({
+  readPermission: 'fx:read',
   description: 'The current exchange rate for an amount, not guaranteed: lock it with quoteCreate.',
   fields: (t) => ({
     rate: t.expose('netExchangeRate', { type: 'Decimal', nullable: false, description: 'Net rate: destination units per source unit, spread included.' }),

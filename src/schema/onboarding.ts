@@ -164,6 +164,7 @@ const RfiRequestType = builder.objectRef<RfiRequest>('RfiRequest').implement({
 });
 
 const AccountRfiType = builder.objectRef<AccountRfi>('AccountRfi').implement({
+  readPermission: 'business:read',
   description: 'A request for information from the bank\u2019s compliance team about the account.',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the RFI." }),
@@ -185,6 +186,7 @@ const AccountRfiType = builder.objectRef<AccountRfi>('AccountRfi').implement({
 // --- The viewer --------------------------------------------------------------------------------
 
 const BusinessProfile = builder.objectRef<UserProfile>('BusinessProfile').implement({
+  readPermission: 'business:read',
   description: 'The business the gateway acts for: its profile with the bank (onboarding details).',
   fields: (t) => ({
     upstreamId: t.exposeString('id', { nullable: false, description: "The bank's id of the business's user." }),

@@ -34,6 +34,7 @@ const WalletLimits = builder.objectRef<Wallet>('WalletLimits').implement({
 });
 
 const WalletTransaction = builder.objectRef<WalletHistoryEntry>('WalletTransaction').implement({
+  readPermission: 'wallets:read',
   description: 'One entry of a wallet history: a load, a card purchase, a refund, a fee.',
   fields: (t) => ({
     upstreamId: t.exposeString('slNo', { nullable: false, description: "The bank's serial number of the entry (slNo)." }),

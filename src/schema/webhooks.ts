@@ -66,6 +66,7 @@ const WebhookSubscriptionTypeEnum = builder.enumType('WebhookSubscriptionType', 
 });
 
 const WebhookCatalogueEntryType = builder.objectRef<WebhookCatalogueEntry>('WebhookCatalogueEntry').implement({
+  readPermission: 'webhooks:read',
   description: 'An event the program can subscribe to (Document 3, 2.2).',
   fields: (t) => ({
     eventName: t.exposeString('eventName', { nullable: false, description: 'Name of the event, e.g. conversion.settled.' }),
@@ -88,6 +89,7 @@ const WebhookSubscriptionIdentityInterface = builder
   });
 
 const WebhookSubscriptionRef = builder.objectRef<WebhookSubscription>('WebhookSubscription').implement({
+  readPermission: 'webhooks:read',
   description:
     'A subscription to one event (Document 3, 2.1): a webhook the bank POSTs each event to, or an e-mail notification. The bank stores no id for it: the event name and codes identify it.',
   interfaces: [WebhookSubscriptionIdentityInterface],

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isObjectType, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { ALL_PERMISSIONS, PERMISSIONS, ROLE_NAMES, ROLES, withImplied, type Permission } from '../permissions.ts';
+import { domainGuards, domainsOf } from '../authorization/domains.ts';
 import { buildSchema } from '../schema/index.ts';
-import { rootRequirements, typePermission, type Requirement } from '../schema/requirements.ts';
+import { rootRequirements, type Requirement } from '../schema/requirements.ts';
 import { withGenerated, writeOrCheck } from './generated-part.ts';
 
 /**
@@ -35,9 +36,8 @@ function neededBy(schema: GraphQLSchema): Map<Permission, string[]> {
       needs.get(requirement.or)!.push(`${code(`${root}.${name}`)} when ${requirement.when}`);
     }
   }
-  for (const type of Object.values(schema.getTypeMap())) {
-    const permission = typePermission(type);
-    if (isObjectType(type) && permission) needs.get(permission)!.push(`every ${code(type.name)}`);
+  for (const [name, domain] of domainsOf(schema).domains) {
+    if (domain.permission && domain.why === 'declared') needs.get(domain.permission)!.push(`every ${code(name)}`);
   }
   return needs;
 }
@@ -83,7 +83,28 @@ export function permissionTables(schema: GraphQLSchema = buildSchema()): string 
     '|---|---|',
     ...rootRequirements(schema).map(({ root, name, requirement }) => `| ${code(`${root}.${name}`)} | ${requirementCell(requirement)} |`),
   ];
-  return [permissions.join('\n'), roles.join('\n'), fields.join('\n')].join('\n\n');
+  const links = [
+    '### Links between domains',
+    '',
+    "A field that returns another domain's records checks that domain's permission before anything is read (found by walking the schema: src/authorization/domains.ts). A mutation's results are left out of this table, and their links are checked the same way.",
+    '',
+    '| field | needs |',
+    '|---|---|',
+    ...linksBetweenDomains(schema).map(([where, permission]) => `| ${code(where)} | ${code(permission)} |`),
+  ];
+  return [permissions.join('\n'), roles.join('\n'), fields.join('\n'), links.join('\n')].join('\n\n');
+}
+
+/** The guarded fields of record types: not the root fields (the table above) nor a mutation's Success types. */
+function linksBetweenDomains(schema: GraphQLSchema): [string, Permission][] {
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].map((type) => type?.name));
+  const { domains } = domainsOf(schema);
+  return [...domainGuards(schema)]
+    .filter(([where]) => {
+      const parent = where.split('.')[0]!;
+      return !roots.has(parent) && !domains.get(parent)?.why.startsWith("a mutation's result");
+    })
+    .toSorted(([a], [b]) => a.localeCompare(b));
 }
 
 export function withPermissionTables(doc: string, tables: string): string {
