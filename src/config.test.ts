@@ -128,6 +128,7 @@ describe('loadConfig: who may call', () => {
   const REAL = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u' };
   const CLIENT = { UPSTREAM_CLIENT_KEY: 'ck', UPSTREAM_CLIENT_SECRET: 'cs', UPSTREAM_EMAIL: 'ops@bank.example' };
   const HASH = 'a'.repeat(64);
+  const JWT = { AUTH_MODE: 'service', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' };
   const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
     try {
       loadConfig(env);
@@ -160,7 +161,9 @@ describe('loadConfig: who may call', () => {
         jwksUrl: 'https://idp.example/.well-known/jwks.json',
         issuer: 'https://idp.example',
         audience: 'gateway',
-        accessClaims: ['scope', 'scp', 'roles'],
+        roleClaims: ['roles'],
+        permissionClaims: ['scope', 'scp'],
+        permissionClaimsGrantRoles: false,
         cardholderClaim: 'cardholder_id',
       },
       passthrough: undefined,
@@ -214,7 +217,7 @@ describe('loadConfig: who may call', () => {
       ALLOWED_ORIGINS: 'https://app.example/path',
     });
     expect(problems).toContain('GATEWAY_API_KEY_HASHES.2 entries must be name:sha256-hex:roles (see `npm run api-key`)');
-    expect(problems).toContain('GATEWAY_API_KEY_HASHES names must be unique (they name callers in logs): a repeated');
+    expect(problems).toContain('GATEWAY_API_KEY_HASHES names the key "a" twice');
     expect(problems).toContain('ALLOWED_ORIGINS.0 entries must be origins like https://app.example.com (or *)');
   });
 
@@ -228,7 +231,7 @@ describe('loadConfig: who may call', () => {
   it('refuses unknown roles, an unbound cardholder role and a binding shared with other roles', () => {
     const problems = problemsOf({
       AUTH_MODE: 'service',
-      GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer+root,b:${HASH}:cardholder,c:${HASH}:cardholder@chd_1+viewer`,
+      GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer+root,b:${'b'.repeat(64)}:cardholder,c:${'c'.repeat(64)}:cardholder@chd_1+viewer`,
     });
     expect(problems).toEqual([
       'GATEWAY_API_KEY_HASHES.0 the key "a": unknown role "root" (roles: viewer, bookkeeper, treasurer, card-manager, admin, cardholder)',
@@ -250,8 +253,54 @@ describe('loadConfig: who may call', () => {
     expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'cardholder@chd_1' })).toEqual([
       'PASSTHROUGH_ROLES PASSTHROUGH_ROLES cannot bind every bank user to one cardholder: bind users one by one in PASSTHROUGH_USER_ROLES',
     ]);
-    const jwt = loadConfig({ AUTH_MODE: 'service', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a', JWT_ACCESS_CLAIMS: 'permissions, roles', JWT_CARDHOLDER_CLAIM: 'https://acme.example/cardholder' });
-    expect(jwt.auth.jwt).toMatchObject({ accessClaims: ['permissions', 'roles'], cardholderClaim: 'https://acme.example/cardholder' });
+    const jwt = loadConfig({
+      ...JWT,
+      JWT_ROLE_CLAIMS: 'groups, roles',
+      JWT_PERMISSION_CLAIMS: 'permissions',
+      JWT_PERMISSION_CLAIMS_GRANT_ROLES: 'true',
+      JWT_CARDHOLDER_CLAIM: 'https://acme.example/cardholder',
+    });
+    expect(jwt.auth.jwt).toMatchObject({ roleClaims: ['groups', 'roles'], permissionClaims: ['permissions'], permissionClaimsGrantRoles: true, cardholderClaim: 'https://acme.example/cardholder' });
+  });
+
+  it('refuses the retired JWT_ACCESS_CLAIMS, naming the settings that replace it', () => {
+    expect(problemsOf({ ...JWT, JWT_ACCESS_CLAIMS: 'scope,roles' })).toEqual([
+      'JWT_ACCESS_CLAIMS is no longer read: name the claims that grant roles in JWT_ROLE_CLAIMS (default roles) and those that grant permissions in JWT_PERMISSION_CLAIMS (default scope,scp); a role named in a permission claim grants nothing unless JWT_PERMISSION_CLAIMS_GRANT_ROLES=true',
+    ]);
+  });
+
+  it('refuses claim settings that would be ignored, and a grant-roles switch that is not a boolean', () => {
+    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, JWT_ROLE_CLAIMS: 'groups' })).toEqual([
+      'JWT_ROLE_CLAIMS is used only with JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE (no JWT is accepted without them)',
+    ]);
+    expect(problemsOf({ ...JWT, JWT_PERMISSION_CLAIMS_GRANT_ROLES: 'maybe' })).toEqual(['JWT_PERMISSION_CLAIMS_GRANT_ROLES must be true or false']);
+  });
+
+  it('refuses a claim named twice, in one list or across the role, permission and cardholder claims', () => {
+    expect(problemsOf({ ...JWT, JWT_ROLE_CLAIMS: 'roles,groups,roles' })).toEqual(['JWT_ROLE_CLAIMS names the claim "roles" twice']);
+    expect(problemsOf({ ...JWT, JWT_PERMISSION_CLAIMS: 'scp, scp' })).toEqual(['JWT_PERMISSION_CLAIMS names the claim "scp" twice']);
+    expect(problemsOf({ ...JWT, JWT_ROLE_CLAIMS: 'roles,scope' })).toEqual([
+      'JWT_ROLE_CLAIMS and JWT_PERMISSION_CLAIMS both name the claim "scope": a claim grants roles or permissions, not both',
+    ]);
+    expect(problemsOf({ ...JWT, JWT_CARDHOLDER_CLAIM: 'roles' })).toEqual([
+      'JWT_CARDHOLDER_CLAIM "roles" is also in JWT_ROLE_CLAIMS: the claim that binds a cardholder grants nothing else',
+    ]);
+  });
+
+  it('refuses every other entry written twice, naming it', () => {
+    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_USER_ROLES: 'ops-user:viewer,ava:cardholder@chd_demo_ava,ops-user:admin' })).toEqual([
+      'PASSTHROUGH_USER_ROLES names the bank user "ops-user" twice',
+    ]);
+    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer+viewer' })).toEqual(['PASSTHROUGH_ROLES PASSTHROUGH_ROLES: the role "viewer" is written twice']);
+    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer+admin+viewer` })).toEqual([
+      'GATEWAY_API_KEY_HASHES.0 the key "a": the role "viewer" is written twice',
+    ]);
+    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer,b:${HASH.toUpperCase()}:admin` })).toEqual([
+      'GATEWAY_API_KEY_HASHES gives the keys "a" and "b" the same hash: one key is one caller',
+    ]);
+    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, ALLOWED_ORIGINS: 'https://app.example, https://ops.example, https://App.example/' })).toEqual([
+      'ALLOWED_ORIGINS names the origin "https://App.example" twice',
+    ]);
   });
 
   it('reads the audit trail\'s destination: stdout by default, off, or a file', () => {

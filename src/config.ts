@@ -18,7 +18,15 @@ import {
 } from '@banking-gateway/settings';
 import { sandboxSettingsSchema } from '@banking-gateway/settings/sandbox';
 import { z } from 'zod';
-import { DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, parseGrants, ROLE_NAMES, type Grants, type Role } from './permissions.ts';
+import {
+  DEFAULT_JWT_CARDHOLDER_CLAIM,
+  DEFAULT_JWT_PERMISSION_CLAIMS,
+  DEFAULT_JWT_ROLE_CLAIMS,
+  parseGrants,
+  ROLE_NAMES,
+  type Grants,
+  type Role,
+} from './permissions.ts';
 
 export { ConfigError };
 export type { GroupMeta, SettingEntry } from '@banking-gateway/settings';
@@ -87,12 +95,16 @@ const passthroughRoles = z
   })
   .meta({ rule: `role+role (${ROLES_TEXT})` });
 
-/** The claims of a JWT that grant access, or that bind it to a cardholder: claim names. */
-const claimNames = list(z.string().regex(/^[^\s,]+$/, { error: 'entries must be claim names' }), (item) => item, 'claim names, comma-separated');
+/** The claims of a JWT that grant roles or permissions: claim names, these by default. */
+function claimNames(defaults: readonly string[]) {
+  const names = list(z.string().regex(/^[^\s,]+$/, { error: 'entries must be claim names' }), (item) => item, 'claim names, comma-separated');
+  return z.preprocess((v) => (v === undefined || v === '' ? defaults.join(',') : v), names).meta({ rule: 'claim names, comma-separated' });
+}
 
 /** Where audit records go: stdout, a file (by its path), or nowhere. */
+const AUDIT_DEFAULT_DESTINATION = 'stdout';
 const auditDestination = z
-  .preprocess(unsetIfEmpty, z.string().default('stdout'))
+  .preprocess(unsetIfEmpty, z.string().default(AUDIT_DEFAULT_DESTINATION))
   .transform((value): AuditDestinationSetting => (value === 'stdout' || value === 'off' ? { kind: value } : { kind: 'file', path: value }))
   .meta({ rule: '`stdout`, `off` or a file path' });
 
@@ -175,16 +187,27 @@ const callerSettings = {
   jwksUrl: setting('JWT_JWKS_URL', httpUrl(), 'service mode: JWTs are verified against this JWKS (the three JWT settings come as a set)'),
   jwtIssuer: setting('JWT_ISSUER', text(), 'service mode: the issuer JWTs must name'),
   jwtAudience: setting('JWT_AUDIENCE', text(), 'service mode: the audience JWTs must name'),
-  jwtAccessClaims: setting(
-    'JWT_ACCESS_CLAIMS',
-    z.preprocess((v) => (v === undefined || v === '' ? DEFAULT_JWT_ACCESS_CLAIMS.join(',') : v), claimNames).meta({ rule: 'claim names, comma-separated' }),
-    "service mode: the JWT claims whose values grant access: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
-    `\`${DEFAULT_JWT_ACCESS_CLAIMS.join(',')}\``,
+  jwtRoleClaims: setting(
+    'JWT_ROLE_CLAIMS',
+    claimNames(DEFAULT_JWT_ROLE_CLAIMS),
+    "service mode: the JWT claims a caller's roles come from, and the only ones: each value (a space-separated string, or an array's items) names a role or a permission; other values are ignored and logged once",
+    `\`${DEFAULT_JWT_ROLE_CLAIMS.join(',')}\``,
+  ),
+  jwtPermissionClaims: setting(
+    'JWT_PERMISSION_CLAIMS',
+    claimNames(DEFAULT_JWT_PERMISSION_CLAIMS),
+    "service mode: the JWT claims that grant permissions only (OAuth's `scope` string, the `scp` array): each value names a permission; a role named there grants nothing and is logged once (see `JWT_PERMISSION_CLAIMS_GRANT_ROLES`), other values likewise",
+    `\`${DEFAULT_JWT_PERMISSION_CLAIMS.join(',')}\``,
+  ),
+  jwtPermissionClaimsGrantRoles: setting(
+    'JWT_PERMISSION_CLAIMS_GRANT_ROLES',
+    flagOr(false),
+    'service mode: `true` lets a role named in a permission claim grant it. The risk: an OAuth client allowed to request arbitrary scope strings (many identity providers allow it) could request `admin` and become admin; turn it on only if your identity provider issues no scope it has not been told to grant',
   ),
   jwtCardholderClaim: setting(
     'JWT_CARDHOLDER_CLAIM',
     z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM)).meta({ rule: 'claim name' }),
-    "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only",
+    "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only. Absent, the caller is bound to none; there but not one cardholder id (a string of letters, digits, . _ ~ -), the JWT is refused (401)",
   ),
   passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),
   passthroughUserRoles: setting(
@@ -215,7 +238,15 @@ function callerAuthOf(a: GroupSettings<typeof callerSettings>) {
     /** service: JWTs signed by a key of this JWKS, with this issuer and audience. */
     jwt:
       a.jwksUrl && a.jwtIssuer && a.jwtAudience
-        ? { jwksUrl: a.jwksUrl, issuer: a.jwtIssuer, audience: a.jwtAudience, accessClaims: a.jwtAccessClaims, cardholderClaim: a.jwtCardholderClaim }
+        ? {
+            jwksUrl: a.jwksUrl,
+            issuer: a.jwtIssuer,
+            audience: a.jwtAudience,
+            roleClaims: a.jwtRoleClaims,
+            permissionClaims: a.jwtPermissionClaims,
+            permissionClaimsGrantRoles: a.jwtPermissionClaimsGrantRoles,
+            cardholderClaim: a.jwtCardholderClaim,
+          }
         : undefined,
     /** passthrough: what bank users may do through the gateway; absent: everything the bank allows them (role admin). */
     passthrough: a.mode === 'passthrough' ? { roles: a.passthroughRoles, users: a.passthroughUserRoles } : undefined,
@@ -274,9 +305,20 @@ const settingGroups = z.object({
     },
   ),
   sandbox: sandboxSettingsSchema,
-  auth: groupAs('Who may call', 'See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).', callerSettings, callerAuthOf),
+  auth: groupAs(
+    'Who may call',
+    'An entry written twice in any of these (a key\'s name or hash, a bank user, a role in one entry, a claim, an origin) stops the start, named: the gateway would otherwise keep one of them silently. See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).',
+    callerSettings,
+    callerAuthOf,
+  ),
   audit: group('The audit trail', 'One JSON line per mutation attempt, allowed or refused: who, what, on which records, how it ended. See [operations.md](operations.md#the-audit-trail).', {
-    destination: setting('AUDIT_LOG', auditDestination, 'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`'),
+    destination: setting(
+      'AUDIT_LOG',
+      auditDestination,
+      'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`',
+      // The schema reads the default into a destination: the docs say it in words.
+      `\`${AUDIT_DEFAULT_DESTINATION}\``,
+    ),
     redisMaxLen: setting(
       'AUDIT_REDIS_STREAM_MAX_LEN',
       int(1_000, 100_000_000, 1_000_000),
@@ -401,7 +443,7 @@ function crossSettingProblems(env: NodeJS.ProcessEnv): string[] {
   const credentials = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'];
   const given = credentials.filter(set);
   if (given.length > 0) requiredWith(credentials, `with ${given.map(variable).join(' and ')} (client credentials come as a set)`);
-  return [...problems, ...callerAuthProblems(env, set)];
+  return [...problems, ...callerAuthProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
 }
 
 /**
@@ -429,9 +471,13 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
       const login = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'].map(variable);
       problems.push(`${MODE} service needs ${login[0]}, ${login[1]} and ${login[2]} (the gateway logs in itself)`);
     }
+    if (jwtGiven.length === 0) {
+      // Claim settings without a JWKS would be ignored: the operator meant JWTs to be accepted.
+      for (const path of JWT_CLAIM_SETTINGS.filter(set)) problems.push(`${variable(path)} is used only with ${jwt.map(variable).join(', ').replace(/, ([^,]+)$/, ' and $1')} (no JWT is accepted without them)`);
+    }
   } else {
     // Keys or a JWKS with another mode would be ignored: the operator meant callers to authenticate.
-    for (const path of ['auth.apiKeyHashes', ...jwtGiven, 'auth.jwtAccessClaims', 'auth.jwtCardholderClaim'].filter(set)) {
+    for (const path of ['auth.apiKeyHashes', ...jwtGiven, ...JWT_CLAIM_SETTINGS].filter(set)) {
       problems.push(`${variable(path)} is used only with ${MODE} service (${MODE} is ${mode ?? 'not set'})`);
     }
   }
@@ -441,10 +487,87 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
       problems.push(`${variable(path)} is used only with ${MODE} passthrough (${MODE} is ${mode ?? 'not set'})`);
     }
   }
-  const names = (env[HASHES] ?? '').split(',').map((entry) => entry.trim().split(':')[0]).filter(Boolean);
-  const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
-  if (repeated.length > 0) problems.push(`${HASHES} names must be unique (they name callers in logs): ${repeated.join(', ')} repeated`);
   return problems;
+}
+
+const JWT_CLAIM_SETTINGS = ['auth.jwtRoleClaims', 'auth.jwtPermissionClaims', 'auth.jwtPermissionClaimsGrantRoles', 'auth.jwtCardholderClaim'];
+
+/**
+ * Variables the gateway no longer reads, with what replaced them: set, they stop the start rather
+ * than be ignored, since the operator meant them to do something. JWT_ACCESS_CLAIMS let `scope`
+ * grant roles; its claims cannot be split into role and permission claims on the operator's behalf.
+ */
+const RETIRED_VARIABLES: Record<string, string> = {
+  JWT_ACCESS_CLAIMS:
+    'name the claims that grant roles in JWT_ROLE_CLAIMS (default roles) and those that grant permissions in JWT_PERMISSION_CLAIMS (default scope,scp); a role named in a permission claim grants nothing unless JWT_PERMISSION_CLAIMS_GRANT_ROLES=true',
+};
+
+function retiredVariableProblems(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(RETIRED_VARIABLES)
+    .filter(([name]) => env[name] !== undefined && env[name] !== '')
+    .map(([name, instead]) => `${name} is no longer read: ${instead}`);
+}
+
+/**
+ * An entry written twice in the access configuration: the gateway would keep one of them silently
+ * (the last user's roles, one of two names for a key), so the start stops and names it. Read from
+ * the raw lists, so a repeat is reported beside a malformed entry.
+ */
+function repeatedEntryProblems(env: NodeJS.ProcessEnv): string[] {
+  const entriesOf = (path: string) => (env[variable(path)] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const twice = (path: string, what: string, keyOf: (entry: string) => string | undefined, shown: (entry: string) => string | undefined = keyOf) =>
+    repeats(entriesOf(path), keyOf).map((entry) => `${variable(path)} names the ${what} "${shown(entry)}" twice`);
+  const origin = (entry: string) => entry.replace(/\/+$/, '');
+  return [
+    ...twice('auth.apiKeyHashes', 'key', (entry) => entry.split(':')[0]!),
+    ...sameKeyHashProblems(entriesOf('auth.apiKeyHashes')),
+    ...twice('auth.passthroughUserRoles', 'bank user', (entry) => (entry.lastIndexOf(':') > 0 ? entry.slice(0, entry.lastIndexOf(':')) : undefined)),
+    ...twice('auth.jwtRoleClaims', 'claim', (entry) => entry),
+    ...twice('auth.jwtPermissionClaims', 'claim', (entry) => entry),
+    // Origins compare without case (a browser sends its scheme and host in lower case).
+    ...twice('auth.allowedOrigins', 'origin', (entry) => origin(entry).toLowerCase(), origin),
+  ];
+}
+
+/** The entries whose key an earlier entry already had (an entry without one is malformed: reported as such). */
+function repeats(entries: string[], keyOf: (entry: string) => string | undefined): string[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = keyOf(entry);
+    if (key === undefined) return false;
+    const repeated = seen.has(key);
+    seen.add(key);
+    return repeated;
+  });
+}
+
+/** Two names for one key: the caller would act under whichever the matcher meets first. */
+function sameKeyHashProblems(entries: string[]): string[] {
+  const namesByHash = new Map<string, string[]>();
+  for (const [name = '', hash = ''] of entries.map((entry) => entry.split(':'))) {
+    if (!/^[0-9a-fA-F]{64}$/.test(hash)) continue;
+    namesByHash.set(hash.toLowerCase(), [...(namesByHash.get(hash.toLowerCase()) ?? []), name]);
+  }
+  return [...namesByHash.values()]
+    .filter((names) => names.length > 1)
+    .map((names) => `${variable('auth.apiKeyHashes')} gives the keys ${names.map((n) => `"${n}"`).join(' and ')} the same hash: one key is one caller`);
+}
+
+/** A claim in two roles at once: a role claim that is also a permission claim, or the cardholder claim in either. */
+function jwtClaimProblems(jwt: Config['auth']['jwt']): string[] {
+  if (!jwt) return [];
+  const [ROLE, PERMISSION] = [variable('auth.jwtRoleClaims'), variable('auth.jwtPermissionClaims')];
+  const lists: [string, string[]][] = [
+    [ROLE, jwt.roleClaims],
+    [PERMISSION, jwt.permissionClaims],
+  ];
+  const both = [...new Set(jwt.roleClaims.filter((claim) => jwt.permissionClaims.includes(claim)))];
+  return [
+    ...both.map((claim) => `${ROLE} and ${PERMISSION} both name the claim "${claim}": a claim grants roles or permissions, not both`),
+    ...lists
+      .filter(([, claims]) => claims.includes(jwt.cardholderClaim))
+      .map(([list]) => `${variable('auth.jwtCardholderClaim')} "${jwt.cardholderClaim}" is also in ${list}: the claim that binds a cardholder grants nothing else`),
+  ];
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -486,7 +609,7 @@ export type WebhookConfig = Config['webhooks'];
 export type EventLogConfig = Config['events']['log'];
 
 /** JWTs of an identity provider; code that builds this may leave the claims to their defaults (permissions.ts). */
-export type JwtConfig = WithDefaults<NonNullable<Config['auth']['jwt']>, 'accessClaims' | 'cardholderClaim'>;
+export type JwtConfig = WithDefaults<NonNullable<Config['auth']['jwt']>, 'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles' | 'cardholderClaim'>;
 
 /**
  * Who may call the gateway, and what each caller may do (the auth group). Code that builds one may
@@ -514,7 +637,8 @@ export type BreakerConfig = ResilienceConfig['breaker'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = reader.read(env);
-  const problems = [...(result.ok ? concurrencyProblems(result.settings.concurrency) : result.problems), ...crossSettingProblems(env)];
+  const settingProblems = result.ok ? [...concurrencyProblems(result.settings.concurrency), ...jwtClaimProblems(result.settings.auth.jwt)] : result.problems;
+  const problems = [...settingProblems, ...crossSettingProblems(env)];
   if (!result.ok || problems.length > 0) throw new ConfigError(problems);
   return result.settings;
 }

@@ -32,6 +32,18 @@ describe('a caller\u2019s access', () => {
     expect(bound.cardholderId).toBe('chd_1');
   });
 
+  it('reports the roles a caller acts with: a bound one the cardholder role at most', () => {
+    expect(accessOf({ roles: ['admin', 'cardholder'], cardholderId: 'chd_1' }).roles).toEqual(['cardholder']);
+    expect(accessOf({ roles: ['card-manager'], cardholderId: 'chd_1' }).roles).toEqual(['cardholder']);
+    // A viewer may not freeze a card: under the cap it holds part of the role, and no role.
+    const viewer = accessOf({ roles: ['viewer'], cardholderId: 'chd_1' });
+    expect(viewer.roles).toEqual([]);
+    expect([...viewer.permissions].sort()).toEqual(['cardholders:read', 'cards:read', 'wallets:read']);
+    expect(accessOf({ permissions: [...ROLES.cardholder.permissions], cardholderId: 'chd_1' }).roles).toEqual([]);
+    expect(accessOf({ roles: ['cardholder', 'viewer'] }).roles).toEqual(['viewer']);
+    expect(accessOf({ roles: ['treasurer', 'treasurer'] }).roles).toEqual(['treasurer']);
+  });
+
   it('grants nothing of the cardholder role without a binding: it would see every cardholder\u2019s cards', () => {
     expect([...accessOf({ roles: ['cardholder'] }).permissions]).toEqual([]);
     expect([...accessOf({ roles: ['cardholder'], permissions: ['fx:read'] }).permissions]).toEqual(['fx:read']);
@@ -56,5 +68,6 @@ describe('grants as the configuration writes them', () => {
     expect(parseGrants('viewer++admin')).toEqual({ problem: expect.stringContaining('roles must be written role+role') });
     expect(parseGrants('cardholder@bad id')).toEqual({ problem: '"bad id" is not a cardholder id (letters, digits, . _ ~ -)' });
     expect(parseGrants('superuser')).toEqual({ problem: expect.stringContaining('unknown role "superuser"') });
+    expect(parseGrants('viewer+admin+viewer')).toEqual({ problem: 'the role "viewer" is written twice' });
   });
 });

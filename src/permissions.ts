@@ -14,13 +14,13 @@ export const PERMISSIONS = {
   'accounts:write': 'Open and close accounts.',
   'beneficiaries:read': 'Beneficiaries and the bank\u2019s beneficiary rules.',
   'beneficiaries:write': 'Create, change and delete beneficiaries.',
-  'payouts:read': 'Payouts; payout funding events.',
+  'payouts:read': 'Payouts; payout funding events (their beneficiary\u2019s details need beneficiaries:read, the payer\u2019s business:read).',
   'payouts:write': 'Send and cancel payouts.',
   'fx:read': 'FX rates, quotes and conversions; conversion events.',
   'quotes:write': 'Lock FX quotes (which a payout or a conversion then uses).',
   'conversions:write': 'Book conversions between currencies.',
   'cards:read': 'Cards, their details and transactions; card events.',
-  'cards:control': 'Freeze and unfreeze a card (cardUpdate changing only its status between ACTIVE and INACTIVE), activate it, set its PIN.',
+  'cards:control': 'Freeze and unfreeze a card (cardUpdate changing only its status between ACTIVE and INACTIVE), activate it, set its PIN; a caller bound to a cardholder unfreezes only a freeze of its own.',
   'cards:write': 'Issue, assign and load cards; change their limits and controls, and close them.',
   'cardholders:read': 'Cardholders and their KYC state; cardholder events.',
   'cardholders:write': 'Create, change and delete cardholders.',
@@ -30,7 +30,7 @@ export const PERMISSIONS = {
   'direct-debit:write': 'Cancel mandates and direct debit collections.',
   'webhooks:read': 'The bank\u2019s webhook catalogue and the webhook subscriptions filed there.',
   'webhooks:write': 'File, change and delete webhook subscriptions at the bank.',
-  'events:read': 'The stream of every bank event (bankEvents).',
+  'events:read': 'The stream of bank events (bankEvents): each event also needs the read permission of its record\u2019s domain (card events cards:read, deposit events accounts:read...); an event the gateway has no model for needs every read permission.',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -116,7 +116,10 @@ export function withImplied(permissions: Iterable<Permission>): Set<Permission> 
 
 /** What a caller may do: its roles and the permissions they (and any granted directly) give. */
 export interface Access {
-  /** The roles the caller holds, as configured or claimed; empty where the mode grants everything. */
+  /**
+   * The roles the caller acts with: those configured or claimed, after the cardholder cap (a bound
+   * caller acts as `cardholder` at most) and without an unbound `cardholder`, which grants nothing.
+   */
   readonly roles: readonly string[];
   readonly permissions: ReadonlySet<Permission>;
   /** The cardholder a caller is bound to (the mobile card app): it sees that cardholder's records only. */
@@ -130,25 +133,36 @@ export const NO_ACCESS: Access = { roles: [], permissions: new Set(), cardholder
  * The access of roles and permissions granted to a caller. A binding to a cardholder caps the result
  * at the cardholder role, whatever else was granted: a bound caller only ever sees its own records.
  * The cardholder role without a binding grants nothing (it would otherwise see every cardholder's
- * cards): the caller gets the other grants only.
+ * cards): the caller gets the other grants only. The roles reported are the ones the caller acts
+ * with (`me`, the audit trail), never more than its permissions bear out.
  */
 export function accessOf(grants: { roles?: readonly Role[]; permissions?: readonly Permission[]; cardholderId?: string | null }): Access {
   const cardholderId = grants.cardholderId ?? null;
-  const roles = [...new Set(grants.roles ?? [])];
-  const granted = [
-    ...roles.filter((role) => cardholderId !== null || role !== CARDHOLDER_ROLE).flatMap((role) => ROLES[role].permissions),
-    ...(grants.permissions ?? []),
-  ];
-  let permissions = withImplied(granted);
-  if (cardholderId !== null) {
-    const cap = new Set<Permission>(ROLES[CARDHOLDER_ROLE].permissions);
-    permissions = new Set([...permissions].filter((permission) => cap.has(permission)));
-  }
-  return { roles, permissions, cardholderId };
+  const roles = [...new Set(grants.roles ?? [])].filter((role) => cardholderId !== null || role !== CARDHOLDER_ROLE);
+  let permissions = withImplied([...roles.flatMap((role) => ROLES[role].permissions), ...(grants.permissions ?? [])]);
+  if (cardholderId === null) return { roles, permissions, cardholderId };
+  const cap = new Set<Permission>(ROLES[CARDHOLDER_ROLE].permissions);
+  permissions = new Set([...permissions].filter((permission) => cap.has(permission)));
+  return { roles: rolesUnderCap(roles, permissions), permissions, cardholderId };
 }
 
-/** The JWT claims that grant access by default (OAuth's `scope` string, the `scp` array, a `roles` array), and the one that binds a cardholder. */
-export const DEFAULT_JWT_ACCESS_CLAIMS = ['scope', 'scp', 'roles'];
+/**
+ * A bound caller's roles: `cardholder` when the roles it was given reach the whole cardholder role
+ * (`admin`, `card-manager`, `cardholder`), none when they reach only part of it (a `viewer` may not
+ * freeze a card): its permissions then say what it holds.
+ */
+function rolesUnderCap(granted: readonly Role[], capped: ReadonlySet<Permission>): Role[] {
+  const whole = granted.length > 0 && ROLES[CARDHOLDER_ROLE].permissions.every((permission) => capped.has(permission));
+  return whole ? [CARDHOLDER_ROLE] : [];
+}
+
+/**
+ * The JWT claims read by default: roles from a `roles` array only; permissions from OAuth's `scope`
+ * string and the `scp` array, which an OAuth client may often fill with strings of its choosing, so
+ * they grant no role unless the operator says so; and the claim that binds a cardholder.
+ */
+export const DEFAULT_JWT_ROLE_CLAIMS = ['roles'];
+export const DEFAULT_JWT_PERMISSION_CLAIMS = ['scope', 'scp'];
 export const DEFAULT_JWT_CARDHOLDER_CLAIM = 'cardholder_id';
 
 /**
@@ -173,6 +187,13 @@ export interface Grants {
 
 const BANK_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 
+/** What a cardholder id must be (a bank id), in words. */
+export const CARDHOLDER_ID_RULE = 'a string of 1 to 128 letters, digits, . _ ~ or -';
+
+export function isCardholderId(value: unknown): value is string {
+  return typeof value === 'string' && BANK_ID.test(value);
+}
+
 /**
  * Grants as the configuration writes them: `role+role`, or `cardholder@<cardholder id>` for a caller
  * bound to one cardholder. Returns the problem in words when the text is not that.
@@ -184,13 +205,15 @@ export function parseGrants(text: string): Grants | { problem: string } {
   if (bound.length > 0) {
     if (names.length > 1) return { problem: `a caller bound to a cardholder holds the ${CARDHOLDER_ROLE} role alone (${CARDHOLDER_ROLE}@<cardholder id>)` };
     const cardholderId = bound[0]!.slice(CARDHOLDER_ROLE.length + 1);
-    if (!BANK_ID.test(cardholderId)) return { problem: `"${cardholderId}" is not a cardholder id (letters, digits, . _ ~ -)` };
+    if (!isCardholderId(cardholderId)) return { problem: `"${cardholderId}" is not a cardholder id (letters, digits, . _ ~ -)` };
     return { roles: [CARDHOLDER_ROLE], cardholderId };
   }
   const unknown = names.filter((name) => !isRole(name));
   if (unknown.length > 0) return { problem: `unknown role ${unknown.map((n) => `"${n}"`).join(', ')} (roles: ${ROLE_NAMES.join(', ')})` };
   if (names.includes(CARDHOLDER_ROLE)) return { problem: `the ${CARDHOLDER_ROLE} role is bound to one cardholder: write ${CARDHOLDER_ROLE}@<cardholder id>` };
-  return { roles: [...new Set(names as Role[])], cardholderId: null };
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) return { problem: `the role "${twice}" is written twice` };
+  return { roles: names as Role[], cardholderId: null };
 }
 
 /**

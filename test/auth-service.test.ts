@@ -48,7 +48,7 @@ afterAll(async () => {
  * A token the tests send (a viewer's, unless claims say otherwise); registered so the leak scan fails
  * the file if it is ever echoed or logged.
  */
-async function jwt(options?: Parameters<Jwks['sign']>[0], claims: Parameters<Jwks['sign']>[1] = { scope: 'viewer' }): Promise<string> {
+async function jwt(options?: Parameters<Jwks['sign']>[0], claims: Parameters<Jwks['sign']>[1] = { roles: ['viewer'] }): Promise<string> {
   const token = await jwks.sign(options, claims);
   registerSecret('a caller JWT', token);
   return token;

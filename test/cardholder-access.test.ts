@@ -16,7 +16,7 @@ import { subscribeSse, subscribeWs } from './subscribe.ts';
 const { kit, bearer } = useJwtKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-CH', subagentCode: 'SUB-CH', companyCode: 'CO-CH' }, freshEachTest: true });
 
 const ava = () => bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' });
-const ops = () => bearer('ops-phone', { scope: 'cardholder', cardholder_id: 'chd_demo_ops' });
+const ops = () => bearer('ops-phone', { roles: 'cardholder', cardholder_id: 'chd_demo_ops' });
 const admin = () => bearer('admin', { roles: ['admin'] });
 
 const run = async (query: string, headers: Record<string, string>, variables: Record<string, unknown> = {}) =>

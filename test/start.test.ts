@@ -114,8 +114,9 @@ describe('npm start', () => {
 
 describe('the start banner on a terminal', () => {
   it('says who may do what under each mode', () => {
-    const hash = 'a'.repeat(64);
-    expect(accessSummary(loadConfig({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `dashboard:${hash}:viewer,ava:${hash}:cardholder@chd_demo_ava` }).auth)).toBe(
+    // Two keys, two hashes: one hash given twice would be one caller under two names, refused at start.
+    const [dashboard, ava] = ['a'.repeat(64), 'b'.repeat(64)];
+    expect(accessSummary(loadConfig({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `dashboard:${dashboard}:viewer,ava:${ava}:cardholder@chd_demo_ava` }).auth)).toBe(
       'API keys dashboard (viewer), ava (cardholder@chd_demo_ava) (AUTH_MODE=service)',
     );
     expect(accessSummary(loadConfig({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer', PASSTHROUGH_USER_ROLES: 'ops:treasurer' }).auth)).toBe(

@@ -4,7 +4,7 @@ import { accessOf, type Access } from '../permissions.ts';
 import { createApiKeyMatcher } from './api-keys.ts';
 import { API_KEY_HEADER, type Presented } from './credentials.ts';
 import { anonymous, ANONYMOUS_PASSTHROUGH, unprovenToken, type CallerIdentity } from './identity.ts';
-import { createJwtVerifier } from './jwt.ts';
+import { createJwtVerifier, type IgnoredClaimValue } from './jwt.ts';
 import { AuthRefusal } from './refusal.ts';
 
 /**
@@ -20,6 +20,12 @@ export interface Authenticator {
 }
 
 const REALM = 'realm="banking-gateway"';
+
+const IGNORED_CLAIM_VALUE: Record<IgnoredClaimValue['why'], string> = {
+  unknown: 'a JWT claim value names no role or permission of this gateway: ignored (roles and permissions: docs/permissions.md)',
+  'role-in-permission-claim':
+    'a JWT permission claim (JWT_PERMISSION_CLAIMS) names a role: ignored, roles come from JWT_ROLE_CLAIMS only unless JWT_PERMISSION_CLAIMS_GRANT_ROLES=true (docs/permissions.md)',
+};
 
 /** Mode none (the embedded sandbox): every caller may do everything. */
 export const EVERYTHING: Access = accessOf({ roles: ['admin'] });
@@ -49,10 +55,9 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
   const matchKey = config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined;
   const keys = new Map(config.apiKeys.map((key) => [key.name, accessOf(key)]));
   const jwt = config.jwt ? createJwtVerifier(config.jwt) : undefined;
-  // Each unknown value once: claims are the identity provider's, and the same come with every request.
+  // Each ignored value once: claims are the identity provider's, and the same come with every request.
   const log = createThrottledLog(logger, Number.POSITIVE_INFINITY);
-  const unknownClaimValue = (value: string) =>
-    log(value, 'warn', { value: value.slice(0, 100) }, 'a JWT claim value names no role or permission of this gateway: ignored (roles and permissions: docs/permissions.md)');
+  const ignoredClaimValue = ({ value, why }: IgnoredClaimValue) => log(`${why}:${value}`, 'warn', { value: value.slice(0, 100) }, IGNORED_CLAIM_VALUE[why]);
   const accepted = [matchKey && `an API key in the ${API_KEY_HEADER} header`, jwt && 'a JWT as "Authorization: Bearer <jwt>"'].filter(Boolean).join(' or ');
   const challenge = [matchKey && `ApiKey ${REALM}, header="${API_KEY_HEADER}"`, jwt && `Bearer ${REALM}`].filter(Boolean).join(', ');
   const authenticate: Authenticate = async (presented) => {
@@ -71,8 +76,8 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
       }
       case 'bearer': {
         if (!jwt) throw new AuthRefusal('invalid', `Bearer tokens are not accepted here: send ${accepted}`);
-        const { subject, access, unknown } = await jwt(presented.token);
-        for (const value of unknown) unknownClaimValue(value);
+        const { subject, access, ignored } = await jwt(presented.token);
+        for (const value of ignored) ignoredClaimValue(value);
         return { kind: 'jwt', name: subject, access };
       }
     }

@@ -1,6 +1,15 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { accessOf, DEFAULT_JWT_ACCESS_CLAIMS, DEFAULT_JWT_CARDHOLDER_CLAIM, grantsFromValues, type Access } from '../permissions.ts';
+import {
+  accessOf,
+  CARDHOLDER_ID_RULE,
+  DEFAULT_JWT_CARDHOLDER_CLAIM,
+  DEFAULT_JWT_PERMISSION_CLAIMS,
+  DEFAULT_JWT_ROLE_CLAIMS,
+  grantsFromValues,
+  isCardholderId,
+  type Access,
+} from '../permissions.ts';
 import { sha256Hex } from './api-keys.ts';
 import { AuthRefusal } from './refusal.ts';
 
@@ -16,19 +25,30 @@ export interface JwtSettings {
   jwksUrl: string;
   issuer: string;
   audience: string;
-  /** The claims whose values name roles or permissions. */
-  accessClaims?: string[] | undefined;
+  /** The claims whose values name roles (or permissions): the only claims a role comes from. */
+  roleClaims?: string[] | undefined;
+  /** The claims whose values name permissions (OAuth's `scope`, `scp`). */
+  permissionClaims?: string[] | undefined;
+  /** Whether a role named in a permission claim grants it; otherwise it is ignored. */
+  permissionClaimsGrantRoles?: boolean | undefined;
   /** The claim that binds the caller to one cardholder. */
   cardholderClaim?: string | undefined;
 }
 
+/**
+ * A claim value that granted nothing: it names no role or permission of this gateway, or it names
+ * a role in a permission claim, which grants none unless the operator opted in.
+ */
+export interface IgnoredClaimValue {
+  value: string;
+  why: 'unknown' | 'role-in-permission-claim';
+}
 
 /** A verified caller: the JWT's subject and what its claims let it do. */
 interface JwtCaller {
   subject: string;
   access: Access;
-  /** Claim values that name no role or permission of this gateway (ignored). */
-  unknown: string[];
+  ignored: IgnoredClaimValue[];
 }
 
 export type JwtVerifier = (token: string) => Promise<JwtCaller>;
@@ -110,21 +130,46 @@ function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed
 }
 
 /**
- * What the claims grant: every value of the access claims (a space-separated string, as OAuth's
- * `scope`, or an array, as `scp` and `roles`) that names a role or a permission, and the cardholder
- * a caller is bound to. A cardholder claim that is not a plain id binds nothing and grants nothing
- * of the cardholder role.
+ * What the claims grant: every value of the role claims that names a role or a permission, every
+ * value of the permission claims that names a permission (a role only with
+ * `permissionClaimsGrantRoles`), each claim a space-separated string (OAuth's `scope`) or an array
+ * (`scp`, `roles`); and the cardholder the caller is bound to.
  */
 function accessFromClaims(payload: JWTPayload, settings: JwtSettings): Omit<JwtCaller, 'subject'> {
-  const values = (settings.accessClaims ?? DEFAULT_JWT_ACCESS_CLAIMS).flatMap((claim) => claimValues(payload[claim]));
-  const { roles, permissions, unknown } = grantsFromValues(values);
-  const bound = payload[settings.cardholderClaim ?? DEFAULT_JWT_CARDHOLDER_CLAIM];
-  const cardholderId = typeof bound === 'string' && /^[A-Za-z0-9._~-]{1,128}$/.test(bound) ? bound : null;
-  return { access: accessOf({ roles, permissions, cardholderId }), unknown };
+  const fromPermissionClaims = grantsFromValues(valuesOf(payload, settings.permissionClaims ?? DEFAULT_JWT_PERMISSION_CLAIMS));
+  const fromRoleClaims = grantsFromValues(valuesOf(payload, settings.roleClaims ?? DEFAULT_JWT_ROLE_CLAIMS));
+  const grantRoles = settings.permissionClaimsGrantRoles ?? false;
+  const cardholderId = boundCardholder(payload, settings.cardholderClaim ?? DEFAULT_JWT_CARDHOLDER_CLAIM);
+  const access = accessOf({
+    roles: [...(grantRoles ? fromPermissionClaims.roles : []), ...fromRoleClaims.roles],
+    permissions: [...fromPermissionClaims.permissions, ...fromRoleClaims.permissions],
+    cardholderId,
+  });
+  const ignored: IgnoredClaimValue[] = [
+    ...[...fromPermissionClaims.unknown, ...fromRoleClaims.unknown].map((value) => ({ value, why: 'unknown' as const })),
+    ...(grantRoles ? [] : fromPermissionClaims.roles.map((value) => ({ value, why: 'role-in-permission-claim' as const }))),
+  ];
+  return { access, ignored };
+}
+
+function valuesOf(payload: JWTPayload, claims: readonly string[]): string[] {
+  return claims.flatMap((claim) => claimValues(payload[claim]));
 }
 
 function claimValues(claim: unknown): string[] {
   if (typeof claim === 'string') return claim.split(' ').filter(Boolean);
   if (Array.isArray(claim)) return claim.filter((value): value is string => typeof value === 'string');
   return [];
+}
+
+/**
+ * The cardholder the claim binds the caller to; none when the claim is absent. A claim that is
+ * there but is not one cardholder id (a number, an array, a padded or empty string, null) refuses
+ * the caller: read as "not bound", it would lift the cap its identity provider meant to set.
+ */
+function boundCardholder(payload: JWTPayload, claim: string): string | null {
+  if (!Object.hasOwn(payload, claim)) return null;
+  const value = payload[claim];
+  if (isCardholderId(value)) return value;
+  throw new AuthRefusal('invalid', `The JWT was refused: its ${claim} claim must be one cardholder id, ${CARDHOLDER_ID_RULE}`);
 }

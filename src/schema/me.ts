@@ -27,7 +27,7 @@ const Caller = builder.objectRef<CallerIdentity>('Caller').implement({
       nullable: false,
       description: 'The API key\u2019s name, the JWT subject, the bank user, or `anonymous`: the name the logs and the audit trail give the caller.',
     }),
-    roles: t.stringList({ nullable: false, description: 'The roles the caller holds, as configured or claimed.', resolve: (caller) => [...caller.access.roles] }),
+    roles: t.stringList({ nullable: false, description: 'The roles the caller acts with: those configured or claimed, capped at `cardholder` for a caller bound to one cardholder (none when what it holds is less than that role).', resolve: (caller) => [...caller.access.roles] }),
     permissions: t.stringList({
       nullable: false,
       description: 'Every permission the caller holds, roles and implied permissions included, in the order of the permissions table.',

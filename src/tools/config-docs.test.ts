@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CONFIG_VARIABLES, loadConfig, SETTINGS } from '../config.ts';
 import { defaultOf, DOC_PATH, ENV_EXAMPLE_PATH, envExample, variableTables, withTables } from './config-docs.ts';
 
@@ -26,5 +27,15 @@ describe('the configuration docs', () => {
     expect(byVariable.get('EVENT_LOG_MAX_AGE_MS')).toBe(`\`${defaults.events.log.maxAgeMs}\``);
     expect(byVariable.get('BREAKER_ERROR_RATE')).toBe(`\`${defaults.resilience.breaker.errorRate}\``);
     expect(byVariable.get('REDIS_URL')).toBe('unset');
+    expect(byVariable.get('AUDIT_LOG')).toBe('`stdout`');
+  });
+
+  it('write every default as words, never as an object printed as [object Object]', () => {
+    for (const entry of SETTINGS) expect(defaultOf(entry), entry.meta.env).not.toContain('[object ');
+    expect(variableTables()).not.toContain('[object ');
+    expect(envExample()).not.toContain('[object ');
+    expect(readFileSync(DOC_PATH, 'utf8')).not.toContain('[object ');
+    const shaped = { path: ['destination'], schema: z.string().default('stdout').transform((kind) => ({ kind })), meta: { env: 'SOME_DESTINATION', meaning: 'where', rule: 'text' } };
+    expect(() => defaultOf(shaped)).toThrow('SOME_DESTINATION: its default is read into a shape, not text: give the setting its default in words');
   });
 });

@@ -14,14 +14,21 @@ export const DOC_PATH = fileURLToPath(new URL('docs/configuration.md', ROOT));
 export const ENV_EXAMPLE_PATH = fileURLToPath(new URL('.env.example', ROOT));
 const MARKERS = { begin: '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->', end: '<!-- variables: end -->' };
 
-/** A setting's default in words: the docs' own text where the schema's default is not the whole story. */
+/**
+ * A setting's default in words: the docs' own text where the schema's default is not the whole
+ * story. A default the schema reads into a shape of its own (an object) has no words of its own:
+ * such a setting must say it in `defaultText`, or the docs would print `[object Object]`.
+ */
 export function defaultOf(entry: SettingEntry): string {
   if (entry.meta.defaultText !== undefined) return entry.meta.defaultText;
   const value: unknown = entry.schema.parse(undefined);
   if (value === undefined) return 'unset';
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
-  return `\`${String(value)}\``;
+  if (Array.isArray(value) && value.every(isPlain)) return value.length === 0 ? 'none' : value.join(', ');
+  if (isPlain(value)) return `\`${String(value)}\``;
+  throw new Error(`${entry.meta.env}: its default is read into a ${Array.isArray(value) ? 'list of shapes' : 'shape'}, not text: give the setting its default in words (setting's defaultText)`);
 }
+
+const isPlain = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
