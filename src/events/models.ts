@@ -189,6 +189,10 @@ const kinds = {
 } as const;
 
 export type EventKind = keyof typeof kinds | 'other';
+
+/** Every kind the gateway has a model for ('other' is an event it has none for). */
+export type ModelledEventKind = keyof typeof kinds;
+export const EVENT_KINDS = Object.keys(kinds) as ModelledEventKind[];
 type Details<K extends keyof typeof kinds> = z.output<ReturnType<(typeof kinds)[K]['details']>>;
 
 /** What the gateway publishes: JSON-safe (it may travel through Redis), with the raw data kept. */

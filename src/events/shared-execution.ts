@@ -12,8 +12,11 @@ import { LRUCache } from 'lru-cache';
  * per-event execution are graphql-js's own, as its `subscribe` composes them.
  *
  * Sharing is safe because an event's result depends on nothing else: the payload, the selection and
- * whose token the linked reads use (`scopeOf`: the caller's own bank token, or the gateway's login,
- * which every caller without a token shares). Errors are masked per subscriber afterwards, on copies.
+ * the subscriber's scope (`scopeOf`): whose token the linked reads use (the caller's own bank token,
+ * or the gateway's login, which every caller without a token shares) and what the caller may see of
+ * the event (its permissions decide which fields it gets and which parts of a raw payload; its
+ * cardholder binding, which records). Which events reach a subscriber at all is decided before, per
+ * subscriber (schema/event-visibility.ts). Errors are masked per subscriber afterwards, on copies.
  */
 
 /** Recent events with their results; a subscriber far behind the rest executes again, correctly. */
@@ -32,7 +35,7 @@ const operationSignalOf = (args: ExecutionArgs): AbortSignal | undefined =>
   (args.contextValue as { operationSignal?: () => AbortSignal | undefined }).operationSignal?.();
 
 export interface SharedExecutionOptions {
-  /** Whose view of the bank the operation's reads take; results are shared only within one. */
+  /** Whose view of the bank the operation's reads take, and what the caller may see; results are shared only within one. */
   scopeOf(contextValue: unknown): string;
 }
 

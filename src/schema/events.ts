@@ -4,11 +4,10 @@ import type { Delivery, PublishedEvent } from '../events/bus.ts';
 import { SubscriberFellBehindError } from '../events/errors.ts';
 import { isFellBehind } from '../events/fanout.ts';
 import type { EventKind } from '../events/models.ts';
-import type { Permission } from '../permissions.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { AccountNode } from './accounts.ts';
 import { CardholderNode } from './cardholders.ts';
-import { eventVisibility } from './event-visibility.ts';
+import { EVENT_PERMISSIONS, eventVisibility, visiblePayload } from './event-visibility.ts';
 import { CardNode } from './cards.ts';
 import { readLink } from './links.ts';
 import { forgetRequestReads, perRequestLoader } from './loaders.ts';
@@ -51,7 +50,13 @@ const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
     }),
     receivedAt: t.field({ type: 'DateTime', nullable: false, description: 'When the gateway accepted the delivery.', resolve: (e) => new Date(e.receivedAt) }),
     version: t.exposeString('version', { description: 'Event schema version date.' }),
-    data: t.field({ type: 'JSONObject', nullable: false, description: 'The payload as the bank sent it.', resolve: (e) => e.data }),
+    data: t.field({
+      type: 'JSONObject',
+      nullable: false,
+      description:
+        "The payload as the bank sent it, less the parts that describe another domain's record the caller may not read (a payout funding event's `beneficiary` without beneficiaries:read, its `payer` without business:read).",
+      resolve: (e, _args, context) => visiblePayload(e, context.caller.access.permissions),
+    }),
   }),
 });
 
@@ -71,7 +76,7 @@ function resolveEventAfresh<T extends PublishedEvent>(delivery: Delivery, _args:
 // --- Cards ---------------------------------------------------------------------------------------
 
 const CardStatusChange = builder.objectRef<EventOfKind<'cardStatus'>>('CardStatusChange').implement({
-  readPermission: 'cards:read',
+  readPermission: EVENT_PERMISSIONS.cardStatus.read,
   description: 'A card became active or was blocked (issuing.card.active, issuing.card.blocked).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -86,7 +91,7 @@ const CardStatusChange = builder.objectRef<EventOfKind<'cardStatus'>>('CardStatu
 });
 
 const CardTransactionEvent = builder.objectRef<EventOfKind<'cardTransaction'>>('CardTransactionSucceeded').implement({
-  readPermission: 'cards:read',
+  readPermission: EVENT_PERMISSIONS.cardTransaction.read,
   description: 'A card transaction succeeded (issuing.transaction.succeeded).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -104,7 +109,7 @@ const CardTransactionEvent = builder.objectRef<EventOfKind<'cardTransaction'>>('
 });
 
 const CardholderStatusChange = builder.objectRef<EventOfKind<'cardholderStatus'>>('CardholderStatusChange').implement({
-  readPermission: 'cardholders:read',
+  readPermission: EVENT_PERMISSIONS.cardholderStatus.read,
   description: 'A cardholder is pending review, ready, or deleted (issuing.cardholder.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -142,7 +147,7 @@ async function accountNamedByNumber(e: EventOfKind<'deposit'>, context: GatewayC
 }
 
 const DepositUpdate = builder.objectRef<EventOfKind<'deposit'>>('DepositUpdate').implement({
-  readPermission: 'accounts:read',
+  readPermission: EVENT_PERMISSIONS.deposit.read,
   description: 'A deposit arriving and settling: ga.new (NEW, PENDING, SETTLED or FAILED), deposit.settled or rejected, balance.ga.top_up.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -168,7 +173,7 @@ const DepositUpdate = builder.objectRef<EventOfKind<'deposit'>>('DepositUpdate')
 });
 
 const ConversionUpdate = builder.objectRef<EventOfKind<'conversion'>>('ConversionUpdate').implement({
-  readPermission: 'fx:read',
+  readPermission: EVENT_PERMISSIONS.conversion.read,
   description: 'A conversion was scheduled, settled, cancelled or became overdue (conversion.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -183,7 +188,7 @@ const ConversionUpdate = builder.objectRef<EventOfKind<'conversion'>>('Conversio
 });
 
 const PayoutFundingUpdate = builder.objectRef<EventOfKind<'payoutFunding'>>('PayoutFundingUpdate').implement({
-  readPermission: 'payouts:read',
+  readPermission: EVENT_PERMISSIONS.payoutFunding.read,
   description: 'A payout\u2019s funding was scheduled or funded (payout.transfer.funding.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -201,7 +206,7 @@ const PayoutFundingUpdate = builder.objectRef<EventOfKind<'payoutFunding'>>('Pay
 // --- Account, RFIs, direct debit -----------------------------------------------------------------
 
 const AccountStatusChange = builder.objectRef<EventOfKind<'accountStatus'>>('AccountStatusChange').implement({
-  readPermission: 'business:read',
+  readPermission: EVENT_PERMISSIONS.accountStatus.read,
   description: 'The business account was submitted, activated or suspended (account.*).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -210,7 +215,7 @@ const AccountStatusChange = builder.objectRef<EventOfKind<'accountStatus'>>('Acc
 });
 
 const RfiRequested = builder.objectRef<EventOfKind<'rfi'>>('RfiActionRequired').implement({
-  readPermission: 'business:read',
+  readPermission: EVENT_PERMISSIONS.rfi.read,
   description: 'The bank needs information (rfi.action_required); see viewer.rfis.',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -220,7 +225,7 @@ const RfiRequested = builder.objectRef<EventOfKind<'rfi'>>('RfiActionRequired').
 });
 
 const DirectDebitStatusChange = builder.objectRef<EventOfKind<'directDebit'>>('DirectDebitStatusChange').implement({
-  readPermission: 'direct-debit:read',
+  readPermission: EVENT_PERMISSIONS.directDebit.read,
   description: 'A direct debit payout changed status (NEW, IN_REVIEW, PENDING, SETTLED, REJECTED, RETURNED).',
   fields: (t) => ({
     event: t.field({ type: BankEventType, nullable: false, description: EVENT_FIELD_DESCRIPTION, resolve: (e) => e }),
@@ -288,16 +293,18 @@ async function subscribeVisible(context: GatewayContext, after: unknown, wanted:
 }
 
 builder.subscriptionFields((t) => {
-  /** A typed stream: its payload type, description and optional narrowing, all resumable with `after`. */
+  /**
+   * A typed stream: its payload type, description and optional narrowing, all resumable with `after`;
+   * it needs the permission its kind of event needs (event-visibility.ts).
+   */
   const typed = <K extends Exclude<EventKind, 'other'>>(
     kind: K,
-    permission: Permission,
     type: Parameters<typeof t.field>[0]['type'],
     description: string,
     narrowing?: Narrowing<K>,
   ) =>
     t.field({
-      authScopes: { permission },
+      authScopes: { permission: EVENT_PERMISSIONS[kind].read },
       type,
       nullable: false,
       description,
@@ -316,7 +323,8 @@ builder.subscriptionFields((t) => {
       authScopes: { permission: 'events:read' },
       type: BankEventType,
       nullable: false,
-      description: 'Every bank event, optionally only some names.',
+      description:
+        "Every bank event the caller may read, optionally only some names. An event needs the read permission of its resource's domain besides events:read (a card's events cards:read, a cardholder's cardholders:read, a deposit's accounts:read...); an event the gateway has no model for needs every read permission. The others are skipped for this caller, and the stream goes on.",
       args: {
         names: t.arg.stringList({ description: 'Only these event names, e.g. ["ga.new", "issuing.card.active"].' }),
         after: t.arg.string({ description: AFTER_DESCRIPTION }),
@@ -327,46 +335,46 @@ builder.subscriptionFields((t) => {
       },
       resolve: resolveEventAfresh,
     }),
-    cardStatusChanged: typed('cardStatus', 'cards:read', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
+    cardStatusChanged: typed('cardStatus', CardStatusChange, 'Cards becoming active or blocked; one card with cardId.', {
       arg: 'cardId',
       typename: 'Card',
       description: "Only this card (global ID or the bank's id).",
       idOf: (e) => e.details.cardId,
     }),
-    cardTransactionSucceeded: typed('cardTransaction', 'cards:read', CardTransactionEvent, 'Successful card transactions; one card with cardId.', {
+    cardTransactionSucceeded: typed('cardTransaction', CardTransactionEvent, 'Successful card transactions; one card with cardId.', {
       arg: 'cardId',
       typename: 'Card',
       description: "Only this card (global ID or the bank's id).",
       idOf: (e) => e.details.cardId,
     }),
-    cardholderStatusChanged: typed('cardholderStatus', 'cardholders:read', CardholderStatusChange, 'Cardholders pending, ready or deleted; one cardholder with cardholderId.', {
+    cardholderStatusChanged: typed('cardholderStatus', CardholderStatusChange, 'Cardholders pending, ready or deleted; one cardholder with cardholderId.', {
       arg: 'cardholderId',
       typename: 'Cardholder',
       description: "Only this cardholder (global ID or the bank's id).",
       idOf: (e) => e.details.cardholderId,
     }),
-    depositUpdated: typed('deposit', 'accounts:read', DepositUpdate, 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.', {
+    depositUpdated: typed('deposit', DepositUpdate, 'Deposits from arrival (ga.new) to settlement and top-up; one account with accountId.', {
       arg: 'accountId',
       typename: 'Account',
       description: "Only deposits to this account (global ID or the bank's id).",
       idOf: (e) => e.details.globalAccountId,
       alias: { of: accountNumberOf, in: (e) => e.details.accountNumber },
     }),
-    conversionUpdated: typed('conversion', 'fx:read', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
+    conversionUpdated: typed('conversion', ConversionUpdate, 'Conversions scheduled, settled, cancelled or overdue; one conversion with conversionId.', {
       arg: 'conversionId',
       typename: 'Conversion',
       description: "Only this conversion (global ID or the bank's id).",
       idOf: (e) => e.details.conversionId,
     }),
-    payoutFundingUpdated: typed('payoutFunding', 'payouts:read', PayoutFundingUpdate, 'Payout funding scheduled or funded; one payout with payoutId.', {
+    payoutFundingUpdated: typed('payoutFunding', PayoutFundingUpdate, 'Payout funding scheduled or funded; one payout with payoutId.', {
       arg: 'payoutId',
       typename: 'Payout',
       description: "Only this payout (global ID or the bank's id).",
       idOf: (e) => e.details.payoutId,
     }),
-    accountStatusChanged: typed('accountStatus', 'business:read', AccountStatusChange, 'The business account submitted, active or suspended.'),
-    rfiActionRequired: typed('rfi', 'business:read', RfiRequested, 'Requests for information from the bank.'),
-    directDebitStatusChanged: typed('directDebit', 'direct-debit:read', DirectDebitStatusChange, 'Direct debit payouts changing status; one payout with transactionId.', {
+    accountStatusChanged: typed('accountStatus', AccountStatusChange, 'The business account submitted, active or suspended.'),
+    rfiActionRequired: typed('rfi', RfiRequested, 'Requests for information from the bank.'),
+    directDebitStatusChanged: typed('directDebit', DirectDebitStatusChange, 'Direct debit payouts changing status; one payout with transactionId.', {
       arg: 'transactionId',
       description: "Only this direct debit (the bank's transaction id).",
       idOf: (e) => e.details.transactionId,
