@@ -1,3 +1,4 @@
+import { createCardFreezes } from '../src/auth/card-freezes.ts';
 import { createCallerAuth, type CallerAuth } from '../src/auth/index.ts';
 import { sha256Hex } from '../src/auth/api-keys.ts';
 import { fairShareKey, type CallerIdentity } from '../src/auth/identity.ts';
@@ -52,6 +53,7 @@ export function inMemoryWorld(sandboxUrl: string): InMemoryWorld {
   const runtime = createUpstreamRuntime({ ...sandboxUpstreamConfig({ url: sandboxUrl }), cache }, silentLogger);
   const auth: CallerAuth = createCallerAuth(serviceAuthConfig(), { upstream: runtime, logger: silentLogger });
   const events = createMemoryEventBus({ limits: DEFAULT_EVENT_LOG });
+  const cardFreezes = createCardFreezes({ logger: silentLogger });
   const last = benchApiKeys().at(-1)!;
   const caller: CallerIdentity = { kind: 'api-key', name: last.name, access: accessOf({ roles: ['admin'] }) };
   const client = fairShareKey(caller, '127.0.0.1');
@@ -70,6 +72,7 @@ export function inMemoryWorld(sandboxUrl: string): InMemoryWorld {
         upstream: auth.guardUpstream(caller, upstream, requestId),
         logger: silentLogger.child({ requestId }),
         events,
+        cardFreezes,
         webhookCodes: {},
         gatewayWebhooks: { owns: () => false, deliveryUrl: null },
         tracer: undefined,

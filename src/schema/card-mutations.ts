@@ -7,6 +7,7 @@ import { AddressInput } from './addresses.ts';
 import { MUTATION_ERRORS, validationErrors } from './mutation-errors.ts';
 import { idempotencyKeyArg, notBlank } from './mutation-inputs.ts';
 import { bankIdIn, recordIdDescription } from './record-ids.ts';
+import type { CardUpdateRequest } from '../upstream/cards.ts';
 import { luhn } from '../upstream/models.ts';
 
 /**
@@ -145,6 +146,20 @@ const CardActivateInput = builder.inputType('CardActivateInput', {
   }),
 });
 
+/**
+ * An activation makes a card ACTIVE: by anyone but its cardholder, a change of status like any other;
+ * by its bound cardholder, allowed only on a card that awaits its first activation or is its own
+ * freeze (auth/card-freezes.ts), so activating cannot lift someone else's block. Its own card is
+ * made sure of first (the narrowed list): another cardholder's card answers as no card, whatever the
+ * gateway knows of its freezes.
+ */
+async function activation(context: GatewayContext, cardId: string, send: () => Promise<unknown>): Promise<unknown> {
+  const cardholderId = context.caller.access.cardholderId;
+  if (cardholderId === null) return context.cardFreezes.change(cardId, 'ACTIVE', send);
+  const own = (await context.upstream.cards.list({ id: cardId })).length > 0;
+  return own ? context.cardFreezes.lift(cardId, cardholderId, 'activation', send) : send();
+}
+
 builder.mutationField('cardActivate', (t) =>
   t.field({
     authScopes: { permission: 'cards:control' },
@@ -155,7 +170,7 @@ builder.mutationField('cardActivate', (t) =>
     args: { input: t.arg({ type: CardActivateInput, required: true, description: 'The activation.' }), ...idempotencyKeyArg() },
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
-      await context.upstream.cards.activate(cardId, input, idempotencyKey);
+      await activation(context, cardId, () => context.upstream.cards.activate(cardId, input, idempotencyKey));
       return refreshed(context, cardId);
     },
   }),
@@ -223,6 +238,23 @@ function freezesOnly(input: { status?: string | null; currency?: unknown; limits
   return (input.status === 'ACTIVE' || input.status === 'INACTIVE') && input.currency == null && input.limits == null && input.authorizationControls == null;
 }
 
+/**
+ * A change of status, through the freezes' origins (auth/card-freezes.ts): a bound cardholder's
+ * unfreeze is decided from them alone, before any bank call; its freeze is always sent, and is its
+ * own only if the card was ACTIVE before. That read takes a query no other read makes (`status`
+ * with `id`), so no answer kept by the record cache for another screen stands in for the bank; and
+ * every card write drops the cards the cache keeps.
+ */
+function statusChange(context: GatewayContext, cardId: string, status: CardUpdateRequest['status'], send: () => Promise<unknown>): Promise<unknown> {
+  const { cardFreezes, caller, upstream } = context;
+  const cardholderId = caller.access.cardholderId;
+  if (status == null) return send();
+  if (cardholderId === null || status === 'CLOSED') return cardFreezes.change(cardId, status, send);
+  if (status === 'ACTIVE') return cardFreezes.lift(cardId, cardholderId, 'unfreeze', send);
+  const wasActive = async () => (await upstream.cards.list({ id: cardId, status: 'ACTIVE' })).length > 0;
+  return cardFreezes.freeze(cardId, cardholderId, wasActive, send);
+}
+
 builder.mutationField('cardUpdate', (t) =>
   t.field({
     authScopes: (_card, args) => ({ permission: freezesOnly(args.input) ? 'cards:control' : 'cards:write' }),
@@ -236,7 +268,7 @@ builder.mutationField('cardUpdate', (t) =>
     resolve: async (_root, { input, idempotencyKey }, context) => {
       if (input.limits && !input.currency) throw validationErrors([{ path: ['input', 'currency'], message: 'is required when limits are given' }]);
       const cardId = bankIdIn(input.cardId, ['input', 'cardId'], 'Card');
-      await context.upstream.cards.update(cardId, input, idempotencyKey);
+      await statusChange(context, cardId, input.status, () => context.upstream.cards.update(cardId, input, idempotencyKey));
       return refreshed(context, cardId);
     },
   }),

@@ -1,0 +1,96 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.ts';
+import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+
+/**
+ * Where the origin of each card's last status change through the gateway is kept (card-freezes.ts
+ * decides what it means): one value per card id, written whole. With REDIS_URL, in Redis, so every
+ * instance and every restart reads the same; without, in this process (a restart forgets it). The
+ * values never expire: an origin that vanished would read as "unknown", which refuses the cardholder
+ * (safe), but a block must not depend on a TTL to hold, so nothing is left to one.
+ *
+ * Every method throws when the store cannot answer (Redis away, slow or not yet connected): the
+ * caller decides what an unknown origin means.
+ */
+export interface CardFreezeStore {
+  /** The card's value, or null when the store holds none. */
+  get(cardId: string): Promise<string | null>;
+  set(cardId: string, value: string): Promise<void>;
+  /** Writes `value` only if the card's value is still `expected` (null: none); says whether it did. */
+  replace(cardId: string, expected: string | null, value: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Long enough for a loaded Redis, short enough that a cardholder's phone hears "no" in time. */
+const COMMAND_TIMEOUT_MS = 500;
+/** How long a command waits for a connection still being made (a fresh instance's first requests). */
+const CONNECT_WAIT_MS = 1_000;
+
+export function memoryCardFreezeStore(): CardFreezeStore {
+  const values = new Map<string, string>();
+  return {
+    get: async (cardId) => values.get(cardId) ?? null,
+    set: async (cardId, value) => void values.set(cardId, value),
+    replace: async (cardId, expected, value) => {
+      if ((values.get(cardId) ?? null) !== expected) return false;
+      values.set(cardId, value);
+      return true;
+    },
+    close: async () => undefined,
+  };
+}
+
+// Values are never empty, so '' stands for "none" in the comparison.
+const REPLACE_SCRIPT = `
+if (redis.call('GET', KEYS[1]) or '') == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`;
+
+/** Keys `<prefix>:<card id>`; instances that share freezes share the prefix, tests isolate themselves with it. */
+export function redisCardFreezeStore(url: string, prefix: string, logger: Logger): CardFreezeStore {
+  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+  let failing = false;
+  // ioredis reports each reconnect attempt; the first command that fails says it once.
+  redis.on('error', () => {});
+  const key = (cardId: string) => `${prefix}:${cardId}`;
+  const command = async <T>(run: () => Promise<T>): Promise<T> => {
+    await connecting(redis);
+    try {
+      const answer = await run();
+      if (failing) logger.info('card freezes: Redis answers again');
+      failing = false;
+      return answer;
+    } catch (error) {
+      if (!failing) logger.warn({ reason: (error as Error).message }, 'card freezes: Redis is not answering; cardholders cannot lift freezes until it does');
+      failing = true;
+      throw error;
+    }
+  };
+  return {
+    get: (cardId) => command(() => redis.get(key(cardId))),
+    set: (cardId, value) => command(async () => void (await redis.set(key(cardId), value))),
+    replace: (cardId, expected, value) => command(async () => (await redis.eval(REPLACE_SCRIPT, 1, key(cardId), expected ?? '', value)) === 1),
+    close: () => redis.quit().then(() => undefined, () => redis.disconnect()),
+  };
+}
+
+/**
+ * Commands are not queued while there is no connection (REDIS_BASE_OPTIONS): one made while the
+ * first connection is still being set up would fail for nothing, so it waits for that (bounded).
+ * While Redis is away ioredis is between attempts ('reconnecting'), and commands fail at once.
+ */
+function connecting(redis: Redis): Promise<void> {
+  if (!['wait', 'connecting', 'connect'].includes(redis.status)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const events = ['ready', 'error', 'close', 'end'] as const;
+    const done = () => {
+      clearTimeout(timer);
+      for (const event of events) redis.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, CONNECT_WAIT_MS);
+    for (const event of events) redis.once(event, done);
+  });
+}
