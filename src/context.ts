@@ -1,9 +1,11 @@
 import type { Tracer } from '@opentelemetry/api';
+import type { CardFreezes } from './auth/card-freezes.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import type { WebhookConfig } from './config.ts';
 import type { EventBus } from './events/bus.ts';
 import type { Logger } from './logger.ts';
 import type { Upstream } from './upstream/index.ts';
+import type { OperationBounds } from './upstream/operation.ts';
 import type { WebhookSubscriptionIdentity } from './upstream/webhooks.ts';
 
 /** What every resolver gets: the upstream bound to this request's token, a logger and the event bus. */
@@ -17,10 +19,14 @@ export interface GatewayContext {
   client: string;
   /** Records a bank token the bank's login just issued (accessTokenCreate), so its bank user is known without a proof. */
   learnBankToken(token: string): void;
-  /** The gateway's id of this request: answered as x-request-id, sent upstream as x-correlation-id. */
+  /** The gateway's own id of this request, unique: answered as x-request-id, sent upstream as x-correlation-id. */
   requestId: string;
+  /** The x-request-id the caller sent, when plausible: kept beside the gateway's in the log and the audit trail. */
+  clientRequestId?: string | null | undefined;
   /** Accepted bank events, for subscriptions. */
   events: EventBus;
+  /** Who made each card's freeze: a cardholder lifts only its own (auth/card-freezes.ts). */
+  cardFreezes: CardFreezes;
   /** The configured agent, sub-agent and company codes of webhook subscriptions. */
   webhookCodes: Partial<Pick<WebhookConfig, 'agentCode' | 'subagentCode' | 'companyCode'>>;
   /** The webhook subscriptions the gateway keeps for itself, which callers may not change. */
@@ -32,6 +38,8 @@ export interface GatewayContext {
    * has started (yoga.ts); loaders start no batch after its client left.
    */
   operationSignal?: (() => AbortSignal | undefined) | undefined;
+  /** The operation's bounds once it has started (yoga.ts): the audit trail reads the writes it sent. */
+  operation?: (() => OperationBounds | undefined) | undefined;
 }
 
 /** Which webhook subscriptions are the gateway's own (events/webhook-reconciler.ts), and where they deliver. */

@@ -1,8 +1,10 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import { auditMetrics } from './audit/metrics.ts';
+import { useAccessDeniedAudit } from './audit/denied-plugin.ts';
 import { useMutationAudit } from './audit/plugin.ts';
 import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
+import { createCardFreezes } from './auth/card-freezes.ts';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
 import type { CallerIdentity } from './auth/identity.ts';
 import { ALL_PERMISSIONS } from './permissions.ts';
@@ -42,10 +44,10 @@ import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import type { RetryPolicy } from './upstream/retry-policy.ts';
-import { createGatewayYoga } from './yoga.ts';
+import { createGatewayYoga, requestIdOf } from './yoga.ts';
 
 export interface Gateway {
-  /** Where each mutation attempt is recorded; closed by the server's stop (or by an owner that never listened). */
+  /** Where each mutation field that ran, and each refusal before execution, is recorded; closed by the server's stop (or by an owner that never listened). */
   auditTrail: AuditTrail;
   yoga: ReturnType<typeof createGatewayYoga>;
   upstream: UpstreamRuntime;
@@ -79,6 +81,8 @@ export interface GatewayOptions {
   audit?: AuditConfig & { stdout?: { write(line: string): unknown } };
   /** Names the audit trail's Redis Stream (default `audit`): instances that share a trail share it; tests isolate themselves with it. */
   auditRedisKey?: string | undefined;
+  /** Names the Redis keys of who froze each card (default `card-freezes`): instances that share freezes share it; tests isolate themselves with it. */
+  cardFreezesKeyPrefix?: string | undefined;
   /** Operations per client per window (off by default); counted in Redis with `redisUrl`. */
   clientRateLimit?: Partial<ClientRateLimitConfig>;
   /** Names the Redis keys of those counts (default `client-operations`): instances that share counts share it; tests isolate themselves with it. */
@@ -102,6 +106,11 @@ function subscriptionScope(caller: CallerIdentity): string {
   return [caller.upstreamToken ?? 'gateway login', ALL_PERMISSIONS.map((p) => (permissions.has(p) ? 1 : 0)).join(''), cardholderId ?? ''].join('|');
 }
 
+/** The code a thrown error is answered with (errors.ts), for the audit record of a field that threw. */
+function errorCodeOf(error: unknown): string | undefined {
+  const code = describeError(error)?.extensions.code ?? (error as { extensions?: { code?: unknown } } | undefined)?.extensions?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
 export function createGateway(options: GatewayOptions): Gateway {
@@ -143,9 +152,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     observer: audited,
   });
   const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
+  const cardFreezes = createCardFreezes({ logger, redisUrl: options.redisUrl, keyPrefix: options.cardFreezesKeyPrefix });
   const persisted = persistedDocuments(limits, logger, persistedQueries);
   // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
-  const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, { upstream, logger, limitProof: perClient.take, observer: metrics.callers });
+  const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, {
+    upstream,
+    logger,
+    limitProof: perClient.take,
+    observer: metrics.callers,
+    onSocketRefused: (reason, address) => auditTrail.denied({ reason, transport: 'graphql-ws', caller: null, address: address ?? null, requestId: null }),
+  });
   const webhookReconciler = createWebhookReconciler({
     upstream,
     programCode: options.upstream.productId,
@@ -158,12 +174,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstream,
     logger,
     events,
+    cardFreezes,
     auth,
     webhookCodes: webhooks,
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
-    watchers: [useMutationAudit(auditTrail, audited.mutation)],
+    watchers: [useMutationAudit(auditTrail, { codeOf: errorCodeOf, onAttempt: audited.mutation }), useAccessDeniedAudit(auditTrail, { requestIdOf, knownCaller: auth.knownCaller })],
     clientError: metrics.clientError,
     routes: gatewayRoutes({
       readiness: {
@@ -207,6 +224,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await perClient.close();
       await auditTrail.close();
       await persistedQueries.close();
+      await cardFreezes.close();
     },
   });
   return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail };

@@ -54,6 +54,7 @@ export interface YogaOptions {
   upstream: UpstreamRuntime;
   logger: Logger;
   events: EventBus;
+  cardFreezes: GatewayContext['cardFreezes'];
   auth: CallerAuth;
   webhookCodes?: GatewayContext['webhookCodes'];
   /** The gateway's own webhook subscriptions; none when absent. */
@@ -74,10 +75,14 @@ export interface YogaOptions {
   tracer?: Tracer | undefined;
 }
 
-/** A caller's x-request-id is kept when it is a plausible id; otherwise the gateway makes one. */
-function requestIdOf(request: Request): string {
+/**
+ * The x-request-id a caller sent, when it is a plausible id: kept beside the gateway's own (the
+ * request's log lines, the audit trail), never in its place, so no caller can give its requests
+ * another's id.
+ */
+function clientRequestIdOf(request: Request): string | null {
   const given = request.headers.get('x-request-id');
-  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : null;
 }
 
 /**
@@ -162,10 +167,17 @@ function graphqlOnly(plugin: Plugin): Plugin {
   return { ...plugin, onResponse: (payload) => (routed.has(payload.request) ? undefined : onResponse(payload)) };
 }
 
-/** Every answer says which request it was, so a caller can quote it to an operator. */
+/** The gateway's own id of a request: made once, as it arrives (useRequestId) or when first asked (a socket's operation). */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (id === undefined) requestIds.set(request, (id = randomUUID()));
+  return id;
+}
+
+/** Every answer says which request it was, by the gateway's own id, so a caller can quote it to an operator. */
 const useRequestId = (): Plugin => ({
   onRequest: ({ request }) => {
-    requestIds.set(request, requestIdOf(request));
+    requestIdOf(request);
   },
   onResponse: ({ request, response }) => {
     const id = requestIds.get(request);
@@ -226,12 +238,14 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     context: async ({ request, req }) => {
       const address = remoteAddressOf(req);
       const caller = await auth.identify(request, address);
-      const requestId = requestIds.get(request) ?? requestIdOf(request);
+      const requestId = requestIdOf(request);
+      const clientRequestId = clientRequestIdOf(request);
       const client = fairShareKey(caller, address);
       return {
         caller,
         client,
         requestId,
+        clientRequestId,
         learnBankToken: auth.learnToken,
         upstream: auth.guardUpstream(
           caller,
@@ -246,12 +260,14 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
           }),
           requestId,
         ),
-        logger: options.logger.child({ requestId }),
+        logger: options.logger.child(clientRequestId === null ? { requestId } : { requestId, clientRequestId }),
         events: options.events,
+        cardFreezes: options.cardFreezes,
         webhookCodes: options.webhookCodes ?? {},
         gatewayWebhooks: options.gatewayWebhooks ?? NO_GATEWAY_WEBHOOKS,
         tracer: options.tracer,
         operationSignal: () => operations.get(request)?.signal,
+        operation: () => operations.get(request),
       };
     },
   });

@@ -166,6 +166,7 @@ describe('a read-only key', () => {
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         caller: { kind: 'api-key', name: 'dashboard' },
         roles: ['viewer'],
+        permissions: ['session:create', ...ALL_PERMISSIONS.filter((p) => p.endsWith(':read'))].sort(),
         cardholder: null,
         operation: null,
         field: 'payoutCreate',
@@ -175,7 +176,9 @@ describe('a read-only key', () => {
         outcome: 'forbidden',
         detail: 'Forbidden',
         permission: 'payouts:write',
+        clientGone: false,
         requestId: expect.any(String),
+        clientRequestId: null,
         traceId: null,
       },
     ]);

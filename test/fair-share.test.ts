@@ -136,14 +136,22 @@ describe('anonymous callers (AUTH_MODE none)', () => {
   });
 });
 
-/** The most calls of one client (by the request ids its operations were sent with) in flight at once at the sandbox. */
+/**
+ * The test's tag of each operation by the gateway's own request id, which its calls reach the bank
+ * with (x-correlation-id): the gateway answers with that id, whatever x-request-id the test sent.
+ */
+const tags = new Map<string, string>();
+const tagged = (response: Response, tag: string) => void tags.set(response.headers.get('x-request-id') ?? '', tag);
+const ofTag = (log: readonly RequestLogEntry[], prefix: string) => log.filter((e) => tags.get(e.correlationId ?? '')?.startsWith(prefix));
+
+/** The most calls of one client (by the tags of its operations) in flight at once at the sandbox. */
 function mostInFlight(log: readonly RequestLogEntry[], prefix: string): number {
   // The log keeps whole milliseconds of arrival: a call that arrived within 1 ms of another's end did not overlap it.
-  const calls = log.filter((e) => e.correlationId?.startsWith(prefix)).map((e) => ({ at: Date.parse(e.time), end: Date.parse(e.time) + e.durationMs }));
+  const calls = ofTag(log, prefix).map((e) => ({ at: Date.parse(e.time), end: Date.parse(e.time) + e.durationMs }));
   return Math.max(0, ...calls.map((call) => calls.filter((other) => other.at <= call.at && other.end > call.at + 1).length));
 }
 
-const lastArrival = (log: readonly RequestLogEntry[], prefix: string) => Math.max(...log.filter((e) => e.correlationId?.startsWith(prefix)).map((e) => Date.parse(e.time)));
+const lastArrival = (log: readonly RequestLogEntry[], prefix: string) => Math.max(...ofTag(log, prefix).map((e) => Date.parse(e.time)));
 const DASHBOARD = OPERATIONS.find((o) => o.name === 'dashboard')!;
 const CAPPED: ConcurrencyConfig = { initial: 50, min: 4, max: 96, adaptive: false, perClient: 2, sharePercent: 50 };
 
@@ -158,9 +166,10 @@ describe('calls in flight per client', () => {
   const dashboard = async (client: (typeof CLIENTS)[number], requestId: string) => {
     const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...as(client) },
+      headers: { 'content-type': 'application/json', ...as(client) },
       body: JSON.stringify({ query: DASHBOARD.query }),
     });
+    tagged(response, requestId);
     return (await response.json()) as { data?: unknown; errors?: unknown[] };
   };
 
@@ -176,7 +185,7 @@ describe('calls in flight per client', () => {
     expect(results.map((r) => r.errors)).toEqual([undefined, undefined, undefined, undefined]);
 
     const log = kit.sandbox.requests();
-    expect(log.filter((e) => e.correlationId?.startsWith('flood'))).toHaveLength(3 * DASHBOARD.minimumCalls);
+    expect(ofTag(log, 'flood')).toHaveLength(3 * DASHBOARD.minimumCalls);
     expect(mostInFlight(log, 'flood')).toBe(2);
     expect(mostInFlight(log, 'quiet')).toBeLessThanOrEqual(2);
     // Not starved: the quiet dashboard's calls were all sent while the flood still had calls to send.
@@ -197,9 +206,10 @@ describe("one client's share of the limit while another is active (CLIENT_MAX_SH
       Array.from({ length: count }, async (_, i) => {
         const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-request-id': `${tag}-${i}`, ...as(client) },
+          headers: { 'content-type': 'application/json', ...as(client) },
           body: JSON.stringify({ query: DASHBOARD.query }),
         });
+        tagged(response, `${tag}-${i}`);
         return ((await response.json()) as { errors?: unknown }).errors;
       }),
     );

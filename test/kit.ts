@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DEFAULT_AUDIT, DEFAULT_CACHE, type AuditConfig, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
-import type { AuditRecord } from '../src/audit/record.ts';
+import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
 import { createLogger, type Logger } from '../src/logger.ts';
@@ -89,8 +89,10 @@ export interface Kit {
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
   calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'query' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  /** The audit records written since the last resetCounts (or fresh), oldest first. */
-  audit(): AuditRecord[];
+  /** The audit trail's mutation records written since the last resetCounts (or fresh), oldest first. */
+  audit(): MutationRecord[];
+  /** Its access-denied records (refusals before execution) written since then, oldest first. */
+  denied(): AccessDeniedRecord[];
   /** Forget the request log and the audit records so the next counts start from zero. */
   resetCounts(): Promise<void>;
   /**
@@ -159,6 +161,8 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     return text ? JSON.parse(text) : undefined;
   };
 
+  const auditRecords = () => auditLines.map((line) => JSON.parse(line) as AuditRecord);
+
   return {
     sandbox,
     gateway,
@@ -178,7 +182,8 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
         .filter((r) => (path === undefined || r.path === path) && (method === undefined || r.method === method));
     },
     control,
-    audit: () => auditLines.map((line) => JSON.parse(line) as AuditRecord),
+    audit: () => auditRecords().filter((r): r is MutationRecord => r.audit === 'mutation'),
+    denied: () => auditRecords().filter((r): r is AccessDeniedRecord => r.audit === 'access_denied'),
     async resetCounts() {
       auditLines.length = 0;
       await control('DELETE', 'requests');

@@ -2,48 +2,76 @@ import { errorTypeMap } from '@pothos/plugin-errors';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { getNamedType, isUnionType, type GraphQLResolveInfo } from 'graphql';
 import { PermissionDeniedError } from '../permissions.ts';
-import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
-import type { AuditRecord } from './record.ts';
+import { OperationAbandonedError, ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import type { SentWrite } from '../upstream/operation.ts';
+import type { MutationOutcome } from './record.ts';
 
 /**
  * What one mutation field's resolver did, as the audit trail records it: taken where the resolver
- * runs (pothos-plugin.ts), turned into a record when the operation is done (plugin.ts), which knows
- * who called and what every error became.
+ * ends (pothos-plugin.ts), and written there and then (plugin.ts knows who called): a record never
+ * waits for the operation's end, which a client that left never lets come.
  */
 export interface Attempt {
   field: string;
   targets: Record<string, string>;
   idempotencyKey: string | null;
-  outcome: AuditRecord['outcome'];
-  /** The typed error's GraphQL type; for a thrown error, filled in from the answer's error code. */
+  outcome: MutationOutcome;
+  /** The typed error's GraphQL type; for a thrown error, the writer fills in its code. */
   detail: string | null;
   permission: string | null;
   result: string | null;
+  /** What the resolver threw, if it did. */
+  thrown?: unknown;
 }
 
-/** The attempts of one operation's context, by response key; present only while a mutation runs. */
-const attemptsOf = new WeakMap<object, Map<string, Attempt>>();
+/** What the resolver wrapper reads of the GraphQL context. */
+interface AttemptContext {
+  operation?: (() => { writes: SentWrite[] } | undefined) | undefined;
+}
 
-export function openAttempts(context: object): Map<string, Attempt> {
-  const attempts = new Map<string, Attempt>();
-  attemptsOf.set(context, attempts);
-  return attempts;
+/** The writer of each mutation operation's attempts, by its context; present only while a mutation runs. */
+const writersOf = new WeakMap<object, (attempt: Attempt) => void>();
+
+/** From now on, each mutation field of the operation whose context this is is handed to `write` as it ends. */
+export function watchAttempts(context: object, write: (attempt: Attempt) => void): void {
+  writersOf.set(context, write);
+}
+
+/** Where a field starts: how many writes its operation had sent before it, so its own are told apart. */
+export function attemptStart(context: object): number {
+  return (context as AttemptContext).operation?.()?.writes.length ?? 0;
 }
 
 /** The resolver's end: what it returned (a success or a typed error) or threw. */
-export function recordAttempt(context: object, info: GraphQLResolveInfo, args: Record<string, unknown>, ended: { value: unknown } | { thrown: unknown }): void {
-  const attempts = attemptsOf.get(context);
-  if (!attempts) return;
+export function recordAttempt(context: object, info: GraphQLResolveInfo, args: Record<string, unknown>, ended: { value: unknown } | { thrown: unknown }, start = 0): void {
+  const write = writersOf.get(context);
+  if (!write) return;
   const base = { field: info.fieldName, targets: targetsOf(args.input), idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : null };
-  attempts.set(String(info.path.key), { ...base, ...('thrown' in ended ? thrownOutcome(ended.thrown) : valueOutcome(ended.value, context, info)) });
+  const writes = (context as AttemptContext).operation?.()?.writes.slice(start) ?? [];
+  write({ ...base, ...('thrown' in ended ? thrownOutcome(ended.thrown, writes) : valueOutcome(ended.value, context, info)) });
 }
 
-type Outcome = Pick<Attempt, 'outcome' | 'detail' | 'permission' | 'result'>;
+type Outcome = Pick<Attempt, 'outcome' | 'detail' | 'permission' | 'result' | 'thrown'>;
 
-function thrownOutcome(error: unknown): Outcome {
+/**
+ * A field that threw. When it had sent a write, the bank's answer to it is the outcome, whatever
+ * stopped the field after (its client leaving before the read-back): the bank applied it or not.
+ * When the client's leaving stopped it before any write went, nothing was sent.
+ */
+function thrownOutcome(error: unknown, writes: readonly SentWrite[]): Outcome {
   // A refusal thrown before the errors plugin could make it a result (scope-auth's, on a field with no union) is still a refusal.
   if (error instanceof PermissionDeniedError) return { outcome: 'forbidden', detail: 'FORBIDDEN', permission: error.permission, result: null };
-  return { outcome: 'error', detail: null, permission: null, result: null };
+  const last = writes.at(-1);
+  if (last) return { outcome: bankOutcome(last.status), detail: null, permission: null, result: null, thrown: error };
+  if (error instanceof OperationAbandonedError) return { outcome: 'not_sent', detail: null, permission: null, result: null };
+  return { outcome: 'error', detail: null, permission: null, result: null, thrown: error };
+}
+
+/** What the bank's HTTP status to a write says happened; no status: no answer came. */
+function bankOutcome(status: number | undefined): MutationOutcome {
+  // A 429 or a 5xx applied nothing the bank would say so about: no usable answer, as for the caller.
+  if (status === undefined || status === 429 || status >= 500) return 'error';
+  return status < 400 ? 'success' : 'bank_rejection';
 }
 
 function valueOutcome(value: unknown, context: object, info: GraphQLResolveInfo): Outcome {

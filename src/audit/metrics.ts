@@ -10,7 +10,7 @@ export interface AuditMetrics extends AuditObserver {
 export function auditMetrics(registry: Registry): AuditMetrics {
   const mutations = new Counter({
     name: 'gateway_mutation_attempts_total',
-    help: 'Mutation attempts by outcome, as the audit trail records them: success, typed_error, bank_rejection, forbidden, error, refused.',
+    help: 'Mutation fields that ran, by outcome, as the audit trail records them: success, typed_error, bank_rejection, forbidden, error, not_sent.',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });

@@ -1,71 +1,63 @@
+import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { rootFields } from '../auth/operations.ts';
 import type { GatewayContext } from '../context.ts';
-import { whenExecuted, type FinalResult } from '../observability/operation-outcome.ts';
 import { traceIdOf } from '../observability/tracing.ts';
-import { openAttempts, type Attempt } from './attempts.ts';
-import type { AuditRecord } from './record.ts';
+import { watchAttempts, type Attempt } from './attempts.ts';
+import type { MutationOutcome, MutationRecord } from './record.ts';
 import type { AuditTrail } from './trail.ts';
 
+export interface MutationAuditOptions {
+  /** The code a thrown error is answered with (errors.ts, which sits above the audit). */
+  codeOf: (error: unknown) => string | undefined;
+  /** Told of each record's outcome (metrics). */
+  onAttempt?: ((outcome: MutationOutcome) => void) | undefined;
+}
+
+type AuditedContext = GatewayContext & { request?: Request };
+
 /**
- * One audit record per mutation field of every executed mutation operation, allowed or refused:
- * what its resolver ended with (attempts.ts), or, for a field that never ran because the operation
- * was stopped first (its client's operations per window spent, a passthrough caller not logged in),
- * `refused` with the code it was answered with. Listed before the plugins that can stop an
- * operation, so it sees them do it. Documents refused before execution (401, too complex, invalid)
- * are not attempts: they never reached a mutation.
+ * One audit record per mutation field whose resolver ran, written as it ends (attempts.ts, from the
+ * Pothos plugin): allowed or refused, whether or not its client is still there. A field that never
+ * ran writes nothing: skipped (@skip, @include), or in an operation stopped before execution (the
+ * limits, a passthrough caller not logged in), which is an access-denied record instead
+ * (denied-plugin.ts).
  */
-export function useMutationAudit(trail: AuditTrail, onAttempt?: (outcome: AuditRecord['outcome']) => void): Plugin {
+export function useMutationAudit(trail: AuditTrail, options: MutationAuditOptions): Plugin {
   return {
     onExecute({ args }) {
-      const root = rootFields(args.document, args.operationName);
-      if (root?.type !== 'mutation') return undefined;
-      const context = args.contextValue as unknown as GatewayContext & { request?: Request };
-      const attempts = openAttempts(context);
-      return {
-        onExecuteDone: whenExecuted((result) => {
-          const errors = result.errors ?? [];
-          for (const { key, field } of root.selections) {
-            if (field === '__typename') continue;
-            const record = recordOf(context, root.name, attempts.get(key) ?? stopped(field, errors), codeAt(errors, key));
-            trail.write(record);
-            onAttempt?.(record.outcome);
-          }
-        }),
-      };
+      const definition = getOperationAST(args.document, args.operationName);
+      if (definition?.operation !== 'mutation') return;
+      const context = args.contextValue as unknown as AuditedContext;
+      const operation = definition.name?.value ?? null;
+      watchAttempts(context, (attempt) => {
+        const record = recordOf(context, operation, attempt, options.codeOf);
+        trail.write(record);
+        options.onAttempt?.(record.outcome);
+      });
     },
   };
 }
 
-/** A field the operation never ran: answered with the operation's own refusal. */
-function stopped(field: string, errors: NonNullable<FinalResult['errors']>): Attempt {
-  const code = errors.find((error) => error.path === undefined)?.extensions?.code;
-  return { field, targets: {}, idempotencyKey: null, outcome: 'refused', detail: typeof code === 'string' ? code : null, permission: null, result: null };
-}
-
-/** The code the answer gave the field's error, for an attempt that threw. */
-function codeAt(errors: NonNullable<FinalResult['errors']>, key: string): string | null {
-  const code = errors.find((error) => error.path?.[0] === key)?.extensions?.code;
-  return typeof code === 'string' ? code : null;
-}
-
-function recordOf(context: GatewayContext & { request?: Request }, operation: string | null, attempt: Attempt, thrownCode: string | null): AuditRecord {
+function recordOf(context: AuditedContext, operationName: string | null, attempt: Attempt, codeOf: MutationAuditOptions['codeOf']): MutationRecord {
   const { caller } = context;
   return {
     audit: 'mutation',
     time: new Date().toISOString(),
     caller: { kind: caller.kind, name: caller.name },
-    roles: [...caller.access.roles],
+    roles: [...caller.access.roles].sort(),
+    permissions: [...caller.access.permissions].sort(),
     cardholder: caller.access.cardholderId,
-    operation,
+    operation: operationName,
     field: attempt.field,
     targets: attempt.targets,
     result: attempt.result,
     idempotencyKey: attempt.idempotencyKey,
     outcome: attempt.outcome,
-    detail: attempt.detail ?? (attempt.outcome === 'error' ? (thrownCode ?? 'INTERNAL_SERVER_ERROR') : null),
+    detail: attempt.detail ?? (attempt.thrown === undefined ? null : (codeOf(attempt.thrown) ?? 'INTERNAL_SERVER_ERROR')),
     permission: attempt.permission,
+    clientGone: context.request?.signal.aborted ?? false,
     requestId: context.requestId,
+    clientRequestId: context.clientRequestId ?? null,
     traceId: traceIdOf(context.request) ?? null,
   };
 }

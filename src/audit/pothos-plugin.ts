@@ -1,9 +1,11 @@
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import type { GraphQLFieldResolver } from 'graphql';
-import { recordAttempt } from './attempts.ts';
+import { attemptStart, recordAttempt } from './attempts.ts';
 
 /**
- * Takes what each mutation field's resolver ended with, for the audit trail. A Pothos plugin (the
+ * Takes what each mutation field's resolver ended with, for the audit trail, which writes it there
+ * and then: a field that never ran (@skip, @include, an operation stopped first) has no record, and
+ * one whose client left still has its own when it ends. A Pothos plugin (the
  * builder's own hook for wrapping resolvers, around mutation fields only, so no other field pays for
  * it); listed first, it sees the answer the errors plugin made of a refusal or failure: a Forbidden,
  * a ValidationError, an UpstreamRejection. No library writes a GraphQL audit trail.
@@ -14,12 +16,13 @@ class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapArgMappers(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (fieldConfig.kind !== 'Mutation') return resolver;
     return async (parent, args, context, info) => {
+      const start = attemptStart(context as object);
       try {
         const value = await resolver(parent, args, context, info);
-        recordAttempt(context as object, info, args as Record<string, unknown>, { value });
+        recordAttempt(context as object, info, args as Record<string, unknown>, { value }, start);
         return value;
       } catch (thrown) {
-        recordAttempt(context as object, info, args as Record<string, unknown>, { thrown });
+        recordAttempt(context as object, info, args as Record<string, unknown>, { thrown }, start);
         throw thrown;
       }
     };

@@ -39,8 +39,9 @@ export interface DeliveryOptions {
  * What an operator needs to find a record in the other destinations, and no more: the log may be
  * kept longer and seen by more people than the audit trail.
  */
-export function identify({ field, outcome, requestId }: AuditRecord) {
-  return { field, outcome, requestId };
+export function identify(record: AuditRecord) {
+  if (record.audit === 'access_denied') return { reason: record.reason, count: record.count, requestId: record.requestId };
+  return { field: record.field, outcome: record.outcome, requestId: record.requestId };
 }
 
 export function trackDelivery({ name, elsewhere, logger, tally }: DeliveryOptions): Delivery {

@@ -7,15 +7,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { freePort, haveRedisServer, OwnRedis } from '../../test/redis.ts';
 import { mustSkip } from '../../test/skip.ts';
 import { createLogger } from '../logger.ts';
-import type { AuditRecord } from './record.ts';
+import type { AuditRecord, MutationRecord } from './record.ts';
 import { createAuditTrail, type AuditTrail, type AuditTrailOptions } from './trail.ts';
 
-function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
+function auditRecord(overrides: Partial<MutationRecord> = {}): MutationRecord {
   return {
     audit: 'mutation',
     time: '2025-03-04T05:06:07.089Z',
-    caller: { kind: 'apiKey', name: 'back-office' },
-    roles: ['payouts:write'],
+    caller: { kind: 'api-key', name: 'back-office' },
+    roles: ['treasurer'],
+    permissions: ['fx:write', 'payouts:write'],
     cardholder: null,
     operation: 'PayOut',
     field: 'payoutCreate',
@@ -25,7 +26,9 @@ function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
     outcome: 'success',
     detail: null,
     permission: null,
+    clientGone: false,
     requestId: 'req-1',
+    clientRequestId: null,
     traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     ...overrides,
   };
@@ -163,9 +166,9 @@ describe('the audit trail on stdout and in a file', () => {
     const stdout = memoryStdout();
     const log = capturedLog();
     const trail = openTrail({ destination: { kind: 'stdout' }, stdout, logger: log.logger });
-    // A caller's own x-request-id becomes the record's requestId: it could be a card number too.
+    // A caller's own x-request-id is kept as the record's clientRequestId: it could be a card number too.
     const leaking = auditRecord({
-      requestId: '378282246310005',
+      clientRequestId: '378282246310005',
       traceId: 'ab4111111111111111cdef0123456789',
       targets: { cardId: '4111111111111111', beneficiaryId: 'ben_8f2k', reference: '4111111111111112' },
     });
@@ -175,12 +178,29 @@ describe('the audit trail on stdout and in a file', () => {
 
     expect(stdout.lines.join('')).not.toMatch(/"4111111111111111"|378282246310005|5555555555554444/);
     // Not a card number (fails the Luhn check), and a trace id's digits: both written as they are.
-    expect(JSON.parse(stdout.lines[0]!)).toStrictEqual({ ...leaking, requestId: '[redacted]', targets: { cardId: '[redacted]', beneficiaryId: 'ben_8f2k', reference: '4111111111111112' } });
+    expect(JSON.parse(stdout.lines[0]!)).toStrictEqual({ ...leaking, clientRequestId: '[redacted]', targets: { cardId: '[redacted]', beneficiaryId: 'ben_8f2k', reference: '4111111111111112' } });
     expect(JSON.parse(stdout.lines[1]!)).toStrictEqual(auditRecord({ requestId: 'req-2', targets: { cardId: '[redacted]' } }));
     const warnings = log.warnings(/card number/);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.record).toStrictEqual({ field: 'payoutCreate', outcome: 'success', requestId: '[redacted]' });
+    expect(warnings[0]!.record).toStrictEqual({ field: 'payoutCreate', outcome: 'success', requestId: 'req-1' });
     expect(JSON.stringify(log.lines)).not.toMatch(/378282246310005|4111111111111111|5555555555554444/);
+  });
+
+  it('writes access-denied records beside the mutation records, and the counts it holds when closed', async () => {
+    const stdout = memoryStdout();
+    const trail = openTrail({ destination: { kind: 'stdout' }, stdout });
+    const attempt = { reason: 'UNAUTHENTICATED', transport: 'http', caller: null, address: '203.0.113.7', requestId: 'req-401' };
+    trail.denied(attempt);
+    trail.denied({ ...attempt, requestId: 'req-401-again' });
+    trail.write(auditRecord());
+    await trail.close();
+
+    const lines = stdout.lines.map((line) => JSON.parse(line) as AuditRecord);
+    expect(lines.map((line) => [line.audit, line.requestId, 'count' in line ? line.count : undefined])).toEqual([
+      ['access_denied', 'req-401', 1],
+      ['mutation', 'req-1', undefined],
+      ['access_denied', null, 1],
+    ]);
   });
 
   it('writes nothing after close, and counts what it could not write', async () => {

@@ -1,12 +1,14 @@
 import type { Logger } from '../logger.ts';
 import { luhn } from '../upstream/models.ts';
+import { createDenialAggregator, type DeniedAttempt, type DenialOptions } from './access-denied.ts';
 import { destinationSink, fileDestination, stdoutDestination, writerSink } from './line-sink.ts';
 import type { AuditRecord } from './record.ts';
 import { redisSink } from './redis-sink.ts';
 import { identify, reasonOf, trackDelivery, type Sink } from './sink.ts';
 
 /**
- * The audit trail: every mutation attempt as one JSON line, exactly the record's own keys, on stdout
+ * The audit trail: every mutation field that ran, and the refusals before execution (aggregated:
+ * access-denied.ts), each as one JSON line, exactly the record's own keys, on stdout
  * or in a file, and optionally in a Redis Stream shared by every instance. Writing is fire and
  * forget: a mutation's answer never waits for the trail or fails with it. A destination that fails
  * is counted (observer), said once per outage, and tried again; the others carry on.
@@ -34,12 +36,16 @@ export interface AuditTrailOptions {
   observer?: AuditObserver | undefined;
   /** Tests: where `stdout` writes go instead of process.stdout. */
   stdout?: { write(line: string): unknown } | undefined;
+  /** How refusals before execution are aggregated (tests). */
+  denials?: DenialOptions | undefined;
 }
 
 export interface AuditTrail {
   /** Hands the record to every destination. Never throws, never waits: a mutation's answer never depends on it. */
   write(record: AuditRecord): void;
-  /** Flushes what it can and closes files and the Redis connection. */
+  /** One refusal before execution: written as an access-denied record at once, or counted into a later one. */
+  denied(attempt: DeniedAttempt): void;
+  /** Writes the refusals counted so far, flushes what it can and closes files and the Redis connection. */
   close(): Promise<void>;
 }
 
@@ -61,17 +67,24 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     options.logger.warn({ reason, record: identify(record) }, 'an audit record was not written');
   };
 
+  const write = (record: AuditRecord) => {
+    if (closing) return lose(record, 'the audit trail is closed');
+    try {
+      const written = redact(record);
+      for (const { sink } of sinks) sink.write(written.json, written.record);
+    } catch (error) {
+      lose(record, reasonOf(error));
+    }
+  };
+  const denials = createDenialAggregator(write, options.denials);
+
   return {
-    write: (record) => {
-      if (closing) return lose(record, 'the audit trail is closed');
-      try {
-        const written = redact(record);
-        for (const { sink } of sinks) sink.write(written.json, written.record);
-      } catch (error) {
-        lose(record, reasonOf(error));
-      }
+    write,
+    denied: denials.deny,
+    close: () => {
+      if (!closing) denials.close();
+      return (closing ??= Promise.all(sinks.map(({ sink }) => sink.close())).then(() => undefined));
     },
-    close: () => (closing ??= Promise.all(sinks.map(({ sink }) => sink.close())).then(() => undefined)),
   };
 }
 

@@ -41,6 +41,8 @@ export interface CallerAuth {
   identify(request: Request, remoteAddress?: string): Promise<CallerIdentity>;
   /** graphql-ws: the identity established at connection_init serves the socket's operations. */
   adopt(request: Request, caller: CallerIdentity): void;
+  /** The identity authentication already gave the request, if it got that far: no check is made (the audit of refusals). */
+  knownCaller(request: Request): CallerIdentity | undefined;
   /** A bank token the bank's login just issued (accessTokenCreate): its bank user is known without a proof. */
   learnToken(token: string): void;
   /**
@@ -65,6 +67,11 @@ export interface CallerAuthDeps {
   limitProof?: ((client: string) => Promise<GraphQLError | undefined>) | undefined;
   /** Told of each refused caller, for metrics. */
   observer?: RefusalObserver | undefined;
+  /**
+   * Told of each socket refused at connection_init, by the refusal's code and the address it came
+   * from (the audit trail's access-denied records; HTTP refusals are seen in the answers).
+   */
+  onSocketRefused?: ((code: string, remoteAddress: string | undefined) => void) | undefined;
 }
 
 export function isSocketRefusal(value: CallerIdentity | SocketRefusal): value is SocketRefusal {
@@ -106,6 +113,7 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
     adopt: (request, caller) => {
       identities.set(request, caller);
     },
+    knownCaller: (request) => identities.get(request),
     learnToken: (token) => bankUsers?.learn(token),
     guardUpstream: (caller, upstream, correlationId) => {
       const token = caller.upstreamToken;
@@ -122,9 +130,13 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
         return caller.unproven ? await complete(caller, request.socket.remoteAddress) : caller;
       } catch (error) {
         // The proof of a new token was over the address's operations per window.
-        if (isGraphQLError(error)) return { code: SOCKET_CLOSE_TOO_MANY, reason: closeReason(error.message) };
+        if (isGraphQLError(error)) {
+          deps.onSocketRefused?.(String(error.extensions.code), request.socket.remoteAddress);
+          return { code: SOCKET_CLOSE_TOO_MANY, reason: closeReason(error.message) };
+        }
         if (!(error instanceof AuthRefusal)) throw error;
         logRefusal(error, 'graphql-ws');
+        deps.onSocketRefused?.(String(refusalError(error, authenticator.challenge).extensions.code), request.socket.remoteAddress);
         return { code: SOCKET_CLOSE[error.kind], reason: closeReason(error.message) };
       }
     },

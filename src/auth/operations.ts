@@ -1,28 +1,18 @@
 import { Kind, type DocumentNode, type OperationTypeNode, type SelectionSetNode } from 'graphql';
 import { getOperationAST } from 'graphql';
 
-/**
- * The operation a request runs, and its root fields (through fragments): their names, and each
- * selection's response key (its alias, or its name) with the field it runs.
- */
-export function rootFields(
-  document: DocumentNode,
-  operationName?: string | null,
-): { type: OperationTypeNode; name: string | null; fields: Set<string>; selections: { key: string; field: string }[] } | undefined {
+/** The operation a request runs, and the names of its root fields (through fragments). */
+function rootFields(document: DocumentNode, operationName?: string | null): { type: OperationTypeNode; fields: Set<string> } | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const fragments = new Map(
     document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
   );
   const fields = new Set<string>();
-  const selections = new Map<string, string>();
   const seen = new Set<string>();
   const walk = (set: SelectionSetNode) => {
     for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        fields.add(selection.name.value);
-        selections.set(selection.alias?.value ?? selection.name.value, selection.name.value);
-      }
+      if (selection.kind === Kind.FIELD) fields.add(selection.name.value);
       else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
       else if (!seen.has(selection.name.value)) {
         seen.add(selection.name.value);
@@ -32,7 +22,7 @@ export function rootFields(
     }
   };
   walk(operation.selectionSet);
-  return { type: operation.operation, name: operation.name?.value ?? null, fields, selections: [...selections].map(([key, field]) => ({ key, field })) };
+  return { type: operation.operation, fields };
 }
 
 /**

@@ -87,7 +87,7 @@ interface Declared {
 }
 
 /** The domain a type declares: a Node type's permission, or an object type's `readPermission`. */
-function declaredPermission(type: GraphQLNamedType): Permission | undefined {
+export function declaredPermission(type: GraphQLNamedType): Permission | undefined {
   const options = ((type.extensions ?? {}) as Declared).pothosOptions;
   const scopes = options?.authScopes as { permission?: unknown } | undefined;
   const permission = typeof scopes === 'object' && scopes !== null ? scopes.permission : options?.readPermission;
@@ -110,7 +110,7 @@ function isMutationResult(type: GraphQLNamedType, schema: GraphQLSchema): boolea
   if (type.getInterfaces().some((i) => i.name === 'MutationError')) return true;
   // The errors plugin's Success types: what a mutation field answers when it went through.
   const mutation = schema.getMutationType();
-  return mutation !== null && type.name.endsWith('Success') && Object.values(mutation.getFields()).some((field) => `${field.name}Success`.toLowerCase() === type.name.toLowerCase());
+  return mutation != null && type.name.endsWith('Success') && Object.values(mutation.getFields()).some((field) => `${field.name}Success`.toLowerCase() === type.name.toLowerCase());
 }
 
 /** The domain of every type that can hold fields; a type with none declared or listed is named in `unclassified`. */

@@ -1,4 +1,4 @@
-import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
+import SchemaBuilder, { BasePlugin, unwrapOutputFieldType, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { PermissionDeniedError, type Permission } from '../permissions.ts';
 import { domainGuards } from './domains.ts';
@@ -59,8 +59,7 @@ class PothosReadGuardPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
 
   /** Scalars and enums carry their parent's data: only fields of object, interface and union types can reach another domain. */
   private returnsObjects(fieldConfig: PothosOutputFieldConfig<Types>): boolean {
-    const ref = fieldConfig.type.kind === 'List' ? fieldConfig.type.type.ref : fieldConfig.type.ref;
-    const kind = this.buildCache.getTypeConfig(ref).graphqlKind;
+    const kind = this.buildCache.getTypeConfig(unwrapOutputFieldType(fieldConfig.type)).graphqlKind;
     return kind === 'Object' || kind === 'Interface' || kind === 'Union';
   }
 }

@@ -1,7 +1,8 @@
 import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
+import { declaredPermission } from '../authorization/domains.ts';
 import { builder } from '../builder.ts';
-import { requirementOf, requirementText, typePermission } from './requirements.ts';
+import { requirementOf, requirementText } from './requirements.ts';
 import './mutation-errors.ts';
 import './auth.ts';
 import './me.ts';
@@ -38,7 +39,7 @@ function withPermissionsDescribed(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.ROOT_FIELD]: (field) => ({ ...field, description: described(field.description, requirementText(requirementOf(field))) }),
     [MapperKind.OBJECT_TYPE]: (type) => {
-      const permission = typePermission(type);
+      const permission = declaredPermission(type);
       if (!permission) return type;
       const config = type.toConfig();
       return new GraphQLObjectType({ ...config, description: described(config.description, `Reading it needs the permission \`${permission}\`, wherever it appears.`) });

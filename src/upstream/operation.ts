@@ -17,6 +17,17 @@ export interface OperationBounds {
   readonly signal: AbortSignal;
   /** Fires at the deadline only: what bounds a write on the wire, which a client leaving never cuts. */
   readonly deadlineSignal: AbortSignal | undefined;
+  /**
+   * The writes the operation put on the wire, in order (the send stage adds each): what the bank
+   * answered to a write is known here even when its client left and the rest of the operation was
+   * stopped, so the audit trail records the bank's outcome.
+   */
+  readonly writes: SentWrite[];
+}
+
+/** A write sent to the bank: the HTTP status it answered, undefined until (or unless) it did. */
+export interface SentWrite {
+  status: number | undefined;
 }
 
 export interface Operation extends OperationBounds {
@@ -64,6 +75,7 @@ export function startOperation({ deadline, client, correlationId, onAbandoned }:
     deadline,
     signal: ended.signal,
     deadlineSignal: atDeadline?.signal,
+    writes: [],
     end: () => {
       done = true;
       clearTimeout(timer);

@@ -7,6 +7,7 @@ import { accountEndpoints } from '../accounts.ts';
 import { directDebitEndpoints } from '../direct-debit.ts';
 import { payoutEndpoints } from '../payouts.ts';
 import { OperationAbandonedError, UpstreamNetworkError, UpstreamUnavailableError } from '../errors.ts';
+import { startOperation } from '../operation.ts';
 import { createSharedCallState } from '../shared-call-state.ts';
 import type { UpstreamCallRecord } from '../observer.ts';
 import { prepareCall, type CallOptions } from './call.ts';
@@ -103,6 +104,17 @@ describe('send', () => {
     call.deadlineSignal = new AbortController().signal;
     setTimeout(() => client.abort(new OperationAbandonedError('req-1')), 50);
     expect((await exchange(call)).statusCode).toBe(200);
+  });
+
+  it("notes each write it sends on the write's operation, with the bank's status once it answers, and no read", async () => {
+    const operation = startOperation({ deadline: Date.now() + 60_000, client: undefined });
+    const write = prepareCall(payoutEndpoints.create, { query: { kind: 'slow' }, body: {}, idempotencyKey: 'key-2', operation }, TARGET, 1);
+    const sending = exchange(write);
+    expect(operation.writes).toEqual([{ status: undefined }]);
+    await sending;
+    await exchange(prepareCall(accountEndpoints.list, { operation }, TARGET, 1));
+    expect(operation.writes).toEqual([{ status: 200 }]);
+    operation.end();
   });
 
   it('turns a refused connection into a network error naming the code, not the address', async () => {

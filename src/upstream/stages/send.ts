@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.ts';
 import type { HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamObserver } from '../observer.ts';
+import type { SentWrite } from '../operation.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import { observe, type StoppedCalls, type UpstreamCall } from './call.ts';
 
@@ -36,8 +37,10 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
     const headers = headersFor(call, identity);
     const signal = wireSignal(call);
     const started = performance.now();
+    const sent = noteWrite(call);
     try {
       const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal });
+      if (sent) sent.status = response.statusCode;
       const text = await response.body.text();
       const ms = performance.now() - started;
       observe(observer, call, response.statusCode, ms);
@@ -58,6 +61,15 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
  */
 function wireSignal(call: UpstreamCall): AbortSignal | undefined {
   return call.kind === 'write' ? call.deadlineSignal : call.signal;
+}
+
+/** A write going on the wire, noted on its operation (operation.ts): the audit trail reads what the bank answered. */
+function noteWrite(call: UpstreamCall): SentWrite | undefined {
+  const writes = call.kind === 'write' ? call.options.operation?.writes : undefined;
+  if (!writes) return undefined;
+  const sent: SentWrite = { status: undefined };
+  writes.push(sent);
+  return sent;
 }
 
 function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: unknown, ms: number, observer: UpstreamObserver, stoppedCalls: StoppedCalls): UpstreamError {
