@@ -128,6 +128,15 @@ describe('a link to another domain, without its permission', () => {
     expect(withNone.calls).toBe(withSome.calls);
   });
 
+  it('refuses a link with arguments as one without', async () => {
+    const caller = await only('cardholders-only-args', 'cardholders:read');
+    const answer = await asked(nodeQuery('Cardholder', 'chd_demo_ava', 'wallet(currency: "USD") { upstreamId } cards(first: 5, status: ACTIVE) { nodes { upstreamId } }'), caller);
+    expect(answer.body.errors.map((e: { path: unknown; extensions: unknown }) => [e.path, e.extensions])).toEqual([
+      [['node', 'wallet'], { code: 'FORBIDDEN', permission: 'wallets:read' }],
+      [['node', 'cards'], { code: 'FORBIDDEN', permission: 'cards:read' }],
+    ]);
+  });
+
   it("answers a card's deleted cardholder exactly as an existing one", async () => {
     const caller = await only('cards-only', 'cards:read');
     const selection = 'cardholder { upstreamId } cardholderSummary { email }';
@@ -177,6 +186,12 @@ describe('a mutation, without its permission', () => {
     });
     expect(probe.calls).toBe(0);
     expect(kit.audit().at(-1)).toMatchObject({ field: 'payoutCreate', outcome: 'forbidden', permission: 'payouts:write' });
+  });
+
+  it('answers a query field FORBIDDEN whatever its arguments, before their rules', async () => {
+    const answer = await asked('{ fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "-5") { sourceAmount { amount } } }', await only('no-fx', 'payouts:read'));
+    expect(answer.body.errors.map((e: { path: unknown; extensions: unknown }) => [e.path, e.extensions])).toEqual([[['fxRate'], { code: 'FORBIDDEN', permission: 'fx:read' }]]);
+    expect(answer.calls).toBe(0);
   });
 
   it('runs the input rules, as before, for a caller who holds the permission', async () => {

@@ -30,26 +30,37 @@ class PothosReadGuardPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
   }
 
   override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
-    if (this.disabled() || !this.returnsObjects(fieldConfig)) return resolver;
-    const where = `${fieldConfig.parentType}.${fieldConfig.name}`;
-    // Read once, at the first resolution: the schema (and so the guards) is built by then.
-    let needed: Permission | null | undefined;
+    // A field with input rules checks it around them instead (wrapArgMappers).
+    if (this.disabled() || !this.returnsObjects(fieldConfig) || fieldConfig.argMappers.length > 0) return resolver;
+    const guard = this.guardOf(fieldConfig);
     return (parent, args, context, info) => {
-      needed ??= this.guards.get(where) ?? null;
-      if (needed !== null) refuseWithout(needed, context, where);
+      guard(context);
       return resolver(parent, args, context, info);
     };
   }
 
   override wrapArgMappers(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+    if (this.disabled() || fieldConfig.argMappers.length === 0) return resolver;
     const scopes = (fieldConfig.pothosOptions as { authScopes?: unknown }).authScopes;
-    if (this.disabled() || fieldConfig.argMappers.length === 0 || scopes === undefined) return resolver;
     const where = `${fieldConfig.parentType}.${fieldConfig.name}`;
+    const guard = this.returnsObjects(fieldConfig) ? this.guardOf(fieldConfig) : undefined;
     return (parent, args, context, info) => {
       // Raw arguments: a scope that depends on them (cardUpdate's) reads only their shape, which GraphQL already checked.
-      const needed = permissionOf(typeof scopes === 'function' ? scopes(parent, args, context, info) : scopes);
+      const needed = scopes === undefined ? null : permissionOf(typeof scopes === 'function' ? scopes(parent, args, context, info) : scopes);
       if (needed !== null) refuseWithout(needed, context, where);
+      guard?.(context);
       return resolver(parent, args, context, info);
+    };
+  }
+
+  /** The check of another domain's permission a field makes first, if its type carries one. */
+  private guardOf(fieldConfig: PothosOutputFieldConfig<Types>): (context: object) => void {
+    const where = `${fieldConfig.parentType}.${fieldConfig.name}`;
+    // Read once, at the first resolution: the schema (and so the guards) is built by then.
+    let needed: Permission | null | undefined;
+    return (context) => {
+      needed ??= this.guards.get(where) ?? null;
+      if (needed !== null) refuseWithout(needed, context, where);
     };
   }
 
