@@ -15,6 +15,7 @@ const UNIT = [
   'test/bench-template.test.ts',
   'test/contract-fields.test.ts',
   'test/deploy.test.ts',
+  'test/kubernetes.test.ts',
   'test/docs-map.test.ts',
   'test/docs-figures.test.ts',
   'test/errors-doc.test.ts',
