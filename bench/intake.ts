@@ -1,7 +1,10 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
+import type { EventDurability } from '../src/config.ts';
 import type { Gateway } from '../src/gateway.ts';
 import { answerRequests, BenchChild } from './child-process.ts';
 import { startHeapFlags } from './gateway-process.ts';
@@ -24,6 +27,10 @@ import { absoluteNow, SubscriberClients } from './subscriber-clients.ts';
  * (its bus is chosen when it is built), and giving it Redis would change every other figure; the
  * record cache phase starts a second gateway the same way. BENCH_GATEWAY_NODE_OPTIONS reaches this
  * gateway too: `--cpu-prof --cpu-prof-dir=DIR` profiles its flood.
+ *
+ * Then what the replicas' acknowledgement costs (REDIS_MIN_REPLICAS_ACK): a primary and a replica of
+ * the benchmark's own (redis-server on free loopback ports, stopped by their PIDs), the same flood
+ * (fewer waves and subscribers) without and with the acknowledgement, answer times compared.
  */
 
 const INTAKE_TARGET_P99_MS = 500;
@@ -44,6 +51,18 @@ export interface IntakeFloodOptions {
   /** graphql-ws subscribers on `bankEvents` (the benchmark's BENCH_SUBSCRIBERS). */
   subscribers: number;
   redisUrl: string;
+  /** The replicas' acknowledgement asked of every event (default none). */
+  durability?: EventDurability;
+}
+
+/** The same flood on a primary with one replica, without and with REDIS_MIN_REPLICAS_ACK=1. */
+interface ReplicaAckCost {
+  timeoutMs: number;
+  subscribers: number;
+  without: Summary;
+  with: Summary;
+  /** Answers by HTTP status with the acknowledgement: every one should be 202. */
+  statuses: Record<number, number>;
 }
 
 export interface IntakeFloodResult {
@@ -62,10 +81,10 @@ export interface IntakeFloodResult {
   /** Receipts of an event a subscriber had already. */
   duplicates: number;
   subscriptionErrors: number;
-  /** Events answered 202 from the memory buffer because Redis was judged away (slow or lost): none while Redis is healthy. */
-  acceptedLocally: number;
   /** From the first timed POST to the last receipt: the fan-out goes on after the answers. */
   lastReceiptMs: number;
+  /** What the replicas' acknowledgement costs; null when redis-server could not be started here. */
+  replicaAck?: ReplicaAckCost | null;
 }
 
 type IntakeWorld = Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'subscribers'>;
@@ -73,7 +92,7 @@ type IntakeWorld = Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'subscribers'>;
 // --- The gateway's process ---------------------------------------------------------------------------
 
 type GatewayRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: BenchWorld['webhooks']; redisUrl: string; redisKeyPrefix: string }
+  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: BenchWorld['webhooks']; redisUrl: string; redisKeyPrefix: string; durability?: EventDurability | undefined }
   | { id: number; kind: 'subscriptions' };
 
 let gateway: Gateway | undefined;
@@ -92,13 +111,14 @@ async function startGateway(request: Extract<GatewayRequest, { kind: 'start' }>)
     logger: silentLogger,
     upstream,
     webhooks: request.webhooks,
-    redisUrl: request.redisUrl,
+    redis: { url: request.redisUrl },
+    eventDurability: request.durability,
     redisKeyPrefix: request.redisKeyPrefix,
     eventLog: config.events.log,
     clientRateLimit: config.clientRateLimit,
   });
   await gateway.events.ready;
-  // `ready` also resolves when Redis is known to be away: then the flood would measure the memory buffer.
+  // `ready` also resolves when Redis is known to be away: then the flood would measure only 503s.
   const health = gateway.events.health();
   if (!health?.ok) throw new Error(`the gateway's Redis does not answer: ${health?.detail}`);
   return (await gateway.server.listen(0, '127.0.0.1')).port;
@@ -111,11 +131,11 @@ function serveGateway(): void {
 }
 
 /** The intake's gateway: this file forked with the heap flags of `npm start`, asked over IPC. */
-async function startIntakeGateway(world: IntakeWorld, redisUrl: string, redisKeyPrefix: string): Promise<{ child: BenchChild; port: number }> {
+async function startIntakeGateway(world: IntakeWorld, redisUrl: string, redisKeyPrefix: string, durability?: EventDurability): Promise<{ child: BenchChild; port: number }> {
   const env = { ...process.env, NODE_OPTIONS: startHeapFlags().join(' '), [GATEWAY_ROLE]: 'gateway' };
   const child = await BenchChild.start(SELF_PATH, "intake gateway's process", env);
   try {
-    const start = { kind: 'start', sandboxUrl: world.sandboxUrl, webhooks: world.webhooks, redisUrl, redisKeyPrefix } as const;
+    const start = { kind: 'start', sandboxUrl: world.sandboxUrl, webhooks: world.webhooks, redisUrl, redisKeyPrefix, durability } as const;
     return { child, port: await child.ask<number>('start', start) };
   } catch (error) {
     await child.close();
@@ -165,13 +185,6 @@ async function postWave(world: IntakeWorld, url: string, dispatcher: Agent, even
   );
 }
 
-/** gateway_events_accepted_total{route="local"} from the gateway's /metrics. */
-async function acceptedLocally(baseUrl: string): Promise<number> {
-  const response = await request(`${baseUrl}/metrics`);
-  const found = /^gateway_events_accepted_total\{route="local"\} (\d+)/m.exec(await response.body.text());
-  return Number(found?.[1] ?? 0);
-}
-
 /** A connection of the benchmark's own that fails at once rather than retrying. */
 async function withRedis<T>(redisUrl: string, use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -194,12 +207,18 @@ async function dropKeys(redisUrl: string, prefix: string): Promise<void> {
 }
 
 export async function measureIntakeFlood(world: IntakeWorld, options: Partial<IntakeFloodOptions> = {}): Promise<IntakeFloodResult> {
+  const flood = await floodOnce(world, options);
+  const subscribers = Math.min(options.subscribers ?? FLOOD_SUBSCRIBERS, ACK_SUBSCRIBERS);
+  return { ...flood, replicaAck: await measureReplicaAck(world, { ...options, subscribers, waves: ACK_WAVES }) };
+}
+
+async function floodOnce(world: IntakeWorld, options: Partial<IntakeFloodOptions>): Promise<IntakeFloodResult> {
   const { concurrency = FLOOD_CONCURRENCY, waves = FLOOD_WAVES, subscribers = FLOOD_SUBSCRIBERS, redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } = options;
   await withRedis(redisUrl, (redis) => redis.ping()).catch((error: unknown) => {
     throw new Error(`the intake flood needs Redis (REDIS_URL), and ${redisUrl} does not answer: ${error instanceof Error ? error.message : String(error)}`);
   });
   const prefix = `bench-intake-${randomUUID()}`;
-  const { child, port } = await startIntakeGateway(world, redisUrl, prefix);
+  const { child, port } = await startIntakeGateway(world, redisUrl, prefix, options.durability);
   const baseUrl = `http://127.0.0.1:${port}`;
   const dispatcher = new Agent({ connections: concurrency });
   const events = floodEvents((WARMUP_WAVES + waves) * concurrency);
@@ -229,7 +248,6 @@ export async function measureIntakeFlood(world: IntakeWorld, options: Partial<In
       expected: events.length * subscribers,
       duplicates: receipts.duplicates,
       subscriptionErrors: receipts.errors,
-      acceptedLocally: await acceptedLocally(baseUrl),
       lastReceiptMs: received.reduce((last, at) => Math.max(last, at), Number.NEGATIVE_INFINITY) - startedAt,
     };
   } finally {
@@ -237,6 +255,61 @@ export async function measureIntakeFlood(world: IntakeWorld, options: Partial<In
     await dispatcher.close();
     await child.close();
     await dropKeys(redisUrl, prefix);
+  }
+}
+
+// --- The replicas' acknowledgement --------------------------------------------------------------------
+
+/** The acknowledgement's floods are shorter: two of them follow the main one. */
+const ACK_WAVES = 10;
+const ACK_SUBSCRIBERS = 100;
+const ACK_TIMEOUT_MS = 500;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A redis-server of the benchmark's own, without persistence; resolves once it accepts connections. */
+async function startRedisServer(port: number, extra: string[] = []): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return child;
+}
+
+/** The flood without and with REDIS_MIN_REPLICAS_ACK=1 on a primary and one replica; null when redis-server cannot run here. */
+async function measureReplicaAck(world: IntakeWorld, options: Partial<IntakeFloodOptions>): Promise<ReplicaAckCost | null> {
+  const servers: ChildProcess[] = [];
+  try {
+    const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+    servers.push(await startRedisServer(primaryPort));
+    servers.push(await startRedisServer(replicaPort, ['--replicaof', '127.0.0.1', String(primaryPort)]));
+    const redisUrl = `redis://127.0.0.1:${primaryPort}`;
+    for (let tries = 0; (await withRedis(redisUrl, (redis) => redis.wait(1, 100))) < 1; tries++) {
+      if (tries > 50) throw new Error('the replica did not connect');
+    }
+    const without = await floodOnce(world, { ...options, redisUrl });
+    const withAck = await floodOnce(world, { ...options, redisUrl, durability: { minReplicasAck: 1, replicaAckTimeoutMs: ACK_TIMEOUT_MS } });
+    return { timeoutMs: ACK_TIMEOUT_MS, subscribers: withAck.subscribers, without: without.answer, with: withAck.answer, statuses: withAck.statuses };
+  } catch {
+    return null;
+  } finally {
+    for (const server of servers) if (server.exitCode === null) server.kill('SIGKILL');
   }
 }
 
@@ -250,8 +323,19 @@ function deliveryProblems(r: IntakeFloodResult): string[] {
     ...(r.delivered < r.expected ? [`${r.expected - r.delivered} receipts never came`] : []),
     ...(r.duplicates > 0 ? [`${r.duplicates} receipts came twice`] : []),
     ...(r.subscriptionErrors > 0 ? [`${r.subscriptionErrors} subscriptions failed`] : []),
-    ...(r.acceptedLocally > 0 ? [`${r.acceptedLocally} accepted into the memory buffer, Redis judged away`] : []),
   ];
+}
+
+/** The acknowledgement's cost, in words for the measured cell; empty when it was not part of the run. */
+function replicaAckText(cost: ReplicaAckCost | null | undefined): string {
+  if (cost === undefined) return '';
+  if (cost === null) return '; replica acknowledgement: not measured (redis-server could not be started)';
+  const refused = Object.entries(cost.statuses).filter(([status]) => status !== '202');
+  return (
+    `; with one replica's acknowledgement (REDIS_MIN_REPLICAS_ACK=1, WAIT up to ${cost.timeoutMs} ms): p50 ${ms(cost.with.p50)} ms, p99 ${ms(cost.with.p99)} ms, ` +
+    `against p50 ${ms(cost.without.p50)} ms, p99 ${ms(cost.without.p99)} ms without (${cost.with.count} deliveries each, ${cost.subscribers} subscribers)` +
+    (refused.length > 0 ? `, answered ${refused.map(([status, n]) => `${n} × ${status}`).join(', ')} with it` : '')
+  );
 }
 
 const intakeTarget = (concurrency: number): string =>
@@ -267,7 +351,8 @@ export function intakeRow(r: IntakeFloodResult | null): string[] {
   return [
     intakeTarget(r.concurrency),
     `p99 ${ms(p99)} ms, p50 ${ms(r.answer.p50)} ms, max ${ms(r.answer.max)} ms over ${r.answer.count} deliveries (${r.waves} waves of ${r.concurrency}, after one not timed), ${r.subscribers} subscribers; ` +
-      `${r.statuses[202] ?? 0} of ${r.events} answered 202; ${r.delivered} of ${r.expected} receipts (${r.events} events × ${r.subscribers}), ${r.duplicates} duplicates`,
+      `${r.statuses[202] ?? 0} of ${r.events} answered 202; ${r.delivered} of ${r.expected} receipts (${r.events} events × ${r.subscribers}), ${r.duplicates} duplicates` +
+      replicaAckText(r.replicaAck),
     verdict(fast && problems.length === 0, [time, ...problems].join('; ')),
   ];
 }
@@ -281,7 +366,7 @@ else if (import.meta.main) {
     const r = await measureIntakeFlood({ sandboxUrl, webhooks, subscribers }, { subscribers: readSettings().subscribers });
     console.log(`answer ms: p50 ${ms(r.answer.p50)}, p99 ${ms(r.answer.p99)}, max ${ms(r.answer.max)}, mean ${ms(r.answer.mean)} (n=${r.answer.count})`);
     console.log(`answers by status: ${JSON.stringify(r.statuses)}; receipts ${r.delivered}/${r.expected}, duplicates ${r.duplicates}, subscription errors ${r.subscriptionErrors}`);
-    console.log(`last receipt ${ms(r.lastReceiptMs)} ms after the first timed POST; ${r.acceptedLocally} accepted while Redis was judged away`);
+    console.log(`last receipt ${ms(r.lastReceiptMs)} ms after the first timed POST${replicaAckText(r.replicaAck)}`);
     console.log(`| ${intakeRow(r).join(' | ')} |`);
   } finally {
     await subscribers.close();

@@ -74,6 +74,61 @@ describe('loadConfig', () => {
     ]);
   });
 
+
+  it('reaches Redis by one address or by Sentinels, with the replicas an event must be on before its 202', () => {
+    expect(loadConfig({}).events).toMatchObject({ redis: undefined, durability: { minReplicasAck: 0, replicaAckTimeoutMs: 500 } });
+    expect(loadConfig({ REDIS_URL: 'rediss://gw:s3cret@redis.example:6380/2' }).events).toMatchObject({
+      redis: { url: 'rediss://gw:s3cret@redis.example:6380/2' },
+      durability: { minReplicasAck: 0 },
+    });
+    const sentinel = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26379,[::1]:26380',
+      REDIS_SENTINEL_NAME: 'gateway',
+      REDIS_SENTINEL_PASSWORD: 'sp',
+      REDIS_PASSWORD: 'rp',
+      REDIS_REPLICA_ACK_TIMEOUT_MS: '250',
+    });
+    expect(sentinel.events.redis).toEqual({
+      sentinels: [
+        { host: 'sentinel-a', port: 26379 },
+        { host: '10.0.0.7', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      name: 'gateway',
+      sentinelPassword: 'sp',
+      password: 'rp',
+    });
+    // A Sentinel deployment has replicas: by default an event is on one before its 202.
+    expect(sentinel.events.durability).toEqual({ minReplicasAck: 1, replicaAckTimeoutMs: 250 });
+    expect(loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'g', REDIS_MIN_REPLICAS_ACK: '0' }).events.durability.minReplicasAck).toBe(0);
+  });
+
+  it('refuses Redis settings that conflict, repeat, are malformed or would be ignored, naming each', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ REDIS_SENTINELS: 'a:26379,b,c:0,d:70000,a:26379', REDIS_URL: 'redis://r:6379', REDIS_MIN_REPLICAS_ACK: '-1' })).toEqual([
+      'REDIS_SENTINELS.1 "b" is not host:port (a host name or IP address, then a port 1 to 65535)',
+      'REDIS_SENTINELS.2 "c:0" is not host:port (a host name or IP address, then a port 1 to 65535)',
+      'REDIS_SENTINELS.3 "d:70000" is not host:port (a host name or IP address, then a port 1 to 65535)',
+      'REDIS_MIN_REPLICAS_ACK must be at least 0',
+      'REDIS_URL and REDIS_SENTINELS are both set: give one (REDIS_SENTINELS for Redis with Sentinel, REDIS_URL for one Redis or a managed endpoint)',
+      'REDIS_SENTINEL_NAME is required with REDIS_SENTINELS (the name in `sentinel monitor <name> ...`)',
+      'REDIS_SENTINELS names the Sentinel "a:26379" twice',
+    ]);
+    expect(problems({ REDIS_URL: 'redis://r:6379', REDIS_SENTINEL_NAME: 'g', REDIS_SENTINEL_PASSWORD: 'secret-sp', REDIS_PASSWORD: 'secret-rp' })).toEqual([
+      'REDIS_SENTINEL_NAME is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
+      'REDIS_SENTINEL_PASSWORD is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
+      'REDIS_PASSWORD is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
+    ]);
+    // The problems name the variables, never a password's value.
+    expect(JSON.stringify(problems({ REDIS_SENTINEL_PASSWORD: 'secret-sp' }))).not.toContain('secret-sp');
+  });
   it('lists every problem at once', () => {
     let error: unknown;
     try {

@@ -117,6 +117,45 @@ const otlpHeaders = z
   .meta({ rule: 'key=value pairs, comma-separated' });
 const origin = z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' });
 
+/** One Sentinel's address. */
+interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the gateway's Redis is, made once from the configuration and handed to every user
+ * (redis-options.ts connects to it): one address (`REDIS_URL`: a single Redis, or a managed endpoint
+ * that fails over behind its own address; credentials and `rediss://` in it are honoured), or the
+ * Sentinels that know the current primary of the group `name`.
+ */
+export type RedisTarget =
+  | { url: string }
+  | {
+      sentinels: SentinelAddress[];
+      /** The primary's group name, as the Sentinels know it. */
+      name: string;
+      /** Sentinel's own AUTH (`requirepass` in sentinel.conf). A secret: never logged. */
+      sentinelPassword?: string | undefined;
+      /** The primary's and replicas' AUTH. A secret: never logged. */
+      password?: string | undefined;
+    };
+
+/** `host:port`, comma-separated: the Sentinels (REDIS_SENTINELS). */
+const sentinelList = list(
+  z.string().transform((entry, ctx): SentinelAddress => {
+    const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not host:port (a host name or IP address, then a port 1 to 65535)` });
+      return z.NEVER;
+    }
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  }),
+  (item) => item,
+  'host:port entries, comma-separated',
+);
+
 /** The shipped manifest of trusted documents (`TRUSTED_DOCUMENTS=true`). */
 export const SHIPPED_TRUSTED_DOCUMENTS = new URL('../schema/trusted-documents.json', import.meta.url).pathname;
 
@@ -366,16 +405,37 @@ const settingGroups = z.object({
     companyCode: setting('WEBHOOK_COMPANY_CODE', text(), "company code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-company)'),
     reconcileIntervalMs: setting('WEBHOOK_RECONCILE_INTERVAL_MS', int(1_000, 86_400_000, 60_000), 'how often the gateway checks that its own webhook subscriptions are still filed at the bank'),
   }),
-  events: groupAs('Live updates out', 'The event log subscriptions resume from (`after`), and Redis to share it across instances.', {
-    redisUrl: setting(
-      'REDIS_URL',
-      z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
-      'Redis for the shared event log, fan-out and de-duplication across instances, and for the operations per client counted across them',
-    ),
-    maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`); also the most events buffered while Redis is away'),
-    maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
+  events: groupAs(
+    'Live updates out',
+    'The event log subscriptions resume from (`after`), and Redis to share it across instances: one address (`REDIS_URL`) or Sentinels (`REDIS_SENTINELS`), never both. See [deployment.md](deployment.md#redis-with-sentinel).',
+    {
+      redisUrl: setting(
+        'REDIS_URL',
+        z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
+        'one Redis (or a managed endpoint) for the shared event log, fan-out and de-duplication across instances, cache invalidation, the operations per client, persisted queries, card freezes and the audit stream; credentials (`redis://user:password@host`) and TLS (`rediss://`) in it are used',
+      ),
+      sentinels: setting('REDIS_SENTINELS', sentinelList, 'the Sentinels that know the current Redis primary, instead of `REDIS_URL`: every Redis user follows a failover to the new primary', 'unset'),
+      sentinelName: setting('REDIS_SENTINEL_NAME', text(), "the primary's group name as the Sentinels know it (`sentinel monitor <name> ...`); required with `REDIS_SENTINELS`"),
+      sentinelPassword: setting('REDIS_SENTINEL_PASSWORD', text(), "the Sentinels' own password (`requirepass` in sentinel.conf), with `REDIS_SENTINELS`; never logged"),
+      password: setting('REDIS_PASSWORD', text(), "the primary's and replicas' password with `REDIS_SENTINELS` (with `REDIS_URL` it goes in the URL); never logged"),
+      minReplicasAck: setting(
+        'REDIS_MIN_REPLICAS_ACK',
+        z.preprocess(unsetIfEmpty, z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' }).max(16, { error: 'must be at most 16' }).optional()).meta({ rule: 'integer, 0 to 16' }),
+        'a bank event is answered 202 only once this many replicas hold it (Redis `WAIT`); otherwise 503 with Retry-After, and the bank redelivers',
+        '1 with `REDIS_SENTINELS`, 0 with `REDIS_URL`',
+      ),
+      replicaAckTimeoutMs: setting('REDIS_REPLICA_ACK_TIMEOUT_MS', int(10, 5_000, 500), 'how long an event waits for those replicas before it is answered 503'),
+      maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`)'),
+      maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
+    },
     // The log's retention goes to the event bus on its own, with or without Redis.
-  }, ({ redisUrl, ...log }) => ({ redisUrl, log })),
+    ({ redisUrl, sentinels, sentinelName, sentinelPassword, password, minReplicasAck, replicaAckTimeoutMs, ...log }) => {
+      const redis: RedisTarget | undefined =
+        sentinels.length > 0 ? { sentinels, name: sentinelName ?? '', sentinelPassword, password } : redisUrl ? { url: redisUrl } : undefined;
+      const durability: EventDurability = { minReplicasAck: minReplicasAck ?? (sentinels.length > 0 ? 1 : 0), replicaAckTimeoutMs };
+      return { redis, durability, log };
+    },
+  ),
   metrics: group('Seeing it run', 'See [operations.md](operations.md).', {
     token: setting('METRICS_TOKEN', text(), 'with it, `/metrics` needs `Authorization: Bearer <token>`'),
   }),
@@ -443,7 +503,25 @@ function crossSettingProblems(env: NodeJS.ProcessEnv): string[] {
   const credentials = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'];
   const given = credentials.filter(set);
   if (given.length > 0) requiredWith(credentials, `with ${given.map(variable).join(' and ')} (client credentials come as a set)`);
-  return [...problems, ...callerAuthProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
+  return [...problems, ...callerAuthProblems(env, set), ...redisProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
+}
+
+/**
+ * One way to reach Redis: an address, or Sentinels. Both set would leave the operator guessing which
+ * one the gateway follows in a failover, so the start stops; Sentinel settings without Sentinels
+ * would be ignored, so they stop it too.
+ */
+function redisProblems(env: NodeJS.ProcessEnv, set: (path: string) => boolean): string[] {
+  const [URL_, SENTINELS] = [variable('events.redisUrl'), variable('events.sentinels')];
+  const entries = (env[SENTINELS] ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  if (!set('events.sentinels')) {
+    return ['events.sentinelName', 'events.sentinelPassword', 'events.password'].filter(set).map((path) => `${variable(path)} is used only with ${SENTINELS} (with ${URL_}, credentials go in the URL)`);
+  }
+  return [
+    ...(set('events.redisUrl') ? [`${URL_} and ${SENTINELS} are both set: give one (${SENTINELS} for Redis with Sentinel, ${URL_} for one Redis or a managed endpoint)`] : []),
+    ...(set('events.sentinelName') ? [] : [`${variable('events.sentinelName')} is required with ${SENTINELS} (the name in \`sentinel monitor <name> ...\`)`]),
+    ...repeats(entries, (entry) => entry).map((entry) => `${SENTINELS} names the Sentinel "${entry}" twice`),
+  ];
 }
 
 /**
@@ -608,6 +686,15 @@ export type WebhookConfig = Config['webhooks'];
  */
 export type EventLogConfig = Config['events']['log'];
 
+/**
+ * When an accepted bank event counts as safe (REDIS_MIN_REPLICAS_ACK, REDIS_REPLICA_ACK_TIMEOUT_MS):
+ * on the primary and on this many replicas, waited for at most this long.
+ */
+export interface EventDurability {
+  minReplicasAck: number;
+  replicaAckTimeoutMs: number;
+}
+
 /** JWTs of an identity provider; code that builds this may leave the claims to their defaults (permissions.ts). */
 export type JwtConfig = WithDefaults<NonNullable<Config['auth']['jwt']>, 'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles' | 'cardholderClaim'>;
 
@@ -663,6 +750,7 @@ const DEFAULT_CONFIG = ((result) => {
   return result.settings;
 })(reader.read({}));
 export const DEFAULT_EVENT_LOG: EventLogConfig = DEFAULT_CONFIG.events.log;
+export const DEFAULT_EVENT_DURABILITY: EventDurability = DEFAULT_CONFIG.events.durability;
 export const DEFAULT_LIMITS: QueryLimitsConfig = DEFAULT_CONFIG.limits;
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_CONFIG.resilience;
 export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_CONFIG.concurrency;

@@ -17,10 +17,12 @@ import {
   DEFAULT_WEBHOOKS,
   type AuditConfig,
   type ClientRateLimitConfig,
+  type EventDurability,
   type EventLogConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
   type ResilienceConfig,
+  type RedisTarget,
   type UpstreamConfig,
   type WebhookConfig,
 } from './config.ts';
@@ -43,6 +45,7 @@ import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
 import { createGatewayServer, type GatewayServer } from './server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
+import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
 import type { RetryPolicy } from './upstream/retry-policy.ts';
 import { createGatewayYoga, requestIdOf } from './yoga.ts';
 
@@ -66,8 +69,13 @@ export interface GatewayOptions {
   logger: Logger;
   retry?: RetryPolicy;
   webhooks?: Partial<WebhookConfig>;
-  /** Set: events fan out and are deduplicated across instances through Redis. */
-  redisUrl?: string | undefined;
+  /**
+   * Set: events fan out and are deduplicated across instances through Redis, and every other Redis
+   * user (cache invalidation, limits, persisted queries, card freezes, the audit stream) shares it.
+   */
+  redis?: RedisTarget | undefined;
+  /** When an event may be acknowledged with Redis (default: on the primary only). */
+  eventDurability?: EventDurability | undefined;
   /** Names the Redis keys of the event log (default `bank-events`): instances sharing events share it; tests isolate themselves with it. */
   redisKeyPrefix?: string | undefined;
   /** Retention of the event log that subscriptions resume from. */
@@ -83,7 +91,9 @@ export interface GatewayOptions {
   auditRedisKey?: string | undefined;
   /** Names the Redis keys of who froze each card (default `card-freezes`): instances that share freezes share it; tests isolate themselves with it. */
   cardFreezesKeyPrefix?: string | undefined;
-  /** Operations per client per window (off by default); counted in Redis with `redisUrl`. */
+  /** Names the Redis keys of writes whose answer was lost (default `uncertain-writes`): instances that share them share it; tests isolate themselves with it. */
+  uncertainWritesKeyPrefix?: string | undefined;
+  /** Operations per client per window (off by default); counted in Redis with `redis`. */
   clientRateLimit?: Partial<ClientRateLimitConfig>;
   /** Names the Redis keys of those counts (default `client-operations`): instances that share counts share it; tests isolate themselves with it. */
   clientRateLimitKeyPrefix?: string | undefined;
@@ -126,17 +136,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       return cache && { ...cache.stats, trusted: cache.trusted, lostInvalidations: cacheInvalidation.lost };
     },
   });
-  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream, options.tracer);
+  // Writes whose answer was lost, shared by every instance with Redis, so a retry on another instance is told apart too.
+  const uncertainWrites = options.redis ? redisUncertainWrites(options.redis, options.uncertainWritesKeyPrefix ?? 'uncertain-writes', logger) : undefined;
+  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream, options.tracer, uncertainWrites);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
-  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redisUrl: options.redisUrl, keyPrefix: options.redisKeyPrefix, logger });
+  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redis: options.redis, keyPrefix: options.redisKeyPrefix, logger });
   // Each event drops what it changed once per instance: the intake's for those it takes, the bus's for other instances'.
   const onRemoteEvent = cacheInvalidation.event;
-  const events = options.redisUrl
-    ? createRedisEventBus({ url: options.redisUrl, logger, limits: eventLog, observer: metrics.events, keyPrefix: options.redisKeyPrefix, onRemoteEvent })
+  const events = options.redis
+    ? createRedisEventBus({
+        redis: options.redis,
+        durability: options.eventDurability,
+        logger,
+        limits: eventLog,
+        observer: metrics.events,
+        keyPrefix: options.redisKeyPrefix,
+        onRemoteEvent,
+      })
     : createMemoryEventBus({ limits: eventLog, observer: metrics.events });
   const perClient = clientRateLimit({
     limit: { ...DEFAULT_CLIENT_RATE_LIMIT, ...options.clientRateLimit },
-    redisUrl: options.redisUrl,
+    redis: options.redis,
     keyPrefix: options.clientRateLimitKeyPrefix,
     logger,
     observer: { ...metrics.clientLimits, refused: () => metrics.clientLimits.refused('operations_per_window') },
@@ -144,15 +164,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const audited = auditMetrics(metrics.registry);
   const auditTrail = createAuditTrail({
     destination: options.audit?.destination ?? { kind: 'off' },
-    redisUrl: options.redisUrl,
+    redis: options.redis,
     redisKey: options.auditRedisKey,
     redisMaxLen: options.audit?.redisMaxLen,
     stdout: options.audit?.stdout,
     logger,
     observer: audited,
   });
-  const persistedQueries = createPersistedQueryStore({ logger, redisUrl: options.redisUrl });
-  const cardFreezes = createCardFreezes({ logger, redisUrl: options.redisUrl, keyPrefix: options.cardFreezesKeyPrefix });
+  const persistedQueries = createPersistedQueryStore({ logger, redis: options.redis });
+  const cardFreezes = createCardFreezes({ logger, redis: options.redis, keyPrefix: options.cardFreezesKeyPrefix });
   const persisted = persistedDocuments(limits, logger, persistedQueries);
   // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, {
@@ -189,7 +209,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         timing: options.readiness,
         checks: {
           // Only with Redis: the memory bus has nothing outside the process to fail.
-          ...(options.redisUrl ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+          ...(options.redis ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
           webhooks: () => webhookReconciler.coverage(),
         },
         stopping: () => server.stopping,
@@ -225,6 +245,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await auditTrail.close();
       await persistedQueries.close();
       await cardFreezes.close();
+      await uncertainWrites?.close();
     },
   });
   return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail };

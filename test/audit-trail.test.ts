@@ -66,7 +66,7 @@ const skip = mustSkip(haveRedis || Boolean(process.env.CI), `the audit trail's R
 describe.skipIf(skip)('the audit trail in Redis (REDIS_URL)', () => {
   it('lands every instance\u2019s records in one stream', async () => {
     const prefix = `audit-test-${randomUUID()}`;
-    const [one, two] = [await kitWith({ redisUrl: REDIS_URL, redisKeyPrefix: prefix, auditRedisKey: prefix }), await kitWith({ redisUrl: REDIS_URL, redisKeyPrefix: `${prefix}-b`, auditRedisKey: prefix })];
+    const [one, two] = [await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: prefix, auditRedisKey: prefix }), await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: `${prefix}-b`, auditRedisKey: prefix })];
     await one.execute(QUOTE, {});
     await two.execute(QUOTE, {});
     const redis = new Redis(REDIS_URL);

@@ -48,9 +48,9 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     redis = new OwnRedis(await freePort());
     await redis.start();
     const redisKeyPrefix = `test-cache-${randomUUID()}`;
-    first = await startKit({ cache: true, listen: true, redisUrl: redis.url, redisKeyPrefix });
+    first = await startKit({ cache: true, listen: true, redis: { url: redis.url }, redisKeyPrefix });
     // A second instance on the same bank and the same Redis.
-    second = createGateway({ upstream: { ...first.upstreamConfig, cache }, logger: createLogger('silent'), redisUrl: redis.url, redisKeyPrefix });
+    second = createGateway({ upstream: { ...first.upstreamConfig, cache }, logger: createLogger('silent'), redis: { url: redis.url }, redisKeyPrefix });
     await second.events.ready;
     await until(() => first.gateway.upstream.cache!.trusted && second.upstream.cache!.trusted, 'both instances to listen for invalidations');
   });

@@ -151,7 +151,7 @@ describe.skipIf(noRedis)('the freezes\u2019 origins in Redis: every instance, an
   const prefix = `test-card-freezes-${randomUUID()}`;
   const started: Gateway[] = [];
   const instance = (redisUrl = REDIS_URL) => {
-    const gateway = createGateway({ upstream: kit.upstreamConfig, logger: createLogger('silent'), auth, redisUrl, redisKeyPrefix: prefix, cardFreezesKeyPrefix: prefix });
+    const gateway = createGateway({ upstream: kit.upstreamConfig, logger: createLogger('silent'), auth, redis: { url: redisUrl }, redisKeyPrefix: prefix, cardFreezesKeyPrefix: prefix });
     started.push(gateway);
     return gateway;
   };

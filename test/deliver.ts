@@ -6,6 +6,8 @@ export interface DeliveryOverrides {
   timestamp?: number;
   signature?: string;
   raw?: string;
+  /** Gives up waiting for the answer (as the bank's delivery timeout does). */
+  signal?: AbortSignal;
 }
 
 /** POSTs one bank event to a listening gateway's /webhooks, signed as the kit's sandbox signs. */
@@ -21,8 +23,10 @@ export async function deliverEvent(baseUrl: string | undefined, body: unknown, o
       'x-signature': overrides.signature ?? signatureFor(KIT_WEBHOOKS.signingSecret, timestamp, raw),
     },
     body: raw,
+    signal: overrides.signal,
   });
-  return { status: response.status, body: (await response.json()) as { status?: string; error?: string } };
+  const retryAfter = response.headers.get('retry-after');
+  return { status: response.status, ...(retryAfter ? { retryAfter } : {}), body: (await response.json()) as { status?: string; error?: string } };
 }
 
 /** A bank event envelope as Document 3 shows it. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config.ts';
@@ -17,16 +17,22 @@ const compose = parse(readFileSync(new URL('compose.yaml', root), 'utf8'), { mer
       read_only?: boolean;
       command?: string[];
       healthcheck?: { test: string[] };
-      depends_on?: Record<string, { condition: string }>;
+      depends_on?: Record<string, { condition: string }> | string[];
       stop_grace_period?: string;
       env_file?: { path: string; required: boolean }[];
+      image?: string;
+      profiles?: string[];
+      volumes?: string[];
+      ports?: string[];
+      tmpfs?: string[];
     }
   >;
 };
 
 describe('compose.yaml', () => {
   it('runs two gateway instances, Redis and the sandbox, all with read-only filesystems', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['gateway-1', 'gateway-2', 'redis', 'sandbox']);
+    const always = Object.entries(compose.services).filter(([, service]) => !service.profiles);
+    expect(always.map(([name]) => name).sort()).toEqual(['gateway-1', 'gateway-2', 'redis', 'sandbox']);
     for (const service of Object.values(compose.services)) expect(service.read_only).toBe(true);
     expect(compose.services.sandbox!.command).toEqual(['node', 'sandbox/src/main.ts']);
   });
@@ -36,7 +42,7 @@ describe('compose.yaml', () => {
       const config = loadConfig(compose.services[name]!.environment!);
       expect(config.auth.mode).toBe('service');
       expect(config.upstream.bank?.baseUrl).toBe('http://sandbox:4010');
-      expect(config.events.redisUrl).toBe('redis://redis:6379');
+      expect(config.events.redis).toEqual({ url: 'redis://redis:6379' });
       expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
     }
     expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');
@@ -59,6 +65,67 @@ describe('compose.yaml', () => {
 
   it('signs webhook deliveries with the secret the gateways check', () => {
     expect(compose.services.sandbox!.environment!.SANDBOX_WEBHOOK_SIGNING_SECRET).toBe(compose.services['gateway-1']!.environment!.WEBHOOK_SIGNING_SECRET);
+  });
+});
+
+describe("compose.yaml's observability profile", () => {
+  const prometheus = compose.services.prometheus!;
+  const grafana = compose.services.grafana!;
+  /** A volume's file or folder in the repository, by where the service mounts it read-only. */
+  const mounted = (service: typeof prometheus, target: string) => {
+    const volume = service.volumes!.find((entry) => entry.split(':')[1] === target);
+    expect(volume, `${target} mounted`).toMatch(/^\.\/[^:]+:[^:]+:ro$/);
+    return volume!.split(':')[0]!;
+  };
+  const readYaml = <T>(path: string) => parse(readFileSync(new URL(path, root), 'utf8')) as T;
+
+  it('adds Prometheus and Grafana only with `--profile observability`, from images pinned to a release', () => {
+    const profiled = Object.entries(compose.services).filter(([, service]) => service.profiles);
+    expect(profiled.map(([name, service]) => [name, service.profiles])).toEqual([
+      ['prometheus', ['observability']],
+      ['grafana', ['observability']],
+    ]);
+    expect(prometheus.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    expect(grafana.image).toMatch(/^grafana\/grafana:\d+\.\d+\.\d+$/);
+    expect([prometheus.ports, grafana.ports]).toEqual([['9090:9090'], ['3001:3000']]);
+    // Read-only root filesystems: their data lives in memory.
+    expect(prometheus.tmpfs).toContain('/prometheus');
+    expect(grafana.tmpfs).toContain('/var/lib/grafana');
+  });
+
+  it('mounts files that exist in the repository', () => {
+    for (const service of [prometheus, grafana]) {
+      for (const volume of service.volumes!) expect(existsSync(new URL(volume.split(':')[0]!, root)), volume).toBe(true);
+    }
+  });
+
+  it('scrapes both gateways on their port with the METRICS_TOKEN they are given, and loads the alerting rules', () => {
+    const config = readYaml<{ rule_files: string[]; scrape_configs: { job_name: string; metrics_path: string; authorization: { type: string; credentials: string }; static_configs: { targets: string[] }[] }[] }>(
+      mounted(prometheus, '/etc/prometheus/prometheus.yml'),
+    );
+    expect(prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
+    const [job] = config.scrape_configs;
+    expect(config.scrape_configs).toHaveLength(1);
+    expect(job!.metrics_path).toBe('/metrics');
+    const gateways = ['gateway-1', 'gateway-2'];
+    expect(job!.static_configs.flatMap((c) => c.targets)).toEqual(gateways.map((name) => `${name}:${loadConfig(compose.services[name]!.environment!).server.port}`));
+    for (const name of gateways) expect(job!.authorization).toEqual({ type: 'Bearer', credentials: compose.services[name]!.environment!.METRICS_TOKEN });
+    expect(config.rule_files.map((file) => mounted(prometheus, file))).toEqual(['./deploy/observability/prometheus/alerts.yml']);
+  });
+
+  it('gives Grafana the Prometheus service as its data source, and the dashboard from the folder its provider reads', () => {
+    const provisioning = mounted(grafana, '/etc/grafana/provisioning');
+    const { datasources } = readYaml<{ datasources: { type: string; url: string }[] }>(`${provisioning}/datasources/prometheus.yml`);
+    expect(datasources).toEqual([expect.objectContaining({ type: 'prometheus', url: `http://prometheus:${prometheus.ports![0]!.split(':')[1]}` })]);
+    const { providers } = readYaml<{ providers: { type: string; options: { path: string } }[] }>(`${provisioning}/dashboards/gateway.yml`);
+    expect(providers).toEqual([expect.objectContaining({ type: 'file', options: { path: '/etc/grafana/dashboards' } })]);
+    expect(existsSync(new URL(`${mounted(grafana, '/etc/grafana/dashboards')}/gateway.json`, root))).toBe(true);
+    expect(grafana.environment!.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH).toBe('/etc/grafana/dashboards/gateway.json');
+  });
+
+  it('lets anonymous visitors look, never change, and takes the admin password from the environment', () => {
+    expect(grafana.environment).toMatchObject({ GF_AUTH_ANONYMOUS_ENABLED: 'true', GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer', GF_USERS_ALLOW_SIGN_UP: 'false' });
+    expect(grafana.environment!.GF_SECURITY_ADMIN_PASSWORD).toBe('${GRAFANA_ADMIN_PASSWORD:-admin}');
   });
 });
 

@@ -64,8 +64,8 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
 
   beforeAll(async () => {
     const redisKeyPrefix = freshPrefix('fan-out');
-    first = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix });
-    second = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix });
+    first = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix });
+    second = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix });
   });
   afterAll(async () => {
     await first?.close();
@@ -120,8 +120,8 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
 
   it('resumes on another instance after a cursor from the first, from the shared log, in order and none twice', async () => {
     const prefix = freshPrefix('catch-up');
-    const a = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
-    const b = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+    const a = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix });
+    const b = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix });
     const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
     try {
       const onA = await subscribeWs(a, feed);
@@ -133,7 +133,7 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
       expect(await deliver(a.baseUrl!, eventOf(ids[2]!))).toBe('accepted');
 
       // A third instance, started after all this, holds none of it in memory: the stream does.
-      const c = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix });
+      const c = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix });
       try {
         const resumed = await subscribeWs(c, feed, { after: seen.data.bankEvents.cursor });
         await resumed.next(2);
@@ -154,14 +154,14 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
 
   it('refuses a cursor whose successors were trimmed from the shared log, naming the oldest one kept', async () => {
     const prefix = freshPrefix('trim');
-    const a = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
+    const a = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
     const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
     try {
       const onA = await subscribeWs(a, feed);
       for (let n = 0; n < 4; n++) expect(await deliver(a.baseUrl!, eventOf(`acct_${randomUUID()}_${n}_account.active`))).toBe('accepted');
       const received = await onA.next(4);
       await onA.close();
-      const b = await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
+      const b = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
       try {
         const refused = await subscribeWs(b, feed, { after: received[0].data.bankEvents.cursor }, {}, { registered: false });
         const [answer] = await refused.next(1);

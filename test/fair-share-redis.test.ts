@@ -43,7 +43,7 @@ function gateway(redisUrl: string, prefix: string, logger?: ReturnType<typeof ca
   return startKit({
     listen: true,
     auth: SERVICE,
-    redisUrl,
+    redis: { url: redisUrl },
     redisKeyPrefix: `${prefix}-events`,
     clientRateLimit: LIMIT,
     clientRateLimitKeyPrefix: prefix,

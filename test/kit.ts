@@ -3,7 +3,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, type AuditConfig, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventLogConfig, type QueryLimitsConfig, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, type AuditConfig, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -46,7 +46,10 @@ export interface KitOptions {
   logger?: Logger;
   /** Webhook intake settings; the kit's defaults are KIT_WEBHOOKS. */
   webhooks?: Partial<WebhookConfig>;
-  redisUrl?: string;
+  /** Redis for events and every other shared part: one address (`{ url }`) or Sentinels. */
+  redis?: RedisTarget;
+  /** When an event may be acknowledged with Redis (default: on the primary only). */
+  eventDurability?: EventDurability;
   /** Redis keys of the event log (default `bank-events`); gateways sharing events share it. */
   redisKeyPrefix?: string;
   /** Retention of the event log that subscriptions resume from. */
@@ -71,7 +74,7 @@ export interface KitOptions {
   metricsToken?: string;
   /** Tracing on, with this tracer (test/tracing.test.ts starts the SDK and its collector). */
   tracer?: Tracer;
-  /** The audit trail's Redis Stream key (with `redisUrl`); tests isolate themselves with it. */
+  /** The audit trail's Redis Stream key (with `redis`); tests isolate themselves with it. */
   auditRedisKey?: string;
   /** Where the audit trail writes; by default stdout as npm start writes it, caught by the kit (`audit()`). */
   audit?: AuditConfig;
@@ -128,7 +131,8 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     logger: options.logger ?? scannedLogger,
     retry: options.retry ?? FAST_RETRY,
     webhooks: { ...KIT_WEBHOOKS, ...options.webhooks },
-    redisUrl: options.redisUrl,
+    redis: options.redis,
+    eventDurability: options.eventDurability,
     redisKeyPrefix: options.redisKeyPrefix,
     eventLog: options.eventLog,
     readiness: options.readiness,

@@ -129,8 +129,8 @@ describe('automatic persisted queries with Redis: every instance knows a registe
   beforeAll(async () => {
     available = await redisAnswers(REDIS_URL);
     if (!available) return;
-    kits.push(await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: `apq-${randomUUID()}` }));
-    kits.push(await startKit({ listen: true, redisUrl: REDIS_URL, redisKeyPrefix: `apq-${randomUUID()}` }));
+    kits.push(await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: `apq-${randomUUID()}` }));
+    kits.push(await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: `apq-${randomUUID()}` }));
   });
   afterAll(async () => {
     for (const kit of kits) await kit.close();
@@ -149,7 +149,7 @@ describe('automatic persisted queries with Redis: every instance knows a registe
   it('Redis not answering: the client is told NOT_FOUND, sends its document and is served; the log says so once', async () => {
     const logger = capturingLogger();
     const deadRedis = `redis://127.0.0.1:${await freePort()}`;
-    const kit = await startKit({ listen: true, redisUrl: deadRedis, logger: logger.logger });
+    const kit = await startKit({ listen: true, redis: { url: deadRedis }, logger: logger.logger });
     try {
       const query = gql(uniqueQuery());
       const client = recordingFetch();

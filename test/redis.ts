@@ -1,10 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 /**
  * Redis for tests: whether the shared one answers (127.0.0.1:6379, or REDIS_URL: tests use it with
  * key prefixes of their own and never stop it), and a redis-server of a test's own on a free port,
- * started and stopped by its PID, for the fault tests.
+ * started and stopped by its PID, for the fault tests; and a primary with a replica watched by three
+ * Sentinels (SentinelSet), for the failover test.
  */
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,9 +39,33 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Starts redis-server with `args` and resolves once its output shows `ready` (it is stopped by its PID). */
+async function spawnRedis(args: string[], ready: string): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+  });
+  // Past start-up its output is not read: drained, so a full pipe never stalls it.
+  child.stdout!.resume();
+  return child;
+}
+
+async function kill(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(child.pid!, 'SIGKILL');
+  await exited;
+}
+
 /** A redis-server of this test's own: started, stopped by PID, started again on the same port. */
 export class OwnRedis {
   #process: ChildProcess | undefined;
+  #directory: string | undefined;
   readonly port: number;
   constructor(port: number) {
     this.port = port;
@@ -44,30 +73,145 @@ export class OwnRedis {
   get url() {
     return `redis://127.0.0.1:${this.port}`;
   }
-  async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    this.#process = child;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-    });
+  /** `extra`: more redis-server arguments (`--replicaof 127.0.0.1 <port>` for a replica). */
+  async start(extra: string[] = []): Promise<void> {
+    // Its own directory: a replica writes the primary's snapshot to disk during a full sync, whatever `--save` says.
+    this.#directory ??= mkdtempSync(join(tmpdir(), `redis-${this.port}-`));
+    this.#process = await spawnRedis(['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.#directory, ...extra], 'Ready to accept connections');
   }
   /** Freezes the server: connections stay open, nothing is answered (a hung Redis). */
   pause(paused: boolean): void {
     if (this.#process?.pid) process.kill(this.#process.pid, paused ? 'SIGSTOP' : 'SIGCONT');
   }
 
+  /** SIGKILL: no goodbye to clients or replicas, as a machine that dies. */
   async stop(): Promise<void> {
     this.pause(false);
     const child = this.#process;
     this.#process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(child.pid!, 'SIGKILL');
-    await exited;
+    await kill(child);
+  }
+
+  /** Stops it and removes its directory. */
+  async remove(): Promise<void> {
+    await this.stop();
+    if (this.#directory) rmSync(this.#directory, { recursive: true, force: true });
+    this.#directory = undefined;
+  }
+}
+
+/** Waits for `condition` to hold, asking every 100 ms, at most `timeoutMs`; fails naming `what`. */
+export async function until(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await Promise.resolve(condition()).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One command on a connection of its own that fails at once rather than retrying. */
+export async function askRedis<T>(port: number, use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * A primary and two replicas watched by three Sentinels, all on free loopback ports, each process
+ * stopped by its PID (`stop`, in afterAll). Sentinels judge a silent primary down after a second and
+ * promote a replica, and point the other at it: the new primary has a replica too, so events that
+ * must be on one (REDIS_MIN_REPLICAS_ACK=1) are taken again. `sentinels` and `name` are what
+ * REDIS_SENTINELS and REDIS_SENTINEL_NAME say.
+ */
+export class SentinelSet {
+  readonly name = 'gateway-test';
+  readonly primary: OwnRedis;
+  readonly replicas: OwnRedis[];
+  readonly sentinels: { host: string; port: number }[] = [];
+  readonly #sentinelProcesses: ChildProcess[] = [];
+  readonly #directory = mkdtempSync(join(tmpdir(), 'sentinels-'));
+
+  private constructor(primary: number, replicas: number[]) {
+    this.primary = new OwnRedis(primary);
+    this.replicas = replicas.map((port) => new OwnRedis(port));
+  }
+
+  static async start(): Promise<SentinelSet> {
+    const set = new SentinelSet(await freePort(), [await freePort(), await freePort()]);
+    try {
+      await set.primary.start();
+      for (const replica of set.replicas) {
+        await replica.start(['--replicaof', '127.0.0.1', String(set.primary.port)]);
+        await until('a replica to be in sync', () => askRedis(replica.port, async (r) => (await r.info('replication')).includes('master_link_status:up')));
+      }
+      for (let i = 0; i < 3; i++) await set.#startSentinel(await freePort());
+      // A failover needs the Sentinels to know the replicas and each other (a majority elects the leader).
+      await until('the Sentinels to know the replicas and each other', () => set.#allSentinels(async (r) => {
+        const fields = (await r.call('SENTINEL', 'MASTER', set.name)) as string[];
+        const field = (name: string) => Number(fields[fields.indexOf(name) + 1]);
+        return field('num-slaves') === set.replicas.length && field('num-other-sentinels') === 2;
+      }), 30_000);
+      return set;
+    } catch (error) {
+      await set.stop();
+      throw error;
+    }
+  }
+
+  async #startSentinel(port: number): Promise<void> {
+    const conf = join(this.#directory, `sentinel-${port}.conf`);
+    writeFileSync(
+      conf,
+      [
+        `port ${port}`,
+        'bind 127.0.0.1',
+        `sentinel monitor ${this.name} 127.0.0.1 ${this.primary.port} 2`,
+        `sentinel down-after-milliseconds ${this.name} 1000`,
+        `sentinel failover-timeout ${this.name} 3000`,
+        `sentinel parallel-syncs ${this.name} 1`,
+        '',
+      ].join('\n'),
+    );
+    this.#sentinelProcesses.push(await spawnRedis([conf, '--sentinel'], '+monitor master'));
+    this.sentinels.push({ host: '127.0.0.1', port });
+  }
+
+  async #allSentinels(check: (redis: Redis) => Promise<boolean>): Promise<boolean> {
+    for (const { port } of this.sentinels) if (!(await askRedis(port, check))) return false;
+    return true;
+  }
+
+  /** The port the Sentinels name as the primary now. */
+  async primaryPort(): Promise<number> {
+    const [, port] = (await askRedis(this.sentinels[0]!.port, (r) => r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name))) as [string, string];
+    return Number(port);
+  }
+
+  /** Waits until the Sentinels have promoted a replica and it answers as a primary with the other replica in sync; its port. */
+  async promoted(timeoutMs = 20_000): Promise<number> {
+    let port = 0;
+    await until(
+      'a replica to be promoted, with the other following it',
+      async () => {
+        port = await this.primaryPort();
+        if (!this.replicas.some((replica) => replica.port === port)) return false;
+        const info = await askRedis(port, (r) => r.info('replication'));
+        return info.includes('role:master') && /slave\d+:.*state=online/.test(info);
+      },
+      timeoutMs,
+    );
+    return port;
+  }
+
+  async stop(): Promise<void> {
+    for (const child of this.#sentinelProcesses.splice(0)) await kill(child);
+    await this.primary.remove();
+    for (const replica of this.replicas) await replica.remove();
+    rmSync(this.#directory, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import type { RedisTarget } from '../config.ts';
+import { connectRedis } from '../redis-options.ts';
 import type { AuditRecord } from './record.ts';
 import type { Delivery, Sink, Tally } from './sink.ts';
 
@@ -7,7 +7,7 @@ import type { Delivery, Sink, Tally } from './sink.ts';
  * Records appended to a Redis Stream that every instance shares, capped near `maxLen` entries so it
  * cannot fill Redis: one place to read the whole gateway's attempts, the recent ones. It is a copy:
  * the primary destination (stdout or a file) has every record, so Redis failing costs no mutation
- * its answer. The connection is the gateway's usual one (REDIS_BASE_OPTIONS): a command
+ * its answer. The connection is the gateway's usual one (redis-options.ts): a command
  * never waits for a connection (no offline queue), ioredis reconnects by itself, backing off to 2 s;
  * and a command never takes longer than COMMAND_TIMEOUT_MS.
  */
@@ -15,7 +15,7 @@ import type { Delivery, Sink, Tally } from './sink.ts';
 const COMMAND_TIMEOUT_MS = 250;
 
 export interface RedisSinkOptions {
-  url: string;
+  target: RedisTarget;
   key: string;
   maxLen: number;
   delivery: Delivery;
@@ -25,8 +25,8 @@ export interface RedisSinkOptions {
 /** Records kept while the first connection is being made: a gateway's first seconds lose none. */
 const MAX_WAITING = 1_000;
 
-export function redisSink({ url, key, maxLen, delivery, tally }: RedisSinkOptions): Sink {
-  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+export function redisSink({ target, key, maxLen, delivery, tally }: RedisSinkOptions): Sink {
+  const redis = connectRedis(target, { commandTimeout: COMMAND_TIMEOUT_MS });
   // Until the first connection succeeds or fails, records wait for it (no outage is announced: the
   // gateway is only starting); once it has failed, they are missed and said.
   let waiting: { json: string; record: AuditRecord }[] | undefined = [];

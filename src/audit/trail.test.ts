@@ -23,6 +23,7 @@ function auditRecord(overrides: Partial<MutationRecord> = {}): MutationRecord {
     targets: { beneficiaryId: 'ben_8f2k', quoteId: 'quo_91az' },
     result: 'pay_77c1',
     idempotencyKey: 'idem-5d1e',
+    idempotencyKeyBy: 'client',
     outcome: 'success',
     detail: null,
     permission: null,
@@ -218,7 +219,7 @@ describe('the audit trail on stdout and in a file', () => {
     const log = capturedLog();
     const { counts, observer } = countingObserver();
     const port = await freePort();
-    const trail = openTrail({ destination: { kind: 'off' }, redisUrl: `redis://127.0.0.1:${port}`, logger: log.logger, observer });
+    const trail = openTrail({ destination: { kind: 'off' }, redis: { url: `redis://127.0.0.1:${port}` }, logger: log.logger, observer });
 
     await vi.waitFor(() => {
       trail.write(auditRecord());
@@ -281,7 +282,7 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const key = 'audit-first-seconds';
     const log = capturedLog();
     const observed = countingObserver();
-    const trail = openTrail({ destination: { kind: 'off' }, redisUrl: redis.url, redisKey: key, logger: log.logger, observer: observed.observer });
+    const trail = openTrail({ destination: { kind: 'off' }, redis: { url: redis.url }, redisKey: key, logger: log.logger, observer: observed.observer });
     trail.write(auditRecord({ requestId: 'req-at-once' }));
     await vi.waitFor(async () => expect(await lastRequestId(key)).toBe('req-at-once'));
     expect(observed.counts.failed.redis).toBe(0);
@@ -294,7 +295,7 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const log = capturedLog();
     const observed = countingObserver();
     const { counts, observer } = observed;
-    const trail = openTrail({ destination: { kind: 'off' }, stdout, redisUrl: redis.url, redisMaxLen: 10, logger: log.logger, observer });
+    const trail = openTrail({ destination: { kind: 'off' }, stdout, redis: { url: redis.url }, redisMaxLen: 10, logger: log.logger, observer });
     await untilConnected(trail, 'audit', observed);
 
     const records = Array.from({ length: 500 }, (_, i) => auditRecord({ requestId: `req-${i}` }));
@@ -319,7 +320,7 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const log = capturedLog();
     const observed = countingObserver();
     const { counts, observer } = observed;
-    const trail = openTrail({ destination: { kind: 'stdout' }, stdout, redisUrl: redis.url, redisKey: key, logger: log.logger, observer });
+    const trail = openTrail({ destination: { kind: 'stdout' }, stdout, redis: { url: redis.url }, redisKey: key, logger: log.logger, observer });
     await untilConnected(trail, key, observed);
     stdout.lines.length = 0;
     trail.write(auditRecord({ requestId: 'req-before' }));

@@ -5,6 +5,7 @@ import { destinationSink, fileDestination, stdoutDestination, writerSink } from 
 import type { AuditRecord } from './record.ts';
 import { redisSink } from './redis-sink.ts';
 import { identify, reasonOf, trackDelivery, type Sink } from './sink.ts';
+import type { RedisTarget } from '../config.ts';
 
 /**
  * The audit trail: every mutation field that ran, and the refusals before execution (aggregated:
@@ -27,7 +28,7 @@ export interface AuditObserver {
 export interface AuditTrailOptions {
   destination: AuditDestination;
   /** With it, every record is also appended to a capped Redis Stream shared by every instance. */
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** The stream's key (default `audit`). */
   redisKey?: string | undefined;
   /** The stream is capped near this many entries (XADD MAXLEN ~; default 100_000). */
@@ -91,10 +92,10 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
 type NamedSink = { name: DestinationName; sink: Sink };
 
 function sinksOf(options: AuditTrailOptions): NamedSink[] {
-  const { destination, redisUrl } = options;
+  const { destination, redis } = options;
   const sinks: NamedSink[] = [];
   if (destination.kind !== 'off') sinks.push({ name: destination.kind, sink: lineSink(options, destination) });
-  if (redisUrl) sinks.push({ name: 'redis', sink: streamSink(options, redisUrl) });
+  if (redis) sinks.push({ name: 'redis', sink: streamSink(options, redis) });
   return sinks;
 }
 
@@ -102,17 +103,17 @@ type LineDestination = Exclude<AuditDestination, { kind: 'off' }>;
 
 function lineSink(options: AuditTrailOptions, destination: LineDestination): Sink {
   const tally = tallyOf(options.observer, destination.kind);
-  const delivery = trackDelivery({ name: nameOf(destination), elsewhere: options.redisUrl ? 'Redis' : undefined, logger: options.logger, tally });
+  const delivery = trackDelivery({ name: nameOf(destination), elsewhere: options.redis ? 'Redis' : undefined, logger: options.logger, tally });
   if (destination.kind === 'file') return destinationSink(() => fileDestination(destination.path), delivery);
   return options.stdout ? writerSink(options.stdout, delivery) : destinationSink(stdoutDestination, delivery);
 }
 
-function streamSink(options: AuditTrailOptions, url: string): Sink {
+function streamSink(options: AuditTrailOptions, target: RedisTarget): Sink {
   const { destination, logger } = options;
   const tally = tallyOf(options.observer, 'redis');
   const elsewhere = destination.kind === 'off' ? undefined : nameOf(destination);
   const delivery = trackDelivery({ name: 'Redis', elsewhere, logger, tally });
-  return redisSink({ url, key: options.redisKey ?? 'audit', maxLen: options.redisMaxLen ?? 100_000, delivery, tally });
+  return redisSink({ target, key: options.redisKey ?? 'audit', maxLen: options.redisMaxLen ?? 100_000, delivery, tally });
 }
 
 function tallyOf(observer: AuditObserver | undefined, name: DestinationName) {

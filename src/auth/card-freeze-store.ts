@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
+import type { RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { redisCommands } from '../redis-options.ts';
 
 /**
  * Where the origin of each card's last status change through the gateway is kept (card-freezes.ts
@@ -23,8 +23,6 @@ export interface CardFreezeStore {
 
 /** Long enough for a loaded Redis, short enough that a cardholder's phone hears "no" in time. */
 const COMMAND_TIMEOUT_MS = 500;
-/** How long a command waits for a connection still being made (a fresh instance's first requests). */
-const CONNECT_WAIT_MS = 1_000;
 
 export function memoryCardFreezeStore(): CardFreezeStore {
   const values = new Map<string, string>();
@@ -49,48 +47,13 @@ end
 return 0`;
 
 /** Keys `<prefix>:<card id>`; instances that share freezes share the prefix, tests isolate themselves with it. */
-export function redisCardFreezeStore(url: string, prefix: string, logger: Logger): CardFreezeStore {
-  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
-  let failing = false;
-  // ioredis reports each reconnect attempt; the first command that fails says it once.
-  redis.on('error', () => {});
+export function redisCardFreezeStore(target: RedisTarget, prefix: string, logger: Logger): CardFreezeStore {
+  const { command, close } = redisCommands(target, { commandTimeout: COMMAND_TIMEOUT_MS, logger, what: 'card freezes', outage: 'cardholders cannot lift freezes until it does' });
   const key = (cardId: string) => `${prefix}:${cardId}`;
-  const command = async <T>(run: () => Promise<T>): Promise<T> => {
-    await connecting(redis);
-    try {
-      const answer = await run();
-      if (failing) logger.info('card freezes: Redis answers again');
-      failing = false;
-      return answer;
-    } catch (error) {
-      if (!failing) logger.warn({ reason: (error as Error).message }, 'card freezes: Redis is not answering; cardholders cannot lift freezes until it does');
-      failing = true;
-      throw error;
-    }
-  };
   return {
-    get: (cardId) => command(() => redis.get(key(cardId))),
-    set: (cardId, value) => command(async () => void (await redis.set(key(cardId), value))),
-    replace: (cardId, expected, value) => command(async () => (await redis.eval(REPLACE_SCRIPT, 1, key(cardId), expected ?? '', value)) === 1),
-    close: () => redis.quit().then(() => undefined, () => redis.disconnect()),
+    get: (cardId) => command((redis) => redis.get(key(cardId))),
+    set: (cardId, value) => command(async (redis) => void (await redis.set(key(cardId), value))),
+    replace: (cardId, expected, value) => command(async (redis) => (await redis.eval(REPLACE_SCRIPT, 1, key(cardId), expected ?? '', value)) === 1),
+    close,
   };
-}
-
-/**
- * Commands are not queued while there is no connection (REDIS_BASE_OPTIONS): one made while the
- * first connection is still being set up would fail for nothing, so it waits for that (bounded).
- * While Redis is away ioredis is between attempts ('reconnecting'), and commands fail at once.
- */
-function connecting(redis: Redis): Promise<void> {
-  if (!['wait', 'connecting', 'connect'].includes(redis.status)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const events = ['ready', 'error', 'close', 'end'] as const;
-    const done = () => {
-      clearTimeout(timer);
-      for (const event of events) redis.off(event, done);
-      resolve();
-    };
-    const timer = setTimeout(done, CONNECT_WAIT_MS);
-    for (const event of events) redis.once(event, done);
-  });
 }

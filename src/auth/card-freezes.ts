@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import { PermissionDeniedError } from '../permissions.ts';
 import { UpstreamRejectedError } from '../upstream/errors.ts';
 import { memoryCardFreezeStore, redisCardFreezeStore, type CardFreezeStore } from './card-freeze-store.ts';
+import type { RedisTarget } from '../config.ts';
 
 /**
  * A cardholder lifts only its own freeze. The bank's card record does not say who set its status
@@ -75,13 +76,13 @@ function originOf(value: string): Origin {
 export interface CardFreezesOptions {
   logger: Logger;
   /** Set: origins live in Redis, shared by every instance and kept across restarts. */
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** Names the Redis keys (default `card-freezes`): instances that share freezes share it; tests isolate themselves with it. */
   keyPrefix?: string | undefined;
 }
 
 export function createCardFreezes(options: CardFreezesOptions): CardFreezes {
-  const store = options.redisUrl ? redisCardFreezeStore(options.redisUrl, options.keyPrefix ?? 'card-freezes', options.logger) : memoryCardFreezeStore();
+  const store = options.redis ? redisCardFreezeStore(options.redis, options.keyPrefix ?? 'card-freezes', options.logger) : memoryCardFreezeStore();
   return cardFreezesOver(store, options.logger);
 }
 

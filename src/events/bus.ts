@@ -16,7 +16,11 @@ import type { BankEvent } from './models.ts';
 
 export type { Delivery, PublishedEvent };
 
-type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' };
+/**
+ * `unavailable`: the event is not safe yet (the shared log cannot take it, or too few replicas
+ * confirmed it), so it must not be acknowledged: the sender delivers it again later.
+ */
+type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' } | { status: 'unavailable'; reason: string };
 
 /** A part of /readyz (see src/health.ts): `detail` says what is wrong in words an operator can act on. */
 interface BusHealth {
@@ -33,8 +37,9 @@ interface SubscribeOptions extends SubscriptionOptions {
 export interface EventBus {
   /**
    * Takes one delivered occurrence (`occurrence`: models.ts occurrenceKey). A duplicate is an
-   * occurrence accepted before, within DEDUPE_RETENTION_MS. Resolves once the event is logged;
-   * subscribers get it after that. Never rejects because of Redis.
+   * occurrence accepted before, within DEDUPE_RETENTION_MS. Resolves `accepted` or `duplicate` only
+   * once the event is in the log for good (with Redis: in the stream, and on the replicas asked
+   * for), `unavailable` when it is not; subscribers get it after that. Never rejects because of Redis.
    */
   accept(event: BankEvent, occurrence: string): Promise<AcceptResult>;
   /**
@@ -56,21 +61,20 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
+/** Why an event was not acknowledged: the log could not take it, or too few replicas confirmed it in time. */
+export type UnloggedReason = 'log_unavailable' | 'replicas_short';
+
 /** What the bus reports as it works (metrics). Calls are synchronous; an observer must be cheap. */
 export interface EventBusObserver {
-  /** An occurrence accepted: into the shared log, or (Redis away) to this instance's subscribers only. */
-  accepted(route: 'shared' | 'local'): void;
-  /** Events waiting for Redis to return, to be published to the other instances. */
-  buffered(size: number): void;
-  /** Buffered events published to the other instances once Redis returned. */
-  flushed(count: number): void;
-  /** Buffered events dropped because the buffer was full: the other instances never get them. */
-  dropped(count: number): void;
+  /** An occurrence accepted into the log. */
+  accepted(): void;
+  /** An occurrence not acknowledged (answered 503): the sender delivers it again. */
+  unlogged(reason: UnloggedReason): void;
   /** Whether Redis answers. */
   redis(up: boolean): void;
 }
 
-export const NO_BUS_OBSERVER: EventBusObserver = { accepted: () => {}, buffered: () => {}, flushed: () => {}, dropped: () => {}, redis: () => {} };
+export const NO_BUS_OBSERVER: EventBusObserver = { accepted: () => {}, unlogged: () => {}, redis: () => {} };
 
 /** How long an occurrence is remembered: the bank's retries come well within a day. */
 export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -105,8 +109,8 @@ export class LocalEvents {
   }
 
   /** Logs an event and hands it to the subscriptions on a later turn: the caller answers the bank first. */
-  deliver(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
-    const entry = this.log.append(event, ids, occurrence);
+  deliver(event: PublishedEvent, streamId: string, occurrence: string): LogEntry {
+    const entry = this.log.append(event, streamId, occurrence);
     if (this.#pending.push(entry) === 1) setImmediate(this.#fanOutOne);
     return entry;
   }
@@ -161,8 +165,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
       seen.set(occurrence, true);
       const streamId = nextId();
       const published: PublishedEvent = { ...event, cursor: encodeCursor({ kind: 's', id: streamId }), receivedAt: new Date(now()).toISOString() };
-      local.deliver(published, { streamId, provisionalId: null }, occurrence);
-      observer.accepted('shared');
+      local.deliver(published, streamId, occurrence);
+      observer.accepted();
       return { status: 'accepted', cursor: published.cursor };
     },
     async subscribe(options = {}) {

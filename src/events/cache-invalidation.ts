@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import { ALL_RECORD_KINDS, kindsChangedByEvent, type RecordKind } from '../upstream/cache-policy.ts';
 import type { RecordCache } from '../upstream/record-cache.ts';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { connectRedis } from '../redis-options.ts';
 import { COMMAND_TIMEOUT_MS } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
+import type { RedisTarget } from '../config.ts';
 
 export interface CacheInvalidation {
   /** A bank event reached this instance (its intake, or the shared log): drop what it changed. */
@@ -18,7 +18,7 @@ export interface CacheInvalidation {
 export interface CacheInvalidationOptions {
   cache: RecordCache | undefined;
   /** With it, this instance's writes reach every instance's cache through Redis pub/sub. */
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** Names the channel (`{prefix}:cache-invalidations`): instances that share events share it. */
   keyPrefix?: string | undefined;
   logger: Logger;
@@ -41,12 +41,12 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
   const { cache, logger } = options;
   if (!cache) return NO_CACHE;
   const byEvent: CacheInvalidation['event'] = (event) => cache.invalidate(kindsChangedByEvent(event.name));
-  if (!options.redisUrl) return { event: byEvent, lost: 0, close: async () => {} };
+  if (!options.redis) return { event: byEvent, lost: 0, close: async () => {} };
 
   const channel = `${options.keyPrefix ?? 'bank-events'}:cache-invalidations`;
   const instance = randomBytes(6).toString('hex');
-  const publisher = new Redis(options.redisUrl, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
-  const listener = new Redis(options.redisUrl, { ...REDIS_BASE_OPTIONS, autoResubscribe: false });
+  const publisher = connectRedis(options.redis, { commandTimeout: COMMAND_TIMEOUT_MS });
+  const listener = connectRedis(options.redis, { autoResubscribe: false });
   let lost = 0;
   let listening = false;
 

@@ -1,24 +1,19 @@
 /**
  * Event cursors: where a subscriber is in the log of published events, handed out with every event
- * (`BankEvent.cursor`) and given back as `after` to resume. Opaque to clients (base64url text), and
- * of two kinds inside:
- * - `s`: a position in the event log, `<ms>-<seq>` as Redis Stream ids are written (the memory log
- *   makes its own ids of the same form), ordered by (ms, seq);
- * - `p`: provisional, given by one instance to an event it delivered while Redis was away, before the
- *   event had a place in the shared log. Once Redis is back the event is written to the log with this
- *   cursor as its alias, so either cursor resumes after it.
+ * (`BankEvent.cursor`) and given back as `after` to resume. Opaque to clients (base64url text); inside,
+ * a position in the event log (`s`), `<ms>-<seq>` as Redis Stream ids are written (the memory log
+ * makes its own ids of the same form), ordered by (ms, seq). Every event has its place in the log
+ * before anyone gets it, so there is no other kind.
  */
 
 const VERSION = 'v1';
 
-export type Cursor = { kind: 's'; id: string } | { kind: 'p'; id: string };
+export type Cursor = { kind: 's'; id: string };
 
 /** `<ms>-<seq>`: both parts decimal integers. */
 const STREAM_ID = /^\d{1,16}-\d{1,16}$/;
-/** `<instance>:<n>`. */
-const PROVISIONAL_ID = /^[A-Za-z0-9]{1,32}:\d{1,16}$/;
 
-/** The cursor of a log position or a provisional id, as clients see it. */
+/** The cursor of a log position, as clients see it. */
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${VERSION}:${cursor.kind}:${cursor.id}`, 'utf8').toString('base64url');
 }
@@ -30,9 +25,7 @@ export function decodeCursor(text: string): Cursor | null {
   const [version, kind, ...rest] = decoded.split(':');
   const id = rest.join(':');
   if (version !== VERSION) return null;
-  if (kind === 's' && STREAM_ID.test(id)) return { kind, id };
-  if (kind === 'p' && PROVISIONAL_ID.test(id)) return { kind, id };
-  return null;
+  return kind === 's' && STREAM_ID.test(id) ? { kind, id } : null;
 }
 
 /** The key a cursor is known by in a log: its kind and id. */

@@ -13,10 +13,15 @@ export type WebhookOutcome = 'accepted' | 'duplicate' | 'rejected';
  * POST /webhooks: the bank's event deliveries. Reads the body (at most maxBytes), checks the sender
  * (x-api-key, and an HMAC signature when a signing secret is configured), reads the event and hands
  * it to the bus with its occurrence key: the bus tells a repeated delivery of one occurrence (the
- * bank retries, in any order; see occurrenceKey) from a new one, which it publishes. A new event is
- * answered once it is in the log (Redis, or this instance's memory while Redis is away, never more
- * than about half a second): subscribers get it after, and never hold the sender up.
+ * bank retries, in any order; see occurrenceKey) from a new one, which it publishes. An event is
+ * acknowledged (202, or 200 for a repeat) only once it cannot be lost: in the log, and with Redis on
+ * the replicas asked for (REDIS_MIN_REPLICAS_ACK). When the log cannot take it, the answer is 503
+ * with Retry-After and the bank delivers it again: nothing waits in this instance's memory for Redis.
+ * Subscribers get an event after its answer, and never hold the sender up.
  */
+
+/** When the bank may try an event again that the log could not take: Redis reconnects, or a failover completes, within seconds. */
+const RETRY_AFTER_SECONDS = 2;
 
 /** Where the bank delivers events (routes/webhooks.ts routes it; the reconciler files subscriptions to it). */
 export const WEBHOOK_PATH = '/webhooks';
@@ -35,7 +40,7 @@ export interface IntakeOptions {
   onAccepted?: (event: BankEvent) => void;
 }
 
-type Outcome = { status: number; body: Record<string, unknown> };
+type Outcome = { status: number; body: Record<string, unknown>; retryAfter?: number };
 
 export function signatureFor(secret: string, timestamp: string, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
@@ -87,6 +92,9 @@ async function receive(request: Request, options: IntakeOptions): Promise<Outcom
   if (!reading.ok) return { status: 400, body: { error: reading.reason } };
   const { event } = reading;
   const accepted = await options.bus.accept(event, occurrenceKey(event, rawBody));
+  if (accepted.status === 'unavailable') {
+    return { status: 503, body: { error: `the event is not safely logged yet (${accepted.reason}): deliver it again`, id: event.id }, retryAfter: RETRY_AFTER_SECONDS };
+  }
   if (accepted.status === 'accepted') options.onAccepted?.(event);
   if (accepted.status === 'duplicate') {
     options.logger.debug({ eventId: event.id, name: event.name, createdAt: event.createdAt }, 'repeated delivery of a bank event dropped');
@@ -108,10 +116,15 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
       options.logger.error({ err: error }, 'webhook intake failed');
       outcome = { status: 500, body: { error: 'internal error' } };
     }
-    if (outcome.status >= 400 && outcome.status !== 404) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
+    // 503: the bus says once that Redis is away or replicas are short, not once per delivery.
+    if (outcome.status >= 400 && outcome.status !== 404 && outcome.status !== 503) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
     options.onOutcome?.(outcome.status === 202 ? 'accepted' : outcome.status === 200 ? 'duplicate' : 'rejected', outcome.status);
     // The rest of an oversized body is never read, so the connection cannot carry another request.
-    const headers = { 'content-type': 'application/json', ...(outcome.status === 413 ? { connection: 'close' } : {}) };
+    const headers = {
+      'content-type': 'application/json',
+      ...(outcome.status === 413 ? { connection: 'close' } : {}),
+      ...(outcome.retryAfter ? { 'retry-after': String(outcome.retryAfter) } : {}),
+    };
     return new Response(JSON.stringify(outcome.body), { status: outcome.status, headers });
   };
 }

@@ -17,10 +17,8 @@ export type PublishedEvent = AcceptedEvent & { cursor: string };
 export interface LogEntry {
   /** This instance's delivery order. */
   seq: number;
-  /** The event's id in the shared log (Redis Stream, or the memory log's own); null until it has one. */
-  streamId: string | null;
-  /** The provisional id it was delivered under while Redis was away, if it was. */
-  provisionalId: string | null;
+  /** The event's id in the shared log (Redis Stream, or the memory log's own). */
+  streamId: string;
   /** What makes this occurrence unique (models.ts occurrenceKey): the same one is delivered once. */
   occurrence: string;
   /** Local time of the append, for the age bound. */
@@ -38,8 +36,8 @@ export class EventLog {
   #head = 0;
   readonly #byCursor = new Map<string, LogEntry>();
   readonly #byOccurrence = new Map<string, LogEntry>();
-  /** Cursor keys of the newest entry dropped so far: resuming there misses nothing. */
-  #lastDropped: string[] = [];
+  /** Cursor key of the newest entry dropped so far: resuming there misses nothing. */
+  #lastDropped: string | null = null;
   #nextSeq = 1;
 
   constructor(limits: EventLogConfig, now: () => number = Date.now) {
@@ -51,10 +49,10 @@ export class EventLog {
     return this.#entries.length - this.#head;
   }
 
-  append(event: PublishedEvent, ids: { streamId: string | null; provisionalId: string | null }, occurrence: string): LogEntry {
-    const entry: LogEntry = { seq: this.#nextSeq++, ...ids, occurrence, at: this.#now(), event };
+  append(event: PublishedEvent, streamId: string, occurrence: string): LogEntry {
+    const entry: LogEntry = { seq: this.#nextSeq++, streamId, occurrence, at: this.#now(), event };
     this.#entries.push(entry);
-    for (const key of keysOf(entry)) this.#byCursor.set(key, entry);
+    this.#byCursor.set(keyOf(entry), entry);
     this.#byOccurrence.set(occurrence, entry);
     this.#trim();
     return entry;
@@ -65,17 +63,11 @@ export class EventLog {
     return this.#byOccurrence.get(occurrence);
   }
 
-  /** Gives an entry delivered under a provisional id its place in the shared log: both cursors then resume after it. */
-  assignStreamId(entry: LogEntry, streamId: string): void {
-    entry.streamId = streamId;
-    this.#byCursor.set(cursorKey({ kind: 's', id: streamId }), entry);
-  }
-
   /** The entries after a cursor, oldest first; unknown when the cursor is not (or no longer) in this log. */
   after(cursor: Cursor): Position {
     this.#trim();
     const key = cursorKey(cursor);
-    if (this.#lastDropped.includes(key)) return { entries: this.#entries.slice(this.#head) };
+    if (this.#lastDropped === key) return { entries: this.#entries.slice(this.#head) };
     const entry = this.#byCursor.get(key);
     if (!entry) return { unknown: true };
     const first = this.#entries[this.#head]!;
@@ -109,16 +101,13 @@ export class EventLog {
   }
 
   #drop(entry: LogEntry): void {
-    const keys = keysOf(entry);
-    for (const key of keys) this.#byCursor.delete(key);
+    const key = keyOf(entry);
+    this.#byCursor.delete(key);
     if (this.#byOccurrence.get(entry.occurrence) === entry) this.#byOccurrence.delete(entry.occurrence);
-    this.#lastDropped = keys;
+    this.#lastDropped = key;
   }
 }
 
-function keysOf(entry: LogEntry): string[] {
-  const keys: string[] = [];
-  if (entry.streamId) keys.push(cursorKey({ kind: 's', id: entry.streamId }));
-  if (entry.provisionalId) keys.push(cursorKey({ kind: 'p', id: entry.provisionalId }));
-  return keys;
+function keyOf(entry: LogEntry): string {
+  return cursorKey({ kind: 's', id: entry.streamId });
 }

@@ -2,35 +2,19 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { EventBusObserver } from './bus.ts';
 import type { WebhookOutcome } from './intake.ts';
 
-/** The event bus's figures: accepted events by route, Redis up or down, the outage buffer. */
+/** The event bus's figures: events logged, events not acknowledged and why, Redis up or down. */
 export function eventBusMetrics(registry: Registry): EventBusObserver {
-  const accepted = new Counter({
-    name: 'gateway_events_accepted_total',
-    help: "Bank events accepted, by route: shared (written to Redis or the memory log) or local (Redis away: this instance's subscribers only, buffered for the others).",
-    labelNames: ['route'] as const,
+  const accepted = new Counter({ name: 'gateway_events_accepted_total', help: 'New bank events written to the event log (and on the replicas asked for) before their 202.', registers: [registry] });
+  const unlogged = new Counter({
+    name: 'gateway_events_unlogged_total',
+    help: 'Bank events answered 503 (the bank delivers them again), by reason: log_unavailable (Redis did not take it) or replicas_short (too few replicas confirmed it in time).',
+    labelNames: ['reason'] as const,
     registers: [registry],
   });
-  const buffered = new Gauge({
-    name: 'gateway_events_buffered',
-    help: 'Events accepted while Redis was away, waiting to be published to the other instances.',
-    registers: [registry],
-  });
-  const flushed = new Counter({
-    name: 'gateway_events_buffer_flushed_total',
-    help: 'Buffered events published to the other instances once Redis answered again.',
-    registers: [registry],
-  });
-  const dropped = new Counter({
-    name: 'gateway_events_buffer_dropped_total',
-    help: 'Buffered events dropped because the buffer was full (EVENT_LOG_MAX_EVENTS): the other instances never got them.',
-    registers: [registry],
-  });
-  const redisUp = new Gauge({ name: 'gateway_redis_up', help: 'Whether Redis answers (1) or not (0); absent without REDIS_URL.', registers: [registry] });
+  const redisUp = new Gauge({ name: 'gateway_redis_up', help: 'Whether Redis answers (1) or not (0); absent without Redis.', registers: [registry] });
   return {
-    accepted: (route) => accepted.inc({ route }),
-    buffered: (size) => buffered.set(size),
-    flushed: (count) => flushed.inc(count),
-    dropped: (count) => dropped.inc(count),
+    accepted: () => accepted.inc(),
+    unlogged: (reason) => unlogged.inc({ reason }),
     redis: (up) => redisUp.set(up ? 1 : 0),
   };
 }

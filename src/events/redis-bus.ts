@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EventLogConfig } from '../config.ts';
+import { DEFAULT_EVENT_DURABILITY, type EventDurability, type EventLogConfig, type RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import {
   createSeenSet,
@@ -10,10 +10,10 @@ import {
   type EventBus,
   type EventBusObserver,
   type PublishedEvent,
+  type UnloggedReason,
 } from './bus.ts';
 import { compareStreamIds, encodeCursor } from './cursor.ts';
 import { CursorExpiredError, EventLogUnavailableError } from './errors.ts';
-import type { AcceptedEvent } from './log.ts';
 import type { BankEvent } from './models.ts';
 import { createRedisLink, withoutAddress } from './redis-link.ts';
 import { createRedisStream, type StreamEntry } from './redis-stream.ts';
@@ -24,22 +24,26 @@ import { createRedisStream, type StreamEntry } from './redis-stream.ts';
  * retained, ordered log, which a Redis Stream is.
  *
  * - Accepting an occurrence is one atomic script: remember it (SET NX, a day) and append it to the
- *   stream (XADD, trimmed to EVENT_LOG_MAX_EVENTS); a repeat appends nothing.
+ *   stream (XADD, trimmed to EVENT_LOG_MAX_EVENTS); a repeat appends nothing. With
+ *   REDIS_MIN_REPLICAS_ACK, WAIT then holds the answer until that many replicas have it: a failover
+ *   to one of them keeps it. Only then is the event acknowledged (202, or 200 for a repeat).
+ * - Redis away, too slow, or too few replicas in time: the event is not acknowledged (the intake
+ *   answers 503 with Retry-After) and nothing is kept aside: the bank delivers it again, and
+ *   whichever instance it reaches, the seen key tells a repeat from a new occurrence. No event lives
+ *   only in one instance's memory, so neither a stop nor a failover can lose one that was answered.
  * - Each instance reads the stream (XREAD BLOCK) and hands every entry to its own subscribers, in
- *   stream order; entry ids are the cursors.
- * - Redis away (down at start, lost later, or too slow to answer): an occurrence is remembered in
- *   memory, given a provisional cursor, handed to this instance's subscribers at once and buffered
- *   (at most EVENT_LOG_MAX_EVENTS; beyond, the oldest is dropped, logged and counted). When Redis
- *   answers again the buffer is appended to the stream in order, each entry naming its provisional
- *   cursor, so the other instances get the events and either cursor resumes after them.
+ *   stream order; entry ids are the cursors. An occurrence it already handed over (a redelivery
+ *   appended again after a failover lost the first entry) is not handed over twice.
  * - Catch-up: a cursor this instance delivered resumes from its own log; any other from the stream,
- *   if everything after it is still there.
+ *   if the stream can prove it holds everything after it (redis-stream.ts), else CURSOR_EXPIRED.
  */
 
 export interface RedisEventBusOptions {
-  url: string;
+  redis: RedisTarget;
   logger: Logger;
   limits: EventLogConfig;
+  /** How many replicas must hold an event before it is acknowledged, and how long to wait for them. */
+  durability?: EventDurability | undefined;
   observer?: EventBusObserver | undefined;
   /** Names the keys (`{prefix}:log`, ...): instances that share events share it. Default `bank-events`. */
   keyPrefix?: string | undefined;
@@ -52,108 +56,85 @@ export interface RedisEventBusOptions {
 
 const RETRY_PAUSE_MS = 250;
 const HOUSEKEEPING_MS = 60_000;
-/** Start-up never waits longer than this for Redis: without it the instance serves its own subscribers. */
+/** Start-up never waits longer than this for Redis: without it the instance serves queries, and answers events 503. */
 const READY_WAIT_MS = 3_000;
-
-/** What travels in a stream entry's `e` field: the event as accepted, without its cursor (the entry id is). */
-type LoggedEvent = AcceptedEvent;
-
-interface Buffered {
-  event: LoggedEvent;
-  occurrence: string;
-  provisionalId: string;
-}
 
 export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   const { logger, limits } = options;
+  const { minReplicasAck, replicaAckTimeoutMs } = options.durability ?? DEFAULT_EVENT_DURABILITY;
   const observer = options.observer ?? NO_BUS_OBSERVER;
   const instance = randomBytes(6).toString('hex');
-  const link = createRedisLink(options.url, logger);
+  const link = createRedisLink(options.redis, logger, minReplicasAck > 0 ? replicaAckTimeoutMs : 0);
   const stream = createRedisStream({ commands: link.commands, reader: link.reader, keyPrefix: options.keyPrefix ?? 'bank-events', instance, limits, logger });
-  const seen = createSeenSet();
+  /** Occurrences this instance acknowledged: safe in the log, so a repeat needs no round trip. */
+  const acknowledged = createSeenSet();
   const local = new LocalEvents(limits, Date.now);
-  let buffer: Buffered[] = [];
-  let provisionalSeq = 0;
   let closed = false;
   /** The last stream entry this instance read; null until it knows where the stream ends. */
   let lastRead: string | null = null;
 
+  link.onChange((up) => observer.redis(up));
+
   // --- Accepting ------------------------------------------------------------------------------
 
-  /** Redis away: this instance's subscribers get the event now, the other instances once it is back. */
-  function acceptLocally(event: LoggedEvent, occurrence: string): string {
-    const provisionalId = `${instance}:${++provisionalSeq}`;
-    const published: PublishedEvent = { ...event, cursor: encodeCursor({ kind: 'p', id: provisionalId }) };
-    local.deliver(published, { streamId: null, provisionalId }, occurrence);
-    buffer.push({ event, occurrence, provisionalId });
-    if (buffer.length > limits.maxEvents) {
-      const dropped = buffer.splice(0, buffer.length - limits.maxEvents);
-      observer.dropped(dropped.length);
-      logger.error(
-        { dropped: dropped.length, eventIds: dropped.map((b) => b.event.id).slice(0, 20) },
-        'Redis has been away too long: the oldest buffered events will not reach the other instances',
-      );
-    }
-    observer.buffered(buffer.length);
-    observer.accepted('local');
-    return published.cursor;
-  }
+  const unlogged = (reason: UnloggedReason, detail: string) => {
+    observer.unlogged(reason);
+    return { status: 'unavailable', reason: detail } as const;
+  };
 
-  /** Appends the buffer to the stream in order, while Redis answers; one run at a time. */
-  let flushing = false;
-  async function flush(): Promise<void> {
-    if (flushing) return;
-    flushing = true;
-    let flushed = 0;
+  /** Said once when replicas start falling short, once when they confirm again. */
+  let short = false;
+  const replicasShort = (now: boolean, held: number) => {
+    if (now === short) return;
+    short = now;
+    if (now) logger.warn({ replicas: held, needed: minReplicasAck, timeoutMs: replicaAckTimeoutMs }, 'too few Redis replicas confirm bank events in time: they are answered 503 (the bank delivers them again)');
+    else logger.info({ needed: minReplicasAck }, 'Redis replicas confirm bank events again');
+  };
+
+  /** Into the stream, then on the replicas asked for; what the bank may be told. */
+  async function log(event: BankEvent, occurrence: string) {
+    let id: string | null;
     try {
-      while (buffer.length > 0 && link.up && !closed) {
-        const item = buffer[0]!;
-        await stream.append(item.event, item.occurrence, item.provisionalId);
-        buffer.shift();
-        flushed += 1;
-      }
+      id = await stream.append({ ...event, receivedAt: new Date().toISOString() }, occurrence);
+      link.succeeded();
     } catch (error) {
       link.failed(error);
-    } finally {
-      flushing = false;
-      observer.buffered(buffer.length);
-      if (flushed > 0) {
-        observer.flushed(flushed);
-        logger.info({ flushed, left: buffer.length }, 'events accepted while Redis was away are now published to the other instances');
-      }
+      return unlogged('log_unavailable', 'the shared event log (Redis) did not take it');
     }
+    if (minReplicasAck > 0) {
+      // A WAIT that falls short says nothing against the primary: the link stays up.
+      const held = Math.max(await stream.replicasHold(minReplicasAck, replicaAckTimeoutMs).catch(() => 0), 0);
+      replicasShort(held < minReplicasAck, held);
+      if (held < minReplicasAck) return unlogged('replicas_short', `${held} of ${minReplicasAck} replicas confirmed it within ${replicaAckTimeoutMs} ms`);
+    }
+    acknowledged.set(occurrence, true);
+    if (id === null) return { status: 'duplicate' } as const;
+    observer.accepted();
+    return { status: 'accepted', cursor: encodeCursor({ kind: 's', id }) } as const;
   }
-  link.onChange((up) => {
-    observer.redis(up);
-    if (up) void flush();
-  });
 
   // --- Reading the stream ------------------------------------------------------------------------
 
-  /** One stream entry to this instance's subscribers, unless they had it already (delivered here while Redis was away). */
+  /** One stream entry to this instance's subscribers, unless they had it already (a redelivery appended again after a failover). */
   function receive(entry: StreamEntry): void {
-    const mine = local.log.byOccurrence(entry.occurrence);
-    if (mine) {
-      if (!mine.streamId) local.log.assignStreamId(mine, entry.id);
-      return;
-    }
-    if (!entry.event) return;
-    seen.set(entry.occurrence, true);
+    if (!entry.event || local.log.byOccurrence(entry.occurrence)) return;
     const published = { ...entry.event, cursor: encodeCursor({ kind: 's', id: entry.id }) };
-    local.deliver(published, { streamId: entry.id, provisionalId: entry.provisionalId }, entry.occurrence);
+    local.deliver(published, entry.id, entry.occurrence);
     if (entry.origin !== instance) options.onRemoteEvent?.(published);
   }
 
   /**
    * On (re)connecting: where reading goes on. The first time, after the stream's end; later, after
    * the last entry read, so entries other instances appended meanwhile are not missed, unless the
-   * stream now ends before it: Redis lost it (restarted without persistence), and reading starts over.
+   * stream now ends before it: Redis lost its newest entries (restarted without persistence, or a
+   * failover to a replica that had not received them), and reading starts over; what this instance
+   * delivered already is not delivered twice.
    */
   async function resumePoint(): Promise<string> {
     const end = await stream.end();
     if (lastRead === null) return end;
     if (compareStreamIds(end, lastRead) >= 0) return lastRead;
-    logger.warn({ lastRead, streamEnd: end }, 'the Redis event stream is shorter than before (Redis lost its data?): reading it from its start');
+    logger.warn({ lastRead, streamEnd: end }, 'the Redis event stream ends before the last entry read (a failover, or Redis restarted empty): reading it from its start');
     return '0-0';
   }
 
@@ -200,24 +181,9 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
 
   return {
     async accept(event: BankEvent, occurrence: string) {
-      if (seen.has(occurrence) || local.log.byOccurrence(occurrence)) return { status: 'duplicate' };
-      const logged: LoggedEvent = { ...event, receivedAt: new Date().toISOString() };
-      // While older events wait in the buffer, newer ones queue behind them: the stream keeps their order.
-      if (link.up && buffer.length === 0) {
-        try {
-          const id = await stream.append(logged, occurrence);
-          seen.set(occurrence, true);
-          if (id === null) return { status: 'duplicate' };
-          observer.accepted('shared');
-          return { status: 'accepted', cursor: encodeCursor({ kind: 's', id }) };
-        } catch (error) {
-          link.failed(error);
-        }
-      }
-      seen.set(occurrence, true);
-      const cursor = acceptLocally(logged, occurrence);
-      if (link.up) void flush();
-      return { status: 'accepted', cursor };
+      // Tried even while the link is down: a command fails at once without a connection (no offline
+      // queue), and one that succeeds is the quickest proof that Redis is back.
+      return acknowledged.has(occurrence) ? { status: 'duplicate' } : log(event, occurrence);
     },
 
     async subscribe(subscribeOptions = {}) {
@@ -230,7 +196,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
       subscriber.hold();
       try {
         const { events, through } = await stream.replayAfter(cursor!);
-        subscriber.release(events, (entry) => !entry.streamId || compareStreamIds(entry.streamId, through) > 0);
+        subscriber.release(events, (entry) => compareStreamIds(entry.streamId, through) > 0);
         return subscriber;
       } catch (error) {
         void subscriber.return();
@@ -245,13 +211,14 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     ready,
 
     health() {
-      if (link.up) return { ok: true, detail: 'Redis answers: events are shared with every instance', buffered: buffer.length };
+      // Not essential: queries and subscriptions go on while Redis is away; only bank events wait (503, redelivered).
+      if (link.up) return { ok: true, essential: false, detail: 'Redis answers: events are shared with every instance' };
       const down = link.down;
       const since = down ? new Date(down.since).toISOString() : null;
       return {
         ok: false,
-        detail: `Redis is unreachable since ${since} (${withoutAddress(down?.reason ?? 'not connected')}): events reach this instance's subscribers only; ${buffer.length} wait to be published to the other instances`,
-        buffered: buffer.length,
+        essential: false,
+        detail: `Redis is unreachable since ${since} (${withoutAddress(down?.reason ?? 'not connected')}): bank events are answered 503 until it answers, and resumed subscriptions need a cursor this instance delivered`,
         since,
       };
     },
@@ -259,13 +226,6 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     async close() {
       closed = true;
       clearInterval(housekeeping);
-      if (buffer.length > 0) {
-        // Nothing is lost silently: these reached this instance's subscribers, and no other instance will get them.
-        logger.error(
-          { lost: buffer.length, eventIds: buffer.map((b) => b.event.id).slice(0, 20) },
-          'stopping while Redis is away: events accepted meanwhile never reached the other instances',
-        );
-      }
       await link.close();
     },
   };

@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { connectRedis, describeRedisTarget, primaryAddress } from '../redis-options.ts';
 
 /**
  * The bus's two Redis connections (commands, and the blocking stream reader) and one verdict on
@@ -42,10 +43,16 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-export function createRedisLink(url: string, logger: Logger): RedisLink {
-  const commands = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+/**
+ * `waitMs`: the longest a command may block on purpose (the replicas' acknowledgement, WAIT), on top
+ * of COMMAND_TIMEOUT_MS. With Sentinels, both connections follow a failover: the log says which
+ * primary answers when Redis is back.
+ */
+export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0): RedisLink {
+  const commands = connectRedis(target, { commandTimeout: COMMAND_TIMEOUT_MS + waitMs });
   // The reader's blocking read must be allowed to block; a dead connection still shows within seconds.
-  const reader = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: READ_BLOCK_MS + 3_000 });
+  const reader = connectRedis(target, { commandTimeout: READ_BLOCK_MS + 3_000 });
+  const where = describeRedisTarget(target);
   const listeners: ((up: boolean) => void)[] = [];
   // Unknown until the first connection succeeds or fails: either way that first verdict is logged.
   let state: 'unknown' | 'up' | 'down' = 'unknown';
@@ -60,12 +67,13 @@ export function createRedisLink(url: string, logger: Logger): RedisLink {
     if (state === (up ? 'up' : 'down')) return;
     state = up ? 'up' : 'down';
     if (up) {
-      logger.info({ downMs: down ? Date.now() - down.since : 0 }, everUp ? 'Redis is back: events are shared with every instance again' : 'Redis connected');
+      const about = { redis: where, primary: primaryAddress(commands), downMs: down ? Date.now() - down.since : 0 };
+      logger.info(about, everUp ? 'Redis is back: bank events are taken and shared with every instance again' : 'Redis connected');
       down = null;
       everUp = true;
     } else {
       down = { reason: lastError, since: Date.now() };
-      logger.warn({ reason: lastError }, "Redis is unreachable: events reach this instance's subscribers only, and wait to be published to the others");
+      logger.warn({ redis: where, reason: lastError }, 'Redis is unreachable: bank events are answered 503 (the bank delivers them again) until it answers');
     }
     for (const listener of listeners) listener(up);
   };

@@ -10,25 +10,27 @@ import { READ_BLOCK_MS } from './redis-link.ts';
 /**
  * The shared event log as Redis keys, all under one hash tag (`{prefix}`) so a Redis Cluster keeps
  * them on one node: `{prefix}:log` the stream, `{prefix}:seen:<occurrence>` what was accepted in the
- * last day, `{prefix}:alias:<provisional id>` the stream id a provisional cursor became.
+ * last day.
  *
  * An entry holds `e` (the event as accepted, as JSON, without its cursor: the entry id is the
- * cursor), `k` (its occurrence key), `o` (the instance that accepted it) and, for an event first
- * delivered while Redis was away, `p` (the provisional id it was delivered under).
+ * cursor), `k` (its occurrence key) and `o` (the instance that accepted it).
  */
 
 /**
- * KEYS: seen, stream, alias. ARGV: seen ttl, max length, event, origin, occurrence, provisional id
- * ('' if none), alias ttl. Entries over the count are removed with XDEL rather than XADD's MAXLEN:
- * only XDEL moves the stream's max-deleted-entry-id, which tells whether a cursor's successors are
- * all still there.
+ * KEYS: seen, stream. ARGV: seen ttl, max length, event, origin, occurrence. Entries over the count
+ * are removed with XDEL rather than XADD's MAXLEN: only XDEL moves the stream's
+ * max-deleted-entry-id, which tells whether a cursor's successors are all still there.
+ *
+ * A repeat appends nothing but still writes (the seen key's expiry, renewed): a write is what WAIT
+ * counts, and replication keeps order, so once replicas acknowledge this one they hold the first
+ * acceptance too, whichever instance made it. A repeat is then as safe to acknowledge as the first.
  */
 const ACCEPT_SCRIPT = `
-if not redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then return false end
-local fields = {'e', ARGV[3], 'o', ARGV[4], 'k', ARGV[5]}
-if ARGV[6] ~= '' then table.insert(fields, 'p'); table.insert(fields, ARGV[6]) end
-local id = redis.call('XADD', KEYS[2], '*', unpack(fields))
-if ARGV[6] ~= '' then redis.call('SET', KEYS[3], id, 'PX', ARGV[7]) end
+if not redis.call('SET', KEYS[1], '1', 'PX', ARGV[1], 'NX') then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  return false
+end
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[3], 'o', ARGV[4], 'k', ARGV[5])
 local excess = redis.call('XLEN', KEYS[2]) - tonumber(ARGV[2])
 if excess > 0 then
   for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', excess)) do redis.call('XDEL', KEYS[2], entry[1]) end
@@ -51,7 +53,6 @@ export interface StreamEntry {
   id: string;
   event: AcceptedEvent | null;
   occurrence: string;
-  provisionalId: string | null;
   /** The instance that accepted it (`o`); null for an entry without one. */
   origin: string | null;
 }
@@ -68,7 +69,7 @@ export interface RedisStreamOptions {
 }
 
 type Scripts = {
-  bankEventAccept(seen: string, stream: string, alias: string, ...args: (string | number)[]): Promise<string | null>;
+  bankEventAccept(seen: string, stream: string, ...args: (string | number)[]): Promise<string | null>;
   bankEventTrimByAge(stream: string, keepFrom: string): Promise<number>;
 };
 
@@ -78,16 +79,15 @@ export function createRedisStream(options: RedisStreamOptions) {
   const keys = {
     stream: `${prefix}:log`,
     seen: (occurrence: string) => `${prefix}:seen:${occurrence}`,
-    alias: (provisionalId: string) => `${prefix}:alias:${provisionalId}`,
   };
-  commands.defineCommand('bankEventAccept', { numberOfKeys: 3, lua: ACCEPT_SCRIPT });
+  commands.defineCommand('bankEventAccept', { numberOfKeys: 2, lua: ACCEPT_SCRIPT });
   commands.defineCommand('bankEventTrimByAge', { numberOfKeys: 1, lua: TRIM_BY_AGE_SCRIPT });
   const scripts = commands as unknown as Scripts;
 
   function entryOf(id: string, raw: string[]): StreamEntry {
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < raw.length; i += 2) fields[raw[i]!] = raw[i + 1]!;
-    return { id, event: parseLogged(id, fields.e), occurrence: fields.k ?? `entry:${id}`, provisionalId: fields.p ?? null, origin: fields.o ?? null };
+    return { id, event: parseLogged(id, fields.e), occurrence: fields.k ?? `entry:${id}`, origin: fields.o ?? null };
   }
 
   function parseLogged(id: string, text: string | undefined): AcceptedEvent | null {
@@ -126,23 +126,15 @@ export function createRedisStream(options: RedisStreamOptions) {
   }
 
   return {
+    /** Remembers the occurrence for a day and appends the event, atomically; null when the occurrence was accepted before. */
+    append: (event: AcceptedEvent, occurrence: string) =>
+      scripts.bankEventAccept(keys.seen(occurrence), keys.stream, DEDUPE_RETENTION_MS, limits.maxEvents, JSON.stringify(event), options.instance, occurrence),
+
     /**
-     * Remembers the occurrence for a day and appends the event, atomically; null when the occurrence
-     * was accepted before. A provisional id makes the entry resumable under that cursor too.
+     * Waits until `replicas` replicas hold every write this connection made (Redis WAIT), at most
+     * `timeoutMs`; how many did. WAIT runs on the connection that wrote: it counts that client's writes.
      */
-    append: (event: AcceptedEvent, occurrence: string, provisionalId = '') =>
-      scripts.bankEventAccept(
-        keys.seen(occurrence),
-        keys.stream,
-        keys.alias(provisionalId || 'none'),
-        DEDUPE_RETENTION_MS,
-        limits.maxEvents,
-        JSON.stringify(event),
-        options.instance,
-        occurrence,
-        provisionalId,
-        limits.maxAgeMs,
-      ),
+    replicasHold: (replicas: number, timeoutMs: number) => commands.wait(replicas, timeoutMs),
 
     /** Where the stream ends now ('0-0' when empty). */
     async end(): Promise<string> {
@@ -158,9 +150,14 @@ export function createRedisStream(options: RedisStreamOptions) {
 
     trimByAge,
 
-    /** The events after `cursor`, when all of them are still retained; CursorExpiredError otherwise. */
+    /**
+     * The events after `cursor`, when the log can prove it holds all of them; CursorExpiredError
+     * otherwise. The proof is the cursor's own entry, still there (or the newest deleted one): a
+     * cursor the log never had, or lost (a failover to a replica that had not received it, a Redis
+     * that restarted empty), is past whatever the log could vouch for.
+     */
     async replayAfter(cursor: Cursor): Promise<{ events: PublishedEvent[]; through: string }> {
-      const streamId = cursor.kind === 's' ? cursor.id : await commands.get(keys.alias(cursor.id));
+      const streamId = cursor.id;
       await trimByAge();
       const stream = await info();
       const oldest = stream?.first ? encodeCursor({ kind: 's', id: stream.first }) : null;

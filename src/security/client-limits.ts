@@ -1,6 +1,6 @@
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { ClientRateLimitConfig } from '../config.ts';
+import type { ClientRateLimitConfig, RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createClientRateLimiter, type ClientRateLimiter, type ClientRateLimitObserver } from './client-rate-limit.ts';
 import { refusal } from './refusal.ts';
@@ -41,7 +41,7 @@ function useClientRateLimit(limiter: ClientRateLimiter, limit: ClientRateLimitCo
 export interface ClientRateLimitOptions {
   limit: ClientRateLimitConfig;
   /** Set: the window is counted in Redis, across instances. */
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** Names the Redis keys (default `client-operations`): instances that share counts share it. */
   keyPrefix?: string | undefined;
   logger: Logger;
@@ -66,7 +66,7 @@ export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimi
   if (limit.operations === 0) return { plugins: [], take: async () => undefined, close: async () => {} };
   const limiter = createClientRateLimiter({
     ...limit,
-    redisUrl: options.redisUrl,
+    redis: options.redis,
     keyPrefix: options.keyPrefix ?? 'client-operations',
     logger: options.logger,
     observer,

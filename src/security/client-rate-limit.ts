@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { connectRedis } from '../redis-options.ts';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { ClientRateLimitConfig } from '../config.ts';
+import type { ClientRateLimitConfig, RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -36,7 +35,7 @@ export interface ClientRateLimiter {
 }
 
 export interface ClientRateLimiterOptions extends ClientRateLimitConfig {
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** Names the Redis keys: instances that share counts share it. */
   keyPrefix: string;
   logger: Logger;
@@ -73,19 +72,19 @@ async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string)
 export function createClientRateLimiter(options: ClientRateLimiterOptions): ClientRateLimiter {
   const window = { points: options.operations, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
   const memory = new RateLimiterMemory(window);
-  if (!options.redisUrl) {
+  if (!options.redis) {
     return { take: (client) => consume(memory, countKey(client)), close: async () => {} };
   }
-  return redisBacked(options.redisUrl, memory, window, options);
+  return redisBacked(options.redis, memory, window, options);
 }
 
 function redisBacked(
-  url: string,
+  target: RedisTarget,
   memory: RateLimiterMemory,
   window: { points: number; duration: number; keyPrefix: string },
   { logger, observer }: Pick<ClientRateLimiterOptions, 'logger' | 'observer'>,
 ): ClientRateLimiter {
-  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: REDIS_TIMEOUT_MS });
+  const redis = connectRedis(target, { commandTimeout: REDIS_TIMEOUT_MS });
   const store = new RateLimiterRedis({ ...window, storeClient: redis, rejectIfRedisNotReady: true });
   // `starting`: not connected yet (the first operations count locally without a warning).
   let state: 'starting' | 'shared' | 'local' = 'starting';

@@ -1,11 +1,11 @@
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.ts';
-import { REDIS_BASE_OPTIONS } from '../redis-options.ts';
+import { connectRedis } from '../redis-options.ts';
 import { sha256Hex } from './secrets.ts';
+import type { RedisTarget } from '../config.ts';
 
 /**
  * Automatic Persisted Queries as Apollo defines them (Apollo Client's persisted-queries link, Apollo
@@ -45,7 +45,7 @@ export interface PersistedQueryStore {
 
 export interface PersistedQueryStoreOptions {
   logger: Logger;
-  redisUrl?: string | undefined;
+  redis?: RedisTarget | undefined;
   /** Names the Redis keys (default `persisted-query`): instances that share hashes share it. */
   keyPrefix?: string | undefined;
 }
@@ -57,7 +57,7 @@ export function createPersistedQueryStore(options: PersistedQueryStoreOptions): 
     sizeCalculation: (query) => query.length || 1,
     ttl: TTL_SECONDS * 1_000,
   });
-  const shared = options.redisUrl ? redisHashes(options.redisUrl, options.keyPrefix ?? 'persisted-query', options.logger) : undefined;
+  const shared = options.redis ? redisHashes(options.redis, options.keyPrefix ?? 'persisted-query', options.logger) : undefined;
   return {
     get: async (hash) => {
       if (!HEX.test(hash)) return null;
@@ -76,8 +76,8 @@ export function createPersistedQueryStore(options: PersistedQueryStoreOptions): 
 }
 
 /** The Redis half: each failure is a miss, said once per outage (and once when Redis answers again). */
-function redisHashes(url: string, prefix: string, logger: Logger) {
-  const redis = new Redis(url, { ...REDIS_BASE_OPTIONS, commandTimeout: COMMAND_TIMEOUT_MS });
+function redisHashes(target: RedisTarget, prefix: string, logger: Logger) {
+  const redis = connectRedis(target, { commandTimeout: COMMAND_TIMEOUT_MS });
   let failing = false;
   const failed = (error: Error) => {
     if (!failing) logger.warn({ reason: error.message }, 'persisted queries: Redis is not answering; clients will resend their documents');
