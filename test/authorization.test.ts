@@ -173,6 +173,7 @@ describe('a read-only key', () => {
         targets: { beneficiaryId: 'ben_demo_de', quoteId: 'quo_demo_payout' },
         result: null,
         idempotencyKey: null,
+        idempotencyKeyBy: null,
         outcome: 'forbidden',
         detail: 'Forbidden',
         permission: 'payouts:write',

@@ -339,6 +339,29 @@ const shPlan = (block: Block) => (SH_CHECKS.some((check) => check.matches(block)
 /** js blocks: each one's event, and what it must print. */
 const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit: Kit, block: Block) => Promise<void> }[] = [
   {
+    name: 'sends one payout though the bank\u2019s first answer is lost, by retrying with the same key',
+    matches: (block) => block.code.includes('sendPayout') && block.code.includes('OutcomeUnknown'),
+    run: async (kit, block) => {
+      const path = '/svc/api/v1/transfer/payout';
+      await kit.control('POST', 'faults', { kind: 'lose', method: 'POST', path });
+      const posted = kit.calls(path, 'POST').length;
+      const running = runNode(writeBlock(block, addressed(block.code, kit)));
+      try {
+        await expect.poll(() => running.lines().length, { timeout: 15_000 }).toBe(1);
+      } finally {
+        await running.stop();
+      }
+      const made = [...kit.sandbox.store.payouts.values()].filter((payout) => payout.reference === 'Invoice 115');
+      expect(made).toHaveLength(1);
+      expect(running.lines()).toEqual([`PayoutCreateSuccess ${made[0]!.id}`]);
+      expect(running.stderr()).toBe('');
+      // The lost one and its retry, under one key: the bank applied the first and replayed it.
+      const sent = kit.calls(path, 'POST').slice(posted);
+      expect(sent.map((call) => call.status)).toEqual([null, 200]);
+      expect(new Set(sent.map((call) => call.requestId)).size).toBe(1);
+    },
+  },
+  {
     name: 'resumes after a dropped connection with the events missed meanwhile, in order, once each',
     matches: (block) => block.code.includes('lastCursor') && block.code.includes('cardStatusChanged'),
     run: async (kit, block) => {

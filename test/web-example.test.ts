@@ -133,4 +133,33 @@ describe('the example web client in Chromium', () => {
     expect(await page.locator('[role="alert"]').count()).toBe(0);
     expect(kit.calls('/svc/api/v1/transfer/quote', 'POST')).toEqual([]);
   });
+
+  it('sends a payout whose answer is lost once: "Retry safely" sends the same one with the same key, and the bank holds one', async () => {
+    const payouts = '/svc/api/v1/transfer/payout';
+    await kit.control('POST', 'faults', { kind: 'lose', method: 'POST', path: payouts });
+    const reference = `Invoice web-${Date.now()}`;
+    await page.selectOption('select[name="beneficiary"]', 'ben_demo_de');
+    await page.fill('input[name="sourceAmount"]', '250');
+    await page.fill('input[name="reference"]', reference);
+    await page.click('button[type="submit"]');
+    const pending = page.locator('[data-pending-key]');
+    await pending.waitFor({ timeout: 10_000 });
+    expect(await pending.innerText()).toContain('may have made it');
+    expect(await page.locator('button[type="submit"]').innerText()).toBe('Retry safely');
+    // The payout is locked while its answer is not definite.
+    expect(await page.locator('input[name="sourceAmount"]').isDisabled()).toBe(true);
+    const key = await pending.getAttribute('data-pending-key');
+
+    await page.click('button[type="submit"]');
+    const done = page.locator('[role="status"]');
+    await done.waitFor({ timeout: 10_000 });
+    expect(await done.innerText()).toMatch(/^Payout pay_/);
+    expect([...kit.sandbox.store.payouts.values()].filter((payout) => payout.reference === reference)).toHaveLength(1);
+    // Both sends carried the key made when "send" was first pressed; the bank replayed the first.
+    expect(kit.calls(payouts, 'POST').slice(-2).map((call) => [call.status, call.requestId])).toEqual([
+      [null, key],
+      [200, key],
+    ]);
+    expect(await page.locator('button[type="submit"]').innerText()).toBe('Send payout');
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { errorTypeMap } from '@pothos/plugin-errors';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { getNamedType, isUnionType, type GraphQLResolveInfo } from 'graphql';
 import { PermissionDeniedError } from '../permissions.ts';
-import { OperationAbandonedError, ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import { OperationAbandonedError, ProgramNotSupportedError, UpstreamRejectedError, WriteOutcomeUnknownError } from '../upstream/errors.ts';
 import type { SentWrite } from '../upstream/operation.ts';
 import type { MutationOutcome } from './record.ts';
 
@@ -15,6 +15,7 @@ export interface Attempt {
   field: string;
   targets: Record<string, string>;
   idempotencyKey: string | null;
+  idempotencyKeyBy: 'client' | 'gateway' | null;
   outcome: MutationOutcome;
   /** The typed error's GraphQL type; for a thrown error, the writer fills in its code. */
   detail: string | null;
@@ -46,12 +47,23 @@ export function attemptStart(context: object): number {
 export function recordAttempt(context: object, info: GraphQLResolveInfo, args: Record<string, unknown>, ended: { value: unknown } | { thrown: unknown }, start = 0): void {
   const write = writersOf.get(context);
   if (!write) return;
-  const base = { field: info.fieldName, targets: targetsOf(args.input), idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : null };
   const writes = (context as AttemptContext).operation?.()?.writes.slice(start) ?? [];
+  const base = { field: info.fieldName, targets: targetsOf(args.input), ...keyOf(args, writes) };
   write({ ...base, ...('thrown' in ended ? thrownOutcome(ended.thrown, writes) : valueOutcome(ended.value, context, info)) });
 }
 
 type Outcome = Pick<Attempt, 'outcome' | 'detail' | 'permission' | 'result' | 'thrown'>;
+
+/**
+ * The key the write went with, and who made it: the caller's idempotencyKey, or the x-request-id the
+ * gateway made for its write (the key a retry of an unknown outcome must carry). Null when nothing
+ * was sent and the caller gave none.
+ */
+function keyOf(args: Record<string, unknown>, writes: readonly SentWrite[]): Pick<Attempt, 'idempotencyKey' | 'idempotencyKeyBy'> {
+  if (typeof args.idempotencyKey === 'string') return { idempotencyKey: args.idempotencyKey, idempotencyKeyBy: 'client' };
+  const sent = writes[0]?.requestId;
+  return sent === undefined ? { idempotencyKey: null, idempotencyKeyBy: null } : { idempotencyKey: sent, idempotencyKeyBy: 'gateway' };
+}
 
 /**
  * A field that threw. When it had sent a write, the bank's answer to it is the outcome, whatever
@@ -81,6 +93,7 @@ function valueOutcome(value: unknown, context: object, info: GraphQLResolveInfo)
   const detail = unionMemberOf(value, context, info);
   const is = (base: new (...args: never[]) => Error) => errorClass === base || errorClass.prototype instanceof base;
   if (is(PermissionDeniedError)) return { outcome: 'forbidden', detail, permission: (value as PermissionDeniedError).permission, result: null };
+  if (is(WriteOutcomeUnknownError)) return { outcome: 'outcome_unknown', detail, permission: null, result: null };
   const rejected = is(UpstreamRejectedError) || is(ProgramNotSupportedError);
   return { outcome: rejected ? 'bank_rejection' : 'typed_error', detail, permission: null, result: null };
 }

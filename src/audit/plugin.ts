@@ -52,6 +52,7 @@ function recordOf(context: AuditedContext, operationName: string | null, attempt
     targets: attempt.targets,
     result: attempt.result,
     idempotencyKey: attempt.idempotencyKey,
+    idempotencyKeyBy: attempt.idempotencyKeyBy,
     outcome: attempt.outcome,
     detail: attempt.detail ?? (attempt.thrown === undefined ? null : (codeOf(attempt.thrown) ?? 'INTERNAL_SERVER_ERROR')),
     permission: attempt.permission,

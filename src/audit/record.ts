@@ -14,7 +14,7 @@ export interface AuditCaller {
 }
 
 /** How a mutation field that ran ended. */
-export type MutationOutcome = 'success' | 'typed_error' | 'bank_rejection' | 'forbidden' | 'error' | 'not_sent';
+export type MutationOutcome = 'success' | 'typed_error' | 'bank_rejection' | 'forbidden' | 'error' | 'not_sent' | 'outcome_unknown';
 
 /** One mutation field whose resolver ran, written when it ended. */
 export interface MutationRecord {
@@ -36,13 +36,22 @@ export interface MutationRecord {
   targets: Record<string, string>;
   /** The bank id of the record a successful write created or answered with, where it has one. */
   result: string | null;
-  /** The caller's idempotencyKey, when given. */
+  /**
+   * The key the write went with as its x-request-id: the caller's idempotencyKey, or the one the
+   * gateway made (the key an `outcome_unknown` answer told the caller to retry with); null when the
+   * caller gave none and nothing was sent.
+   */
   idempotencyKey: string | null;
+  /** Who made `idempotencyKey`: `client` or `gateway`; null with no key. */
+  idempotencyKeyBy: 'client' | 'gateway' | null;
   /**
    * `success`: done (the bank accepted the write). `typed_error`: ValidationError and the like,
    * nothing sent. `bank_rejection`: the bank refused the write. `forbidden`: the caller lacks the
    * permission, nothing sent. `error`: the bank could not be reached or gave no usable answer, or an
    * unexpected failure. `not_sent`: the client left before the write was sent, so it never was.
+   * `outcome_unknown`: the write was sent and its answer lost (connection dropped or timed out, the
+   * deadline on the wire, a 5xx): the bank may have applied it; the caller was told to retry with
+   * `idempotencyKey`.
    */
   outcome: MutationOutcome;
   /** The typed error's GraphQL type (`ValidationError`) or the error code (`UPSTREAM_UNAVAILABLE`); null on a plain success. */

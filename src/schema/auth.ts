@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { AccessToken } from '../upstream/bank-tokens.ts';
 import { UpstreamAuthError, UpstreamRejectedError } from '../upstream/errors.ts';
-import { MUTATION_ERRORS } from './mutation-errors.ts';
+import { SESSION_ERRORS } from './mutation-errors.ts';
 
 /** Document 1, section 4.1: the login endpoint, for clients that hold their own credentials. */
 
@@ -36,7 +36,7 @@ builder.mutationField('accessTokenCreate', (t) =>
     type: AccessTokenType,
     nullable: false,
     description: 'Logs in to the bank with client credentials and returns an access token.',
-    errors: { types: MUTATION_ERRORS, dataField: { name: 'token', description: 'The new access token.' } },
+    errors: { types: SESSION_ERRORS, dataField: { name: 'token', description: 'The new access token.' } },
     args: { input: t.arg({ type: AccessTokenCreateInput, required: true, description: 'The credentials.' }) },
     resolve: async (_root, { input }, context) => {
       try {

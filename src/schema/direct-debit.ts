@@ -18,7 +18,7 @@ import { readLink } from './links.ts';
 import { BANK_ORDER } from './list-order.ts';
 import { perRequestLoader } from './loaders.ts';
 import { Money, money } from './money.ts';
-import { MUTATION_ERRORS, MutationError } from './mutation-errors.ts';
+import { MUTATION_ERRORS, MutationError, orAlreadyDone } from './mutation-errors.ts';
 import { idempotencyKeyArg } from './mutation-inputs.ts';
 import { bankIdIn, bankIdRule, recordIdDescription } from './record-ids.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
@@ -368,8 +368,13 @@ builder.mutationField('mandateCancel', (t) =>
       const key = bankIdIn(input.mandateId, ['input', 'mandateId'], 'Mandate', 2);
       const { actingFor, parts } = partsOf(key);
       const [accountId = '', mandateId = ''] = parts;
-      await context.upstream.directDebit.mandateCancel(accountId, mandateId, actingFor, idempotencyKey);
-      MandateNode.getDataloader(context).clear(key);
+      const loader = MandateNode.getDataloader(context);
+      await orAlreadyDone(
+        () => context.upstream.directDebit.mandateCancel(accountId, mandateId, actingFor, idempotencyKey),
+        idempotencyKey,
+        async () => (await loader.clear(key).load(key))?.status === 'CANCELLED',
+      );
+      loader.clear(key);
       return key;
     },
   }),
@@ -391,8 +396,13 @@ builder.mutationField('directDebitCancel', (t) =>
     resolve: async (_root, { input, idempotencyKey }, context) => {
       const key = bankIdIn(input.directDebitId, ['input', 'directDebitId'], 'DirectDebit', 1);
       const { actingFor, parts } = partsOf(key);
-      await context.upstream.directDebit.directDebitCancel(parts[0] ?? '', actingFor, idempotencyKey);
-      DirectDebitNode.getDataloader(context).clear(key);
+      const loader = DirectDebitNode.getDataloader(context);
+      await orAlreadyDone(
+        () => context.upstream.directDebit.directDebitCancel(parts[0] ?? '', actingFor, idempotencyKey),
+        idempotencyKey,
+        async () => (await loader.clear(key).load(key))?.status === 'CANCELLED',
+      );
+      loader.clear(key);
       return key;
     },
   }),

@@ -1,7 +1,7 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
 import { builder } from '../builder.ts';
 import { PermissionDeniedError } from '../permissions.ts';
-import { ProgramNotSupportedError, UpstreamRejectedError } from '../upstream/errors.ts';
+import { ProgramNotSupportedError, UpstreamRejectedError, WriteMayHaveGoneThroughError, WriteOutcomeUnknownError } from '../upstream/errors.ts';
 
 /** The typed errors a mutation returns as data rather than throws, and the ValidationError it builds from broken rules. */
 
@@ -82,8 +82,40 @@ builder.objectType(PermissionDeniedError, {
   }),
 });
 
-/** The errors every mutation may return as data. */
-export const MUTATION_ERRORS = [PermissionDeniedError, InputValidationError, ProgramNotSupportedError, UpstreamRejectedError];
+builder.objectType(WriteOutcomeUnknownError, {
+  name: 'OutcomeUnknown',
+  description:
+    'The write was sent, and its answer was lost (the connection dropped or timed out, or the bank failed with a 5xx): the bank may or may not have applied it. Send the same mutation again with `idempotencyKey` set to this `idempotencyKey`: the bank applies it at most once and answers its one result. Do not start a new attempt without the key (docs/frontend.md, "Sending money safely").',
+  interfaces: [MutationError],
+  fields: (t) => ({
+    idempotencyKey: t.exposeString('idempotencyKey', {
+      nullable: false,
+      description: "The key the write was sent with (the caller's, or the one the gateway made): retry with it.",
+    }),
+    check: t.exposeString('check', { nullable: false, description: 'Where to look whether it went through, in the graph\u2019s words.' }),
+  }),
+});
+
+builder.objectType(WriteMayHaveGoneThroughError, {
+  name: 'MayHaveGoneThrough',
+  description:
+    'The bank refused this write, but it repeats an earlier attempt of the same request whose answer was lost (OutcomeUnknown), under another key: the refusal may only mean that the earlier one went through (its quote is used, its collection already cancelled). Look first (`check`), or send it again with `earlierIdempotencyKey`, which answers the earlier attempt\u2019s one result. Never a reason to start over.',
+  interfaces: [MutationError],
+  fields: (t) => ({
+    earlierIdempotencyKey: t.exposeString('earlierIdempotencyKey', { nullable: false, description: 'The key the earlier attempt was sent with: retry with it to learn its result.' }),
+    earlierAttemptAt: t.field({ type: 'DateTime', nullable: false, description: 'When the earlier attempt was sent.', resolve: (error) => new Date(error.earlierAt) }),
+    check: t.exposeString('check', { nullable: false, description: 'Where to look whether the earlier attempt went through, in the graph\u2019s words.' }),
+    upstreamStatus: t.exposeInt('status', { nullable: false, description: 'Status code the bank refused this attempt with.' }),
+    upstreamMessage: t.exposeString('upstreamMessage', { description: "The bank's own message for this attempt." }),
+    requestId: t.exposeString('requestId', { nullable: false, description: 'The x-request-id this attempt carried.' }),
+  }),
+});
+
+/** The errors a mutation that logs in, and so writes nothing at the bank, may return as data. */
+export const SESSION_ERRORS = [PermissionDeniedError, InputValidationError, ProgramNotSupportedError, UpstreamRejectedError];
+
+/** The errors every mutation that writes at the bank may return as data. */
+export const MUTATION_ERRORS = [...SESSION_ERRORS, WriteOutcomeUnknownError, WriteMayHaveGoneThroughError];
 
 /** Builds a validation failure that the errors plugin returns as a ValidationError result. */
 export function validationError(path: string[], message: string): InputValidationError {
@@ -92,4 +124,20 @@ export function validationError(path: string[], message: string): InputValidatio
 
 export function validationErrors(issues: UpstreamRuleIssue[]): InputValidationError {
   return new InputValidationError({ issues });
+}
+
+/**
+ * A write the bank keeps no key for (Document 3's direct debit cancels), sent again with the key of
+ * an attempt whose answer was lost: when the bank refuses the repeat and the record shows the write
+ * done, the earlier attempt went through, and that is the one result to answer. Any other refusal,
+ * or a repeat under another key, stays what the write-outcome stage made of it.
+ */
+export async function orAlreadyDone(send: () => Promise<unknown>, idempotencyKey: string | null | undefined, done: () => Promise<boolean>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    const repeat = error instanceof WriteMayHaveGoneThroughError && idempotencyKey != null && error.earlierIdempotencyKey === idempotencyKey;
+    if (repeat && (await done())) return;
+    throw error;
+  }
 }

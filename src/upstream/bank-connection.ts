@@ -19,6 +19,7 @@ import { readAnswer } from './stages/read-answer.ts';
 import { recordCacheStage } from './stages/record-cache-stage.ts';
 import { retryStage } from './stages/retry-stage.ts';
 import { send, type Answer, type GatewayIdentity } from './stages/send.ts';
+import { writeOutcomeStage } from './stages/write-outcome-stage.ts';
 
 export type { CallOptions, TokenSource } from './stages/call.ts';
 
@@ -78,12 +79,13 @@ export class BankConnection {
       ],
       send(this.#pool, options, callState, logger),
     );
-    // The call, outermost first: the record cache (when on), its deadline, the breaker's leave,
-    // retries, a token for each attempt, and the attempt's answer read into data or a typed error
-    // the stages above act on.
+    // The call, outermost first: the record cache (when on), a write's outcome when its answer is
+    // lost, its deadline, the breaker's leave, retries, a token for each attempt, and the attempt's
+    // answer read into data or a typed error the stages above act on.
     this.#pipeline = composeStages(
       [
         ...(options.cache ? [recordCacheStage(options.cache)] : []),
+        writeOutcomeStage(callState.uncertainWrites, logger),
         deadlineStage(callState),
         breakerStage(callState, logger),
         retryStage(retry, callState, logger),

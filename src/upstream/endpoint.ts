@@ -51,3 +51,13 @@ export function endpointName(e: Endpoint<unknown>): string {
 export function isIdempotent(method: HttpMethod): boolean {
   return method === 'GET';
 }
+
+/**
+ * Whether a call to the endpoint carries the x-request-id the bank keeps as its idempotency key
+ * (Document 1, section 4, and the issuing family's headers): Document 3's webhook management and
+ * direct debit families take none, and the login needs none. Without it a repeated write is not
+ * recognised by the bank: the gateway says so (stages/write-outcome-stage.ts).
+ */
+export function sendsIdempotencyKey(ep: Endpoint<unknown>): boolean {
+  return ep.headers === 'standard' || ep.headers === 'issuing';
+}

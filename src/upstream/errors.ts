@@ -144,6 +144,52 @@ export class OperationAbandonedError extends UpstreamUnavailableError {
   }
 }
 
+/**
+ * A write went to the bank and nobody knows whether the bank applied it: the connection dropped or
+ * timed out after the request was sent, the deadline struck while it was on the wire, or the bank
+ * answered 5xx. It was sent with `idempotencyKey` as its x-request-id (the bank's idempotency key,
+ * Document 1, section 4): sent again with that key, the bank applies it at most once and answers
+ * its one result, so that is the safe retry. `check` says where to look before doing anything else.
+ */
+export class WriteOutcomeUnknownError extends UpstreamError {
+  readonly idempotencyKey: string;
+  readonly check: string;
+  constructor(details: UpstreamErrorDetails, check: string, options: { cause?: unknown; bankKeepsKey: boolean }) {
+    super(`The bank may or may not have applied this (its answer was lost). ${retryAdvice(details.requestId, options.bankKeepsKey)}`, details, options);
+    this.idempotencyKey = details.requestId;
+    this.check = check;
+  }
+}
+
+/**
+ * Where the bank keeps the key, a retry with it is a replay. Document 3's families keep none: the
+ * gateway then tells a refusal that only means "already done" from a new one (MayHaveGoneThrough,
+ * and a cancel already done answers the record).
+ */
+function retryAdvice(key: string, bankKeepsKey: boolean): string {
+  if (bankKeepsKey) return `Send it again with idempotencyKey "${key}": the bank applies it once and answers its one result.`;
+  return `The bank keeps no idempotency key for this call: send it again with idempotencyKey "${key}", and a refusal that only means it was already done is answered as such.`;
+}
+
+/**
+ * The bank refused a write that repeats one whose outcome was unknown (the same caller, request and
+ * input, under another key): the refusal may only mean the earlier one went through (its quote is
+ * used, its collection already cancelled). Not a plain rejection: look (`check`), or send it again
+ * with the earlier key, which answers the earlier attempt's one result.
+ */
+export class WriteMayHaveGoneThroughError extends UpstreamRejectedError {
+  readonly earlierIdempotencyKey: string;
+  readonly earlierAt: string;
+  readonly check: string;
+  constructor(rejection: UpstreamRejectedError, earlier: { idempotencyKey: string; at: string }, check: string) {
+    super(rejection.status, rejection.upstreamMessage, { endpoint: rejection.endpoint, requestId: rejection.requestId, code: rejection.upstreamCode });
+    this.message = `The bank refused this, but an earlier attempt of the same request (idempotencyKey "${earlier.idempotencyKey}", ${earlier.at}) may have gone through: ${check} Sent again with that key, the bank answers the earlier attempt's one result. The bank said: ${rejection.message}`;
+    this.earlierIdempotencyKey = earlier.idempotencyKey;
+    this.earlierAt = earlier.at;
+    this.check = check;
+  }
+}
+
 export interface ContractIssue {
   /** Dotted path into the response body, e.g. `data[0].supported_features[1].transfer_method`. */
   path: string;

@@ -25,6 +25,7 @@ import type { BreakerState, HostLimitReading, UpstreamObserver } from './observe
 import type { RetryPolicy } from './retry-policy.ts';
 import { createSharedCallState } from './shared-call-state.ts';
 import { TtlCache } from './ttl-cache.ts';
+import type { UncertainWrites } from './uncertain-writes.ts';
 
 /**
  * The program's state, shared by every request of one runtime whichever its bank user: what the
@@ -150,8 +151,9 @@ export function createUpstreamRuntime(
   resilience: ResilienceConfig = DEFAULT_RESILIENCE,
   observer?: UpstreamObserver,
   tracer?: Tracer,
+  uncertainWrites?: UncertainWrites,
 ): UpstreamRuntime {
-  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger });
+  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger, uncertainWrites });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
   // One limit per bank host, whichever base addresses on it the connections call.
   const hostLimits = new Map<string, HostLimit>();

@@ -25,8 +25,9 @@ export interface OperationBounds {
   readonly writes: SentWrite[];
 }
 
-/** A write sent to the bank: the HTTP status it answered, undefined until (or unless) it did. */
+/** A write sent to the bank: the x-request-id it went with, and the HTTP status it answered, undefined until (or unless) it did. */
 export interface SentWrite {
+  requestId: string;
   status: number | undefined;
 }
 

@@ -6,6 +6,7 @@ import { NO_OBSERVER, type UpstreamObserver } from './observer.ts';
 import { RateLimitHolds } from './rate-limit-holds.ts';
 import { DEFAULT_RETRY_BUDGET, RetryBudget, type RetryBudgetConfig } from './retry-policy.ts';
 import { StoppedCalls } from './stages/call.ts';
+import { memoryUncertainWrites, type UncertainWrites } from './uncertain-writes.ts';
 
 export interface SharedCallStateOptions {
   resilience?: ResilienceConfig;
@@ -13,6 +14,8 @@ export interface SharedCallStateOptions {
   observer?: UpstreamObserver;
   logger?: Logger;
   now?: () => number;
+  /** Where writes with a lost answer are remembered; this process's memory when absent. */
+  uncertainWrites?: UncertainWrites | undefined;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface SharedCallState {
   readonly rateLimitHolds: RateLimitHolds;
   readonly retryBudget: RetryBudget;
   readonly stoppedCalls: StoppedCalls;
+  readonly uncertainWrites: UncertainWrites;
 }
 
 export function createSharedCallState(options: SharedCallStateOptions = {}): SharedCallState {
@@ -39,5 +43,6 @@ export function createSharedCallState(options: SharedCallStateOptions = {}): Sha
   const breakers = new FamilyBreakers(resilience.breaker, observer, options.logger, now);
   const rateLimitHolds = new RateLimitHolds(now);
   const stoppedCalls = new StoppedCalls(observer, resilience.operationDeadlineMs);
-  return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls };
+  const uncertainWrites = options.uncertainWrites ?? memoryUncertainWrites();
+  return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls, uncertainWrites };
 }

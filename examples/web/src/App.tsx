@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, type OperationResult } from 'urql';
 import { subscriptionQuery, ws } from './client.ts';
 import { graphql } from './gql/index.ts';
+import type { PayoutCreateInput } from './gql/graphql.ts';
 
 // Every operation of the app, typed by its own codegen (npm run codegen) from the gateway's schema.
 
@@ -44,11 +45,13 @@ const PayoutQuote = graphql(`
 `);
 
 const PayoutSend = graphql(`
-  mutation PayoutSend($input: PayoutCreateInput!) {
-    payoutCreate(input: $input) {
+  mutation PayoutSend($input: PayoutCreateInput!, $idempotencyKey: String) {
+    payoutCreate(input: $input, idempotencyKey: $idempotencyKey) {
       __typename
       ... on PayoutCreateSuccess { payout { upstreamId status scheduledDate } }
       ... on ValidationError { message issues { path message } }
+      ... on OutcomeUnknown { idempotencyKey check }
+      ... on MayHaveGoneThrough { earlierIdempotencyKey check }
       ... on MutationError { message }
     }
   }
@@ -163,40 +166,60 @@ function failure(result: OperationResult, outcome: { __typename?: string; messag
   return { form: outcome?.message ?? result.error?.message ?? fallback };
 }
 
+/** A payout sent whose answer was not definite: retried with the same input and key until it is (docs/frontend.md, "Sending money safely"). */
+type Pending = { input: PayoutCreateInput; key: string; why: string };
+
 function PayoutForm() {
   const [{ data }] = useQuery({ query: PayoutFormData });
   const [, quote] = useMutation(PayoutQuote);
   const [, send] = useMutation(PayoutSend);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
   const beneficiaries = data?.beneficiaries?.nodes ?? [];
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  /** The payout the form describes, against a fresh quote; null when the quote failed (its errors shown). */
+  async function newPayout(form: FormData): Promise<PayoutCreateInput | null> {
     const beneficiary = beneficiaries.find((b) => b.upstreamId === form.get('beneficiary'));
     const sourceAmount = String(form.get('sourceAmount'));
     const destinationCurrency = beneficiary?.bankDetails?.accountCurrency ?? 'USD';
-    setErrors({});
-    setDone(null);
     const quoteResult = await quote({ input: { quoteType: 'PAYOUT', lockPeriod: 'MINUTES_15', conversionSchedule: 'IMMEDIATE', sourceCurrency: 'USD', destinationCurrency, sourceAmount } });
     const quoted = quoteResult.data?.quoteCreate;
-    if (quoted?.__typename !== 'QuoteCreateSuccess') return setErrors(failure(quoteResult, quoted, 'The quote failed'));
-    const input = {
+    if (quoted?.__typename !== 'QuoteCreateSuccess') {
+      setErrors(failure(quoteResult, quoted, 'The quote failed'));
+      return null;
+    }
+    return {
       beneficiaryId: beneficiary?.upstreamId ?? '',
       quoteId: quoted.quote.upstreamId,
       sourceCurrency: 'USD',
       destinationCurrency,
       sourceAmount,
       destinationCountry: beneficiary?.bankDetails?.bankCountryCode ?? 'US',
-      feeType: 'SHA' as const,
-      transferMethod: beneficiary?.transferMethods?.[0] ?? ('SWIFT' as const),
+      feeType: 'SHA',
+      transferMethod: beneficiary?.transferMethods?.[0] ?? 'SWIFT',
       reference: String(form.get('reference')),
       sourceOfFunds: 'Business revenue',
     };
-    const sendResult = await send({ input });
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setErrors({});
+    setDone(null);
+    // The key is made when the person presses "send", and kept, with the input, until a definite answer.
+    const attempt = pending ?? (await newPayout(new FormData(event.currentTarget)).then((input) => input && { input, key: crypto.randomUUID(), why: '' }));
+    if (!attempt) return;
+    const sendResult = await send({ input: attempt.input, idempotencyKey: attempt.key });
     const sent = sendResult.data?.payoutCreate;
-    if (sent?.__typename === 'PayoutCreateSuccess') return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
+    if (!sent || sent.__typename === 'OutcomeUnknown') {
+      return setPending({ ...attempt, why: `We could not confirm this payout: the bank may have made it. ${sent?.check ?? ''} "Retry safely" cannot pay twice.` });
+    }
+    if (sent.__typename === 'MayHaveGoneThrough') {
+      return setPending({ ...attempt, key: sent.earlierIdempotencyKey, why: `An earlier attempt may have gone through. ${sent.check} "Retry safely" answers what became of it.` });
+    }
+    setPending(null);
+    if (sent.__typename === 'PayoutCreateSuccess') return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
     setErrors(failure(sendResult, sent, 'The payout failed'));
   }
 
@@ -204,6 +227,8 @@ function PayoutForm() {
     <section aria-label="Payout">
       <h2>New payout</h2>
       <form onSubmit={submit}>
+        {/* While an answer is not definite, the payout is locked: a retry must send the same one. */}
+        <fieldset disabled={pending !== null} style={{ border: 'none', padding: 0, margin: 0 }}>
         <label>
           Beneficiary{' '}
           <select name="beneficiary">
@@ -216,7 +241,9 @@ function PayoutForm() {
         </label>
         <Field name="sourceAmount" label="Amount (USD)" errors={errors} />
         <Field name="reference" label="Reference" errors={errors} defaultValue="Invoice 1001" />
-        <button type="submit">Send payout</button>
+        </fieldset>
+        <button type="submit">{pending ? 'Retry safely' : 'Send payout'}</button>
+        {pending && <p role="alert" data-pending-key={pending.key}>{pending.why}</p>}
         {errors.form && <p role="alert">{errors.form}</p>}
         {done && <p role="status">{done}</p>}
       </form>

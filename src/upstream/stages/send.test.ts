@@ -110,10 +110,10 @@ describe('send', () => {
     const operation = startOperation({ deadline: Date.now() + 60_000, client: undefined });
     const write = prepareCall(payoutEndpoints.create, { query: { kind: 'slow' }, body: {}, idempotencyKey: 'key-2', operation }, TARGET, 1);
     const sending = exchange(write);
-    expect(operation.writes).toEqual([{ status: undefined }]);
+    expect(operation.writes).toEqual([{ requestId: 'key-2', status: undefined }]);
     await sending;
     await exchange(prepareCall(accountEndpoints.list, { operation }, TARGET, 1));
-    expect(operation.writes).toEqual([{ status: 200 }]);
+    expect(operation.writes).toEqual([{ requestId: 'key-2', status: 200 }]);
     operation.end();
   });
 

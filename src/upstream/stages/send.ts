@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../logger.ts';
-import type { HeaderSet } from '../endpoint.ts';
+import { sendsIdempotencyKey, type HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamObserver } from '../observer.ts';
 import type { SentWrite } from '../operation.ts';
@@ -67,7 +67,7 @@ function wireSignal(call: UpstreamCall): AbortSignal | undefined {
 function noteWrite(call: UpstreamCall): SentWrite | undefined {
   const writes = call.kind === 'write' ? call.options.operation?.writes : undefined;
   if (!writes) return undefined;
-  const sent: SentWrite = { status: undefined };
+  const sent: SentWrite = { requestId: call.details.requestId, status: undefined };
   writes.push(sent);
   return sent;
 }
@@ -90,7 +90,7 @@ export function headersFor(call: UpstreamCall, identity: GatewayIdentity): Recor
     // Document 3, 4.2: the bearer token alone (x-on-behalf-of comes per call as an extra header).
     delete base['x-api-key'];
     if (token !== undefined) base.authorization = `Bearer ${token}`;
-  } else if (set !== 'login' && set !== 'webhook') {
+  } else if (sendsIdempotencyKey(call.ep)) {
     Object.assign(base, { 'x-product-id': identity.productId, 'x-request-id': call.details.requestId });
     if (set === 'standard') base['x-user-id'] = identity.userId;
     if (set === 'issuing' && identity.clientId) base['x-client-id'] = identity.clientId;
