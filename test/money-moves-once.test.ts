@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConversionCreateDocument, DirectDebitCancelDocument, PayoutCreateDocument, type ConversionCreateInput, type PayoutCreateInput } from './generated/graphql.ts';
 import { createQuote, PATHS, payoutInput } from './flows.ts';
+import { runWs } from './auth-clients.ts';
 import { useKit, type Kit } from './kit.ts';
 
 /**
@@ -14,7 +15,8 @@ import { useKit, type Kit } from './kit.ts';
 const CONVERSION = '/svc/api/v1/transfer/conversion';
 const DIRECT_DEBITS = '/api/v1/direct_debits';
 
-const kit = useKit({ cache: false });
+// Listening: one test sends its writes over graphql-ws.
+const kit = useKit({ cache: false, listen: true });
 
 /** The answer's typed result, whatever the mutation. */
 type Outcome = { __typename: string; [key: string]: unknown };
@@ -160,5 +162,22 @@ describe('a write refused without an earlier unknown outcome', () => {
     expect(WRITES[0]!.held(kit, target)).toBe(0);
     expect((await send(String(dropped.idempotencyKey))).__typename).toBe('PayoutCreateSuccess');
     expect(WRITES[0]!.held(kit, target)).toBe(1);
+  });
+});
+
+describe('over graphql-ws', () => {
+  it('answers OutcomeUnknown with the key, and the retry with it over the socket makes one payout', async () => {
+    const input = await payoutInput(kit, { reference: `Invoice ws-${randomUUID().slice(0, 8)}` });
+    const reference = input.reference;
+    const mutation = (key?: string) =>
+      `mutation { payoutCreate(input: { beneficiaryId: "${input.beneficiaryId}", quoteId: "${input.quoteId}", sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "1000", destinationCountry: "DE", feeType: OUR, transferMethod: SWIFT, reference: "${reference}", sourceOfFunds: "Revenue" }${key ? `, idempotencyKey: "${key}"` : ''}) { __typename ... on OutcomeUnknown { idempotencyKey } ... on PayoutCreateSuccess { payout { upstreamId } } } }`;
+    await loseTheAnswer(PATHS.payout);
+    const lost = await runWs(kit.baseUrl!, mutation());
+    if (!('result' in lost)) throw new Error(`the socket closed: ${JSON.stringify(lost)}`);
+    expect(lost.result.data.payoutCreate).toMatchObject({ __typename: 'OutcomeUnknown', idempotencyKey: expect.stringMatching(UUID) });
+    const retried = await runWs(kit.baseUrl!, mutation(lost.result.data.payoutCreate.idempotencyKey));
+    if (!('result' in retried)) throw new Error(`the socket closed: ${JSON.stringify(retried)}`);
+    expect(retried.result.data.payoutCreate.__typename).toBe('PayoutCreateSuccess');
+    expect(WRITES[0]!.held(kit, reference)).toBe(1);
   });
 });
