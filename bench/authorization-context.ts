@@ -11,7 +11,7 @@ import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from '../src/upstream/index.ts';
 
 /**
- * The context src/yoga.ts builds for a request, for graphql-js `execute` in this process: an API-key
+ * The context src/transport/yoga.ts builds for a request, for graphql-js `execute` in this process: an API-key
  * caller with the admin role (every check passes, as for an allowed screen), the upstream bound to
  * it through the caller auth's guard, a silent logger, a memory event bus. The upstream runtime
  * points at the sandbox with the record cache on and nothing expiring for a day: once a screen has

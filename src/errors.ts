@@ -41,7 +41,7 @@ import {
  * Refusals before execution have their own codes, set where they are made: src/security/refusal.ts
  * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/security/client-limits.ts
  * (RATE_LIMITED: the client's operations per window are spent), src/auth/refusal.ts and
- * src/auth/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/auth/origins.ts (ORIGIN_NOT_ALLOWED), src/server.ts
+ * src/auth/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/auth/origins.ts (ORIGIN_NOT_ALLOWED), src/transport/server.ts
  * (SHUTTING_DOWN).
  *
  * Nothing about the bank's side leaks: no upstream address, path, header or body. What stays is the

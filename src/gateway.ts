@@ -43,11 +43,11 @@ import { clientRateLimit } from './security/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
-import { createGatewayServer, type GatewayServer } from './server.ts';
+import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
 import type { RetryPolicy } from './upstream/retry-policy.ts';
-import { createGatewayYoga, requestIdOf } from './yoga.ts';
+import { createGatewayYoga, requestIdOf } from './transport/yoga.ts';
 
 export interface Gateway {
   /** Where each mutation field that ran, and each refusal before execution, is recorded; closed by the server's stop (or by an owner that never listened). */

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../src/compression.ts';
+import { chooseEncoding } from '../src/transport/compression.ts';
 import { useKit } from './kit.ts';
 
 // Issue 15, point 8: responses compressed when the client accepts it; GraphiQL's page kept by the

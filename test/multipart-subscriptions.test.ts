@@ -4,7 +4,7 @@ import { CombinedProtocolErrors } from '@apollo/client/errors';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/api-keys.ts';
-import { incrementalDelivery } from '../src/incremental-delivery.ts';
+import { incrementalDelivery } from '../src/transport/incremental-delivery.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { CardUpdateDocument } from './generated/graphql.ts';
 import { startKit, useKit, type Kit } from './kit.ts';
@@ -12,7 +12,7 @@ import { record, registerSecret } from './leak-scan.ts';
 import { subscribeSse } from './subscribe.ts';
 
 /**
- * Subscriptions over HTTP multipart in Apollo's protocol (src/multipart-subscriptions.ts): what
+ * Subscriptions over HTTP multipart in Apollo's protocol (src/transport/multipart-subscriptions.ts): what
  * Apollo Client's HttpLink sends a subscription over by default. The real client first, then the
  * wire as served, then the rules every HTTP subscription obeys (auth, CORS, CSRF, `after`, limits),
  * and the 406 that says what would work.

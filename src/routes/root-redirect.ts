@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { GRAPHQL_PATH } from '../yoga.ts';
+import { GRAPHQL_PATH } from '../transport/yoga.ts';
 import { route } from './route.ts';
 
 /** `/` sends a visitor to the GraphQL path, where a browser gets GraphiQL. */

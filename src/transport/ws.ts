@@ -4,12 +4,12 @@ import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedE
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { isSocketRefusal, type CallerAuth } from './auth/index.ts';
-import type { CallerIdentity } from './auth/identity.ts';
-import type { Logger } from './logger.ts';
-import { withoutHttp } from './errors.ts';
-import { withTraceId } from './observability/tracing.ts';
-import { textSocketDocuments, type SocketDocuments } from './security/persisted-queries.ts';
+import { isSocketRefusal, type CallerAuth } from '../auth/index.ts';
+import type { CallerIdentity } from '../auth/identity.ts';
+import type { Logger } from '../logger.ts';
+import { withoutHttp } from '../errors.ts';
+import { withTraceId } from '../observability/tracing.ts';
+import { textSocketDocuments, type SocketDocuments } from '../security/persisted-queries.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 

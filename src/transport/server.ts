@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallerAuth } from './auth/index.ts';
-import { WEBHOOK_PATH } from './events/intake.ts';
-import type { Logger } from './logger.ts';
-import type { SocketDocuments } from './security/persisted-queries.ts';
-import type { UpstreamRuntime } from './upstream/index.ts';
+import type { CallerAuth } from '../auth/index.ts';
+import { WEBHOOK_PATH } from '../events/intake.ts';
+import type { Logger } from '../logger.ts';
+import type { SocketDocuments } from '../security/persisted-queries.ts';
+import type { UpstreamRuntime } from '../upstream/index.ts';
 import { attachGraphqlWs } from './ws.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
