@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' } });
-    expect(config.upstream).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, bank: undefined });
+    expect(config.upstream).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, contractCheck: { mode: 'sample', samplePercent: 1 }, bank: undefined });
     expect(config.concurrency).toEqual({ initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 });
     expect(config.cache).toEqual({ enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       UPSTREAM_EMAIL: 'ops@bank.example',
       UPSTREAM_SERVICE_SEGMENT: 'payments',
       UPSTREAM_TIMEOUT_MS: '2500',
+      UPSTREAM_CONTRACT_CHECK: 'all',
+      UPSTREAM_CONTRACT_SAMPLE_PERCENT: '0.5',
       AUTH_MODE: 'passthrough',
     });
     expect(upstreamFor(config, config.upstream.bank!)).toEqual({
@@ -34,9 +36,16 @@ describe('loadConfig', () => {
       credentials: { clientKey: 'ck', clientSecret: 'cs', email: 'ops@bank.example' },
       clientId: 'ck',
       timeoutMs: 2500,
+      contractCheck: { mode: 'all', samplePercent: 0.5 },
       concurrency: { initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 },
       cache: { enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 },
     });
+  });
+
+  it('refuses a contract check that is not all, sample or off, and a share outside 0 to 100', () => {
+    expect(() => loadConfig({ UPSTREAM_CONTRACT_CHECK: 'some', UPSTREAM_CONTRACT_SAMPLE_PERCENT: '150' })).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/UPSTREAM_CONTRACT_CHECK.*must be one of all, sample, off[\s\S]*UPSTREAM_CONTRACT_SAMPLE_PERCENT.*must be at most 100/) }),
+    );
   });
 
   it('reads the concurrency limit settings, and refuses bounds that cross', () => {

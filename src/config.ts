@@ -44,6 +44,8 @@ export type { GroupMeta, SettingEntry } from '@banking-gateway/settings';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const AUTH_MODES = ['none', 'passthrough', 'service'] as const;
+/** Which of the bank's answers are also parsed whole, beyond the fields read (src/upstream/contract-checks.ts). */
+const CONTRACT_CHECK_MODES = ['all', 'sample', 'off'] as const;
 
 const ROLES_TEXT = `roles: ${ROLE_NAMES.join(', ')}`;
 
@@ -191,11 +193,27 @@ const bankSettings = {
   ),
   clientId: setting('UPSTREAM_CLIENT_ID', text(), '`x-client-id` of the wallet and KYC endpoints (Document 2, 4.3-4.4)', 'the client key'),
   timeoutMs: setting('UPSTREAM_TIMEOUT_MS', int(100, 300_000, 10_000), 'connect, headers and body timeout of one upstream attempt'),
+  contractCheck: setting(
+    'UPSTREAM_CONTRACT_CHECK',
+    oneOfOr(CONTRACT_CHECK_MODES, 'sample'),
+    "each answer is parsed field by field as the operation reads it; which answers are also checked whole for drift in fields nobody reads: `sample` (the first of each endpoint, then `UPSTREAM_CONTRACT_SAMPLE_PERCENT`, at least one a minute; a violation is counted and logged, and fails only the fields read), `all` (every answer; a violation anywhere fails the call, as tests run), `off`. See [operations.md](operations.md#contract-drift)",
+  ),
+  contractSamplePercent: setting(
+    'UPSTREAM_CONTRACT_SAMPLE_PERCENT',
+    z
+      .preprocess(
+        (v) => (v === '' || v === undefined ? 1 : v),
+        z.coerce.number({ error: 'must be a number' }).min(0, { error: 'must be at least 0' }).max(100, { error: 'must be at most 100' }),
+      )
+      .meta({ rule: 'number, 0 to 100' }),
+    "with `sample`: the share of each endpoint's answers checked whole besides the first and the one a minute, in percent",
+  ),
 };
 
 /** How every call to the bank goes, and the configured bank; absent, the embedded sandbox is the bank (upstreamFor joins either with the calls' settings). */
 function upstreamOf(u: GroupSettings<typeof bankSettings>) {
-  return { serviceSegment: u.serviceSegment, timeoutMs: u.timeoutMs, bank: bankIdentityOf(u) };
+  const contractCheck = { mode: u.contractCheck, samplePercent: u.contractSamplePercent };
+  return { serviceSegment: u.serviceSegment, timeoutMs: u.timeoutMs, contractCheck, bank: bankIdentityOf(u) };
 }
 
 /** The configured bank and who the gateway is to it; absent without UPSTREAM_BASE_URL. */
@@ -661,9 +679,16 @@ export type BankLoginCredentials = NonNullable<BankIdentity['credentials']>;
 
 /**
  * The bank the gateway calls, with how every call to it goes (upstreamFor). Code that builds one
- * (tests, the benchmark) may leave out the limit (DEFAULT_CONCURRENCY) and the cache (none).
+ * (tests, the benchmark) may leave out the limit (DEFAULT_CONCURRENCY), the cache (none) and the
+ * contract checks (as shipped, DEFAULT_CONTRACT_CHECK; the test kit asks for `all`).
  */
-export type UpstreamConfig = BankIdentity & Omit<Config['upstream'], 'bank'> & Partial<Pick<Config, 'concurrency' | 'cache'>>;
+export type UpstreamConfig = BankIdentity &
+  Omit<Config['upstream'], 'bank' | 'contractCheck'> &
+  Partial<Pick<Config['upstream'], 'contractCheck'>> &
+  Partial<Pick<Config, 'concurrency' | 'cache'>>;
+
+/** Which of the bank's answers are also checked whole, and what a violation then does (UPSTREAM_CONTRACT_CHECK). */
+export type ContractCheckConfig = Config['upstream']['contractCheck'];
 
 /** Which bank reads are kept, how long, and how many (UPSTREAM_CACHE_*). */
 export type CacheConfig = Config['cache'];
@@ -755,6 +780,7 @@ export const DEFAULT_LIMITS: QueryLimitsConfig = DEFAULT_CONFIG.limits;
 export const DEFAULT_RESILIENCE: ResilienceConfig = DEFAULT_CONFIG.resilience;
 export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_CONFIG.concurrency;
 export const DEFAULT_CACHE: CacheConfig = DEFAULT_CONFIG.cache;
+export const DEFAULT_CONTRACT_CHECK: ContractCheckConfig = DEFAULT_CONFIG.upstream.contractCheck;
 export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_CONFIG.clientRateLimit;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_CONFIG.webhooks;
 export const DEFAULT_AUDIT: AuditConfig = DEFAULT_CONFIG.audit;

@@ -3,7 +3,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, type AuditConfig, type CacheConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -40,6 +40,12 @@ export interface KitOptions {
    * one test to the next turn it off.
    */
   cache?: boolean | Partial<CacheConfig>;
+  /**
+   * Which of the bank's answers are also checked whole (UPSTREAM_CONTRACT_CHECK): `all` unless a test
+   * asks otherwise, so a payload that breaks its contract anywhere fails as a whole parse did, and
+   * every test still reads the graph through the lazy reads.
+   */
+  contractCheck?: Partial<ContractCheckConfig>;
   /** Whether control-API writes drop the cache, as npm start wires it (default true). */
   controlDropsCache?: boolean;
   /** The gateway's logger (and the sandbox's); by default every line goes to the leak scan, not stdout. */
@@ -119,6 +125,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       serviceSegment: options.serviceSegment,
       gatewayCredentials: options.gatewayCredentials,
     }),
+    contractCheck: { ...DEFAULT_CONTRACT_CHECK, mode: 'all' as const, ...options.contractCheck },
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.cache === false ? {} : { cache: { ...DEFAULT_CACHE, enabled: true, ...(typeof options.cache === 'object' ? options.cache : {}) } }),
   };

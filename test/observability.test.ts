@@ -96,6 +96,7 @@ describe.skipIf(skip)('the dashboard and the alerting rules name only what the g
       ['gateway_client_limit_refusals_total', 'reason'],
       ['gateway_audit_write_failures_total', 'destination'],
       ['gateway_record_cache_reads_total', 'result'],
+      ['gateway_upstream_contract_violations_total', 'path'],
     ] as const) {
       expect(exported.get(series), series).toContain(label);
     }
@@ -267,13 +268,16 @@ function githubAnchor(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
 }
 
-/** A query, a mutation, a refused caller, a client over its window, a bank event (refused) and a subscription. */
+/** A query, a mutation, a refused caller, an answer that breaks its contract, a client over its window, a bank event (refused) and a subscription. */
 async function driveTraffic(kit: Kit): Promise<void> {
   const as = (key: string) => ({ 'x-api-key': key });
   const subscription = await subscribeWs(kit, 'subscription { bankEvents { id } }', {}, as(KEYS.operator));
   for (let i = 0; i < 2; i++) expect((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.operator))).body.errors).toBeUndefined();
   expect((await post(kit.baseUrl!, QUOTE, as(KEYS.operator))).body.data.quoteCreate.__typename).toBe('QuoteCreateSuccess');
   expect((await post(kit.baseUrl!, '{ node(id: "not-an-id") { id } }', as(KEYS.operator))).body.errors).toBeDefined();
+  // An answer that breaks its contract: the drift metric's endpoint and path.
+  await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: '/svc/api/v1/account' });
+  expect((await post(kit.baseUrl!, '{ accounts(first: 1) { nodes { upstreamId } } }', as(KEYS.operator))).body.errors[0].extensions.code).toBe('UPSTREAM_CONTRACT_ERROR');
   expect((await post(kit.baseUrl!, '{ balances { currency } }')).status).toBe(401);
   const flood = [];
   for (let i = 0; i <= OPERATIONS_PER_WINDOW; i++) flood.push((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.flood))).status);

@@ -81,7 +81,7 @@ export class BankConnection {
     );
     // The call, outermost first: the record cache (when on), a write's outcome when its answer is
     // lost, its deadline, the breaker's leave, retries, a token for each attempt, and the attempt's
-    // answer read into data or a typed error the stages above act on.
+    // answer read into data (lazily: each field parsed when first read) or a typed error the stages above act on.
     this.#pipeline = composeStages(
       [
         ...(options.cache ? [recordCacheStage(options.cache)] : []),
@@ -91,14 +91,14 @@ export class BankConnection {
         retryStage(retry, callState, logger),
         authRenewalStage(callState),
       ],
-      async (call) => readAnswer(call, await attempt(call), callState.rateLimitHolds, logger),
+      async (call) => readAnswer(call, await attempt(call), callState, logger),
     );
   }
 
-  /** Calls one endpoint and returns its `data`, parsed by the endpoint's model. */
+  /** Calls one endpoint and returns its `data`, read by the endpoint's model (each field parsed when first read). */
   async call<Data>(ep: Endpoint<Data>, options: CallOptions = {}): Promise<Data> {
     const call = prepareCall(ep, options, this.#target, this.#retry.maxAttempts);
-    // readAnswer parsed it with ep.data, the model that gives Data.
+    // readAnswer read it with ep.data, the model that gives Data.
     return this.#pipeline(call) as Promise<Data>;
   }
 

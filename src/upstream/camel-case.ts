@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { objectPlan, readLazilyAs } from './lazy-plans.ts';
 
 /**
  * The bank names its fields in snake_case, the gateway in camelCase. A model names each field once,
@@ -23,12 +24,20 @@ export function camelCase(key: string): string {
 /**
  * A zod object of the bank's fields, read into its camelCase view: `card_id` is `cardId` in what
  * the parse gives. The names are paired once, here; a parse only copies the fields into the view.
+ * It is read lazily too (lazy-model.ts), each field by its own model as it is first read.
+ *
+ * `preferring` names, for a view key, another of the bank's fields that it reads instead when that
+ * one is not null (the card detail's `personalized`, which the bank also sends as
+ * `is_personalized`): a rule of the view rather than a transform of the whole object, which could
+ * not be read lazily.
  */
-export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape, options: { preferring?: Partial<Record<CamelCase<keyof Shape & string>, keyof Shape & string>> } = {}) {
   type Fields = z.output<z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>>;
   const pairs = Object.keys(shape).map((snake): Pair => [snake, camelCase(snake)]);
+  const preferring = Object.fromEntries(Object.entries<string | undefined>(options.preferring ?? {}).map(([key, snake]) => [key, snake === undefined ? undefined : camelCase(snake)]));
   // The maker is the transform itself: no call of ours between zod and the copy.
-  return z.object(shape).transform(viewMaker<Fields, CamelCased<Fields>>(pairs));
+  const model = z.object(shape).transform(viewMaker<Fields, CamelCased<Fields>>(pairs, z.core.util.allowsEval.value, options.preferring));
+  return readLazilyAs(model, objectPlan(shape, pairs, preferring as Record<string, string>));
 }
 
 type Pair = readonly [snake: string, camel: string];
@@ -55,15 +64,20 @@ function camelCasedKeys(value: object): Record<string, unknown> {
  * per parse, most of the parse. Elsewhere, that loop. The keys are the model's own, from this
  * source, written as JSON string literals.
  */
-export function viewMaker<From, To>(pairs: readonly Pair[], compile: boolean = z.core.util.allowsEval.value): (fields: From) => To {
+export function viewMaker<From, To>(pairs: readonly Pair[], compile: boolean = z.core.util.allowsEval.value, preferring: Readonly<Record<string, string | undefined>> = {}): (fields: From) => To {
   if (compile) {
-    const entries = pairs.map(([snake, camel]) => `${JSON.stringify(camel)}: fields[${JSON.stringify(snake)}]`);
+    const read = (snake: string) => `fields[${JSON.stringify(snake)}]`;
+    const valueOf = (snake: string, camel: string) => (preferring[camel] === undefined ? read(snake) : `${read(preferring[camel])} ?? ${read(snake)}`);
+    const entries = pairs.map(([snake, camel]) => `${JSON.stringify(camel)}: ${valueOf(snake, camel)}`);
     return new Function('fields', `return { ${entries.join(', ')} };`) as (fields: From) => To;
   }
   return (fields) => {
     const bank = fields as Record<string, unknown>;
     const view: Record<string, unknown> = {};
-    for (const [snake, camel] of pairs) view[camel] = bank[snake];
+    for (const [snake, camel] of pairs) {
+      const preferred = preferring[camel];
+      view[camel] = preferred === undefined ? bank[snake] : (bank[preferred] ?? bank[snake]);
+    }
     return view as To;
   };
 }

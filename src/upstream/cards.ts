@@ -101,11 +101,8 @@ const cardDetailModel = camelObject({
   program: orNull(z.object({ purpose: optionalText, type: optionalText })),
   delivery_details: orNull(delivery),
   postal_address: orNull(addressModel),
-}).transform((detail) => {
   // The bank sends the flag under either name: `personalized` is the one the graph reads.
-  detail.personalized = detail.isPersonalized ?? detail.personalized;
-  return detail;
-});
+}, { preferring: { personalized: 'is_personalized' } });
 export type CardDetail = z.output<typeof cardDetailModel>;
 
 const merchant = camelObject({

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { LATENCY_BUCKETS } from '../metrics-registry.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 
-/** The metrics of the calls to the bank: the calls, breakers, each host's concurrency limit, abandoned operations. */
+/** The metrics of the calls to the bank: the calls, breakers, each host's concurrency limit, abandoned operations, contract drift. */
 
 const BREAKER_VALUES: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
@@ -29,7 +29,28 @@ export function upstreamMetrics(registry: Registry): UpstreamObserver {
     call: ({ endpoint, family, status, durationMs }) => calls.observe({ endpoint, family, status: String(status) }, durationMs / 1000),
     breaker: (family, state) => breakers.set({ family }, BREAKER_VALUES[state]),
     ...hostLimitMetrics(registry),
+    ...contractMetrics(registry),
     operationAbandoned: () => abandoned.inc(),
+  };
+}
+
+/** The whole-payload checks of the bank's answers (contract-checks.ts) and the drift they find. */
+function contractMetrics(registry: Registry): Pick<UpstreamObserver, 'contractCheck' | 'contractViolation'> {
+  const checks = new Counter({
+    name: 'gateway_upstream_contract_checks_total',
+    help: "The bank's answers checked whole against their endpoint's model (UPSTREAM_CONTRACT_CHECK: the first of each endpoint, then a sample, or all), by endpoint.",
+    labelNames: ['endpoint'] as const,
+    registers: [registry],
+  });
+  const violations = new Counter({
+    name: 'gateway_upstream_contract_violations_total',
+    help: 'Fields of the bank\'s answers that broke their documented rule in a whole check, by endpoint and field path (array indexes collapsed: data[].status). Only operations that read such a field fail, unless UPSTREAM_CONTRACT_CHECK=all.',
+    labelNames: ['endpoint', 'path'] as const,
+    registers: [registry],
+  });
+  return {
+    contractCheck: (endpoint) => checks.inc({ endpoint }),
+    contractViolation: (endpoint, path) => violations.inc({ endpoint, path }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readLazilyAs } from './lazy-plans.ts';
 
 /**
  * Building blocks shared by every domain's payload models. Each one accepts the upstream's loose
@@ -108,7 +109,7 @@ export function anyCaseEnum<const T extends readonly [string, ...string[]]>(
  * and parsing a card's details took half as long again with them (11 µs against 7.5).
  */
 export function orNull<T extends z.ZodType>(model: T) {
-  return model.nullable().default(null);
+  return readLazilyAs(model.nullable().default(null), { kind: 'absent-as', inner: model, absent: () => null });
 }
 
 /** Optional text, read as null when absent. */
@@ -116,7 +117,8 @@ export const optionalText = orNull(z.string());
 
 /** Most endpoints answer with an array holding one element; this takes that element. */
 export function single<T extends z.ZodType>(item: T) {
-  return z.array(item).length(1, 'must hold exactly one element').transform((items) => items[0] as z.output<T>);
+  const model = z.array(item).length(1, 'must hold exactly one element').transform((items) => items[0] as z.output<T>);
+  return readLazilyAs(model, { kind: 'single', element: item });
 }
 
 /** Decimal text without leading or trailing zeros that carry no value ("-0012.50" → "-12.5"). */
@@ -171,7 +173,8 @@ export const orFalse = z.boolean().nullish().transform((flag) => flag ?? false);
 
 /** A list the upstream may omit or send as null: always an array. */
 export function orEmpty<T extends z.ZodType>(item: T) {
-  return z.array(item).nullish().transform((items): z.output<T>[] => items ?? []);
+  const list = z.array(item);
+  return readLazilyAs(list.nullish().transform((items): z.output<T>[] => items ?? []), { kind: 'absent-as', inner: list, absent: () => [] });
 }
 
 /**
@@ -181,7 +184,7 @@ export function orEmpty<T extends z.ZodType>(item: T) {
  */
 export function orEmptyObject<T extends z.ZodType<object>>(model: T) {
   const absent: z.output<T> = model.parse({});
-  return model.nullish().transform((value): z.output<T> => value ?? absent);
+  return readLazilyAs(model.nullish().transform((value): z.output<T> => value ?? absent), { kind: 'absent-as', inner: model, absent: () => absent });
 }
 
 /** An amount and its currency as one value (the graph's Money); null when either is missing. */

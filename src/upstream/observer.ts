@@ -35,6 +35,10 @@ export interface UpstreamObserver {
   heldByClientShare?(host: string): void;
   /** A query's or mutation's client left before it was done (operation.ts): its calls were stopped. */
   operationAbandoned?(): void;
+  /** An answer of `endpoint` was checked whole against its model (contract-checks.ts). */
+  contractCheck?(endpoint: string): void;
+  /** A whole check found a field of an answer of `endpoint` breaking its rule; `path` with its array indexes collapsed (`data[].status`). */
+  contractViolation?(endpoint: string, path: string): void;
 }
 
 export const NO_OBSERVER: UpstreamObserver = { call: () => {}, breaker: () => {} };

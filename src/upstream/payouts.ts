@@ -48,11 +48,9 @@ const created = z
 
 const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Payout => ({ ...NOTHING_SENT, ...p }));
 
-const upcoming = z.object({ id: z.string().min(1), ...payoutFields }).transform((p): Payout => {
-  // An upcoming payout the bank gives no status is pending: not sent yet.
-  p.status ??= 'PENDING';
-  return p;
-});
+// An upcoming payout the bank gives no status is pending: not sent yet. A rule of the field, not a
+// transform of the whole record, so the record is read lazily (lazy-model.ts).
+const upcoming = z.object({ id: z.string().min(1), ...payoutFields, status: status.nullish().transform((s): PayoutStatus => s ?? 'PENDING') });
 
 const payoutReads = records('payouts');
 /** A payout's money leaves the account, or comes back. */

@@ -1,5 +1,6 @@
-import { DEFAULT_RESILIENCE, type ResilienceConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import { DEFAULT_CONTRACT_CHECK, DEFAULT_RESILIENCE, type ContractCheckConfig, type ResilienceConfig } from '../config.ts';
+import { silentLogger, type Logger } from '../logger.ts';
+import { ContractChecks } from './contract-checks.ts';
 import { FamilyBreakers } from './family-breakers.ts';
 import { LastAnswers } from './last-answers.ts';
 import { NO_OBSERVER, type UpstreamObserver } from './observer.ts';
@@ -16,6 +17,8 @@ export interface SharedCallStateOptions {
   now?: () => number;
   /** Where writes with a lost answer are remembered; this process's memory when absent. */
   uncertainWrites?: UncertainWrites | undefined;
+  /** Which answers are also checked whole against their model (UPSTREAM_CONTRACT_CHECK); as shipped when absent. */
+  contractCheck?: ContractCheckConfig | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface SharedCallState {
   readonly retryBudget: RetryBudget;
   readonly stoppedCalls: StoppedCalls;
   readonly uncertainWrites: UncertainWrites;
+  readonly contractChecks: ContractChecks;
 }
 
 export function createSharedCallState(options: SharedCallStateOptions = {}): SharedCallState {
@@ -44,5 +48,6 @@ export function createSharedCallState(options: SharedCallStateOptions = {}): Sha
   const rateLimitHolds = new RateLimitHolds(now);
   const stoppedCalls = new StoppedCalls(observer, resilience.operationDeadlineMs);
   const uncertainWrites = options.uncertainWrites ?? memoryUncertainWrites();
-  return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls, uncertainWrites };
+  const contractChecks = new ContractChecks(options.contractCheck ?? DEFAULT_CONTRACT_CHECK, options.observer ?? NO_OBSERVER, options.logger ?? silentLogger, now);
+  return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls, uncertainWrites, contractChecks };
 }

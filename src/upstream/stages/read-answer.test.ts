@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ContractCheckConfig } from '../../config.ts';
 import { createLogger } from '../../logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamContractError, UpstreamNotFoundError, UpstreamRateLimitError } from '../errors.ts';
+import { NO_OBSERVER } from '../observer.ts';
 import { createSharedCallState } from '../shared-call-state.ts';
 import { prepareCall } from './call.ts';
 import { readAnswer } from './read-answer.ts';
@@ -11,19 +13,20 @@ const ACCOUNT = {
   account_name: 'Main',
 };
 
-function setup() {
+function setup(contractCheck: ContractCheckConfig = { mode: 'all', samplePercent: 1 }) {
   const lines: string[] = [];
-  const callState = createSharedCallState();
+  const violations: string[] = [];
   const logger = createLogger('info', { write: (line) => lines.push(line) });
+  const callState = createSharedCallState({ contractCheck, logger, observer: { ...NO_OBSERVER, contractViolation: (endpoint, path) => violations.push(`${endpoint} ${path}`) } });
   const call = prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 1);
   const read = (statusCode: number, body: unknown, headers: Record<string, string> = {}) => {
     try {
-      return readAnswer(call, { statusCode, headers, body }, callState.rateLimitHolds, logger);
+      return readAnswer(call, { statusCode, headers, body }, callState, logger);
     } catch (error) {
       return error;
     }
   };
-  return { callState, lines, read };
+  return { callState, lines, read, violations };
 }
 
 describe('readAnswer', () => {
@@ -46,8 +49,8 @@ describe('readAnswer', () => {
     expect(callState.rateLimitHolds.heldUntil('banking')).toBeGreaterThan(Date.now() + 1_000);
   });
 
-  it('reports a body that is no envelope, and data its model refuses, with the field path, and logs it', () => {
-    const { lines, read } = setup();
+  it('reports a body that is no envelope, and (checking every answer whole) data its model refuses, with the field path, and logs it', () => {
+    const { lines, read, violations } = setup();
     const malformed = read(200, 'OK');
     expect(malformed).toBeInstanceOf(UpstreamContractError);
     expect((malformed as UpstreamContractError).issues).toEqual([{ path: '(body)', message: 'the body is not a response envelope' }]);
@@ -55,5 +58,17 @@ describe('readAnswer', () => {
     expect(wrong).toBeInstanceOf(UpstreamContractError);
     expect((wrong as UpstreamContractError).issues.map((issue) => issue.path)).toContain('data[0].status');
     expect(lines.filter((line) => line.includes('"level":50'))).toHaveLength(2);
+    expect(violations).toEqual(['GET /svc/api/v1/account data[].status', 'GET /svc/api/v1/account data[].account_number', 'GET /svc/api/v1/account data[].account_holder_name', 'GET /svc/api/v1/account data[].country_code']);
+  });
+
+  it('sampling, gives data its model refuses all the same: the broken field fails when read, alone; the check counts it', () => {
+    const { lines, read, violations } = setup({ mode: 'sample', samplePercent: 0 });
+    const [account] = read(200, { code: 200, status: 'success', data: [{ ...ACCOUNT, status: 'OPEN' }] }) as { id: string; status: string }[];
+    expect(account!.id).toBe('acc_1');
+    expect(() => account!.status).toThrow(expect.objectContaining({ issues: [{ path: 'data[0].status', message: expect.stringContaining('ACTIVE') }] }));
+    // The first answer of the endpoint was checked whole: each broken field counted, warned once.
+    expect(violations).toContain('GET /svc/api/v1/account data[].status');
+    expect(lines.filter((line) => line.includes('"level":40'))).toHaveLength(violations.length);
+    expect(lines.filter((line) => line.includes('"level":50'))).toHaveLength(1);
   });
 });

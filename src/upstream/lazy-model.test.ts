@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { camelObject } from './camel-case.ts';
+import { cardEndpoints } from './cards.ts';
+import type { ContractIssue } from './errors.ts';
+import { readLazily, type LazyReading } from './lazy-model.ts';
+import { orEmpty, orEmptyObject, orNull, single } from './models.ts';
+
+class Broken extends Error {
+  readonly issues: ContractIssue[];
+  constructor(issues: ContractIssue[]) {
+    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    this.issues = issues;
+  }
+}
+
+const FAIL: LazyReading = {
+  fail: (issues) => {
+    throw new Broken(issues);
+  },
+};
+
+/** A field model that counts its runs. */
+function counted<T extends z.ZodType>(model: T) {
+  const runs = { count: 0 };
+  const counting = z.unknown().transform((value, ctx) => {
+    runs.count += 1;
+    const parsed = model.safeParse(value);
+    if (parsed.success) return parsed.data as z.output<T>;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+  return { model: counting, runs };
+}
+
+describe('readLazily', () => {
+  it("parses a field when it is first read, once, and no field that is not read", () => {
+    const name = counted(z.string());
+    const balance = counted(z.number());
+    const model = camelObject({ account_name: name.model, available_balance: balance.model });
+    const account = readLazily(model, { account_name: 'Main', available_balance: 12 }, FAIL);
+    expect(name.runs.count + balance.runs.count).toBe(0);
+    expect(account.accountName).toBe('Main');
+    expect(account.accountName).toBe('Main');
+    expect(name.runs.count).toBe(1);
+    expect(balance.runs.count).toBe(0);
+  });
+
+  it('reads nested objects and arrays of objects lazily too, each element on its own', () => {
+    const status = counted(z.enum(['ACTIVE', 'CLOSED']));
+    const item = camelObject({ item_id: z.string(), item_status: status.model });
+    const model = single(camelObject({ has_more: z.boolean(), items: z.array(item), owner: orNull(camelObject({ first_name: z.string() })) }));
+    const page = readLazily(model, [{ has_more: false, items: [{ item_id: 'a', item_status: 'ACTIVE' }, { item_id: 'b', item_status: 'nope' }], owner: { first_name: 'Ava' } }], FAIL);
+    expect(page.items.map((i) => i.itemId)).toEqual(['a', 'b']);
+    expect(status.runs.count).toBe(0);
+    expect(page.items[0]!.itemStatus).toBe('ACTIVE');
+    expect(() => page.items[1]!.itemStatus).toThrow('data[0].items[1].item_status: ');
+    expect(page.owner?.firstName).toBe('Ava');
+  });
+
+  it('fails a broken field alone, when it is read, and again at every read, without parsing it again', () => {
+    const amount = counted(z.number());
+    const model = z.array(camelObject({ id: z.string(), amount: amount.model }));
+    const [record] = readLazily(model, [{ id: 'x', amount: 'twelve' }], FAIL);
+    expect(record!.id).toBe('x');
+    const first = (() => {
+      try {
+        return record!.amount;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(first).toBeInstanceOf(Broken);
+    expect((first as Broken).issues).toEqual([{ path: 'data[0].amount', message: expect.any(String) }]);
+    expect(() => record!.amount).toThrow(first as Error);
+    expect(amount.runs.count).toBe(1);
+  });
+
+  it('checks the shape that holds the fields at once: an object that is not one, single() of two', () => {
+    const model = single(camelObject({ id: z.string() }));
+    expect(() => readLazily(model, [{ id: 'a' }, { id: 'b' }], FAIL)).toThrow('must hold exactly one element');
+    expect(() => readLazily(z.array(camelObject({ id: z.string() })), { id: 'a' }, FAIL)).toThrow(/^data: /);
+    const nested = readLazily(camelObject({ owner: camelObject({ id: z.string() }) }), { owner: 'Ava' }, FAIL);
+    expect(() => nested.owner).toThrow(/^data\.owner: /);
+  });
+
+  it('reads absent values as their model does: null, an empty list, the object of nothing', () => {
+    const model = camelObject({ nick_name: orNull(z.string()), tags: orEmpty(z.string()), risk: orEmptyObject(camelObject({ factors: orEmpty(z.string()) })) });
+    const record = readLazily(model, {}, FAIL);
+    expect(record).toEqual({ nickName: null, tags: [], risk: { factors: [] } });
+  });
+
+  it('gives what the whole parse gives, to spread, Object.keys, JSON and equality alike', () => {
+    const detail = { card_id: 'crd_1', card_currency: 'usd', is_personalized: true, personalized: false, card_number: '4242424242424242', spending_controls: [{ amount: '10.50', interval: 'DAILY' }], unknown_field: 1 };
+    const whole = cardEndpoints.detail.data.parse([detail]);
+    const lazy = readLazily(cardEndpoints.detail.data, [detail], FAIL);
+    expect(lazy).toEqual(whole);
+    expect({ ...lazy }).toStrictEqual({ ...whole });
+    expect(Object.keys(lazy)).toEqual(Object.keys(whole));
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(whole)));
+    // The one rule of the view: is_personalized, when sent, is the flag.
+    expect(lazy.personalized).toBe(true);
+    expect(lazy.cardNumber).toBe('424242******4242');
+  });
+
+  it('keeps what the graph sets on a record (Pothos marks the objects it resolves) beside its fields', () => {
+    const mark = Symbol('type');
+    const record = readLazily(camelObject({ id: z.string() }), { id: 'a' }, FAIL) as { id: string; [mark]?: string };
+    record[mark] = 'Card';
+    expect(record[mark]).toBe('Card');
+    expect(record.id).toBe('a');
+    expect('id' in record && mark in record).toBe(true);
+  });
+
+  it('parses whole what it cannot read lazily: a transform of the whole object', () => {
+    const model = z.object({ a: z.string(), b: z.string() }).transform((o) => ({ joined: `${o.a}${o.b}` }));
+    expect(readLazily(model, { a: 'x', b: 'y' }, FAIL)).toEqual({ joined: 'xy' });
+    expect(() => readLazily(model, { a: 'x' }, FAIL)).toThrow('data.b: ');
+  });
+});
