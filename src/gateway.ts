@@ -1,8 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { Plugin } from 'graphql-yoga';
 import { auditMetrics } from './audit/metrics.ts';
-import { useAccessDeniedAudit } from './audit/denied-plugin.ts';
-import { useMutationAudit } from './audit/plugin.ts';
+import { useAuditTrail } from './audit/plugin.ts';
 import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
 import { createCardFreezes } from './auth/card-freezes.ts';
 import { createCallerAuth, type CallerAuth } from './auth/index.ts';
@@ -38,7 +36,8 @@ import type { Logger } from './logger.ts';
 import { buildSchema } from './schema/index.ts';
 import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
-import { useOperationLog } from './observability/operation-log.ts';
+import { operationLog } from './observability/operation-log.ts';
+import { useExecutionWatchers } from './observability/operation-outcome.ts';
 import { clientRateLimit } from './security/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
@@ -200,7 +199,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
-    watchers: [useMutationAudit(auditTrail, { codeOf: errorCodeOf, onAttempt: audited.mutation }), useAccessDeniedAudit(auditTrail, { requestIdOf, knownCaller: auth.knownCaller })],
+    watchers: [
+      useAuditTrail(auditTrail, {
+        mutations: { codeOf: errorCodeOf, onAttempt: audited.mutation },
+        denied: { requestIdOf, knownCaller: auth.knownCaller },
+      }),
+    ],
     clientError: metrics.clientError,
     routes: gatewayRoutes({
       readiness: {
@@ -220,7 +224,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
     plugins: [
       metrics.plugin,
-      useOperationLog() as Plugin,
+      // Metrics' durations and the operation log: one description of each operation for both.
+      useExecutionWatchers([metrics.executed, operationLog()]),
       ...queryLimitPlugins(limits, persisted),
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,

@@ -1,5 +1,4 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import type { CallerIdentity } from '../auth/identity.ts';
 import type { AuditTrail } from './trail.ts';
 
@@ -42,33 +41,35 @@ interface DeniedContext {
 
 type NodeRequest = { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
 
-export function useAccessDeniedAudit(trail: AuditTrail, { requestIdOf, knownCaller }: AccessDeniedAuditOptions): Plugin {
-  // The caller of an operation stopped before execution: known once its context was made (a bank token proven by then).
-  const callers = new WeakMap<Request, CallerIdentity>();
-  const onSocketResult = (context: DeniedContext) => (result: unknown) => {
-    const reason = refusalOf(result);
-    if (!reason) return;
-    trail.denied({ reason, transport: 'graphql-ws', caller: callerOf(context.caller), address: addressOf(context.req), requestId: context.requestId ?? null });
-  };
-  const watch = (contextValue: unknown) => {
-    const context = contextValue as DeniedContext;
-    if (context.request && context.caller) callers.set(context.request, context.caller);
-    return isSocket(context.req) ? onSocketResult(context) : undefined;
-  };
+/**
+ * The access-denied half of the audit's plugin (plugin.ts, useAuditTrail): what it does as an
+ * operation starts, and as Yoga answers an HTTP request.
+ */
+export interface AccessDeniedWatch {
+  /** A graphql-ws operation's refusal is seen in its result: the watcher of its result, none over HTTP. */
+  ofSocket(contextValue: unknown): ((result: unknown) => void) | undefined;
+  /** An HTTP answer (Yoga's onResultProcess): a refusal in it is recorded. */
+  answered(payload: { request: Request; result: unknown; serverContext: unknown }): void;
+}
+
+export function accessDeniedWatch(trail: AuditTrail, { requestIdOf, knownCaller }: AccessDeniedAuditOptions): AccessDeniedWatch {
   return {
-    onExecute({ args }) {
-      const socketResult = watch(args.contextValue);
-      return socketResult && { onExecuteDone: ({ result }) => socketResult(result) };
+    ofSocket: (contextValue) => {
+      const context = contextValue as DeniedContext;
+      if (!isSocket(context.req)) return undefined;
+      return (result) => {
+        const reason = refusalOf(result);
+        if (!reason) return;
+        trail.denied({ reason, transport: 'graphql-ws', caller: callerOf(context.caller), address: addressOf(context.req), requestId: context.requestId ?? null });
+      };
     },
-    onSubscribe({ args }) {
-      const socketResult = watch(args.contextValue);
-      return socketResult && { onSubscribeResult: ({ result }) => socketResult(result) };
-    },
-    onResultProcess({ request, result, serverContext }) {
+    answered: ({ request, result, serverContext }) => {
       const reason = refusalOf(result);
       if (!reason) return;
-      const req = (serverContext as { req?: NodeRequest } | undefined)?.req;
-      trail.denied({ reason, transport: 'http', caller: callerOf(callers.get(request) ?? knownCaller(request)), address: addressOf(req), requestId: requestIdOf(request) });
+      // Yoga builds an HTTP request's GraphQL context on its server context: the caller is there once
+      // the context was made (a bank token proven by then), else authentication may have found it.
+      const context = serverContext as DeniedContext | undefined;
+      trail.denied({ reason, transport: 'http', caller: callerOf(context?.caller ?? knownCaller(request)), address: addressOf(context?.req), requestId: requestIdOf(request) });
     },
   };
 }

@@ -1,8 +1,9 @@
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
 import { traceIdOf } from '../observability/tracing.ts';
 import { watchAttempts, type Attempt } from './attempts.ts';
+import { accessDeniedWatch, type AccessDeniedAuditOptions } from './denied-plugin.ts';
 import type { MutationOutcome, MutationRecord } from './record.ts';
 import type { AuditTrail } from './trail.ts';
 
@@ -23,18 +24,44 @@ type AuditedContext = GatewayContext & { request?: Request };
  * (denied-plugin.ts).
  */
 export function useMutationAudit(trail: AuditTrail, options: MutationAuditOptions): Plugin {
+  const watch = mutationWatch(trail, options);
+  return { onExecute: ({ args }) => watch(args) };
+}
+
+/**
+ * The audit trail's one plugin, before authentication's and the limits' (yoga.ts's watchers): each
+ * mutation field that ran (useMutationAudit's records) and each refusal before execution
+ * (denied-plugin.ts). One plugin for both, so an operation costs the audit one hook.
+ */
+export function useAuditTrail(trail: AuditTrail, options: { mutations: MutationAuditOptions; denied: AccessDeniedAuditOptions }): Plugin {
+  const watchMutations = mutationWatch(trail, options.mutations);
+  const refusals = accessDeniedWatch(trail, options.denied);
   return {
     onExecute({ args }) {
-      const definition = getOperationAST(args.document, args.operationName);
-      if (definition?.operation !== 'mutation') return;
-      const context = args.contextValue as unknown as AuditedContext;
-      const operation = definition.name?.value ?? null;
-      watchAttempts(context, (attempt) => {
-        const record = recordOf(context, operation, attempt, options.codeOf);
-        trail.write(record);
-        options.onAttempt?.(record.outcome);
-      });
+      watchMutations(args);
+      const socketResult = refusals.ofSocket(args.contextValue);
+      return socketResult && { onExecuteDone: ({ result }) => socketResult(result) };
     },
+    onSubscribe({ args }) {
+      const socketResult = refusals.ofSocket(args.contextValue);
+      return socketResult && { onSubscribeResult: ({ result }) => socketResult(result) };
+    },
+    onResultProcess: refusals.answered,
+  };
+}
+
+/** As a mutation operation starts: its fields, each recorded as it ends. */
+function mutationWatch(trail: AuditTrail, options: MutationAuditOptions): (args: ExecutionArgs) => void {
+  return (args) => {
+    const definition = getOperationAST(args.document, args.operationName);
+    if (definition?.operation !== 'mutation') return;
+    const context = args.contextValue as unknown as AuditedContext;
+    const operation = definition.name?.value ?? null;
+    watchAttempts(context, (attempt) => {
+      const record = recordOf(context, operation, attempt, options.codeOf);
+      trail.write(record);
+      options.onAttempt?.(record.outcome);
+    });
   };
 }
 

@@ -11,6 +11,7 @@ import { upstreamMetrics } from '../upstream/metrics.ts';
 import type { UpstreamObserver } from '../upstream/observer.ts';
 import { recordCacheMetrics, type RecordCacheReading } from '../upstream/record-cache-metrics.ts';
 import { operationMetrics } from './operation-metrics.ts';
+import type { ExecutionWatcher } from './operation-outcome.ts';
 
 /**
  * The gateway's Prometheus metrics, gathered on one registry per gateway: each subsystem's own,
@@ -31,8 +32,10 @@ export interface GatewayMetrics {
   callers: RefusalObserver;
   /** A caller's own mistake answered with this code (a bad cursor, a forbidden field...). */
   clientError(code: string): void;
-  /** Operations by name, type and outcome, refusals and HTTP answers. */
+  /** Refusals, subscriptions started and HTTP answers. */
   plugin: Plugin;
+  /** Operations executed, by name, type and outcome: a watcher of useExecutionWatchers. */
+  executed: ExecutionWatcher;
 }
 
 export interface MetricsOptions {
@@ -51,6 +54,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
   return {
     registry,
     plugin: operations.plugin,
+    executed: operations.executed,
     clientError: operations.clientError,
     upstream: upstreamMetrics(registry),
     clientLimits: clientLimitMetrics(registry),

@@ -1,6 +1,5 @@
-import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { describeOperation, outcomeOf, whenExecuted } from './operation-outcome.ts';
+import { outcomeOf, type ExecutionWatcher } from './operation-outcome.ts';
 import { traceIdOf } from './tracing.ts';
 
 /**
@@ -10,31 +9,25 @@ import { traceIdOf } from './tracing.ts';
  * parts (@defer, @stream) is logged once, when its last part has gone. With tracing on, the line
  * names the operation's trace (`traceId`).
  */
-export function useOperationLog(): Plugin<GatewayContext> {
-  return {
-    onExecute: ({ args }) => {
-      const started = performance.now();
-      return {
-        onExecuteDone: whenExecuted((result) => {
-          const context = args.contextValue as GatewayContext;
-          if (!context.logger.isLevelEnabled('info')) return;
-          const { name, type } = describeOperation(args.document, args.operationName);
-          const errors = result.errors ?? [];
-          const traceId = traceIdOf((args.contextValue as { request?: Request }).request);
-          context.logger.info(
-            {
-              operation: name,
-              type,
-              caller: context.caller.name,
-              ms: Math.round(performance.now() - started),
-              outcome: outcomeOf(result),
-              ...(errors.length > 0 ? { errors: errors.slice(0, 5).map((e) => ({ message: e.message, code: e.extensions?.code })) } : {}),
-              ...(traceId ? { traceId } : {}),
-            },
-            'operation executed',
-          );
-        }),
-      };
-    },
+export function operationLog(): ExecutionWatcher {
+  return ({ name, type, started, contextValue }) => {
+    const context = contextValue as GatewayContext & { request?: Request };
+    if (!context.logger.isLevelEnabled('info')) return undefined;
+    return (result) => {
+      const errors = result.errors ?? [];
+      const traceId = traceIdOf(context.request);
+      context.logger.info(
+        {
+          operation: name,
+          type,
+          caller: context.caller.name,
+          ms: Math.round(performance.now() - started),
+          outcome: outcomeOf(result),
+          ...(errors.length > 0 ? { errors: errors.slice(0, 5).map((e) => ({ message: e.message, code: e.extensions?.code })) } : {}),
+          ...(traceId ? { traceId } : {}),
+        },
+        'operation executed',
+      );
+    };
   };
 }

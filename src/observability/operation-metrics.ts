@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { LATENCY_BUCKETS } from '../metrics-registry.ts';
-import { describeOperation, outcomeOf, whenExecuted } from './operation-outcome.ts';
+import { describeOperation, outcomeOf, type ExecutionWatcher } from './operation-outcome.ts';
 
 /**
  * What GraphQL answered: operations by name, type and outcome, refusals, HTTP answers,
@@ -33,8 +33,10 @@ const CLIENT_ERROR_CODES = new Set([
 ]);
 
 export interface OperationMetrics {
-  /** Operations by name, type and outcome, refusals and HTTP answers. */
+  /** Refusals, subscriptions started and HTTP answers. */
   plugin: Plugin;
+  /** Operations executed, by name, type and outcome (useExecutionWatchers). */
+  executed: ExecutionWatcher;
   /** A caller's own mistake answered with this code (a bad cursor, a forbidden field...). */
   clientError(code: string): void;
 }
@@ -85,15 +87,6 @@ export function operationMetrics(registry: Registry, openSubscriptions: () => nu
     onValidate: () => ({ result }) => {
       if (result.length > 0) refused.inc();
     },
-    onExecute: ({ args }) => {
-      const started = performance.now();
-      const { name, type } = describeOperation(args.document, args.operationName);
-      return {
-        onExecuteDone: whenExecuted((result) => {
-          operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
-        }),
-      };
-    },
     onSubscribe: ({ args }) => {
       subscriptionsStarted.inc({ operation: names(describeOperation(args.document, args.operationName).name) });
     },
@@ -101,7 +94,10 @@ export function operationMetrics(registry: Registry, openSubscriptions: () => nu
       responses.inc({ status: String(response.status) });
     },
   };
-  return { plugin, clientError: (code) => clientErrors.inc({ code: CLIENT_ERROR_CODES.has(code) ? code : 'other' }) };
+  const executed: ExecutionWatcher = ({ name, type, started }) => (result) => {
+    operations.observe({ operation: names(name), type, outcome: outcomeOf(result) }, (performance.now() - started) / 1000);
+  };
+  return { plugin, executed, clientError: (code) => clientErrors.inc({ code: CLIENT_ERROR_CODES.has(code) ? code : 'other' }) };
 }
 
 /** Caller-chosen names as label values, without letting a caller grow the series without end. */

@@ -110,15 +110,21 @@ interface Offer {
 
 export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin[] {
   const offers = new WeakMap<Request, Offer>();
+  // The plugin checks the hash and answers the protocol; registering is left to onValidate below.
+  const { onParams: protocol, ...apq } = useAPQ({ store: { get: (hash) => store.get(hash), set: () => undefined }, responseConfig: { forceStatusCodeOk: true } }) as Plugin;
   return [
     {
-      onParams({ params, request }) {
+      ...apq,
+      // The plugin's own hook is async: it would cost every request a promise (and a hook of its
+      // own, with the offer's), though only requests that name a hash take part.
+      onParams(payload) {
+        const { params, request } = payload;
         const hash = apqHashOf(params.extensions);
-        if (hash !== undefined && typeof params.query === 'string') offers.set(request, { hash, query: params.query });
+        if (hash === undefined) return;
+        if (typeof params.query === 'string') offers.set(request, { hash, query: params.query });
+        return protocol?.(payload);
       },
     },
-    // The plugin checks the hash and answers the protocol; registering is left to onValidate below.
-    useAPQ({ store: { get: (hash) => store.get(hash), set: () => undefined }, responseConfig: { forceStatusCodeOk: true } }) as Plugin,
     {
       onValidate({ context }) {
         const offer = offers.get((context as { request: Request }).request);

@@ -12,7 +12,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 export function useValidationPolicy(options: { introspection: boolean; hideSuggestions: boolean }): Plugin {
   const presentResult = ({ result, setResult }: { result: ExecutionResult | AsyncIterable<ExecutionResult>; setResult: (r: ExecutionResult) => void }) => {
     // Streams carry per-event errors from resolvers, which say nothing of the schema.
-    if (!options.hideSuggestions || isAsyncIterable(result) || !result.errors) return;
+    if (isAsyncIterable(result) || !result.errors) return;
     setResult({ ...result, errors: result.errors.map(withoutSuggestions) });
   };
   return {
@@ -22,9 +22,14 @@ export function useValidationPolicy(options: { introspection: boolean; hideSugge
         if (!valid && options.hideSuggestions) setResult(result.map((e) => (e instanceof GraphQLError ? withoutSuggestions(e) : e)));
       };
     },
-    // Variables are coerced at execution; their errors suggest enum values too.
-    onExecute: () => ({ onExecuteDone: presentResult }),
-    onSubscribe: () => ({ onSubscribeResult: presentResult }),
+    // Variables are coerced at execution; their errors suggest enum values too. Without suggestions
+    // to hide, no hook per operation: Yoga pays for each one whether or not it has work.
+    ...(options.hideSuggestions
+      ? {
+          onExecute: () => ({ onExecuteDone: presentResult }),
+          onSubscribe: () => ({ onSubscribeResult: presentResult }),
+        }
+      : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Tracer } from '@opentelemetry/api';
 import { useCORS } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
-import { createYoga, useExecutionCancellation, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from '../auth/csrf.ts';
 import type { CallerAuth } from '../auth/index.ts';
 import { fairShareKey } from '../auth/identity.ts';
@@ -93,10 +93,23 @@ function remoteAddressOf(req: unknown): string | undefined {
   return (req as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress;
 }
 
-const requestIds = new WeakMap<Request, string>();
+/**
+ * What the gateway keeps of one request, in one place rather than a map each: its id, made as it
+ * arrives (useRequestId) or when first asked (a socket's operation), and what bounds its upstream
+ * calls once its operation starts (useOperationBounds), which its context reads with no lookup.
+ */
+interface RequestState {
+  readonly id: string;
+  operation?: OperationBounds | undefined;
+}
 
-/** What bounds each request's upstream calls, once its operation starts (useOperationBounds). */
-const operations = new WeakMap<Request, OperationBounds>();
+const requests = new WeakMap<Request, RequestState>();
+
+function stateOf(request: Request): RequestState {
+  let state = requests.get(request);
+  if (state === undefined) requests.set(request, (state = { id: randomUUID() }));
+  return state;
+}
 
 const requestOf = (args: { contextValue: unknown }) => (args.contextValue as { request?: Request }).request;
 
@@ -110,19 +123,29 @@ const requestOf = (args: { contextValue: unknown }) => (args.contextValue as { r
  * and subscriptions do not: a subscription's context lives for hours, so a deadline counted from its
  * start would fail every event after the first minutes; its signal is its life (onSubscribe), and
  * each event's reads are bounded by the per-call timeout and the retry budget.
+ *
+ * The executor is handed the client's signal too, as Yoga's useExecutionCancellation hands it (that
+ * plugin's whole work, done here rather than in one more hook per operation): an abandoned screen
+ * ends as one aborted execution, not an error per field left. Not the operation's signal: a field
+ * past the deadline still answers with its own coded error.
  */
 function useOperationBounds(upstream: UpstreamRuntime): Plugin {
   return {
     onExecute({ args }) {
       const request = requestOf(args);
       if (!request) return;
-      const operation = upstream.startOperation('execution', request.signal, requestIds.get(request));
-      operations.set(request, operation);
+      (args as { signal?: AbortSignal }).signal = request.signal;
+      const state = stateOf(request);
+      const operation = upstream.startOperation('execution', request.signal, state.id);
+      state.operation = operation;
       return { onExecuteDone: whenExecuted(() => operation.end()) };
     },
     onSubscribe({ args }) {
       const request = requestOf(args);
-      if (request) operations.set(request, upstream.startOperation('subscription', request.signal, requestIds.get(request)));
+      if (!request) return;
+      (args as { signal?: AbortSignal }).signal = request.signal;
+      const state = stateOf(request);
+      state.operation = upstream.startOperation('subscription', request.signal, state.id);
     },
   };
 }
@@ -130,22 +153,42 @@ function useOperationBounds(upstream: UpstreamRuntime): Plugin {
 /** The requests a route answered (YogaOptions.routes). */
 const routed = new WeakSet<Request>();
 
-/** A route whose answers the plugins after it leave alone (graphqlOnly). */
-function answeredAlone(route: Plugin): Plugin {
-  const { onRequest } = route;
-  if (!onRequest) return route;
+/**
+ * The routes (YogaOptions.routes) as one onRequest hook: each route's own, in order, until one
+ * answers; what it answers the plugins after it leave alone (graphqlOnly). One hook rather than one
+ * per route, because every request, GraphQL's included, asks each route in turn, and Yoga makes a
+ * payload and a chain of promise helpers for each hook it calls (about 1.3 KB a hook per request,
+ * counted with bench/allocations.ts): six routes were 8 KB of every operation.
+ */
+function useRoutes(routes: Plugin[]): Plugin {
+  const answers = routes.map((route) => {
+    const { onRequest, ...others } = route;
+    if (!onRequest || Object.keys(others).length > 0) throw new Error('a route is an onRequest hook and nothing else');
+    return onRequest;
+  });
   return {
-    ...route,
-    onRequest: (payload) =>
-      onRequest({
+    onRequest: (payload) => {
+      let answered = false;
+      const asRoute = {
         ...payload,
-        endResponse: (response) => {
+        endResponse: (response: Response) => {
+          answered = true;
           routed.add(payload.request);
           payload.endResponse(withReasonPhrase(response));
         },
-      }),
+      };
+      const askFrom = (first: number): void | Promise<void> => {
+        for (let index = first; index < answers.length && !answered; index++) {
+          const asking: unknown = answers[index]!(asRoute);
+          if (isPromiseLike(asking)) return Promise.resolve(asking).then(() => askFrom(index + 1));
+        }
+      };
+      return askFrom(0);
+    },
   };
 }
+
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 
 /**
  * A route's answer with node:http's reason phrase (`403 Forbidden`) where the route made its Response
@@ -169,18 +212,16 @@ function graphqlOnly(plugin: Plugin): Plugin {
 
 /** The gateway's own id of a request: made once, as it arrives (useRequestId) or when first asked (a socket's operation). */
 export function requestIdOf(request: Request): string {
-  let id = requestIds.get(request);
-  if (id === undefined) requestIds.set(request, (id = randomUUID()));
-  return id;
+  return stateOf(request).id;
 }
 
 /** Every answer says which request it was, by the gateway's own id, so a caller can quote it to an operator. */
 const useRequestId = (): Plugin => ({
   onRequest: ({ request }) => {
-    requestIdOf(request);
+    stateOf(request);
   },
   onResponse: ({ request, response }) => {
-    const id = requestIds.get(request);
+    const id = requests.get(request)?.id;
     if (id) response.headers.set('x-request-id', id);
   },
 });
@@ -217,16 +258,13 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     // of GraphQL sees their requests. Compression last: every other plugin has set its headers by
     // then (the ETag names the JSON).
     plugins: [
-      ...(options.tracer ? [useTracing(options.tracer, (request) => requestIds.get(request))] : []),
-      ...(options.routes ?? []).map(answeredAlone),
+      ...(options.tracer ? [useTracing(options.tracer, (request) => requests.get(request)?.id)] : []),
+      useRoutes(options.routes ?? []),
       ...[
         ...(auth.cors === false ? [] : [useCORS(auth.cors) as Plugin]),
         useRequestId(),
         useCodedEmptyRefusals(),
         useOperationBounds(options.upstream),
-        // The executor stops resolving when the client has left (Yoga's plugin hands it the request's
-        // signal): an abandoned screen ends as one aborted execution, not an error per field left.
-        useExecutionCancellation(),
         ...incrementalDelivery(),
         ...(options.watchers ?? []),
         ...auth.plugins,
@@ -238,7 +276,10 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     context: async ({ request, req }) => {
       const address = remoteAddressOf(req);
       const caller = await auth.identify(request, address);
-      const requestId = requestIdOf(request);
+      const state = stateOf(request);
+      const requestId = state.id;
+      // Set when the operation starts executing or subscribing (useOperationBounds).
+      const operation = () => state.operation;
       const clientRequestId = clientRequestIdOf(request);
       const client = fairShareKey(caller, address);
       return {
@@ -255,8 +296,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
             correlationId: requestId,
             client,
             view: caller.access.cardholderId === null ? undefined : `cardholder:${caller.access.cardholderId}`,
-            // Set when the operation starts executing or subscribing (useOperationBounds).
-            operation: () => operations.get(request),
+            operation,
           }),
           requestId,
         ),
@@ -266,8 +306,8 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
         webhookCodes: options.webhookCodes ?? {},
         gatewayWebhooks: options.gatewayWebhooks ?? NO_GATEWAY_WEBHOOKS,
         tracer: options.tracer,
-        operationSignal: () => operations.get(request)?.signal,
-        operation: () => operations.get(request),
+        operationSignal: () => state.operation?.signal,
+        operation,
       };
     },
   });

@@ -14,7 +14,7 @@ import { payoutsApi } from './payouts.ts';
 import { walletsApi } from './wallets.ts';
 import { tokenlessCall, webhooksApi, type WebhookCatalogueEntry } from './webhooks.ts';
 import { callerToken, login, TokenManager } from './bank-tokens.ts';
-import { bindCall, type CallScope } from './bound-call.ts';
+import { bindCall, type BoundCall, type CallScope } from './bound-call.ts';
 import { BankConnection, type TokenSource } from './bank-connection.ts';
 import { NoCredentialsError } from './errors.ts';
 import { HostLimit } from './host-limit.ts';
@@ -48,31 +48,70 @@ interface BankConnections {
   directDebit: BankConnection;
 }
 
-/** Every typed upstream call, bound to one request's token source and scope. Each domain adds its API here. */
-function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}) {
-  const connection = connections.main;
-  const call = bindCall(connection, auth, scope);
-  return {
-    /** Direct debit: its own base address, the same token. */
-    directDebit: directDebitApi(bindCall(connections.directDebit, auth, scope)),
-    accounts: accountsApi(call),
-    cards: cardsApi(call),
-    cardholders: cardholdersApi(call),
-    wallets: walletsApi(call),
-    kyc: kycApi(call),
-    onboarding: onboardingApi(call),
-    beneficiaries: beneficiariesApi(call),
-    fx: fxApi(call),
-    payouts: payoutsApi(call),
-    /** Webhook management: x-api-key only, so no token is fetched for it. */
-    webhooks: webhooksApi(tokenlessCall(connection, scope), program.webhookCatalogues),
-    /** program_code of webhook management: the product id. */
-    programCode: program.programCode,
-    /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
-    login: (credentials: BankLoginCredentials) => login(connection, credentials),
-  };
+/** What one request's calls are bound to: its token source and scope, on the runtime's connections. */
+interface RequestBinding {
+  connections: BankConnections;
+  auth: TokenSource;
+  program: ProgramState;
+  scope: CallScope;
+  /** The main connection's bound call, made for the first domain that needs it. */
+  call?: BoundCall;
 }
-export type Upstream = ReturnType<typeof createUpstream>;
+
+const mainCall = (request: RequestBinding) => (request.call ??= bindCall(request.connections.main, request.auth, request.scope));
+
+/** Every typed upstream call of one request, domain by domain, from its binding. Each domain adds its API here. */
+const DOMAINS = {
+  /** Direct debit: its own base address, the same token. */
+  directDebit: (request: RequestBinding) => directDebitApi(bindCall(request.connections.directDebit, request.auth, request.scope)),
+  accounts: (request: RequestBinding) => accountsApi(mainCall(request)),
+  cards: (request: RequestBinding) => cardsApi(mainCall(request)),
+  cardholders: (request: RequestBinding) => cardholdersApi(mainCall(request)),
+  wallets: (request: RequestBinding) => walletsApi(mainCall(request)),
+  kyc: (request: RequestBinding) => kycApi(mainCall(request)),
+  onboarding: (request: RequestBinding) => onboardingApi(mainCall(request)),
+  beneficiaries: (request: RequestBinding) => beneficiariesApi(mainCall(request)),
+  fx: (request: RequestBinding) => fxApi(mainCall(request)),
+  payouts: (request: RequestBinding) => payoutsApi(mainCall(request)),
+  /** Webhook management: x-api-key only, so no token is fetched for it. */
+  webhooks: (request: RequestBinding) => webhooksApi(tokenlessCall(request.connections.main, request.scope), request.program.webhookCatalogues),
+  /** program_code of webhook management: the product id. */
+  programCode: (request: RequestBinding) => request.program.programCode,
+  /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
+  login: (request: RequestBinding) => (credentials: BankLoginCredentials) => login(request.connections.main, credentials),
+};
+
+/** The upstream of one request: each domain's typed calls. */
+export type Upstream = { [Domain in keyof typeof DOMAINS]: ReturnType<(typeof DOMAINS)[Domain]> };
+
+const BINDING = Symbol('request binding');
+
+/**
+ * Each domain's calls made when a resolver first reaches for them, then kept: a screen touches two
+ * or three of the eleven, and making every one for every request was about 5 KB of closures. The
+ * getters are made once here and read the request from `this`, so a request costs one object.
+ * The domains are its own enumerable properties, so a copy (`{ ...upstream, cards }`, as the
+ * cardholder scope and passthrough's guards make) has them all, each made as it is copied.
+ */
+const LAZY_DOMAINS: PropertyDescriptorMap = Object.fromEntries(
+  Object.entries(DOMAINS).map(([name, make]) => [
+    name,
+    {
+      enumerable: true,
+      configurable: true,
+      get(this: { [BINDING]: RequestBinding }) {
+        const value = make(this[BINDING]);
+        Object.defineProperty(this, name, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    },
+  ]),
+);
+
+function createUpstream(connections: BankConnections, auth: TokenSource, program: ProgramState, scope: CallScope = {}): Upstream {
+  const binding: RequestBinding = { connections, auth, program, scope };
+  return Object.defineProperties({ [BINDING]: binding }, LAZY_DOMAINS) as unknown as Upstream;
+}
 
 /** Who the upstream calls of one request act for, and by when they must be done. */
 interface RequestScope extends CallScope {
@@ -153,7 +192,7 @@ export function createUpstreamRuntime(
   tracer?: Tracer,
   uncertainWrites?: UncertainWrites,
 ): UpstreamRuntime {
-  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger, uncertainWrites });
+  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger, uncertainWrites, contractCheck: config.contractCheck });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
   // One limit per bank host, whichever base addresses on it the connections call.
   const hostLimits = new Map<string, HostLimit>();

@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { UpstreamConfig } from '../config.ts';
+import { silentLogger } from '../logger.ts';
+import { NoCredentialsError } from './errors.ts';
+import { createUpstreamRuntime } from './index.ts';
+
+// Nothing listens here: no test below reaches the bank.
+const config: UpstreamConfig = {
+  baseUrl: 'http://127.0.0.1:9',
+  directDebitBaseUrl: 'http://127.0.0.1:9',
+  serviceSegment: 'svc',
+  apiKey: 'key',
+  productId: 'program-1',
+  userId: 'user-1',
+  clientId: 'client-1',
+  credentials: undefined,
+  timeoutMs: 1_000,
+};
+const runtime = createUpstreamRuntime(config, silentLogger);
+afterAll(() => runtime.close(true));
+
+const DOMAINS = ['directDebit', 'accounts', 'cards', 'cardholders', 'wallets', 'kyc', 'onboarding', 'beneficiaries', 'fx', 'payouts', 'webhooks', 'programCode', 'login'];
+
+describe("a request's upstream", () => {
+  it('makes a domain’s calls when it is first reached for, once, and no other domain’s', () => {
+    const upstream = runtime.forRequest({ gatewayLogin: false });
+    const made = () => DOMAINS.filter((name) => Object.getOwnPropertyDescriptor(upstream, name)?.get === undefined);
+    expect(made()).toEqual([]);
+    const cards = upstream.cards;
+    expect(upstream.cards).toBe(cards);
+    expect(made()).toEqual(['cards']);
+  });
+
+  it('has every domain in a copy, as the cardholder scope and passthrough’s guards make one', () => {
+    const upstream = runtime.forRequest({ gatewayLogin: false });
+    const copy = { ...upstream, kyc: upstream.kyc };
+    expect(Object.keys(copy).sort()).toEqual([...DOMAINS].sort());
+    expect(copy.programCode).toBe('program-1');
+    expect(copy.accounts.balances).toBeTypeOf('function');
+    expect(copy.accounts).toBe(upstream.accounts);
+  });
+
+  it('calls with the token source and scope the request was made with', async () => {
+    // No caller token and no gateway login: the call is refused before anything is sent.
+    await expect(runtime.forRequest({ gatewayLogin: false }).accounts.balances()).rejects.toBeInstanceOf(NoCredentialsError);
+  });
+});
