@@ -126,6 +126,21 @@ describe('FairQueue', () => {
     expect([queue.inFlight, queue.queued]).toEqual([1, 0]);
   });
 
+  it("hands a stopped call's slot out once the events of this turn are in: a client that left meanwhile gets none", async () => {
+    // A burst leaving: the first client's cut read frees its slot while the next client's leaving
+    // is still to be taken in, in the same turn of the event loop (test/aborted-burst.test.ts).
+    const { queue, ask, settle, granted } = setup(1);
+    void ask('first', 'screen');
+    const next = new AbortController();
+    const waiting = ask('next', 'screen', 'next/screen', next.signal);
+    queue.release('first', true);
+    next.abort(new Error('client left'));
+    await expect(waiting).rejects.toThrow('client left');
+    await settle();
+    expect(granted).toEqual(['first/screen']);
+    expect([queue.inFlight, queue.queued]).toEqual([0, 0]);
+  });
+
   it('refuses at once when the signal has already aborted', async () => {
     const { queue, ask } = setup(1);
     await expect(ask('c', 'x', 'x', AbortSignal.abort(new Error('late')))).rejects.toThrow('late');

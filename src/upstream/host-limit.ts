@@ -5,9 +5,9 @@ import type { HostLimitReading, UpstreamObserver } from './observer.ts';
 
 export type { LimitSignal, SlotOwner };
 
-/** A slot to send one attempt in; `release` says what the bank's answer told of its load. */
+/** A slot to send one attempt in; `release` says what the bank's answer told of its load, and whether the call's operation stopped it. */
 export interface Slot {
-  release(signal: LimitSignal, endpoint: string): void;
+  release(signal: LimitSignal, endpoint: string, stopped?: boolean): void;
 }
 
 /**
@@ -47,12 +47,12 @@ export class HostLimit {
     this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
     let released = false;
     return {
-      release: (answer, endpoint) => {
+      release: (answer, endpoint, stopped = false) => {
         if (released) return;
         released = true;
         this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), demand, inFlight });
         // After the record: a raised limit lets more than the one freed slot go.
-        this.#queue.release(owner.client);
+        this.#queue.release(owner.client, stopped);
       },
     };
   }

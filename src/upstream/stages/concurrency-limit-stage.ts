@@ -34,7 +34,7 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
     // deadline stays unsent. The signal too: the client may have left while the grant was on its way.
     const deadline = call.options.deadline;
     if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
-      slot.release('none', call.details.endpoint);
+      slot.release('none', call.details.endpoint, true);
       throw leftInQueue();
     }
     let signal: LimitSignal = 'none';
@@ -46,7 +46,8 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
       if (error instanceof UpstreamNetworkError && error.timedOut) signal = 'overload';
       throw error;
     } finally {
-      slot.release(signal, call.details.endpoint);
+      // A read its operation cut (its client left): the slot is free, but others may be leaving too.
+      slot.release(signal, call.details.endpoint, call.signal?.aborted === true);
     }
   };
 }

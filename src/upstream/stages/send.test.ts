@@ -106,6 +106,20 @@ describe('send', () => {
     expect((await exchange(call)).statusCode).toBe(200);
   });
 
+  it('sends no write whose client left before it went: nothing reaches the bank, nothing is noted', async () => {
+    const client = new AbortController();
+    const operation = startOperation({ deadline: Date.now() + 60_000, client: client.signal });
+    const write = prepareCall(payoutEndpoints.create, { body: {}, idempotencyKey: 'key-gone', operation }, TARGET, 1);
+    write.signal = operation.signal;
+    write.deadlineSignal = operation.deadlineSignal;
+    client.abort();
+    const before = seen.length;
+    expect(await exchange(write).catch((e: unknown) => e)).toBeInstanceOf(OperationAbandonedError);
+    expect(seen.length).toBe(before);
+    expect(operation.writes).toEqual([]);
+    operation.end();
+  });
+
   it("notes each write it sends on the write's operation, with the bank's status once it answers, and no read", async () => {
     const operation = startOperation({ deadline: Date.now() + 60_000, client: undefined });
     const write = prepareCall(payoutEndpoints.create, { query: { kind: 'slow' }, body: {}, idempotencyKey: 'key-2', operation }, TARGET, 1);

@@ -34,6 +34,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  */
 export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
   return async (call: UpstreamCall): Promise<Answer> => {
+    // The last look before the wire, for a write too: its operation ended (its client left, its
+    // deadline passed) after its slot was granted, so nobody waits for what it would do.
+    if (call.signal?.aborted) throw stoppedCalls.errorFor(call.signal, call, false);
     const headers = headersFor(call, identity);
     const signal = wireSignal(call);
     const started = performance.now();

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../bench/operations.ts';
+import { useKit } from './kit.ts';
+
+/**
+ * Issue 39: a burst of clients that all leave before their calls are sent, as an attacker (or 200
+ * people closing a slow page) would, costs the bank nothing more: it receives the calls already on
+ * the wire when they left and none after, however far each operation had got (queued for a slot,
+ * between rounds). The clients run in a process of their own (burst-clients.ts) and leave as real
+ * ones do, one connection after another while the gateway works, not all between two of its turns:
+ * the reads cut for the first to go free slots while the others' leaving still waits unread on
+ * their sockets, and those slots must not carry the calls of clients already gone (fair-queue.ts).
+ * Read from the sandbox's request log: every call arrived before the last client left.
+ */
+const kit = useKit({
+  listen: true,
+  // Each screen makes its own calls (none joins another's on its way): the limit's worth on the
+  // wire, the rest queued behind them.
+  cache: false,
+});
+
+const CLIENTS = 200;
+const LATENCY_MS = 3_000;
+const LEAVE_AFTER_MS = 1_000;
+const DASHBOARD = OPERATIONS.find((operation) => operation.operationName === 'Dashboard')!;
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+const bankInFlight = async () => ((await kit.control('GET', 'capacity')) as { inFlight: number }).inFlight;
+const hostLimit = () => Object.values(kit.gateway.upstream.concurrencyLimits())[0]!;
+/** Nothing on its way to the bank: none in the gateway's slots or queue, none at the bank. */
+const quiet = async () => hostLimit().inFlight === 0 && hostLimit().queued === 0 && (await bankInFlight()) === 0;
+
+interface Left {
+  /** Epoch ms once the last client had aborted its request. */
+  leftAt: number;
+  answered: number;
+}
+
+/** The burst's clients, in a process of their own; `leave()` aborts them all. */
+function burst(body: unknown) {
+  const script = new URL('./burst-clients.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [script, `${kit.baseUrl}/graphql`, String(CLIENTS), JSON.stringify(body)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const report = createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  return {
+    async leave(): Promise<Left> {
+      child.stdin!.end('leave\n');
+      const { value } = await report;
+      await once(child, 'exit');
+      return JSON.parse(value as string) as Left;
+    },
+  };
+}
+
+describe('a burst of clients that leave before their calls are sent', () => {
+  it('costs the bank no call sent after the last of them left', async () => {
+    await kit.control('PUT', 'latency', { ms: LATENCY_MS });
+    let left: Left;
+    try {
+      const clients = burst({ query: DASHBOARD.query });
+      await until(async () => (await bankInFlight()) > 0 && hostLimit().queued > 0, 'the burst under way, calls on the wire and queued');
+      await sleep(LEAVE_AFTER_MS);
+      left = await clients.leave();
+      // Whatever the gateway still sends reaches the bank within a round trip; then all is quiet.
+      await until(quiet, 'the gateway and the bank quiet');
+      await sleep(LATENCY_MS);
+      await until(quiet, 'the gateway and the bank still quiet');
+    } finally {
+      await kit.control('PUT', 'latency', { ms: 0 });
+    }
+    expect(left.answered).toBe(0);
+    // The request log's times are the sandbox's clock: the machine's, moved by what the tests set.
+    const lastLeft = left.leftAt + (kit.sandbox.clock.now().getTime() - Date.now());
+    const calls = kit.sandbox.requests();
+    expect(calls.length).toBeGreaterThan(0);
+    const sentAfter = calls.filter((call) => Date.parse(call.time) > lastLeft);
+    expect(sentAfter.map((call) => `${call.method} ${call.path}, ${Date.parse(call.time) - lastLeft} ms after`)).toEqual([]);
+  });
+});
