@@ -60,6 +60,7 @@ function sampleEvent(): AcceptedEvent {
     kind: 'other',
     details: null,
     receivedAt: new Date().toISOString(),
+    occurrence: id,
     data: {
       payout_id: id,
       status: 'COMPLETED',

@@ -17,7 +17,7 @@ const kit = useKit({
 });
 
 const CHECK = '/svc/api/v1/account/balance';
-const FEED = 'subscription { bankEvents { id } }';
+const FEED = 'subscription { bankEvents { upstreamId } }';
 
 async function login(): Promise<string> {
   const result = await kit.execute(AccessTokenCreateDocument, {
@@ -39,7 +39,7 @@ describe('passthrough subscriptions after the token expires', () => {
 
     expect((await deliverEvent(kit.baseUrl, bankEvent('acct_exp_1_account.active'))).status).toBe(202);
     for (const subscriber of [overWs, overSse]) {
-      expect(await subscriber.next(1)).toEqual([{ data: { bankEvents: { id: 'acct_exp_1_account.active' } } }]);
+      expect(await subscriber.next(1)).toEqual([{ data: { bankEvents: { upstreamId: 'acct_exp_1_account.active' } } }]);
     }
 
     // The bank's token lifetime passes; the remembered verdict runs out too.

@@ -25,7 +25,7 @@ async function deliverNew(target: Kit, name = 'account.suspended'): Promise<stri
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
-const ids = (results: any[]) => results.map((r) => r.data.bankEvents.id);
+const ids = (results: any[]) => results.map((r) => r.data.bankEvents.upstreamId);
 
 describe('catch-up after a reconnect', () => {
   it('sends the missed events in order, then live ones, none twice, over graphql-ws and SSE', async () => {
@@ -53,7 +53,7 @@ describe('catch-up after a reconnect', () => {
   });
 
   it('resumes a typed stream with only its own kind of event', async () => {
-    const status = 'subscription ($after: String) { accountStatusChanged(after: $after) { status event { id cursor } } }';
+    const status = 'subscription ($after: String) { accountStatusChanged(after: $after) { status event { upstreamId cursor } } }';
     const first = await subscribeWs(kit, ALL);
     await deliverNew(kit);
     const [received] = await first.next(1);
@@ -63,7 +63,7 @@ describe('catch-up after a reconnect', () => {
 
     const resumed = await subscribeWs(kit, status, { after: received.data.bankEvents.cursor });
     const [update] = await resumed.next(1);
-    expect(update.data.accountStatusChanged).toMatchObject({ status: 'ACTIVE', event: { id: active } });
+    expect(update.data.accountStatusChanged).toMatchObject({ status: 'ACTIVE', event: { upstreamId: active } });
     await settle();
     expect(resumed.received).toHaveLength(1);
     await resumed.close();

@@ -36,7 +36,7 @@ describe('event identity: occurrences, not ids', () => {
   it('delivers a card blocked, unblocked and blocked again one second apart as three updates', async () => {
     await deliverToGateway(kit, ['issuing.card.active', 'issuing.card.blocked']);
     const cardId = encodeGlobalID('Card', 'crd_demo_ava_v');
-    const updates = await subscribeWs(kit, 'subscription ($cardId: ID) { cardStatusChanged(cardId: $cardId) { status event { id occurredAt cursor } } }', { cardId });
+    const updates = await subscribeWs(kit, 'subscription ($cardId: ID) { cardStatusChanged(cardId: $cardId) { status event { id upstreamId occurredAt cursor } } }', { cardId });
 
     for (const status of ['INACTIVE', 'ACTIVE', 'INACTIVE'] as const) {
       const result = await kit.execute(CardUpdateDocument, { input: { cardId, status, updatedBy: 'Jane Doe' } });
@@ -45,29 +45,38 @@ describe('event identity: occurrences, not ids', () => {
     }
 
     const received = (await updates.next(3)).map((r) => r.data.cardStatusChanged);
-    expect(received.map((u) => [u.status, u.event.id])).toEqual([
+    expect(received.map((u) => [u.status, u.event.upstreamId])).toEqual([
       ['INACTIVE', 'crd_demo_ava_v_issuing.card.blocked'],
       ['ACTIVE', 'crd_demo_ava_v_issuing.card.active'],
       ['INACTIVE', 'crd_demo_ava_v_issuing.card.blocked'],
     ]);
-    // The two blocks share an id and differ in created_at; every event has a cursor of its own.
+    // The two blocks share the bank's id and differ in created_at: each occurrence has an id of its own
+    // (normalized caches keep them apart), and a cursor of its own.
+    expect(new Set(received.map((u) => u.event.id)).size).toBe(3);
     expect(received[0].event.occurredAt).not.toBe(received[2].event.occurredAt);
     expect(new Set(received.map((u) => u.event.cursor)).size).toBe(3);
     await settle();
     expect(updates.received).toHaveLength(3);
     await updates.close();
+
+    // Caught up later, the same occurrences have the same ids.
+    const again = await subscribeWs(kit, 'subscription ($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { event { id } } }', { cardId, after: received[0].event.cursor });
+    expect((await again.next(2)).map((r) => r.data.cardStatusChanged.event.id)).toEqual([received[1].event.id, received[2].event.id]);
+    await again.close();
   });
 
   it('delivers an account suspended, activated and suspended again as three updates', async () => {
     await deliverToGateway(kit, ['account.suspended', 'account.active']);
-    const updates = await subscribeWs(kit, 'subscription { accountStatusChanged { status event { id } } }');
+    const updates = await subscribeWs(kit, 'subscription { accountStatusChanged { status event { id upstreamId } } }');
     for (const name of ['account.suspended', 'account.active', 'account.suspended']) {
       await kit.control('POST', 'events', { name });
       await advanceOneSecond();
     }
     const received = (await updates.next(3)).map((r) => r.data.accountStatusChanged);
     expect(received.map((u) => u.status)).toEqual(['SUSPENDED', 'ACTIVE', 'SUSPENDED']);
-    expect(received[0].event.id).toBe(received[2].event.id);
+    // One transition twice: the same bank id, two occurrences with ids of their own.
+    expect(received[0].event.upstreamId).toBe(received[2].event.upstreamId);
+    expect(received[0].event.id).not.toBe(received[2].event.id);
     await updates.close();
   });
 

@@ -54,12 +54,12 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
    * answers counted by status, and the ids each subscriber got once `expected` came and a moment passed.
    */
   async function flood(bodies: object[], expected: number): Promise<{ answers: Record<string, number>; received: string[][] }> {
-    const subscribers = await Promise.all([first, second].map((kit) => subscribeWs(kit, 'subscription { bankEvents { id } }')));
+    const subscribers = await Promise.all([first, second].map((kit) => subscribeWs(kit, 'subscription { bankEvents { upstreamId } }')));
     const answers = tally(await Promise.all(bodies.map((body, n) => deliver((n % 2 === 0 ? first : second).baseUrl!, body))));
     for (const subscriber of subscribers) await subscriber.next(expected, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const subscriber of subscribers) await subscriber.close();
-    return { answers, received: subscribers.map((subscriber) => subscriber.received.map((r) => r.data.bankEvents.id as string)) };
+    return { answers, received: subscribers.map((subscriber) => subscriber.received.map((r) => r.data.bankEvents.upstreamId as string)) };
   }
 
   beforeAll(async () => {
@@ -79,14 +79,14 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
   });
 
   it('delivers a webhook posted to one instance to a subscriber on the other, once; the same event on the other is a duplicate', async () => {
-    const onSecond = await subscribeWs(second, 'subscription { accountStatusChanged { status event { id } } }');
-    const onFirst = await subscribeWs(first, 'subscription { accountStatusChanged { status event { id } } }');
+    const onSecond = await subscribeWs(second, 'subscription { accountStatusChanged { status event { upstreamId } } }');
+    const onFirst = await subscribeWs(first, 'subscription { accountStatusChanged { status event { upstreamId } } }');
     const id = `acct_${randomUUID()}_account.suspended`;
     const event = { id, name: 'account.suspended', account_id: 'sandbox-user', data: { status: 'SUSPENDED' }, created_at: '2026-11-21T10:00:00+0000', version: '2025-02-14' };
 
     expect(await deliver(first.baseUrl!, event)).toBe('accepted');
     const [received] = await onSecond.next(1);
-    expect(received).toEqual({ data: { accountStatusChanged: { status: 'SUSPENDED', event: { id } } } });
+    expect(received).toEqual({ data: { accountStatusChanged: { status: 'SUSPENDED', event: { upstreamId: id } } } });
     await onFirst.next(1);
 
     expect(await deliver(second.baseUrl!, event)).toBe('duplicate');
@@ -122,7 +122,7 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
     const prefix = freshPrefix('catch-up');
     const a = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix });
     const b = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix });
-    const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+    const feed = 'subscription ($after: String) { bankEvents(after: $after) { upstreamId cursor } }';
     try {
       const onA = await subscribeWs(a, feed);
       const ids = [1, 2, 3].map((n) => `acct_${randomUUID()}_${n}_account.active`);
@@ -141,7 +141,7 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
         expect(await deliver(b.baseUrl!, eventOf(live))).toBe('accepted');
         await resumed.next(3);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(resumed.received.map((r) => r.data.bankEvents.id)).toEqual([ids[1], ids[2], live]);
+        expect(resumed.received.map((r) => r.data.bankEvents.upstreamId)).toEqual([ids[1], ids[2], live]);
         await resumed.close();
       } finally {
         await c.close();
@@ -155,7 +155,7 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
   it('refuses a cursor whose successors were trimmed from the shared log, naming the oldest one kept', async () => {
     const prefix = freshPrefix('trim');
     const a = await startKit({ listen: true, redis: { url: REDIS_URL }, redisKeyPrefix: prefix, eventLog: { maxEvents: 2 } });
-    const feed = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+    const feed = 'subscription ($after: String) { bankEvents(after: $after) { upstreamId cursor } }';
     try {
       const onA = await subscribeWs(a, feed);
       for (let n = 0; n < 4; n++) expect(await deliver(a.baseUrl!, eventOf(`acct_${randomUUID()}_${n}_account.active`))).toBe('accepted');

@@ -33,7 +33,7 @@ describe('bank events as subscriptions', () => {
 
   it('delivers a card activation over graphql-ws and a deposit over SSE, once each, with linked fields resolved', async () => {
     await subscribeGatewayToEvents();
-    const cards = await subscribeWs(kit, 'subscription { cardStatusChanged { status event { id name } card { upstreamId status maskedNumber cardholder { email } } } }');
+    const cards = await subscribeWs(kit, 'subscription { cardStatusChanged { status event { upstreamId name } card { upstreamId status maskedNumber cardholder { email } } } }');
     const deposits = await subscribeSse(kit, 'subscription { depositUpdated { status depositId amount { amount currency } event { id } account { upstreamId } } }');
 
     const created = await kit.execute(CardCreateDocument, {
@@ -56,7 +56,7 @@ describe('bank events as subscriptions', () => {
       data: {
         cardStatusChanged: {
           status: 'ACTIVE',
-          event: { id: `${card.upstreamId}_issuing.card.active`, name: 'issuing.card.active' },
+          event: { upstreamId: `${card.upstreamId}_issuing.card.active`, name: 'issuing.card.active' },
           card: { upstreamId: card.upstreamId, status: 'ACTIVE', maskedNumber: card.maskedNumber, cardholder: { email: expect.stringContaining('@') } },
         },
       },

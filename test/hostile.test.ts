@@ -248,7 +248,7 @@ describe('with trusted documents', () => {
     const feed = await subscribeWs(kit, idOf(BankEventsFeedDocument));
     await deliverEvent(kit.baseUrl, bankEvent('evt_trusted_ws'));
     const [event] = await feed.next(1);
-    expect(event).toMatchObject({ data: { bankEvents: { id: 'evt_trusted_ws', name: 'account.active' } } });
+    expect(event).toMatchObject({ data: { bankEvents: { upstreamId: 'evt_trusted_ws', name: 'account.active' } } });
     await feed.close();
 
     const refused = await wsErrors(kit, 'subscription { bankEvents { id } }');

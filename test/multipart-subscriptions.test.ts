@@ -28,7 +28,7 @@ const HEARTBEAT_PART = part('{}');
 const CLOSING = `${DELIMITER}--\r\n`;
 
 const CARD = 'crd_demo_ava_v';
-const CARD_STATUS = `subscription CardStatus($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { status event { id cursor } } }`;
+const CARD_STATUS = `subscription CardStatus($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { status event { upstreamId cursor } } }`;
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -121,8 +121,8 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
 
     expect(errors).toEqual([]);
     expect(received.map((result) => result.error)).toEqual([undefined, undefined]);
-    const changes = received.map((result) => (result.data as { cardStatusChanged: { status: string; event: { id: string } } }).cardStatusChanged);
-    expect(changes.map((change) => [change.status, change.event.id])).toEqual([
+    const changes = received.map((result) => (result.data as { cardStatusChanged: { status: string; event: { upstreamId: string } } }).cardStatusChanged);
+    expect(changes.map((change) => [change.status, change.event.upstreamId])).toEqual([
       ['INACTIVE', `${CARD}_issuing.card.blocked`],
       ['ACTIVE', `${CARD}_issuing.card.active`],
     ]);

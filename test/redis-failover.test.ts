@@ -37,15 +37,15 @@ const SERVICE: CallerAuthConfig = {
 };
 const LIMIT = { operations: 10, windowSeconds: 120 };
 const DURABLE: EventDurability = { minReplicasAck: 1, replicaAckTimeoutMs: 500 };
-const FEED = 'subscription ($after: String) { bankEvents(after: $after) { id cursor } }';
+const FEED = 'subscription ($after: String) { bankEvents(after: $after) { upstreamId cursor } }';
 const BALANCES = '{ balances { currency } }';
 /** The bank's pace, and how long it waits for an answer before it counts the delivery failed. */
 const EVENTS_PER_SECOND = 30;
 const DELIVERY_TIMEOUT_MS = 2_000;
 const RETRY_DELAY_MS = 400;
 
-type Feed = Subscription<{ data: { bankEvents: { id: string; cursor: string } } }>;
-const idsOf = (feed: Feed) => feed.received.map((r) => r.data.bankEvents.id);
+type Feed = Subscription<{ data: { bankEvents: { upstreamId: string; cursor: string } } }>;
+const idsOf = (feed: Feed) => feed.received.map((r) => r.data.bankEvents.upstreamId);
 
 /** What the bank saw: each answer, and when each event was acknowledged (202, or 200 for a repeat). */
 class Bank {
@@ -200,8 +200,8 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
 
     // Catch-up across the failover, from the last event acknowledged before the kill: on an instance
     // that delivered it (its own log) and on a new one (the shared log on the new primary).
-    const before = onA.received.map((r) => r.data.bankEvents).filter(({ id }) => bank.acknowledgedAt.get(id)! < killedAt).at(-1)!;
-    const after = idsOf(onA).slice(idsOf(onA).indexOf(before.id) + 1);
+    const before = onA.received.map((r) => r.data.bankEvents).filter(({ upstreamId }) => bank.acknowledgedAt.get(upstreamId)! < killedAt).at(-1)!;
+    const after = idsOf(onA).slice(idsOf(onA).indexOf(before.upstreamId) + 1);
     expect(after.length).toBeGreaterThan(0);
     const c = await instance();
     opened.push(c);

@@ -8,14 +8,14 @@ const kit = useKit({ listen: true, webhooks: { maxBytes: 4096 } });
 const event = bankEvent;
 const deliver = (body: unknown, overrides?: DeliveryOverrides) => deliverEvent(kit.baseUrl, body, overrides);
 
-const ALL_EVENTS = '{ bankEvents { id name } }';
+const ALL_EVENTS = '{ bankEvents { upstreamId name } }';
 
 describe('webhook intake', () => {
   it('publishes a well-signed event once to subscribers', async () => {
     const subscriber = await subscribeWs(kit, `subscription ${ALL_EVENTS}`);
     expect(await deliver(event('acct_1_account.active'))).toEqual({ status: 202, body: { status: 'accepted', id: 'acct_1_account.active' } });
     const [first] = await subscriber.next(1);
-    expect(first).toEqual({ data: { bankEvents: { id: 'acct_1_account.active', name: 'account.active' } } });
+    expect(first).toEqual({ data: { bankEvents: { upstreamId: 'acct_1_account.active', name: 'account.active' } } });
     await subscriber.close();
   });
 
@@ -57,10 +57,10 @@ describe('webhook intake', () => {
   });
 
   it('accepts an event name it does not know, as a generic event', async () => {
-    const subscriber = await subscribeWs(kit, 'subscription { bankEvents(names: ["future.event"]) { id name data } }');
+    const subscriber = await subscribeWs(kit, 'subscription { bankEvents(names: ["future.event"]) { upstreamId name data } }');
     expect((await deliver(event('f_1_future.event', 'future.event', { anything: [1, 2] }))).status).toBe(202);
     const [result] = await subscriber.next(1);
-    expect(result.data.bankEvents).toEqual({ id: 'f_1_future.event', name: 'future.event', data: { anything: [1, 2] } });
+    expect(result.data.bankEvents).toEqual({ upstreamId: 'f_1_future.event', name: 'future.event', data: { anything: [1, 2] } });
     await subscriber.close();
   });
 });

@@ -99,7 +99,7 @@ describe('the legacy graphql-ws subprotocol', () => {
   it('resumes after a cursor as graphql-transport-ws does: what was missed in order, then live, none twice', async () => {
     const ALL = print(BankEventsDocument);
     const deliver = async (id: string) => expect((await deliverEvent(kit.baseUrl, bankEvent(id, 'account.suspended', { status: 'SUSPENDED' }))).status).toBe(202);
-    const ids = (results: any[]) => results.map((r) => r.data.bankEvents.id);
+    const ids = (results: any[]) => results.map((r) => r.data.bankEvents.upstreamId);
     const stamp = Date.now();
 
     const first = await subscribeLegacyWs(kit, ALL);
@@ -126,7 +126,7 @@ describe('the legacy graphql-ws subprotocol', () => {
     const before = kit.gateway.events.activeSubscriptions();
     const client = new SubscriptionClient(wsUrl(kit.baseUrl), {}, WebSocket);
     const frames = framesOf(client);
-    const subscription = client.request({ query: 'subscription { bankEvents { id } }' }).subscribe({});
+    const subscription = client.request({ query: 'subscription { bankEvents { upstreamId } }' }).subscribe({});
     await until(() => kit.gateway.events.activeSubscriptions() === before + 1);
     subscription.unsubscribe();
     await until(() => kit.gateway.events.activeSubscriptions() === before);
@@ -190,7 +190,7 @@ describe('the legacy graphql-ws subprotocol', () => {
   it('closes a socket that breaks the protocol with a clear code', async () => {
     const before = kit.gateway.events.activeSubscriptions();
     const init = JSON.stringify({ type: 'connection_init', payload: {} });
-    const start = (id: string) => JSON.stringify({ id, type: 'start', payload: { query: 'subscription { bankEvents { id } }' } });
+    const start = (id: string) => JSON.stringify({ id, type: 'start', payload: { query: 'subscription { bankEvents { upstreamId } }' } });
     expect(await rawClose(kit, ['not json'])).toEqual({ code: 4400, reason: 'Invalid message received: not JSON' });
     expect(await rawClose(kit, [JSON.stringify({ type: 'subscribe', id: '1' })])).toEqual({ code: 4400, reason: 'Invalid message received: unknown type' });
     expect(await rawClose(kit, [init, JSON.stringify({ id: '1', type: 'start', payload: {} })])).toEqual({
@@ -268,7 +268,7 @@ describe('graceful shutdown', () => {
     const client = new SubscriptionClient(wsUrl(kit.baseUrl), {}, WebSocket);
     const frames = framesOf(client);
     const closed = closeOf(client);
-    client.request({ query: 'subscription { bankEvents { id } }' }).subscribe({});
+    client.request({ query: 'subscription { bankEvents { upstreamId } }' }).subscribe({});
     await until(() => kit.gateway.events.activeSubscriptions() === 1);
     await kit.gateway.server.stop(1_000);
     expect(await closed).toEqual({ code: 1001, reason: 'server shutting down' });

@@ -8,7 +8,7 @@ import { withoutAddress } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
 
 const event = (id: string): BankEvent => ({ id, name: 'account.active', accountId: null, createdAt: null, version: null, data: {}, kind: 'other', details: null });
-const published = (id: string, cursor = encodeCursor({ kind: 's', id: `1-${id}` })): PublishedEvent => ({ ...event(id), cursor, receivedAt: '2026-11-24T00:00:00.000Z' });
+const published = (id: string, cursor = encodeCursor({ kind: 's', id: `1-${id}` })): PublishedEvent => ({ ...event(id), occurrence: `occurrence-${id}`, cursor, receivedAt: '2026-11-24T00:00:00.000Z' });
 const ids = (items: Delivery[]) => items.map((item) => (isFellBehind(item) ? 'fell behind' : item.id));
 
 async function take(iterator: AsyncIterator<Delivery>, count: number): Promise<Delivery[]> {

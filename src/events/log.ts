@@ -9,7 +9,11 @@ import type { BankEvent } from './models.ts';
  */
 
 /** The bank's event and when the gateway accepted the delivery (ISO time). */
-export type AcceptedEvent = BankEvent & { receivedAt: string };
+/**
+ * An event as the bus took it: when, and which occurrence (models.ts occurrenceKey), which names it
+ * uniquely, the same for a redelivery and in catch-up (BankEvent.id derives from it).
+ */
+export type AcceptedEvent = BankEvent & { receivedAt: string; occurrence: string };
 
 /** An event as subscribers get it: with its cursor, an opaque position in the event log (cursor.ts) to give back as `after`. */
 export type PublishedEvent = AcceptedEvent & { cursor: string };

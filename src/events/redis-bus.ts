@@ -95,7 +95,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   async function log(event: BankEvent, occurrence: string) {
     let id: string | null;
     try {
-      id = await stream.append({ ...event, receivedAt: new Date().toISOString() }, occurrence);
+      id = await stream.append({ ...event, receivedAt: new Date().toISOString(), occurrence }, occurrence);
       link.succeeded();
     } catch (error) {
       link.failed(error);

@@ -87,7 +87,11 @@ export function createRedisStream(options: RedisStreamOptions) {
   function entryOf(id: string, raw: string[]): StreamEntry {
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < raw.length; i += 2) fields[raw[i]!] = raw[i + 1]!;
-    return { id, event: parseLogged(id, fields.e), occurrence: fields.k ?? `entry:${id}`, origin: fields.o ?? null };
+    const occurrence = fields.k ?? `entry:${id}`;
+    const event = parseLogged(id, fields.e);
+    // Entries written before events carried their occurrence take it from the entry.
+    if (event) event.occurrence ??= occurrence;
+    return { id, event, occurrence, origin: fields.o ?? null };
   }
 
   function parseLogged(id: string, text: string | undefined): AcceptedEvent | null {

@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import type { Delivery, PublishedEvent } from '../events/bus.ts';
@@ -27,13 +28,28 @@ import { PayoutNode } from './payouts.ts';
 /** The published event of one kind, as its typed update resolves it. */
 type EventOfKind<K extends EventKind> = Extract<PublishedEvent, { kind: K }>;
 
+/**
+ * An event's id in the graph: the global id of its occurrence (events/models.ts occurrenceKey), which
+ * a redelivery and the catch-up share and another occurrence of the same transition does not.
+ */
+function eventIdOf(event: PublishedEvent): string {
+  return encodeGlobalID('BankEvent', event.occurrence);
+}
+
 const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
   description:
-    'An event the bank sent (Document 3, section 2.3), delivered once per occurrence however often the bank retried it. The bank repeats an id whenever a transition repeats (a card blocked twice); each occurrence is its own event, told apart by when the bank created it.',
+    'An event the bank sent (Document 3, section 2.3), delivered once per occurrence however often the bank retried it. The bank repeats an id whenever a transition repeats (a card blocked twice); each occurrence is its own event, told apart by when the bank created it, with its own `id`.',
   fields: (t) => ({
-    id: t.exposeString('id', {
+    id: t.field({
+      type: 'ID',
       nullable: false,
-      description: "The bank's event id, e.g. crd_x_issuing.card.active. Not unique: it repeats when the same transition happens again; `cursor` is unique.",
+      description:
+        "Unique per occurrence: two occurrences of one transition (a card blocked twice) have different ids, and a redelivery or a catch-up of the same occurrence has the same one, so normalized caches (Apollo Client, Relay) keep each occurrence apart. Opaque; the bank's own id is `upstreamId`.",
+      resolve: (e) => eventIdOf(e),
+    }),
+    upstreamId: t.exposeString('id', {
+      nullable: false,
+      description: "The bank's event id, e.g. crd_x_issuing.card.active. Not unique: it repeats when the same transition happens again.",
     }),
     name: t.exposeString('name', { nullable: false, description: 'Event name, e.g. issuing.card.active.' }),
     cursor: t.exposeString('cursor', {
