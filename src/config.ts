@@ -361,6 +361,15 @@ const settingGroups = z.object({
       maxEntries: setting('UPSTREAM_CACHE_MAX_ENTRIES', int(100, 10_000_000, 20_000), 'the most answers kept; the least recently used go first'),
     },
   ),
+  liveQueries: group(
+    'Live queries',
+    "Queries sent with `@live`: re-run when a bank event or a write touches what they read, and pushed whole when their result changed. See [operations.md](operations.md#live-queries).",
+    {
+      throttleMs: setting('LIVE_QUERY_THROTTLE_MS', int(0, 60_000, 250), 'the least time between two pushes of one live query: a burst of events in it is one re-run; a client may ask for more with `@live(throttle:)`, never less'),
+      maxPerCaller: setting('LIVE_QUERY_MAX_PER_CALLER', int(1, 100_000, 100), 'live queries one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next ends with `LIVE_QUERY_LIMIT`'),
+      maxPerConnection: setting('LIVE_QUERY_MAX_PER_CONNECTION', int(1, 10_000, 25), 'live queries one connection (a WebSocket, or an HTTP connection) may hold open; the next ends with `LIVE_QUERY_LIMIT`'),
+    },
+  ),
   sandbox: sandboxSettingsSchema,
   auth: groupAs(
     'Who may call',
@@ -701,6 +710,8 @@ export type ConcurrencyConfig = Config['concurrency'];
 
 /** Operations one client may start per window (0 = no limit). */
 export type ClientRateLimitConfig = Config['clientRateLimit'];
+/** Live queries: their push interval and how many one caller and one connection may hold open. */
+export type LiveQueryConfig = Config['liveQueries'];
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
 export type WebhookConfig = Config['webhooks'];
@@ -782,6 +793,7 @@ export const DEFAULT_CONCURRENCY: ConcurrencyConfig = DEFAULT_CONFIG.concurrency
 export const DEFAULT_CACHE: CacheConfig = DEFAULT_CONFIG.cache;
 export const DEFAULT_CONTRACT_CHECK: ContractCheckConfig = DEFAULT_CONFIG.upstream.contractCheck;
 export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_CONFIG.clientRateLimit;
+export const DEFAULT_LIVE_QUERIES: LiveQueryConfig = DEFAULT_CONFIG.liveQueries;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_CONFIG.webhooks;
 export const DEFAULT_AUDIT: AuditConfig = DEFAULT_CONFIG.audit;
 /** Mode none, as with no AUTH_MODE, but no browser origins: a gateway built without the environment names none. */

@@ -8,15 +8,18 @@ import type { CallerIdentity } from './auth/identity.ts';
 import { ALL_PERMISSIONS } from './permissions.ts';
 import {
   DEFAULT_AUTH,
+  DEFAULT_CACHE,
   DEFAULT_CLIENT_RATE_LIMIT,
   DEFAULT_EVENT_LOG,
   DEFAULT_LIMITS,
+  DEFAULT_LIVE_QUERIES,
   DEFAULT_RESILIENCE,
   DEFAULT_WEBHOOKS,
   type AuditConfig,
   type ClientRateLimitConfig,
   type EventDurability,
   type EventLogConfig,
+  type LiveQueryConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
   type ResilienceConfig,
@@ -26,6 +29,9 @@ import {
 } from './config.ts';
 import { createMemoryEventBus, type EventBus } from './events/bus.ts';
 import { createCacheInvalidation } from './events/cache-invalidation.ts';
+import { createLiveQueryEngine, type LiveQueryEngine } from './live/engine.ts';
+import { withRecordCollectors } from './live/identifiers.ts';
+import { liveQueryMetrics } from './live/observer.ts';
 import { createRedisEventBus } from './events/redis-bus.ts';
 import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
 import { createWebhookReconciler, type WebhookReconciler } from './events/webhook-reconciler.ts';
@@ -34,6 +40,7 @@ import type { GatewayContext } from './context.ts';
 import { createWebhookIntake } from './events/intake.ts';
 import type { Logger } from './logger.ts';
 import { buildSchema } from './schema/index.ts';
+import { forgetRequestReads } from './schema/loaders.ts';
 import type { ReadinessTiming } from './health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { operationLog } from './observability/operation-log.ts';
@@ -46,6 +53,7 @@ import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
 import type { RetryPolicy } from './upstream/retry-policy.ts';
+import type { UpstreamCallRecord } from './upstream/observer.ts';
 import { createGatewayYoga, requestIdOf } from './transport/yoga.ts';
 
 export interface Gateway {
@@ -61,6 +69,8 @@ export interface Gateway {
   metrics: GatewayMetrics;
   /** The operations per client: its Redis connection, closed by the server's stop (or by an owner that never listened). */
   clientRateLimit: { close(): Promise<void> };
+  /** Live queries: what is open, for tests and the metrics. */
+  live: LiveQueryEngine;
 }
 
 export interface GatewayOptions {
@@ -103,6 +113,8 @@ export interface GatewayOptions {
   processMetrics?: boolean;
   /** Tracing on (observability/tracing-sdk.ts): operations, loader batches and upstream attempts are spans. */
   tracer?: Tracer | undefined;
+  /** Live queries (`@live`): their push interval and limits (LIVE_QUERY_*). */
+  liveQueries?: Partial<LiveQueryConfig>;
 }
 
 /**
@@ -137,9 +149,23 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   // Writes whose answer was lost, shared by every instance with Redis, so a retry on another instance is told apart too.
   const uncertainWrites = options.redis ? redisUncertainWrites(options.redis, options.uncertainWritesKeyPrefix ?? 'uncertain-writes', logger) : undefined;
-  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, metrics.upstream, options.tracer, uncertainWrites);
+  const live = createLiveQueryEngine({
+    config: { ...DEFAULT_LIVE_QUERIES, ...options.liveQueries },
+    ratesTtlMs: options.upstream.cache?.ratesTtlMs ?? DEFAULT_CACHE.ratesTtlMs,
+    observer: liveQueryMetrics(metrics.registry),
+    forgetReads: forgetRequestReads,
+  });
+  // The bank reads live queries' re-runs cause are counted where every call is.
+  const observer = {
+    ...metrics.upstream,
+    call: (record: UpstreamCallRecord) => {
+      metrics.upstream.call(record);
+      live.bankCall(record.endpoint);
+    },
+  };
+  const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, observer, options.tracer, uncertainWrites);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
-  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redis: options.redis, keyPrefix: options.redisKeyPrefix, logger });
+  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redis: options.redis, keyPrefix: options.redisKeyPrefix, logger, changes: live });
   // Each event drops what it changed once per instance: the intake's for those it takes, the bus's for other instances'.
   const onRemoteEvent = cacheInvalidation.event;
   const events = options.redis
@@ -189,7 +215,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     explain: (error) => describeError(error)?.message ?? 'unexpected error',
   });
   const yoga = createGatewayYoga({
-    schema: buildSchema(),
+    // Each record type's fields say which record they read (Type:bankId) when a live query runs them.
+    schema: withRecordCollectors(buildSchema()),
     upstream,
     logger,
     events,
@@ -229,6 +256,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...queryLimitPlugins(limits, persisted),
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,
+      live.plugin,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       // An event's result depends on whose bank view it is read with and what the caller may see of it.
       useSharedSubscriptionExecution({ scopeOf: (context) => subscriptionScope((context as GatewayContext).caller) }),
@@ -253,5 +281,5 @@ export function createGateway(options: GatewayOptions): Gateway {
       await uncertainWrites?.close();
     },
   });
-  return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail };
+  return { yoga, upstream, events, webhookReconciler, server, auth, metrics, clientRateLimit: perClient, auditTrail, live };
 }

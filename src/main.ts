@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     auth: config.auth,
     limits: config.limits,
     clientRateLimit: config.clientRateLimit,
+    liveQueries: config.liveQueries,
     audit: config.audit,
     resilience: config.resilience,
     metricsToken: config.metrics.token,

@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['transport'],
   ['schema'],
   ['builder.ts', 'errors.ts'],
-  ['audit', 'authorization'],
+  ['audit', 'authorization', 'live'],
   ['scalars.ts', 'observability'],
   ['context.ts'],
   ['auth', 'events'],

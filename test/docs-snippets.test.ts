@@ -271,8 +271,20 @@ let lastMoveAt = 0;
  * occurrences across the sandbox resets between tests (which set the clock back).
  */
 async function moveCard(kit: Kit, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
-  await kit.control('POST', 'clock/advance', { ms: Math.max(1_000, Math.ceil(lastMoveAt + 1_000 - kit.sandbox.clock.now().getTime())) });
+  await pastLastMove(kit);
   expect(await kit.control('POST', `cards/${CARD}/status`, { status })).toMatchObject({ status, changed: true });
+  lastMoveAt = kit.sandbox.clock.now().getTime();
+}
+
+/** The sandbox clock a second past the last move, so the next event is not taken for a retry of one before a reset. */
+async function pastLastMove(kit: Kit): Promise<void> {
+  await kit.control('POST', 'clock/advance', { ms: Math.max(1_000, Math.ceil(lastMoveAt + 1_000 - kit.sandbox.clock.now().getTime())) });
+}
+
+/** An incoming USD deposit, as docs/sandbox.md's control API makes one, as news to the gateway. */
+async function deposit(kit: Kit): Promise<void> {
+  await pastLastMove(kit);
+  await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' });
   lastMoveAt = kit.sandbox.clock.now().getTime();
 }
 
@@ -422,8 +434,7 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
       const running = runNode(writeBlock(block, addressed(block.code, kit)));
       try {
         await expect.poll(() => kit.gateway.events.activeSubscriptions()).toBe(before + 1);
-        // An incoming deposit, as docs/sandbox.md's control API makes one.
-        await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' });
+        await deposit(kit);
         await expect.poll(() => running.lines().some((line) => line.includes('"SETTLED"'))).toBe(true);
         const label = ((await kit.execute(parse('{ account(id: "acc_demo_usd") { label } }'))) as { data: { account: { label: string } } }).data.account.label;
         const updates = running.lines().map((line) => JSON.parse(line) as { data: { depositUpdated: { status: string } } });
@@ -434,6 +445,30 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
         await running.stop();
       }
       await expect.poll(() => kit.gateway.events.activeSubscriptions()).toBe(before);
+    },
+  },
+  {
+    name: 'prints the USD balance of a live dashboard, then the new one after a deposit',
+    matches: (block) => block.code.includes('query Dashboard @live') && block.code.includes("console.log('USD'"),
+    run: async (kit, block) => {
+      const cents = (line: string | undefined) => Math.round(Number(/^USD (-?\d+(?:\.\d+)?)$/.exec(line ?? '')?.[1]) * 100);
+      const running = runNode(writeBlock(block, addressed(block.code, kit)));
+      try {
+        await expect.poll(() => running.lines().length, { timeout: 15_000 }).toBe(1);
+        const { data } = (await kit.execute(parse('{ balances { currency available { amount } } }'))) as { data: { balances: { currency: string; available: { amount: string } }[] } };
+        const before = data.balances.find((balance) => balance.currency === 'USD')!.available.amount;
+        expect(running.lines()).toEqual([`USD ${before}`]);
+        expect(kit.gateway.live.stats().open).toBe(1);
+        // The bank's events of an incoming deposit re-run the query.
+        await deposit(kit);
+        await expect.poll(() => running.lines().length, { timeout: 10_000 }).toBe(2);
+        expect(cents(running.lines()[1])).toBe(cents(`USD ${before}`) + 125_000);
+        expect(running.stderr()).toBe('');
+      } finally {
+        await running.stop();
+      }
+      // The client left: the gateway holds nothing of it.
+      await expect.poll(() => kit.gateway.live.stats().open).toBe(0);
     },
   },
 ];

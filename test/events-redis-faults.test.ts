@@ -20,7 +20,7 @@ async function readyz(kit: Kit) {
   return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string }> } };
 }
 
-const FEED = 'subscription { bankEvents { id } }';
+const FEED = 'subscription { bankEvents { upstreamId } }';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Delivers an event and times the gateway's answer. */
@@ -122,8 +122,8 @@ describe.skipIf(skip)('Redis faults', () => {
     await onFirst.next(4);
     await pause(300);
     const ids = ['acct_m1_account.active', 'acct_m2_account.active', 'acct_m3_account.active', 'acct_m4_account.active'];
-    expect(onFirst.received.map((r) => r.data.bankEvents.id)).toEqual(ids);
-    expect(onSecond.received.map((r) => r.data.bankEvents.id)).toEqual(ids);
+    expect(onFirst.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(ids);
+    expect(onSecond.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(ids);
 
     // One line when Redis went away, one when it came back, naming the primary.
     expect(log.messages(/Redis is unreachable/)).toHaveLength(1);
@@ -156,7 +156,7 @@ describe.skipIf(skip)('Redis faults', () => {
     await onSecond.next(2, 15_000);
     await onFirst.next(2, 15_000);
     await pause(300);
-    for (const feed of [onFirst, onSecond]) expect(feed.received.map((r) => r.data.bankEvents.id)).toEqual(['acct_h1_account.active', 'acct_h2_account.active']);
+    for (const feed of [onFirst, onSecond]) expect(feed.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(['acct_h1_account.active', 'acct_h2_account.active']);
     await expect.poll(async () => (await readyz(first)).body.status, { timeout: 15_000 }).toBe('ready');
     expect(unhandled).toEqual([]);
   });

@@ -1,32 +1,36 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { startKit, type Kit } from './kit.ts';
 
 /**
  * GraphiQL must work with no internet: the page is opened in headless Chromium (test/browser.ts)
- * with every request off this machine refused, a query is run, and its result must show.
+ * with every request off this machine refused, a query is run, and its result must show. A live
+ * query (`@live`) streams in it: the result pane shows each push.
  */
 describe('GraphiQL in headless Chromium', () => {
   let kit: Kit;
   let browser: Browser;
+  let context: BrowserContext;
   let base: string;
 
   beforeAll(async () => {
-    kit = await startKit();
-    const { port } = await kit.gateway.server.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
+    // As `npm start` runs: the gateway files its own webhook subscriptions, so bank events reach it.
+    kit = await startKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
+    base = kit.baseUrl!;
     browser = await launchChromium();
+    // Chromium runs as one process (test/browser.ts): closing a browser context would end it, so
+    // every page is opened in this one.
+    context = await browser.newContext();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await kit.gateway.server.stop(1_000);
-    await kit.sandbox.close();
+    await kit?.close();
   });
 
   it('runs the default query offline and shows the result', async () => {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const external: string[] = [];
     await page.route('**/*', (route) => {
       const url = route.request().url();
@@ -51,5 +55,37 @@ describe('GraphiQL in headless Chromium', () => {
     await page.screenshot({ path: process.env.GRAPHIQL_SCREENSHOT ?? '/tmp/graphiql.png' });
     expect(external).toEqual([]);
     await page.close();
+  }, 90_000);
+
+  it('runs a live query and shows each push: the new balance after a deposit', async () => {
+    const page = await context.newPage();
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (request.headers().accept?.includes('text/event-stream')) streams.push(request.url());
+    });
+    const query = 'query Dashboard @live { balances(currency: "USD") { currency available { amount } } }';
+    // GraphiQL opens with the query of its `?query=` parameter in the editor.
+    await page.goto(`${base}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load' });
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByText('query Dashboard').first().waitFor({ timeout: 30_000 });
+    await run.click();
+    const response = page.locator('.graphiql-response');
+    // Monaco renders spaces as non-breaking ones; amounts are decimal text.
+    const shownCents = async () => {
+      const amount = /"amount": "([\d.]+)"/.exec((await response.innerText({ timeout: 1_000 })).replace(/\u00a0/g, ' '))?.[1];
+      return amount === undefined ? undefined : Math.round(Number(amount) * 100);
+    };
+    await expect.poll(shownCents, { timeout: 30_000 }).toEqual(expect.any(Number));
+    const before = (await shownCents())!;
+    // It went out as server-sent events (GraphiQL streams a query with @live) and is open at the gateway.
+    expect(streams).toHaveLength(1);
+    expect(kit.gateway.live.stats().open).toBe(1);
+
+    await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' });
+    await expect.poll(shownCents, { timeout: 5_000, interval: 50 }).toBe(before + 125_000);
+    // Closing the page ends the stream: the gateway lets the live query go.
+    await page.close();
+    await expect.poll(() => kit.gateway.live.stats().open, { timeout: 5_000 }).toBe(0);
   }, 90_000);
 });

@@ -3,7 +3,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type LiveQueryConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -74,6 +74,8 @@ export interface KitOptions {
   limits?: Partial<QueryLimitsConfig>;
   /** Operations per client per window; off by default. */
   clientRateLimit?: Partial<ClientRateLimitConfig>;
+  /** Live queries' push interval and limits. */
+  liveQueries?: Partial<LiveQueryConfig>;
   /** Redis keys of those counts (default `client-operations`); gateways sharing counts share it. */
   clientRateLimitKeyPrefix?: string;
   resilience?: Partial<ResilienceConfig>;
@@ -146,6 +148,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     auth: options.auth,
     limits: options.limits,
     clientRateLimit: options.clientRateLimit,
+    liveQueries: options.liveQueries,
     clientRateLimitKeyPrefix: options.clientRateLimitKeyPrefix,
     resilience: options.resilience,
     metricsToken: options.metricsToken,

@@ -28,7 +28,7 @@ describe('webhook intake', () => {
     expect(statuses).toEqual(['accepted', 'accepted', 'duplicate', 'duplicate', 'duplicate']);
     await subscriber.next(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(subscriber.received.map((r) => r.data.bankEvents.id)).toEqual(['dep_9_PENDING', 'dep_9_NEW']);
+    expect(subscriber.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(['dep_9_PENDING', 'dep_9_NEW']);
     await subscriber.close();
   });
 

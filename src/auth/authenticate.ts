@@ -76,9 +76,9 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
       }
       case 'bearer': {
         if (!jwt) throw new AuthRefusal('invalid', `Bearer tokens are not accepted here: send ${accepted}`);
-        const { subject, access, ignored } = await jwt(presented.token);
+        const { subject, access, ignored, expiresAt } = await jwt(presented.token);
         for (const value of ignored) ignoredClaimValue(value);
-        return { kind: 'jwt', name: subject, access };
+        return { kind: 'jwt', name: subject, access, expiresAt };
       }
     }
   };

@@ -27,6 +27,8 @@ export interface CallerIdentity {
   unproven?: true | undefined;
   /** What the caller may do. */
   access: Access;
+  /** When its credential stops being good, epoch ms (a JWT's `exp`): a live query made with it ends then. */
+  expiresAt?: number | undefined;
 }
 
 /** No credential: what a mode lets such a caller do is its `access`. */

@@ -49,6 +49,8 @@ interface JwtCaller {
   subject: string;
   access: Access;
   ignored: IgnoredClaimValue[];
+  /** Its `exp`, epoch ms: what ends a live query made with it (live/engine.ts). */
+  expiresAt: number;
 }
 
 export type JwtVerifier = (token: string) => Promise<JwtCaller>;
@@ -89,7 +91,8 @@ function verifier(settings: JwtSettings, keys: JWTVerifyGetKey): (token: string)
       });
       const subject = payload.sub;
       if (!subject || subject.length > 200) throw new AuthRefusal('invalid', 'The JWT has no usable sub claim (1-200 characters)');
-      return { caller: { subject, ...accessFromClaims(payload, settings) }, expiresAt: (payload.exp ?? 0) * 1000 };
+      const expiresAt = (payload.exp ?? 0) * 1000;
+      return { caller: { subject, ...accessFromClaims(payload, settings), expiresAt }, expiresAt };
     } catch (error) {
       throw error instanceof AuthRefusal ? error : refusalFor(error);
     }
@@ -135,7 +138,7 @@ function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed
  * `permissionClaimsGrantRoles`), each claim a space-separated string (OAuth's `scope`) or an array
  * (`scp`, `roles`); and the cardholder the caller is bound to.
  */
-function accessFromClaims(payload: JWTPayload, settings: JwtSettings): Omit<JwtCaller, 'subject'> {
+function accessFromClaims(payload: JWTPayload, settings: JwtSettings): Omit<JwtCaller, 'subject' | 'expiresAt'> {
   const fromPermissionClaims = grantsFromValues(valuesOf(payload, settings.permissionClaims ?? DEFAULT_JWT_PERMISSION_CLAIMS));
   const fromRoleClaims = grantsFromValues(valuesOf(payload, settings.roleClaims ?? DEFAULT_JWT_ROLE_CLAIMS));
   const grantRoles = settings.permissionClaimsGrantRoles ?? false;

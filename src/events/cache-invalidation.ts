@@ -9,7 +9,7 @@ import type { RedisTarget } from '../config.ts';
 
 export interface CacheInvalidation {
   /** A bank event reached this instance (its intake, or the shared log): drop what it changed. */
-  event(event: Pick<BankEvent, 'name'>): void;
+  event(event: BankEvent): void;
   /** Invalidations published that could not reach the other instances. */
   readonly lost: number;
   close(): Promise<void>;
@@ -22,6 +22,17 @@ export interface CacheInvalidationOptions {
   /** Names the channel (`{prefix}:cache-invalidations`): instances that share events share it. */
   keyPrefix?: string | undefined;
   logger: Logger;
+  /**
+   * Told of every change as the cache is, on every instance: each bank event, and the kinds each
+   * write changed (this instance's, and others' through the same channel). Live queries re-run from it.
+   */
+  changes?: ChangeListener | undefined;
+}
+
+/** Who else hears of changes beside the record cache (live/engine.ts). */
+interface ChangeListener {
+  event(event: BankEvent): void;
+  changed(kinds: readonly RecordKind[]): void;
 }
 
 const NO_CACHE: CacheInvalidation = { event: () => {}, lost: 0, close: async () => {} };
@@ -38,10 +49,18 @@ const NO_CACHE: CacheInvalidation = { event: () => {}, lost: 0, close: async () 
  * those instances may show the records it changed until their TTL.
  */
 export function createCacheInvalidation(options: CacheInvalidationOptions): CacheInvalidation {
-  const { cache, logger } = options;
-  if (!cache) return NO_CACHE;
-  const byEvent: CacheInvalidation['event'] = (event) => cache.invalidate(kindsChangedByEvent(event.name));
-  if (!options.redis) return { event: byEvent, lost: 0, close: async () => {} };
+  const { cache, logger, changes } = options;
+  if (!cache) return changes ? { ...NO_CACHE, event: (event) => changes.event(event) } : NO_CACHE;
+  // The cache first: a live query the listener re-runs must read past what the event changed.
+  const byEvent: CacheInvalidation['event'] = (event) => {
+    cache.invalidate(kindsChangedByEvent(event.name));
+    changes?.event(event);
+  };
+  const changedHere = (kinds: readonly RecordKind[]) => changes?.changed(kinds);
+  if (!options.redis) {
+    cache.onWrite(changedHere);
+    return { event: byEvent, lost: 0, close: async () => {} };
+  }
 
   const channel = `${options.keyPrefix ?? 'bank-events'}:cache-invalidations`;
   const instance = randomBytes(6).toString('hex');
@@ -74,10 +93,13 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
   publisher.on('error', () => {});
   listener.on('message', (_channel: string, message: string) => {
     const published = parseMessage(message);
-    if (published.instance !== instance) cache.invalidate(published.kinds);
+    if (published.instance === instance) return;
+    cache.invalidate(published.kinds);
+    changedHere(published.kinds);
   });
 
   cache.onWrite((kinds) => {
+    changedHere(kinds);
     publisher.publish(channel, JSON.stringify({ instance, kinds })).catch((error: unknown) => {
       lost += 1;
       logger.error(

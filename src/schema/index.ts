@@ -1,4 +1,5 @@
 import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { GraphQLLiveDirective } from '@n1ru4l/graphql-live-query';
 import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { declaredPermission } from '../authorization/domains.ts';
 import { builder } from '../builder.ts';
@@ -21,13 +22,14 @@ import './events.ts';
 
 /**
  * The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import.
- * `@defer` and `@stream` are declared in it (the definitions Yoga's defer-stream plugin executes), so
- * clients' codegen and editors know them too. Every root field and every type that needs a
+ * `@defer` and `@stream` are declared in it (the definitions Yoga's defer-stream plugin executes), and
+ * `@live` (@n1ru4l/graphql-live-query's, which live/engine.ts executes), so clients' codegen and
+ * editors know them too. Every root field and every type that needs a
  * permission says which in its description, from its declaration (requirements.ts).
  */
 export function buildSchema(options: { withoutAuthorization?: boolean } = {}): GraphQLSchema {
   const schema = builder.toSchema({
-    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective, GraphQLLiveDirective],
     // Only the benchmark's baseline (bench/authorization.ts), to measure what the checks cost: the gateway never builds it.
     disableScopeAuth: options.withoutAuthorization === true,
   });

@@ -179,7 +179,8 @@ function socketOperations(yoga: GatewayYoga, auth: CallerAuth, documents: Socket
       if (!isErrors(args)) clients.set(args, client);
       return args;
     },
-    execute: (args) => envelopOf(args).execute(args) as never,
+    // A live query (@live) is a stream too: its client leaving ends it as a subscription's does.
+    execute: async (args) => endingWith((await envelopOf(args).execute(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
     // graphql-ws returns a subscription's stream when its client completes it or its socket closes.
     subscribe: async (args) => endingWith((await envelopOf(args).subscribe(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
     end,

@@ -14,6 +14,7 @@ import type { EventBus } from '../events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from '../errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import type { Logger } from '../logger.ts';
+import { liveOperation } from '../live/engine.ts';
 import { whenExecuted } from '../observability/operation-outcome.ts';
 import { useTracing } from '../observability/tracing.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
@@ -136,7 +137,9 @@ function useOperationBounds(upstream: UpstreamRuntime): Plugin {
       if (!request) return;
       (args as { signal?: AbortSignal }).signal = request.signal;
       const state = stateOf(request);
-      const operation = upstream.startOperation('execution', request.signal, state.id);
+      // A live query lives as a subscription does: its re-runs come long after any deadline from its start.
+      const kind = liveOperation(args.document, args.operationName, args.variableValues) ? 'subscription' : 'execution';
+      const operation = upstream.startOperation(kind, request.signal, state.id);
       state.operation = operation;
       return { onExecuteDone: whenExecuted(() => operation.end()) };
     },

@@ -1,13 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, type OperationResult } from 'urql';
-import { subscriptionQuery, ws } from './client.ts';
 import { graphql } from './gql/index.ts';
 import type { PayoutCreateInput } from './gql/graphql.ts';
 
 // Every operation of the app, typed by its own codegen (npm run codegen) from the gateway's schema.
+// The dashboard's screens are live queries (`@live`): the gateway sends each one's result again
+// whenever the bank reports a change to what it read (a deposit, a card frozen), and useQuery renders it.
 
 const AccountsScreen = graphql(`
-  query AccountsScreen {
+  query AccountsScreen @live {
     accounts(first: 20) {
       nodes { upstreamId label accountNumber status requiredFeatures { currency } }
     }
@@ -16,14 +17,8 @@ const AccountsScreen = graphql(`
 `);
 
 const CardsScreen = graphql(`
-  query CardsScreen {
+  query CardsScreen @live {
     cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }
-  }
-`);
-
-const CardStatusUpdates = graphql(`
-  subscription CardStatusUpdates($after: String) {
-    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }
   }
 `);
 
@@ -95,35 +90,10 @@ function Accounts() {
   );
 }
 
-/**
- * Live card statuses. graphql-ws re-sends the same subscribe payload on every reconnect, so the
- * cursor of the last event received is kept in its variables: after a dropped connection the
- * gateway replays what happened since (`after`), none twice, then goes on live.
- */
-function useCardStatuses(): Map<string, string> {
-  const [statuses, setStatuses] = useState(new Map<string, string>());
-  useEffect(() => {
-    const variables: { after: string | null } = { after: null };
-    const payload = { query: subscriptionQuery(CardStatusUpdates), variables };
-    return ws.subscribe<{ cardStatusChanged: { status: string; cardUpstreamId: string; event: { cursor: string } } }>(payload, {
-      next: ({ data }) => {
-        const change = data?.cardStatusChanged;
-        if (!change) return;
-        variables.after = change.event.cursor;
-        setStatuses((current) => new Map(current).set(change.cardUpstreamId, change.status));
-      },
-      error: (error) => console.error('card status updates ended', error),
-      complete: () => {},
-    });
-  }, []);
-  return statuses;
-}
-
 const BADGE: Record<string, string> = { ACTIVE: '#1a7f37', INACTIVE: '#9a6700', CLOSED: '#6e7781' };
 
 function Cards() {
   const [{ data, error }] = useQuery({ query: CardsScreen });
-  const live = useCardStatuses();
   if (error) return <p role="alert">{error.message}</p>;
   if (!data) return <p>Loading cards…</p>;
   return (
@@ -131,7 +101,7 @@ function Cards() {
       <h2>Cards</h2>
       <ul>
         {(data.cards?.nodes ?? []).map((card) => {
-          const status = live.get(card.upstreamId) ?? card.status;
+          const { status } = card;
           return (
             <li key={card.upstreamId} data-card={card.upstreamId}>
               {card.maskedNumber} {card.type} {card.currency} {card.cardholder?.email}{' '}

@@ -1,8 +1,8 @@
 import { persistedExchange } from '@urql/exchange-persisted';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
+import { getOperationAST, print, type DocumentNode } from 'graphql';
 import { createClient as createWsClient } from 'graphql-ws';
-import { Client, cacheExchange, fetchExchange, type Exchange } from 'urql';
+import { Client, cacheExchange, fetchExchange, subscriptionExchange, type Exchange } from 'urql';
 import { GATEWAY_URL, TRUSTED_DOCUMENTS, WS_URL } from './config.ts';
 
 /** The id codegen's client preset gives every document (`sha256:<hex>`), the key of the manifest. */
@@ -17,9 +17,30 @@ const byId: Exchange[] = TRUSTED_DOCUMENTS
   ? [persistedExchange({ enforcePersistedQueries: true, enableForMutation: true, generateHash: async (_query, document) => documentId(document) })]
   : [];
 
+/** Subscriptions over graphql-ws: reconnects forever, with the gateway's own backoff on top. */
+const ws = createWsClient({ url: WS_URL, retryAttempts: Infinity, lazy: true });
+
+/** A `query … @live`: the gateway streams it, so it goes where subscriptions go (docs/frontend.md, "Live queries"). */
+function isLiveQuery(document: DocumentNode): boolean {
+  const operation = getOperationAST(document);
+  return operation?.operation === 'query' && (operation.directives ?? []).some((directive) => directive.name.value === 'live');
+}
+
+/**
+ * Subscriptions and live queries over graphql-ws, before fetchExchange sees them: each push of a
+ * live query is the query's new result, so `useQuery` renders it. After a reconnect graphql-ws
+ * subscribes again and the live query answers the current state at once.
+ */
+const streams = subscriptionExchange({
+  isSubscriptionOperation: ({ kind, query }) => kind === 'subscription' || (kind === 'query' && isLiveQuery(query)),
+  forwardSubscription: ({ variables, operationName }, operation) => ({
+    subscribe: (sink) => ({ unsubscribe: ws.subscribe({ query: subscriptionQuery(operation.query), variables, operationName }, sink) }),
+  }),
+});
+
 export const client = new Client({
   url: GATEWAY_URL,
-  exchanges: [cacheExchange, ...byId, fetchExchange],
+  exchanges: [cacheExchange, streams, ...byId, fetchExchange],
   // Results carry typed errors inside `data` (ValidationError...): nothing stale may hide them.
   requestPolicy: 'cache-and-network',
   // Persisted queries go out as GETs (cacheable); the gateway's CSRF prevention wants this header on
@@ -27,10 +48,7 @@ export const client = new Client({
   fetchOptions: { headers: { 'x-graphql-csrf': '1' } },
 });
 
-/** Subscriptions over graphql-ws: reconnects forever, with the gateway's own backoff on top. */
-export const ws = createWsClient({ url: WS_URL, retryAttempts: Infinity, lazy: true });
-
 /** The subscribe message's `query`: the document's id for a trusted-documents gateway, else its text. */
-export function subscriptionQuery(document: TypedDocumentNode<unknown, never> | object): string {
+function subscriptionQuery(document: TypedDocumentNode<unknown, never> | object): string {
   return TRUSTED_DOCUMENTS ? documentId(document) : print(document as never);
 }

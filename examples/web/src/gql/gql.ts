@@ -14,17 +14,15 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query AccountsScreen {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n": typeof types.AccountsScreenDocument,
-    "\n  query CardsScreen {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n": typeof types.CardsScreenDocument,
-    "\n  subscription CardStatusUpdates($after: String) {\n    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }\n  }\n": typeof types.CardStatusUpdatesDocument,
+    "\n  query AccountsScreen @live {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n": typeof types.AccountsScreenDocument,
+    "\n  query CardsScreen @live {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n": typeof types.CardsScreenDocument,
     "\n  query PayoutFormData {\n    beneficiaries(first: 50) { nodes { upstreamId companyName bankDetails { accountCurrency bankCountryCode } transferMethods } }\n  }\n": typeof types.PayoutFormDataDocument,
     "\n  mutation PayoutQuote($input: QuoteCreateInput!) {\n    quoteCreate(input: $input) {\n      __typename\n      ... on QuoteCreateSuccess { quote { upstreamId } }\n      ... on ValidationError { message issues { path message } }\n      ... on MutationError { message }\n    }\n  }\n": typeof types.PayoutQuoteDocument,
     "\n  mutation PayoutSend($input: PayoutCreateInput!, $idempotencyKey: String) {\n    payoutCreate(input: $input, idempotencyKey: $idempotencyKey) {\n      __typename\n      ... on PayoutCreateSuccess { payout { upstreamId status scheduledDate } }\n      ... on ValidationError { message issues { path message } }\n      ... on OutcomeUnknown { idempotencyKey check }\n      ... on MayHaveGoneThrough { earlierIdempotencyKey check }\n      ... on MutationError { message }\n    }\n  }\n": typeof types.PayoutSendDocument,
 };
 const documents: Documents = {
-    "\n  query AccountsScreen {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n": types.AccountsScreenDocument,
-    "\n  query CardsScreen {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n": types.CardsScreenDocument,
-    "\n  subscription CardStatusUpdates($after: String) {\n    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }\n  }\n": types.CardStatusUpdatesDocument,
+    "\n  query AccountsScreen @live {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n": types.AccountsScreenDocument,
+    "\n  query CardsScreen @live {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n": types.CardsScreenDocument,
     "\n  query PayoutFormData {\n    beneficiaries(first: 50) { nodes { upstreamId companyName bankDetails { accountCurrency bankCountryCode } transferMethods } }\n  }\n": types.PayoutFormDataDocument,
     "\n  mutation PayoutQuote($input: QuoteCreateInput!) {\n    quoteCreate(input: $input) {\n      __typename\n      ... on QuoteCreateSuccess { quote { upstreamId } }\n      ... on ValidationError { message issues { path message } }\n      ... on MutationError { message }\n    }\n  }\n": types.PayoutQuoteDocument,
     "\n  mutation PayoutSend($input: PayoutCreateInput!, $idempotencyKey: String) {\n    payoutCreate(input: $input, idempotencyKey: $idempotencyKey) {\n      __typename\n      ... on PayoutCreateSuccess { payout { upstreamId status scheduledDate } }\n      ... on ValidationError { message issues { path message } }\n      ... on OutcomeUnknown { idempotencyKey check }\n      ... on MayHaveGoneThrough { earlierIdempotencyKey check }\n      ... on MutationError { message }\n    }\n  }\n": types.PayoutSendDocument,
@@ -47,15 +45,11 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AccountsScreen {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n"): (typeof documents)["\n  query AccountsScreen {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n"];
+export function graphql(source: "\n  query AccountsScreen @live {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n"): (typeof documents)["\n  query AccountsScreen @live {\n    accounts(first: 20) {\n      nodes { upstreamId label accountNumber status requiredFeatures { currency } }\n    }\n    balances { currency available { amount currency } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CardsScreen {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n"): (typeof documents)["\n  query CardsScreen {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  subscription CardStatusUpdates($after: String) {\n    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }\n  }\n"): (typeof documents)["\n  subscription CardStatusUpdates($after: String) {\n    cardStatusChanged(after: $after) { status cardUpstreamId event { cursor } }\n  }\n"];
+export function graphql(source: "\n  query CardsScreen @live {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n"): (typeof documents)["\n  query CardsScreen @live {\n    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

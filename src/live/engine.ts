@@ -1,0 +1,224 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
+import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
+import type { LiveQueryConfig } from '../config.ts';
+import type { GatewayContext } from '../context.ts';
+import type { BankEvent } from '../events/models.ts';
+import type { RecordKind } from '../upstream/cache-policy.ts';
+import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
+import type { LiveQueryObserver } from './observer.ts';
+import { pushesOf } from './pushes.ts';
+
+/**
+ * Live queries (`query Screen @live { ... }`, the protocol of @n1ru4l/graphql-live-query): the
+ * query runs, its result goes out, and it runs again whenever something it read changes, each
+ * changed result pushed whole on the same stream a subscription's events take (graphql-ws, the
+ * legacy subprotocol, SSE, multipart).
+ *
+ * @n1ru4l/in-memory-live-query-store executes, tracks what each run read and re-runs on
+ * `invalidate`, with the original context (so with the caller's permissions, cardholder binding and
+ * bank view). Its plugin, @envelop/live-query, is not used: this one does what that one does
+ * (makeExecute, the rule refusing @live with @defer/@stream) and what it cannot, since its result
+ * hook never sees the context: limits per caller and per connection, checked before anything runs;
+ * a push only when the result changed; the end at the credential's expiry; the metrics.
+ */
+export interface LiveQueryEngine {
+  /** The Yoga plugin: after the limits, so a refused operation costs nothing. */
+  plugin: Plugin;
+  /** A bank event reached this instance: re-run what it touched (events/cache-invalidation.ts). */
+  event(event: BankEvent): void;
+  /** A write (this instance's or another's) changed these kinds: re-run what reads them. */
+  changed(kinds: readonly RecordKind[]): void;
+  /** Upstream calls as the observer sees them: the reads made inside a re-run are counted. */
+  bankCall(endpoint: string): void;
+  /** Live queries open on this instance, and resource identifiers tracked for them (0 and 0 once every client left). */
+  stats(): { open: number; tracked: number; timers: number };
+}
+
+export interface LiveQueryEngineOptions {
+  config: LiveQueryConfig;
+  /** UPSTREAM_CACHE_RATES_TTL_MS: how often a live query that reads rates or quotes is re-read. */
+  ratesTtlMs: number;
+  observer: LiveQueryObserver;
+  /**
+   * Forgets the records a context's per-request loaders hold (schema/loaders.ts's forgetRequestReads):
+   * a live query keeps its context for its whole life, and each re-run must read what changed, not
+   * the first run's records.
+   */
+  forgetReads(context: GatewayContext): void;
+}
+
+/** The coded error of a live query past a limit (docs/errors.md). */
+const LIVE_QUERY_LIMIT = 'LIVE_QUERY_LIMIT';
+
+/** Rate-like roots no event announces: re-read on their cache TTL while a live query holds them. */
+const RATE_ROOTS = new Set([...ROOTS_BY_KIND['fx-rates'].single, ...ROOTS_BY_KIND.quotes.single]);
+
+/** Whether an operation is a live query: the one test the engine and the operation's bounds (transport/yoga.ts) share. */
+export function liveOperation(document: DocumentNode, operationName: string | null | undefined, variables: unknown): OperationDefinitionNode | undefined {
+  const operation = getOperationAST(document, operationName);
+  return operation && isLiveQueryOperationDefinitionNode(operation, variables as Record<string, unknown> | null) ? operation : undefined;
+}
+
+/** Counts of open live queries by a key (a caller, a connection), forgetting a key at zero. */
+class OpenCounts<K> {
+  readonly #counts = new Map<K, number>();
+  count = (key: K) => this.#counts.get(key) ?? 0;
+  add(key: K, delta: number): void {
+    const next = this.count(key) + delta;
+    if (next <= 0) this.#counts.delete(key);
+    else this.#counts.set(key, next);
+  }
+}
+
+export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQueryEngine {
+  const { config, observer } = options;
+  const store = new InMemoryLiveQueryStore({
+    // Records are collected by identifiers.ts's collectors (Type:bankId): a name no field of the graph
+    // has as `ID!` turns the store's own collector (global ids) off.
+    idFieldName: 'upstreamId',
+    // LIVE_QUERY_THROTTLE_MS at least: a client may ask for a longer interval, never a shorter one.
+    validateThrottleValue: (asked) => (config.throttleMs > 0 || (asked ?? 0) > 0 ? Math.max(asked ?? 0, config.throttleMs) : undefined),
+  });
+  const perCaller = new OpenCounts<string>();
+  const perConnection = new OpenCounts<object>();
+  let open = 0;
+  const rerunning = new AsyncLocalStorage<true>();
+  const rates = rateRefresher(options.ratesTtlMs, (ids) => void store.invalidate(ids));
+
+  const invalidate = (identifiers: string[]) => {
+    if (open > 0 && identifiers.length > 0) void store.invalidate(identifiers);
+  };
+
+  const plugin: Plugin = {
+    onValidate: ({ addValidationRule }) => addValidationRule(NoLiveMixedWithDeferStreamRule),
+    onExecute: ({ args, executeFn, setExecuteFn, setResultAndStopExecution }) => {
+      const operation = liveOperation(args.document, args.operationName, args.variableValues);
+      if (!operation) return;
+      const context = args.contextValue as unknown as GatewayContext & { request?: Request; req?: { socket?: object } };
+      const connection: object = context.req?.socket ?? context.request ?? context;
+      const refusal = perCaller.count(context.client) >= config.maxPerCaller ? 'per_caller' : perConnection.count(connection) >= config.maxPerConnection ? 'per_connection' : undefined;
+      if (refusal) {
+        observer.refused(refusal);
+        return setResultAndStopExecution({ errors: [limitError(refusal, config)] });
+      }
+      let runs = 0;
+      const counted = ((storeArgs: ExecutionArgs) => {
+        const executionArgs = { ...storeArgs, contextValue: seeingThrough(storeArgs.contextValue, context) };
+        runs += 1;
+        if (runs === 1) return executeFn(executionArgs);
+        options.forgetReads(context);
+        observer.rerun();
+        return rerunning.run(true, () => executeFn(executionArgs));
+      }) as typeof executeFn;
+      const liveExecute = store.makeExecute(counted as never);
+      const rateRoots = rootFieldsOf(operation).filter((field) => RATE_ROOTS.has(field));
+      // Counted from the check on, not from the first result: live queries started together count each other.
+      const hold = (delta: 1 | -1) => {
+        open += delta;
+        perCaller.add(context.client, delta);
+        perConnection.add(connection, delta);
+      };
+      hold(1);
+      setExecuteFn(async (executionArgs) => {
+        const outcome = await Promise.resolve(liveExecute(executionArgs as ExecutionArgs)).catch((error: unknown) => {
+          hold(-1);
+          throw error;
+        });
+        if (!(Symbol.asyncIterator in outcome)) {
+          hold(-1);
+          return outcome;
+        }
+        observer.opened();
+        const stopRates = rates.hold(rateRoots);
+        return pushesOf(outcome, {
+          expiresAt: context.caller.expiresAt,
+          pushed: observer.pushed,
+          released: () => {
+            hold(-1);
+            stopRates();
+            observer.closed();
+          },
+        });
+      });
+    },
+  };
+
+  return {
+    plugin,
+    event: (event) => invalidate(identifiersForEvent(event)),
+    changed: (kinds) => invalidate(identifiersForKinds(kinds)),
+    bankCall: (endpoint) => {
+      if (rerunning.getStore() && endpoint.startsWith('GET ')) observer.bankRead();
+    },
+    stats: () => ({ open, tracked: trackedIdentifiers(store), timers: rates.timers() }),
+  };
+}
+
+/**
+ * The store runs each execution with a context of its own, which carries the caller's and hands it
+ * to field resolvers only; graphql-js gives it as is to `isTypeOf` and `resolveType`, where
+ * Pothos's scope-auth checks a type's permission (runScopesOnType) against `context.caller`, so a
+ * record type with a permission (Card, Cardholder, Payout...) failed there. The store's context,
+ * its own properties kept (the resolvers' wrapper finds the caller's context by them), with the
+ * caller's context behind it: whatever reads the context outside a resolver reads the caller's.
+ */
+function seeingThrough(storeContext: unknown, callerContext: object): object {
+  return Object.assign(Object.create(callerContext) as object, storeContext);
+}
+
+function limitError(reason: 'per_caller' | 'per_connection', config: LiveQueryConfig): GraphQLError {
+  const [limit, setting, who] =
+    reason === 'per_caller' ? [config.maxPerCaller, 'LIVE_QUERY_MAX_PER_CALLER', 'This caller'] : [config.maxPerConnection, 'LIVE_QUERY_MAX_PER_CONNECTION', 'This connection'];
+  return new GraphQLError(`${who} already holds ${limit} open live queries (${setting}): end one before starting another`, {
+    extensions: { code: LIVE_QUERY_LIMIT, limit, reason },
+  });
+}
+
+/** The root fields an operation selects, as named in the schema (aliases aside). */
+function rootFieldsOf(operation: OperationDefinitionNode): string[] {
+  return operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : []));
+}
+
+/**
+ * Rates and quotes move with the market and no event says so: while live queries hold such a root,
+ * one timer invalidates them each rates TTL, so the re-run reads past the cache's expired entry
+ * and a live FX screen is never staler than the TTL. No live query holding one, no timer.
+ */
+function rateRefresher(ttlMs: number, invalidate: (identifiers: string[]) => void) {
+  const holders = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  const sync = () => {
+    if (holders.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    } else if (holders.size > 0 && !timer && ttlMs > 0) {
+      timer = setInterval(() => invalidate([...holders.keys()].map((field) => `Query.${field}`)), ttlMs);
+    }
+  };
+  return {
+    hold(roots: string[]): () => void {
+      for (const root of roots) holders.set(root, (holders.get(root) ?? 0) + 1);
+      sync();
+      return () => {
+        for (const root of roots) {
+          const left = (holders.get(root) ?? 1) - 1;
+          if (left === 0) holders.delete(root);
+          else holders.set(root, left);
+        }
+        sync();
+      };
+    },
+    timers: () => (timer ? 1 : 0),
+  };
+}
+
+/**
+ * How many resource identifiers the store tracks: its tracker is private, but "a client that leaves
+ * frees everything" is a promise the tests check against the store itself, not a count of ours.
+ */
+function trackedIdentifiers(store: InMemoryLiveQueryStore): number {
+  return (store as unknown as { _resourceTracker: { _trackedResources: Map<string, unknown> } })._resourceTracker._trackedResources.size;
+}

@@ -1,0 +1,71 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+
+export interface PushOptions {
+  /** When the caller's credential expires (a JWT's `exp`), epoch ms: the live query ends then with TOKEN_EXPIRED. */
+  expiresAt: number | undefined;
+  pushed(): void;
+  /** Once, when the stream ends for any reason: the client left, it expired, or the store ended it. */
+  released(): void;
+}
+
+const EXPIRED = Symbol('expired');
+
+/** The coded error a live query ends with when its credential expires (docs/errors.md). */
+function expiredResult(): ExecutionResult {
+  return { errors: [new GraphQLError('The credential this live query was made with has expired: start it again with a fresh one', { extensions: { code: 'TOKEN_EXPIRED' } })] };
+}
+
+/**
+ * The store's stream of results as the client gets it: a result equal to the last one pushed is
+ * not pushed again (a re-run after an event that changed nothing this query read); the stream ends
+ * with a coded error at the credential's expiry. Written by hand rather than as an async generator:
+ * a generator waiting for the next result cannot be returned, and a client that leaves must free
+ * the store's entry, its throttle timer and this expiry timer at once.
+ */
+export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<ExecutionResult>, options: PushOptions): AsyncIterableIterator<ExecutionResult> {
+  let last: string | undefined;
+  let finished = false;
+  let expire: (() => void) | undefined;
+  const expired = new Promise<typeof EXPIRED>((resolve) => (expire = () => resolve(EXPIRED)));
+  const timer = options.expiresAt === undefined ? undefined : setTimeout(expire!, Math.max(0, options.expiresAt - Date.now()));
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    options.released();
+    void source.return?.();
+  };
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next: async () => {
+      while (!finished) {
+        const step = await Promise.race([source.next(), expired]);
+        if (step === EXPIRED) {
+          if (finished) break;
+          finish();
+          return { done: false, value: expiredResult() };
+        }
+        if (step.done) break;
+        const text = JSON.stringify(step.value, withoutLiveMark);
+        if (text === last) continue;
+        last = text;
+        options.pushed();
+        return { done: false, value: step.value };
+      }
+      finish();
+      return { done: true, value: undefined };
+    },
+    return: async () => {
+      finish();
+      return { done: true, value: undefined };
+    },
+    throw: async (error?: unknown) => {
+      finish();
+      throw error;
+    },
+  };
+  return iterator;
+}
+
+/** The store marks each result `isLive`; not part of what the client sees change. */
+const withoutLiveMark = (key: string, value: unknown) => (key === 'isLive' ? undefined : value);
