@@ -9,7 +9,7 @@ import { absoluteNow, type PassReceipts, type SubscriberCall, type SubscriberCal
  * the pass; during a pass the only message sent is the answer to `await`.
  */
 
-const SUBSCRIPTION = 'subscription { bankEvents { id name occurredAt data } }';
+const SUBSCRIPTION = 'subscription { bankEvents { upstreamId name occurredAt data } }';
 
 interface Pass {
   indexOf: Map<string, number>;
@@ -59,11 +59,11 @@ function openClient(url: string): void {
     if (opened === generation) errors += 1;
   };
   const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-  client.subscribe<{ bankEvents: { id: string } }>(
+  client.subscribe<{ bankEvents: { upstreamId: string } }>(
     { query: SUBSCRIPTION },
     {
-      next: (result: ExecutionResult<{ bankEvents: { id: string } }>) => {
-        if (result.data) record(subscriber, result.data.bankEvents.id);
+      next: (result: ExecutionResult<{ bankEvents: { upstreamId: string } }>) => {
+        if (result.data) record(subscriber, result.data.bankEvents.upstreamId);
         else failed();
       },
       error: failed,

@@ -241,7 +241,7 @@ async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<
     prepare: (index) => {
       const cardId = `crd_floor_${index}`;
       const id = `${cardId}_issuing.card.blocked`;
-      const payload = { data: { bankEvents: { id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } } } };
+      const payload = { data: { bankEvents: { upstreamId: id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } } } };
       return {
         id,
         // Sent on the next turn, as a POST leaves after it is issued: a burst's events are all
