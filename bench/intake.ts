@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
@@ -12,6 +10,7 @@ import { readSettings } from './settings.ts';
 import { signedEvent, startSandboxProcess, stopSandboxProcess, type BenchWorld } from './setup.ts';
 import { ms, summarize, verdict, type Summary } from './stats.ts';
 import { absoluteNow, SubscriberClients } from './subscriber-clients.ts';
+import { freePort, OwnRedis } from '../test/redis.ts';
 
 /**
  * The webhook intake under a flood, with Redis: `concurrency` signed deliveries of distinct events
@@ -265,41 +264,14 @@ const ACK_WAVES = 10;
 const ACK_SUBSCRIBERS = 100;
 const ACK_TIMEOUT_MS = 500;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of the benchmark's own, without persistence; resolves once it accepts connections. */
-async function startRedisServer(port: number, extra: string[] = []): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return child;
-}
-
 /** The flood without and with REDIS_MIN_REPLICAS_ACK=1 on a primary and one replica; null when redis-server cannot run here. */
 async function measureReplicaAck(world: IntakeWorld, options: Partial<IntakeFloodOptions>): Promise<ReplicaAckCost | null> {
-  const servers: ChildProcess[] = [];
+  // Each in a directory of its own: the replica writes the primary's snapshot to disk whatever --save says.
+  const [primary, replica] = [new OwnRedis(await freePort()), new OwnRedis(await freePort())];
   try {
-    const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-    servers.push(await startRedisServer(primaryPort));
-    servers.push(await startRedisServer(replicaPort, ['--replicaof', '127.0.0.1', String(primaryPort)]));
-    const redisUrl = `redis://127.0.0.1:${primaryPort}`;
+    await primary.start();
+    await replica.start(['--replicaof', '127.0.0.1', String(primary.port)]);
+    const redisUrl = primary.url;
     for (let tries = 0; (await withRedis(redisUrl, (redis) => redis.wait(1, 100))) < 1; tries++) {
       if (tries > 50) throw new Error('the replica did not connect');
     }
@@ -309,7 +281,8 @@ async function measureReplicaAck(world: IntakeWorld, options: Partial<IntakeFloo
   } catch {
     return null;
   } finally {
-    for (const server of servers) if (server.exitCode === null) server.kill('SIGKILL');
+    await replica.remove();
+    await primary.remove();
   }
 }
 

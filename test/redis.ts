@@ -48,6 +48,7 @@ async function spawnRedis(args: string[], ready: string): Promise<ChildProcess> 
       output += chunk.toString();
       if (output.includes(ready)) resolve();
     });
+    child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });
   // Past start-up its output is not read: drained, so a full pipe never stalls it.
