@@ -64,6 +64,19 @@ const multipartParts = (raw: string) =>
     .slice(1, -1)
     .map((piece) => piece.slice(piece.indexOf('\r\n\r\n') + 4));
 
+/**
+ * The results in the parts of Apollo's multipart protocol (`boundary="graphql"`, each result as
+ * `{"payload": …}`, `{}` heartbeats), what Apollo Client's HttpLink, Apollo Kotlin and Apollo iOS read.
+ */
+const apolloParts = (raw: string) =>
+  raw
+    .split('\r\n--graphql')
+    .slice(1)
+    .map((piece) => piece.slice(piece.indexOf('\r\n\r\n') + 4))
+    .filter((json) => json.startsWith('{"payload"'))
+    .map((json) => JSON.stringify((JSON.parse(json) as { payload: unknown }).payload));
+const APOLLO_ACCEPT = 'multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json';
+
 const sse = (kit: Kit, body: unknown) => openHttp(kit, body, 'text/event-stream', sseEvents);
 
 const opened: { close(): unknown }[] = [];
@@ -104,6 +117,23 @@ describe('live queries over more transports, by hash, logged once', () => {
     await deposit(kit, 420);
     await until('the new balance', () => live.received.length === 2);
     expect(usd(live.received[1])).toBe(usd(live.received[0]) + 420);
+  });
+
+  it("pushes in Apollo's multipart protocol (subscriptionSpec=1.0), as a subscription is", async () => {
+    const live = await openHttp(kit, { query: DASHBOARD }, APOLLO_ACCEPT, apolloParts);
+    opened.push(live);
+    expect(live.status).toBe(200);
+    await until('the first result', () => live.received.length === 1);
+    await deposit(kit, 470);
+    await until('the new balance', () => live.received.length === 2);
+    expect(usd(live.received[1])).toBe(usd(live.received[0]) + 470);
+  });
+
+  it('answers once over plain JSON', async () => {
+    const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: DASHBOARD }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(usd((await response.json()) as Result)).toBeGreaterThan(0);
   });
 
   it('runs by its APQ hash once the document was registered, and pushes', async () => {

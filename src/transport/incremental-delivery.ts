@@ -1,7 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { mediaRanges, useMultipartSubscriptions } from './multipart-subscriptions.ts';
+import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
+import { mediaRanges, multipartSubscriptions } from './multipart-subscriptions.ts';
 
 /** The media types an operation with @defer or @stream can be answered in. */
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
@@ -16,7 +16,15 @@ const MAX_QUOTED_ACCEPT = 200;
 export interface IncrementalDeliveryOptions {
   /** Between heartbeats of a multipart subscription (multipart-subscriptions.ts); 5 s unless given. */
   multipartHeartbeatMs?: number;
+  /**
+   * Which stream of events `request` runs, if any: a subscription, or a live query (each push a
+   * result). Given by a server that already keeps per-request state (transport/yoga.ts); without
+   * it, subscriptions are told apart by one more hook, as Yoga's own result processors do.
+   */
+  eventStreamOf?: (request: Request) => EventStream | undefined;
 }
+
+export type EventStream = 'subscription' | 'live query';
 
 /**
  * Answers in more than one part over HTTP:
@@ -31,22 +39,39 @@ export interface IncrementalDeliveryOptions {
  */
 export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): Plugin[] {
   const subscriptions = new WeakSet<Request>();
-  const isSubscription = (request: Request) => subscriptions.has(request);
+  const eventStreamOf = options.eventStreamOf ?? ((request: Request) => (subscriptions.has(request) ? 'subscription' : undefined));
+  const streamsEvents = (request: Request) => eventStreamOf(request) !== undefined;
+  const multipart = multipartSubscriptions({ streamsEvents, heartbeatMs: options.multipartHeartbeatMs });
+  const notAcceptable = notAcceptableRefusal(eventStreamOf);
   return [
     useAnswerableAcceptOnly(),
     useDeferStream() as Plugin,
+    ...(options.eventStreamOf
+      ? []
+      : [
+          {
+            // As Yoga's own result processors tell a subscription apart: by its reaching subscribe.
+            onSubscribe: ({ args }) => {
+              const request = (args.contextValue as { request?: Request }).request;
+              if (request) subscriptions.add(request);
+            },
+          } satisfies Plugin,
+        ]),
     {
-      // As Yoga's own result processors tell a subscription apart: by its reaching subscribe.
-      onSubscribe: ({ args }) => {
-        const request = (args.contextValue as { request?: Request }).request;
-        if (request) subscriptions.add(request);
+      // One hook for the three choices, in this order: Yoga makes a payload and a chain of promise
+      // helpers for every hook of every request, and most requests are none of these.
+      onResultProcess: (payload) => {
+        if (multipart(payload)) return;
+        if (notAcceptable(payload)) return;
+        refusalInEventStream(payload);
       },
     },
-    useMultipartSubscriptions({ isSubscription, heartbeatMs: options.multipartHeartbeatMs }),
-    useNotAcceptableRefusal(isSubscription),
-    useRefusalsInEventStream(),
   ];
 }
+
+type ResultProcessArgs = Parameters<NonNullable<Plugin['onResultProcess']>>[0];
+type ResultProcessor = Parameters<ResultProcessArgs['setResultProcessor']>[0];
+type Message = Parameters<typeof processRegularResult>[0];
 
 /**
  * A refusal of the operation before execution (a limit, a bad variable: HTTP 400) answered to a client that
@@ -55,20 +80,17 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
  * connection and never reads the body (graphql-sse retries it, then reports a bare "400 Bad
  * Request"). The code and the rest stay in the error's extensions.
  */
-function useRefusalsInEventStream(): Plugin {
-  return {
-    onResultProcess: ({ request, result, setResult }) => {
-      if (isAsyncIterable(result)) return;
-      const errors = (result as ExecutionResult).errors ?? [];
-      const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status).filter((status) => status !== undefined);
-      // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
-      // keeps its status and headers, which say what to do before any stream could start.
-      if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
-      if (!acceptsOnlyEventStream(request.headers.get('accept'))) return;
-      // Status 200; Yoga leaves `http` out of the body.
-      setResult({ ...(result as ExecutionResult), errors: errors.map(answeredInStream) });
-    },
-  };
+function refusalInEventStream({ request, result, setResult }: ResultProcessArgs): void {
+  if (isAsyncIterable(result)) return;
+  const errors = (result as ExecutionResult).errors;
+  if (!errors?.length) return;
+  const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status).filter((status) => status !== undefined);
+  // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
+  // keeps its status and headers, which say what to do before any stream could start.
+  if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
+  if (!acceptsOnlyEventStream(request.headers.get('accept'))) return;
+  // Status 200; Yoga leaves `http` out of the body.
+  setResult({ ...(result as ExecutionResult), errors: errors.map(answeredInStream) });
 }
 
 function answeredInStream(error: GraphQLError): GraphQLError {
@@ -113,17 +135,41 @@ function useAnswerableAcceptOnly(): Plugin {
   };
 }
 
-function useNotAcceptableRefusal(isSubscription: (request: Request) => boolean): Plugin {
-  return {
-    onResultProcess: ({ request, result, resultProcessor, setResultProcessor }) => {
-      if (resultProcessor || !isAsyncIterable(result)) return;
-      // Stops the deferred work or the subscription; how it ends is of no use to a caller who gets the 406.
-      Promise.resolve(result[Symbol.asyncIterator]().return?.()).catch(() => {});
-      const error = isSubscription(request) ? subscriptionRefusal(request) : incrementalRefusal(request);
-      setResultProcessor(() => Response.json({ errors: [error] }, { status: 406 }), 'application/json');
-    },
+/**
+ * Whether it answered: a stream of results no processor could send in what the caller accepts. A
+ * live query is answered once, its first result in JSON, as the query it is (Apollo Client's
+ * HttpLink, or any client that knows nothing of `@live`, gets the screen as it is now); anything
+ * else is refused with a 406 that says what would work.
+ */
+function notAcceptableRefusal(eventStreamOf: (request: Request) => EventStream | undefined) {
+  return ({ request, result, resultProcessor, setResultProcessor }: ResultProcessArgs): boolean => {
+    if (resultProcessor || !isAsyncIterable(result)) return false;
+    const stream = eventStreamOf(request);
+    if (stream === 'live query') {
+      const json = mediaRanges(request.headers.get('accept')).some((range) => range.type === GRAPHQL_RESPONSE_JSON) ? GRAPHQL_RESPONSE_JSON : 'application/json';
+      setResultProcessor(firstResultOnly, json);
+      return true;
+    }
+    // Stops the deferred work or the subscription; how it ends is of no use to a caller who gets the 406.
+    Promise.resolve(result[Symbol.asyncIterator]().return?.()).catch(() => {});
+    const error = stream === 'subscription' ? subscriptionRefusal(request) : incrementalRefusal(request);
+    setResultProcessor(() => Response.json({ errors: [error] }, { status: 406 }), 'application/json');
+    return true;
   };
 }
+
+const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
+
+/** The first result of a stream, in JSON, and the stream let go (a live query stops being watched). */
+const firstResultOnly: ResultProcessor = async (result, fetchAPI, accepted) => {
+  const source = (result as AsyncIterable<Message>)[Symbol.asyncIterator]();
+  try {
+    const first = await source.next();
+    return processRegularResult(first.value as Message, fetchAPI, accepted);
+  } finally {
+    Promise.resolve(source.return?.()).catch(() => {});
+  }
+};
 
 function subscriptionRefusal(request: Request) {
   const received = quotedAccept(request);

@@ -5,6 +5,7 @@ import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga
  * subscriptions"): what Apollo Client's HttpLink, Apollo Kotlin and Apollo iOS send a subscription
  * over by default, with `Accept: multipart/mixed;boundary="graphql";subscriptionSpec=1.0,application/json`.
  * Yoga's own result processors offer multipart to @defer only, so without this such a client got a 406.
+ * A live query sent with the same Accept is answered the same way, each push an event.
  *
  * The answer is `multipart/mixed;boundary="graphql";subscriptionSpec=1.0`, one part per message:
  * - `{"payload":<result>}` for each event: the execution result as Yoga would send it over SSE
@@ -27,8 +28,8 @@ const DEFAULT_HEARTBEAT_MS = 5_000;
 const HEARTBEAT = '{}';
 
 export interface MultipartSubscriptionOptions {
-  /** Whether `request` runs a subscription (it has reached subscribe). */
-  isSubscription(request: Request): boolean;
+  /** Whether `request` runs an operation answered as a stream of events (a subscription, a live query). */
+  streamsEvents(request: Request): boolean;
   /** Between heartbeats; DEFAULT_HEARTBEAT_MS unless given (tests shorten it). */
   heartbeatMs?: number | undefined;
 }
@@ -38,22 +39,25 @@ type ResultProcessor = Parameters<ResultProcessArgs['setResultProcessor']>[0];
 type FetchAPI = Parameters<ResultProcessor>[1];
 type Message = Parameters<typeof processRegularResult>[0];
 
-export function useMultipartSubscriptions(options: MultipartSubscriptionOptions): Plugin {
+/**
+ * A step of an onResultProcess hook (incremental-delivery.ts runs it first): answers the request in
+ * this protocol when it streams events and its Accept asks for it, and says whether it did.
+ */
+export function multipartSubscriptions(options: MultipartSubscriptionOptions): (payload: ResultProcessArgs) => boolean {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const processor: ResultProcessor = (result, fetchAPI) => multipartResponse(result, fetchAPI, heartbeatMs);
-  return {
-    onResultProcess: ({ request, result, resultProcessor, setResultProcessor }) => {
-      if (!options.isSubscription(request)) return;
-      const ranges = mediaRanges(request.headers.get('accept'));
-      const ours = ranges.findIndex(isApolloMultipart);
-      if (ours < 0) return;
-      // A subscription refused before its stream started (a bad cursor) is one result: in JSON when
-      // the caller accepts it, as Yoga chose; in a part of its own only when nothing else would do.
-      if (resultProcessor && !isAsyncIterable(result)) return;
-      // Yoga chose SSE: kept when the caller listed it first.
-      if (resultProcessor && ranges.slice(0, ours).some((range) => range.type === 'text/event-stream')) return;
-      setResultProcessor(processor, 'multipart/mixed');
-    },
+  return ({ request, result, resultProcessor, setResultProcessor }) => {
+    if (!options.streamsEvents(request)) return false;
+    const ranges = mediaRanges(request.headers.get('accept'));
+    const ours = ranges.findIndex(isApolloMultipart);
+    if (ours < 0) return false;
+    // A subscription refused before its stream started (a bad cursor) is one result: in JSON when
+    // the caller accepts it, as Yoga chose; in a part of its own only when nothing else would do.
+    if (resultProcessor && !isAsyncIterable(result)) return false;
+    // Yoga chose SSE: kept when the caller listed it first.
+    if (resultProcessor && ranges.slice(0, ours).some((range) => range.type === 'text/event-stream')) return false;
+    setResultProcessor(processor, 'multipart/mixed');
+    return true;
   };
 }
 

@@ -12,7 +12,7 @@ import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from '../errors.ts';
-import { incrementalDelivery } from './incremental-delivery.ts';
+import { incrementalDelivery, type EventStream } from './incremental-delivery.ts';
 import type { Logger } from '../logger.ts';
 import { liveOperation } from '../live/engine.ts';
 import { whenExecuted } from '../observability/operation-outcome.ts';
@@ -102,6 +102,8 @@ function remoteAddressOf(req: unknown): string | undefined {
 interface RequestState {
   readonly id: string;
   operation?: OperationBounds | undefined;
+  /** A subscription or a live query: answered as a stream of events (incremental-delivery.ts). */
+  eventStream?: EventStream;
 }
 
 const requests = new WeakMap<Request, RequestState>();
@@ -139,6 +141,7 @@ function useOperationBounds(upstream: UpstreamRuntime): Plugin {
       const state = stateOf(request);
       // A live query lives as a subscription does: its re-runs come long after any deadline from its start.
       const kind = liveOperation(args.document, args.operationName, args.variableValues) ? 'subscription' : 'execution';
+      if (kind === 'subscription') state.eventStream = 'live query';
       const operation = upstream.startOperation(kind, request.signal, state.id);
       state.operation = operation;
       return { onExecuteDone: whenExecuted(() => operation.end()) };
@@ -148,6 +151,7 @@ function useOperationBounds(upstream: UpstreamRuntime): Plugin {
       if (!request) return;
       (args as { signal?: AbortSignal }).signal = request.signal;
       const state = stateOf(request);
+      state.eventStream = 'subscription';
       state.operation = upstream.startOperation('subscription', request.signal, state.id);
     },
   };
@@ -268,7 +272,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
         useRequestId(),
         useCodedEmptyRefusals(),
         useOperationBounds(options.upstream),
-        ...incrementalDelivery(),
+        ...incrementalDelivery({ eventStreamOf: (request) => requests.get(request)?.eventStream }),
         ...(options.watchers ?? []),
         ...auth.plugins,
         ...(options.plugins ?? []),
