@@ -56,10 +56,74 @@ const REDACT = [
  * the same redaction.
  */
 export function createLogger(level: LogLevel = 'info', destination?: { write(line: string): void }, options: { pretty?: boolean } = {}): Logger {
-  const settings = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'banking-gateway' } };
-  if (destination) return pino(settings, destination);
-  if (options.pretty) return pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }));
-  return pino(settings);
+  const redact = redactor(REDACT, CENSOR);
+  // Not pino's `redact` option: its redactor (@pinojs/redact, pino 10) parses every path again on
+  // every call and clones what it walks, and with paths that start with `*` every object-valued key
+  // of every line goes through it: measured, 42 % of all the bytes an operation allocated with the
+  // operation log on. The same paths, compiled once, walked only where a line has their keys.
+  const settings = { level, formatters: { log: redact }, base: { service: 'banking-gateway' } };
+  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings);
+  // A child's bindings are written on each of its lines without passing the log formatter; every
+  // child is made from this instance (pino's children inherit from their parent), so this covers all.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redact(bindings), childOptions);
+  } as Logger['child'];
+  return logger;
+}
+
+const CENSOR = '[redacted]';
+
+/** A path's steps from the root, `*` for any key: `*.headers["x-api-key"]` → `*`, `headers`, `x-api-key`. */
+function stepsOf(path: string): string[] {
+  return [...path.matchAll(/[^.[\]]+|\[([^[\]]*?)\]/g)].map((match) => (match[1] ?? match[0]).replace(/^(["'`])(.*)\1$/, '$2'));
+}
+
+/** What to do with a value met at some depth: replace it, or look into its keys. */
+interface RedactionNode {
+  censor: boolean;
+  /** The node for a key named by some path (paths through `*` merged in). */
+  named: Map<string, RedactionNode>;
+  /** The node for any other key, when a path goes through `*` here. */
+  any: RedactionNode | undefined;
+}
+
+function compile(paths: string[][]): RedactionNode {
+  const censor = paths.some((steps) => steps.length === 0);
+  const deeper = paths.filter((steps) => steps.length > 0);
+  const throughAny = deeper.filter((steps) => steps[0] === '*').map((steps) => steps.slice(1));
+  const names = new Set(deeper.map((steps) => steps[0]!).filter((name) => name !== '*'));
+  const named = new Map([...names].map((name) => [name, compile([...deeper.filter((steps) => steps[0] === name).map((steps) => steps.slice(1)), ...throughAny])] as const));
+  return { censor, named, any: throughAny.length > 0 ? compile(throughAny) : undefined };
+}
+
+/** An error to change for the log alone: its message, stack and cause are its own but not enumerable, and pino's serializer reads them. */
+function errorCopy(error: Error): Error {
+  return Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, { message: error.message, stack: error.stack, ...(error.cause === undefined ? {} : { cause: error.cause }) }, error);
+}
+
+/**
+ * A log line's object with every value at `paths` replaced by `censor`: a copy of each object on
+ * the way to a replaced value, the caller's own objects never touched, and the line itself when
+ * nothing in it is secret (most lines).
+ */
+function redactor(paths: string[], censor: string): <T extends object>(line: T) => T {
+  const root = compile(paths.map(stepsOf));
+  const walk = (value: unknown, node: RedactionNode): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    let copy: object | undefined;
+    for (const key of Object.keys(value)) {
+      const next = node.named.get(key) ?? node.any;
+      if (!next) continue;
+      const before = (value as Record<string, unknown>)[key];
+      const after = next.censor ? censor : walk(before, next);
+      if (after === before) continue;
+      copy ??= Array.isArray(value) ? [...value] : value instanceof Error ? errorCopy(value) : { ...value };
+      (copy as Record<string, unknown>)[key] = after;
+    }
+    return copy ?? value;
+  };
+  return (line) => walk(line, root) as typeof line;
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });
