@@ -46,27 +46,36 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
   return [
     useAnswerableAcceptOnly(),
     useDeferStream() as Plugin,
-    ...(options.eventStreamOf
-      ? []
-      : [
-          {
-            // As Yoga's own result processors tell a subscription apart: by its reaching subscribe.
-            onSubscribe: ({ args }) => {
-              const request = (args.contextValue as { request?: Request }).request;
-              if (request) subscriptions.add(request);
-            },
-          } satisfies Plugin,
-        ]),
-    {
-      // One hook for the three choices, in this order: Yoga makes a payload and a chain of promise
-      // helpers for every hook of every request, and most requests are none of these.
-      onResultProcess: (payload) => {
-        if (multipart(payload)) return;
-        if (notAcceptable(payload)) return;
-        refusalInEventStream(payload);
-      },
-    },
+    ...(options.eventStreamOf ? [] : [useSubscriptionsNoted(subscriptions)]),
+    useStreamAnswers(multipart, notAcceptable),
   ];
+}
+
+/**
+ * How a result that is not a plain query's goes out, in this order: Apollo's multipart for a stream
+ * of events; a refusal (or, for a live query, its first result) when nothing the caller accepts can
+ * carry the stream; a 400 refusal inside an event stream for a client that takes nothing else. One
+ * hook for the three: Yoga makes a payload and a chain of promise helpers for every hook of every
+ * request, and most requests are none of these.
+ */
+function useStreamAnswers(multipart: (payload: ResultProcessArgs) => boolean, notAcceptable: (payload: ResultProcessArgs) => boolean): Plugin {
+  return {
+    onResultProcess: (payload) => {
+      if (multipart(payload)) return;
+      if (notAcceptable(payload)) return;
+      refusalInEventStream(payload);
+    },
+  };
+}
+
+/** As Yoga's own result processors tell a subscription apart: by its reaching subscribe. */
+function useSubscriptionsNoted(subscriptions: WeakSet<Request>): Plugin {
+  return {
+    onSubscribe: ({ args }) => {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (request) subscriptions.add(request);
+    },
+  };
 }
 
 type ResultProcessArgs = Parameters<NonNullable<Plugin['onResultProcess']>>[0];
