@@ -154,6 +154,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ratesTtlMs: options.upstream.cache?.ratesTtlMs ?? DEFAULT_CACHE.ratesTtlMs,
     observer: liveQueryMetrics(metrics.registry),
     forgetReads: forgetRequestReads,
+    scopeOf: (context) => subscriptionScope(context.caller),
   });
   // The bank reads live queries' re-runs cause are counted where every call is.
   const observer = {

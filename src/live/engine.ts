@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
+import { getLiveDirectiveArgumentValues, getLiveDirectiveNode, isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
 import type { LiveQueryConfig } from '../config.ts';
 import type { GatewayContext } from '../context.ts';
@@ -10,6 +10,8 @@ import type { RecordKind } from '../upstream/cache-policy.ts';
 import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
 import type { LiveQueryObserver } from './observer.ts';
 import { pushesOf } from './pushes.ts';
+import { sharedReruns } from './shared-reruns.ts';
+import { rerunThrottle } from './throttle.ts';
 
 /**
  * Live queries (`query Screen @live { ... }`, the protocol of @n1ru4l/graphql-live-query): the
@@ -48,6 +50,11 @@ export interface LiveQueryEngineOptions {
    * the first run's records.
    */
   forgetReads(context: GatewayContext): void;
+  /**
+   * What makes two callers' results of one document the same (their bank view, permissions and
+   * cardholder binding): identical live queries within one scope share each re-run (shared-reruns.ts).
+   */
+  scopeOf(context: GatewayContext): string;
 }
 
 /** The coded error of a live query past a limit (docs/errors.md). */
@@ -79,17 +86,20 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
     // Records are collected by identifiers.ts's collectors (Type:bankId): a name no field of the graph
     // has as `ID!` turns the store's own collector (global ids) off.
     idFieldName: 'upstreamId',
-    // LIVE_QUERY_THROTTLE_MS at least: a client may ask for a longer interval, never a shorter one.
-    validateThrottleValue: (asked) => (config.throttleMs > 0 || (asked ?? 0) > 0 ? Math.max(asked ?? 0, config.throttleMs) : undefined),
+    // The interval between re-runs is throttle.ts's (the store's own drops runs): the store is given none.
+    validateThrottleValue: () => undefined,
   });
   const perCaller = new OpenCounts<string>();
   const perConnection = new OpenCounts<object>();
   let open = 0;
   const rerunning = new AsyncLocalStorage<true>();
-  const rates = rateRefresher(options.ratesTtlMs, (ids) => void store.invalidate(ids));
+  const rates = rateRefresher(options.ratesTtlMs, (ids) => invalidate(ids));
 
+  const reruns = sharedReruns({ scopeOf: options.scopeOf, signalOf: (context) => (context as GatewayContext).operationSignal?.() });
   const invalidate = (identifiers: string[]) => {
-    if (open > 0 && identifiers.length > 0) void store.invalidate(identifiers);
+    if (open === 0 || identifiers.length === 0) return;
+    reruns.invalidated();
+    void store.invalidate(identifiers);
   };
 
   const plugin: Plugin = {
@@ -105,13 +115,21 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
         return setResultAndStopExecution({ errors: [limitError(refusal, config)] });
       }
       let runs = 0;
-      const counted = ((storeArgs: ExecutionArgs) => {
-        const executionArgs = { ...storeArgs, contextValue: seeingThrough(storeArgs.contextValue, context) };
-        runs += 1;
-        if (runs === 1) return executeFn(executionArgs);
+      const throttle = rerunThrottle(intervalOf(operation, args.variableValues, config.throttleMs));
+      const executeAsCaller = (storeArgs: ExecutionArgs) => executeFn({ ...storeArgs, contextValue: seeingThrough(storeArgs.contextValue, context) });
+      const rerun = (storeArgs: ExecutionArgs) => {
         options.forgetReads(context);
         observer.rerun();
-        return rerunning.run(true, () => executeFn(executionArgs));
+        return rerunning.run(true, () => reruns.rerun(storeArgs, context, executeAsCaller as (args: ExecutionArgs) => Promise<ExecutionResult>));
+      };
+      const counted = ((storeArgs: ExecutionArgs) => {
+        runs += 1;
+        if (runs === 1) {
+          throttle.ran();
+          return executeAsCaller(storeArgs);
+        }
+        // A run not made is one the store will not push: a later one took its place, or the query ended.
+        return throttle.admit().then((now) => (now ? rerun(storeArgs) : notRun()));
       }) as typeof executeFn;
       const liveExecute = store.makeExecute(counted as never);
       const rateRoots = rootFieldsOf(operation).filter((field) => RATE_ROOTS.has(field));
@@ -137,6 +155,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
           expiresAt: context.caller.expiresAt,
           pushed: observer.pushed,
           released: () => {
+            throttle.end();
             hold(-1);
             stopRates();
             observer.closed();
@@ -167,6 +186,19 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
  */
 function seeingThrough(storeContext: unknown, callerContext: object): object {
   return Object.assign(Object.create(callerContext) as object, storeContext);
+}
+
+/**
+ * What a re-run that was not made gives the store, which pushes only its latest run's result (and
+ * nothing once the query ended). Not frozen: the store marks the result it pushes `isLive`.
+ */
+const notRun = (): ExecutionResult => ({});
+
+/** LIVE_QUERY_THROTTLE_MS at least: a client may ask for a longer interval (`@live(throttle:)`), never a shorter one. */
+function intervalOf(operation: OperationDefinitionNode, variables: unknown, throttleMs: number): number {
+  const directive = getLiveDirectiveNode(operation);
+  const asked = directive ? getLiveDirectiveArgumentValues(directive, variables as Record<string, unknown> | null).throttleValue : undefined;
+  return Math.max(asked ?? 0, throttleMs);
 }
 
 function limitError(reason: 'per_caller' | 'per_connection', config: LiveQueryConfig): GraphQLError {
