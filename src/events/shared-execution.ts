@@ -91,7 +91,7 @@ export function useSharedSubscriptionExecution(options: SharedExecutionOptions):
  * graphql-js builds results from null-prototype objects, which JSON.stringify serialises at half
  * speed; each subscriber serialises the shared result, so it is turned into plain objects once.
  */
-function plainData(result: Result): Result {
+export function plainData(result: Result): Result {
   const convert = (r: ExecutionResult): ExecutionResult => (r.data ? { ...r, data: JSON.parse(JSON.stringify(r.data)) } : r);
   return result instanceof Promise ? result.then(convert) : convert(result);
 }

@@ -46,7 +46,7 @@ export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<
           return { done: false, value: expiredResult() };
         }
         if (step.done) break;
-        const text = JSON.stringify(step.value, withoutLiveMark);
+        const text = comparedText(step.value);
         if (text === last) continue;
         last = text;
         options.pushed();
@@ -69,3 +69,15 @@ export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<
 
 /** The store marks each result `isLive`; not part of what the client sees change. */
 const withoutLiveMark = (key: string, value: unknown) => (key === 'isLive' ? undefined : value);
+
+/** The text of shared results' data (live/shared-reruns.ts: one data object for every live query that shares a re-run), made once. */
+const dataTexts = new WeakMap<object, string>();
+
+/** What two results of one live query are compared by: their data alone when that is all they carry. */
+function comparedText(result: ExecutionResult): string {
+  const { data } = result;
+  if (!data || result.errors || result.extensions) return JSON.stringify(result, withoutLiveMark);
+  let text = dataTexts.get(data);
+  if (text === undefined) dataTexts.set(data, (text = JSON.stringify(data)));
+  return text;
+}

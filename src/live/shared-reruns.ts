@@ -1,4 +1,5 @@
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import { plainData } from '../events/shared-execution.ts';
 
 /**
  * Re-runs shared by identical live queries. One event invalidates every live query that read what
@@ -68,7 +69,8 @@ export function sharedReruns(options: { scopeOf(contextValue: unknown): string; 
     };
     // The store's context keeps its own keys (symbols included: the resolvers find the caller's context by one).
     const contextValue = Object.assign(Object.create(Object.getPrototypeOf(store) as object) as object, store, recording);
-    const outcome = Promise.resolve(execute({ ...args, contextValue })).then((result) => ({ result, identifiers }));
+    // In plain objects once: every live query that shares it serialises it (events/shared-execution.ts's plainData).
+    const outcome = Promise.resolve(plainData(execute({ ...args, contextValue }))).then((result) => ({ result, identifiers }));
     const shared = { generation, outcome, context, signal };
     runs.set(key, shared);
     return shared;
