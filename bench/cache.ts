@@ -4,7 +4,7 @@ import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, timeOnce, timeSequential } from './load.ts';
 import { OPERATIONS } from './operations.ts';
 import type { Settings } from './settings.ts';
-import { graphql, signedEvent, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { depositSettled, graphql, sandboxDeposit, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 
 /**
  * The record cache as `npm start` ships it, on a second gateway process over the same sandbox (the
@@ -66,15 +66,9 @@ async function usd(at: { graphqlUrl: string }): Promise<number> {
 /** The bank moves the balance (the sandbox's deposit), then says so with a signed deposit.settled. */
 async function depositSeen(world: BenchWorld, at: { graphqlUrl: string }, baseUrl: string): Promise<CacheResult['deposit']> {
   const before = await usd(at);
-  const deposit = await request(`${world.sandboxUrl}/sandbox/deposits`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ currency: 'USD', amount: DEPOSIT, payer_name: 'Globex' }),
-  });
-  await deposit.body.text();
-  if (deposit.statusCode !== 200) throw new Error(`the sandbox's deposit failed: HTTP ${deposit.statusCode}`);
+  await sandboxDeposit(world, DEPOSIT);
   const beforeEvent = await usd(at);
-  const { body, headers } = signedEvent(world, { id: `dep_bench_${Date.now()}`, name: 'deposit.settled', data: { amount: DEPOSIT, currency: 'USD', status: 'SETTLED' } });
+  const { body, headers } = depositSettled(world, `dep_bench_${Date.now()}`, DEPOSIT);
   const delivered = await request(`${baseUrl}/webhooks`, { method: 'POST', headers, body });
   await delivered.body.text();
   if (delivered.statusCode !== 202) throw new Error(`the deposit event was not accepted: HTTP ${delivered.statusCode}`);

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type LiveQueryConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { silentLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
@@ -12,14 +12,15 @@ import { answerRequests } from './child-process.ts';
  * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
  * `npm start`): createGateway wired as `npm start` wires it, listening on loopback, so its memory,
  * CPU and event loop are the gateway's alone. It answers the benchmark over IPC: its memory, its open
- * subscriptions, and what it saw during a load run (event loop busy, the concurrency limit in force
+ * subscriptions and live queries, and what it saw during a load run (event loop busy, the concurrency limit in force
  * and the upstream calls in flight, sampled every 10 ms).
  */
 
 export type GatewayRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string }; cache?: boolean }
+  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string }; cache?: boolean; liveQueries?: Partial<LiveQueryConfig> }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'subscriptions' }
+  | { id: number; kind: 'live-queries' }
   | { id: number; kind: 'watch-start' }
   | { id: number; kind: 'watch-stop' }
   | { id: number; kind: 'profile-start' }
@@ -62,11 +63,13 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY, CLIENT_MAX_UPSTREAM_IN_FLIGHT) and the
       // operations per client (CLIENT_RATE_LIMIT_*) apply as they do to `npm start`: by default, as shipped;
       // so do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
-      // keeps no reads, so every other figure measures the way to the bank.
+      // keeps no reads, so every other figure measures the way to the bank. The live queries' (LIVE_QUERY_*)
+      // too, but for what a phase sets for its own gateway (a limit per caller above its clients').
       const config = loadConfig(process.env);
       const { concurrency, cache } = config;
       const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
-      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit });
+      const liveQueries = { ...config.liveQueries, ...request.liveQueries };
+      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
       await gateway.events.ready;
       return (await gateway.server.listen(0, '127.0.0.1')).port;
     }
@@ -76,6 +79,8 @@ async function answer(request: GatewayRequest): Promise<unknown> {
     }
     case 'subscriptions':
       return gateway!.events.activeSubscriptions();
+    case 'live-queries':
+      return gateway!.live.stats().open;
     case 'watch-start': {
       const samples: { limit: number; inFlight: number; queued: number }[] = [];
       watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };

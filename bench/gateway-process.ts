@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { LiveQueryConfig } from '../src/config.ts';
 import { ServerProcess } from './child-process.ts';
 import type { GatewayRequest, WatchResult } from './gateway-child.ts';
 
@@ -25,16 +26,28 @@ export function startHeapFlags(): string[] {
 export class GatewayProcess extends ServerProcess {
   /**
    * With `cache`, the record cache is on as `npm start` has it; without, every read goes to the bank.
-   * `flags`: the Node flags of its process (default: `npm start`'s, see startHeapFlags).
+   * `flags`: the Node flags of its process (default: `npm start`'s, see startHeapFlags). `liveQueries`:
+   * what differs from the LIVE_QUERY_* settings in force (by default, none).
    */
-  static async start(sandboxUrl: string, webhooks: { apiKey: string; signingSecret: string }, cache = false, flags = startHeapFlags()): Promise<GatewayProcess> {
-    const start = { kind: 'start', sandboxUrl, webhooks, cache } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>;
+  static async start(
+    sandboxUrl: string,
+    webhooks: { apiKey: string; signingSecret: string },
+    cache = false,
+    flags = startHeapFlags(),
+    liveQueries?: Partial<LiveQueryConfig>,
+  ): Promise<GatewayProcess> {
+    const start = { kind: 'start', sandboxUrl, webhooks, cache, ...(liveQueries ? { liveQueries } : {}) } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>;
     const { child, port } = await ServerProcess.launch(CHILD_PATH, "gateway's process", flags, start);
     return new GatewayProcess(child, flags, port);
   }
 
   activeSubscriptions(): Promise<number> {
     return this.child.ask('subscriptions', { kind: 'subscriptions' });
+  }
+
+  /** Live queries open on it (counted from the limits' check, before the first result). */
+  openLiveQueries(): Promise<number> {
+    return this.child.ask('live queries', { kind: 'live-queries' });
   }
 
   /** Starts sampling the event loop and the concurrency limit; `stopWatch` returns what was seen. */

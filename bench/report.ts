@@ -16,6 +16,8 @@ import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.t
 import type { BareFloor, BareOneCall, BareSequential } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
+import type { LiveQueryResult } from './live-queries.ts';
+import { WATCHES } from './subscriber-clients.ts';
 import { template } from './template.ts';
 import { allocationRows, bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverheadRow, perRoundRow } from './report-shipped.ts';
 
@@ -29,6 +31,10 @@ const TARGETS = {
   p99OverP50: 3,
   /** Fan-out p99 (POST to the last subscriber's receipt) against the bare WebSocket floor of the same run. */
   fanoutFloorRatio: 2,
+  /** Live queries: an event's POST to the last client's push of the new result, p99, against the same floor one event at a time. */
+  liveQueryFloorRatio: 2,
+  /** Bank reads of the record a live query reads, per event, however many live queries read it (one instance). */
+  liveQueryReadsPerEvent: 1,
   /** @defer on the cards screen: each payload at most this over the bare floor of the same calls, per round up to it. */
   deferPerRoundMs: 1,
   /** Another client's dashboard p50 while one client floods, against its p50 on the idle gateway. */
@@ -57,6 +63,8 @@ export interface RunResults {
   cache: CacheResult;
   authorization: AuthorizationResult;
   subscriptions: SubscriptionResult;
+  /** Live dashboards on a gateway of their own with the record cache on (bench/live-queries.ts). */
+  liveQueries: LiveQueryResult;
   /** The webhook intake under a flood, on a gateway of its own with Redis (bench/intake.ts); null when Redis did not answer. */
   intake: IntakeFloodResult | null;
   /** The screens at c=50 through a gateway process per heap configuration (bench/heap.ts). */
@@ -181,6 +189,7 @@ function targetRows(r: RunResults): string[][] {
   rows.push(...cacheRows(r.cache));
   rows.push(authorizationTargetRow(r.authorization));
   rows.push(...fanoutRows(r.subscriptions));
+  rows.push(...liveQueryRows(r.liveQueries, r.subscriptions.floor.paced));
   rows.push(intakeRow(r.intake));
   rows.push(...heapRows(r.heap, r.bareYoga), ...cpuRows(r.heap, r.bareYoga?.screens ?? null), ...allocationRows(r.heap, r.bareYoga?.screens ?? null));
   return rows;
@@ -214,20 +223,28 @@ function cacheRows(c: CacheResult): string[][] {
 /** The memory sampler's name for the subscribers' process (bench/run.ts). */
 export const SUBSCRIBERS_CHILD = 'subscribers child';
 
-/** measured vs floor, the ratio, and the verdict against TARGETS.fanoutFloorRatio. */
-function floorRow(target: string, gateway: DeliveryPass | null, floor: DeliveryPass | null): string[] {
+/**
+ * measured vs floor, the ratio, and the verdict against `ratio` (default TARGETS.fanoutFloorRatio);
+ * `last` names the gateway's last receipt, `lead` comes before the figures.
+ */
+function floorRow(
+  target: string,
+  gateway: DeliveryPass | null,
+  floor: DeliveryPass | null,
+  { ratio = TARGETS.fanoutFloorRatio, last = 'last receipt', lead = '' }: { ratio?: number; last?: string; lead?: string } = {},
+): string[] {
   if (!gateway || !floor) return [target, 'not run (BENCH_PACED_EVENTS=0)', '**not measured**'];
   const measured = gateway.lastReceipt.p99;
-  const limit = TARGETS.fanoutFloorRatio * floor.lastReceipt.p99;
+  const limit = ratio * floor.lastReceipt.p99;
   // An event some subscriber never got has no last receipt: its time is infinite, and so is the p99 once it counts.
   if (!Number.isFinite(measured) || !Number.isFinite(limit)) {
     const p99 = (value: number) => (Number.isFinite(value) ? `${ms(value)} ms` : 'none (receipts lost)');
-    return [target, `POST → last receipt p99: gateway ${p99(measured)}, floor ${p99(floor.lastReceipt.p99)}`, verdict(false, 'receipts lost')];
+    return [target, `${lead}POST → ${last} p99: gateway ${p99(measured)}, floor ${p99(floor.lastReceipt.p99)}`, verdict(false, 'receipts lost')];
   }
   const met = measured <= limit;
   return [
     target,
-    `POST → last receipt p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)`,
+    `${lead}POST → ${last} p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)`,
     verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms`),
   ];
 }
@@ -249,6 +266,43 @@ function fanoutRows(s: SubscriptionResult): string[][] {
       gatewayLost === 0 && g.subscriptionErrors === 0
         ? verdict(true, 'every subscriber got every event')
         : verdict(false, `${gatewayLost} receipts never came, ${g.subscriptionErrors} subscriptions failed`),
+    ],
+  ];
+}
+
+/**
+ * The live-query targets (issue 40): event → last push against the subscription floor one event at a
+ * time, the bank's reads per event, and every client getting every new balance.
+ */
+export function liveQueryRows(r: LiveQueryResult, floor: DeliveryPass | null): string[][] {
+  const ratio = TARGETS.liveQueryFloorRatio;
+  const reads = TARGETS.liveQueryReadsPerEvent;
+  const pass = r.pass;
+  const events = pass?.events ?? 0;
+  const most = (values: number[]) => (values.length === 0 ? 0 : Math.max(...values));
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const expected = events * r.clients;
+  const lost = pass?.lost ?? 0;
+  const whole = lost === 0 && r.errors === 0 && events > 0;
+  return [
+    floorRow(
+      `live queries: event → last push p99 ≤ ${ratio}× the subscription floor (one event at a time), ${r.clients} live dashboards`,
+      pass,
+      floor,
+      // A receipt here is a push showing the new balance.
+      { ratio, last: 'last push', lead: pass && floor ? `POST → last push p50 ${ms(pass.lastReceipt.p50)} ms vs floor ${ms(floor.lastReceipt.p50)} ms; ` : '' },
+    ),
+    [
+      `live queries: ≤ ${reads} bank read of the balances per event, however many dashboards (one instance)`,
+      `balance reads per event: at most ${most(r.balanceReads)}, ${sum(r.balanceReads)} over ${events} events; every upstream call per event: at most ${most(r.upstreamCalls)}`,
+      events === 0
+        ? '**not measured**'
+        : verdict(most(r.balanceReads) <= reads, most(r.balanceReads) <= reads ? `${r.clients} re-runs shared each read` : 'the re-runs read the bank more than once'),
+    ],
+    [
+      'live queries: 0 lost pushes',
+      `${lost} of ${expected} pushes of a new balance lost (${events} events × ${r.clients}), ${pass?.duplicates ?? 0} duplicates, ${r.errors} live query errors`,
+      whole ? verdict(true, 'every dashboard got every new balance') : verdict(false, events === 0 ? 'no events' : `${lost} pushes never came, ${r.errors} live queries failed`),
     ],
   ];
 }
@@ -403,8 +457,7 @@ function fairnessTable(f: FairnessResult): string {
   );
 }
 
-function subscriptionsTable(s: SubscriptionResult): string {
-  const header = [
+const DELIVERY_HEADER = [
     'server',
     'pass',
     'events',
@@ -418,27 +471,39 @@ function subscriptionsTable(s: SubscriptionResult): string {
     'last receipt p99',
     'first POST → last receipt',
     'POST → 202 p50',
-  ];
-  const row = (server: string, name: string, p: DeliveryPass): string[] => [
-    server,
-    name,
-    String(p.events),
-    String(p.latency.count),
-    String(p.lost),
-    String(p.duplicates),
-    ms(p.latency.p50),
-    ms(p.latency.p99),
-    ms(p.latency.max),
-    ms(p.lastReceipt.p50),
-    ms(p.lastReceipt.p99),
-    `${ms(p.spanMs)} ms`,
-    server === 'gateway' ? ms(p.intake.p50) : '',
-  ];
+];
+
+/** One pass in the subscriptions' and live queries' tables; the floor has no intake. */
+const deliveryRow = (server: string, name: string, p: DeliveryPass, intake: boolean): string[] => [
+  server,
+  name,
+  String(p.events),
+  String(p.latency.count),
+  String(p.lost),
+  String(p.duplicates),
+  ms(p.latency.p50),
+  ms(p.latency.p99),
+  ms(p.latency.max),
+  ms(p.lastReceipt.p50),
+  ms(p.lastReceipt.p99),
+  `${ms(p.spanMs)} ms`,
+  intake ? ms(p.intake.p50) : '',
+];
+
+function subscriptionsTable(s: SubscriptionResult): string {
   const rows = (server: string, passes: Passes) => [
-    ...(passes.paced ? [row(server, 'one at a time', passes.paced)] : []),
-    row(server, 'burst (all at once)', passes.burst),
+    ...(passes.paced ? [deliveryRow(server, 'one at a time', passes.paced, server === 'gateway')] : []),
+    deliveryRow(server, 'burst (all at once)', passes.burst, server === 'gateway'),
   ];
-  return table(header, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor)]);
+  return table(DELIVERY_HEADER, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor)]);
+}
+
+/** The live dashboards' pass beside the subscription floor's one at a time. */
+function liveQueriesTable(r: LiveQueryResult, floor: DeliveryPass | null): string {
+  return table(DELIVERY_HEADER, [
+    ...(r.pass ? [deliveryRow('gateway: live queries', 'one at a time', r.pass, true)] : []),
+    ...(floor ? [deliveryRow('floor: bare ws server (subscriptions)', 'one at a time', floor, false)] : []),
+  ]);
 }
 
 function cacheTable(r: RunResults): string {
@@ -624,6 +689,17 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     clockOffsetMs: Math.abs(subscriptions.clock.offsetMs).toFixed(3),
     clockUncertaintyMs: subscriptions.clock.uncertaintyMs.toFixed(3),
     subscriptionsTable: subscriptionsTable(subscriptions),
+    liveClients: r.liveQueries.clients,
+    liveDocument: WATCHES['live-balances'].query,
+    liveDeposit: r.liveQueries.deposit,
+    liveThrottleMs: r.liveQueries.throttleMs,
+    liveMaxPerCaller: r.liveQueries.maxPerCaller.used,
+    liveMaxPerCallerConfigured: r.liveQueries.maxPerCaller.configured,
+    liveConnectMs: ms(r.liveQueries.connectMs),
+    liveErrors: r.liveQueries.errors,
+    liveGatewayRss: mb(r.liveQueries.gatewayMemory.rssMb),
+    liveGatewayHeap: mb(r.liveQueries.gatewayMemory.heapUsedMb),
+    liveQueriesTable: liveQueriesTable(r.liveQueries, subscriptions.floor.paced),
     heapTable: heapTable(r.heap),
     bareTable: bareTable(r.bareYoga, r.heap),
     memoryTable: memoryTable(memory),

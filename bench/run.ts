@@ -9,6 +9,7 @@ import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
 import { LOADED_SCREENS, measureHeapConfigs } from './heap.ts';
 import { FLOOD_CONCURRENCY, measureIntakeFlood } from './intake.ts';
+import { measureLiveQueries } from './live-queries.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
@@ -21,8 +22,8 @@ import { measureSubscriptions } from './subscriptions.ts';
 /**
  * `npm run bench`: the gateway over the sandbox on loopback. Upstream calls and wall time per
  * operation, throughput and latency under load, the gateway's overhead over a direct call,
- * subscription fan-out to 1,000 clients, and memory; written to bench/RESULTS.md and printed.
- * Progress goes to stderr. Tuned by the variables of bench/settings.ts.
+ * subscription fan-out to 1,000 clients, 1,000 live dashboards, and memory; written to
+ * bench/RESULTS.md and printed. Progress goes to stderr. Tuned by the variables of bench/settings.ts.
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('RESULTS.md', import.meta.url));
@@ -86,6 +87,10 @@ try {
     progress(`subscriptions: ${stage}`);
   });
 
+  memory.phase(`live queries: a second gateway with the record cache on, ${settings.subscribers} clients (this one idle)`);
+  progress(`live queries: ${settings.subscribers} live dashboards, ${settings.pacedEvents} deposits one at a time`);
+  const liveQueries = await measureLiveQueries(world, settings);
+
   memory.phase('webhook intake flood (a second gateway with Redis; this one idle)');
   progress(`webhook intake: ${FLOOD_CONCURRENCY} deliveries at once with Redis, ${settings.subscribers} subscribers`);
   const intake = await measureIntakeFlood(world, { subscribers: settings.subscribers }).catch((error: unknown) => {
@@ -132,6 +137,7 @@ try {
     cache,
     authorization,
     subscriptions,
+    liveQueries,
     intake,
     heap,
     bareYoga,

@@ -129,7 +129,7 @@ export async function graphql<T = Record<string, unknown>>(world: Pick<BenchWorl
   return body.data;
 }
 
-async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE' | 'PUT', path: string, body?: unknown): Promise<unknown> {
+async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const response = await request(`${world.sandboxUrl}/sandbox/${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -181,6 +181,16 @@ export function signedEvent(world: Pick<BenchWorld, 'webhooks'>, event: { id: st
       'x-signature': signatureFor(world.webhooks.signingSecret, timestamp, body),
     },
   };
+}
+
+/** The bank credits `amount` USD from outside (POST /sandbox/deposits): the balance moves; its events are the benchmark's to post (depositSettled). */
+export async function sandboxDeposit(world: Pick<BenchWorld, 'sandboxUrl'>, amount: number): Promise<void> {
+  await control(world, 'POST', 'deposits', { currency: 'USD', amount, payer_name: 'Globex' });
+}
+
+/** The deposit.settled event that announces such a deposit, signed for the gateway's POST /webhooks. */
+export function depositSettled(world: Pick<BenchWorld, 'webhooks'>, id: string, amount: number): { body: string; headers: Record<string, string> } {
+  return signedEvent(world, { id, name: 'deposit.settled', data: { amount, currency: 'USD', status: 'SETTLED' } });
 }
 
 /** The gateway logs in once, so no measured operation pays for its token. */

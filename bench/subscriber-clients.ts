@@ -4,7 +4,7 @@ import { BenchChild, type ChildReply } from './child-process.ts';
 
 /**
  * The subscribers' own process (bench/subscribers.ts), driven from here over IPC: the graphql-ws
- * clients must not share the gateway's event loop, or the fan-out figures would time the clients as
+ * clients (on bank events, or live queries: WATCHES) must not share the gateway's event loop, or the fan-out figures would time the clients as
  * much as the gateway. Receipts are stamped in the child and come back once a pass is over, in one
  * message, so IPC stays out of the measurement.
  */
@@ -14,6 +14,34 @@ import { BenchChild, type ChildReply } from './child-process.ts';
  * to the wall clock at its start, so stamps from two processes on one machine can be subtracted.
  */
 export const absoluteNow = (): number => performance.timeOrigin + performance.now();
+
+/** A result's data as the clients get it. */
+type Data = Record<string, unknown>;
+
+/**
+ * What the clients hold open, and the key each result is recorded under: a pass names the keys it
+ * waits for, so a result under any other key (a live query's first result, a late one) is not its.
+ */
+export const WATCHES = {
+  /** Every bank event, keyed by the bank's id (BankEvent.upstreamId). */
+  'bank-events': {
+    query: 'subscription { bankEvents { upstreamId name occurredAt data } }',
+    key: (data: Data) => (data.bankEvents as { upstreamId: string }).upstreamId,
+  },
+  /** The dashboard's balances as a live query, keyed by the USD balance available: each deposit shows as a key of its own. */
+  'live-balances': {
+    query: 'query Dashboard @live { balances { currency available { amount } } }',
+    key: (data: Data) => usdCentsKey(data.balances as { currency: string; available: { amount: string | number } }[]),
+  },
+} satisfies Record<string, { query: string; key(data: Data): string | undefined }>;
+
+export type Watch = keyof typeof WATCHES;
+
+/** The key of a USD balance: whole cents, so the benchmark can name the balance each deposit makes without the amount's text. */
+export function usdCentsKey(balances: readonly { currency: string; available: { amount: string | number } }[]): string | undefined {
+  const usd = balances.find((balance) => balance.currency === 'USD');
+  return usd && String(Math.round(Number(usd.available.amount) * 100));
+}
 
 /** What one pass's subscribers received. */
 export interface PassReceipts {
@@ -28,8 +56,8 @@ export interface PassReceipts {
 
 /** Each call the child answers: its arguments and its result. */
 export interface SubscriberCalls {
-  /** Opens `count` more clients on `url`, each subscribing at once; answers without waiting for them. */
-  open: { args: { url: string; count: number }; result: { clients: number } };
+  /** Opens `count` more clients on `url`, each holding `watch` open at once; answers without waiting for them. */
+  open: { args: { url: string; count: number; watch: Watch }; result: { clients: number } };
   /** Starts recording a pass of these events (everything before is dropped); answers once ready. */
   pass: { args: { eventIds: string[] }; result: { subscribers: number } };
   /**
@@ -75,8 +103,8 @@ export class SubscriberClients {
     return this.#child.pid;
   }
 
-  open(url: string, count: number): Promise<number> {
-    return this.#ask('open', { url, count }).then((r) => r.clients);
+  open(url: string, count: number, watch: Watch = 'bank-events'): Promise<number> {
+    return this.#ask('open', { url, count, watch }).then((r) => r.clients);
   }
 
   /** Resolves once the child records this pass's events: only then may the first be sent. */

@@ -1,15 +1,14 @@
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { absoluteNow, type PassReceipts, type SubscriberCall, type SubscriberCalls, type SubscriberReply, type SubscriberRequest } from './subscriber-clients.ts';
+import { absoluteNow, WATCHES, type PassReceipts, type SubscriberCall, type SubscriberCalls, type SubscriberReply, type SubscriberRequest, type Watch } from './subscriber-clients.ts';
 
 /**
  * The subscribers' process (forked by SubscriberClients in subscriber-clients.ts): graphql-ws
- * clients, one WebSocket each as browsers would have, all on `bankEvents`. Each receipt is stamped
- * with absoluteNow the moment its `next` runs and kept in a flat array until the parent collects
- * the pass; during a pass the only message sent is the answer to `await`.
+ * clients, one WebSocket each as browsers would have, all on `bankEvents` or all holding the live
+ * dashboard (WATCHES). Each receipt is stamped with absoluteNow the moment its `next` runs and kept
+ * in a flat array until the parent collects the pass; during a pass the only message sent is the
+ * answer to `await`.
  */
-
-const SUBSCRIPTION = 'subscription { bankEvents { upstreamId name occurredAt data } }';
 
 interface Pass {
   indexOf: Map<string, number>;
@@ -36,9 +35,9 @@ function newPass(eventIds: string[], subscribers: number): Pass {
 
 const receivedOf = (event: number | null): number => (event === null ? pass.received : (pass.perEvent[event] ?? 0));
 
-function record(subscriber: number, eventId: string): void {
+function record(subscriber: number, eventId: string | undefined): void {
   const at = absoluteNow();
-  const event = pass.indexOf.get(eventId);
+  const event = eventId === undefined ? undefined : pass.indexOf.get(eventId);
   // Late receipts of an earlier pass (the warm-up's) are not this pass's.
   if (event === undefined || subscriber >= pass.subscribers) return;
   const slot = event * pass.subscribers + subscriber;
@@ -52,18 +51,19 @@ function record(subscriber: number, eventId: string): void {
   if (waiter && receivedOf(waiter.event) >= waiter.target) waiter.done();
 }
 
-function openClient(url: string): void {
+function openClient(url: string, watch: Watch): void {
+  const { query, key } = WATCHES[watch];
   const subscriber = clients.length;
   const opened = generation;
   const failed = () => {
     if (opened === generation) errors += 1;
   };
   const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-  client.subscribe<{ bankEvents: { upstreamId: string } }>(
-    { query: SUBSCRIPTION },
+  client.subscribe<Record<string, unknown>>(
+    { query },
     {
-      next: (result: ExecutionResult<{ bankEvents: { upstreamId: string } }>) => {
-        if (result.data) record(subscriber, result.data.bankEvents.upstreamId);
+      next: (result: ExecutionResult<Record<string, unknown>>) => {
+        if (result.data) record(subscriber, key(result.data));
         else failed();
       },
       error: failed,
@@ -97,8 +97,8 @@ async function disconnect(): Promise<{ clients: number }> {
 }
 
 const handlers: { [K in SubscriberCall]: (args: SubscriberCalls[K]['args']) => SubscriberCalls[K]['result'] | Promise<SubscriberCalls[K]['result']> } = {
-  open: ({ url, count }) => {
-    for (let i = 0; i < count; i++) openClient(url);
+  open: ({ url, count, watch }) => {
+    for (let i = 0; i < count; i++) openClient(url, watch);
     return { clients: clients.length };
   },
   pass: ({ eventIds }) => {

@@ -5,7 +5,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import type { Settings } from './settings.ts';
 import { signedEvent, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
-import { absoluteNow, type ClockCheck, type PassReceipts, type SubscriberClients } from './subscriber-clients.ts';
+import { absoluteNow, type ClockCheck, type PassReceipts, type SubscriberClients, type Watch } from './subscriber-clients.ts';
 
 /**
  * Live updates at scale: `subscribers` graphql-ws clients in their own process (bench/subscribers.ts),
@@ -61,15 +61,20 @@ export interface SubscriptionResult {
 }
 
 /** One event, built (and signed) before the clock starts; `send` issues it and resolves with the intake time. */
-interface PreparedEvent {
+export interface PreparedEvent {
+  /** The key its receipts are recorded under (WATCHES). */
   id: string;
+  /** What must happen before its clock starts, in a pass one at a time (the bank moving the balance it announces). */
+  ready?(): Promise<void>;
   send(): Promise<number>;
 }
 
 /** What the clients subscribe to and events come from. */
-interface FanoutServer {
+export interface FanoutServer {
   /** Its graphql-transport-ws endpoint. */
   url: string;
+  /** What the clients hold open on it (default: bank events). */
+  watch?: Watch;
   /** Subscriptions it holds now. */
   registered(): number | Promise<number>;
   prepare(index: number): PreparedEvent;
@@ -89,7 +94,7 @@ async function connect(server: FanoutServer, clients: SubscriberClients, n: numb
   const started = performance.now();
   for (let opened = 0; opened < n; ) {
     const batch = Math.min(CONNECT_BATCH, n - opened);
-    await clients.open(server.url, batch);
+    await clients.open(server.url, batch, server.watch);
     opened += batch;
     await waitUntil(async () => (await server.registered()) - before >= opened, REGISTER_TIMEOUT_MS, `${opened} subscriptions`);
   }
@@ -136,12 +141,13 @@ interface Measured {
   errors: number;
 }
 
-/** Each event once every subscriber has the previous one. */
-async function pacedPass(clients: SubscriberClients, events: PreparedEvent[], n: number): Promise<Measured> {
+/** Each event once every subscriber has the previous one (and the event is ready). */
+export async function pacedPass(clients: SubscriberClients, events: PreparedEvent[], n: number): Promise<Measured> {
   await clients.startPass(events.map((e) => e.id));
   const sentAt: number[] = [];
   const intake: number[] = [];
   for (const [index, event] of events.entries()) {
+    await event.ready?.();
     sentAt.push(absoluteNow());
     intake.push(await event.send());
     await clients.waitFor(index, n, PACED_TIMEOUT_MS);
@@ -164,9 +170,16 @@ async function burstPass(clients: SubscriberClients, events: PreparedEvent[], n:
   return { pass: deliveryPass(receipts, sentAt, intake), errors: receipts.errors };
 }
 
-/** Connects the clients, sends the warm-up (not counted), then the paced and burst passes; disconnects. */
-async function runPasses(server: FanoutServer, clients: SubscriberClients, settings: Settings): Promise<Passes> {
-  const n = settings.subscribers;
+/**
+ * Connects `n` clients to `server`, sends the warm-up (not counted), then `passes` with `prepare`
+ * (the server's next events, in order); disconnects whatever happens.
+ */
+export async function withClients<T>(
+  server: FanoutServer,
+  clients: SubscriberClients,
+  n: number,
+  passes: (connectMs: number, prepare: (count: number) => PreparedEvent[]) => Promise<T>,
+): Promise<T> {
   const before = await server.registered();
   let next = 0;
   const prepare = (count: number) => Array.from({ length: count }, () => server.prepare(next++));
@@ -174,13 +187,21 @@ async function runPasses(server: FanoutServer, clients: SubscriberClients, setti
     const connectMs = await connect(server, clients, n);
     // Warms both ends (JIT, the first HTTP connection) before anything is counted.
     await pacedPass(clients, prepare(WARMUP_EVENTS), n);
-    const paced = settings.pacedEvents > 0 ? (await pacedPass(clients, prepare(settings.pacedEvents), n)).pass : null;
-    const burst = await burstPass(clients, prepare(settings.burstEvents), n);
-    return { connectMs, subscriptionErrors: burst.errors, paced, burst: burst.pass };
+    return await passes(connectMs, prepare);
   } finally {
     await clients.disconnect();
     await waitUntil(async () => (await server.registered()) <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
   }
+}
+
+/** The paced and burst passes, after the warm-up. */
+function runPasses(server: FanoutServer, clients: SubscriberClients, settings: Settings): Promise<Passes> {
+  const n = settings.subscribers;
+  return withClients(server, clients, n, async (connectMs, prepare) => {
+    const paced = settings.pacedEvents > 0 ? (await pacedPass(clients, prepare(settings.pacedEvents), n)).pass : null;
+    const burst = await burstPass(clients, prepare(settings.burstEvents), n);
+    return { connectMs, subscriptionErrors: burst.errors, paced, burst: burst.pass };
+  });
 }
 
 // --- The gateway ---------------------------------------------------------------------------------
@@ -199,18 +220,19 @@ function gatewayServer(world: BenchWorld): FanoutServer {
       // A card of its own per event: each is a new occurrence, never a duplicate of another.
       const cardId = `crd_bench_${runId}_${index}`;
       const id = `${cardId}_issuing.card.blocked`;
-      const { body, headers } = signedDelivery(world, id, cardId);
-      return {
-        id,
-        send: async () => {
-          const started = performance.now();
-          const response = await request(`${world.baseUrl}/webhooks`, { method: 'POST', headers, body });
-          const text = await response.body.text();
-          if (response.statusCode !== 202) throw new Error(`webhook ${id} answered ${response.statusCode}: ${text}`);
-          return performance.now() - started;
-        },
-      };
+      return { id, send: webhookSender(world.baseUrl, id, signedDelivery(world, id, cardId)) };
     },
+  };
+}
+
+/** Posts a signed delivery to the gateway at `baseUrl`, as the bank would; resolves with the time to its 202. */
+export function webhookSender(baseUrl: string, id: string, { body, headers }: { body: string; headers: Record<string, string> }): () => Promise<number> {
+  return async () => {
+    const started = performance.now();
+    const response = await request(`${baseUrl}/webhooks`, { method: 'POST', headers, body });
+    const text = await response.body.text();
+    if (response.statusCode !== 202) throw new Error(`webhook ${id} answered ${response.statusCode}: ${text}`);
+    return performance.now() - started;
   };
 }
 

@@ -113,6 +113,18 @@ export const RUN: RunResults = {
     gateway: { connectMs: 812, subscriptionErrors: 0, paced: pass(100, 31.2), burst: pass(50, 410.5) },
     floor: { connectMs: 640, subscriptionErrors: 0, paced: pass(100, 19.8), burst: pass(50, 260.3) },
   },
+  liveQueries: {
+    clients: 1000,
+    maxPerCaller: { used: 1000, configured: 100 },
+    throttleMs: 250,
+    deposit: 125,
+    connectMs: 799.4,
+    errors: 0,
+    pass: pass(100, 36.5),
+    balanceReads: Array.from({ length: 100 }, () => 1),
+    upstreamCalls: Array.from({ length: 100 }, () => 1),
+    gatewayMemory: { rssMb: 402.6, heapUsedMb: 181.2 },
+  },
   intake: {
     concurrency: 100,
     waves: 20,
