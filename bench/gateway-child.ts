@@ -3,7 +3,8 @@ import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { loadConfig, type LiveQueryConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { silentLogger } from '../src/logger.ts';
+import { destination } from 'pino';
+import { createLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { AllocationCounter } from './allocations.ts';
 import { answerRequests } from './child-process.ts';
@@ -69,7 +70,10 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       const { concurrency, cache } = config;
       const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
       const liveQueries = { ...config.liveQueries, ...request.liveQueries };
-      gateway = createGateway({ logger: silentLogger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
+      // Logging as `npm start` logs (LOG_LEVEL, default info: a line per operation, redacted), to
+      // /dev/null instead of stdout: the work of every line is the gateway's, its reading is not.
+      const logger = createLogger(config.server.logLevel, destination('/dev/null'));
+      gateway = createGateway({ logger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
       await gateway.events.ready;
       return (await gateway.server.listen(0, '127.0.0.1')).port;
     }

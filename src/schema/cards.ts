@@ -9,6 +9,7 @@ import {
   type CardDetail,
   type CardTransaction,
 } from '../upstream/cards.ts';
+import { extended } from '../upstream/lazy-model.ts';
 import { moneyOf } from '../upstream/models.ts';
 import { CardholderNode } from './cardholders.ts';
 import { AddressType } from './addresses.ts';
@@ -271,7 +272,7 @@ export const CardNode = builder.loadableNode('Card', {
     spendingControls: t.field({
       type: [SpendingControl],
       description: 'Spending limits and what is left of them.',
-      resolve: fromDetail((d) => d.spendingControls.map((control) => ({ ...control, currency: d.cardCurrency }))),
+      resolve: fromDetail((d) => d.spendingControls.map((control) => extended(control, { currency: d.cardCurrency }))),
     }),
     authorizationControls: t.field({
       type: AuthorizationControls,

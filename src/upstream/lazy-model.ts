@@ -71,6 +71,16 @@ function elements(element: z.ZodType, raw: readonly unknown[], path: string, rea
   return list;
 }
 
+/**
+ * `record` with `extra`'s fields beside its own, without reading it: its fields are read through
+ * (parsed when first read, as on the record itself), where a spread (`{ ...record, ...extra }`)
+ * would parse every one of them at once. Its own keys are `extra`'s alone: for the graph's
+ * resolvers, not for spreading again.
+ */
+export function extended<T extends object, E extends object>(record: T, extra: E): T & E {
+  return Object.assign(Object.create(record) as T, extra);
+}
+
 const STATE = Symbol('lazy record');
 
 interface ViewState {
