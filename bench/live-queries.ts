@@ -31,6 +31,8 @@ export interface LiveQueryResult {
   /** LIVE_QUERY_MAX_PER_CALLER on the live gateway (the clients are one anonymous caller), and as configured for `npm start`. */
   maxPerCaller: { used: number; configured: number };
   throttleMs: number;
+  /** The sandbox's latency: the least a re-run's read of the bank takes (SANDBOX_LATENCY_MS). */
+  bankLatencyMs: number;
   deposit: number;
   /** From the first connection to every live query open. */
   connectMs: number;
@@ -99,6 +101,7 @@ export async function measureLiveQueries(world: BenchWorld, settings: Settings):
         clients: n,
         maxPerCaller: { used: maxPerCaller, configured },
         throttleMs,
+        bankLatencyMs: settings.latencyMs,
         deposit: DEPOSIT,
         connectMs,
         errors: measured?.errors ?? 0,

@@ -117,6 +117,7 @@ export const RUN: RunResults = {
     clients: 1000,
     maxPerCaller: { used: 1000, configured: 100 },
     throttleMs: 250,
+    bankLatencyMs: 20,
     deposit: 125,
     connectMs: 799.4,
     errors: 0,
