@@ -36,7 +36,8 @@ export type Position = { entries: LogEntry[] } | { unknown: true };
 export class EventLog {
   readonly #limits: EventLogConfig;
   readonly #now: () => number;
-  #entries: LogEntry[] = [];
+  /** Held from #head on; the slots before it are emptied as their entries are dropped. */
+  #entries: (LogEntry | undefined)[] = [];
   #head = 0;
   readonly #byCursor = new Map<string, LogEntry>();
   readonly #byOccurrence = new Map<string, LogEntry>();
@@ -71,11 +72,11 @@ export class EventLog {
   after(cursor: Cursor): Position {
     this.#trim();
     const key = cursorKey(cursor);
-    if (this.#lastDropped === key) return { entries: this.#entries.slice(this.#head) };
+    if (this.#lastDropped === key) return { entries: this.#held(0) };
     const entry = this.#byCursor.get(key);
     if (!entry) return { unknown: true };
     const first = this.#entries[this.#head]!;
-    return { entries: this.#entries.slice(this.#head + (entry.seq - first.seq) + 1) };
+    return { entries: this.#held(entry.seq - first.seq + 1) };
   }
 
   /** The oldest entry still held. */
@@ -95,6 +96,8 @@ export class EventLog {
       const entry = this.#entries[this.#head]!;
       if (this.size <= this.#limits.maxEvents && entry.at >= oldestAllowed) break;
       this.#drop(entry);
+      // Let go of it now: the array is compacted only now and then (below).
+      this.#entries[this.#head] = undefined;
       this.#head += 1;
     }
     // Compact now and then, not on every drop: slicing is linear in what stays.
@@ -102,6 +105,11 @@ export class EventLog {
       this.#entries = this.#entries.slice(this.#head);
       this.#head = 0;
     }
+  }
+
+  /** The entries held, from the `skip`th on. */
+  #held(skip: number): LogEntry[] {
+    return this.#entries.slice(this.#head + skip) as LogEntry[];
   }
 
   #drop(entry: LogEntry): void {
