@@ -47,6 +47,8 @@ export default defineConfig(({ mode }) => ({
     pool: 'threads',
     // The leak scan runs after every file (test/leak-scan.ts).
     setupFiles: ['test/leak-scan.setup.ts'],
+    // The browser tests' Chromium, unpacked once before the files that launch it run side by side.
+    globalSetup: mode === 'unit' ? [] : ['test/browser.global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.

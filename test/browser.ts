@@ -8,11 +8,19 @@ import { chromium, type Browser } from 'playwright-core';
  * the npm registry.
  */
 export async function launchChromium(): Promise<Browser> {
+  const own = ownChromium();
+  if (own !== undefined) return chromium.launch({ executablePath: own, args: ['--no-sandbox', '--disable-gpu', ...QUIET] });
+  return chromium.launch({ executablePath: await chromiumPath(), args: [...sparticuz.args, ...QUIET] });
+}
+
+const ownChromium = () => {
   const own = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH;
-  if (own !== undefined && own !== '') {
-    return chromium.launch({ executablePath: own, args: ['--no-sandbox', '--disable-gpu', ...QUIET] });
-  }
-  return chromium.launch({ executablePath: await sparticuz.executablePath(), args: [...sparticuz.args, ...QUIET] });
+  return own === undefined || own === '' ? undefined : own;
+};
+
+/** The Chromium to launch: one's own, or @sparticuz/chromium's, unpacked if it was not (test/browser.global-setup.ts does it first). */
+export async function chromiumPath(): Promise<string> {
+  return ownChromium() ?? (await sparticuz.executablePath());
 }
 
 // Nothing reaches off the machine on its own: no component updates, sync or QUIC probes.
