@@ -44,8 +44,13 @@ export function endpoint<Data>(definition: Endpoint<Data>): Endpoint<Data> {
 
 /** `GET /svc/api/v1/account`: the name used in logs and errors. */
 export function endpointName(e: Endpoint<unknown>): string {
-  return `${e.method} ${e.path.replace('{svc}', 'svc')}`;
+  let name = names.get(e);
+  if (name === undefined) names.set(e, (name = `${e.method} ${e.path.replace('{svc}', 'svc')}`));
+  return name;
 }
+
+/** Made once per endpoint: every call, metric and log line names its endpoint. */
+const names = new WeakMap<Endpoint<unknown>, string>();
 
 /** Reads are safe to repeat; a write is retried only after a 401 re-login or a 429, with the same request id. */
 export function isIdempotent(method: HttpMethod): boolean {

@@ -51,7 +51,7 @@ export function attemptSpanStage(tracer: Tracer, origin: URL): Stage<Answer> {
     propagation.inject(active, headers);
     call.traceHeaders = headers;
     try {
-      const answer = await context.with(active, next);
+      const answer = await context.with(active, next, undefined, call);
       span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answer.statusCode);
       // Client spans: 4xx and 5xx are the attempt's failure (HTTP semantic conventions).
       if (answer.statusCode >= 400) failed(span, String(answer.statusCode));

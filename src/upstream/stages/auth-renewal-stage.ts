@@ -14,11 +14,11 @@ export function authRenewalStage({ stoppedCalls }: Pick<SharedCallState, 'stoppe
     // A token at hand needs no race against the signal: no listener added and removed per call.
     call.token = auth?.current?.() ?? (await tokenWithin(call, stoppedCalls, auth?.get()));
     try {
-      return await next();
+      return await next(call);
     } catch (error) {
       if (!(error instanceof UpstreamAuthError) || !auth?.renew || call.token === undefined) throw error;
       call.token = await tokenWithin(call, stoppedCalls, auth.renew(call.token));
-      return next();
+      return next(call);
     }
   };
 }

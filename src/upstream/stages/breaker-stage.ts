@@ -24,7 +24,7 @@ export function breakerStage({ breakers, observer }: Pick<SharedCallState, 'brea
     // The half-open probe is a single attempt: its answer alone says whether the bank is back.
     if (permit.probe) call.maxAttempts = 1;
     try {
-      const result = await next();
+      const result = await next(call);
       permit.settle('success');
       return result;
     } catch (error) {

@@ -93,7 +93,7 @@ function checkedBankId(parameter: string, value: string): string {
  * is the caller's mistake, not the bank's failure, so no breaker may count it.
  */
 export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target: CallTarget, maxAttempts: number): UpstreamCall {
-  for (const [header, value] of Object.entries(options.headers ?? {})) if (ID_HEADERS.has(header)) checkedBankId(header, value);
+  if (options.headers) for (const header in options.headers) if (ID_HEADERS.has(header)) checkedBankId(header, options.headers[header]!);
   const requestId = isIdempotent(ep.method) ? randomUUID() : (options.idempotencyKey ?? randomUUID());
   const details = { endpoint: endpointName(ep), requestId };
   return {
@@ -115,18 +115,42 @@ export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target:
 }
 
 function pathOf(ep: Endpoint<unknown>, options: CallOptions, target: CallTarget): string {
-  const path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    if (name === 'svc') return target.serviceSegment;
-    const value = options.params?.[name];
-    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${ep.path}`);
-    return encodeURIComponent(checkedBankId(name, value));
-  });
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value === undefined || value === null) continue;
-    query.set(key, ID_QUERY_KEY.test(key) ? checkedBankId(key, String(value)) : String(value));
+  let path = '';
+  for (const part of templateOf(ep.path)) {
+    if (typeof part === 'string') path += part;
+    else if (part.name === 'svc') path += target.serviceSegment;
+    else {
+      const value = options.params?.[part.name];
+      if (value === undefined) throw new Error(`Missing path parameter ${part.name} for ${ep.path}`);
+      path += encodeURIComponent(checkedBankId(part.name, value));
+    }
   }
-  return `${target.prefix}${path}${query.size > 0 ? `?${query}` : ''}`;
+  return `${target.prefix}${path}${queryOf(options.query)}`;
+}
+
+/** `?a=1&b=2`, or nothing: most calls have no query, and need no URLSearchParams. */
+function queryOf(given: CallOptions['query']): string {
+  if (given === undefined) return '';
+  let query: URLSearchParams | undefined;
+  for (const key in given) {
+    const value = given[key];
+    if (value === undefined || value === null) continue;
+    (query ??= new URLSearchParams()).set(key, ID_QUERY_KEY.test(key) ? checkedBankId(key, String(value)) : String(value));
+  }
+  return query ? `?${query}` : '';
+}
+
+/** An endpoint's path as its literal parts and its parameters (`{cardId}`), split once per path. */
+type PathPart = string | { name: string };
+const templates = new Map<string, PathPart[]>();
+
+function templateOf(path: string): PathPart[] {
+  let parts = templates.get(path);
+  if (parts === undefined) {
+    parts = path.split(/(\{\w+\})/).filter((part) => part !== '').map((part) => (part.startsWith('{') ? { name: part.slice(1, -1) } : part));
+    templates.set(path, parts);
+  }
+  return parts;
 }
 
 /** Whether the error is this call's own failure, rather than one it inherited (a login it waited for). */

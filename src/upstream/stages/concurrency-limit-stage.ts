@@ -39,7 +39,7 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
     }
     let signal: LimitSignal = 'none';
     try {
-      const answer = await next();
+      const answer = await next(call);
       signal = answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer';
       return answer;
     } catch (error) {

@@ -10,20 +10,25 @@ import type { Stage } from './pipeline.ts';
  * which goes when the call ends.
  */
 export function deadlineStage({ stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage {
-  return async (call, next) => {
+  // Not an async function: a call of an operation (nearly all) goes straight on, with no promise of this stage's own.
+  return (call, next) => {
     const { operation } = call.options;
     const own = operation ? undefined : deadlineSignal(call.options.deadline);
     call.signal = operation ? operation.signal : own!.signal;
     call.deadlineSignal = operation ? operation.deadlineSignal : own!.signal;
     if (call.signal?.aborted) {
       own?.release();
-      throw stoppedCalls.errorFor(call.signal, call, false, 0);
+      return Promise.reject(stoppedCalls.errorFor(call.signal, call, false, 0));
     }
-    if (!own) return next();
-    try {
-      return await next();
-    } finally {
-      own.release();
-    }
+    if (!own) return next(call);
+    return withOwnDeadline(own, () => next(call));
   };
+}
+
+async function withOwnDeadline<T>(own: { release(): void }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    own.release();
+  }
 }

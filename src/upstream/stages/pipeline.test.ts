@@ -10,9 +10,9 @@ describe('composeStages', () => {
     const seen: string[] = [];
     const named =
       (name: string): Stage =>
-      async (_call, next) => {
+      async (c, next) => {
         seen.push(`${name} in`);
-        const result = await next();
+        const result = await next(c);
         seen.push(`${name} out`);
         return result;
       };
@@ -26,9 +26,9 @@ describe('composeStages', () => {
 
   it('lets a stage call the rest again (a retry) or not at all (a refusal)', async () => {
     let sends = 0;
-    const twice: Stage = async (_call, next) => {
-      await next().catch(() => undefined);
-      return next();
+    const twice: Stage = async (c, next) => {
+      await next(c).catch(() => undefined);
+      return next(c);
     };
     const flaky = composeStages([twice], async () => {
       sends += 1;

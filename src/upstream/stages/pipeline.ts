@@ -6,15 +6,12 @@ import type { UpstreamCall } from './call.ts';
  * the pipeline, call it (`next`) once, several times or not at all, and act on its outcome. A stage
  * that reads the outcome names what it needs of it (`Stage<Answer>`); the others take any.
  */
-export type Stage<Outcome = unknown> = <T extends Outcome>(call: UpstreamCall, next: () => Promise<T>) => Promise<T>;
+export type Stage<Outcome = unknown> = <T extends Outcome>(call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>) => Promise<T>;
 
-/** `stages` in order, outermost first, around `last`. */
+/**
+ * `stages` in order, outermost first, around `last`: composed once, so a call makes no function
+ * per stage on its way in (each stage hands the call to the next itself).
+ */
 export function composeStages<T>(stages: readonly Stage<T>[], last: (call: UpstreamCall) => Promise<T>): (call: UpstreamCall) => Promise<T> {
-  return (call) => {
-    const step = (index: number): Promise<T> => {
-      const stage = stages[index];
-      return stage ? stage(call, () => step(index + 1)) : last(call);
-    };
-    return step(0);
-  };
+  return stages.reduceRight<(call: UpstreamCall) => Promise<T>>((next, stage) => (call) => stage(call, next), last);
 }

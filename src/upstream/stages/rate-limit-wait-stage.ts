@@ -1,6 +1,7 @@
 import { pause } from '../deadline-signals.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import { observe } from './call.ts';
+import type { UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -12,15 +13,17 @@ export function rateLimitWaitStage(
   { rateLimitHolds, observer, stoppedCalls }: Pick<SharedCallState, 'rateLimitHolds' | 'observer' | 'stoppedCalls'>,
   waitWithoutDeadlineMs: number,
 ): Stage {
-  return async (call, next) => {
-    const until = rateLimitHolds.heldUntil(call.family);
-    if (until !== undefined) {
-      if (until > (call.options.deadline ?? Date.now() + waitWithoutDeadlineMs)) {
-        observe(observer, call, 'rate-limited', 0);
-        throw rateLimitHolds.rateLimitedError(until, call.details);
-      }
-      if (!(await pause(until - Date.now(), call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
+  const waitOut = async <T>(until: number, call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>): Promise<T> => {
+    if (until > (call.options.deadline ?? Date.now() + waitWithoutDeadlineMs)) {
+      observe(observer, call, 'rate-limited', 0);
+      throw rateLimitHolds.rateLimitedError(until, call.details);
     }
-    return next();
+    if (!(await pause(until - Date.now(), call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
+    return next(call);
+  };
+  // Not an async function: with no hold on the family (nearly always), the call goes straight on.
+  return (call, next) => {
+    const until = rateLimitHolds.heldUntil(call.family);
+    return until === undefined ? next(call) : waitOut(until, call, next);
   };
 }

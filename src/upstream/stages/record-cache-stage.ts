@@ -14,12 +14,12 @@ import type { Stage } from './pipeline.ts';
 export function recordCacheStage(cache: RecordCache): Stage {
   return (call, next) => {
     const policy = call.ep.cache;
-    if (policy === 'never') return next();
-    if (policy === undefined) return changing(cache, call, next);
+    if (policy === 'never') return next(call);
+    if (policy === undefined) return changing(cache, call, () => next(call));
     const scope = call.options.cacheScope;
     // No bank user to keep it for (no token; the readiness probe, which bypasses the cache): the bank answers.
-    if (scope === undefined) return next();
-    return sharedRead(cache, cacheKey(scope, call), policy, next, call.options.operation?.signal);
+    if (scope === undefined) return next(call);
+    return sharedRead(cache, cacheKey(scope, call), policy, () => next(call), call.options.operation?.signal);
   };
 }
 

@@ -23,7 +23,7 @@ export function retryStage(policy: RetryPolicy, shared: RetryParts, logger: Logg
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await next();
+        return await next(call);
       } catch (error) {
         const delay = nextDelay(call, attempt, error, waited, policy, shared, logger);
         if (delay === undefined) throw error;

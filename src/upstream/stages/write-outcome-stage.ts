@@ -9,6 +9,7 @@ import {
   WriteOutcomeUnknownError,
 } from '../errors.ts';
 import { requestFingerprint, whereToLook, type UncertainWrites } from '../uncertain-writes.ts';
+import type { UpstreamCall } from './call.ts';
 import type { Stage } from './pipeline.ts';
 
 /**
@@ -30,11 +31,12 @@ export function writeOutcomeStage(uncertain: UncertainWrites, logger: Logger): S
       return undefined;
     }
   };
-  return async (call, next) => {
-    if (call.kind !== 'write') return next();
+  // Not an async function: a read (nearly every call) goes straight on.
+  return (call, next) => (call.kind === 'write' ? written(call, next) : next(call));
+  async function written<T>(call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>): Promise<T> {
     const fingerprint = requestFingerprint(call);
     try {
-      const answer = await next();
+      const answer = await next(call);
       // It went through now: whatever became of an earlier attempt, this request's outcome is known.
       if (await quietly('read', () => uncertain.find(fingerprint))) await quietly('forget', () => uncertain.forget(fingerprint));
       return answer;
@@ -49,7 +51,7 @@ export function writeOutcomeStage(uncertain: UncertainWrites, logger: Logger): S
       if (!earlier || (earlier.idempotencyKey === call.details.requestId && sendsIdempotencyKey(call.ep))) throw error;
       throw new WriteMayHaveGoneThroughError(error, earlier, whereToLook(call));
     }
-  };
+  }
 }
 
 /** Connection failures that happen before a request is written: the bank never saw it. */
