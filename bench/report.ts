@@ -300,7 +300,7 @@ export function liveQueryRows(r: LiveQueryResult, floor: DeliveryPass | null): s
       `balance reads per event: at most ${most(r.balanceReads)}, ${sum(r.balanceReads)} over ${events} events; every upstream call per event: at most ${most(r.upstreamCalls)}`,
       events === 0
         ? '**not measured**'
-        : verdict(most(r.balanceReads) <= reads, most(r.balanceReads) <= reads ? `${r.clients} re-runs shared each read` : 'the re-runs read the bank more than once'),
+        : verdict(most(r.balanceReads) <= reads, most(r.balanceReads) <= reads ? `${r.clients} dashboards shared each read` : 'the re-runs read the bank more than once'),
     ],
     [
       'live queries: 0 lost pushes',

@@ -103,6 +103,6 @@ describe('a live query as its caller', () => {
     expect(ending).toMatchObject({ errors: [{ extensions: { code: 'TOKEN_EXPIRED' } }] });
     // The stream ended with it: the store's entry is let go without the client leaving.
     await until('the live query to end', () => kit.gateway.live.stats().open === 0, 5_000);
-    expect(kit.gateway.live.stats()).toEqual({ open: 0, tracked: 0, timers: 0 });
+    expect(kit.gateway.live.stats()).toEqual({ open: 0, groups: 0, tracked: 0, timers: 0 });
   });
 });

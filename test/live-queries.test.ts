@@ -134,7 +134,7 @@ describe('live queries', () => {
     expect(kit.gateway.live.stats().tracked).toBeGreaterThan(0);
     live.stop();
     await until('the store to let go', () => kit.gateway.live.stats().open === 0);
-    expect(kit.gateway.live.stats()).toEqual({ open: 0, tracked: 0, timers: 0 });
+    expect(kit.gateway.live.stats()).toEqual({ open: 0, groups: 0, tracked: 0, timers: 0 });
   });
 });
 

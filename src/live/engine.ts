@@ -10,7 +10,7 @@ import type { RecordKind } from '../upstream/cache-policy.ts';
 import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
 import type { LiveQueryObserver } from './observer.ts';
 import { pushesOf } from './pushes.ts';
-import { sharedReruns } from './shared-reruns.ts';
+import { liveGroups } from './groups.ts';
 import { rerunThrottle } from './throttle.ts';
 
 /**
@@ -35,8 +35,8 @@ export interface LiveQueryEngine {
   changed(kinds: readonly RecordKind[]): void;
   /** Upstream calls as the observer sees them: the reads made inside a re-run are counted. */
   bankCall(endpoint: string): void;
-  /** Live queries open on this instance, and resource identifiers tracked for them (0 and 0 once every client left). */
-  stats(): { open: number; tracked: number; timers: number };
+  /** Live queries open on this instance, the groups of identical ones (groups.ts: executions in the store), and resource identifiers tracked for them (all 0 once every client left). */
+  stats(): { open: number; groups: number; tracked: number; timers: number };
 }
 
 export interface LiveQueryEngineOptions {
@@ -95,11 +95,9 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
   const rerunning = new AsyncLocalStorage<true>();
   const rates = rateRefresher(options.ratesTtlMs, (ids) => invalidate(ids));
 
-  const reruns = sharedReruns({ scopeOf: options.scopeOf, signalOf: (context) => (context as GatewayContext).operationSignal?.() });
+  const groups = liveGroups();
   const invalidate = (identifiers: string[]) => {
-    if (open === 0 || identifiers.length === 0) return;
-    reruns.invalidated();
-    void store.invalidate(identifiers);
+    if (open > 0 && identifiers.length > 0) void store.invalidate(identifiers);
   };
 
   const plugin: Plugin = {
@@ -120,7 +118,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       const rerun = (storeArgs: ExecutionArgs) => {
         options.forgetReads(context);
         observer.rerun();
-        return rerunning.run(true, () => reruns.rerun(storeArgs, context, executeAsCaller as (args: ExecutionArgs) => Promise<ExecutionResult>));
+        return rerunning.run(true, () => executeAsCaller(storeArgs));
       };
       const counted = ((storeArgs: ExecutionArgs) => {
         runs += 1;
@@ -141,17 +139,12 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       };
       hold(1);
       setExecuteFn(async (executionArgs) => {
-        const outcome = await Promise.resolve(liveExecute(executionArgs as ExecutionArgs)).catch((error: unknown) => {
-          hold(-1);
-          throw error;
-        });
-        if (!(Symbol.asyncIterator in outcome)) {
-          hold(-1);
-          return outcome;
-        }
         observer.opened();
         const stopRates = rates.hold(rateRoots);
-        return pushesOf(outcome, {
+        // The execution in the store is its group's (groups.ts): made with this caller's context when it leads.
+        const start = async () => (await liveExecute(executionArgs as ExecutionArgs)) as AsyncIterable<ExecutionResult> | ExecutionResult;
+        const results = groups.join(executionArgs as ExecutionArgs, options.scopeOf(context), { start });
+        return pushesOf(results, {
           expiresAt: context.caller.expiresAt,
           pushed: observer.pushed,
           released: () => {
@@ -172,7 +165,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
     bankCall: (endpoint) => {
       if (rerunning.getStore() && endpoint.startsWith('GET ')) observer.bankRead();
     },
-    stats: () => ({ open, tracked: trackedIdentifiers(store), timers: rates.timers() }),
+    stats: () => ({ open, groups: groups.size(), tracked: trackedIdentifiers(store), timers: rates.timers() }),
   };
 }
 

@@ -39,7 +39,11 @@ export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<
     [Symbol.asyncIterator]: () => iterator,
     next: async () => {
       while (!finished) {
-        const step = await Promise.race([source.next(), expired]);
+        const step = await Promise.race([source.next(), expired]).catch((error: unknown) => {
+          // A stream that fails is over: what it held is freed as when the client leaves.
+          finish();
+          throw error;
+        });
         if (step === EXPIRED) {
           if (finished) break;
           finish();
