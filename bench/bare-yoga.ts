@@ -189,29 +189,6 @@ export async function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenera
   return { screens, peakRssMb: peakRssMb(bare.pid) };
 }
 
-/**
- * Two rounds of the floor as one, as the heap sweep's two rounds are (heap.ts): the means per
- * screen, the higher peak RSS. Measured before the sweep and after it, so that what drifts over
- * those minutes (the machine's other work) falls on the floor as on the gateway it is compared with.
- */
-export function meanFloor(a: BareFloor, b: BareFloor): BareFloor {
-  const mean = (x: number, y: number) => (x + y) / 2;
-  return {
-    peakRssMb: Math.max(a.peakRssMb, b.peakRssMb),
-    screens: a.screens.map((first, i) => {
-      const second = b.screens[i]!;
-      return {
-        ...first,
-        rps: mean(first.rps, second.rps),
-        operations: first.operations + second.operations,
-        cpuMsPerOp: mean(first.cpuMsPerOp, second.cpuMsPerOp),
-        allocatedKbPerOp: mean(first.allocatedKbPerOp, second.allocatedKbPerOp),
-        latencyP50: mean(first.latencyP50, second.latencyP50),
-        errors: first.errors + second.errors,
-      };
-    }),
-  };
-}
 
 /** One screen at concurrency 1 through bare Yoga, beside the floor of the same calls measured right after it. */
 export interface BareSequential {

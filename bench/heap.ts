@@ -2,7 +2,7 @@ import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
 import { LoadGenerator } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
-import { measureScreensCpu } from './screens-under-load.ts';
+import { meanOfRounds, measureScreensCpu } from './screens-under-load.ts';
 import type { BenchWorld } from './setup.ts';
 
 /**
@@ -76,26 +76,9 @@ export async function measureHeapConfigs(
       rounds[round]![configs.indexOf(config)] = await measureOneConfig(world, config, screens, options);
     }
   }
-  return configs.map((config, index) => ({ ...config, shipped: sameFlags(config.flags, shipped), ...meanOf(rounds[0]![index]!, rounds[1]![index]!) }));
+  return configs.map((config, index) => ({ ...config, shipped: sameFlags(config.flags, shipped), ...meanOfRounds(rounds[0]![index]!, rounds[1]![index]!) }));
 }
 
-/** A configuration's two rounds as one: the means per screen, the higher peak RSS. */
-function meanOf(a: { screens: ScreenUnderLoad[]; peakRssMb: number }, b: { screens: ScreenUnderLoad[]; peakRssMb: number }): { screens: ScreenUnderLoad[]; peakRssMb: number } {
-  const mean = (x: number, y: number) => (x + y) / 2;
-  return {
-    peakRssMb: Math.max(a.peakRssMb, b.peakRssMb),
-    screens: a.screens.map((first, i) => {
-      const second = b.screens[i]!;
-      return {
-        screen: first.screen,
-        rps: mean(first.rps, second.rps),
-        cpuMsPerOp: mean(first.cpuMsPerOp, second.cpuMsPerOp),
-        allocatedKbPerOp: mean(first.allocatedKbPerOp, second.allocatedKbPerOp),
-        errors: first.errors + second.errors,
-      };
-    }),
-  };
-}
 
 async function measureOneConfig(
   world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks'>,

@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, checkSameAnswers, meanFloor, measureBareOneCall, measureBareSequential, measureBareYogaCpu } from './bare-yoga.ts';
+import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential, measureBareYogaCpu } from './bare-yoga.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
@@ -15,6 +15,7 @@ import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
 import { BENCH_PROCESS, perClientLimits, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
+import { meanOfRounds } from './screens-under-load.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 import { measureSubscriptions } from './subscriptions.ts';
@@ -99,7 +100,7 @@ try {
   });
 
   // Last, each in processes of its own: this gateway is idle from here on. The bare Yoga floor's
-  // screens before the heap sweep and after it (meanFloor), its process idle in between.
+  // screens before the heap sweep and after it (meanOfRounds), its process idle in between.
   const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
   memory.phase('bare Yoga floor (its own process; this gateway idle)');
   progress('bare Yoga floor, round 1 of 2: the same screens from the same calls, no plugin');
@@ -121,7 +122,7 @@ try {
     memory.phase('bare Yoga floor (its own process; this gateway idle)');
     progress('bare Yoga floor, round 2 of 2');
     await waitForQuiet(world);
-    bareYoga = meanFloor(bareBefore, await measureBareYogaCpu(bare, world.load, options));
+    bareYoga = meanOfRounds(bareBefore, await measureBareYogaCpu(bare, world.load, options));
     bareOneCall = await measureBareOneCall(bare, world.load, options);
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {

@@ -74,3 +74,31 @@ export async function measureScreensCpu(
   return results;
 }
 
+/** What two rounds of one screen have alike, whichever process ran them. */
+interface RoundFigures {
+  rps: number;
+  cpuMsPerOp: number;
+  allocatedKbPerOp: number;
+  errors: number;
+}
+
+/**
+ * Two rounds of a server's screens as one: the means per screen (errors summed), the higher peak
+ * RSS. The heap sweep's two rounds (heap.ts) and the bare Yoga floor's before and after it (run.ts).
+ */
+export function meanOfRounds<S extends RoundFigures>(a: { screens: S[]; peakRssMb: number }, b: { screens: S[]; peakRssMb: number }): { screens: S[]; peakRssMb: number } {
+  const mean = (x: number, y: number) => (x + y) / 2;
+  return {
+    peakRssMb: Math.max(a.peakRssMb, b.peakRssMb),
+    screens: a.screens.map((first, i) => {
+      const second = b.screens[i]!;
+      return {
+        ...first,
+        rps: mean(first.rps, second.rps),
+        cpuMsPerOp: mean(first.cpuMsPerOp, second.cpuMsPerOp),
+        allocatedKbPerOp: mean(first.allocatedKbPerOp, second.allocatedKbPerOp),
+        errors: first.errors + second.errors,
+      };
+    }),
+  };
+}

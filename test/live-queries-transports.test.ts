@@ -109,24 +109,17 @@ describe('live queries over more transports, by hash, logged once', () => {
     expect(usd(second)).toBe(usd(first) + 310);
   });
 
-  it('pushes over HTTP multipart (Accept: multipart/mixed), each push a part', async () => {
-    const live = await openHttp(kit, { query: DASHBOARD }, 'multipart/mixed', multipartParts);
+  it.each([
+    { transport: 'HTTP multipart (Accept: multipart/mixed), each push a part', accept: 'multipart/mixed', parts: multipartParts, amount: 420 },
+    { transport: "Apollo's multipart protocol (subscriptionSpec=1.0), as a subscription is", accept: APOLLO_ACCEPT, parts: apolloParts, amount: 470 },
+  ])('pushes over $transport', async ({ accept, parts, amount }) => {
+    const live = await openHttp(kit, { query: DASHBOARD }, accept, parts);
     opened.push(live);
     expect(live.status).toBe(200);
     await until('the first result', () => live.received.length === 1);
-    await deposit(kit, 420);
+    await deposit(kit, amount);
     await until('the new balance', () => live.received.length === 2);
-    expect(usd(live.received[1])).toBe(usd(live.received[0]) + 420);
-  });
-
-  it("pushes in Apollo's multipart protocol (subscriptionSpec=1.0), as a subscription is", async () => {
-    const live = await openHttp(kit, { query: DASHBOARD }, APOLLO_ACCEPT, apolloParts);
-    opened.push(live);
-    expect(live.status).toBe(200);
-    await until('the first result', () => live.received.length === 1);
-    await deposit(kit, 470);
-    await until('the new balance', () => live.received.length === 2);
-    expect(usd(live.received[1])).toBe(usd(live.received[0]) + 470);
+    expect(usd(live.received[1])).toBe(usd(live.received[0]) + amount);
   });
 
   it('answers once over plain JSON', async () => {

@@ -39,17 +39,26 @@ export interface SharedExecutionOptions {
   scopeOf(contextValue: unknown): string;
 }
 
-export function useSharedSubscriptionExecution(options: SharedExecutionOptions): Plugin {
-  const results = new LRUCache<object, Map<string, Shared>>({ max: RECENT_EVENTS });
+/**
+ * What makes two operations' results the same, given the same inputs (an event, the records they
+ * read): the document (by identity, each numbered once), the operation, the variables and the scope.
+ * Shared subscription events here and grouped live queries (live/groups.ts) key by it.
+ */
+export function selectionKeys(): (args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, scope: string) => string {
   const documentIds = new WeakMap<DocumentNode, number>();
   let nextDocumentId = 1;
-
-  /** What makes two subscribers' results the same, given the same event. */
-  const selectionKey = (args: ExecutionArgs): string => {
+  return (args, scope) => {
     let documentId = documentIds.get(args.document);
     if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-    return JSON.stringify([documentId, args.operationName ?? null, args.variableValues ?? null, options.scopeOf(args.contextValue)]);
+    return JSON.stringify([documentId, args.operationName ?? null, args.variableValues ?? null, scope]);
   };
+}
+
+export function useSharedSubscriptionExecution(options: SharedExecutionOptions): Plugin {
+  const results = new LRUCache<object, Map<string, Shared>>({ max: RECENT_EVENTS });
+  const keyOf = selectionKeys();
+  /** What makes two subscribers' results the same, given the same event. */
+  const selectionKey = (args: ExecutionArgs): string => keyOf(args, options.scopeOf(args.contextValue));
 
   const executeShared = (args: ExecutionArgs, key: string, payload: unknown): Result => {
     if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });

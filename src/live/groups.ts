@@ -1,5 +1,5 @@
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
-import { plainData } from '../events/shared-execution.ts';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
+import { plainData, selectionKeys } from '../events/shared-execution.ts';
 
 /**
  * Identical live queries as one: the same document, operation and variables, from callers in the
@@ -29,13 +29,7 @@ export interface LiveGroups {
 
 export function liveGroups(): LiveGroups {
   const groups = new Map<string, Group>();
-  const documentIds = new WeakMap<DocumentNode, number>();
-  let nextDocumentId = 1;
-  const keyOf = (args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, scope: string): string => {
-    let documentId = documentIds.get(args.document);
-    if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-    return JSON.stringify([documentId, args.operationName ?? null, args.variableValues ?? null, scope]);
-  };
+  const keyOf = selectionKeys();
   return {
     join: (args, scope, member) => {
       const key = keyOf(args, scope);
