@@ -4,6 +4,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
 import { AllocationCounter } from './allocations.ts';
 import { answerRequests } from './child-process.ts';
+import { RunProfiler } from './profiler.ts';
 
 /**
  * The bare Yoga floor's own process (forked by BareYogaProcess in bare-yoga.ts): a plain
@@ -42,6 +43,8 @@ export interface BareIdentity {
 export type BareYogaRequest =
   | { id: number; kind: 'start'; sandboxUrl: string; token: string; identity: BareIdentity; pool: BarePoolOptions }
   | { id: number; kind: 'memory' }
+  | { id: number; kind: 'profile-start' }
+  | { id: number; kind: 'profile-stop'; path: string }
   | { id: number; kind: 'alloc-start' }
   | { id: number; kind: 'alloc-stop' };
 
@@ -324,6 +327,7 @@ function start(request: Extract<BareYogaRequest, { kind: 'start' }>): Promise<nu
 }
 
 const allocations = new AllocationCounter();
+const profiler = new RunProfiler();
 
 async function answer(request: BareYogaRequest): Promise<unknown> {
   switch (request.kind) {
@@ -333,6 +337,11 @@ async function answer(request: BareYogaRequest): Promise<unknown> {
       const usage = process.memoryUsage();
       return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
     }
+    case 'profile-start':
+      await profiler.start();
+      return null;
+    case 'profile-stop':
+      return profiler.stop(request.path);
     case 'alloc-start':
       allocations.start();
       return null;

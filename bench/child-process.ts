@@ -60,7 +60,8 @@ export class BenchChild {
 /**
  * A GraphQL server the benchmark loads, in a child process of its own started with `flags` (the
  * gateway, the bare Yoga floor): its port, its memory and the bytes it allocates, asked over IPC.
- * Each child answers `start` with its port, and `memory`, `alloc-start` and `alloc-stop`.
+ * Each child answers `start` with its port, and `memory`, `profile-start`, `profile-stop`, `alloc-start`
+ * and `alloc-stop`.
  */
 export class ServerProcess {
   protected readonly child: BenchChild;
@@ -94,6 +95,16 @@ export class ServerProcess {
 
   memory(): Promise<{ rssMb: number; heapUsedMb: number; heapTotalMb: number }> {
     return this.child.ask('memory', { kind: 'memory' });
+  }
+
+  /** Records the server's profiles (bench/profiler.ts) from now until `stopProfile`, which writes them. */
+  startProfile(): Promise<void> {
+    return this.child.ask('profile', { kind: 'profile-start' });
+  }
+
+  /** Writes `path` (.cpuprofile) and the .heapprofile beside it. */
+  stopProfile(path: string): Promise<string> {
+    return this.child.ask('profile', { kind: 'profile-stop', path });
   }
 
   /** Counts the bytes the server allocates from now until `stopAllocations`. */

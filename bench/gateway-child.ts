@@ -1,5 +1,3 @@
-import { writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { loadConfig, type LiveQueryConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
@@ -8,6 +6,7 @@ import { createLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { AllocationCounter } from './allocations.ts';
 import { answerRequests } from './child-process.ts';
+import { RunProfiler } from './profiler.ts';
 
 /**
  * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
@@ -42,8 +41,8 @@ export interface WatchResult {
 
 const MB = 1024 * 1024;
 let gateway: Gateway | undefined;
-/** The V8 profiler, while BENCH_CPU_PROFILE records a run (the inspector in-process: no --cpu-prof of the whole life). */
-let profiler: Session | undefined;
+/** The V8 profiler, while BENCH_CPU_PROFILE or bench/profile-screen.ts records a run. */
+const profiler = new RunProfiler();
 const allocations = new AllocationCounter();
 let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
 
@@ -90,28 +89,11 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };
       return null;
     }
-    case 'profile-start': {
-      profiler = new Session();
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-      // Where the bytes go, beside where the time goes: V8's sampling heap profiler (a sample per 32 KB
-      // allocated), counting what the collector has already freed too: without those flags the profile
-      // holds only what is still alive when it stops, which is not where a run's bytes went.
-      await profiler.post('HeapProfiler.enable');
-      await profiler.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    case 'profile-start':
+      await profiler.start();
       return null;
-    }
-    case 'profile-stop': {
-      const { profile } = await profiler!.post('Profiler.stop');
-      const { profile: heap } = await profiler!.post('HeapProfiler.stopSampling');
-      profiler!.disconnect();
-      profiler = undefined;
-      await writeFile(request.path, JSON.stringify(profile));
-      // Beside it, for DevTools' Memory panel: the same run's allocations by call stack.
-      await writeFile(request.path.replace(/\.cpuprofile$/, '') + '.heapprofile', JSON.stringify(heap));
-      return request.path;
-    }
+    case 'profile-stop':
+      return profiler.stop(request.path);
     case 'alloc-start':
       allocations.start();
       return null;

@@ -59,12 +59,4 @@ export class GatewayProcess extends ServerProcess {
     return this.child.ask('watch', { kind: 'watch-stop' });
   }
 
-  /** Records the gateway's CPU profile from now until `stopProfile`, which writes it (a .cpuprofile for DevTools). */
-  startProfile(): Promise<void> {
-    return this.child.ask('profile', { kind: 'profile-start' });
-  }
-
-  stopProfile(path: string): Promise<string> {
-    return this.child.ask('profile', { kind: 'profile-stop', path });
-  }
 }

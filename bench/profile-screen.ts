@@ -1,4 +1,6 @@
-import { GatewayProcess } from './gateway-process.ts';
+import { BareYogaProcess } from './bare-yoga.ts';
+import { directToken } from './bank-client.ts';
+import type { ServerProcess } from './child-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
 import { ONE_CALL_BALANCES, OPERATIONS } from './operations.ts';
 import { readSettings } from './settings.ts';
@@ -10,6 +12,8 @@ import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup
  * with the flags of `npm start` (or BENCH_GATEWAY_NODE_OPTIONS), profiled: <dir>/<screen>.cpuprofile
  * (where the time goes) and .heapprofile (where the bytes go, freed ones included), for DevTools.
  * What the issues' profiles were taken with, kept so the next one is taken the same way.
+ * PROFILE_SERVER=bare profiles the bare Yoga floor (bench/bare-yoga-child.ts) on the same screen
+ * instead, with the gateway's flags: where the floor's own time and bytes go, to set beside them.
  */
 const [screenName = 'cards screen (50 cards)', dir = '/tmp'] = process.argv.slice(2);
 const oneCall = { name: 'one call', query: ONE_CALL_BALANCES, variables: undefined };
@@ -20,16 +24,18 @@ const world = await startWorld(settings.latencyMs);
 try {
   await warmToken(world);
   if (screen.name.startsWith('cards screen')) await prepareCardsScreen(world);
-  const gateway: GatewayProcess = world.gateway;
+  const server: ServerProcess =
+    process.env.PROFILE_SERVER === 'bare' ? await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags) : world.gateway;
+  const target = graphqlTarget(server.graphqlUrl, screen.query, screen.variables);
   const load: LoadGenerator = world.load;
-  const target = graphqlTarget(world.graphqlUrl, screen.query, screen.variables);
   const connections = Number(process.env.PROFILE_CONNECTIONS ?? settings.connections);
   await load.run(target, connections, 2);
   await waitForQuiet(world);
-  await gateway.startProfile();
+  await server.startProfile();
   const run = await load.run(target, connections, settings.seconds);
-  const path = await gateway.stopProfile(`${dir}/${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
+  const path = await server.stopProfile(`${dir}/${process.env.PROFILE_SERVER === 'bare' ? 'bare-' : ''}${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
   console.log(`${run.rps.toFixed(0)} req/s; profile: ${path}`);
+  if (server !== world.gateway) await server.close();
 } finally {
   await world.close();
 }
