@@ -1,7 +1,7 @@
 import { InputValidationError } from '@pothos/plugin-validation';
 import { PermissionDeniedError, type Permission } from '../permissions.ts';
 import { LinkedRecordNotFoundError } from '../upstream/errors.ts';
-import type { Upstream } from '../upstream/index.ts';
+import { withDomains, type Upstream } from '../upstream/index.ts';
 
 /**
  * A caller bound to one cardholder (the mobile card app) reaches that cardholder's records through
@@ -16,13 +16,12 @@ import type { Upstream } from '../upstream/index.ts';
  * too, so a mistake in one place is not a hole.
  */
 export function boundToCardholder(upstream: Upstream, cardholderId: string): Upstream {
-  return {
-    ...upstream,
+  return withDomains(upstream, {
     cards: boundCards(upstream.cards, cardholderId),
     cardholders: boundCardholders(upstream.cardholders, cardholderId),
     wallets: boundWallets(upstream.wallets, cardholderId),
     kyc: boundKyc(upstream.kyc, cardholderId),
-  };
+  });
 }
 
 /** The answer to a card write naming a card that is not the caller's: the same whether it exists or not. */

@@ -1,4 +1,4 @@
-import type { Upstream, UpstreamRuntime } from '../upstream/index.ts';
+import { withDomains, type Upstream, type UpstreamRuntime } from '../upstream/index.ts';
 import { UpstreamAuthError } from '../upstream/errors.ts';
 import { TtlCache } from '../upstream/ttl-cache.ts';
 import { sha256Hex } from './api-keys.ts';
@@ -57,5 +57,5 @@ export function guardTokenless(upstream: Upstream, before: () => Promise<void>):
       },
     ]),
   ) as Upstream['webhooks'];
-  return { ...upstream, webhooks: guarded };
+  return withDomains(upstream, { webhooks: guarded });
 }

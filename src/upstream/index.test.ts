@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { UpstreamConfig } from '../config.ts';
 import { silentLogger } from '../logger.ts';
 import { NoCredentialsError } from './errors.ts';
-import { createUpstreamRuntime } from './index.ts';
+import { createUpstreamRuntime, withDomains } from './index.ts';
 
 // Nothing listens here: no test below reaches the bank.
 const config: UpstreamConfig = {
@@ -24,20 +24,28 @@ const DOMAINS = ['directDebit', 'accounts', 'cards', 'cardholders', 'wallets', '
 describe("a request's upstream", () => {
   it('makes a domain’s calls when it is first reached for, once, and no other domain’s', () => {
     const upstream = runtime.forRequest({ gatewayLogin: false });
-    const made = () => DOMAINS.filter((name) => Object.getOwnPropertyDescriptor(upstream, name)?.get === undefined);
+    const made = () => DOMAINS.filter((name) => Object.hasOwn(upstream, name));
     expect(made()).toEqual([]);
     const cards = upstream.cards;
     expect(upstream.cards).toBe(cards);
     expect(made()).toEqual(['cards']);
+    // Another request's upstream has its own.
+    expect(runtime.forRequest({ gatewayLogin: false }).cards).not.toBe(cards);
   });
 
-  it('has every domain in a copy, as the cardholder scope and passthrough’s guards make one', () => {
+  it('has every domain in a copy with some replaced, as the cardholder scope and passthrough’s guards make one', () => {
     const upstream = runtime.forRequest({ gatewayLogin: false });
-    const copy = { ...upstream, kyc: upstream.kyc };
-    expect(Object.keys(copy).sort()).toEqual([...DOMAINS].sort());
+    const accounts = upstream.accounts;
+    const kyc = { ...upstream.kyc };
+    const copy = withDomains(upstream, { kyc });
+    const domains: string[] = [];
+    for (const name in copy) domains.push(name);
+    expect(domains.sort()).toEqual([...DOMAINS].sort());
+    expect(copy.kyc).toBe(kyc);
+    expect(upstream.kyc).not.toBe(kyc);
     expect(copy.programCode).toBe('program-1');
-    expect(copy.accounts.balances).toBeTypeOf('function');
-    expect(copy.accounts).toBe(upstream.accounts);
+    expect(copy.accounts).toBe(accounts);
+    expect(copy.cards.list).toBeTypeOf('function');
   });
 
   it('calls with the token source and scope the request was made with', async () => {
