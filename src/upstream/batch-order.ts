@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *
  * Every batch started while a microtask is pending waits for it; then they start in order of size
  * (ties keep their order), each in the async context it was called in (the trace span it belongs
- * to). No timer is involved: a batch starts in the same turn of the event loop as before.
+ * to, a live query's re-run mark). No timer is involved: a batch starts in the same turn of the event loop as before.
  */
 
 interface PendingStart {
@@ -35,18 +35,22 @@ function startPending(): void {
 
 export function startInSizeOrder<T>(size: number, start: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (pending.length === 0) queueMicrotask(startPending);
-    const inContext = AsyncLocalStorage.snapshot();
-    pending.push({
-      size,
-      start: () =>
-        inContext(() => {
-          try {
-            start().then(resolve, reject);
-          } catch (error) {
-            reject(error);
-          }
-        }),
-    });
+    const begin = () => {
+      try {
+        start().then(resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    // The first batch due runs in the microtask queued from its own async context, which the
+    // microtask keeps; only the batches after it need theirs kept (a snapshot is most of this
+    // function's cost, and most rounds have one batch).
+    if (pending.length === 0) {
+      queueMicrotask(startPending);
+      pending.push({ size, start: begin });
+    } else {
+      const inContext = AsyncLocalStorage.snapshot();
+      pending.push({ size, start: () => inContext(begin) });
+    }
   });
 }
