@@ -62,15 +62,20 @@ describe('FairQueue', () => {
     expect(granted).toEqual(['big', 'big', 'big', 'small', 'big']);
   });
 
-  it('serves operations under way in turn before a new operation sends its first call', async () => {
+  // An operation's calls carry its signal, which marks it as under way; the gateway's own calls carry none.
+  it.each([
+    ['without a signal', () => undefined],
+    ["with their operation's signal", () => new AbortController().signal],
+  ])('serves operations under way in turn before a new operation sends its first call (%s)', async (_, signalOf) => {
     const { queue, ask, settle, granted } = setup(2);
-    void ask('c', 'a', 'a');
-    void ask('c', 'b', 'b');
+    const [a, b, fresh] = [signalOf(), signalOf(), signalOf()];
+    void ask('c', 'a', 'a', a);
+    void ask('c', 'b', 'b', b);
     await settle();
     // Both are under way (each sent a call); their next calls queue with a new operation's first.
-    for (let i = 0; i < 3; i++) void ask('c', 'a', 'a');
-    for (let i = 0; i < 3; i++) void ask('c', 'b', 'b');
-    void ask('c', 'new', 'new');
+    for (let i = 0; i < 3; i++) void ask('c', 'a', 'a', a);
+    for (let i = 0; i < 3; i++) void ask('c', 'b', 'b', b);
+    void ask('c', 'new', 'new', fresh);
     await settle();
     for (let i = 0; i < 7; i++) queue.release('c');
     await settle();

@@ -37,7 +37,10 @@ interface ClientQueue {
   live: number;
 }
 
-/** How long an operation with nothing in flight still counts as under way (its next round of calls). */
+/** A call outside an operation (no signal): its client and key. */
+const operationKeyOf = (owner: SlotOwner) => `${owner.client}\u0000${owner.operation}`;
+
+/** How long an operation with nothing in flight still counts as under way (its next round of calls), where no signal marks it. */
 const UNDER_WAY_MS = 60_000;
 const UNDER_WAY_MAX = 10_000;
 
@@ -81,7 +84,12 @@ export class FairQueue {
   readonly #clients: ClientQueue[] = [];
   #nextClient = 0;
   readonly #byClient = new Map<string, ClientQueue>();
-  /** Operations that have sent a call lately: their next calls count as under way. */
+  /**
+   * Operations that have sent a call: their next calls count as under way. An operation's calls
+   * carry its signal (upstream/operation.ts), which marks it for its life at the cost of a WeakSet
+   * entry; calls without one (the gateway's own) are marked by client and key for UNDER_WAY_MS.
+   */
+  readonly #startedOperations = new WeakSet<AbortSignal>();
   readonly #started = new LRUCache<string, true>({ max: UNDER_WAY_MAX, ttl: UNDER_WAY_MS });
   /** A drain is due (drainSoon). */
   #drainDue = false;
@@ -118,25 +126,33 @@ export class FairQueue {
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    const operationKey = `${owner.client}\u0000${owner.operation}`;
     this.#shares.seen(owner.client);
     // Calls that may go before this one are served first: a slot still free after them is free for
     // this call, unless its client holds its part (then its own calls, if any wait, were not served either).
     this.drain();
     if (this.#inFlight < this.#limit() && this.#mayTake(owner.client)) {
       this.#occupy(owner.client);
-      this.#started.set(operationKey, true);
+      this.#markStarted(owner, signal);
       return Promise.resolve(0);
     }
     const demand = this.#inFlight < this.#limit() ? 0 : this.#inFlight + this.#queued + 1;
     if (!this.#mayTake(owner.client)) this.#onHeld();
     return new Promise<number>((resolve, reject) => {
       const grant = () => {
-        this.#started.set(operationKey, true);
+        this.#markStarted(owner, signal);
         resolve(demand);
       };
-      this.#enqueue(owner.client, operationKey, { grant, refuse: reject }, signal);
+      this.#enqueue(owner, { grant, refuse: reject }, signal);
     });
+  }
+
+  #markStarted(owner: SlotOwner, signal: AbortSignal | undefined): void {
+    if (signal) this.#startedOperations.add(signal);
+    else this.#started.set(operationKeyOf(owner), true);
+  }
+
+  #hasStarted(owner: SlotOwner, signal: AbortSignal | undefined): boolean {
+    return signal ? this.#startedOperations.has(signal) : this.#started.has(operationKeyOf(owner));
   }
 
   /**
@@ -185,19 +201,20 @@ export class FairQueue {
     this.#shares.take(client);
   }
 
-  #enqueue(clientKey: string, operationKey: string, waiter: Waiter, signal: AbortSignal | undefined): void {
+  #enqueue(owner: SlotOwner, waiter: Waiter, signal: AbortSignal | undefined): void {
+    const clientKey = owner.client;
     let client = this.#byClient.get(clientKey);
     if (!client) {
       client = { key: clientKey, underWay: [], next: 0, fresh: [], byOperation: new Map(), live: 0 };
       this.#byClient.set(clientKey, client);
       this.#clients.push(client);
     }
-    const key = signal ?? operationKey;
+    const key = signal ?? operationKeyOf(owner);
     let operation = client.byOperation.get(key);
     if (!operation) {
       operation = { key, waiters: [], unwatch: () => {} };
       client.byOperation.set(key, operation);
-      (this.#started.has(operationKey) ? client.underWay : client.fresh).push(operation);
+      (this.#hasStarted(owner, signal) ? client.underWay : client.fresh).push(operation);
       this.#watch(client, operation, signal);
     }
     operation.waiters.push(waiter);
