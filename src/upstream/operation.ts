@@ -1,5 +1,6 @@
 import { timedOut } from './deadline-signals.ts';
 import { OperationAbandonedError } from './errors.ts';
+import { WireSignal } from './wire-signal.ts';
 
 /**
  * What bounds every upstream call of one GraphQL operation: made once when the operation starts
@@ -17,6 +18,8 @@ export interface OperationBounds {
   readonly signal: AbortSignal;
   /** Fires at the deadline only: what bounds a write on the wire, which a client leaving never cuts. */
   readonly deadlineSignal: AbortSignal | undefined;
+  /** `signal`, as the operation's reads on the wire listen to it (wire-signal.ts): one listener on `signal` for all of them. */
+  readonly readsOnWire: WireSignal;
   /**
    * The writes the operation put on the wire, in order (the send stage adds each): what the bank
    * answered to a write is known here even when its client left and the rest of the operation was
@@ -76,6 +79,7 @@ export function startOperation({ deadline, client, correlationId, onAbandoned }:
     deadline,
     signal: ended.signal,
     deadlineSignal: atDeadline?.signal,
+    readsOnWire: new WireSignal(ended.signal),
     writes: [],
     end: () => {
       done = true;

@@ -4,6 +4,7 @@ import { sendsIdempotencyKey, type HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamObserver } from '../observer.ts';
 import type { SentWrite } from '../operation.ts';
+import type { WireSignal } from '../wire-signal.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import { observe, type StoppedCalls, type UpstreamCall } from './call.ts';
 
@@ -42,7 +43,7 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
     const started = performance.now();
     const sent = noteWrite(call);
     try {
-      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal });
+      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: listenedTo(call, signal) });
       if (sent) sent.status = response.statusCode;
       const text = await response.body.text();
       const ms = performance.now() - started;
@@ -64,6 +65,16 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
  */
 function wireSignal(call: UpstreamCall): AbortSignal | undefined {
   return call.kind === 'write' ? call.deadlineSignal : call.signal;
+}
+
+/**
+ * The cutting signal as undici listens to it: an operation's reads share one listener on it
+ * (wire-signal.ts). undici's types name AbortSignal and EventEmitter; it takes any EventTarget.
+ */
+function listenedTo(call: UpstreamCall, signal: AbortSignal | undefined): AbortSignal | undefined {
+  const operation = call.options.operation;
+  const wire: AbortSignal | WireSignal | undefined = operation !== undefined && signal === operation.signal ? operation.readsOnWire : signal;
+  return wire as AbortSignal | undefined;
 }
 
 /** A write going on the wire, noted on its operation (operation.ts): the audit trail reads what the bank answered. */
