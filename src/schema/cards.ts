@@ -80,14 +80,16 @@ export const IssuanceAction = builder.enumType('CardIssuanceAction', {
 // --- Detail, fetched only when a query asks for one of its fields -------------------------------
 
 const cardDetail = perRequestLoader('CardDetail', (id: string, context: GatewayContext) => context.upstream.cards.detail(id));
-const detailOf = async (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.cardHashId);
+const detailOf = (card: Card, context: GatewayContext): Promise<CardDetail | null> => cardDetail(context).load(card.cardHashId);
 
-/** A detail field's resolver: `pick` from the card's detail (read once per card per request), null without one. */
+/**
+ * A detail field's resolver: `pick` from the card's detail (read once per card per request), null
+ * without one. No async function: a card's detail fields are most of a cards screen's, and each
+ * would add a promise and a suspended frame of its own to the loader's.
+ */
 function fromDetail<T>(pick: (detail: CardDetail) => T) {
-  return async (card: Card, _args: unknown, context: GatewayContext): Promise<T | null> => {
-    const detail = await detailOf(card, context);
-    return detail ? pick(detail) : null;
-  };
+  const picked = (detail: CardDetail | null): T | null => (detail ? pick(detail) : null);
+  return (card: Card, _args: unknown, context: GatewayContext): Promise<T | null> => detailOf(card, context).then(picked);
 }
 
 type Detail = CardDetail;

@@ -115,10 +115,10 @@ builder.objectFields(CardholderNode, (t) => ({
     description:
       'One wallet of the cardholder, by a fixed rule: with `currency`, the wallet in that currency; without it, the earliest created. Null when none matches, never an error for zero or several (all of them: `wallets`). A PROGRAM_NOT_SUPPORTED error on programs without wallets.',
     args: { currency: t.arg({ type: 'Currency', description: 'The wallet in this currency (the one its cards in that currency spend from).' }) },
-    resolve: async (cardholder, args, context) => {
-      const wallets = await walletsOf(context).load(cardholder.id);
-      return wallets.find((wallet) => args.currency == null || wallet.currency === args.currency) ?? null;
-    },
+    resolve: (cardholder, args, context) =>
+      walletsOf(context)
+        .load(cardholder.id)
+        .then((wallets) => wallets.find((wallet) => args.currency == null || wallet.currency === args.currency) ?? null),
   }),
 }));
 
