@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { camelObject } from './camel-case.ts';
 import { cardEndpoints } from './cards.ts';
 import type { ContractIssue } from './errors.ts';
 import { readLazily, type LazyReading } from './lazy-model.ts';
-import { orEmpty, orEmptyObject, orNull, single } from './models.ts';
+import { anyCaseEnum, orEmpty, orEmptyObject, orNull, single } from './models.ts';
 
 class Broken extends Error {
   readonly issues: ContractIssue[];
@@ -110,6 +110,19 @@ describe('readLazily', () => {
     expect(record[mark]).toBe('Card');
     expect(record.id).toBe('a');
     expect('id' in record && mark in record).toBe(true);
+  });
+
+  it('reads a leaf that keeps its rule without zod, and one that breaks it by zod, which says why', () => {
+    const status = anyCaseEnum(['ACTIVE', 'CLOSED']);
+    const name = z.string();
+    const parses = [vi.spyOn(status, 'safeParse'), vi.spyOn(name, 'safeParse')];
+    const model = z.array(camelObject({ card_status: status, name_on_card: orNull(name) }));
+    const [kept, broken] = readLazily(model, [{ card_status: ' active', name_on_card: 'Ava' }, { card_status: 'OPEN', name_on_card: 7 }], FAIL);
+    expect([kept!.cardStatus, kept!.nameOnCard]).toEqual(['ACTIVE', 'Ava']);
+    expect(parses.map((parse) => parse.mock.calls.length)).toEqual([0, 0]);
+    expect(() => broken!.cardStatus).toThrow('data[1].card_status: Invalid option: expected one of "ACTIVE"|"CLOSED"');
+    expect(() => broken!.nameOnCard).toThrow('data[1].name_on_card: Invalid input: expected string, received number');
+    expect(parses.map((parse) => parse.mock.calls.length)).toEqual([1, 1]);
   });
 
   it('parses whole what it cannot read lazily: a transform of the whole object', () => {

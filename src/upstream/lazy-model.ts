@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import type { ContractIssue } from './errors.ts';
-import { planOf, type LazyField, type ObjectPlan } from './lazy-plans.ts';
+import { INVALID, planOf, type LazyField, type ObjectPlan } from './lazy-plans.ts';
 
 /**
  * A payload read as the graph reads it: each field parsed by its own zod model when it is first
  * read, once, and kept (a cached record keeps what was parsed). A field that breaks its rule fails
  * alone, when it is read, with the contract error `fail` throws; a field nobody reads costs nothing.
  * Arrays, single() and absent values are settled as soon as the field holding them is read; objects
- * become views whose own fields wait (lazy-plans.ts says which models can be read so).
+ * become views whose own fields wait (lazy-plans.ts says which models can be read so). Leaves
+ * (text, amounts, dates, codes) are read by their plan without zod when they keep their rule, and by
+ * zod when they break it, so that what a failure says is zod's.
  *
  * A view is a Proxy over a plain object that keeps what was read: a class with getters on its
  * prototype would be cheaper to make, but spread (`{ ...record }`), Object.keys, JSON.stringify and
@@ -55,6 +57,11 @@ function read(model: z.ZodType, raw: unknown, parent: string, segment: string | 
       break;
     case 'absent-as':
       return raw === undefined || raw === null ? plan.absent() : read(plan.inner, raw, parent, segment, reading);
+    case 'leaf': {
+      const value = plan.read(raw);
+      if (value !== INVALID) return value;
+      break;
+    }
   }
   // Not lazily readable, or not the shape its plan needs: zod says what is wrong with it.
   return whole(model, raw, parent, segment, reading);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readLazilyAs } from './lazy-plans.ts';
+import { INVALID, leafRead, readLazilyAs } from './lazy-plans.ts';
 
 /**
  * Building blocks shared by every domain's payload models. Each one accepts the upstream's loose
@@ -24,56 +24,111 @@ export function toDecimalString(value: number): string {
  * 2,500 of them), so each is one check and one transform. zod's chains (trim → transform → pipe →
  * regex, or a union of two) make a pass and a result object per link: a card's details took half
  * as long again, and allocated twice the bytes, with them.
+ *
+ * Each holds its rule in one function, run by its zod transform and by its leaf plan (lazy-plans.ts)
+ * alike: a lazy read of a field (lazy-model.ts) takes what the rule gives without zod's payload,
+ * issues and result objects, and leaves a broken value to the zod model, whose issue it reports.
  */
+
+/** Why a value breaks a building block's rule: the issue its zod model reports for it. */
+class Problem {
+  readonly #issue: () => z.core.$ZodSuperRefineIssue;
+
+  constructor(issue: () => z.core.$ZodSuperRefineIssue) {
+    this.#issue = issue;
+  }
+
+  /** Made afresh at every report: zod fills in the input and the schema on the object it is given. */
+  issue(): z.core.$ZodSuperRefineIssue {
+    return this.#issue();
+  }
+}
+
+/** A problem reported as a custom issue saying `message`: made once where the message is fixed. */
+function problem(message: string): Problem {
+  return new Problem(() => ({ code: 'custom', message }));
+}
+
+/**
+ * A building block that reads what `input` parses (a leaf: z.string(), say) by `rule`: as a zod
+ * transform that reports the rule's problem as an issue, and as a leaf plan that gives INVALID for
+ * it, so that the transform reports it.
+ */
+function ruled<In extends z.ZodType, Out>(input: In, rule: (value: z.output<In>) => Out | Problem) {
+  const accepted = leafRead(input);
+  const model = input.transform((value, ctx) => {
+    const read = rule(value);
+    if (!(read instanceof Problem)) return read as Exclude<Out, Problem>;
+    ctx.addIssue(read.issue());
+    return z.NEVER;
+  });
+  return readLazilyAs(model, {
+    kind: 'leaf',
+    read: (raw) => {
+      const value = accepted(raw);
+      if (value === INVALID) return INVALID;
+      const read = rule(value as z.output<In>);
+      return read instanceof Problem ? INVALID : read;
+    },
+  });
+}
+
+const NOT_FINITE = problem('must be a finite number');
+const NOT_DECIMAL_TEXT = problem('must be decimal text');
+
+function isDecimalInput(value: unknown): value is number | string {
+  return typeof value === 'number' || typeof value === 'string';
+}
+
+/** The rule of `decimal`. */
+function readDecimal(value: number | string): string | Problem {
+  if (typeof value === 'number') return Number.isFinite(value) ? toDecimalString(value) : NOT_FINITE;
+  const text = value.trim();
+  return DECIMAL.test(text) ? canonicalDecimal(text) : NOT_DECIMAL_TEXT;
+}
 
 /**
  * A money amount or rate sent as a JSON number or as decimal text → canonical decimal text, so the
  * same value reads the same whichever way it was sent ("1000.00" and 1000 both become "1000").
  */
-export const decimal = z
-  .custom<number | string>((value) => typeof value === 'number' || typeof value === 'string', 'must be a decimal number or decimal text')
-  .transform((value, ctx) => {
-    if (typeof value === 'number') {
-      if (Number.isFinite(value)) return toDecimalString(value);
-      ctx.addIssue({ code: 'custom', message: 'must be a finite number' });
-      return z.NEVER;
-    }
-    const text = value.trim();
-    if (DECIMAL.test(text)) return canonicalDecimal(text);
-    ctx.addIssue({ code: 'custom', message: 'must be decimal text' });
-    return z.NEVER;
-  });
+export const decimal = ruled(
+  readLazilyAs(z.custom<number | string>(isDecimalInput, 'must be a decimal number or decimal text'), { kind: 'leaf', read: (raw) => (isDecimalInput(raw) ? raw : INVALID) }),
+  readDecimal,
+);
 
 const ZONE_WITHOUT_COLON = /[+-]\d{4}$/;
 const ZONE = /([zZ]|[+-]\d{2}:\d{2})$/;
 
-/**
- * Date-times as the upstream writes them (`2026-01-05T10:00:00+0000`, `...000+0000`, `Z`, `+08:00`,
- * or with no offset, which we read as UTC) → a Date.
- */
-export const upstreamDateTime = z.string().transform((text, ctx) => {
+/** The rule of `upstreamDateTime`. */
+function readDateTime(text: string): Date | Problem {
   let normalised = text.trim().replace(' ', 'T');
   // `+0000` → `+00:00` by slicing: a replace with groups made three strings per date, on every record.
   if (ZONE_WITHOUT_COLON.test(normalised)) normalised = `${normalised.slice(0, -2)}:${normalised.slice(-2)}`;
   const withZone = ZONE.test(normalised) ? normalised : `${normalised}Z`;
   const date = new Date(withZone);
-  if (Number.isNaN(date.getTime())) {
-    ctx.addIssue({ code: 'custom', message: `is not a date-time: "${text}"` });
-    return z.NEVER;
-  }
-  return date;
-});
+  return Number.isNaN(date.getTime()) ? problem(`is not a date-time: "${text}"`) : date;
+}
+
+/**
+ * Date-times as the upstream writes them (`2026-01-05T10:00:00+0000`, `...000+0000`, `Z`, `+08:00`,
+ * or with no offset, which we read as UTC) → a Date.
+ */
+export const upstreamDateTime = ruled(z.string(), readDateTime);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar date `YYYY-MM-DD`, kept as text (no time zone to get wrong). */
-export const upstreamDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+export const upstreamDate = readLazilyAs(z.string().regex(DATE_ONLY, 'must be a date YYYY-MM-DD'), {
+  kind: 'leaf',
+  read: (raw) => (typeof raw === 'string' && DATE_ONLY.test(raw) ? raw : INVALID),
+});
 
 /** A code of letters, trimmed and upper-cased because the upstream is not consistent about case. */
 function letterCode(pattern: RegExp, message: string) {
-  return z.string().transform((text, ctx) => {
+  const notACode = problem(message);
+  return ruled(z.string(), (text): string | Problem => {
     const code = text.trim().toUpperCase();
-    if (pattern.test(code)) return code;
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
+    return pattern.test(code) ? code : notACode;
   });
 }
 
@@ -93,13 +148,13 @@ export function anyCaseEnum<const T extends readonly [string, ...string[]]>(
   options: { lowerCase?: boolean; aliases?: Readonly<Record<string, T[number]>> } = {},
 ) {
   const allowed = new Set<string>(values);
-  return z.string().transform((text, ctx): T[number] => {
+  // zod's own enum issue, with its own copy of the values at every report.
+  const notAllowed = new Problem(() => ({ code: 'invalid_value', values: [...values] }));
+  return ruled(z.string(), (text): T[number] | Problem => {
     const trimmed = text.trim();
     const cased = options.lowerCase ? trimmed.toLowerCase() : trimmed.toUpperCase();
     const value = options.aliases?.[cased] ?? cased;
-    if (allowed.has(value)) return value;
-    ctx.addIssue({ code: 'invalid_value', values: [...values], input: text });
-    return z.NEVER;
+    return allowed.has(value) ? value : notAllowed;
   });
 }
 
@@ -163,13 +218,13 @@ export function maskCardNumbersIn(text: string): string {
 }
 
 /** A card number field of an upstream payload, masked before anything else sees it. */
-export const cardNumber = z.string().transform(maskCardNumber);
+export const cardNumber = ruled(z.string(), maskCardNumber);
 
 /** Writes that answer the envelope without `data` (Document 2: "Response: no data"). */
 export const noData = z.unknown().transform((): void => undefined);
 
 /** A flag the upstream may omit or send as null: false then. */
-export const orFalse = z.boolean().nullish().transform((flag) => flag ?? false);
+export const orFalse = ruled(z.boolean().nullish(), (flag) => flag ?? false);
 
 /** A list the upstream may omit or send as null: always an array. */
 export function orEmpty<T extends z.ZodType>(item: T) {
