@@ -127,22 +127,24 @@ const requestOf = (args: { contextValue: unknown }) => (args.contextValue as { r
  * start would fail every event after the first minutes; its signal is its life (onSubscribe), and
  * each event's reads are bounded by the per-call timeout and the retry budget.
  *
- * The executor is handed the client's signal too, as Yoga's useExecutionCancellation hands it (that
- * plugin's whole work, done here rather than in one more hook per operation): an abandoned screen
- * ends as one aborted execution, not an error per field left. Not the operation's signal: a field
- * past the deadline still answers with its own coded error.
+ * The executor is handed the client's leaving too, as Yoga's useExecutionCancellation hands it the
+ * request's signal (that plugin's whole work, done here rather than in one more hook per operation):
+ * an abandoned screen ends as one aborted execution, not an error per field left. Not the
+ * operation's signal: a field past the deadline still answers with its own coded error. A query's or
+ * mutation's is the operation's `clientLeft`, a signal of Node's own that the executor reads at
+ * every field, rather than the request's @whatwg-node Proxy.
  */
 function useOperationBounds(upstream: UpstreamRuntime): Plugin {
   return {
     onExecute({ args }) {
       const request = requestOf(args);
       if (!request) return;
-      (args as { signal?: AbortSignal }).signal = request.signal;
       const state = stateOf(request);
       // A live query lives as a subscription does: its re-runs come long after any deadline from its start.
       const kind = liveOperation(args.document, args.operationName, args.variableValues) ? 'subscription' : 'execution';
       if (kind === 'subscription') state.eventStream = 'live query';
       const operation = upstream.startOperation(kind, request.signal, state.id);
+      (args as { signal?: AbortSignal }).signal = operation.clientLeft;
       state.operation = operation;
       return { onExecuteDone: whenExecuted(() => operation.end()) };
     },

@@ -26,6 +26,19 @@ describe('startOperation', () => {
     operation.end();
   });
 
+  it("tells the executor of the client leaving, with the client's reason, and never of the deadline", async () => {
+    const staying = startOperation({ deadline: Date.now() + 20, client: new AbortController().signal });
+    await new Promise((resolve) => staying.signal.addEventListener('abort', resolve));
+    expect(staying.clientLeft.aborted).toBe(false);
+    const client = new AbortController();
+    const leaving = startOperation({ deadline: Date.now() + 60_000, client: client.signal });
+    const reason = new Error('connection closed');
+    client.abort(reason);
+    expect(leaving.clientLeft.reason).toBe(reason);
+    expect(startOperation({ deadline: undefined, client: AbortSignal.abort(reason) }).clientLeft.reason).toBe(reason);
+    leaving.end();
+  });
+
   it('takes a client already gone as gone', () => {
     const operation = startOperation({ deadline: undefined, client: AbortSignal.abort() });
     expect(abandonment(operation.signal)).toBeInstanceOf(OperationAbandonedError);
