@@ -1,4 +1,3 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
@@ -10,7 +9,7 @@ import {
   type BalanceHistoryEntry,
   type Balance as BalanceShape,
 } from '../upstream/accounts.ts';
-import { pagedConnection } from './connections.ts';
+import { arrayConnection, pagedConnection } from './connections.ts';
 import { DateRangeInput, dateRangeRule } from './dates.ts';
 import { BANK_ORDER } from './list-order.ts';
 import { Money, money } from './money.ts';
@@ -214,7 +213,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const accounts = await context.upstream.accounts.list({ currency: args.currency, status: args.status });
-      return resolveArrayConnection({ args }, accounts);
+      return arrayConnection(args, accounts);
     },
   }, { name: 'AccountConnection' }, { name: 'AccountEdge' }),
   balances: t.field({

@@ -1,4 +1,3 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -13,7 +12,7 @@ import { InvalidOperationError } from '../upstream/errors.ts';
 import { extended } from '../upstream/lazy-model.ts';
 import { RoutingCodeType } from './accounts.ts';
 import { onlyFound } from './batched-reads.ts';
-import { pagedConnection } from './connections.ts';
+import { arrayConnection, pagedConnection } from './connections.ts';
 import { OpenDateRangeInput, windowOrderRule } from './dates.ts';
 import { readLink } from './links.ts';
 import { BANK_ORDER } from './list-order.ts';
@@ -149,8 +148,8 @@ GlobalAccountNode.implement({
         description: `Direct debit payouts from this account, in the bank's order (its list is not documented as sorted). The bank lists payouts across all accounts only, so this scans at most ${MAX_SCAN_PAGES} pages of 100.`,
         args: { dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }) },
         resolve: async (account, args, context) =>
-          resolveArrayConnection(
-            { args },
+          arrayConnection(
+            args,
             await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, account.actingFor, (d) => d.globalAccountId === account.id),
           ),
       },
@@ -201,8 +200,8 @@ MandateNode.implement({
         description: `Payouts collected under this mandate, in the bank's order (scans at most ${MAX_SCAN_PAGES} pages of 100 of the bank's list).`,
         args: { dateRange: t.arg({ type: OpenDateRangeInput, description: 'Only payouts created on these days. Either end may be left out: without `from`, the bank answers the 30 days before `to` (before today without either, Document 3, section 8); with `from` alone, from that day on.', validate: windowOrderRule }) },
         resolve: async (mandate, args, context) =>
-          resolveArrayConnection(
-            { args },
+          arrayConnection(
+            args,
             await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, mandate.actingFor, (d) => d.mandateId === mandate.id),
           ),
       },

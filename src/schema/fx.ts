@@ -1,5 +1,5 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
+import { arrayConnection } from './connections.ts';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import {
@@ -251,7 +251,7 @@ builder.queryFields((t) => ({
         'Every conversion of the business, newest first by creation time (the bank may omit it in its list: those come last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) => {
         const conversions = sortedByTime(await context.upstream.fx.conversions(), (c) => c.createdTime, 'latest');
-        return resolveArrayConnection({ args }, conversions);
+        return arrayConnection(args, conversions);
       },
     },
     { name: 'ConversionConnection' },

@@ -1,5 +1,5 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.ts';
+import { arrayConnection } from './connections.ts';
 import { RFI_ANSWER_TYPES, type AccountRfi, type RfiRequest, type UserProfile } from '../upstream/onboarding.ts';
 import { Money } from './money.ts';
 
@@ -213,7 +213,7 @@ const BusinessProfile = builder.objectRef<UserProfile>('BusinessProfile').implem
       {
         type: AccountRfiType,
         description: 'Requests for information about the account, active and historical (read from the bank only when asked for).',
-        resolve: async (_profile, args, context) => resolveArrayConnection({ args }, await context.upstream.onboarding.rfis()),
+        resolve: async (_profile, args, context) => arrayConnection(args, await context.upstream.onboarding.rfis()),
       },
       { name: 'AccountRfiConnection' },
       { name: 'AccountRfiEdge' },

@@ -1,5 +1,5 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
+import { arrayConnection } from './connections.ts';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { moneyOf } from '../upstream/models.ts';
@@ -115,7 +115,7 @@ builder.queryFields((t) => ({
       description:
         'Payouts scheduled and not yet processed, soonest scheduled day first (those without one last, in the bank\'s order). The bank answers the whole list at once, so the gateway sorts it.',
       resolve: async (_root, args, context) =>
-        resolveArrayConnection({ args }, sortedByTime(await context.upstream.payouts.upcoming(), (p) => p.scheduledPayoutDate, 'earliest')),
+        arrayConnection(args, sortedByTime(await context.upstream.payouts.upcoming(), (p) => p.scheduledPayoutDate, 'earliest')),
     },
     { name: 'PayoutConnection' },
     { name: 'PayoutEdge' },
