@@ -45,6 +45,12 @@ export interface LoadRequest {
   target: HttpTarget;
   connections: number;
   seconds: number;
+  /**
+   * Exactly this many requests, every one answered before the run ends (autocannon's `amount`),
+   * rather than as many as `seconds` allows: a run by time ends by dropping the requests still in
+   * flight, whose work the server then does or abandons for no counted operation.
+   */
+  amount?: number | undefined;
 }
 
 
@@ -83,6 +89,11 @@ export class LoadGenerator {
   /** A run with nothing watched: what the load generator's process measures alone. */
   runUnwatched(target: HttpTarget, connections: number, seconds: number): Promise<LoadRunResult> {
     return this.#child.ask<LoadRunResult>('load run', { target, connections, seconds } satisfies Omit<LoadRequest, 'id'>);
+  }
+
+  /** `amount` requests at `connections`, every one answered (nothing cut off at the end), nothing watched. */
+  runCount(target: HttpTarget, connections: number, amount: number): Promise<LoadRunResult> {
+    return this.#child.ask<LoadRunResult>('load run', { target, connections, seconds: 0, amount } satisfies Omit<LoadRequest, 'id'>);
   }
 
   close(): Promise<void> {

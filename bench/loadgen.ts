@@ -13,7 +13,7 @@ import { summarize } from './stats.ts';
 /** Latencies kept at most per run; past this the first ones suffice. */
 const MAX_SAMPLES = 2_000_000;
 
-function run({ target, connections, seconds }: LoadRequest): Promise<LoadRunResult> {
+function run({ target, connections, seconds, amount }: LoadRequest): Promise<LoadRunResult> {
   const samples: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -23,7 +23,7 @@ function run({ target, connections, seconds }: LoadRequest): Promise<LoadRunResu
         headers: target.headers,
         ...(target.body === undefined ? {} : { body: target.body }),
         connections,
-        duration: seconds,
+        ...(amount === undefined ? { duration: seconds } : { amount }),
         timeout: 30,
         verifyBody: (body) => !isFailure(target, typeof body === 'string' ? body : String(body ?? '')),
       },

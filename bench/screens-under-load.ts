@@ -38,8 +38,9 @@ export interface CpuMeasureOptions {
 
 /**
  * For each operation: autocannon at `connections` against `server` (its GraphQL endpoint) from the
- * load generator's process, 1 s unmeasured, then `seconds` measured, with the server process's CPU
- * read from /proc before and after. Any server process: the bare Yoga one, or the gateway's for the
+ * load generator's process, 1 s unmeasured, then as many requests as its rate fills `seconds` with
+ * (each answered before the figures are read), with the server process's CPU read from /proc
+ * before and after. Any server process: the bare Yoga one, or the gateway's for the
  * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
  */
 export async function measureScreensCpu(
@@ -51,11 +52,16 @@ export async function measureScreensCpu(
   const results: ScreenCpu[] = [];
   for (const operation of options.operations ?? OPERATIONS) {
     const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
-    await load.runUnwatched(target, connections, 1);
+    const warmUp = await load.runUnwatched(target, connections, 1);
     await waitForQuiet({ sandboxUrl: options.sandboxUrl });
+    // As many operations as the warm-up's rate fills `seconds` with, each answered before the counts
+    // are read: the work counted is that of the operations counted, and none of a request the end
+    // of a timed run cut off (which the gateway abandons, with an error per field left, and bare
+    // Yoga finishes for nobody).
+    const amount = Math.max(connections * 4, Math.round(warmUp.rps * options.seconds));
     const before = cpuMs(server.pid);
     await server.startAllocations();
-    const run = await load.runUnwatched(target, connections, options.seconds);
+    const run = await load.runCount(target, connections, amount);
     const allocated = await server.stopAllocations();
     const after = cpuMs(server.pid);
     const operations = Math.round(run.rps * run.seconds);
