@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { camelObject } from './camel-case.ts';
 import { cardEndpoints } from './cards.ts';
 import type { ContractIssue } from './errors.ts';
-import { readLazily, type LazyReading } from './lazy-model.ts';
+import { extended, readLazily, type LazyReading } from './lazy-model.ts';
 import { anyCaseEnum, orEmpty, orEmptyObject, orNull, single } from './models.ts';
 
 class Broken extends Error {
@@ -129,5 +129,26 @@ describe('readLazily', () => {
     const model = z.object({ a: z.string(), b: z.string() }).transform((o) => ({ joined: `${o.a}${o.b}` }));
     expect(readLazily(model, { a: 'x', b: 'y' }, FAIL)).toEqual({ joined: 'xy' });
     expect(() => readLazily(model, { a: 'x' }, FAIL)).toThrow('data.b: ');
+  });
+
+  it('extends a view with fields of its own, reading the rest through, each parsed once per view at most', () => {
+    const name = counted(z.string());
+    const status = counted(z.enum(['NEW', 'SETTLED']));
+    const model = z.array(camelObject({ mandate_id: name.model, status: status.model, amount: z.number() }));
+    const [debit] = readLazily(model, [{ mandate_id: 'm1', status: 'nope', amount: 5 }], FAIL);
+    expect(debit!.mandateId).toBe('m1');
+    const acting = extended(debit!, { actingFor: null as string | null, amount: 7 });
+    // What was read is not read again; the extra wins over the model's own field.
+    expect([acting.mandateId, acting.actingFor, acting.amount, name.runs.count]).toEqual(['m1', null, 7, 1]);
+    expect(() => acting.status).toThrow('data[0].status: ');
+    expect({ ...extended(readLazily(model, [{ mandate_id: 'm2', status: 'NEW', amount: 1 }], FAIL)[0]!, { actingFor: 'acct' }) }).toEqual({ mandateId: 'm2', status: 'NEW', amount: 1, actingFor: 'acct' });
+    // The record itself is as it was.
+    expect([debit!.amount, 'actingFor' in debit!]).toEqual([5, false]);
+  });
+
+  it('extends a record that is no view on an object whose prototype it is', () => {
+    const plain = { id: 'x' };
+    const more = extended(plain, { extra: 1 });
+    expect([more.id, more.extra, Object.getPrototypeOf(more)]).toEqual(['x', 1, plain]);
   });
 });

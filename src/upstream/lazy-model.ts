@@ -81,14 +81,21 @@ function elements(element: z.ZodType, raw: readonly unknown[], path: string, rea
 /**
  * `record` with `extra`'s fields beside its own, without reading it: its fields are read through
  * (parsed when first read, as on the record itself), where a spread (`{ ...record, ...extra }`)
- * would parse every one of them at once. Its own keys are `extra`'s alone: for the graph's
- * resolvers, not for spreading again.
+ * would parse every one of them at once. A view (a lazy record) gives another view of the same
+ * payload, holding what was read of it so far and `extra`, whose keys win over the model's (none is
+ * undefined); anything else gets `extra` on an object whose prototype is `record`. Not an object
+ * whose prototype is a view: each such object is a prototype V8 has not seen, and a list of a
+ * hundred took a direct debit screen's most CPU of any function of ours.
  */
 export function extended<T extends object, E extends object>(record: T, extra: E): T & E {
+  const target = (record as { [TARGET]?: Target })[TARGET];
+  if (target !== undefined) return new Proxy(Object.assign({}, target, extra), VIEW) as T & E;
   return Object.assign(Object.create(record) as T, extra);
 }
 
 const STATE = Symbol('lazy record');
+/** What a view's `[TARGET]` reads: its target, for `extended` alone. */
+const TARGET = Symbol('lazy record target');
 
 interface ViewState {
   raw: Record<string, unknown>;
@@ -112,6 +119,7 @@ const VIEW: ProxyHandler<Target> = {
     const state = target[STATE];
     const field = state.plan.fields.get(key);
     if (field !== undefined) return valueOf(target, state, field);
+    if (key === TARGET) return target;
     return key === STATE ? undefined : target[key];
   },
   has: (target, key) => key !== STATE && (target[STATE].plan.fields.has(key) || key in target),
