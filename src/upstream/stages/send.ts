@@ -95,25 +95,34 @@ function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: u
   return new UpstreamNetworkError(code ?? (error as Error).name, call.details, { cause: error, timedOut });
 }
 
-/** The endpoint's documented header set, the token the auth stage put on the call, and its extra headers. */
+/**
+ * The endpoint's documented header set, the token the auth stage put on the call, and its extra
+ * headers: one object, built in the order it is sent (no delete and no spread, which left it in
+ * V8's slow dictionary form for every direct debit call).
+ */
 export function headersFor(call: UpstreamCall, identity: GatewayIdentity): Record<string, string> {
   const set: HeaderSet = call.ep.headers;
   const { token, options } = call;
-  const base: Record<string, string> = { 'x-api-key': identity.apiKey, 'content-type': 'application/json', accept: 'application/json' };
+  let headers: Record<string, string>;
   if (set === 'direct-debit') {
     // Document 3, 4.2: the bearer token alone (x-on-behalf-of comes per call as an extra header).
-    delete base['x-api-key'];
-    if (token !== undefined) base.authorization = `Bearer ${token}`;
-  } else if (sendsIdempotencyKey(call.ep)) {
-    Object.assign(base, { 'x-product-id': identity.productId, 'x-request-id': call.details.requestId });
-    if (set === 'standard') base['x-user-id'] = identity.userId;
-    if (set === 'issuing' && identity.clientId) base['x-client-id'] = identity.clientId;
-    if (token !== undefined) base.authorization = `Bearer ${token}`;
+    headers = { 'content-type': 'application/json', accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  } else {
+    headers = { 'x-api-key': identity.apiKey, 'content-type': 'application/json', accept: 'application/json' };
+    if (sendsIdempotencyKey(call.ep)) {
+      headers['x-product-id'] = identity.productId;
+      headers['x-request-id'] = call.details.requestId;
+      if (set === 'standard') headers['x-user-id'] = identity.userId;
+      if (set === 'issuing' && identity.clientId) headers['x-client-id'] = identity.clientId;
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    }
   }
   // Not documented headers: the bank ignores them, and its logs (or a proxy's, or its own tracing) can match ours.
-  if (options.correlationId) base['x-correlation-id'] = options.correlationId;
-  if (call.traceHeaders) Object.assign(base, call.traceHeaders);
-  return { ...base, ...options.headers };
+  if (options.correlationId) headers['x-correlation-id'] = options.correlationId;
+  if (call.traceHeaders) Object.assign(headers, call.traceHeaders);
+  if (options.headers) Object.assign(headers, options.headers);
+  return headers;
 }
 
 function parseJson(text: string): unknown {
