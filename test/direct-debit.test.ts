@@ -30,6 +30,13 @@ describe('direct debit', () => {
     }
     // The direct debit endpoint of the sandbox answered without an envelope; one global account read.
     expect(kit.calls('/api/v1/global_accounts/ga_demo_gb')).toHaveLength(1);
+    // Each mandate lists its own payouts, in the bank's order, as the list of them all says.
+    const all = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes!;
+    for (const mandate of mandates) {
+      const own = all.filter((d) => d!.mandate?.upstreamId === mandate!.upstreamId && d!.account?.upstreamId === 'ga_demo_gb').map((d) => d!.upstreamId);
+      expect(mandate!.directDebits!.nodes!.map((d) => d!.upstreamId)).toEqual(own);
+    }
+    expect(mandates.some((m) => m!.directDebits!.nodes!.length > 1)).toBe(true);
   });
 
   it('cancels a pending UK payout, cancels a mandate, and a later collection under it is rejected', async () => {

@@ -52,11 +52,39 @@ const directDebitPage = perRequestLoader('DirectDebitPage', (key: string, contex
   return context.upstream.directDebit.directDebits({ page: Number(page), size: 100, fromDate: fromDate || undefined, toDate: toDate || undefined }, actingFor);
 });
 
-async function scanDirectDebits(context: GatewayContext, window: Omit<ListWindow, 'page' | 'size'>, actingFor: ActingFor, keep: (d: DirectDebit) => boolean) {
+/** The ids a scan keeps a global account's or a mandate's payouts by. */
+type ScanKey = 'globalAccountId' | 'mandateId';
+
+/**
+ * A page's payouts grouped by one of their ids, once per page and id: every mandate of a screen
+ * scans the same pages, and reading each payout's id once per mandate was ten reads of every
+ * payout on a screen of ten mandates.
+ */
+const pageGroups = new WeakMap<object, Partial<Record<ScanKey, Map<string | null, DirectDebit[]>>>>();
+
+function payoutsOf(page: { items: DirectDebit[] }, by: ScanKey, id: string): readonly DirectDebit[] {
+  let groups = pageGroups.get(page);
+  if (!groups) pageGroups.set(page, (groups = {}));
+  let grouped = groups[by];
+  if (!grouped) {
+    grouped = new Map();
+    for (const payout of page.items) {
+      const key = payout[by];
+      const group = grouped.get(key);
+      if (group) group.push(payout);
+      else grouped.set(key, [payout]);
+    }
+    groups[by] = grouped;
+  }
+  return grouped.get(id) ?? [];
+}
+
+/** The payouts whose `by` is `id`, page after page of the bank's list, in its order. */
+async function scanDirectDebits(context: GatewayContext, window: Omit<ListWindow, 'page' | 'size'>, actingFor: ActingFor, by: ScanKey, id: string) {
   const kept: DirectDebit[] = [];
   for (let page = 1; page <= MAX_SCAN_PAGES; page++) {
     const result = await directDebitPage(context).load(keyOf(actingFor, String(page), window.fromDate ?? '', window.toDate ?? ''));
-    kept.push(...result.items.filter(keep));
+    kept.push(...payoutsOf(result, by, id));
     if (!result.hasMore) break;
   }
   return kept.map(acting<DirectDebit>(actingFor));
@@ -150,7 +178,7 @@ GlobalAccountNode.implement({
         resolve: async (account, args, context) =>
           arrayConnection(
             args,
-            await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, account.actingFor, (d) => d.globalAccountId === account.id),
+            await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, account.actingFor, 'globalAccountId', account.id),
           ),
       },
       { name: 'GlobalAccountDirectDebitConnection' },
@@ -202,7 +230,7 @@ MandateNode.implement({
         resolve: async (mandate, args, context) =>
           arrayConnection(
             args,
-            await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, mandate.actingFor, (d) => d.mandateId === mandate.id),
+            await scanDirectDebits(context, { fromDate: args.dateRange?.from, toDate: args.dateRange?.to }, mandate.actingFor, 'mandateId', mandate.id),
           ),
       },
       { name: 'MandateDirectDebitConnection' },
