@@ -3,7 +3,7 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { camelKeys } from './camel-case.ts';
-import { anyCaseEnum, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, currencyCode, decimal, fieldOf, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
 
@@ -133,7 +133,7 @@ export const fxEndpoints = {
     path: '/{svc}/api/v1/transfer/conversionlist',
     headers: 'standard',
     cache: conversionReads,
-    data: single(z.object({ conversions: z.array(conversionModel) })).transform((d) => d.conversions),
+    data: fieldOf(single(z.object({ conversions: z.array(conversionModel) })), 'conversions'),
   }),
 };
 

@@ -4,7 +4,7 @@ import { camelObject } from './camel-case.ts';
 import { cardEndpoints } from './cards.ts';
 import type { ContractIssue } from './errors.ts';
 import { extended, readLazily, type LazyReading } from './lazy-model.ts';
-import { anyCaseEnum, orEmpty, orEmptyObject, orNull, single } from './models.ts';
+import { anyCaseEnum, fieldOf, orEmpty, orEmptyObject, orNull, single } from './models.ts';
 
 class Broken extends Error {
   readonly issues: ContractIssue[];
@@ -150,5 +150,17 @@ describe('readLazily', () => {
     const plain = { id: 'x' };
     const more = extended(plain, { extra: 1 });
     expect([more.id, more.extra, Object.getPrototypeOf(more)]).toEqual(['x', 1, plain]);
+  });
+
+  it('reads a list the bank wraps in an object of one field (fieldOf) lazily, item by item, as zod would read it whole', () => {
+    const status = counted(z.enum(['SETTLED', 'PENDING']));
+    const model = fieldOf(single(z.object({ conversions: z.array(camelObject({ conversion_id: z.string(), conversion_status: status.model })) })), 'conversions');
+    const body = [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }, { conversion_id: 'b', conversion_status: 'nope' }] }];
+    const conversions = readLazily(model, body, FAIL);
+    expect(conversions.map((c) => c.conversionId)).toEqual(['a', 'b']);
+    expect(status.runs.count).toBe(0);
+    expect(conversions[0]!.conversionStatus).toBe('SETTLED');
+    expect(() => conversions[1]!.conversionStatus).toThrow('data[0].conversions[1].conversion_status: ');
+    expect(readLazily(model, [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }], FAIL)).toEqual(model.parse([{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }]));
   });
 });

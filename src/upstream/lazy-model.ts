@@ -57,6 +57,10 @@ function read(model: z.ZodType, raw: unknown, parent: string, segment: string | 
       break;
     case 'absent-as':
       return raw === undefined || raw === null ? plan.absent() : read(plan.inner, raw, parent, segment, reading);
+    case 'field': {
+      const whole = read(plan.inner, raw, parent, segment, reading);
+      return (whole as Record<string, unknown>)[plan.key];
+    }
     case 'leaf': {
       const value = plan.read(raw);
       if (value !== INVALID) return value;

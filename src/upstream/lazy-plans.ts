@@ -17,6 +17,8 @@ export type LazyPlan =
   | { kind: 'array'; element: z.ZodType }
   /** single(): an array of exactly one element, read as that element. */
   | { kind: 'single'; element: z.ZodType }
+  /** fieldOf(): `inner` (an object) read as its field `key`. */
+  | { kind: 'field'; inner: z.ZodType; key: string }
   /** orNull, orEmpty, orEmptyObject: absent or null reads as `absent()`, anything else as `inner`. */
   | { kind: 'absent-as'; inner: z.ZodType; absent: () => unknown };
 

@@ -170,6 +170,17 @@ export function orNull<T extends z.ZodType>(model: T) {
 /** Optional text, read as null when absent. */
 export const optionalText = orNull(z.string());
 
+/**
+ * `model`'s field `key` (a list the bank wraps in an object of one field): read lazily, the field
+ * as its model reads it, where a transform picking it would make zod parse the whole object.
+ */
+export function fieldOf<T extends z.ZodType<object>, K extends keyof z.output<T> & string>(model: T, key: K) {
+  return readLazilyAs(
+    model.transform((value) => value[key] as z.output<T>[K]),
+    { kind: 'field', inner: model, key },
+  );
+}
+
 /** Most endpoints answer with an array holding one element; this takes that element. */
 export function single<T extends z.ZodType>(item: T) {
   const model = z.array(item).length(1, 'must hold exactly one element').transform((items) => items[0] as z.output<T>);

@@ -3,7 +3,7 @@ import type { BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, moneyOf, optionalText, orEmpty, orEmptyObject, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { countryCode, currencyCode, decimal, fieldOf, moneyOf, optionalText, orEmpty, orEmptyObject, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /** Document 2, sections 2.9, 2.10 and 4.5: the business's own profile and its account RFIs. */
 
@@ -104,7 +104,7 @@ export const onboardingEndpoints = {
     path: '/{svc}/api/v1/user/rfi',
     headers: 'standard',
     cache: userReads,
-    data: single(z.object({ items: orEmpty(accountRfiModel) })).transform((page) => page.items),
+    data: fieldOf(single(z.object({ items: orEmpty(accountRfiModel) })), 'items'),
   }),
 };
 
