@@ -22,6 +22,10 @@ const kit = useKit({
   webhooks: { agentCode: 'AG-AB', subagentCode: 'SUB-AB', companyCode: 'CO-AB' },
   // Two calls in flight at most: the cards screen's second round queues behind them.
   concurrency: { initial: 2, min: 1, max: 64, adaptive: false, perClient: 0, sharePercent: 100 },
+  // Well above the slow bank's latency: only the client's leaving cuts a call here. At the kit's
+  // 2 s, a call answered after LATENCY_MS raced its own timeout, and on a busy machine the list
+  // was cut and sent again ([null, 200]).
+  timeoutMs: 10_000,
 });
 
 const LATENCY_MS = 2_000;
