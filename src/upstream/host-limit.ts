@@ -39,21 +39,44 @@ export class HostLimit {
   }
 
   /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */
-  async acquire(owner: SlotOwner, signal?: AbortSignal): Promise<Slot> {
+  acquire(owner: SlotOwner, signal?: AbortSignal): Promise<Slot> {
     const queuedAt = performance.now();
-    const demand = await this.#queue.acquire(owner, signal);
-    const sentAt = performance.now();
-    const inFlight = this.#queue.inFlight;
-    this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
-    let released = false;
-    return {
-      release: (answer, endpoint, stopped = false) => {
-        if (released) return;
-        released = true;
-        this.#limit.record({ signal: answer, endpoint, sentAt, endedAt: performance.now(), demand, inFlight });
-        // After the record: a raised limit lets more than the one freed slot go.
-        this.#queue.release(owner.client, stopped);
-      },
-    };
+    return this.#queue.acquire(owner, signal).then((demand) => {
+      const sentAt = performance.now();
+      this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
+      return new GrantedSlot(this.#limit, this.#queue, owner.client, sentAt, demand, this.#queue.inFlight);
+    });
+  }
+}
+
+/**
+ * A slot granted: what its release tells the adaptive limit (the call's latency, the demand it met,
+ * the calls in flight when it went) and frees in the queue, once. A class, not a closure over the
+ * grant: one object per call rather than a closure, its context and an object.
+ */
+class GrantedSlot implements Slot {
+  readonly #limit: AdaptiveLimit;
+  readonly #queue: FairQueue;
+  readonly #client: string;
+  readonly #sentAt: number;
+  readonly #demand: number;
+  readonly #inFlight: number;
+  #released = false;
+
+  constructor(limit: AdaptiveLimit, queue: FairQueue, client: string, sentAt: number, demand: number, inFlight: number) {
+    this.#limit = limit;
+    this.#queue = queue;
+    this.#client = client;
+    this.#sentAt = sentAt;
+    this.#demand = demand;
+    this.#inFlight = inFlight;
+  }
+
+  release(answer: LimitSignal, endpoint: string, stopped = false): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#limit.record({ signal: answer, endpoint, sentAt: this.#sentAt, endedAt: performance.now(), demand: this.#demand, inFlight: this.#inFlight });
+    // After the record: a raised limit lets more than the one freed slot go.
+    this.#queue.release(this.#client, stopped);
   }
 }

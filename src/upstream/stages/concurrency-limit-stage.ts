@@ -19,14 +19,15 @@ function ownerOf(call: UpstreamCall) {
  * slot as it is cut.
  */
 export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage<Answer> {
+  // The failure of a call whose operation ended while it waited: no closure per call for it.
+  const leftInQueue = (call: UpstreamCall, queuedAt: number): Error => stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
   return async (call, next) => {
     const queuedAt = performance.now();
-    const leftInQueue = (): Error => stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
     let slot;
     try {
       slot = await limit.acquire(ownerOf(call), call.signal);
     } catch (error) {
-      if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue();
+      if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue(call, queuedAt);
       throw error;
     }
     // A call outside an operation has a deadline timer of its own, and another call's may fire first
@@ -35,7 +36,7 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
     const deadline = call.options.deadline;
     if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
       slot.release('none', call.details.endpoint, true);
-      throw leftInQueue();
+      throw leftInQueue(call, queuedAt);
     }
     let signal: LimitSignal = 'none';
     try {
