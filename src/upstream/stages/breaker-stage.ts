@@ -2,8 +2,8 @@ import type { Verdict } from '../circuit-breaker.ts';
 import { UpstreamNetworkError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import type { Logger } from '../../logger.ts';
-import { observe, ownedBy, type UpstreamCall } from './call.ts';
-import type { Stage } from './pipeline.ts';
+import { logFields, observe, ownedBy, type UpstreamCall } from './call.ts';
+import { passOn, type Stage } from './pipeline.ts';
 
 /**
  * The family's circuit breaker admits the call or fails it fast, and learns from its outcome.
@@ -15,23 +15,25 @@ import type { Stage } from './pipeline.ts';
  * the breaker is the project's own (circuit-breaker.ts) rather than a library's.
  */
 export function breakerStage({ breakers, observer }: Pick<SharedCallState, 'breakers' | 'observer'>, logger: Logger): Stage {
-  return async (call, next) => {
+  return (call, next) => {
     const permit = breakers.get(call.family).acquire();
     if (!permit) {
       observe(observer, call, 'circuit-open', 0);
-      throw breakers.openError(call.family, call.details);
+      return Promise.reject(breakers.openError(call.family, call.details));
     }
     // The half-open probe is a single attempt: its answer alone says whether the bank is back.
     if (permit.probe) call.maxAttempts = 1;
-    try {
-      const result = await next(call);
-      permit.settle('success');
-      return result;
-    } catch (error) {
-      permit.settle(verdictOf(call, error));
-      if (isOutage(call, error)) logger.warn({ ...call.log, family: call.family, error: error.message }, 'upstream call failed');
-      throw error;
-    }
+    return passOn(next, call).then(
+      (result) => {
+        permit.settle('success');
+        return result;
+      },
+      (error: unknown) => {
+        permit.settle(verdictOf(call, error));
+        if (isOutage(call, error)) logger.warn({ ...logFields(call), family: call.family, error: error.message }, 'upstream call failed');
+        throw error;
+      },
+    );
   };
 }
 

@@ -52,8 +52,6 @@ export interface UpstreamCall {
   readonly path: string;
   readonly body: string | undefined;
   readonly options: CallOptions;
-  /** What every log line about the call carries: endpoint, x-request-id, x-correlation-id. */
-  readonly log: UpstreamErrorDetails & { correlationId: string | undefined };
   /**
    * Set by the deadline stage: aborts at the deadline or when the operation's client leaves, whether
    * queued, waiting or on the wire (a read; a write on the wire listens to `deadlineSignal`).
@@ -104,7 +102,6 @@ export function prepareCall(ep: Endpoint<unknown>, options: CallOptions, target:
     path: pathOf(ep, options, target),
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     options,
-    log: { ...details, correlationId: options.correlationId },
     signal: undefined,
     deadlineSignal: undefined,
     maxAttempts,
@@ -151,6 +148,11 @@ function templateOf(path: string): PathPart[] {
     templates.set(path, parts);
   }
   return parts;
+}
+
+/** What every log line about the call carries: endpoint, x-request-id, x-correlation-id (made when a line is written). */
+export function logFields(call: UpstreamCall): UpstreamErrorDetails & { correlationId: string | undefined } {
+  return { ...call.details, correlationId: call.options.correlationId };
 }
 
 /** Whether the error is this call's own failure, rather than one it inherited (a login it waited for). */

@@ -1,9 +1,9 @@
 import { OWN_CALLS } from '../client-shares.ts';
-import type { HostLimit, LimitSignal } from '../host-limit.ts';
+import type { HostLimit, Slot } from '../host-limit.ts';
 import { UpstreamNetworkError } from '../errors.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import type { UpstreamCall } from './call.ts';
-import type { Stage } from './pipeline.ts';
+import { passOn, type Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';
 
 /** The client and operation a call's slot is queued for; calls outside an operation are each their own. */
@@ -21,34 +21,37 @@ function ownerOf(call: UpstreamCall) {
 export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage<Answer> {
   // The failure of a call whose operation ended while it waited: no closure per call for it.
   const leftInQueue = (call: UpstreamCall, queuedAt: number): Error => stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
-  return async (call, next) => {
+  // The slot's outcome is handled in handlers, not in an async function (see passOn).
+  const sendIn = <T extends Answer>(slot: Slot, call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>): Promise<T> =>
+    passOn(next, call).then(
+      (answer) => {
+        // A read its operation cut (its client left): the slot is free, but others may be leaving too.
+        slot.release(answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer', call.details.endpoint, call.signal?.aborted === true);
+        return answer;
+      },
+      (error: unknown) => {
+        slot.release(error instanceof UpstreamNetworkError && error.timedOut ? 'overload' : 'none', call.details.endpoint, call.signal?.aborted === true);
+        throw error;
+      },
+    );
+  return (call, next) => {
     const queuedAt = performance.now();
-    let slot;
-    try {
-      slot = await limit.acquire(ownerOf(call), call.signal);
-    } catch (error) {
-      if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue(call, queuedAt);
-      throw error;
-    }
-    // A call outside an operation has a deadline timer of its own, and another call's may fire first
-    // and free this slot a moment before this one's: by the clock, not the signal, a call past its
-    // deadline stays unsent. The signal too: the client may have left while the grant was on its way.
-    const deadline = call.options.deadline;
-    if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
-      slot.release('none', call.details.endpoint, true);
-      throw leftInQueue(call, queuedAt);
-    }
-    let signal: LimitSignal = 'none';
-    try {
-      const answer = await next(call);
-      signal = answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer';
-      return answer;
-    } catch (error) {
-      if (error instanceof UpstreamNetworkError && error.timedOut) signal = 'overload';
-      throw error;
-    } finally {
-      // A read its operation cut (its client left): the slot is free, but others may be leaving too.
-      slot.release(signal, call.details.endpoint, call.signal?.aborted === true);
-    }
+    return limit.acquire(ownerOf(call), call.signal).then(
+      (slot) => {
+        // A call outside an operation has a deadline timer of its own, and another call's may fire first
+        // and free this slot a moment before this one's: by the clock, not the signal, a call past its
+        // deadline stays unsent. The signal too: the client may have left while the grant was on its way.
+        const deadline = call.options.deadline;
+        if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
+          slot.release('none', call.details.endpoint, true);
+          throw leftInQueue(call, queuedAt);
+        }
+        return sendIn(slot, call, next);
+      },
+      (error: unknown) => {
+        if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue(call, queuedAt);
+        throw error;
+      },
+    );
   };
 }

@@ -3,8 +3,8 @@ import { pause } from '../deadline-signals.ts';
 import { UpstreamRateLimitError } from '../errors.ts';
 import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry-policy.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
-import { ownedBy, type UpstreamCall } from './call.ts';
-import type { Stage } from './pipeline.ts';
+import { logFields, ownedBy, type UpstreamCall } from './call.ts';
+import { passOn, type Stage } from './pipeline.ts';
 
 /** The shared parts a retry consults: the runtime's budget, the family's breaker, a 429's error, a stop's. */
 type RetryParts = Pick<SharedCallState, 'retryBudget' | 'breakers' | 'rateLimitHolds' | 'stoppedCalls'>;
@@ -18,20 +18,18 @@ type RetryParts = Pick<SharedCallState, 'retryBudget' | 'breakers' | 'rateLimitH
  */
 export function retryStage(policy: RetryPolicy, shared: RetryParts, logger: Logger): Stage {
   const { retryBudget, stoppedCalls } = shared;
-  return async (call, next) => {
+  // Each attempt's failure is looked at in a handler, not in an async loop (see passOn).
+  const attemptFrom = <T>(call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>, attempt: number, waited: number): Promise<T> =>
+    passOn(next, call).catch(async (error: unknown) => {
+      const delay = nextDelay(call, attempt, error, waited, policy, shared, logger);
+      if (delay === undefined) throw error;
+      logger.warn({ ...logFields(call), attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream call');
+      if (!(await pause(delay, call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
+      return attemptFrom(call, next, attempt + 1, waited + delay);
+    });
+  return (call, next) => {
     retryBudget.recordCall();
-    let waited = 0;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await next(call);
-      } catch (error) {
-        const delay = nextDelay(call, attempt, error, waited, policy, shared, logger);
-        if (delay === undefined) throw error;
-        logger.warn({ ...call.log, attempt, delayMs: delay, error: (error as Error).message }, 'retrying upstream call');
-        if (!(await pause(delay, call.signal))) throw stoppedCalls.errorFor(call.signal, call, false);
-        waited += delay;
-      }
-    }
+    return attemptFrom(call, next, 1, 0);
   };
 }
 
@@ -59,7 +57,7 @@ function nextDelay(
   // Other calls found the family down meanwhile: no point adding to it.
   if (breakers.get(call.family).state === 'open') return undefined;
   if (!retryBudget.tryRetry()) {
-    logger.warn({ ...call.log, family: call.family }, 'retry budget spent: not retrying');
+    logger.warn({ ...logFields(call), family: call.family }, 'retry budget spent: not retrying');
     return undefined;
   }
   return delay;

@@ -6,7 +6,7 @@ import type { UpstreamObserver } from '../observer.ts';
 import type { SentWrite } from '../operation.ts';
 import type { WireSignal } from '../wire-signal.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
-import { observe, type StoppedCalls, type UpstreamCall } from './call.ts';
+import { logFields, observe, type StoppedCalls, type UpstreamCall } from './call.ts';
 
 /** What the bank answered to one attempt: the body parsed as JSON where it is JSON. */
 export interface Answer {
@@ -49,7 +49,7 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
       const ms = performance.now() - started;
       observe(observer, call, response.statusCode, ms);
       // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
-      if (logger.isLevelEnabled('debug')) logger.debug({ ...call.log, status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
+      if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
       return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
     } catch (error) {
       throw failureOf(call, signal, error, performance.now() - started, observer, stoppedCalls);
