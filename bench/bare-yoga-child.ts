@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { Pool } from 'undici';
-import { AllocationCounter } from './allocations.ts';
-import { answerRequests } from './child-process.ts';
-import { RunProfiler } from './profiler.ts';
+import type { Pool } from 'undici';
+import { bankReads, type FloorStart, type Json } from './bank-reads.ts';
+import { serveOnLoopback } from './child-process.ts';
 
 /**
  * The bare Yoga floor's own process (forked by BareYogaProcess in bare-yoga.ts): a plain
@@ -18,37 +16,8 @@ import { RunProfiler } from './profiler.ts';
  * gateway's JSON shape and item counts (checkSameAnswers in bare-yoga.ts holds them to it).
  *
  * It imports nothing of src/ nor of the sandbox: what it needs (the bank token, the identity headers,
- * the pool's settings) comes in the start request.
+ * the pool's settings) comes in the start request (bench/bank-reads.ts).
  */
-
-/** The pool's settings, as src/upstream/bank-connection.ts gives its Pool (connections: the concurrency ceiling). */
-export interface BarePoolOptions {
-  connections: number;
-  keepAliveTimeout: number;
-  keepAliveMaxTimeout: number;
-  connectTimeout: number;
-  headersTimeout: number;
-  bodyTimeout: number;
-}
-
-/** Who the gateway is to the bank (GatewayIdentity of src/upstream/stages/send.ts) and where its endpoints are. */
-export interface BareIdentity {
-  apiKey: string;
-  productId: string;
-  userId: string;
-  clientId: string;
-  serviceSegment: string;
-}
-
-export type BareYogaRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; token: string; identity: BareIdentity; pool: BarePoolOptions }
-  | { id: number; kind: 'memory' }
-  | { id: number; kind: 'profile-start' }
-  | { id: number; kind: 'profile-stop'; path: string }
-  | { id: number; kind: 'alloc-start' }
-  | { id: number; kind: 'alloc-stop' };
-
-const MB = 1024 * 1024;
 
 // Only the types and fields the four screens select, named and shaped as in schema/schema.graphql.
 const typeDefs = /* GraphQL */ `
@@ -113,9 +82,6 @@ const typeDefs = /* GraphQL */ `
   type DirectDebit { status: DirectDebitStatus! amount: Money! }
 `;
 
-/** Which documented header set a call carries (headersFor in src/upstream/stages/send.ts). */
-type Family = 'standard' | 'issuing' | 'direct-debit';
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- the bank's JSON, read as is
 interface Context {
   /** Records read once per request: key → the read. */
   reads: Map<string, Promise<unknown>>;
@@ -143,42 +109,11 @@ function once<T>(context: Context, key: string, read: () => Promise<T>): Promise
   return found;
 }
 
-let server: Server | undefined;
 let pool: Pool | undefined;
 
-function start(request: Extract<BareYogaRequest, { kind: 'start' }>): Promise<number> {
-  const { token, identity } = request;
-  const svc = `/${identity.serviceSegment}`;
-  const bank = new Pool(new URL(request.sandboxUrl).origin, request.pool);
+function start(request: FloorStart): RequestListener {
+  const { get, svc, pool: bank } = bankReads(request);
   pool = bank;
-
-  function headersFor(family: Family, subject: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> =
-      family === 'direct-debit'
-        ? { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` }
-        : {
-            'x-api-key': identity.apiKey,
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'x-product-id': identity.productId,
-            'x-request-id': randomUUID(),
-            ...(family === 'standard' ? { 'x-user-id': identity.userId } : { 'x-client-id': identity.clientId }),
-            authorization: `Bearer ${token}`,
-          };
-    return subject ? Object.assign(headers, subject) : headers;
-  }
-
-  /** One GET; Documents 1 and 2 answer in an envelope (its `data`), Document 3's direct debit family without. */
-  async function get(family: Family, path: string, query?: Record<string, string | number | undefined>, subject?: Record<string, string>): Promise<Json> {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.append(name, String(value));
-    const search = params.toString();
-    const response = await bank.request({ method: 'GET', path: search ? `${path}?${search}` : path, headers: headersFor(family, subject) });
-    const text = await response.body.text();
-    if (response.statusCode >= 300) throw new Error(`GET ${path}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
-    const body = JSON.parse(text) as Json;
-    return family === 'direct-debit' ? body : body.data;
-  }
 
   /** One page of the bank's direct debits, read once per request (every mandate of the screen scans the same pages). */
   const directDebitPage = (context: Context, page: number) =>
@@ -315,44 +250,8 @@ function start(request: Extract<BareYogaRequest, { kind: 'start' }>): Promise<nu
     graphiql: false,
     logging: false,
   });
-  server = createServer(yoga);
-  const listening = server;
-  return new Promise((resolve, reject) => {
-    listening.once('error', reject);
-    listening.listen(0, '127.0.0.1', () => {
-      const address = listening.address();
-      resolve(typeof address === 'object' && address ? address.port : 0);
-    });
-  });
-}
-
-const allocations = new AllocationCounter();
-const profiler = new RunProfiler();
-
-async function answer(request: BareYogaRequest): Promise<unknown> {
-  switch (request.kind) {
-    case 'start':
-      return start(request);
-    case 'memory': {
-      const usage = process.memoryUsage();
-      return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
-    }
-    case 'profile-start':
-      await profiler.start();
-      return null;
-    case 'profile-stop':
-      return profiler.stop(request.path);
-    case 'alloc-start':
-      allocations.start();
-      return null;
-    case 'alloc-stop':
-      return allocations.stop();
-  }
+  return yoga;
 }
 
 // The benchmark going away closes the server and the pool.
-answerRequests(answer, () => {
-  const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
-  server?.closeAllConnections();
-  return closed.then(() => pool?.close());
-});
+serveOnLoopback(start, () => pool?.close());

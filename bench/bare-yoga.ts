@@ -4,7 +4,7 @@ import { request } from 'undici';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import { loadConfig } from '../src/config.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
-import type { BareIdentity, BarePoolOptions, BareYogaRequest } from './bare-yoga-child.ts';
+import type { BareIdentity, BarePoolOptions, FloorStart } from './bank-reads.ts';
 import { directToken } from './bank-client.ts';
 import { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
@@ -60,37 +60,38 @@ export class BareYogaProcess extends ServerProcess {
    * both run on the same heap).
    */
   static async start(sandboxUrl: string, token: string, nodeFlags: string[]): Promise<BareYogaProcess> {
-    const start = {
-      kind: 'start',
-      sandboxUrl,
-      token,
-      identity: sandboxIdentity(sandboxUrl),
-      pool: gatewayPoolOptions(sandboxUrl),
-    } satisfies Omit<Extract<BareYogaRequest, { kind: 'start' }>, 'id'>;
-    const { child, port } = await ServerProcess.launch(CHILD_PATH, 'bare Yoga process', nodeFlags, start);
+    const { child, port } = await ServerProcess.launch(CHILD_PATH, 'bare Yoga process', nodeFlags, floorStart(sandboxUrl, token));
     return new BareYogaProcess(child, nodeFlags, port);
   }
+}
+
+/**
+ * The start request of a floor's process (bench/bank-reads.ts): the sandbox at `sandboxUrl`, a bank
+ * token of the floor's own, the gateway's identity and its pool's settings.
+ */
+export function floorStart(sandboxUrl: string, token: string): Omit<FloorStart, 'id'> {
+  return { kind: 'start', sandboxUrl, token, identity: sandboxIdentity(sandboxUrl), pool: gatewayPoolOptions(sandboxUrl) };
 }
 
 // --- Same answers, same calls ---------------------------------------------------------------------
 
 export interface AnswerCheck {
   name: string;
-  /** Upstream calls of one run through the gateway and through the bare server (equal, or checkSameAnswers threw). */
+  /** Upstream calls of one run through the gateway and through the floor (equal, or checkSameAnswers threw). */
   calls: number;
   /** Rounds of those calls (bench/rounds.ts), for the record: read from arrival times, not asserted. */
   gatewayRounds: number;
-  bareRounds: number;
+  floorRounds: number;
 }
 
-/** Where two answers differ in shape (keys, nulls, kinds, array lengths), or null where they do not. */
-function shapeDifference(a: unknown, b: unknown, path = 'data'): string | null {
+/** Where the gateway's answer `a` and `floor`'s `b` differ in shape (keys, nulls, kinds, array lengths), or null where they do not. */
+function shapeDifference(a: unknown, b: unknown, floor: string, path = 'data'): string | null {
   const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  if (kind(a) !== kind(b)) return `${path}: ${kind(a)} in the gateway's answer, ${kind(b)} in the bare server's`;
+  if (kind(a) !== kind(b)) return `${path}: ${kind(a)} in the gateway's answer, ${kind(b)} in ${floor}'s`;
   if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return `${path}: ${a.length} items in the gateway's answer, ${b.length} in the bare server's`;
+    if (a.length !== b.length) return `${path}: ${a.length} items in the gateway's answer, ${b.length} in ${floor}'s`;
     for (let i = 0; i < a.length; i++) {
-      const found = shapeDifference(a[i], b[i], `${path}[${i}]`);
+      const found = shapeDifference(a[i], b[i], floor, `${path}[${i}]`);
       if (found) return found;
     }
     return null;
@@ -100,9 +101,9 @@ function shapeDifference(a: unknown, b: unknown, path = 'data'): string | null {
     const y = b as Record<string, unknown>;
     const keysA = Object.keys(x).sort().join(',');
     const keysB = Object.keys(y).sort().join(',');
-    if (keysA !== keysB) return `${path}: keys {${keysA}} in the gateway's answer, {${keysB}} in the bare server's`;
+    if (keysA !== keysB) return `${path}: keys {${keysA}} in the gateway's answer, {${keysB}} in ${floor}'s`;
     for (const key of Object.keys(x)) {
-      const found = shapeDifference(x[key], y[key], `${path}.${key}`);
+      const found = shapeDifference(x[key], y[key], floor, `${path}.${key}`);
       if (found) return found;
     }
   }
@@ -145,34 +146,41 @@ async function runLogged(sandboxUrl: string, graphqlUrl: string, operation: Benc
 }
 
 /**
- * For each operation (bench/operations.ts), one run through the gateway and one through the bare
- * server, each on a quiet sandbox with its request log cleared: throws unless both answers have the
- * same JSON shape (keys, nulls, array lengths) and both made the same upstream calls (method, path,
- * query and subject headers, each as many times). Both are run once first, so the gateway's login
- * is not counted. `gatewayUrl` and `bareUrl` are GraphQL endpoints (…/graphql).
+ * For each operation (bench/operations.ts), one run through the gateway and one through a floor
+ * (bare Yoga, or the stack floor of bench/stack-floor.ts, named `floorName` in the messages), each
+ * on a quiet sandbox with its request log cleared: throws unless both answers have the same JSON
+ * shape (keys, nulls, array lengths) and both made the same upstream calls (method, path, query and
+ * subject headers, each as many times). Both are run once first, so the gateway's login is not
+ * counted. `gatewayUrl` and `floorUrl` are GraphQL endpoints (…/graphql).
  */
-export async function checkSameAnswers(gatewayUrl: string, bareUrl: string, sandboxUrl: string, operations: readonly BenchOperation[] = OPERATIONS): Promise<AnswerCheck[]> {
+export async function checkSameAnswers(
+  gatewayUrl: string,
+  floorUrl: string,
+  sandboxUrl: string,
+  operations: readonly BenchOperation[] = OPERATIONS,
+  floorName = 'bare Yoga',
+): Promise<AnswerCheck[]> {
   for (const operation of operations) {
     await post(gatewayUrl, operation);
-    await post(bareUrl, operation);
+    await post(floorUrl, operation);
   }
   const checks: AnswerCheck[] = [];
   for (const operation of operations) {
     const gateway = await runLogged(sandboxUrl, gatewayUrl, operation);
-    const bare = await runLogged(sandboxUrl, bareUrl, operation);
-    const shape = shapeDifference(gateway.data, bare.data);
-    if (shape) throw new Error(`bare Yoga answers ${operation.name} in another shape than the gateway: ${shape}`);
+    const bare = await runLogged(sandboxUrl, floorUrl, operation);
+    const shape = shapeDifference(gateway.data, bare.data, floorName);
+    if (shape) throw new Error(`${floorName} answers ${operation.name} in another shape than the gateway: ${shape}`);
     const gatewayCalls = gateway.log.map(callKey);
     const bareCalls = bare.log.map(callKey);
     const onlyGateway = missing(gatewayCalls, bareCalls);
     const onlyBare = missing(bareCalls, gatewayCalls);
     if (gatewayCalls.length !== bareCalls.length || onlyGateway.length > 0 || onlyBare.length > 0) {
       throw new Error(
-        `bare Yoga makes other upstream calls than the gateway for ${operation.name}: ${bareCalls.length} against ${gatewayCalls.length}; ` +
-          `only the gateway's: ${onlyGateway.slice(0, 5).join(' | ') || 'none'}; only the bare server's: ${onlyBare.slice(0, 5).join(' | ') || 'none'}`,
+        `${floorName} makes other upstream calls than the gateway for ${operation.name}: ${bareCalls.length} against ${gatewayCalls.length}; ` +
+          `only the gateway's: ${onlyGateway.slice(0, 5).join(' | ') || 'none'}; only ${floorName}'s: ${onlyBare.slice(0, 5).join(' | ') || 'none'}`,
       );
     }
-    checks.push({ name: operation.name, calls: gatewayCalls.length, gatewayRounds: roundsOf(gateway.log), bareRounds: roundsOf(bare.log) });
+    checks.push({ name: operation.name, calls: gatewayCalls.length, gatewayRounds: roundsOf(gateway.log), floorRounds: roundsOf(bare.log) });
   }
   return checks;
 }
@@ -254,7 +262,7 @@ function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | 
     return [
       b.name,
       String(c?.calls ?? ''),
-      c ? `${c.gatewayRounds}/${c.bareRounds}` : '',
+      c ? `${c.gatewayRounds}/${c.floorRounds}` : '',
       b.rps.toFixed(0),
       b.cpuMsPerOp.toFixed(2),
       b.allocatedKbPerOp.toFixed(0),

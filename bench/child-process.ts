@@ -1,5 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { AllocationCounter } from './allocations.ts';
+import { RunProfiler } from './profiler.ts';
 
 /**
  * A helper process of the benchmark (the gateway, the load generator, the subscribers): forked on this Node with
@@ -139,5 +142,78 @@ export function answerRequests<Request extends { id: number }>(answer: (request:
     void Promise.resolve()
       .then(onDisconnect)
       .finally(() => process.exit(0));
+  });
+}
+
+/** What a server process answers besides its `start` (ServerProcess asks them). */
+type ServerChildRequest =
+  | { id: number; kind: 'memory' }
+  | { id: number; kind: 'profile-start' }
+  | { id: number; kind: 'profile-stop'; path: string }
+  | { id: number; kind: 'alloc-start' }
+  | { id: number; kind: 'alloc-stop' };
+
+const MB = 1024 * 1024;
+
+/**
+ * The child's side of a ServerProcess that answers only what ServerProcess asks (the floors' processes):
+ * `start` through `start`, which resolves with the port; its memory; its profiles (bench/profiler.ts)
+ * and its bytes allocated (bench/allocations.ts), each from its start to its stop. `onDisconnect`
+ * closes what `start` opened.
+ */
+export function answerServerRequests<Start extends { id: number; kind: 'start' }, Other extends { id: number; kind: string } = never>(
+  start: (request: Start) => Promise<number>,
+  onDisconnect: () => unknown,
+  other?: (request: Other) => unknown,
+): void {
+  const allocations = new AllocationCounter();
+  const profiler = new RunProfiler();
+  answerRequests(async (asked: Start | ServerChildRequest | Other): Promise<unknown> => {
+    const request = asked as Start | ServerChildRequest;
+    switch (request.kind) {
+      case 'start':
+        return start(request as Start);
+      case 'memory': {
+        const usage = process.memoryUsage();
+        return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
+      }
+      case 'profile-start':
+        await profiler.start();
+        return null;
+      case 'profile-stop':
+        return profiler.stop(request.path);
+      case 'alloc-start':
+        allocations.start();
+        return null;
+      case 'alloc-stop':
+        return allocations.stop();
+      default:
+        return other?.(asked as Other);
+    }
+  }, onDisconnect);
+}
+
+/**
+ * A floor's process (bare Yoga, the stack floor): the handler `start` makes answers HTTP on a
+ * loopback port of its own, and the rest of what a ServerProcess asks is answered as
+ * answerServerRequests answers it. The benchmark going away closes the server, then `close()`s
+ * what `start` opened (its pool to the sandbox).
+ */
+export function serveOnLoopback<Start extends { id: number; kind: 'start' }>(start: (request: Start) => RequestListener, close: () => unknown): void {
+  let server: Server | undefined;
+  const listen = (request: Start) =>
+    new Promise<number>((resolve, reject) => {
+      const listening = createServer(start(request));
+      server = listening;
+      listening.once('error', reject);
+      listening.listen(0, '127.0.0.1', () => {
+        const address = listening.address();
+        resolve(typeof address === 'object' && address ? address.port : 0);
+      });
+    });
+  answerServerRequests(listen, () => {
+    const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
+    server?.closeAllConnections();
+    return closed.then(close);
   });
 }

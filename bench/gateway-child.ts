@@ -4,9 +4,7 @@ import { createGateway, type Gateway } from '../src/gateway.ts';
 import { destination } from 'pino';
 import { createLogger } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
-import { AllocationCounter } from './allocations.ts';
-import { answerRequests } from './child-process.ts';
-import { RunProfiler } from './profiler.ts';
+import { answerServerRequests } from './child-process.ts';
 
 /**
  * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
@@ -39,11 +37,7 @@ export interface WatchResult {
   limitAtEnd: number;
 }
 
-const MB = 1024 * 1024;
 let gateway: Gateway | undefined;
-/** The V8 profiler, while BENCH_CPU_PROFILE or bench/profile-screen.ts records a run. */
-const profiler = new RunProfiler();
-const allocations = new AllocationCounter();
 let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
 
 function limits(): { limit: number; inFlight: number; queued: number } {
@@ -57,29 +51,28 @@ function limits(): { limit: number; inFlight: number; queued: number } {
 
 const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
 
-async function answer(request: GatewayRequest): Promise<unknown> {
+/** Starts the gateway as `npm start` does, listening on loopback; resolves with its port. */
+async function start(request: Extract<GatewayRequest, { kind: 'start' }>): Promise<number> {
+  // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY, CLIENT_MAX_UPSTREAM_IN_FLIGHT) and the
+  // operations per client (CLIENT_RATE_LIMIT_*) apply as they do to `npm start`: by default, as shipped;
+  // so do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
+  // keeps no reads, so every other figure measures the way to the bank. The live queries' (LIVE_QUERY_*)
+  // too, but for what a phase sets for its own gateway (a limit per caller above its clients').
+  const config = loadConfig(process.env);
+  const { concurrency, cache } = config;
+  const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
+  const liveQueries = { ...config.liveQueries, ...request.liveQueries };
+  // Logging as `npm start` logs (LOG_LEVEL, default info: a line per operation, redacted), to
+  // /dev/null instead of stdout: the work of every line is the gateway's, its reading is not.
+  const logger = createLogger(config.server.logLevel, destination('/dev/null'));
+  gateway = createGateway({ logger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
+  await gateway.events.ready;
+  return (await gateway.server.listen(0, '127.0.0.1')).port;
+}
+
+/** What the gateway's process answers besides what every server process does (child-process.ts). */
+function answer(request: Exclude<GatewayRequest, { kind: 'start' | 'memory' | 'profile-start' | 'profile-stop' | 'alloc-start' | 'alloc-stop' }>): unknown {
   switch (request.kind) {
-    case 'start': {
-      // The concurrency limit's variables (UPSTREAM_*_CONCURRENCY, CLIENT_MAX_UPSTREAM_IN_FLIGHT) and the
-      // operations per client (CLIENT_RATE_LIMIT_*) apply as they do to `npm start`: by default, as shipped;
-      // so do the record cache's (UPSTREAM_CACHE_*), for the gateway the cache phase starts. The main one
-      // keeps no reads, so every other figure measures the way to the bank. The live queries' (LIVE_QUERY_*)
-      // too, but for what a phase sets for its own gateway (a limit per caller above its clients').
-      const config = loadConfig(process.env);
-      const { concurrency, cache } = config;
-      const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency, ...(request.cache ? { cache } : {}) };
-      const liveQueries = { ...config.liveQueries, ...request.liveQueries };
-      // Logging as `npm start` logs (LOG_LEVEL, default info: a line per operation, redacted), to
-      // /dev/null instead of stdout: the work of every line is the gateway's, its reading is not.
-      const logger = createLogger(config.server.logLevel, destination('/dev/null'));
-      gateway = createGateway({ logger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
-      await gateway.events.ready;
-      return (await gateway.server.listen(0, '127.0.0.1')).port;
-    }
-    case 'memory': {
-      const usage = process.memoryUsage();
-      return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
-    }
     case 'subscriptions':
       return gateway!.events.activeSubscriptions();
     case 'live-queries':
@@ -89,16 +82,6 @@ async function answer(request: GatewayRequest): Promise<unknown> {
       watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };
       return null;
     }
-    case 'profile-start':
-      await profiler.start();
-      return null;
-    case 'profile-stop':
-      return profiler.stop(request.path);
-    case 'alloc-start':
-      allocations.start();
-      return null;
-    case 'alloc-stop':
-      return allocations.stop();
     case 'watch-stop': {
       const current = watch!;
       clearInterval(current.timer);
@@ -115,4 +98,4 @@ async function answer(request: GatewayRequest): Promise<unknown> {
 }
 
 // The benchmark going away stops the gateway as `npm start` does on SIGTERM.
-answerRequests(answer, () => gateway?.server.stop(1_000));
+answerServerRequests(start, () => gateway?.server.stop(1_000), answer);

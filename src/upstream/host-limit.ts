@@ -3,7 +3,7 @@ import { AdaptiveLimit, type LimitSignal } from './adaptive-limit.ts';
 import { FairQueue, type SlotOwner } from './fair-queue.ts';
 import type { HostLimitReading, UpstreamObserver } from './observer.ts';
 
-export type { LimitSignal, SlotOwner };
+export type { SlotOwner };
 
 /** A slot to send one attempt in; `release` says what the bank's answer told of its load, and whether the call's operation stopped it. */
 export interface Slot {
