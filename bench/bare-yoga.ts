@@ -22,7 +22,7 @@ import { clearUpstreamLog, graphql, prepareCardsScreen, startSandboxProcess, sto
  * The bare Yoga floor: what a plain graphql-yoga server costs in CPU answering the benchmark's
  * screens from the same upstream calls as the gateway (bench/bare-yoga-child.ts, in its own
  * process). checkSameAnswers holds it to the gateway's answers (JSON shape, item counts) and calls
- * (the same requests in the sandbox's log); measureBareYogaCpu loads it with autocannon and reads its
+ * (the same requests in the sandbox's log); measureFloorCpu loads it with autocannon and reads its
  * process's CPU per operation. `npx node bench/bare-yoga.ts` runs both on a world of its own, with
  * the gateway measured the same way beside it.
  */
@@ -185,16 +185,16 @@ export async function checkSameAnswers(
   return checks;
 }
 
-/** The bare Yoga floor: per screen its req/s, CPU and bytes per operation at c=50 (by default); its process's peak RSS over them all. */
+/** A floor (bare Yoga, the stack floor): per screen its req/s, CPU and bytes per operation at c=50 (by default); its process's peak RSS over them all. */
 export interface BareFloor {
   screens: ScreenCpu[];
-  /** The kernel's high-water mark of the bare server's resident set over its screens (VmHWM), MB. */
+  /** The kernel's high-water mark of the floor server's resident set over its screens (VmHWM), MB. */
   peakRssMb: number;
 }
 
-export async function measureBareYogaCpu(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
-  const screens = await measureScreensCpu(bare, load, options);
-  return { screens, peakRssMb: peakRssMb(bare.pid) };
+export async function measureFloorCpu(floor: ServerProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
+  const screens = await measureScreensCpu(floor, load, options);
+  return { screens, peakRssMb: peakRssMb(floor.pid) };
 }
 
 
@@ -296,7 +296,7 @@ async function main(): Promise<void> {
     load = await LoadGenerator.start();
     const options = { sandboxUrl, seconds: settings.seconds, connections: settings.connections };
     progress(`bare Yoga under load: c=${options.connections}, 1 s warm-up + ${options.seconds} s per screen`);
-    const bareFloor = await measureBareYogaCpu(bare, load, options);
+    const bareFloor = await measureFloorCpu(bare, load, options);
     let gatewayCpu: ScreenCpu[] | undefined;
     if (process.env.BARE_YOGA_GATEWAY !== 'off') {
       progress('the gateway the same way, for comparison (BARE_YOGA_GATEWAY=off skips it)');

@@ -49,7 +49,7 @@ export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' |
 
 const shippedOf = (heap: HeapConfigResult[]) => heap.find((config) => config.shipped);
 
-export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null): string[][] {
+export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null, stack: BareFloor | null = null): string[][] {
   const shipped = shippedOf(heap);
   if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
   const rows = shipped.screens.map((screen) => {
@@ -67,7 +67,9 @@ export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null
   });
   const rssLimit = (bare?.peakRssMb ?? Number.NaN) * SHIPPED_TARGETS.rssOfBare;
   const rssMet = shipped.peakRssMb <= rssLimit;
-  const floor = bare ? `bare Yoga with the same flags ${fixed(bare.peakRssMb, 0)} MB (× ${SHIPPED_TARGETS.rssOfBare}: ${fixed(rssLimit, 0)} MB)` : 'bare Yoga not measured';
+  const floor =
+    (bare ? `bare Yoga with the same flags ${fixed(bare.peakRssMb, 0)} MB (× ${SHIPPED_TARGETS.rssOfBare}: ${fixed(rssLimit, 0)} MB)` : 'bare Yoga not measured') +
+    (stack ? `, the stack floor ${fixed(stack.peakRssMb, 0)} MB` : '');
   rows.push([
     `as shipped, peak RSS at c=50 ≤ ${SHIPPED_TARGETS.rssOfBare} × bare Yoga's with the same flags (the four screens)`,
     `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ${floor}; ` +
@@ -80,12 +82,18 @@ export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null
   return rows;
 }
 
-export function cpuRows(heap: HeapConfigResult[], bare: BareScreenCpu[] | null): string[][] {
-  return ofBareRows(heap, bare, { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, of: (screen) => screen.cpuMsPerOp, unit: 'ms', digits: 2 });
+/** Each screen's figures on the two floors: bare Yoga (the targets' floor) and the stack floor, shown beside it. */
+export interface Floors {
+  bare: BareScreenCpu[] | null;
+  stack: BareScreenCpu[] | null;
 }
 
-export function allocationRows(heap: HeapConfigResult[], bare: BareScreenCpu[] | null): string[][] {
-  return ofBareRows(heap, bare, { what: 'JS heap allocated per operation', ratio: SHIPPED_TARGETS.allocatedOfBare, of: (screen) => screen.allocatedKbPerOp, unit: 'KB', digits: 0 });
+export function cpuRows(heap: HeapConfigResult[], floors: Floors): string[][] {
+  return ofBareRows(heap, floors, { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, of: (screen) => screen.cpuMsPerOp, unit: 'ms', digits: 2 });
+}
+
+export function allocationRows(heap: HeapConfigResult[], floors: Floors): string[][] {
+  return ofBareRows(heap, floors, { what: 'JS heap allocated per operation', ratio: SHIPPED_TARGETS.allocatedOfBare, of: (screen) => screen.allocatedKbPerOp, unit: 'KB', digits: 0 });
 }
 
 interface OfBare {
@@ -97,19 +105,23 @@ interface OfBare {
 }
 
 /** Each screen as shipped at c=50 against bare Yoga's figure of the same run, within `ratio` of it. */
-function ofBareRows(heap: HeapConfigResult[], bare: BareScreenCpu[] | null, { what, ratio, of, unit, digits }: OfBare): string[][] {
+function ofBareRows(heap: HeapConfigResult[], floors: Floors, { what, ratio, of, unit, digits }: OfBare): string[][] {
   const shipped = shippedOf(heap);
   if (!shipped) return [];
   return shipped.screens.map((screen) => {
-    const bareScreen = bare?.find((b) => b.name === screen.screen);
+    const bareScreen = floors.bare?.find((b) => b.name === screen.screen);
     const floor = bareScreen ? of(bareScreen) : Number.NaN;
     const limit = floor * ratio;
     const measured = of(screen);
     const met = measured <= limit;
     const missed = Number.isFinite(limit) ? `${fixed(measured - limit, digits)} ${unit} over ${fixed(limit, digits)} ${unit}` : 'no floor';
+    const stackScreen = floors.stack?.find((s) => s.name === screen.screen);
+    const stack = stackScreen
+      ? `; the stack floor (the required libraries alone) ${fixed(of(stackScreen), digits)} ${unit}, ${fixed(of(stackScreen) / floor)} × bare, the gateway ${fixed(measured / of(stackScreen))} × it`
+      : '';
     return [
       `as shipped, ${what} at c=50 ≤ ${ratio} × bare Yoga's: ${screen.screen}`,
-      `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare`,
+      `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare${stack}`,
       verdict(met, met ? `${fixed(limit - measured, digits)} ${unit} to spare` : missed),
     ];
   });
@@ -132,34 +144,43 @@ export function heapTable(heap: HeapConfigResult[]): string {
   return table(header, rows);
 }
 
-export function bareTable(bare: BareFloor | null, heap: HeapConfigResult[]): string {
+export function bareTable(bare: BareFloor | null, stack: BareFloor | null, heap: HeapConfigResult[]): string {
   if (!bare) return 'The bare Yoga floor was not measured in this run.';
   const shipped = shippedOf(heap);
   const header = [
     'screen',
     'bare Yoga req/s',
     'bare Yoga CPU ms/op',
+    'stack floor CPU ms/op',
     'gateway as shipped CPU ms/op',
     'gateway ÷ bare',
+    'gateway ÷ stack floor',
     'bare Yoga KB allocated/op',
+    'stack floor KB allocated/op',
     'gateway as shipped KB allocated/op',
   ];
   const rows = bare.screens.map((b) => {
     const gateway = shipped?.screens.find((s) => s.screen === b.name);
+    const floor = stack?.screens.find((s) => s.name === b.name);
     const cpu = gateway?.cpuMsPerOp ?? Number.NaN;
+    const stackCpu = floor?.cpuMsPerOp ?? Number.NaN;
     return [
       b.name,
       fixed(b.rps, 0),
       fixed(b.cpuMsPerOp),
+      fixed(stackCpu),
       fixed(cpu),
       `${fixed(cpu / b.cpuMsPerOp)}×`,
+      `${fixed(cpu / stackCpu)}×`,
       fixed(b.allocatedKbPerOp, 0),
+      fixed(floor?.allocatedKbPerOp ?? Number.NaN, 0),
       fixed(gateway?.allocatedKbPerOp ?? Number.NaN, 0),
     ];
   });
+  const stackRss = stack ? `; the stack floor's ${fixed(stack.peakRssMb, 0)} MB` : '';
   return (
     `${table(header, rows)}\n\n` +
-    `The bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB ` +
+    `The bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB${stackRss} ` +
     "(the kernel's high-water mark, VmHWM), with the gateway's shipped flags."
   );
 }

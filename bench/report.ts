@@ -71,6 +71,8 @@ export interface RunResults {
   heap: HeapConfigResult[];
   /** The same screens through a bare Yoga server making the same calls (bench/bare-yoga.ts). */
   bareYoga: BareFloor | null;
+  /** The same screens through the stack floor (bench/stack-floor.ts: the required libraries, none of the gateway's code). */
+  stackFloor: BareFloor | null;
   /** The overhead probe through bare Yoga at the load level: graphql-yoga's own per-request cost, in the same run. */
   bareOneCall: BareOneCall | null;
   /** Each screen at concurrency 1 through bare Yoga, beside its floor measured right after: what graphql-yoga alone adds. */
@@ -191,7 +193,8 @@ function targetRows(r: RunResults): string[][] {
   rows.push(...fanoutRows(r.subscriptions));
   rows.push(...liveQueryRows(r.liveQueries, r.subscriptions.floor.paced));
   rows.push(intakeRow(r.intake));
-  rows.push(...heapRows(r.heap, r.bareYoga), ...cpuRows(r.heap, r.bareYoga?.screens ?? null), ...allocationRows(r.heap, r.bareYoga?.screens ?? null));
+  const floors = { bare: r.bareYoga?.screens ?? null, stack: r.stackFloor?.screens ?? null };
+  rows.push(...heapRows(r.heap, r.bareYoga, r.stackFloor), ...cpuRows(r.heap, floors), ...allocationRows(r.heap, floors));
   return rows;
 }
 
@@ -704,7 +707,7 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     liveGatewayHeap: mb(r.liveQueries.gatewayMemory.heapUsedMb),
     liveQueriesTable: liveQueriesTable(r.liveQueries, subscriptions.floor.paced),
     heapTable: heapTable(r.heap),
-    bareTable: bareTable(r.bareYoga, r.heap),
+    bareTable: bareTable(r.bareYoga, r.stackFloor, r.heap),
     memoryTable: memoryTable(memory),
     gatewayPeakSampled: mb(peakOf(memory, () => true, (p) => p.gatewayMb)),
     gatewayPeakKernel: mb(memory.kernelPeakGatewayMb),

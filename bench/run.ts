@@ -3,7 +3,8 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential, measureBareYogaCpu } from './bare-yoga.ts';
+import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential, measureFloorCpu } from './bare-yoga.ts';
+import { StackFloorProcess } from './stack-floor.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
@@ -99,33 +100,44 @@ try {
     return null;
   });
 
-  // Last, each in processes of its own: this gateway is idle from here on. The bare Yoga floor's
-  // screens before the heap sweep and after it (meanOfRounds), its process idle in between.
+  // Last, each in processes of its own: this gateway is idle from here on. The floors' screens
+  // (bare Yoga's, the stack floor's) before the heap sweep and after it (meanOfRounds), their
+  // processes idle in between.
   const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
-  memory.phase('bare Yoga floor (its own process; this gateway idle)');
-  progress('bare Yoga floor, round 1 of 2: the same screens from the same calls, no plugin');
+  memory.phase('bare Yoga floor and stack floor (their own processes; this gateway idle)');
+  progress('bare Yoga floor and stack floor, round 1 of 2: the same screens from the same calls');
   await waitForQuiet(world);
-  const bare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
+  const token = await directToken(world.sandboxUrl);
+  const bare = await BareYogaProcess.start(world.sandboxUrl, token, world.gateway.flags);
+  const stack = await StackFloorProcess.start(world.sandboxUrl, token, world.gateway.flags).catch(async (error: unknown) => {
+    await bare.close();
+    throw error;
+  });
   let heap;
   let bareYoga;
+  let stackFloor;
   let bareOneCall;
   let bareSequential;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
+    await checkSameAnswers(world.graphqlUrl, stack.graphqlUrl, world.sandboxUrl, screens, 'the stack floor');
     const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
-    const bareBefore = await measureBareYogaCpu(bare, world.load, options);
+    const bareBefore = await measureFloorCpu(bare, world.load, options);
+    const stackBefore = await measureFloorCpu(stack, world.load, options);
 
     memory.phase('heap sizing (a gateway process per configuration; this one idle)');
     await waitForQuiet(world);
     heap = await measureHeapConfigs(world, screens, { connections: settings.connections, seconds: settings.seconds, progress });
 
-    memory.phase('bare Yoga floor (its own process; this gateway idle)');
-    progress('bare Yoga floor, round 2 of 2');
+    memory.phase('bare Yoga floor and stack floor (their own processes; this gateway idle)');
+    progress('bare Yoga floor and stack floor, round 2 of 2 (in the other order)');
     await waitForQuiet(world);
-    bareYoga = meanOfRounds(bareBefore, await measureBareYogaCpu(bare, world.load, options));
+    stackFloor = meanOfRounds(stackBefore, await measureFloorCpu(stack, world.load, options));
+    bareYoga = meanOfRounds(bareBefore, await measureFloorCpu(bare, world.load, options));
     bareOneCall = await measureBareOneCall(bare, world.load, options);
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
+    await stack.close();
     await bare.close();
   }
 
@@ -149,6 +161,7 @@ try {
     intake,
     heap,
     bareYoga,
+    stackFloor,
     bareOneCall,
     bareSequential,
     memory: await memory.stop(),
