@@ -37,8 +37,9 @@ export interface CpuMeasureOptions {
 }
 
 /**
- * For each operation: autocannon at `connections` against `server` (its GraphQL endpoint) from the
- * load generator's process, 1 s unmeasured, then as many requests as its rate fills `seconds` with
+ * Every operation for a second, unmeasured; then for each: autocannon at `connections` against
+ * `server` (its GraphQL endpoint) from the load generator's process, 1 s unmeasured, then as many
+ * requests as its rate fills `seconds` with
  * (each answered before the figures are read), with the server process's CPU read from /proc
  * before and after. Any server process: the bare Yoga one, or the gateway's for the
  * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
@@ -50,7 +51,12 @@ export async function measureScreensCpu(
 ): Promise<ScreenCpu[]> {
   const connections = options.connections ?? 50;
   const results: ScreenCpu[] = [];
-  for (const operation of options.operations ?? OPERATIONS) {
+  const operations = options.operations ?? OPERATIONS;
+  // Every screen once, unmeasured, before any is measured: a server process just started (a heap
+  // configuration's gateway) compiles its code under the first screen's load, and V8's compiler
+  // threads count in the process's CPU, so the first screen measured carried the warm-up of all of them.
+  for (const operation of operations) await load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), connections, 1);
+  for (const operation of operations) {
     const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
     const warmUp = await load.runUnwatched(target, connections, 1);
     await waitForQuiet({ sandboxUrl: options.sandboxUrl });
