@@ -39,10 +39,10 @@ export interface CpuMeasureOptions {
 /**
  * Every operation for a second, unmeasured; then for each: autocannon at `connections` against
  * `server` (its GraphQL endpoint) from the load generator's process, 1 s unmeasured, then as many
- * requests as its rate fills `seconds` with
- * (each answered before the figures are read), with the server process's CPU read from /proc
- * before and after. Any server process: the bare Yoga one, or the gateway's for the
- * same figure beside it. The load generator may be one started without a gateway (runUnwatched).
+ * requests as its rate fills `seconds` with (each answered before the figures are read), with the
+ * server process's CPU read from /proc before and after. Any server process: the floors' (bare
+ * Yoga, the stack floor), or the gateway's for the same figure beside them. The load generator may
+ * be one started without a gateway (runUnwatched).
  */
 export async function measureScreensCpu(
   server: ServerProcess,
