@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfig, type LiveQueryConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { destination } from 'pino';
-import { createLogger } from '../src/logger.ts';
+import { createLogger, stdoutLines } from '../src/logger.ts';
 import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
 import { answerServerRequests } from './child-process.ts';
 
@@ -64,7 +63,7 @@ async function start(request: Extract<GatewayRequest, { kind: 'start' }>): Promi
   const liveQueries = { ...config.liveQueries, ...request.liveQueries };
   // Logging as `npm start` logs (LOG_LEVEL, default info: a line per operation, redacted), to
   // /dev/null instead of stdout: the work of every line is the gateway's, its reading is not.
-  const logger = createLogger(config.server.logLevel, destination('/dev/null'));
+  const logger = createLogger(config.server.logLevel, stdoutLines('/dev/null'));
   gateway = createGateway({ logger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
   await gateway.events.ready;
   return (await gateway.server.listen(0, '127.0.0.1')).port;

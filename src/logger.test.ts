@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.ts';
+import { createLogger, stdoutLines } from './logger.ts';
 
 describe('log redaction', () => {
   it('never writes a credential, secret, PIN, activation code, card number or variables, at the top or one level down', () => {
@@ -49,5 +52,16 @@ describe('log redaction', () => {
     logger.info(fields, 'mixed');
     expect(fields).toEqual({ caller: 'ops', upstream: { token: 'kept', path: '/x' }, list: [{ token: 'kept' }] });
     expect(JSON.parse(lines[0]!)).toMatchObject({ caller: 'ops', upstream: { token: '[redacted]', path: '/x' }, list: [{ token: 'kept' }] });
+  });
+});
+
+describe('stdoutLines', () => {
+  it('writes each line as it is logged, before the next statement: nothing pending to lose', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lines-')), 'out.log');
+    const logger = createLogger('info', stdoutLines(file));
+    logger.info({ operation: 'Dashboard' }, 'operation executed');
+    logger.info({ operation: 'Cards' }, 'operation executed');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string });
+    expect(lines.map((line) => line.operation)).toEqual(['Dashboard', 'Cards']);
   });
 });

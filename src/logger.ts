@@ -62,7 +62,7 @@ export function createLogger(level: LogLevel = 'info', destination?: { write(lin
   // of every line goes through it: measured, 42 % of all the bytes an operation allocated with the
   // operation log on. The same paths, compiled once, walked only where a line has their keys.
   const settings = { level, formatters: { log: redact }, base: { service: 'banking-gateway' } };
-  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings);
+  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings, stdoutLines());
   // A child's bindings are written on each of its lines without passing the log formatter; every
   // child is made from this instance (pino's children inherit from their parent), so this covers all.
   const child = logger.child;
@@ -70,6 +70,16 @@ export function createLogger(level: LogLevel = 'info', destination?: { write(lin
     return child.call(this, redact(bindings), childOptions);
   } as Logger['child'];
   return logger;
+}
+
+/**
+ * Stdout, each line written as it is logged. Not pino's default stdout, which writes asynchronously:
+ * the lines logged while a write is pending are appended to one string whose byte length sonic-boom
+ * measures again at every line (3 to 10 KB allocated per line under load, measured, against about
+ * 2 KB written at once), and what is still pending when the process dies is lost.
+ */
+export function stdoutLines(dest: number | string = 1) {
+  return pino.destination({ dest, sync: true });
 }
 
 const CENSOR = '[redacted]';
