@@ -111,7 +111,12 @@ function redisBacked(
     state = 'shared';
     observer?.shared?.(true);
   };
-  redis.on('error', (error: Error) => down(error.message));
+  // An error on a connection that is still ready (a Sentinel's, an old primary's, after a
+  // failover) says nothing of the counts: a command that fails, or a connection that is not ready
+  // when an operation comes, is what sends them to memory (take, below).
+  redis.on('error', (error: Error) => {
+    if (redis.status !== 'ready') down(error.message);
+  });
   redis.on('ready', () => {
     // Try it with the next operation rather than a second from now.
     nextProbeAt = 0;
