@@ -2,23 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { camelObject } from './camel-case.ts';
 import { cardEndpoints } from './cards.ts';
-import type { ContractIssue } from './errors.ts';
-import { extended, readLazily, type LazyReading } from './lazy-model.ts';
+import { Broken, FAIL } from '../../test/lazy-reading.ts';
+import { extended, readLazily } from './lazy-model.ts';
 import { anyCaseEnum, fieldOf, orEmpty, orEmptyObject, orNull, single } from './models.ts';
-
-class Broken extends Error {
-  readonly issues: ContractIssue[];
-  constructor(issues: ContractIssue[]) {
-    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
-    this.issues = issues;
-  }
-}
-
-const FAIL: LazyReading = {
-  fail: (issues) => {
-    throw new Broken(issues);
-  },
-};
 
 /** A field model that counts its runs. */
 function counted<T extends z.ZodType>(model: T) {

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { camelObject } from './camel-case.ts';
+import { Broken, FAIL } from '../../test/lazy-reading.ts';
 import type { ContractIssue } from './errors.ts';
-import { contractIssues, readLazily, type LazyReading } from './lazy-model.ts';
+import { contractIssues, readLazily } from './lazy-model.ts';
 import { INVALID, planOf } from './lazy-plans.ts';
 import { anyCaseEnum, cardNumber, countryCode, currencyCode, decimal, optionalText, orFalse, orNull, upstreamDate, upstreamDateTime } from './models.ts';
-
-class Broken extends Error {
-  readonly issues: ContractIssue[];
-  constructor(issues: ContractIssue[]) {
-    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
-    this.issues = issues;
-  }
-}
-
-const FAIL: LazyReading = {
-  fail: (issues) => {
-    throw new Broken(issues);
-  },
-};
 
 /**
  * What the upstream might send in a leaf field, odd spellings included: each model below is run on
