@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['auth', 'events'],
   ['security'],
   ['upstream'],
-  ['logger.ts', 'redis-options.ts', 'metrics-registry.ts', 'labelled-metrics.ts'],
+  ['logger.ts', 'redis-options.ts', 'metrics-registry.ts', 'labelled-metrics.ts', 'lru-bounds.ts'],
   ['config.ts'],
   ['permissions.ts'],
 ];

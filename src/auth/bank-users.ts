@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from '../upstream/bank-tokens.ts';
 import { sha256Hex } from './api-keys.ts';
 import type { TokenCheck } from './passthrough.ts';
@@ -30,7 +31,7 @@ const MAX_TOKENS = 50_000;
 
 export function createBankUsers(check: TokenCheck, now: () => number = Date.now): BankUsers {
   // By a hash of the token, for as long as the token lives: who a token belongs to never changes.
-  const users = new LRUCache<string, string>({ max: MAX_TOKENS, ttlAutopurge: false });
+  const users = new LRUCache<string, string>({ ...entryBound(MAX_TOKENS), ttlAutopurge: false });
   const remember = (token: string): string => {
     const { user, expiresAt } = claimsOf(token, now());
     users.set(sha256Hex(token), user, { ttl: Math.max(1_000, Math.min(expiresAt - now(), DEFAULT_TOKEN_LIFETIME_MS)) });

@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import {
   accessOf,
   CARDHOLDER_ID_RULE,
@@ -66,7 +67,7 @@ export const VERIFIED_TTL_MS = 60_000;
 export function createJwtVerifier(settings: JwtSettings, options: { now?: () => number; keys?: JWTVerifyGetKey } = {}): JwtVerifier {
   const now = options.now ?? Date.now;
   const keys = options.keys ?? remoteKeys(settings.jwksUrl);
-  const verified = new LRUCache<string, JwtCaller>({ max: 10_000, ttlAutopurge: false, ttlResolution: 0, perf: { now } });
+  const verified = new LRUCache<string, JwtCaller>({ ...entryBound(10_000), ttlAutopurge: false, ttlResolution: 0, perf: { now } });
   const verify = verifier(settings, keys);
   return async (token) => {
     const key = sha256Hex(token);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import type { EventLogConfig } from '../config.ts';
 import { decodeCursor, encodeCursor, streamIdGenerator, type Cursor } from './cursor.ts';
 import { CursorExpiredError, InvalidCursorError } from './errors.ts';
@@ -82,7 +83,7 @@ const MAX_REMEMBERED = 100_000;
 
 /** Occurrences seen lately, bounded by count and age. */
 export function createSeenSet(): LRUCache<string, true> {
-  return new LRUCache<string, true>({ max: MAX_REMEMBERED, ttl: DEDUPE_RETENTION_MS, ttlAutopurge: false });
+  return new LRUCache<string, true>({ ...entryBound(MAX_REMEMBERED), ttl: DEDUPE_RETENTION_MS, ttlAutopurge: false });
 }
 
 /** The cursor text given as `after`, read; InvalidCursorError when it is not one of ours. */

@@ -1,6 +1,7 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 
 /**
  * Subscriptions resolve each event once per selection, not once per subscriber. graphql-js runs a
@@ -55,7 +56,7 @@ export function selectionKeys(): (args: Pick<ExecutionArgs, 'document' | 'operat
 }
 
 export function useSharedSubscriptionExecution(options: SharedExecutionOptions): Plugin {
-  const results = new LRUCache<object, Map<string, Shared>>({ max: RECENT_EVENTS });
+  const results = new LRUCache<object, Map<string, Shared>>({ ...entryBound(RECENT_EVENTS) });
   const keyOf = selectionKeys();
   /** What makes two subscribers' results the same, given the same event. */
   const selectionKey = (args: ExecutionArgs): string => keyOf(args, options.scopeOf(args.contextValue));

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import { ClientShares, type ClientShareRules } from './client-shares.ts';
 
 /** Who is asking for a slot: the caller (API key, JWT subject, bank user) and its GraphQL operation. */
@@ -90,7 +91,7 @@ export class FairQueue {
    * entry; calls without one (the gateway's own) are marked by client and key for UNDER_WAY_MS.
    */
   readonly #startedOperations = new WeakSet<AbortSignal>();
-  readonly #started = new LRUCache<string, true>({ max: UNDER_WAY_MAX, ttl: UNDER_WAY_MS });
+  readonly #started = new LRUCache<string, true>({ ...entryBound(UNDER_WAY_MAX), ttl: UNDER_WAY_MS });
   /** A drain is due (drainSoon). */
   #drainDue = false;
 

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import { ALL_RECORD_KINDS, type CachePolicy, type RecordKind, type TtlClass } from './cache-policy.ts';
 
 /** How long each class of record is kept when no event or mutation says it changed (UPSTREAM_CACHE_*). */
@@ -59,7 +60,7 @@ export class RecordCache {
   constructor(options: RecordCacheOptions) {
     this.#ttls = options.ttls;
     this.#entries = new LRUCache<string, Entry>({
-      max: options.maxEntries,
+      ...entryBound(options.maxEntries),
       ttlResolution: 0,
       ...(options.now ? { perf: { now: options.now } } : {}),
       dispose: (entry, key) => {

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 
 /**
  * A small time-bounded cache shared across requests, for upstream data that changes rarely
@@ -11,7 +12,7 @@ export class TtlCache<V> {
 
   constructor(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
     this.#cache = new LRUCache<string, { value: V }, () => Promise<V>>({
-      max: options.maxEntries ?? 500,
+      ...entryBound(options.maxEntries ?? 500),
       ttl: options.ttlMs,
       // Expiry is checked on read with the clock as it is then, not a rounded one.
       ttlResolution: 0,

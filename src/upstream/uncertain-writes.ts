@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { entryBound } from '../lru-bounds.ts';
 import type { RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { redisCommands } from '../redis-options.ts';
@@ -37,7 +38,7 @@ const UNCERTAIN_WRITE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** One process's memory: enough for one instance, and the fallback when the shared store is away. */
 export function memoryUncertainWrites(max = 10_000): UncertainWrites {
-  const writes = new LRUCache<string, UncertainWrite>({ max, ttl: UNCERTAIN_WRITE_TTL_MS });
+  const writes = new LRUCache<string, UncertainWrite>({ ...entryBound(max), ttl: UNCERTAIN_WRITE_TTL_MS });
   return {
     remember: async (fingerprint, write) => void writes.set(fingerprint, write),
     find: async (fingerprint) => writes.get(fingerprint),
