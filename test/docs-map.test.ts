@@ -271,6 +271,8 @@ function yogaPlugins(): string[] {
       // `list.map(wrapper)`: the list's plugins, each wrapped.
       if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'map') return expand(callee.expression);
       const name = callee.getText();
+      // `mergePlugins([...])` (transport/merged-plugins.ts): the plugins it runs as one, in their order.
+      if (name === 'mergePlugins' && node.arguments[0]) return expand(node.arguments[0]);
       const found = functions.get(name);
       const list = !name.startsWith('use') && found ? returnedList(found.node) : undefined;
       return list ? expand(list) : [name];

@@ -13,6 +13,7 @@ import type { GatewayContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
 import { createMaskError, useCodedEmptyRefusals, yogaLogging } from '../errors.ts';
 import { incrementalDelivery, type EventStream } from './incremental-delivery.ts';
+import { mergePlugins } from './merged-plugins.ts';
 import type { Logger } from '../logger.ts';
 import { liveOperation } from '../live/engine.ts';
 import { whenExecuted } from '../observability/operation-outcome.ts';
@@ -266,21 +267,24 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     // Tracing first: its span is the parent of all the others do. Then the routes, before anything
     // of GraphQL sees their requests. Compression last: every other plugin has set its headers by
     // then (the ETag names the JSON).
+    // The gateway's own plugins run as one (merged-plugins.ts): a hook per phase, not one per plugin.
     plugins: [
       ...(options.tracer ? [useTracing(options.tracer, (request) => requests.get(request)?.id)] : []),
-      useRoutes(options.routes ?? []),
-      ...[
-        ...(auth.cors === false ? [] : [useCORS(auth.cors) as Plugin]),
-        useRequestId(),
-        useCodedEmptyRefusals(),
-        useOperationBounds(options.upstream),
-        ...incrementalDelivery({ eventStreamOf: (request) => requests.get(request)?.eventStream }),
-        ...(options.watchers ?? []),
-        ...auth.plugins,
-        ...(options.plugins ?? []),
-        useConditionalGet(),
-        useResponseCompression(),
-      ].map(graphqlOnly),
+      mergePlugins([
+        useRoutes(options.routes ?? []),
+        ...[
+          ...(auth.cors === false ? [] : [useCORS(auth.cors) as Plugin]),
+          useRequestId(),
+          useCodedEmptyRefusals(),
+          useOperationBounds(options.upstream),
+          ...incrementalDelivery({ eventStreamOf: (request) => requests.get(request)?.eventStream }),
+          ...(options.watchers ?? []),
+          ...auth.plugins,
+          ...(options.plugins ?? []),
+          useConditionalGet(),
+          useResponseCompression(),
+        ].map(graphqlOnly),
+      ]),
     ],
     context: async ({ request, req }) => {
       const address = remoteAddressOf(req);
