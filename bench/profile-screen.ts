@@ -1,4 +1,5 @@
 import { BareYogaProcess } from './bare-yoga.ts';
+import { StackFloorProcess } from './stack-floor.ts';
 import { directToken } from './bank-client.ts';
 import type { ServerProcess } from './child-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
@@ -13,7 +14,8 @@ import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup
  * (where the time goes) and .heapprofile (where the bytes go, freed ones included), for DevTools.
  * What the issues' profiles were taken with, kept so the next one is taken the same way.
  * PROFILE_SERVER=bare profiles the bare Yoga floor (bench/bare-yoga-child.ts) on the same screen
- * instead, with the gateway's flags: where the floor's own time and bytes go, to set beside them.
+ * instead, with the gateway's flags: where the floor's own time and bytes go, to set beside them;
+ * PROFILE_SERVER=stack the stack floor (bench/stack-floor-child.ts) the same way.
  */
 const [screenName = 'cards screen (50 cards)', dir = '/tmp'] = process.argv.slice(2);
 const oneCall = { name: 'one call', query: ONE_CALL_BALANCES, variables: undefined };
@@ -24,8 +26,8 @@ const world = await startWorld(settings.latencyMs);
 try {
   await warmToken(world);
   if (screen.name.startsWith('cards screen')) await prepareCardsScreen(world);
-  const server: ServerProcess =
-    process.env.PROFILE_SERVER === 'bare' ? await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags) : world.gateway;
+  const floor = process.env.PROFILE_SERVER === 'bare' ? BareYogaProcess : process.env.PROFILE_SERVER === 'stack' ? StackFloorProcess : undefined;
+  const server: ServerProcess = floor ? await floor.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags) : world.gateway;
   const target = graphqlTarget(server.graphqlUrl, screen.query, screen.variables);
   const load: LoadGenerator = world.load;
   const connections = Number(process.env.PROFILE_CONNECTIONS ?? settings.connections);
@@ -33,7 +35,7 @@ try {
   await waitForQuiet(world);
   await server.startProfile();
   const run = await load.run(target, connections, settings.seconds);
-  const path = await server.stopProfile(`${dir}/${process.env.PROFILE_SERVER === 'bare' ? 'bare-' : ''}${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
+  const path = await server.stopProfile(`${dir}/${floor ? `${process.env.PROFILE_SERVER}-` : ''}${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
   console.log(`${run.rps.toFixed(0)} req/s; profile: ${path}`);
   if (server !== world.gateway) await server.close();
 } finally {

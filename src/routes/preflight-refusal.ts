@@ -10,6 +10,8 @@ import { jsonAnswer } from './route.ts';
 export function usePreflightRefusal(originAllowed: OriginCheck): Plugin {
   return {
     onRequest({ request, endResponse }) {
+      // Only an OPTIONS request is a preflight: every other passes without its headers read.
+      if (request.method !== 'OPTIONS') return;
       const header = (name: string) => request.headers.get(name) ?? undefined;
       const refused = preflightRefusal(originAllowed, request.method, {
         origin: header('origin'),

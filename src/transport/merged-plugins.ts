@@ -8,8 +8,8 @@ import type { Plugin } from 'graphql-yoga';
  * Why: Yoga and envelop make a payload with its setter closures, and a link of promise helpers, for
  * every hook of every plugin they call; the gateway's 26 plugins had 28 such hooks on every query
  * (8 in validation alone), about 0.5-1.3 KB and some microseconds each (heap profiles of the fx
- * screen at 50 concurrent clients, issue 39). Here a phase readies the one payload it is given and
- * calls its hooks in a loop, waiting only on a hook that returns a promise.
+ * screen at 50 concurrent clients, issue 39). Here a phase readies the one payload it is given (below,
+ * before MERGERS) and calls its hooks in a loop, waiting only on a hook that returns a promise.
  *
  * What is kept from Yoga and envelop, phase by phase:
  * - every hook sees the value its setters last set (the request, the parser, the execute function,
@@ -78,53 +78,39 @@ class Run {
   }
 }
 
-/** `next()` once `value` settles, at once when it is not a promise. */
-function after<R>(value: void | Promise<void>, next: () => R): R | Promise<R> {
-  return isPromiseLike(value) ? Promise.resolve(value).then(next) : next();
+/** `done(run)` once `run`'s hooks have run: at once when they all answered synchronously. */
+function then<R>(run: Run, done: (run: Run) => R): R | Promise<R> {
+  const going = run.go();
+  return isPromiseLike(going) ? going.then(() => done(run)) : done(run);
 }
 
-/**
- * Readies `payload` (made by Yoga or envelop for this one call) for all of a phase's hooks: each of
- * `setters` also keeps its field current on it, so a later hook sees what an earlier one set, as in
- * envelop's fresh payload per hook. The payload is changed in place rather than copied: a copy per
- * phase cost more than the hooks it saved.
+/*
+ * Each phase changes the payload Yoga or envelop made for this one call in place, rather than
+ * copying it: its setters also keep their field current on it, so a later hook sees what an earlier
+ * one set, as in envelop's fresh payload per hook; its stoppers (endResponse,
+ * setResultAndStopExecution) also stop the run, as envelop's endEarly does. The closures of one
+ * phase are made in one function, so they share one context: a copy per phase, or a closure and a
+ * context per setter, cost more than the hooks merging saved.
  */
-function tracked(payload: Payload, setters: Readonly<Record<string, string>>): Payload {
-  for (const setter in setters) {
-    const set = payload[setter] as AnyHook;
-    const field = setters[setter]!;
-    // All of a setter's arguments pass on: setResultProcessor's second is the media type it answers with.
-    payload[setter] = (value: unknown, ...rest: unknown[]) => {
-      payload[field] = value;
-      return set(value, ...rest);
-    };
-  }
-  return payload;
-}
 
-/** `payload`'s `stopper` (endResponse, setResultAndStopExecution) also stops `run`, as envelop's endEarly does. */
-function stoppedBy(run: Run, payload: Payload, stopper: string): void {
-  const stop = payload[stopper] as AnyHook;
-  payload[stopper] = (value: unknown, ...rest: unknown[]) => {
-    // endResponse(undefined) takes nothing back and stops nothing, as in @whatwg-node/server.
-    if (stopper !== 'endResponse' || value) run.stopped = true;
-    return stop(value, ...rest);
-  };
-}
-
-/** After-hooks run as one, each seeing what an earlier one set through `setters`; their answers' onNext and onEnd merged. */
-function mergedAfter(hooks: AnyHook[], setters: Readonly<Record<string, string>>): AnyHook | undefined {
+/** After-hooks with a `setResult` (onExecuteDone, onNext, onSubscribeResult, a validation's) run as one; their onNext and onEnd merged. */
+function mergedResultHooks(hooks: AnyHook[]): AnyHook | undefined {
   if (hooks.length <= 1) return hooks[0];
   return (payload: Payload) => {
-    const run = new Run(hooks, tracked(payload, setters));
-    return after(run.go(), () => streamHooks(run));
+    const run = new Run(hooks, payload);
+    const { setResult } = payload;
+    payload.setResult = (result: unknown) => {
+      payload.result = result;
+      setResult(result);
+    };
+    return then(run, streamHooks);
   };
 }
 
 /** onNext and onEnd from after-hooks' answers, as one. */
 function streamHooks(run: Run): { onNext?: AnyHook; onEnd?: () => void } | undefined {
   if (!run.returned) return undefined;
-  const onNext = mergedAfter(run.afterHooks('onNext'), { setResult: 'result' });
+  const onNext = mergedResultHooks(run.afterHooks('onNext'));
   const ends = run.afterHooks('onEnd') as (() => void)[];
   if (!onNext && ends.length === 0) return undefined;
   return {
@@ -133,12 +119,18 @@ function streamHooks(run: Run): { onNext?: AnyHook; onEnd?: () => void } | undef
   };
 }
 
-/** A phase run on `payload` readied with `setters` and `stoppers`, then `done(run)` once its hooks have run. */
-function phase<R>(hooks: readonly AnyHook[], payload: Payload, setters: Readonly<Record<string, string>>, stoppers: readonly string[], done: (run: Run) => R): R | Promise<R> {
-  const run = new Run(hooks, tracked(payload, setters));
-  for (const stopper of stoppers) stoppedBy(run, payload, stopper);
-  const going = run.go();
-  return isPromiseLike(going) ? going.then(() => done(run)) : done(run);
+/** A phase's after-hooks with one setter of their own (onRequestParseDone's, a parse's, onSubscribeError's) run as one. */
+function mergedSetterHooks(hooks: AnyHook[], setter: string, field: string): AnyHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const set = payload[setter] as AnyHook;
+    payload[setter] = (value: unknown) => {
+      payload[field] = value;
+      set(value);
+    };
+    return then(run, streamHooks);
+  };
 }
 
 const nothing = (): undefined => undefined;
@@ -147,32 +139,129 @@ type PhaseHooks = Record<Phase, AnyHook[]>;
 
 /** Each phase's merged hook, given the phase's hooks in order (at least two). */
 const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
-  onRequest: (hooks) => (payload: Payload) => phase(hooks, payload, { setRequest: 'request', setRequestHandler: 'requestHandler' }, ['endResponse'], nothing),
-  onRequestParse: (hooks) => (payload: Payload) =>
-    phase(hooks, payload, { setRequestParser: 'requestParser' }, ['endResponse'], (run) => {
-      const onRequestParseDone = mergedAfter(run.afterHooks('onRequestParseDone'), { setRequestParserResult: 'requestParserResult' });
+  onRequest: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setRequest, setRequestHandler, endResponse } = payload;
+    payload.setRequest = (request: unknown) => {
+      payload.request = request;
+      setRequest(request);
+    };
+    payload.setRequestHandler = (handler: unknown) => {
+      payload.requestHandler = handler;
+      setRequestHandler(handler);
+    };
+    payload.endResponse = (response: unknown) => {
+      // endResponse(undefined) takes nothing back and stops nothing, as in @whatwg-node/server.
+      if (response) run.stopped = true;
+      endResponse(response);
+    };
+    return then(run, nothing);
+  },
+  onRequestParse: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setRequestParser, endResponse } = payload;
+    payload.setRequestParser = (parser: unknown) => {
+      payload.requestParser = parser;
+      setRequestParser(parser);
+    };
+    payload.endResponse = (response: unknown) => {
+      run.stopped = true;
+      endResponse(response);
+    };
+    return then(run, (done) => {
+      const onRequestParseDone = mergedSetterHooks(done.afterHooks('onRequestParseDone'), 'setRequestParserResult', 'requestParserResult');
       return onRequestParseDone ? { onRequestParseDone } : undefined;
-    }),
-  onParams: (hooks) => (payload: Payload) => phase(hooks, payload, { setParams: 'params', setParamsHandler: 'paramsHandler' }, [], nothing),
+    });
+  },
+  onParams: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setParams, setParamsHandler } = payload;
+    payload.setParams = (params: unknown) => {
+      payload.params = params;
+      setParams(params);
+    };
+    payload.setParamsHandler = (handler: unknown) => {
+      payload.paramsHandler = handler;
+      setParamsHandler(handler);
+    };
+    return then(run, nothing);
+  },
   // Envelop calls these two and their after-hooks synchronously.
-  onParse: (hooks) => (payload: Payload) =>
-    phase(hooks, payload, { setParseFn: 'parseFn' }, [], (run) => mergedAfter((run.returned ?? []) as AnyHook[], { replaceParseResult: 'result' })),
-  onValidate: (hooks) => (payload: Payload) =>
-    phase(hooks, payload, { setValidationFn: 'validateFn' }, [], (run) => mergedAfter((run.returned ?? []) as AnyHook[], { setResult: 'result' })),
-  onExecute: (hooks) => (payload: Payload) =>
-    phase(hooks, payload, { setExecuteFn: 'executeFn' }, ['setResultAndStopExecution'], (run) => {
-      const onExecuteDone = mergedAfter(run.afterHooks('onExecuteDone'), { setResult: 'result' });
+  onParse: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setParseFn } = payload;
+    payload.setParseFn = (parse: unknown) => {
+      payload.parseFn = parse;
+      setParseFn(parse);
+    };
+    return then(run, (done) => mergedSetterHooks((done.returned ?? []) as AnyHook[], 'replaceParseResult', 'result'));
+  },
+  onValidate: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setValidationFn } = payload;
+    payload.setValidationFn = (validate: unknown) => {
+      payload.validateFn = validate;
+      setValidationFn(validate);
+    };
+    return then(run, (done) => mergedResultHooks((done.returned ?? []) as AnyHook[]));
+  },
+  onExecute: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setExecuteFn, setResultAndStopExecution } = payload;
+    payload.setExecuteFn = (execute: unknown) => {
+      payload.executeFn = execute;
+      setExecuteFn(execute);
+    };
+    payload.setResultAndStopExecution = (result: unknown) => {
+      run.stopped = true;
+      setResultAndStopExecution(result);
+    };
+    return then(run, (done) => {
+      const onExecuteDone = mergedResultHooks(done.afterHooks('onExecuteDone'));
       return onExecuteDone ? { onExecuteDone } : undefined;
-    }),
-  onSubscribe: (hooks) => (payload: Payload) =>
-    phase(hooks, payload, { setSubscribeFn: 'subscribeFn' }, ['setResultAndStopExecution'], (run) => {
-      const onSubscribeResult = mergedAfter(run.afterHooks('onSubscribeResult'), { setResult: 'result' });
-      const onSubscribeError = mergedAfter(run.afterHooks('onSubscribeError'), { setError: 'error' });
+    });
+  },
+  onSubscribe: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setSubscribeFn, setResultAndStopExecution } = payload;
+    payload.setSubscribeFn = (subscribe: unknown) => {
+      payload.subscribeFn = subscribe;
+      setSubscribeFn(subscribe);
+    };
+    payload.setResultAndStopExecution = (result: unknown) => {
+      run.stopped = true;
+      setResultAndStopExecution(result);
+    };
+    return then(run, (done) => {
+      const onSubscribeResult = mergedResultHooks(done.afterHooks('onSubscribeResult'));
+      const onSubscribeError = mergedSetterHooks(done.afterHooks('onSubscribeError'), 'setError', 'error');
       if (!onSubscribeResult && !onSubscribeError) return undefined;
       return { ...(onSubscribeResult ? { onSubscribeResult } : {}), ...(onSubscribeError ? { onSubscribeError } : {}) };
-    }),
-  onResultProcess: (hooks) => (payload: Payload) => phase(hooks, payload, { setResult: 'result', setResultProcessor: 'resultProcessor' }, [], nothing),
-  onResponse: (hooks) => (payload: Payload) => phase(hooks, payload, { setResponse: 'response' }, [], nothing),
+    });
+  },
+  onResultProcess: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setResult, setResultProcessor } = payload;
+    payload.setResult = (result: unknown) => {
+      payload.result = result;
+      setResult(result);
+    };
+    // Its second argument is the media type the processor answers with.
+    payload.setResultProcessor = (processor: unknown, mediaType: unknown) => {
+      payload.resultProcessor = processor;
+      setResultProcessor(processor, mediaType);
+    };
+    return then(run, nothing);
+  },
+  onResponse: (hooks) => (payload: Payload) => {
+    const run = new Run(hooks, payload);
+    const { setResponse } = payload;
+    payload.setResponse = (response: unknown) => {
+      payload.response = response;
+      setResponse(response);
+    };
+    return then(run, nothing);
+  },
 };
 
 function phaseHooks(plugins: readonly Plugin[]): PhaseHooks {
