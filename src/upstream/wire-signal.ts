@@ -1,10 +1,9 @@
 /**
- * An operation's signal as its reads on the wire listen to it. undici adds an abort listener to the
- * signal of every request and removes it when the answer is in; on an AbortSignal that is Node's
+ * An operation's signal as its reads on the wire listen to it (exchange.ts). Each exchange listens to
+ * its cut while it is on the wire and stops when its answer is in; on an AbortSignal that is Node's
  * addAbortListener and EventTarget's bookkeeping, a few microseconds each way (about 2 % of a
- * dashboard's CPU, with its nine reads). An object that has addEventListener and no `aborted` is an
- * EventTarget to undici (util.addAbortListener in undici/lib/core/util.js): here, a Set of the
- * reads' listeners behind one listener on the operation's signal, added with the first read.
+ * dashboard's CPU, with its nine reads). Here, a Set of the reads' listeners behind one listener on
+ * the operation's signal, added with the first read; `reason` is the signal's once it aborted.
  */
 export class WireSignal {
   /** The operation signal's reason, once it aborted: undici fails the read with it. */

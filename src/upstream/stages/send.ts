@@ -4,7 +4,7 @@ import { sendsIdempotencyKey, type HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamObserver } from '../observer.ts';
 import type { SentWrite } from '../operation.ts';
-import type { WireSignal } from '../wire-signal.ts';
+import { exchange, type ExchangeCut } from '../exchange.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
 import { logFields, observe, type StoppedCalls, type UpstreamCall } from './call.ts';
 
@@ -43,14 +43,12 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
     const started = performance.now();
     const sent = noteWrite(call);
     try {
-      const response = await pool.request({ method: call.ep.method, path: call.path, headers, body: call.body, signal: listenedTo(call, signal) });
-      if (sent) sent.status = response.statusCode;
-      const text = await response.body.text();
+      const response = await exchange(pool, { method: call.ep.method, path: call.path, headers, body: call.body ?? null }, listenedTo(call, signal), sent && ((status) => (sent.status = status)));
       const ms = performance.now() - started;
       observe(observer, call, response.statusCode, ms);
       // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
       if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
-      return { statusCode: response.statusCode, headers: response.headers, body: parseJson(text) };
+      return { statusCode: response.statusCode, headers: response.headers, body: parseJson(response.text) };
     } catch (error) {
       throw failureOf(call, signal, error, performance.now() - started, observer, stoppedCalls);
     }
@@ -67,14 +65,10 @@ function wireSignal(call: UpstreamCall): AbortSignal | undefined {
   return call.kind === 'write' ? call.deadlineSignal : call.signal;
 }
 
-/**
- * The cutting signal as undici listens to it: an operation's reads share one listener on it
- * (wire-signal.ts). undici's types name AbortSignal and EventEmitter; it takes any EventTarget.
- */
-function listenedTo(call: UpstreamCall, signal: AbortSignal | undefined): AbortSignal | undefined {
+/** The cutting signal as the exchange listens to it: an operation's reads share one listener on it (wire-signal.ts). */
+function listenedTo(call: UpstreamCall, signal: AbortSignal | undefined): ExchangeCut | undefined {
   const operation = call.options.operation;
-  const wire: AbortSignal | WireSignal | undefined = operation !== undefined && signal === operation.signal ? operation.readsOnWire : signal;
-  return wire as AbortSignal | undefined;
+  return operation !== undefined && signal === operation.signal ? operation.readsOnWire : signal;
 }
 
 /** A write going on the wire, noted on its operation (operation.ts): the audit trail reads what the bank answered. */
