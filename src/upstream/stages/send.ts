@@ -34,24 +34,27 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * timeout's or a network failure's.
  */
 export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
-  return async (call: UpstreamCall): Promise<Answer> => {
+  // Handlers rather than an async function, as the stages read outcomes (pipeline.ts, passOn).
+  return (call: UpstreamCall): Promise<Answer> => {
     // The last look before the wire, for a write too: its operation ended (its client left, its
     // deadline passed) after its slot was granted, so nobody waits for what it would do.
-    if (call.signal?.aborted) throw stoppedCalls.errorFor(call.signal, call, false);
+    if (call.signal?.aborted) return Promise.reject(stoppedCalls.errorFor(call.signal, call, false));
     const headers = headersFor(call, identity);
     const signal = wireSignal(call);
     const started = performance.now();
     const sent = noteWrite(call);
-    try {
-      const response = await exchange(pool, { method: call.ep.method, path: call.path, headers, body: call.body ?? null }, listenedTo(call, signal), sent && ((status) => (sent.status = status)));
-      const ms = performance.now() - started;
-      observe(observer, call, response.statusCode, ms);
-      // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
-      if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
-      return { statusCode: response.statusCode, headers: response.headers, body: parseJson(response.text) };
-    } catch (error) {
-      throw failureOf(call, signal, error, performance.now() - started, observer, stoppedCalls);
-    }
+    return exchange(pool, { method: call.ep.method, path: call.path, headers, body: call.body ?? null }, listenedTo(call, signal), sent && ((status) => (sent.status = status))).then(
+      (response) => {
+        const ms = performance.now() - started;
+        observe(observer, call, response.statusCode, ms);
+        // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
+        if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
+        return { statusCode: response.statusCode, headers: response.headers, body: parseJson(response.text) };
+      },
+      (error: unknown) => {
+        throw failureOf(call, signal, error, performance.now() - started, observer, stoppedCalls);
+      },
+    );
   };
 }
 
