@@ -125,6 +125,29 @@ describe('exchange', () => {
     expect(cut.listeners.size).toBe(0);
   });
 
+  it("is never sent when its cut aborts while it waits in the pool's queue (every connection busy)", async () => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const single = new Pool(origin, { connections: 1 });
+    const before = ARRIVED.length;
+    const operation = new AbortController();
+    const cuts: [ExchangeCut, () => void][] = [
+      [new CountedCut(), () => undefined],
+      [new WireSignal(operation.signal), () => operation.abort(new Error('client left'))],
+    ];
+    for (const [cut, abort] of cuts) {
+      const busy = exchange(single, { method: 'GET', path: '/slow' }, undefined);
+      const queued = exchange(single, { method: 'GET', path: '/queued' }, cut);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      if (cut instanceof CountedCut) cut.abort(new Error('client left'));
+      else abort();
+      await expect(queued).rejects.toThrow('client left');
+      await busy;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ARRIVED.slice(before)).toEqual(['/slow', '/slow']);
+    await single.close();
+  });
+
   it("stops listening to its cut once answered, so an operation's many reads leave nothing behind", async () => {
     const cut = new CountedCut();
     await Promise.all([1, 2, 3].map(() => exchange(pool, { method: 'GET', path: '/ok' }, cut)));

@@ -54,6 +54,9 @@ class TextAnswer implements Dispatcher.DispatchHandler {
   readonly #cut: ExchangeCut | undefined;
   readonly #onStatus: ((statusCode: number) => void) | undefined;
   #onCut: (() => void) | undefined;
+  /** Set when the cut aborted: before the request starts (it waits in the pool's queue), it is never sent. */
+  #cutWith: Error | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
   #statusCode = 0;
   #headers: IncomingHttpHeaders = {};
   #chunks: Buffer[] = [];
@@ -64,14 +67,22 @@ class TextAnswer implements Dispatcher.DispatchHandler {
     this.#reject = reject;
     this.#cut = cut;
     this.#onStatus = onStatus;
+    // Listened to from the dispatch, not from the start: a request waits in the pool's queue while
+    // every connection is busy, and one cut meanwhile must never reach the wire (as request() does).
+    if (cut?.aborted) this.#cutWith = reasonOf(cut);
+    else if (cut) {
+      this.#onCut = () => {
+        this.#cutWith = reasonOf(cut);
+        this.#controller?.abort(this.#cutWith);
+      };
+      cut.addEventListener('abort', this.#onCut);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
-    const cut = this.#cut;
-    if (!cut) return;
-    if (cut.aborted) return controller.abort(cut.reason as Error);
-    this.#onCut = () => controller.abort(cut.reason as Error);
-    cut.addEventListener('abort', this.#onCut);
+    if (this.#cutWith === undefined && this.#cut?.aborted) this.#cutWith = reasonOf(this.#cut);
+    if (this.#cutWith !== undefined) return controller.abort(this.#cutWith);
+    this.#controller = controller;
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -103,6 +114,8 @@ class TextAnswer implements Dispatcher.DispatchHandler {
     return true;
   }
 }
+
+const reasonOf = (cut: ExchangeCut): Error => (cut.reason as Error | undefined) ?? new Error('The exchange was cut.');
 
 /** The body's bytes as UTF-8 text, a leading byte order mark dropped (as undici's text() reads them). */
 function decoded(chunks: Buffer[]): string {

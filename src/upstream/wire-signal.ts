@@ -6,13 +6,21 @@
  * the operation's signal, added with the first read; `reason` is the signal's once it aborted.
  */
 export class WireSignal {
-  /** The operation signal's reason, once it aborted: undici fails the read with it. */
-  reason: unknown = undefined;
   readonly #signal: AbortSignal;
   #listeners: Set<() => void> | undefined;
 
   constructor(signal: AbortSignal) {
     this.#signal = signal;
+  }
+
+  /** Whether the operation's signal aborted: a read that has not started yet is never sent. */
+  get aborted(): boolean {
+    return this.#signal.aborted;
+  }
+
+  /** The operation signal's reason, once it aborted: the read fails with it. */
+  get reason(): unknown {
+    return this.#signal.reason;
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
@@ -30,7 +38,6 @@ export class WireSignal {
   }
 
   #abort(): void {
-    this.reason = this.#signal.reason;
     const listeners = [...(this.#listeners ?? [])];
     this.#listeners?.clear();
     for (const listener of listeners) listener();
