@@ -52,6 +52,19 @@ export interface ClientRateLimiterOptions extends ClientRateLimitConfig {
 const REDIS_TIMEOUT_MS = 1_000;
 /** While Redis is away, how often an operation tries it again. */
 const PROBE_MS = 1_000;
+/**
+ * How long an operation waits for a connection that was counting in Redis and is between
+ * connections (a Sentinel's switch to a new primary closes and reopens it; a dropped connection
+ * comes back within ioredis' first retries) before counting in memory. Counting in memory at once
+ * split a client's window between the instances for a second at every such reconnect: after a
+ * failover, both instances reconnected once more on the Sentinel's announcement and let a client's
+ * operations past its limit (test/redis-failover.test.ts, [200, 200] where [429, 429] was due, on
+ * a busy machine). Only the operations of that moment wait; once it has passed, Redis counts as
+ * away and the next operations count in memory at once, as before.
+ */
+const RECONNECT_WAIT_MS = 500;
+/** ioredis' messages for a command its connection closed under: not sent, or sent and never answered. */
+const CONNECTION_LOST = /^(Stream isn't writeable|Reached the max retries per request limit)/;
 
 /**
  * The key a client is counted under: a hash, so a passthrough caller's bank token is never written
@@ -121,16 +134,47 @@ function redisBacked(
     // Try it with the next operation rather than a second from now.
     nextProbeAt = 0;
   });
+  // One wait for the operations that arrive during a reconnect, not a listener each.
+  let reconnecting: Promise<boolean> | undefined;
+  const reconnected = (): Promise<boolean> =>
+    (reconnecting ??= new Promise<boolean>((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        reconnecting = undefined;
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), RECONNECT_WAIT_MS);
+      redis.once('ready', onReady);
+    }));
+
+  // A count lost to the connection closing under it goes once more on the reopened connection:
+  // one ioredis could not send (no offline queue), or one sent whose connection closed before it
+  // was answered (no retry per request). The second may have counted already: one operation
+  // counted twice at the moment of a reconnect (a client refused one operation early) is the
+  // lesser fault than its window split between the instances. A count that timed out on a
+  // connection still open is not sent again: Redis is slow or hung, and the counts go to memory.
+  const consumeAcrossReconnect = async (key: string): Promise<WindowVerdict> => {
+    try {
+      return await consume(store, key);
+    } catch (error) {
+      // The next 'ready': when the error comes, the connection is closing (or was already, its status not yet changed).
+      if (state !== 'shared' || !CONNECTION_LOST.test((error as Error).message) || !(await reconnected())) throw error;
+      return consume(store, key);
+    }
+  };
 
   return {
     take: async (client) => {
       const key = countKey(client);
+      if (state === 'shared' && redis.status !== 'ready' && redis.status !== 'end') await reconnected();
       if (redis.status !== 'ready' || (state === 'local' && Date.now() < nextProbeAt)) {
         if (state === 'shared') down(`the connection is ${redis.status}`);
         return consume(memory, key);
       }
       try {
-        const verdict = await consume(store, key);
+        const verdict = await consumeAcrossReconnect(key);
         up();
         return verdict;
       } catch (error) {
