@@ -46,8 +46,7 @@ export interface ClientRateLimiterOptions extends ClientRateLimitConfig {
  * How long a Redis command may take before the count falls back to memory: an operation waits this
  * at most, and while Redis stays silent one operation a second does (PROBE_MS). Not shorter: on a
  * busy event loop the timeout's timer can fire before an answer already on the socket is read, and
- * each false fallback splits a client's window between instances for a second (at 250 ms, the
- * likeliest cause of the failover test's split window, once in seven runs of the whole suite).
+ * each false fallback splits a client's window between instances for a second (it was 250 ms).
  */
 const REDIS_TIMEOUT_MS = 1_000;
 /** While Redis is away, how often an operation tries it again. */
