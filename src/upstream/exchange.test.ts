@@ -24,6 +24,8 @@ class CountedCut implements ExchangeCut {
 }
 
 const ARRIVED: string[] = [];
+/** Ends the body of /headers-then-held-body, which the bank holds until the test says. */
+let releaseHeldBody: (() => void) | undefined;
 const TEXT = 'Zürich — 東京 ✓ '.repeat(50);
 
 function bank(): Server {
@@ -45,10 +47,11 @@ function bank(): Server {
     }
     if (url === '/bom') return void response.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]));
     if (url === '/empty') return void response.writeHead(204).end();
-    if (url === '/headers-then-slow-body') {
+    if (url === '/headers-then-held-body') {
       response.writeHead(201, { 'content-type': 'application/json' });
       response.write('{"late":');
-      return void setTimeout(() => response.end('true}'), 300);
+      releaseHeldBody = () => response.end('true}');
+      return;
     }
     if (url === '/slow') return void setTimeout(() => response.end('{}'), 2_000);
     if (url === '/echo') {
@@ -97,9 +100,13 @@ describe('exchange', () => {
 
   it('tells the status as it arrives, before the body is in', async () => {
     const heard: string[] = [];
-    const answer = exchange(pool, { method: 'POST', path: '/headers-then-slow-body' }, undefined, (status) => heard.push(`status ${status}`));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    let settled = false;
+    const answer = exchange(pool, { method: 'POST', path: '/headers-then-held-body' }, undefined, (status) => heard.push(`status ${status}`));
+    void answer.finally(() => (settled = true));
+    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(heard).toEqual(['status 201']);
+    expect(settled).toBe(false);
+    releaseHeldBody!();
     expect((await answer).text).toBe('{"late":true}');
   });
 
