@@ -54,11 +54,11 @@ class Run {
       const answer = this.#hooks[index]!(this.#payload);
       if (isPromiseLike(answer)) {
         return Promise.resolve(answer).then((value) => {
-          this.keep(value);
+          this.#keep(value);
           if (!this.stopped) return this.go(index + 1);
         });
       }
-      this.keep(answer);
+      this.#keep(answer);
       if (this.stopped) return;
     }
   }
@@ -73,7 +73,7 @@ class Run {
     return found;
   }
 
-  private keep(answer: unknown): void {
+  #keep(answer: unknown): void {
     if (answer) (this.returned ??= []).push(answer);
   }
 }
