@@ -88,6 +88,22 @@ async function main(): Promise<void> {
     tracer: tracing?.tracer,
   });
   const { url, port } = await gateway.server.listen(config.server.port, config.server.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
+  // Before `gateway ready` is written: whoever reads that line may stop the gateway at once, and a
+  // SIGTERM with no handler yet killed the process without its graceful stop (exit code null in
+  // test/start.test.ts, once, with the machine busy).
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    await gateway.server.stop(config.resilience.shutdownGraceMs);
+    await embedded?.sandbox.close();
+    // After the last operation: its spans go out before the process does.
+    await tracing?.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   announceStart(
     {
       url,
@@ -107,19 +123,6 @@ async function main(): Promise<void> {
   // bank does, and time-driven changes happen only when a call reaches the sandbox: nothing kept stands.
   embedded?.sandbox.onControlChange(() => gateway.upstream.cache?.clear());
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    await gateway.server.stop(config.resilience.shutdownGraceMs);
-    await embedded?.sandbox.close();
-    // After the last operation: its spans go out before the process does.
-    await tracing?.shutdown();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {
