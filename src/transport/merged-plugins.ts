@@ -94,18 +94,7 @@ function then<R>(run: Run, done: (run: Run) => R): R | Promise<R> {
  */
 
 /** After-hooks with a `setResult` (onExecuteDone, onNext, onSubscribeResult, a validation's) run as one; their onNext and onEnd merged. */
-function mergedResultHooks(hooks: AnyHook[]): AnyHook | undefined {
-  if (hooks.length <= 1) return hooks[0];
-  return (payload: Payload) => {
-    const run = new Run(hooks, payload);
-    const { setResult } = payload;
-    payload.setResult = (result: unknown) => {
-      payload.result = result;
-      setResult(result);
-    };
-    return then(run, streamHooks);
-  };
-}
+const mergedResultHooks = (hooks: AnyHook[]): AnyHook | undefined => mergedSetterHooks(hooks, 'setResult', 'result');
 
 /** onNext and onEnd from after-hooks' answers, as one. */
 function streamHooks(run: Run): { onNext?: AnyHook; onEnd?: () => void } | undefined {
@@ -119,7 +108,7 @@ function streamHooks(run: Run): { onNext?: AnyHook; onEnd?: () => void } | undef
   };
 }
 
-/** A phase's after-hooks with one setter of their own (onRequestParseDone's, a parse's, onSubscribeError's) run as one. */
+/** A phase's after-hooks with one setter of their own (`setResult`, onRequestParseDone's, a parse's, onSubscribeError's) run as one; their onNext and onEnd merged. */
 function mergedSetterHooks(hooks: AnyHook[], setter: string, field: string): AnyHook | undefined {
   if (hooks.length <= 1) return hooks[0];
   return (payload: Payload) => {
