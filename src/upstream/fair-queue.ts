@@ -127,6 +127,16 @@ export class FairQueue {
    */
   acquire(owner: SlotOwner, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return this.tryTake(owner, signal) ? Promise.resolve(0) : this.wait(owner, signal, (demand) => demand);
+  }
+
+  /**
+   * Takes a free slot for the call at once, when one is free and no waiting call may go before it:
+   * then true, and the caller must `release(owner.client)` once the call is over. Otherwise false,
+   * and the call is to `wait`. `signal` must not have aborted. The split lets a caller that finds a
+   * slot free go on with no promise at all (most calls of a quiet host).
+   */
+  tryTake(owner: SlotOwner, signal: AbortSignal | undefined): boolean {
     this.#shares.seen(owner.client);
     // Calls that may go before this one are served first: a slot still free after them is free for
     // this call, unless its client holds its part (then its own calls, if any wait, were not served either).
@@ -134,14 +144,23 @@ export class FairQueue {
     if (this.#inFlight < this.#limit() && this.#mayTake(owner.client)) {
       this.#occupy(owner.client);
       this.#markStarted(owner, signal);
-      return Promise.resolve(0);
+      return true;
     }
+    return false;
+  }
+
+  /**
+   * After `tryTake` found no slot: waits in turn, and resolves with what `granted` makes of the
+   * demand the call met (see `acquire`) when its slot is granted; rejects with the signal's reason
+   * if that aborts first.
+   */
+  wait<T>(owner: SlotOwner, signal: AbortSignal | undefined, granted: (demand: number) => T): Promise<T> {
     const demand = this.#inFlight < this.#limit() ? 0 : this.#inFlight + this.#queued + 1;
     if (!this.#mayTake(owner.client)) this.#onHeld();
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const grant = () => {
         this.#markStarted(owner, signal);
-        resolve(demand);
+        resolve(granted(demand));
       };
       this.#enqueue(owner, { grant, refuse: reject }, signal);
     });

@@ -38,14 +38,22 @@ export class HostLimit {
     return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued, heldByClientShare: this.#queue.heldByClientShare };
   }
 
-  /** Waits for a slot in turn; rejects with the signal's reason if it aborts first. */
-  acquire(owner: SlotOwner, signal?: AbortSignal): Promise<Slot> {
+  /**
+   * A slot: at once when one is free and no waiting call goes first (no promise: most calls of a
+   * quiet host), else a promise of one in turn, which rejects with the signal's reason if it aborts
+   * first (as it does at once for a signal already aborted).
+   */
+  acquire(owner: SlotOwner, signal?: AbortSignal): Slot | Promise<Slot> {
     const queuedAt = performance.now();
-    return this.#queue.acquire(owner, signal).then((demand) => {
-      const sentAt = performance.now();
-      this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
-      return new GrantedSlot(this.#limit, this.#queue, owner.client, sentAt, demand, this.#queue.inFlight);
-    });
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.#queue.tryTake(owner, signal)) return this.#granted(owner, queuedAt, 0);
+    return this.#queue.wait(owner, signal, (demand) => this.#granted(owner, queuedAt, demand));
+  }
+
+  #granted(owner: SlotOwner, queuedAt: number, demand: number): Slot {
+    const sentAt = performance.now();
+    this.#observer.queueWait?.(this.#host, sentAt - queuedAt);
+    return new GrantedSlot(this.#limit, this.#queue, owner.client, sentAt, demand, this.#queue.inFlight);
   }
 }
 

@@ -34,20 +34,25 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
         throw error;
       },
     );
+  // The call once its slot is granted: a call outside an operation has a deadline timer of its own,
+  // and another call's may fire first and free this slot a moment before this one's: by the clock,
+  // not the signal, a call past its deadline stays unsent. The signal too: the client may have left
+  // while the grant was on its way.
+  const sendGranted = <T extends Answer>(slot: Slot, call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>, queuedAt: number): Promise<T> => {
+    const deadline = call.options.deadline;
+    if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
+      slot.release('none', call.details.endpoint, true);
+      return Promise.reject(leftInQueue(call, queuedAt));
+    }
+    return sendIn(slot, call, next);
+  };
   return (call, next) => {
     const queuedAt = performance.now();
-    return limit.acquire(ownerOf(call), call.signal).then(
-      (slot) => {
-        // A call outside an operation has a deadline timer of its own, and another call's may fire first
-        // and free this slot a moment before this one's: by the clock, not the signal, a call past its
-        // deadline stays unsent. The signal too: the client may have left while the grant was on its way.
-        const deadline = call.options.deadline;
-        if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
-          slot.release('none', call.details.endpoint, true);
-          throw leftInQueue(call, queuedAt);
-        }
-        return sendIn(slot, call, next);
-      },
+    const taken = limit.acquire(ownerOf(call), call.signal);
+    // A slot free at once (most calls of a quiet host): no promise of the queue's, nor a handler on it.
+    if (!(taken instanceof Promise)) return sendGranted(taken, call, next, queuedAt);
+    return taken.then(
+      (slot) => sendGranted(slot, call, next, queuedAt),
       (error: unknown) => {
         if (call.signal?.aborted && error === call.signal.reason) throw leftInQueue(call, queuedAt);
         throw error;
