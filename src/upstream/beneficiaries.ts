@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TRANSFER_METHODS, type TransferMethod } from './accounts.ts';
 import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
-import { camelObject } from './camel-case.ts';
+import { camelObject, flattened } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
 import { countryCode, currencyCode, optionalText, orNull, single } from './models.ts';
 
@@ -74,21 +74,26 @@ function beneficiaryWith(fields: Partial<Beneficiary> & { id: string }): Benefic
   };
 }
 
-/** `GET .../beneficiarylist/{id}`: `{ beneficiary, id, nickname, payer_entity_type, transfer_methods }`. */
-export const beneficiaryModel = camelObject({
-  id: z.string().min(1),
-  nickname: optionalText,
-  payer_entity_type: optionalText,
-  transfer_methods: orNull(z.array(z.enum(TRANSFER_METHODS))),
-  beneficiary: camelObject({
-    entity_type: orNull(z.enum(ENTITY_TYPES)),
-    company_name: optionalText,
-    address: orNull(addressModel),
-    bank_details: orNull(bankDetailsModel),
-    additional_info: orNull(camelObject({ personal_email: optionalText })),
+/**
+ * `GET .../beneficiarylist/{id}`: `{ beneficiary, id, nickname, payer_entity_type, transfer_methods }`.
+ * The record's own fields and its nested `beneficiary` are one Beneficiary in the graph.
+ */
+export const beneficiaryModel: z.ZodType<Beneficiary> = flattened(
+  camelObject({
+    id: z.string().min(1),
+    nickname: optionalText,
+    payer_entity_type: optionalText,
+    transfer_methods: orNull(z.array(z.enum(TRANSFER_METHODS))),
+    beneficiary: camelObject({
+      entity_type: orNull(z.enum(ENTITY_TYPES)),
+      company_name: optionalText,
+      address: orNull(addressModel),
+      bank_details: orNull(bankDetailsModel),
+      additional_info: orNull(camelObject({ personal_email: optionalText })),
+    }),
   }),
-  // The record's own fields and its nested `beneficiary` are one Beneficiary in the graph.
-}).transform(({ beneficiary, ...record }): Beneficiary => ({ ...record, ...beneficiary }));
+  'beneficiary',
+);
 
 /** `GET .../beneficiarylist`: `{ beneficiaryId, fullName, nickname, bankDetails }`. */
 export const beneficiaryListEntryModel = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectPlan, readLazilyAs } from './lazy-plans.ts';
+import { flattenedPlan, objectPlan, readLazilyAs } from './lazy-plans.ts';
 
 /**
  * The bank names its fields in snake_case, the gateway in camelCase. A model names each field once,
@@ -43,15 +43,33 @@ export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape, o
 type Pair = readonly [snake: string, camel: string];
 
 /**
+ * `model` (a camelObject) with the object under its field `key` (a camelObject too) lifted out:
+ * that object's fields beside the others, in place of it (a record the bank nests, one thing in
+ * the graph). Read lazily as well (flattenedPlan).
+ */
+export function flattened<T extends Record<string, unknown>, K extends keyof T & string>(model: z.ZodType<T>, key: K) {
+  type Flat = Omit<T, K> & (T[K] extends object ? T[K] : never);
+  const lift = (record: T): Flat => {
+    const { [key]: inner, ...rest } = record;
+    return { ...rest, ...(inner as object) } as Flat;
+  };
+  return readLazilyAs(model.transform(lift), flattenedPlan(model, key));
+}
+
+/**
  * Some endpoints answer the same record with snake_case keys in one place and camelCase in another
  * (conversions: create, against get and list). Renaming the keys first lets one camelCase model read
  * both; a key without `_` (every key of the camelCase answers) is taken as it is, with no string work.
  */
 export function camelKeys<T extends z.ZodType>(model: T) {
-  return z.preprocess((value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value), model);
+  const prepare = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value);
+  // Read lazily as `model` reads the renamed object: the renaming is the preprocess's own.
+  return readLazilyAs(z.preprocess(prepare, model), { kind: 'prepared', inner: model, prepare });
 }
 
-function camelCasedKeys(value: object): Record<string, unknown> {
+function camelCasedKeys(value: object): object {
+  // Most answers are camelCase already: they are read as they are, not copied.
+  if (!Object.keys(value).some((key) => key.includes('_'))) return value;
   const renamed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) renamed[key.includes('_') ? camelCase(key) : key] = field;
   return renamed;

@@ -3,7 +3,7 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orEmptyObject, orFalse, orNull, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orEmptyObject, orFalse, orNull, upperCased, upstreamDateTime } from './models.ts';
 
 /**
  * Document 3, sections 2.4-2.7 and 4.2: global accounts, direct debit mandates and direct debit
@@ -43,7 +43,7 @@ const mandateModel = camelObject({
   currency: currencyCode,
   global_account_id: z.string().min(1),
   payment_scheme: optionalText,
-  status: z.string().transform((s) => s.toUpperCase()),
+  status: upperCased,
 });
 export type Mandate = z.output<typeof mandateModel>;
 

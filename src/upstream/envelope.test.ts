@@ -29,6 +29,22 @@ describe('readEnvelope', () => {
     expect(readEnvelope(200, 'hello')).toEqual({ ok: 'malformed', reason: 'the body is not a response envelope' });
     expect(readEnvelope(200, { status: 'maybe', data: 1 })).toEqual({ ok: 'malformed', reason: 'unknown envelope status "maybe"' });
   });
+
+  it.each([
+    ['an array', [{ code: 200 }]],
+    ['null', null],
+    ['a code that is neither number nor text', { code: true, status: 'success', data: 1 }],
+    ['a status that is not text', { code: 200, status: 1, data: 1 }],
+    ['a message that is not text', { code: 200, status: 'success', message: { text: 'ok' }, data: 1 }],
+  ])('holds the envelope to its rule: %s is no envelope', (_, body) => {
+    expect(readEnvelope(200, body)).toEqual({ ok: 'malformed', reason: 'the body is not a response envelope' });
+    expect(readEnvelope(502, body)).toEqual({ ok: false, status: 502, message: undefined });
+  });
+
+  it('takes what the rule leaves open: no code, a null message, no data, keys of its own', () => {
+    expect(readEnvelope(200, { status: 'success', message: null, extra: 1 })).toEqual({ ok: true, data: undefined, message: undefined });
+    expect(readEnvelope(200, {})).toEqual({ ok: true, data: undefined, message: undefined });
+  });
 });
 
 describe('readBareBody (Document 3 has no envelope)', () => {

@@ -19,12 +19,12 @@ export type EnvelopeReading =
 
 /** Reads an upstream body against its HTTP status: success, a documented error, or not an envelope. */
 export function readEnvelope(httpStatus: number, body: unknown): EnvelopeReading {
-  const parsed = envelopeSchema.safeParse(body);
-  if (!parsed.success) {
+  const envelope = keptEnvelope(body) ?? envelopeSchema.safeParse(body).data;
+  if (envelope === undefined) {
     if (httpStatus >= 400) return { ok: false, status: httpStatus, message: undefined };
     return { ok: 'malformed', reason: 'the body is not a response envelope' };
   }
-  const { code, status, message } = parsed.data;
+  const { code, status, message } = envelope;
   const envelopeCode = code === undefined ? undefined : Number(code);
   const saysError =
     status?.toLowerCase() === 'error' || (envelopeCode !== undefined && Number.isFinite(envelopeCode) && envelopeCode >= 400);
@@ -36,7 +36,23 @@ export function readEnvelope(httpStatus: number, body: unknown): EnvelopeReading
   if (status !== undefined && status.toLowerCase() !== 'success') {
     return { ok: 'malformed', reason: `unknown envelope status "${status}"` };
   }
-  return { ok: true, data: parsed.data.data, message: message ?? undefined };
+  return { ok: true, data: envelope.data, message: message ?? undefined };
+}
+
+type Envelope = z.output<typeof envelopeSchema>;
+
+/**
+ * The body as envelopeSchema reads it, read without zod when it keeps the schema's rule (every
+ * answer of a bank that keeps its contract: zod's payload, issues and result for each call are
+ * garbage on every screen); undefined otherwise, and zod decides.
+ */
+function keptEnvelope(body: unknown): Envelope | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { code, status, message, data } = body as Record<string, unknown>;
+  if (code !== undefined && typeof code !== 'string' && !(typeof code === 'number' && Number.isFinite(code))) return undefined;
+  if (status !== undefined && typeof status !== 'string') return undefined;
+  if (message !== undefined && message !== null && typeof message !== 'string') return undefined;
+  return { code, status, message, data };
 }
 
 /** A body without the envelope: the HTTP status decides, and an error's text is read where it can be found. */

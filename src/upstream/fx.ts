@@ -3,7 +3,7 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
 import { camelKeys } from './camel-case.ts';
-import { anyCaseEnum, currencyCode, decimal, fieldOf, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, currencyCode, decimal, fieldOf, orNull, problem, ruled, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /** Document 1, sections 2.10-2.12 and 4.5: rates, quotes and conversions. */
 
@@ -26,12 +26,7 @@ const LOCK_PERIOD_SPELLINGS: Record<string, LockPeriod> = {
   HOUR_24: '24_hours',
 };
 
-const lockPeriod = z.string().transform((value, ctx) => {
-  const period = LOCK_PERIOD_SPELLINGS[value] ?? LOCK_PERIOD_SPELLINGS[value.toUpperCase()];
-  if (period) return period;
-  ctx.addIssue({ code: 'custom', message: `unknown lock period "${value}"` });
-  return z.NEVER;
-});
+const lockPeriod = ruled(z.string(), (value) => LOCK_PERIOD_SPELLINGS[value] ?? LOCK_PERIOD_SPELLINGS[value.toUpperCase()] ?? problem(`unknown lock period "${value}"`));
 
 /**
  * The generate response puts the conversion DATE the schedule implies here; the fetch response puts

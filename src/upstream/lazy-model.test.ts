@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { camelObject } from './camel-case.ts';
+import { camelKeys, camelObject, flattened } from './camel-case.ts';
+import { beneficiaryModel } from './beneficiaries.ts';
 import { cardEndpoints } from './cards.ts';
 import { Broken, FAIL } from '../../test/lazy-reading.ts';
 import { extended, readLazily } from './lazy-model.ts';
@@ -148,5 +149,53 @@ describe('readLazily', () => {
     expect(conversions[0]!.conversionStatus).toBe('SETTLED');
     expect(() => conversions[1]!.conversionStatus).toThrow('data[0].conversions[1].conversion_status: ');
     expect(readLazily(model, [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }], FAIL)).toEqual(model.parse([{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }]));
+  });
+
+  it('reads a record the bank nests (flattened) lazily: the nested fields beside the others, as the whole parse gives them', () => {
+    const name = counted(z.string());
+    const model = flattened(camelObject({ id: z.string(), owner: camelObject({ first_name: name.model, last_name: z.string() }) }), 'owner');
+    const body = { id: 'a', owner: { first_name: 'Ava', last_name: 'Lind' } };
+    const record = readLazily(model, body, FAIL);
+    expect(record.id).toBe('a');
+    expect(name.runs.count).toBe(0);
+    expect(record.firstName).toBe('Ava');
+    expect(name.runs.count).toBe(1);
+    expect({ ...record }).toStrictEqual({ ...model.parse(body) });
+    expect(Object.keys(record)).toEqual(['id', 'firstName', 'lastName']);
+    // A broken nested field fails alone; a nested object that is not one fails the fields it holds, at its path.
+    const drifted = readLazily(model, { id: 'b', owner: { first_name: 'Ava', last_name: 7 } }, FAIL);
+    expect([drifted.id, drifted.firstName]).toEqual(['b', 'Ava']);
+    expect(() => drifted.lastName).toThrow('data.owner.last_name: ');
+    const missing = readLazily(model, { id: 'c' }, FAIL);
+    expect(missing.id).toBe('c');
+    expect(() => missing.firstName).toThrow(/^data\.owner: /);
+  });
+
+  it("reads a beneficiary as its model parses it whole, its nested record's fields lifted beside its own", () => {
+    const body = {
+      id: 'ben_1',
+      nickname: 'Supplier',
+      payer_entity_type: 'COMPANY',
+      transfer_methods: ['LOCAL'],
+      beneficiary: { entity_type: 'COMPANY', company_name: 'Contoso', address: { city: 'London', country_code: 'gb' }, bank_details: { account_currency: 'gbp', account_number: '1234' } },
+    };
+    const lazy = readLazily(beneficiaryModel, body, FAIL);
+    expect(lazy.companyName).toBe('Contoso');
+    expect({ ...lazy }).toStrictEqual({ ...beneficiaryModel.parse(body) });
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(beneficiaryModel.parse(body))));
+  });
+
+  it('reads a record sent with snake_case or camelCase keys (camelKeys) lazily, as the whole parse does', () => {
+    const status = counted(z.enum(['SETTLED', 'PENDING']));
+    const model = z.array(camelKeys(camelObject({ conversionId: z.string(), sourceAmount: z.number(), status: status.model })));
+    const body = [
+      { conversionId: 'a', sourceAmount: 1, status: 'SETTLED' },
+      { conversion_id: 'b', source_amount: 2, status: 'nope' },
+    ];
+    const [camel, snake] = readLazily(model, body, FAIL);
+    expect([camel!.conversionId, snake!.conversionId, snake!.sourceAmount]).toEqual(['a', 'b', 2]);
+    expect(status.runs.count).toBe(0);
+    expect(() => snake!.status).toThrow('data[1].status: ');
+    expect({ ...camel }).toStrictEqual({ ...model.parse([body[0]])[0] });
   });
 });

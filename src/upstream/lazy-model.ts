@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ContractIssue } from './errors.ts';
-import { INVALID, planOf, type LazyField, type ObjectPlan } from './lazy-plans.ts';
+import { INVALID, planOf, type LazyField, type NestedObject, type ObjectPlan } from './lazy-plans.ts';
 
 /**
  * A payload read as the graph reads it: each field parsed by its own zod model when it is first
@@ -57,6 +57,8 @@ function read(model: z.ZodType, raw: unknown, parent: string, segment: string | 
       break;
     case 'absent-as':
       return raw === undefined || raw === null ? plan.absent() : read(plan.inner, raw, parent, segment, reading);
+    case 'prepared':
+      return read(plan.inner, plan.prepare(raw), parent, segment, reading);
     case 'field': {
       const whole = read(plan.inner, raw, parent, segment, reading);
       return (whole as Record<string, unknown>)[plan.key];
@@ -161,5 +163,17 @@ function settle(target: Target, state: ViewState, field: LazyField): unknown {
     const preferred = valueOf(target, state, state.plan.fields.get(field.preferring)!);
     if (preferred !== null && preferred !== undefined) return preferred;
   }
-  return read(field.model, state.raw[field.source], state.path, field.source, state.reading);
+  const { within } = field;
+  if (within === undefined) return read(field.model, state.raw[field.source], state.path, field.source, state.reading);
+  const holder = nestedObject(state, within);
+  return read(field.model, holder[field.source], join(state.path, within.source), field.source, state.reading);
+}
+
+/** The bank's object a lifted field sits in (flattenedPlan); one that is no object fails as its model says. */
+function nestedObject(state: ViewState, within: NestedObject): Record<string, unknown> {
+  const raw = state.raw[within.source];
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  // An object's model takes nothing else: its own parse says what is wrong.
+  whole(within.model, raw, state.path, within.source, state.reading);
+  throw new Error(`${join(state.path, within.source)}: an object's model took a value that is none`);
 }

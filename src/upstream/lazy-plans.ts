@@ -20,7 +20,9 @@ export type LazyPlan =
   /** fieldOf(): `inner` (an object) read as its field `key`. */
   | { kind: 'field'; inner: z.ZodType; key: string }
   /** orNull, orEmpty, orEmptyObject: absent or null reads as `absent()`, anything else as `inner`. */
-  | { kind: 'absent-as'; inner: z.ZodType; absent: () => unknown };
+  | { kind: 'absent-as'; inner: z.ZodType; absent: () => unknown }
+  /** A preprocess (camelKeys): the value `prepare` gives (the preprocess's own function) read as `inner`. */
+  | { kind: 'prepared'; inner: z.ZodType; prepare: (raw: unknown) => unknown };
 
 export interface ObjectPlan {
   kind: 'object';
@@ -52,6 +54,14 @@ export interface LazyField {
   model: z.ZodType;
   /** Another field whose value, when not null, this one reads instead (see camelObject's `preferring`). */
   preferring?: string | undefined;
+  /** The bank's object this field sits in, when the view lifts it out of one (see flattenedPlan); else the payload's own. */
+  within?: NestedObject | undefined;
+}
+
+/** An object of the bank's inside the payload: its key there, and its model (what a value that is no object fails by). */
+export interface NestedObject {
+  source: string;
+  model: z.ZodType;
 }
 
 const EAGER: LazyPlan = { kind: 'eager' };
@@ -73,6 +83,24 @@ export function objectPlan(shape: Readonly<Record<string, z.ZodType>>, pairs: re
     fields.set(key, { key, source, model: shape[source]!, preferring: preferring[key] });
   }
   return { kind: 'object', keys: pairs.map(([, key]) => key), fields };
+}
+
+/**
+ * The plan of `outer`'s view with the object under its view key `key` lifted out: that object's
+ * fields beside the others, in place of it, and winning where both have a key. The lazy twin of a
+ * transform `({ [key]: inner, ...rest }) => ({ ...rest, ...inner })`; both must be object plans
+ * (camelObject's), which is checked when the model is built.
+ */
+export function flattenedPlan(outer: z.ZodType, key: string): ObjectPlan {
+  const plan = planOf(outer);
+  const nested = plan.kind === 'object' ? plan.fields.get(key) : undefined;
+  const inner = nested && planOf(nested.model);
+  if (plan.kind !== 'object' || !nested || nested.within || inner?.kind !== 'object') throw new Error(`flattenedPlan: ${key} is not an object of an object model`);
+  const within: NestedObject = { source: nested.source, model: nested.model };
+  const fields = new Map<PropertyKey, LazyField>(plan.fields);
+  fields.delete(key);
+  for (const field of inner.fields.values()) fields.set(field.key, { ...field, within });
+  return { kind: 'object', keys: [...new Set([...plan.keys.filter((k) => k !== key), ...inner.keys])], fields };
 }
 
 /**

@@ -45,7 +45,7 @@ class Problem {
 }
 
 /** A problem reported as a custom issue saying `message`: made once where the message is fixed. */
-function problem(message: string): Problem {
+export function problem(message: string): Problem {
   return new Problem(() => ({ code: 'custom', message }));
 }
 
@@ -54,7 +54,7 @@ function problem(message: string): Problem {
  * transform that reports the rule's problem as an issue, and as a leaf plan that gives INVALID for
  * it, so that the transform reports it.
  */
-function ruled<In extends z.ZodType, Out>(input: In, rule: (value: z.output<In>) => Out | Problem) {
+export function ruled<In extends z.ZodType, Out>(input: In, rule: (value: z.output<In>) => Out | Problem) {
   const accepted = leafRead(input);
   const model = input.transform((value, ctx) => {
     const read = rule(value);
@@ -131,6 +131,9 @@ function letterCode(pattern: RegExp, message: string) {
     return pattern.test(code) ? code : notACode;
   });
 }
+
+/** Text the upstream writes in any case, read upper-cased. */
+export const upperCased = ruled(z.string(), (text) => text.toUpperCase());
 
 /** ISO-4217 code. */
 export const currencyCode = letterCode(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
@@ -249,7 +252,11 @@ export function orEmpty<T extends z.ZodType>(item: T) {
  * One such object is shared by every absence, and read only.
  */
 export function orEmptyObject<T extends z.ZodType<object>>(model: T) {
-  const absent: z.output<T> = model.parse({});
+  return orWhenAbsent(model, model.parse({}));
+}
+
+/** A value the upstream may omit or send as null, read as `absent` then (the same value every time). */
+export function orWhenAbsent<T extends z.ZodType>(model: T, absent: z.output<T>) {
   return readLazilyAs(model.nullish().transform((value): z.output<T> => value ?? absent), { kind: 'absent-as', inner: model, absent: () => absent });
 }
 

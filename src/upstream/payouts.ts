@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
-import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import { anyCaseEnum, countryCode, currencyCode, decimal, orNull, orWhenAbsent, single, upstreamDate, upstreamDateTime } from './models.ts';
 
 /**
  * Document 1, sections 2.9 and 4.4: payouts. The documents name PENDING (cancellable) and
@@ -50,7 +50,7 @@ const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Pa
 
 // An upcoming payout the bank gives no status is pending: not sent yet. A rule of the field, not a
 // transform of the whole record, so the record is read lazily (lazy-model.ts).
-const upcoming = z.object({ id: z.string().min(1), ...payoutFields, status: status.nullish().transform((s): PayoutStatus => s ?? 'PENDING') });
+const upcoming = z.object({ id: z.string().min(1), ...payoutFields, status: orWhenAbsent(status, 'PENDING' as PayoutStatus) });
 
 const payoutReads = records('payouts');
 /** A payout's money leaves the account, or comes back. */
