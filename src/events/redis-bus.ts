@@ -158,7 +158,7 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
           started();
         }
         const entries = await stream.read(lastRead);
-        link.succeeded();
+        link.succeeded(link.reader);
         for (const entry of entries) {
           lastRead = entry.id;
           receive(entry);

@@ -34,8 +34,11 @@ export interface RedisLink {
   readonly down: { reason: string; since: number } | null;
   /** Resolves once both connections are ready (a command may then be tried), or the link is closed. */
   connected(): Promise<void>;
-  /** A command succeeded: Redis answers. */
-  succeeded(): void;
+  /**
+   * A command succeeded on `via` (by default the commands connection): Redis answers. When that
+   * ends an outage, the log names the primary `via` answered from.
+   */
+  succeeded(via?: Redis): void;
   /** A command failed: Redis does not answer (for now). */
   failed(error: unknown): void;
   /** Told of every change between up and down. */
@@ -63,11 +66,14 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
   let wakeConnected: (() => void)[] = [];
 
   const bothReady = () => commands.status === 'ready' && reader.status === 'ready';
-  const change = (up: boolean) => {
+  // `answered`: the connection whose command just succeeded. Not always the commands connection: the
+  // reader's read may end an outage while the other is still reconnecting, its stream still the
+  // closed socket to the primary that died, whose address Node keeps (a failover's log named the dead one).
+  const change = (up: boolean, answered: Redis = commands) => {
     if (state === (up ? 'up' : 'down')) return;
     state = up ? 'up' : 'down';
     if (up) {
-      const about = { redis: where, primary: primaryAddress(commands), downMs: down ? Date.now() - down.since : 0 };
+      const about = { redis: where, primary: primaryAddress(answered), downMs: down ? Date.now() - down.since : 0 };
       logger.info(about, everUp ? 'Redis is back: bank events are taken and shared with every instance again' : 'Redis connected');
       down = null;
       everUp = true;
@@ -108,7 +114,7 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
       return down;
     },
     connected: () => (closed || bothReady() ? Promise.resolve() : new Promise((resolve) => wakeConnected.push(resolve))),
-    succeeded: () => change(true),
+    succeeded: (via) => change(true, via),
     failed: (error) => {
       lastError = error instanceof Error ? error.message : String(error);
       change(false);
