@@ -38,20 +38,57 @@ const sentinelRetryStrategy = (attempt: number) => Math.min(250 * attempt, 2_000
  * waiting for the old primary's connection to break).
  */
 export function connectRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
-  if ('url' in target) return new Redis(target.url, { ...REDIS_BASE_OPTIONS, ...options });
-  return new Redis({
-    ...REDIS_BASE_OPTIONS,
-    ...options,
-    sentinels: target.sentinels,
-    name: target.name,
-    role: 'master',
-    sentinelPassword: target.sentinelPassword,
-    password: target.password,
-    sentinelRetryStrategy,
-    failoverDetector: true,
-    // A primary demoted by a failover answers writes with READONLY: reconnect, via the Sentinels, to the new one.
-    reconnectOnError: (error) => /^READONLY/.test(error.message),
+  const redis =
+    'url' in target
+      ? new Redis(target.url, { ...REDIS_BASE_OPTIONS, ...options })
+      : new Redis({
+          ...REDIS_BASE_OPTIONS,
+          ...options,
+          sentinels: target.sentinels,
+          name: target.name,
+          role: 'master',
+          sentinelPassword: target.sentinelPassword,
+          password: target.password,
+          sentinelRetryStrategy,
+          failoverDetector: true,
+          // A primary demoted by a failover answers writes with READONLY: reconnect, via the Sentinels, to the new one.
+          reconnectOnError: (error) => /^READONLY/.test(error.message),
+        });
+  return reconnectingAfterEnd(redis);
+}
+
+/** How long an ended connection waits before it is connected again. */
+const RECONNECT_AFTER_END_MS = 500;
+
+/**
+ * `redis`, connected again whenever ioredis ends it without the gateway asking. ioredis ends a
+ * connection for good when a connect fails, and one fails when a reconnect is asked while it is
+ * being made: the failover detector does just that when a Sentinel announces +switch-master while
+ * the connection is still asking the Sentinels where the primary is (ioredis 5: Redis#_connect,
+ * SentinelConnector#connect). Under load that window is wide: beside two busy loops, a failover left
+ * 5 of 18 connections ended, and an instance whose event reader was among them never read events
+ * again. A connection the gateway closes itself (quit, disconnect) stays closed.
+ */
+function reconnectingAfterEnd(redis: Redis): Redis {
+  let closedByUs = false;
+  const quit = redis.quit.bind(redis);
+  const disconnect = redis.disconnect.bind(redis);
+  redis.quit = ((...args: Parameters<Redis['quit']>) => {
+    closedByUs = true;
+    return quit(...args);
+  }) as Redis['quit'];
+  redis.disconnect = (reconnect = false) => {
+    if (!reconnect) closedByUs = true;
+    disconnect(reconnect);
+  };
+  redis.on('end', () => {
+    if (closedByUs) return;
+    setTimeout(() => {
+      // A connect that fails ends it again, and this runs again.
+      if (!closedByUs && redis.status === 'end') redis.connect().catch(() => {});
+    }, RECONNECT_AFTER_END_MS).unref();
   });
+  return redis;
 }
 
 /** Where the current primary is, as a connection last found it (for the logs: "back, with which primary"). */
