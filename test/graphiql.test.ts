@@ -86,8 +86,10 @@ describe('GraphiQL in headless Chromium', () => {
 
     await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' });
     await expect.poll(shownCents, { timeout: 5_000, interval: 50 }).toBe(before + 125_000);
-    // Closing the page ends the stream: the gateway lets the live query go.
+    // Closing the page ends the stream: the gateway lets the live query go. The bound is on the
+    // browser closing its connection, which took more than 5 s once, the whole suite and a busy loop
+    // sharing two cores with Chromium's processes; the gateway lets go as soon as the socket closes.
     await page.close();
-    await expect.poll(() => kit.gateway.live.stats().open, { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => kit.gateway.live.stats().open, { timeout: 20_000 }).toBe(0);
   }, 90_000);
 });
