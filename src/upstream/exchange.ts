@@ -17,9 +17,9 @@ import type { Dispatcher } from 'undici';
  * a failed connection) or the reason it was cut with.
  */
 
-/** What may cut an exchange: an AbortSignal, or an operation's WireSignal (no `aborted`; its `reason` set once cut). */
+/** What may cut an exchange: an AbortSignal, or an operation's WireSignal (one listener on the operation's signal for all its reads). */
 export interface ExchangeCut {
-  readonly aborted?: boolean;
+  readonly aborted: boolean;
   readonly reason: unknown;
   addEventListener(type: 'abort', listener: () => void): void;
   removeEventListener(type: 'abort', listener: () => void): void;
