@@ -1,6 +1,9 @@
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 import type { LogLevel } from './config.ts';
+import { onFirstUse } from './on-first-use.ts';
+
+/** pino-pretty, loaded only for a terminal. */
+const prettyStream = onFirstUse<typeof import('pino-pretty')>('pino-pretty');
 
 export type { Logger };
 
@@ -62,7 +65,7 @@ export function createLogger(level: LogLevel = 'info', destination?: { write(lin
   // of every line goes through it: measured, 42 % of all the bytes an operation allocated with the
   // operation log on. The same paths, compiled once, walked only where a line has their keys.
   const settings = { level, formatters: { log: redact }, base: { service: 'banking-gateway' } };
-  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings, stdoutLines());
+  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, prettyStream()({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings, stdoutLines());
   // A child's bindings are written on each of its lines without passing the log formatter; every
   // child is made from this instance (pino's children inherit from their parent), so this covers all.
   const child = logger.child;

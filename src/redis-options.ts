@@ -1,6 +1,10 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { RedisTarget } from './config.ts';
 import type { Logger } from './logger.ts';
+import { onFirstUse } from './on-first-use.ts';
+
+/** ioredis, loaded with the first connection: most instances have no Redis. */
+const ioredis = onFirstUse<typeof import('ioredis')>('ioredis');
 
 /** ioredis's reconnect delays: quick at first, then every 2 s while Redis stays away. */
 const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
@@ -38,6 +42,7 @@ const sentinelRetryStrategy = (attempt: number) => Math.min(250 * attempt, 2_000
  * waiting for the old primary's connection to break).
  */
 export function connectRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
+  const { Redis } = ioredis();
   const redis =
     'url' in target
       ? new Redis(target.url, { ...REDIS_BASE_OPTIONS, ...options })

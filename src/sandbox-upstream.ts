@@ -1,5 +1,6 @@
 import type { UpstreamConfig } from './config.ts';
-import { DEMO_CREDENTIALS, type Sandbox } from '@banking-gateway/sandbox';
+import type { Sandbox } from '@banking-gateway/sandbox';
+import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox/credentials.ts';
 
 /**
  * How the gateway reaches an embedded sandbox: its URL and demo credentials. One place for

@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['security'],
   ['upstream'],
   ['logger.ts', 'redis-options.ts', 'metrics-registry.ts', 'labelled-metrics.ts', 'lru-bounds.ts'],
+  ['on-first-use.ts'],
   ['config.ts'],
   ['permissions.ts'],
 ];

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { connectRedis } from '../redis-options.ts';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ClientRateLimitConfig, RedisTarget } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { onFirstUse } from '../on-first-use.ts';
+
+/** rate-limiter-flexible, loaded with the first limiter: the limit is off unless configured. */
+const rateLimiters = onFirstUse<typeof import('rate-limiter-flexible')>('rate-limiter-flexible');
 
 /**
  * Operations per client per window (CLIENT_RATE_LIMIT_OPERATIONS per CLIENT_RATE_LIMIT_WINDOW_SECONDS),
@@ -74,7 +78,7 @@ function countKey(client: string): string {
 }
 
 function verdictOf(outcome: RateLimiterRes | Error): WindowVerdict {
-  if (outcome instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(outcome.msBeforeNext, 0) };
+  if (outcome instanceof rateLimiters().RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(outcome.msBeforeNext, 0) };
   throw outcome;
 }
 
@@ -89,7 +93,7 @@ async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string)
 
 export function createClientRateLimiter(options: ClientRateLimiterOptions): ClientRateLimiter {
   const window = { points: options.operations, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
-  const memory = new RateLimiterMemory(window);
+  const memory = new (rateLimiters().RateLimiterMemory)(window);
   if (!options.redis) {
     return { take: (client) => consume(memory, countKey(client)), close: async () => {} };
   }
@@ -103,7 +107,7 @@ function redisBacked(
   { logger, observer }: Pick<ClientRateLimiterOptions, 'logger' | 'observer'>,
 ): ClientRateLimiter {
   const redis = connectRedis(target, { commandTimeout: REDIS_TIMEOUT_MS });
-  const store = new RateLimiterRedis({ ...window, storeClient: redis, rejectIfRedisNotReady: true });
+  const store = new (rateLimiters().RateLimiterRedis)({ ...window, storeClient: redis, rejectIfRedisNotReady: true });
   // `starting`: not connected yet (the first operations count locally without a warning).
   let state: 'starting' | 'shared' | 'local' = 'starting';
   let nextProbeAt = 0;
