@@ -192,11 +192,10 @@ export interface BareFloor {
   peakRssMb: number;
 }
 
-export async function measureFloorCpu(floor: ServerProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
+async function measureFloorCpu(floor: ServerProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {
   const screens = await measureScreensCpu(floor, load, options);
   return { screens, peakRssMb: peakRssMb(floor.pid) };
 }
-
 
 /** One screen at concurrency 1 through bare Yoga, beside the floor of the same calls measured right after it. */
 export interface BareSequential {

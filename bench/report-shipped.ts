@@ -49,10 +49,10 @@ export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' |
 
 const shippedOf = (heap: HeapConfigResult[]) => heap.find((config) => config.shipped);
 
-export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null, stack: BareFloor | null = null): string[][] {
+export function heapRows(heap: HeapConfigResult[]): string[][] {
   const shipped = shippedOf(heap);
   if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
-  const rows = shipped.screens.map((screen) => {
+  return shipped.screens.map((screen) => {
     const best = heap.reduce((top, config) => {
       const rps = config.screens.find((s) => s.screen === screen.screen)?.rps ?? 0;
       return rps > top.rps ? { rps, label: config.label } : top;
@@ -65,21 +65,33 @@ export function heapRows(heap: HeapConfigResult[], bare: BareFloor | null = null
       verdict(share >= SHIPPED_TARGETS.throughputOfBest, share >= 1 ? 'the best' : `${Math.round((1 - share) * 100)} % below`),
     ];
   });
+}
+
+/**
+ * The gateway as shipped, measured beside the floors in the same interleaved rounds (interleaved.ts):
+ * its screens' medians and its process's peak RSS over them, with the flags it ran with.
+ */
+export interface Shipped extends BareFloor {
+  flags: string[];
+}
+
+/** Peak RSS over the interleaved rounds, against bare Yoga's over the same rounds. */
+export function rssRow(shipped: Shipped | null, bare: BareFloor | null = null, stack: BareFloor | null = null): string[] {
+  const what = `as shipped, peak RSS at c=50 ≤ ${SHIPPED_TARGETS.rssOfBare} × bare Yoga's with the same flags (the four screens, the same rounds)`;
+  if (!shipped) return [what, 'the gateway as shipped was not measured', verdict(false, 'no figure')];
   const rssLimit = (bare?.peakRssMb ?? Number.NaN) * SHIPPED_TARGETS.rssOfBare;
   const rssMet = shipped.peakRssMb <= rssLimit;
   const floor =
     (bare ? `bare Yoga with the same flags ${fixed(bare.peakRssMb, 0)} MB (× ${SHIPPED_TARGETS.rssOfBare}: ${fixed(rssLimit, 0)} MB)` : 'bare Yoga not measured') +
-    (stack ? `, the stack floor ${fixed(stack.peakRssMb, 0)} MB` : '');
-  rows.push([
-    `as shipped, peak RSS at c=50 ≤ ${SHIPPED_TARGETS.rssOfBare} × bare Yoga's with the same flags (the four screens)`,
-    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ${floor}; ` +
-      `${fixed(shipped.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare`,
+    (stack ? `, the stack floor ${fixed(stack.peakRssMb, 0)} MB (${fixed(stack.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare)` : '');
+  return [
+    what,
+    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ${floor}; ` + `${fixed(shipped.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare`,
     verdict(
       rssMet,
       rssMet ? `${Math.round(rssLimit - shipped.peakRssMb)} MB to spare` : Number.isFinite(rssLimit) ? `${Math.round(shipped.peakRssMb - rssLimit)} MB over` : 'no floor',
     ),
-  ]);
-  return rows;
+  ];
 }
 
 /** Each screen's figures on the two floors: bare Yoga (the targets' floor) and the stack floor, shown beside it. */
@@ -88,12 +100,12 @@ export interface Floors {
   stack: BareScreenCpu[] | null;
 }
 
-export function cpuRows(heap: HeapConfigResult[], floors: Floors): string[][] {
-  return ofBareRows(heap, floors, { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, of: (screen) => screen.cpuMsPerOp, unit: 'ms', digits: 2 });
+export function cpuRows(shipped: Shipped | null, floors: Floors): string[][] {
+  return ofBareRows(shipped, floors, { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, of: (screen) => screen.cpuMsPerOp, unit: 'ms', digits: 2 });
 }
 
-export function allocationRows(heap: HeapConfigResult[], floors: Floors): string[][] {
-  return ofBareRows(heap, floors, { what: 'JS heap allocated per operation', ratio: SHIPPED_TARGETS.allocatedOfBare, of: (screen) => screen.allocatedKbPerOp, unit: 'KB', digits: 0 });
+export function allocationRows(shipped: Shipped | null, floors: Floors): string[][] {
+  return ofBareRows(shipped, floors, { what: 'JS heap allocated per operation', ratio: SHIPPED_TARGETS.allocatedOfBare, of: (screen) => screen.allocatedKbPerOp, unit: 'KB', digits: 0 });
 }
 
 interface OfBare {
@@ -105,22 +117,21 @@ interface OfBare {
 }
 
 /** Each screen as shipped at c=50 against bare Yoga's figure of the same run, within `ratio` of it. */
-function ofBareRows(heap: HeapConfigResult[], floors: Floors, { what, ratio, of, unit, digits }: OfBare): string[][] {
-  const shipped = shippedOf(heap);
+function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, unit, digits }: OfBare): string[][] {
   if (!shipped) return [];
   return shipped.screens.map((screen) => {
-    const bareScreen = floors.bare?.find((b) => b.name === screen.screen);
+    const bareScreen = floors.bare?.find((b) => b.name === screen.name);
     const floor = bareScreen ? of(bareScreen) : Number.NaN;
     const limit = floor * ratio;
     const measured = of(screen);
     const met = measured <= limit;
     const missed = Number.isFinite(limit) ? `${fixed(measured - limit, digits)} ${unit} over ${fixed(limit, digits)} ${unit}` : 'no floor';
-    const stackScreen = floors.stack?.find((s) => s.name === screen.screen);
+    const stackScreen = floors.stack?.find((s) => s.name === screen.name);
     const stack = stackScreen
       ? `; the stack floor (the required libraries alone) ${fixed(of(stackScreen), digits)} ${unit}, ${fixed(of(stackScreen) / floor)} × bare, the gateway ${fixed(measured / of(stackScreen))} × it`
       : '';
     return [
-      `as shipped, ${what} at c=50 ≤ ${ratio} × bare Yoga's: ${screen.screen}`,
+      `as shipped, ${what} at c=50 ≤ ${ratio} × bare Yoga's: ${screen.name}`,
       `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare${stack}`,
       verdict(met, met ? `${fixed(limit - measured, digits)} ${unit} to spare` : missed),
     ];
@@ -144,9 +155,8 @@ export function heapTable(heap: HeapConfigResult[]): string {
   return table(header, rows);
 }
 
-export function bareTable(bare: BareFloor | null, stack: BareFloor | null, heap: HeapConfigResult[]): string {
+export function bareTable(bare: BareFloor | null, stack: BareFloor | null, shipped: Shipped | null): string {
   if (!bare) return 'The bare Yoga floor was not measured in this run.';
-  const shipped = shippedOf(heap);
   const header = [
     'screen',
     'bare Yoga req/s',
@@ -160,7 +170,7 @@ export function bareTable(bare: BareFloor | null, stack: BareFloor | null, heap:
     'gateway as shipped KB allocated/op',
   ];
   const rows = bare.screens.map((b) => {
-    const gateway = shipped?.screens.find((s) => s.screen === b.name);
+    const gateway = shipped?.screens.find((s) => s.name === b.name);
     const floor = stack?.screens.find((s) => s.name === b.name);
     const cpu = gateway?.cpuMsPerOp ?? Number.NaN;
     const stackCpu = floor?.cpuMsPerOp ?? Number.NaN;
@@ -178,10 +188,11 @@ export function bareTable(bare: BareFloor | null, stack: BareFloor | null, heap:
     ];
   });
   const stackRss = stack ? `; the stack floor's ${fixed(stack.peakRssMb, 0)} MB` : '';
+  const gatewayRss = shipped ? `; the gateway's as shipped ${fixed(shipped.peakRssMb, 0)} MB` : '';
   return (
     `${table(header, rows)}\n\n` +
-    `The bare Yoga process's peak RSS over these screens: ${fixed(bare.peakRssMb, 0)} MB${stackRss} ` +
-    "(the kernel's high-water mark, VmHWM), with the gateway's shipped flags."
+    `Peak RSS over these rounds: bare Yoga's ${fixed(bare.peakRssMb, 0)} MB${stackRss}${gatewayRss} ` +
+    "(each process's high-water mark, VmHWM), all with the gateway's shipped flags."
   );
 }
 

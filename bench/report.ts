@@ -19,7 +19,7 @@ import { intakeRow, type IntakeFloodResult } from './intake.ts';
 import type { LiveQueryResult } from './live-queries.ts';
 import { WATCHES } from './subscriber-clients.ts';
 import { template } from './template.ts';
-import { allocationRows, bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverheadRow, perRoundRow } from './report-shipped.ts';
+import { allocationRows, bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from './report-shipped.ts';
 
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
 
@@ -69,10 +69,12 @@ export interface RunResults {
   intake: IntakeFloodResult | null;
   /** The screens at c=50 through a gateway process per heap configuration (bench/heap.ts). */
   heap: HeapConfigResult[];
-  /** The same screens through a bare Yoga server making the same calls (bench/bare-yoga.ts). */
+  /** The same screens through a bare Yoga server making the same calls (bench/bare-yoga.ts), in the rounds of `shipped`. */
   bareYoga: BareFloor | null;
-  /** The same screens through the stack floor (bench/stack-floor.ts: the required libraries, none of the gateway's code). */
+  /** The same screens through the stack floor (bench/stack-floor.ts: the required libraries, none of the gateway's code), in the same rounds. */
   stackFloor: BareFloor | null;
+  /** The same screens through a fresh gateway process with `npm start`'s flags, in interleaved rounds with the two floors (bench/interleaved.ts). */
+  shipped: Shipped | null;
   /** The overhead probe through bare Yoga at the load level: graphql-yoga's own per-request cost, in the same run. */
   bareOneCall: BareOneCall | null;
   /** Each screen at concurrency 1 through bare Yoga, beside its floor measured right after: what graphql-yoga alone adds. */
@@ -194,7 +196,7 @@ function targetRows(r: RunResults): string[][] {
   rows.push(...liveQueryRows(r.liveQueries, r.subscriptions.floor.paced));
   rows.push(intakeRow(r.intake));
   const floors = { bare: r.bareYoga?.screens ?? null, stack: r.stackFloor?.screens ?? null };
-  rows.push(...heapRows(r.heap, r.bareYoga, r.stackFloor), ...cpuRows(r.heap, floors), ...allocationRows(r.heap, floors));
+  rows.push(...heapRows(r.heap), rssRow(r.shipped, r.bareYoga, r.stackFloor), ...cpuRows(r.shipped, floors), ...allocationRows(r.shipped, floors));
   return rows;
 }
 
@@ -707,7 +709,7 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     liveGatewayHeap: mb(r.liveQueries.gatewayMemory.heapUsedMb),
     liveQueriesTable: liveQueriesTable(r.liveQueries, subscriptions.floor.paced),
     heapTable: heapTable(r.heap),
-    bareTable: bareTable(r.bareYoga, r.stackFloor, r.heap),
+    bareTable: bareTable(r.bareYoga, r.stackFloor, r.shipped),
     memoryTable: memoryTable(memory),
     gatewayPeakSampled: mb(peakOf(memory, () => true, (p) => p.gatewayMb)),
     gatewayPeakKernel: mb(memory.kernelPeakGatewayMb),

@@ -3,20 +3,20 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential, measureFloorCpu } from './bare-yoga.ts';
+import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential } from './bare-yoga.ts';
 import { StackFloorProcess } from './stack-floor.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
 import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
 import { LOADED_SCREENS, measureHeapConfigs } from './heap.ts';
 import { FLOOD_CONCURRENCY, measureIntakeFlood } from './intake.ts';
+import { INTERLEAVED_ROUNDS, measureBesideFloors } from './interleaved.ts';
 import { measureLiveQueries } from './live-queries.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
 import { BENCH_PROCESS, perClientLimits, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
-import { meanOfRounds } from './screens-under-load.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
 import { measureSubscriptions } from './subscriptions.ts';
@@ -100,12 +100,13 @@ try {
     return null;
   });
 
-  // Last, each in processes of its own: this gateway is idle from here on. The floors' screens
-  // (bare Yoga's, the stack floor's) before the heap sweep and after it (meanOfRounds), their
-  // processes idle in between.
+  // Last, each in processes of its own: this gateway is idle from here on. The heap sweep, then the
+  // floors (bare Yoga's, the stack floor's) and a fresh gateway with the shipped flags in interleaved
+  // rounds (interleaved.ts): the figures set against the CPU, bytes and peak RSS targets are measured
+  // in the same minutes, each process doing the same screens as many times.
   const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
   memory.phase('bare Yoga floor and stack floor (their own processes; this gateway idle)');
-  progress('bare Yoga floor and stack floor, round 1 of 2: the same screens from the same calls');
+  progress('bare Yoga floor and stack floor: the same screens from the same calls');
   await waitForQuiet(world);
   const token = await directToken(world.sandboxUrl);
   const bare = await BareYogaProcess.start(world.sandboxUrl, token, world.gateway.flags);
@@ -114,26 +115,22 @@ try {
     throw error;
   });
   let heap;
-  let bareYoga;
-  let stackFloor;
+  let beside;
   let bareOneCall;
   let bareSequential;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
     await checkSameAnswers(world.graphqlUrl, stack.graphqlUrl, world.sandboxUrl, screens, 'the stack floor');
-    const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
-    const bareBefore = await measureFloorCpu(bare, world.load, options);
-    const stackBefore = await measureFloorCpu(stack, world.load, options);
 
     memory.phase('heap sizing (a gateway process per configuration; this one idle)');
     await waitForQuiet(world);
     heap = await measureHeapConfigs(world, screens, { connections: settings.connections, seconds: settings.seconds, progress });
 
-    memory.phase('bare Yoga floor and stack floor (their own processes; this gateway idle)');
-    progress('bare Yoga floor and stack floor, round 2 of 2 (in the other order)');
+    memory.phase('bare Yoga, the stack floor and the gateway as shipped, interleaved (their own processes; this gateway idle)');
+    progress(`bare Yoga, the stack floor and a gateway as shipped: ${INTERLEAVED_ROUNDS} interleaved rounds`);
     await waitForQuiet(world);
-    stackFloor = meanOfRounds(stackBefore, await measureFloorCpu(stack, world.load, options));
-    bareYoga = meanOfRounds(bareBefore, await measureFloorCpu(bare, world.load, options));
+    beside = await measureBesideFloors(world, { bare, stack }, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress });
+    const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
     bareOneCall = await measureBareOneCall(bare, world.load, options);
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
@@ -160,8 +157,9 @@ try {
     liveQueries,
     intake,
     heap,
-    bareYoga,
-    stackFloor,
+    bareYoga: beside.bare,
+    stackFloor: beside.stack,
+    shipped: { ...beside.gateway, flags: world.gateway.flags },
     bareOneCall,
     bareSequential,
     memory: await memory.stop(),

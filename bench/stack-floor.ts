@@ -4,9 +4,10 @@ import { directToken } from './bank-client.ts';
 import { ServerProcess } from './child-process.ts';
 import { peakRssMb } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
-import { measureScreensCpu, type ScreenCpu } from './screens-under-load.ts';
-import { readSettings, type Settings } from './settings.ts';
-import { prepareCardsScreen, startWorld, warmToken, type BenchWorld } from './setup.ts';
+import { INTERLEAVED_ROUNDS, measureInterleaved, median, type Runs } from './interleaved.ts';
+import type { ScreenCpu } from './screens-under-load.ts';
+import { readSettings } from './settings.ts';
+import { prepareCardsScreen, startWorld, warmToken } from './setup.ts';
 
 /**
  * The stack floor: what the libraries the gateway is required to use cost by themselves (graphql-yoga,
@@ -20,9 +21,6 @@ import { prepareCardsScreen, startWorld, warmToken, type BenchWorld } from './se
 
 const CHILD_PATH = fileURLToPath(new URL('./stack-floor-child.ts', import.meta.url));
 
-/** Rounds of the three servers on every screen; each figure is the median over them. */
-const ROUNDS = 3;
-
 /** The stack floor's server in its own process (bench/stack-floor-child.ts), asked over IPC. */
 export class StackFloorProcess extends ServerProcess {
   /** Started as BareYogaProcess.start is: against `sandboxUrl`, with a bank token of its own, its process run with `nodeFlags`. */
@@ -35,41 +33,8 @@ export class StackFloorProcess extends ServerProcess {
 type ServerName = 'bare' | 'stack' | 'gateway';
 const SERVER_NAMES: readonly ServerName[] = ['bare', 'stack', 'gateway'];
 
-/** Each screen's runs per server, one a round. */
-type Runs = Map<string, Record<ServerName, ScreenCpu[]>>;
-
-/**
- * ROUNDS rounds of every screen on the three servers, the order of the three rotating from screen to
- * screen and round to round, so none is always measured first or last (the machine's state drifts
- * over minutes: bare-yoga.ts's figures moved 30 % between runs).
- */
-async function measureInterleaved(servers: Record<ServerName, ServerProcess>, world: BenchWorld, settings: Settings, progress: (message: string) => void): Promise<Runs> {
-  const runs: Runs = new Map();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, operation] of OPERATIONS.entries()) {
-      const shift = (round + i) % SERVER_NAMES.length;
-      const order = [...SERVER_NAMES.slice(shift), ...SERVER_NAMES.slice(0, shift)];
-      const screen = runs.get(operation.name) ?? { bare: [], stack: [], gateway: [] };
-      runs.set(operation.name, screen);
-      for (const name of order) {
-        const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: [operation] };
-        const [figures] = await measureScreensCpu(servers[name], world.load, options);
-        screen[name].push(figures!);
-      }
-    }
-    progress(`round ${round + 1} of ${ROUNDS} done`);
-  }
-  return runs;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Per screen: the three's median CPU ms/op and KB/op, and their ratios. */
-function table(runs: Runs): string {
+function table(runs: Runs<ServerName>): string {
   const header = ['screen', 'CPU ms/op bare', 'stack', 'gateway', 'stack/bare', 'gateway/bare', 'gateway/stack', 'KB/op bare', 'stack', 'gateway', 'stack/bare', 'gateway/bare', 'gateway/stack', 'errors'];
   const rows = [...runs].map(([name, screen]) => {
     const of = (pick: (run: ScreenCpu) => number) => Object.fromEntries(SERVER_NAMES.map((server) => [server, median(screen[server].map(pick))])) as Record<ServerName, number>;
@@ -100,9 +65,10 @@ async function main(): Promise<void> {
       const checks = await checkSameAnswers(world.graphqlUrl, floor.graphqlUrl, world.sandboxUrl, OPERATIONS, name);
       progress(`${name}: the gateway's answers and calls (${checks.map((c) => `${c.name} ${c.calls} calls, rounds ${c.gatewayRounds}/${c.floorRounds}`).join('; ')})`);
     }
-    progress(`c=${settings.connections}, 1 s warm-up + ${settings.seconds} s per screen and server, ${ROUNDS} rounds`);
-    const runs = await measureInterleaved({ bare, stack, gateway: world.gateway }, world, settings, progress);
-    console.log(`Medians of ${ROUNDS} interleaved rounds at c=${settings.connections} (errors: bare/stack/gateway, summed)\n`);
+    progress(`c=${settings.connections}, 1 s warm-up + ${settings.seconds} s per screen and server, ${INTERLEAVED_ROUNDS} rounds`);
+    const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: OPERATIONS, progress };
+    const runs = await measureInterleaved({ bare, stack, gateway: world.gateway }, world.load, options);
+    console.log(`Medians of ${INTERLEAVED_ROUNDS} interleaved rounds at c=${settings.connections} (errors: bare/stack/gateway, summed)\n`);
     console.log(table(runs));
     console.log(`\npeak RSS: bare Yoga ${peakRssMb(bare.pid).toFixed(0)} MB, stack floor ${peakRssMb(stack.pid).toFixed(0)} MB, gateway ${peakRssMb(world.gateway.pid).toFixed(0)} MB (the gateway's includes issuing the cards)`);
   } finally {

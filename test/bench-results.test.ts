@@ -152,6 +152,11 @@ export const RUN: RunResults = {
   ],
   bareYoga: { peakRssMb: 187, screens: [bareScreen('dashboard', 410, 1.4), bareScreen('cards screen (50 cards)', 71, 7.9)] },
   stackFloor: { peakRssMb: 205, screens: [bareScreen('dashboard', 380, 1.7), bareScreen('cards screen (50 cards)', 68, 8.1)] },
+  shipped: {
+    flags: ['--max-old-space-size=512', '--max-semi-space-size=64'],
+    peakRssMb: 276,
+    screens: [{ ...bareScreen('dashboard', 320, 2.3), allocatedKbPerOp: 900 }, { ...bareScreen('cards screen (50 cards)', 54, 12.1), allocatedKbPerOp: 900 }],
+  },
   bareOneCall: { connections: 50, direct: { connections: 50, seconds: 5, rps: 2280, latency: summary(21.6), errors: 0 }, bare: { connections: 50, seconds: 5, rps: 2010, latency: summary(24.1), errors: 0 } },
   bareSequential: null,
   memory: {

@@ -1,0 +1,105 @@
+import type { BareFloor } from './bare-yoga.ts';
+import type { ServerProcess } from './child-process.ts';
+import { GatewayProcess } from './gateway-process.ts';
+import { graphqlTarget, type LoadGenerator } from './load.ts';
+import { peakRssMb } from './memory.ts';
+import type { BenchOperation } from './operations.ts';
+import { measureScreensCpu, type ScreenCpu } from './screens-under-load.ts';
+import type { BenchWorld } from './setup.ts';
+
+/**
+ * Servers compared screen by screen in interleaved rounds: each round measures every screen on every
+ * server, the servers' order rotating from screen to screen and round to round, so none is always
+ * measured first or last. The machine's state drifts over minutes (a floor measured alone moved 30 %
+ * from one run to the next, and the stack floor's ratio to bare Yoga between 1.02 and 1.33 on one
+ * screen), so figures measured minutes apart cannot be set against one another; figures measured in
+ * the same rounds can. What `npm run bench` sets against its CPU, bytes and peak RSS targets, and
+ * what `bench/stack-floor.ts` prints.
+ */
+
+/** Rounds of every screen on every server; each figure is the median over them. */
+export const INTERLEAVED_ROUNDS = 3;
+
+export interface InterleavedOptions {
+  sandboxUrl: string;
+  seconds: number;
+  connections: number;
+  operations: readonly BenchOperation[];
+  rounds?: number;
+  progress?: (message: string) => void;
+}
+
+/** Each screen's runs per server, one a round. */
+export type Runs<Name extends string> = Map<string, Record<Name, ScreenCpu[]>>;
+
+export async function measureInterleaved<Name extends string>(servers: Record<Name, ServerProcess>, load: LoadGenerator, options: InterleavedOptions): Promise<Runs<Name>> {
+  const names = Object.keys(servers) as Name[];
+  const rounds = options.rounds ?? INTERLEAVED_ROUNDS;
+  const runs: Runs<Name> = new Map();
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, operation] of options.operations.entries()) {
+      const shift = (round + i) % names.length;
+      const order = [...names.slice(shift), ...names.slice(0, shift)];
+      const screen = runs.get(operation.name) ?? (Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<Name, ScreenCpu[]>);
+      runs.set(operation.name, screen);
+      for (const name of order) {
+        const measureOptions = { sandboxUrl: options.sandboxUrl, seconds: options.seconds, connections: options.connections, operations: [operation] };
+        const [figures] = await measureScreensCpu(servers[name], load, measureOptions);
+        screen[name].push(figures!);
+      }
+    }
+    options.progress?.(`round ${round + 1} of ${rounds} done`);
+  }
+  return runs;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** One screen's runs on one server as one: the medians of its rates and costs, its operations and errors summed. */
+function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
+  const of = (pick: (run: ScreenCpu) => number) => median(runs.map(pick));
+  return {
+    name: runs[0]!.name,
+    connections: runs[0]!.connections,
+    rps: of((run) => run.rps),
+    operations: runs.reduce((sum, run) => sum + run.operations, 0),
+    cpuMsPerOp: of((run) => run.cpuMsPerOp),
+    allocatedKbPerOp: of((run) => run.allocatedKbPerOp),
+    latencyP50: of((run) => run.latencyP50),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+/** A server's figures of the rounds: per screen the medians, and its process's peak RSS (VmHWM) so far. */
+function floorOf<Name extends string>(runs: Runs<Name>, name: Name, server: ServerProcess): BareFloor {
+  return { screens: [...runs.values()].map((screen) => medianRun(screen[name])), peakRssMb: peakRssMb(server.pid) };
+}
+
+type Compared = 'bare' | 'stack' | 'gateway';
+
+/**
+ * Bare Yoga, the stack floor and a fresh gateway process with the benchmark gateway's flags (`npm
+ * start`'s), in interleaved rounds: each one's medians per screen, and its process's peak RSS over
+ * the same rounds. The gateway's own process is fresh so that its peak holds these screens alone, as
+ * the floors' do; it runs every screen once, unmeasured, before the rounds, as the floors did when
+ * their answers were checked.
+ */
+export async function measureBesideFloors(
+  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'gateway' | 'load'>,
+  floors: { bare: ServerProcess; stack: ServerProcess },
+  options: InterleavedOptions,
+): Promise<Record<Compared, BareFloor>> {
+  const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, world.gateway.flags);
+  try {
+    for (const operation of options.operations) await world.load.runUnwatched(graphqlTarget(gateway.graphqlUrl, operation.query, operation.variables), options.connections, 1);
+    const servers: Record<Compared, ServerProcess> = { bare: floors.bare, stack: floors.stack, gateway };
+    const runs = await measureInterleaved(servers, world.load, options);
+    return { bare: floorOf(runs, 'bare', floors.bare), stack: floorOf(runs, 'stack', floors.stack), gateway: floorOf(runs, 'gateway', gateway) };
+  } finally {
+    await gateway.close();
+  }
+}
