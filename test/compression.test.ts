@@ -1,6 +1,7 @@
 import { request } from 'node:http';
+import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chooseEncoding } from '../src/transport/compression.ts';
 import { useKit } from './kit.ts';
 
@@ -64,6 +65,24 @@ describe('compressed responses', () => {
     expect(small.body.byteLength).toBeLessThan(1_024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString('utf8')).data.balances.length).toBeGreaterThan(0);
+  });
+
+  it('passes an answer it leaves as it is without asking for its body, which would make a stream nobody reads', async () => {
+    // @whatwg-node builds a Readable for a text body when `body` is read; its server writes the text itself.
+    const made = vi.spyOn(Readable, 'from');
+    try {
+      for (const accept of ['identity', 'gzip, br']) {
+        const answer = await raw('POST', '/graphql', { ...json, 'accept-encoding': accept }, SMALL_QUERY);
+        expect(answer.headers.vary).toContain('accept-encoding');
+        expect(JSON.parse(answer.body.toString('utf8')).data.balances.length).toBeGreaterThan(0);
+      }
+      expect(made).not.toHaveBeenCalled();
+      // The spy sees the streams that are made: a compressed answer's reading makes one.
+      await raw('POST', '/graphql', { ...json, 'accept-encoding': 'gzip' }, BIG_QUERY);
+      expect(made).toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('never compresses an event stream', async () => {

@@ -2,6 +2,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../src/auth/csrf.ts';
 import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
+import { useConditionalGet } from '../src/transport/conditional-get.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { DashboardDocument } from './generated/graphql.ts';
 import { useKit } from './kit.ts';
@@ -64,5 +65,16 @@ describe('conditional GET of persisted operations', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBeNull();
     await response.text();
+  });
+
+  it('passes every answer it does not tag at once, with no promise for the plugins after it to wait on', () => {
+    const onResponse = useConditionalGet().onResponse!;
+    const answer = () => new Response('{"data":{"balances":[]}}', { headers: { 'content-type': 'application/json' } });
+    const post = new Request('http://gateway.test/graphql', { method: 'POST', body: '{}' });
+    const args = (request: Request, response: Response) => ({ request, response, setResponse: () => {}, fetchAPI: globalThis, serverContext: {} }) as unknown as Parameters<typeof onResponse>[0];
+    expect(onResponse(args(post, answer()))).toBeUndefined();
+    expect(onResponse(args(new Request('http://gateway.test/graphql?documentId=x'), new Response('{}', { status: 400, headers: { 'content-type': 'application/json' } })))).toBeUndefined();
+    // A GET's whole JSON answer is read, for its tag.
+    expect(onResponse(args(new Request('http://gateway.test/graphql?documentId=x'), answer()))).toBeInstanceOf(Promise);
   });
 });

@@ -67,17 +67,19 @@ export function useResponseCompression(): Plugin {
     onResponse(args) {
       const { request, response } = args;
       const type = response.headers.get('content-type') ?? '';
-      if (!response.body || response.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return;
+      if (response.headers.has('content-encoding') || !COMPRESSIBLE.test(type)) return;
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
-      if (request.method === 'GET' && type.startsWith('text/html')) return servePage(args, encoding);
+      // `response.body` is asked only where the body is then read: @whatwg-node makes a stream for a
+      // text body when it is asked, which its server never uses (it writes the text itself).
+      if (request.method === 'GET' && type.startsWith('text/html')) return response.body ? servePage(args, encoding) : undefined;
       // Nothing to do with the body: the answer goes on as it is (Yoga's own, sent without a stream in
-      // between, and never read into memory here), only marked as varying by encoding.
+      // between, and never read into memory here), only marked as varying by encoding, as its 304 is.
       const declared = Number(response.headers.get('content-length') ?? Number.NaN);
       if (encoding === null || declared < MIN_BYTES) {
         response.headers.append('vary', 'accept-encoding');
         return;
       }
-      return compressBody(args, encoding);
+      return response.body ? compressBody(args, encoding) : undefined;
     },
   };
 }

@@ -20,27 +20,38 @@ const JSON_TYPE = /^application\/(graphql-response\+)?json\b/;
 
 export function useConditionalGet(): Plugin {
   return {
-    async onResponse({ request, response, setResponse, fetchAPI }) {
-      if (request.method !== 'GET' || response.status !== 200 || !response.body) return;
-      if (!JSON_TYPE.test(response.headers.get('content-type') ?? '')) return;
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const etag = `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-      // Copied one by one: a Headers built from Yoga's answers its get() with nothing for what it copied (@whatwg-node ponyfill).
-      const headers = new fetchAPI.Headers();
-      response.headers.forEach((value, name) => headers.append(name, value));
-      headers.set('etag', etag);
-      headers.set('cache-control', 'private, no-cache');
-      headers.append('vary', 'authorization, cookie, x-api-key');
-      if (matches(request.headers.get('if-none-match'), etag)) {
-        headers.delete('content-type');
-        headers.delete('content-length');
-        setResponse(new fetchAPI.Response(null, { status: 304, headers }));
-        return;
-      }
-      headers.set('content-length', String(bytes.byteLength));
-      setResponse(new fetchAPI.Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, statusText: response.statusText, headers }));
+    // Synchronous for every answer it leaves alone (all but GET's): an async hook would cost each a
+    // promise, and the plugins after it a turn of the microtask queue.
+    onResponse(args) {
+      const { request, response } = args;
+      if (request.method !== 'GET' || response.status !== 200 || !JSON_TYPE.test(response.headers.get('content-type') ?? '')) return;
+      // Asked last: @whatwg-node makes a stream for a text body when `body` is asked.
+      if (!response.body) return;
+      return tagged(args);
     },
   };
+}
+
+type ResponseArgs = Parameters<NonNullable<Plugin['onResponse']>>[0];
+
+/** The answer with its ETag, or a 304 with no body when the client has it already. */
+async function tagged({ request, response, setResponse, fetchAPI }: ResponseArgs): Promise<void> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const etag = `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+  // Copied one by one: a Headers built from Yoga's answers its get() with nothing for what it copied (@whatwg-node ponyfill).
+  const headers = new fetchAPI.Headers();
+  response.headers.forEach((value, name) => headers.append(name, value));
+  headers.set('etag', etag);
+  headers.set('cache-control', 'private, no-cache');
+  headers.append('vary', 'authorization, cookie, x-api-key');
+  if (matches(request.headers.get('if-none-match'), etag)) {
+    headers.delete('content-type');
+    headers.delete('content-length');
+    setResponse(new fetchAPI.Response(null, { status: 304, headers }));
+    return;
+  }
+  headers.set('content-length', String(bytes.byteLength));
+  setResponse(new fetchAPI.Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, statusText: response.statusText, headers }));
 }
 
 /** If-None-Match's weak comparison (RFC 9110, 13.1.2): any listed tag, weak or strong, or `*`. */
