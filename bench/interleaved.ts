@@ -85,8 +85,8 @@ type Compared = 'bare' | 'stack' | 'gateway';
  * Bare Yoga, the stack floor and a fresh gateway process with the benchmark gateway's flags (`npm
  * start`'s), in interleaved rounds: each one's medians per screen, and its process's peak RSS over
  * the same rounds. The gateway's own process is fresh so that its peak holds these screens alone, as
- * the floors' do; it runs every screen once, unmeasured, before the rounds, as the floors did when
- * their answers were checked.
+ * the floors' do; each of the three runs every screen once, unmeasured, before the rounds, so all
+ * three have compiled their code and met the same load before any figure is taken.
  */
 export async function measureBesideFloors(
   world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'gateway' | 'load'>,
@@ -95,8 +95,10 @@ export async function measureBesideFloors(
 ): Promise<Record<Compared, BareFloor>> {
   const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, world.gateway.flags);
   try {
-    for (const operation of options.operations) await world.load.runUnwatched(graphqlTarget(gateway.graphqlUrl, operation.query, operation.variables), options.connections, 1);
     const servers: Record<Compared, ServerProcess> = { bare: floors.bare, stack: floors.stack, gateway };
+    for (const server of Object.values(servers)) {
+      for (const operation of options.operations) await world.load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), options.connections, 1);
+    }
     const runs = await measureInterleaved(servers, world.load, options);
     return { bare: floorOf(runs, 'bare', floors.bare), stack: floorOf(runs, 'stack', floors.stack), gateway: floorOf(runs, 'gateway', gateway) };
   } finally {
