@@ -53,14 +53,14 @@ export async function measureInterleaved<Name extends string>(servers: Record<Na
   return runs;
 }
 
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** One screen's runs on one server as one: the medians of its rates and costs, its operations and errors summed. */
-function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
+export function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
   const of = (pick: (run: ScreenCpu) => number) => median(runs.map(pick));
   return {
     name: runs[0]!.name,

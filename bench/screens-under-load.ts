@@ -96,7 +96,8 @@ interface RoundFigures {
 
 /**
  * Two rounds of a server's screens as one: the means per screen (errors summed), the higher peak
- * RSS. The heap sweep's two rounds (heap.ts) and the bare Yoga floor's before and after it (run.ts).
+ * RSS: the heap sweep's two rounds (heap.ts). The floors, which the targets set the gateway against,
+ * are measured beside it in interleaved rounds instead (interleaved.ts).
  */
 export function meanOfRounds<S extends RoundFigures>(a: { screens: S[]; peakRssMb: number }, b: { screens: S[]; peakRssMb: number }): { screens: S[]; peakRssMb: number } {
   const mean = (x: number, y: number) => (x + y) / 2;

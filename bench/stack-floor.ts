@@ -4,7 +4,7 @@ import { directToken } from './bank-client.ts';
 import { ServerProcess } from './child-process.ts';
 import { peakRssMb } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
-import { INTERLEAVED_ROUNDS, measureInterleaved, median, type Runs } from './interleaved.ts';
+import { INTERLEAVED_ROUNDS, measureInterleaved, medianRun, type Runs } from './interleaved.ts';
 import type { ScreenCpu } from './screens-under-load.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, warmToken } from './setup.ts';
@@ -37,11 +37,12 @@ const SERVER_NAMES: readonly ServerName[] = ['bare', 'stack', 'gateway'];
 function table(runs: Runs<ServerName>): string {
   const header = ['screen', 'CPU ms/op bare', 'stack', 'gateway', 'stack/bare', 'gateway/bare', 'gateway/stack', 'KB/op bare', 'stack', 'gateway', 'stack/bare', 'gateway/bare', 'gateway/stack', 'errors'];
   const rows = [...runs].map(([name, screen]) => {
-    const of = (pick: (run: ScreenCpu) => number) => Object.fromEntries(SERVER_NAMES.map((server) => [server, median(screen[server].map(pick))])) as Record<ServerName, number>;
+    const medians = Object.fromEntries(SERVER_NAMES.map((server) => [server, medianRun(screen[server])])) as Record<ServerName, ScreenCpu>;
+    const of = (pick: (run: ScreenCpu) => number) => Object.fromEntries(SERVER_NAMES.map((server) => [server, pick(medians[server])])) as Record<ServerName, number>;
     const ratios = (m: Record<ServerName, number>) => [m.stack / m.bare, m.gateway / m.bare, m.gateway / m.stack].map((r) => `${r.toFixed(2)}x`);
     const cpu = of((run) => run.cpuMsPerOp);
     const kb = of((run) => run.allocatedKbPerOp);
-    const errors = SERVER_NAMES.map((server) => screen[server].reduce((sum, run) => sum + run.errors, 0)).join('/');
+    const errors = SERVER_NAMES.map((server) => medians[server].errors).join('/');
     return [name, cpu.bare.toFixed(2), cpu.stack.toFixed(2), cpu.gateway.toFixed(2), ...ratios(cpu), kb.bare.toFixed(0), kb.stack.toFixed(0), kb.gateway.toFixed(0), ...ratios(kb), errors];
   });
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
