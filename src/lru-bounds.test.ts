@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
+import { heapRetainedBy } from '../test/gc.ts';
 import { entryBound } from './lru-bounds.ts';
 
 describe('entryBound', () => {
@@ -28,11 +29,10 @@ describe('entryBound', () => {
 
   it('reserves nothing for the entries it does not hold (max reserves them all when the cache is made)', () => {
     const made: LRUCache<string, true>[] = [];
-    const heapGrowth = (make: () => LRUCache<string, true>) => {
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 10; i++) made.push(make());
-      return process.memoryUsage().heapUsed - before;
-    };
+    const heapGrowth = (make: () => LRUCache<string, true>) =>
+      heapRetainedBy(() => {
+        for (let i = 0; i < 10; i++) made.push(make());
+      });
     const reserved = heapGrowth(() => new LRUCache({ max: 100_000, ttl: 60_000 }));
     const bounded = heapGrowth(() => new LRUCache({ ...entryBound(100_000), ttl: 60_000 }));
     // Ten caches of 100,000 reserved by max: about 40 MB on the heap (arrays of 8-byte slots).

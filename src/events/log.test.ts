@@ -1,13 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../../test/gc.ts';
 import { EventLog, type PublishedEvent } from './log.ts';
-
-/** V8's collector, reachable without starting the test process with --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 const event = (n: number) => ({ id: `evt_${n}`, name: 'card.updated', receivedAt: new Date(0).toISOString(), occurrence: `occ_${n}`, cursor: `c${n}` }) as unknown as PublishedEvent;
 
