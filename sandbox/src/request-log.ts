@@ -18,6 +18,7 @@ export interface RequestLogEntry {
    * only if these agree too.
    */
   subject: Record<string, string>;
+  /** From arrival until the answer was handed to the socket (or the call dropped or abandoned), in ms to two decimals, rounded down. */
   durationMs: number;
 }
 

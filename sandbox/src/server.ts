@@ -50,11 +50,16 @@ async function handleControl(call: Call, router: Router, runtime: Runtime): Prom
 type Outcome = Reply | SerializedReply | 'drop' | 'aborted';
 
 async function handleApi(call: Call, router: Router, runtime: Runtime, calls: CallSignals, deadlines: Deadlines): Promise<void> {
-  const started = performance.now();
+  // The arrival read before the clock of the duration starts, and the duration's end before the
+  // answer leaves: a pause between two readings (a collection, the machine busy elsewhere) then only
+  // makes a call look shorter, never longer, so a caller's next call, sent on this one's answer, is
+  // never logged as arriving before this one ended (tests read overlaps from the log).
   const time = runtime.clock.now().toISOString();
+  const started = performance.now();
   // Taken on arrival, so concurrent calls consume faults in the order they came in.
   const fault = runtime.faults.take(call.method, call.path);
   const outcome = await respond(call, router, runtime, fault, calls.signalFor(call.res), deadlines);
+  const durationMs = Math.floor((performance.now() - started) * 100) / 100;
   if (outcome === 'drop') call.req.socket.destroy();
   else if (outcome !== 'aborted') sendReply(call.res, outcome);
   runtime.requestLog.record({
@@ -72,7 +77,7 @@ async function handleApi(call: Call, router: Router, runtime: Runtime, calls: Ca
         return value ? [[name, value]] : [];
       }),
     ),
-    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    durationMs,
   });
 }
 
