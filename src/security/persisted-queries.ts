@@ -106,6 +106,8 @@ function redisHashes(target: RedisTarget, prefix: string, logger: Logger) {
 interface Offer {
   hash: string;
   query: string;
+  /** The store's write, which the request's answer waits for. */
+  registering?: Promise<void>;
 }
 
 export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin[] {
@@ -130,8 +132,14 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
         const offer = offers.get((context as { request: Request }).request);
         if (!offer) return;
         return ({ valid }) => {
-          if (valid) void store.set(offer.hash, offer.query);
+          if (valid) offer.registering = store.set(offer.hash, offer.query);
         };
+      },
+      // The registering request is answered once the store holds its document (the write runs beside
+      // the execution): a client that sends the hash alone next, to any instance, finds it there.
+      // Bounded by the store (Redis' command timeout); the store never rejects.
+      onResultProcess({ request }) {
+        return offers.get(request)?.registering;
       },
     },
   ];
@@ -149,8 +157,11 @@ interface SocketDocumentRequest {
   extensions?: Record<string, unknown> | null | undefined;
 }
 
-/** The text to run (and what to do once it passed validation), or the refusal to answer with. */
-type SocketDocument = { query: string; validated?: () => void } | GraphQLError;
+/**
+ * The text to run and what to do once it passed validation (register it: the operation waits for
+ * that write, as the HTTP answer does), or the refusal to answer with.
+ */
+type SocketDocument = { query: string; validated?: () => Promise<void> } | GraphQLError;
 
 /**
  * Persisted queries on a WebSocket, where Yoga's request hooks (and so the plugins above) never run:
@@ -174,6 +185,6 @@ export function apqSocketDocuments(store: PersistedQueryStore): SocketDocuments 
       return known === null ? createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }) : { query: known };
     }
     if (sha256Hex(query) !== hash.toLowerCase()) return createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
-    return { query, validated: () => void store.set(hash, query) };
+    return { query, validated: () => store.set(hash, query) };
   };
 }

@@ -217,13 +217,15 @@ async function operationArgs(
   }
   const errors = enveloped.validate(enveloped.schema, document);
   if (errors.length > 0) return errors;
-  named.validated?.();
+  const registering = named.validated?.();
+  const contextValue = await enveloped.contextFactory();
+  await registering;
   return {
     schema: enveloped.schema,
     operationName: payload.operationName ?? null,
     document,
     variableValues: payload.variables ?? null,
-    contextValue: await enveloped.contextFactory(),
+    contextValue,
     rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
   };
 }
