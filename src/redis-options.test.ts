@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
+import { askRedis, haveRedisServer, SentinelSet, until } from '../test/redis.ts';
+import { mustSkip } from '../test/skip.ts';
 import { connectRedis } from './redis-options.ts';
 
 /** The shared Redis of these machines and CI (never stopped by a test). */
@@ -43,5 +45,47 @@ describe('connectRedis', () => {
     disconnected.disconnect();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect([quitting.status, disconnected.status]).toEqual(['end', 'end']);
+  });
+});
+
+const noRedisServer = mustSkip(haveRedisServer, 'Sentinel connections: redis-server is not installed (CI has it)');
+
+describe.skipIf(noRedisServer)('connectRedis with Sentinels', () => {
+  let set: SentinelSet;
+  beforeAll(async () => {
+    set = await SentinelSet.start();
+  }, 60_000);
+  afterAll(async () => set?.stop());
+
+  const sentinelTarget = () => ({ sentinels: set.sentinels, name: set.name, password: undefined, sentinelPassword: undefined });
+  /** Clients subscribed at each Sentinel (ioredis' failover detector holds one per Sentinel per connection). */
+  const subscribers = (ports: number[]) =>
+    Promise.all(ports.map((port) => askRedis(port, async (r) => ((await r.call('CLIENT', 'LIST')) as string).split('\n').filter((line) => / sub=[1-9]/.test(line)).length)));
+
+  it('lets go of the Sentinels when the gateway closes the connection (ioredis keeps its failover detector subscribed after a quit)', async () => {
+    const ports = set.sentinels.map((s) => s.port);
+    const before = await subscribers(ports);
+    const redis = connectRedis(sentinelTarget());
+    redis.on('error', () => {});
+    await until('the failover detector to subscribe at every Sentinel', async () => (await subscribers(ports)).every((n, i) => n === before[i]! + 1));
+    await redis.quit();
+    await until('the Sentinels to have no subscriber of it left', async () => (await subscribers(ports)).every((n, i) => n === before[i]), 5_000);
+  });
+
+  it('writes nothing to stderr when a Sentinel stops answering: its failover detector retries it quietly', async () => {
+    const printed = vi.spyOn(console, 'error');
+    const redis = connectRedis(sentinelTarget(), { sentinelReconnectStrategy: () => 50 });
+    redis.on('error', () => {});
+    try {
+      await until('the failover detector to subscribe', async () => (await subscribers([set.sentinels[2]!.port]))[0]! > 0);
+      await set.stopSentinel(2);
+      // Several retries of the stopped Sentinel, each refused.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(printed.mock.calls.filter(([first]) => String(first).includes('[ioredis]'))).toEqual([]);
+      expect(await redis.ping()).toBe('PONG');
+    } finally {
+      printed.mockRestore();
+      redis.disconnect();
+    }
   });
 });

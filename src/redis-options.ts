@@ -56,10 +56,39 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
           password: target.password,
           sentinelRetryStrategy,
           failoverDetector: true,
+          Connector: quietSentinelConnector(),
           // A primary demoted by a failover answers writes with READONLY: reconnect, via the Sentinels, to the new one.
           reconnectOnError: (error) => /^READONLY/.test(error.message),
         });
   return reconnectingAfterEnd(redis);
+}
+
+/** What a connector's Sentinel client is made by: private in ioredis' types, which this subclass overrides. */
+interface SentinelClients {
+  connectToSentinel(endpoint: unknown, options?: RedisOptions): Redis;
+}
+
+let quietConnector: RedisOptions['Connector'] | undefined;
+
+/**
+ * ioredis' SentinelConnector, each of whose clients to a Sentinel has an error listener. ioredis
+ * gives none to the failover detector's clients (one per Sentinel per connection), so a Sentinel
+ * that stopped answering had every connection print a raw stack on stderr (`[ioredis] Unhandled
+ * error event`) at each retry, outside the log. A Sentinel down is no outage of the gateway's: the
+ * others still announce a failover, and a connection that finds no Sentinel at all is reported by
+ * its user, as it is when Redis itself is away.
+ */
+function quietSentinelConnector(): NonNullable<RedisOptions['Connector']> {
+  if (quietConnector) return quietConnector;
+  const Base = ioredis().SentinelConnector as unknown as new (options: object) => SentinelClients;
+  class QuietSentinelConnector extends Base {
+    override connectToSentinel(endpoint: unknown, options?: RedisOptions): Redis {
+      const client = super.connectToSentinel(endpoint, options);
+      client.on('error', () => {});
+      return client;
+    }
+  }
+  return (quietConnector = QuietSentinelConnector as unknown as NonNullable<RedisOptions['Connector']>);
 }
 
 /** How long an ended connection waits before it is connected again. */
@@ -87,7 +116,9 @@ function reconnectingAfterEnd(redis: Redis): Redis {
     disconnect(reconnect);
   };
   redis.on('end', () => {
-    if (closedByUs) return;
+    // ioredis leaves the failover detector's Sentinel clients subscribed after a quit (only its
+    // disconnect lets them go), and they would retry a Sentinel for as long as the process runs.
+    if (closedByUs) return disconnect();
     setTimeout(() => {
       // A connect that fails ends it again, and this runs again.
       if (!closedByUs && redis.status === 'end') redis.connect().catch(() => {});

@@ -209,6 +209,11 @@ export class SentinelSet {
     return port;
   }
 
+  /** Stops the Sentinel at `index` (by its PID); the others carry on. */
+  async stopSentinel(index: number): Promise<void> {
+    await kill(this.#sentinelProcesses[index]);
+  }
+
   async stop(): Promise<void> {
     for (const child of this.#sentinelProcesses.splice(0)) await kill(child);
     await this.primary.remove();
