@@ -401,6 +401,11 @@ const settingGroups = z.object({
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
     maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
     maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
+    clientRequestTimeoutMs: setting(
+      'CLIENT_REQUEST_TIMEOUT_MS',
+      int(1_000, 600_000, 30_000),
+      'a client has this long to send a whole request, headers and body; then its connection is closed with 408 (a slow or stalled client holds a connection). The answer, a stream or a WebSocket after it are not bounded by it',
+    ),
     // The gateway needs the manifest's path, whichever way TRUSTED_DOCUMENTS names it.
   }, ({ trustedDocuments, ...limits }) => ({ ...limits, trustedDocuments: trustedManifestOf(trustedDocuments) })),
   resilience: group('A failing bank', 'See [operations.md](operations.md).', {

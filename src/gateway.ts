@@ -267,6 +267,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     yoga,
     auth,
     maxBodyBytes: limits.maxBodyBytes,
+    clientRequestTimeoutMs: limits.clientRequestTimeoutMs,
     socketDocuments: persisted.forSocket,
     upstream,
     logger,

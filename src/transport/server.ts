@@ -15,6 +15,8 @@ export interface GatewayServerOptions {
   auth: CallerAuth;
   /** The largest request body or WebSocket message accepted. */
   maxBodyBytes: number;
+  /** How long a client has to send a whole request (headers and body) before its connection is closed with 408. */
+  clientRequestTimeoutMs: number;
   /** How a WebSocket operation names its document: text, or a persisted hash (security/limits.ts). */
   socketDocuments: SocketDocuments;
   upstream: UpstreamRuntime;
@@ -52,6 +54,16 @@ const SHUTTING_DOWN = {
 
 
 /**
+ * node:http's bounds on a client still sending its request: the headers and the whole request within
+ * `requestMs` (node:http's defaults, 60 s and 300 s, let a client that sends a byte now and then hold
+ * a connection for minutes: a few thousand such take every file descriptor), checked every second
+ * (its default checks every 30 s). A stream's or a WebSocket's life after its request is not bounded.
+ */
+function clientTimeouts(requestMs: number) {
+  return { requestTimeout: requestMs, headersTimeout: requestMs, connectionsCheckingInterval: Math.min(1_000, requestMs) };
+}
+
+/**
  * HTTP (Yoga, with SSE subscriptions and the routes outside GraphQL: routes/), graphql-ws on the
  * same path, graceful stop.
  */
@@ -61,7 +73,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const inFlight = new Set<ServerResponse>();
   let drained: (() => void) | undefined;
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(clientTimeouts(options.clientRequestTimeoutMs), (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     // The stop's own refusal stays here rather than in a plugin: it is the drain's (this server's
     // state, and the connection it closes so a kept-alive client reconnects to another instance).
