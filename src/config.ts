@@ -401,6 +401,16 @@ const settingGroups = z.object({
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
     maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
     maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
+    subscriptionMaxPerCaller: setting(
+      'SUBSCRIPTION_MAX_PER_CALLER',
+      int(1, 1_000_000, 10_000),
+      'subscriptions one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next is refused with `SUBSCRIPTION_LIMIT`',
+    ),
+    subscriptionMaxPerConnection: setting(
+      'SUBSCRIPTION_MAX_PER_CONNECTION',
+      int(1, 100_000, 100),
+      'subscriptions one connection (a WebSocket) may hold open; the next is refused with `SUBSCRIPTION_LIMIT`',
+    ),
     clientRequestTimeoutMs: setting(
       'CLIENT_REQUEST_TIMEOUT_MS',
       int(1_000, 600_000, 30_000),

@@ -49,6 +49,7 @@ import { clientRateLimit } from './security/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
+import { useSubscriptionLimits } from './security/subscription-limits.ts';
 import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
@@ -261,6 +262,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       // An event's result depends on whose bank view it is read with and what the caller may see of it.
       useSharedSubscriptionExecution({ scopeOf: (context) => subscriptionScope((context as GatewayContext).caller) }),
+      // After it: the place a subscription takes is held around what runs it (subscription-limits.ts).
+      useSubscriptionLimits(limits, (reason) => metrics.clientLimits.refused(reason === 'per_caller' ? 'subscriptions_per_caller' : 'subscriptions_per_connection')),
     ],
   });
   const server = createGatewayServer({

@@ -6,6 +6,7 @@ import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
 import type { LiveQueryConfig } from '../config.ts';
 import type { GatewayContext } from '../context.ts';
 import type { BankEvent } from '../events/models.ts';
+import { connectionOf, OpenCounts } from '../security/open-counts.ts';
 import type { RecordKind } from '../upstream/cache-policy.ts';
 import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
 import type { LiveQueryObserver } from './observer.ts';
@@ -69,17 +70,6 @@ export function liveOperation(document: DocumentNode, operationName: string | nu
   return operation && isLiveQueryOperationDefinitionNode(operation, variables as Record<string, unknown> | null) ? operation : undefined;
 }
 
-/** Counts of open live queries by a key (a caller, a connection), forgetting a key at zero. */
-class OpenCounts<K> {
-  readonly #counts = new Map<K, number>();
-  count = (key: K) => this.#counts.get(key) ?? 0;
-  add(key: K, delta: number): void {
-    const next = this.count(key) + delta;
-    if (next <= 0) this.#counts.delete(key);
-    else this.#counts.set(key, next);
-  }
-}
-
 export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQueryEngine {
   const { config, observer } = options;
   const store = new InMemoryLiveQueryStore({
@@ -106,7 +96,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       const operation = liveOperation(args.document, args.operationName, args.variableValues);
       if (!operation) return;
       const context = args.contextValue as unknown as GatewayContext & { request?: Request; req?: { socket?: object } };
-      const connection: object = context.req?.socket ?? context.request ?? context;
+      const connection = connectionOf(context);
       const refusal = perCaller.count(context.client) >= config.maxPerCaller ? 'per_caller' : perConnection.count(connection) >= config.maxPerConnection ? 'per_connection' : undefined;
       if (refusal) {
         observer.refused(refusal);

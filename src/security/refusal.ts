@@ -11,8 +11,10 @@ import { GraphQLError } from 'graphql';
  * - REQUEST_ENTITY_TOO_LARGE (HTTP 413): the body is over limits.maxBodyBytes.
  * - RATE_LIMITED (HTTP 429 with Retry-After): the client's operations per window are spent
  *   (client-limits.ts).
+ * - SUBSCRIPTION_LIMIT (HTTP 429): the caller or the connection holds its most open subscriptions
+ *   (subscription-limits.ts).
  * Any other invalid document, introspection while it is off included, gets Yoga's
- * GRAPHQL_VALIDATION_FAILED. All but the 413 and the 429 answer HTTP 400.
+ * GRAPHQL_VALIDATION_FAILED. All but the 413 and the 429s answer HTTP 400.
  */
 export type RefusalCode =
   | 'QUERY_TOO_COMPLEX'
@@ -21,7 +23,8 @@ export type RefusalCode =
   | 'PERSISTED_QUERY_ONLY'
   | 'PERSISTED_QUERY_ID_REQUIRED'
   | 'REQUEST_ENTITY_TOO_LARGE'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'SUBSCRIPTION_LIMIT';
 
 /** The limit a QUERY_TOO_COMPLEX refusal is about. */
 export type LimitName = 'depth' | 'cost' | 'aliases' | 'directives' | 'tokens';
