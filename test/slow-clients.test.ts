@@ -1,7 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config.ts';
+import { bankEvent, deliverEvent } from './deliver.ts';
 import { useKit, type Kit } from './kit.ts';
+import { subscribeWs } from './subscribe.ts';
 
 /**
  * Clients that send a request slowly, or never finish it (slowloris): each holds a connection, so a
@@ -63,6 +65,15 @@ describe('slow clients', () => {
     const outlived = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('open'), TIMEOUT_MS * 2.5))]);
     expect(outlived).toBe('open');
     await reader.cancel();
+  });
+
+  it('leaves alone a WebSocket that lives past the timeout: an event after it still arrives', async () => {
+    const feed = await subscribeWs(kit, 'subscription { bankEvents { name } }');
+    await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 2.5));
+    await deliverEvent(kit.baseUrl, bankEvent('evt_after_request_timeout'));
+    const [event] = await feed.next(1);
+    expect(event).toMatchObject({ data: { bankEvents: { name: 'account.active' } } });
+    await feed.close();
   });
 
   it('ships with 30 s', () => {
