@@ -190,6 +190,8 @@ export interface BareFloor {
   screens: ScreenCpu[];
   /** The kernel's high-water mark of the floor server's resident set over its screens (VmHWM), MB. */
   peakRssMb: number;
+  /** Its JS heap right after a full collection taken mid-load at c=50, the largest over the screens, MB (where measured). */
+  liveHeapMb?: number;
 }
 
 async function measureFloorCpu(floor: ServerProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareFloor> {

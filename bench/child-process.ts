@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AllocationCounter } from './allocations.ts';
 import { RunProfiler } from './profiler.ts';
 
@@ -100,6 +102,15 @@ export class ServerProcess {
     return this.child.ask('memory', { kind: 'memory' });
   }
 
+  /**
+   * The server's JS heap in use right after a full collection, MB: what it holds live now, without
+   * the garbage V8 lets pile up between collections (which its RSS also holds). The collection
+   * stops the server for a moment: ask it only where no figure is being taken.
+   */
+  liveHeapMb(): Promise<number> {
+    return this.child.ask('live-heap', { kind: 'live-heap' });
+  }
+
   /** Records the server's profiles (bench/profiler.ts) from now until `stopProfile`, which writes them. */
   startProfile(): Promise<void> {
     return this.child.ask('profile', { kind: 'profile-start' });
@@ -148,6 +159,7 @@ export function answerRequests<Request extends { id: number }>(answer: (request:
 /** What a server process answers besides its `start` (ServerProcess asks them). */
 type ServerChildRequest =
   | { id: number; kind: 'memory' }
+  | { id: number; kind: 'live-heap' }
   | { id: number; kind: 'profile-start' }
   | { id: number; kind: 'profile-stop'; path: string }
   | { id: number; kind: 'alloc-start' }
@@ -177,6 +189,11 @@ export function answerServerRequests<Start extends { id: number; kind: 'start' }
         const usage = process.memoryUsage();
         return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
       }
+      case 'live-heap':
+        // V8's collector, reachable without starting the server with --expose-gc (which would differ from `npm start`).
+        setFlagsFromString('--expose-gc');
+        (runInNewContext('gc') as () => void)();
+        return process.memoryUsage().heapUsed / MB;
       case 'profile-start':
         await profiler.start();
         return null;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BareFloor } from './bare-yoga.ts';
 import type { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
@@ -74,9 +75,28 @@ export function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
   };
 }
 
-/** A server's figures of the rounds: per screen the medians, and its process's peak RSS (VmHWM) so far. */
-function floorOf<Name extends string>(runs: Runs<Name>, name: Name, server: ServerProcess): BareFloor {
-  return { screens: [...runs.values()].map((screen) => medianRun(screen[name])), peakRssMb: peakRssMb(server.pid) };
+/** A server's figures of the rounds: per screen the medians, its process's peak RSS (VmHWM) so far, and its live heap under load. */
+function floorOf<Name extends string>(runs: Runs<Name>, name: Name, server: ServerProcess, liveHeapMb: number): BareFloor {
+  return { screens: [...runs.values()].map((screen) => medianRun(screen[name])), peakRssMb: peakRssMb(server.pid), liveHeapMb };
+}
+
+/** How far into a warm-up run its live heap is taken: the load is up to its concurrency by then. */
+const LIVE_HEAP_AFTER_MS = 500;
+
+/**
+ * Every screen once on `server`, unmeasured, at `connections` for a second; halfway into each, its
+ * live heap (ServerProcess.liveHeapMb). Returns the largest: what the server holds live at that load,
+ * a steadier measure of its memory than its RSS's high-water mark, which moves with when V8 collects.
+ */
+async function warmAndWeigh(server: ServerProcess, load: LoadGenerator, options: InterleavedOptions): Promise<number> {
+  let largest = 0;
+  for (const operation of options.operations) {
+    const running = load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), options.connections, 1);
+    await sleep(LIVE_HEAP_AFTER_MS);
+    largest = Math.max(largest, await server.liveHeapMb());
+    await running;
+  }
+  return largest;
 }
 
 type Compared = 'bare' | 'stack' | 'gateway';
@@ -96,11 +116,14 @@ export async function measureBesideFloors(
   const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, world.gateway.flags);
   try {
     const servers: Record<Compared, ServerProcess> = { bare: floors.bare, stack: floors.stack, gateway };
-    for (const server of Object.values(servers)) {
-      for (const operation of options.operations) await world.load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), options.connections, 1);
-    }
+    const liveHeap = { bare: 0, stack: 0, gateway: 0 };
+    for (const name of Object.keys(servers) as Compared[]) liveHeap[name] = await warmAndWeigh(servers[name], world.load, options);
     const runs = await measureInterleaved(servers, world.load, options);
-    return { bare: floorOf(runs, 'bare', floors.bare), stack: floorOf(runs, 'stack', floors.stack), gateway: floorOf(runs, 'gateway', gateway) };
+    return {
+      bare: floorOf(runs, 'bare', floors.bare, liveHeap.bare),
+      stack: floorOf(runs, 'stack', floors.stack, liveHeap.stack),
+      gateway: floorOf(runs, 'gateway', gateway, liveHeap.gateway),
+    };
   } finally {
     await gateway.close();
   }

@@ -86,12 +86,27 @@ export function rssRow(shipped: Shipped | null, bare: BareFloor | null = null, s
     (stack ? `, the stack floor ${fixed(stack.peakRssMb, 0)} MB (${fixed(stack.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare)` : '');
   return [
     what,
-    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ${floor}; ` + `${fixed(shipped.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare`,
+    `${fixed(shipped.peakRssMb, 0)} MB (${shipped.flags.join(' ') || "V8's defaults"}); ${floor}; ` +
+      `${fixed(shipped.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare` +
+      liveHeapText(shipped, bare, stack),
     verdict(
       rssMet,
       rssMet ? `${Math.round(rssLimit - shipped.peakRssMb)} MB to spare` : Number.isFinite(rssLimit) ? `${Math.round(shipped.peakRssMb - rssLimit)} MB over` : 'no floor',
     ),
   ];
+}
+
+/**
+ * Information beside the peak: each process's live heap (right after a full collection, mid-load,
+ * the largest over the screens), which does not move with when V8 happens to collect as the peak does.
+ */
+function liveHeapText(shipped: Shipped, bare: BareFloor | null, stack: BareFloor | null): string {
+  if (shipped.liveHeapMb === undefined || bare?.liveHeapMb === undefined) return '';
+  const stackText = stack?.liveHeapMb === undefined ? '' : `, the stack floor ${fixed(stack.liveHeapMb, 0)} MB`;
+  return (
+    `. Live heap after a full collection mid-load (the largest of the screens; information): ${fixed(shipped.liveHeapMb, 0)} MB, ` +
+    `bare Yoga ${fixed(bare.liveHeapMb, 0)} MB${stackText}; ${fixed(shipped.liveHeapMb / bare.liveHeapMb)} × bare`
+  );
 }
 
 /** Each screen's figures on the two floors: bare Yoga (the targets' floor) and the stack floor, shown beside it. */
