@@ -47,13 +47,15 @@ process.exit(0);
 const fromPackage = (urls: string[], name: string) => urls.filter((url) => url.includes(`/node_modules/${name}/`));
 
 describe('a gateway started with the shipped settings', () => {
-  it('loads neither ioredis, rate-limiter-flexible nor pino-pretty, nor the sandbox beyond its demo credentials', () => {
+  it('loads neither ioredis, rate-limiter-flexible, pino-pretty, jose nor the tracing conventions, nor the sandbox beyond its demo credentials', () => {
     const loaded = modulesLoaded({});
     // The check can fail: the gateway's own packages are in the list.
     expect(fromPackage(loaded, 'graphql-yoga').length).toBeGreaterThan(0);
     expect(fromPackage(loaded, 'ioredis')).toEqual([]);
     expect(fromPackage(loaded, 'rate-limiter-flexible')).toEqual([]);
     expect(fromPackage(loaded, 'pino-pretty')).toEqual([]);
+    expect(fromPackage(loaded, 'jose')).toEqual([]);
+    expect(fromPackage(loaded, '@opentelemetry/semantic-conventions')).toEqual([]);
     expect(loaded.filter((url) => url.includes('/sandbox/src/'))).toEqual([expect.stringMatching(/\/sandbox\/src\/credentials\.ts$/)]);
   });
 

@@ -1,8 +1,8 @@
-import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { entryBound } from '../lru-bounds.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS } from '../upstream/bank-tokens.ts';
 import { sha256Hex } from './api-keys.ts';
+import { jose } from './jwt.ts';
 import type { TokenCheck } from './passthrough.ts';
 
 /**
@@ -54,7 +54,7 @@ export function createBankUsers(check: TokenCheck, now: () => number = Date.now)
 function claimsOf(token: string, now: number): { user: string; expiresAt: number } {
   let claims: { sub?: unknown; exp?: unknown } = {};
   try {
-    claims = decodeJwt(token);
+    claims = jose().decodeJwt(token);
   } catch {
     // Not a JWT after all: the token stands for itself.
   }
