@@ -1,9 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { AllocationCounter } from './allocations.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { RunProfiler } from './profiler.ts';
 
 /**
@@ -190,9 +189,7 @@ export function answerServerRequests<Start extends { id: number; kind: 'start' }
         return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };
       }
       case 'live-heap':
-        // V8's collector, reachable without starting the server with --expose-gc (which would differ from `npm start`).
-        setFlagsFromString('--expose-gc');
-        (runInNewContext('gc') as () => void)();
+        collectGarbage();
         return process.memoryUsage().heapUsed / MB;
       case 'profile-start':
         await profiler.start();

@@ -8,12 +8,18 @@ const require = createRequire(import.meta.url);
  * (ioredis with Redis configured, rate-limiter-flexible with a client rate limit, pino-pretty on a
  * terminal, jose with JWT callers or bank tokens, OpenTelemetry's semantic conventions with tracing
  * on): an instance without them never holds their code and module-level objects (about 2.1, 1.4,
- * 1.2, 0.8 and 0.9 MB of live heap, measured after a GC), and every
- * megabyte of a server's live heap is up to four of its peak RSS, since V8 lets the heap grow to a
- * multiple of what survived its last full collection. A dynamic import() would do the same but make
- * their synchronous users (connectRedis, createLogger) asynchronous.
+ * 1.2, 0.8 and 0.9 MB of live heap, measured after a GC), and every megabyte of a server's live heap
+ * is up to four of its peak RSS, since V8 lets the heap grow to a multiple of what survived its last
+ * full collection. A dynamic import() would do the same but make their synchronous users
+ * (connectRedis, createLogger) asynchronous.
  */
 export function onFirstUse<Exports>(specifier: string): () => Exports {
   let loaded: Exports | undefined;
   return () => (loaded ??= require(specifier) as Exports);
 }
+
+/**
+ * OpenTelemetry's attribute names, for the spans of operations (observability/tracing.ts) and of
+ * bank calls (upstream/stages/attempt-span-stage.ts): both are made only with tracing on.
+ */
+export const semanticConventions = onFirstUse<typeof import('@opentelemetry/semantic-conventions')>('@opentelemetry/semantic-conventions');

@@ -1,11 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbage } from '../bench/collect-garbage.ts';
 
-/** V8's full collector, reachable without starting the test process with --expose-gc. */
-export function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
+export { collectGarbage };
 
 /**
  * Heap bytes that `make` left reachable (the caller holds what it made), with a full collection

@@ -6,7 +6,7 @@ import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
 import type { LiveQueryConfig } from '../config.ts';
 import type { GatewayContext } from '../context.ts';
 import type { BankEvent } from '../events/models.ts';
-import { connectionOf, OpenCounts } from '../security/open-counts.ts';
+import { connectionOf, OpenPlaces, type PlaceRefusal } from '../security/open-counts.ts';
 import type { RecordKind } from '../upstream/cache-policy.ts';
 import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
 import type { LiveQueryObserver } from './observer.ts';
@@ -79,8 +79,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
     // The interval between re-runs is throttle.ts's (the store's own drops runs): the store is given none.
     validateThrottleValue: () => undefined,
   });
-  const perCaller = new OpenCounts<string>();
-  const perConnection = new OpenCounts<object>();
+  const places = new OpenPlaces({ perCaller: config.maxPerCaller, perConnection: config.maxPerConnection });
   let open = 0;
   const rerunning = new AsyncLocalStorage<true>();
   const rates = rateRefresher(options.ratesTtlMs, (ids) => invalidate(ids));
@@ -97,7 +96,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       if (!operation) return;
       const context = args.contextValue as unknown as GatewayContext & { request?: Request; req?: { socket?: object } };
       const connection = connectionOf(context);
-      const refusal = perCaller.count(context.client) >= config.maxPerCaller ? 'per_caller' : perConnection.count(connection) >= config.maxPerConnection ? 'per_connection' : undefined;
+      const refusal = places.refusal(context.client, connection);
       if (refusal) {
         observer.refused(refusal);
         return setResultAndStopExecution({ errors: [limitError(refusal, config)] });
@@ -122,12 +121,8 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       const liveExecute = store.makeExecute(counted as never);
       const rateRoots = rootFieldsOf(operation).filter((field) => RATE_ROOTS.has(field));
       // Counted from the check on, not from the first result: live queries started together count each other.
-      const hold = (delta: 1 | -1) => {
-        open += delta;
-        perCaller.add(context.client, delta);
-        perConnection.add(connection, delta);
-      };
-      hold(1);
+      const freePlace = places.take(context.client, connection);
+      open += 1;
       setExecuteFn(async (executionArgs) => {
         observer.opened();
         const stopRates = rates.hold(rateRoots);
@@ -139,7 +134,8 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
           pushed: observer.pushed,
           released: () => {
             throttle.end();
-            hold(-1);
+            freePlace();
+            open -= 1;
             stopRates();
             observer.closed();
           },
@@ -184,7 +180,7 @@ function intervalOf(operation: OperationDefinitionNode, variables: unknown, thro
   return Math.max(asked ?? 0, throttleMs);
 }
 
-function limitError(reason: 'per_caller' | 'per_connection', config: LiveQueryConfig): GraphQLError {
+function limitError(reason: PlaceRefusal, config: LiveQueryConfig): GraphQLError {
   const [limit, setting, who] =
     reason === 'per_caller' ? [config.maxPerCaller, 'LIVE_QUERY_MAX_PER_CALLER', 'This caller'] : [config.maxPerConnection, 'LIVE_QUERY_MAX_PER_CONNECTION', 'This connection'];
   return new GraphQLError(`${who} already holds ${limit} open live queries (${setting}): end one before starting another`, {

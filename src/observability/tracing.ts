@@ -2,7 +2,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import { GraphQLError, getOperationAST, type DocumentNode } from 'graphql';
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { onFirstUse } from '../on-first-use.ts';
+import { semanticConventions } from '../on-first-use.ts';
 import { describeOperation, whenExecuted, type FinalResult } from './operation-outcome.ts';
 
 /**
@@ -20,9 +20,6 @@ import { describeOperation, whenExecuted, type FinalResult } from './operation-o
  *
  * The document and variables are not recorded: an inline argument may be a PIN or a card number.
  */
-
-/** OpenTelemetry's attribute names, loaded with the first operation traced: only with tracing on (0.9 MB of heap). */
-const semanticConventions = onFirstUse<typeof import('@opentelemetry/semantic-conventions')>('@opentelemetry/semantic-conventions');
 
 /** GraphQL attributes of the semantic conventions (still "development", so spelled out here) and the gateway's own. */
 const GRAPHQL_ATTRIBUTES = {

@@ -1,6 +1,6 @@
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import { finalAsyncIterator, isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { connectionOf, OpenCounts } from './open-counts.ts';
+import { connectionOf, OpenPlaces, type PlaceRefusal } from './open-counts.ts';
 import { refusal } from './refusal.ts';
 
 export interface SubscriptionLimitsConfig {
@@ -10,9 +10,7 @@ export interface SubscriptionLimitsConfig {
   subscriptionMaxPerConnection: number;
 }
 
-export type SubscriptionLimitReason = 'per_caller' | 'per_connection';
-
-function limitError(reason: SubscriptionLimitReason, config: SubscriptionLimitsConfig): GraphQLError {
+function limitError(reason: PlaceRefusal, config: SubscriptionLimitsConfig): GraphQLError {
   const [limit, setting, who] =
     reason === 'per_caller'
       ? [config.subscriptionMaxPerCaller, 'SUBSCRIPTION_MAX_PER_CALLER', 'This caller']
@@ -28,33 +26,21 @@ function limitError(reason: SubscriptionLimitReason, config: SubscriptionLimitsC
  * (completed, cancelled, its connection gone) frees its place. Registered after the plugin that
  * sets how subscriptions run (shared-execution.ts), so the place is taken around what runs.
  */
-export function useSubscriptionLimits(config: SubscriptionLimitsConfig, onRefused: (reason: SubscriptionLimitReason) => void): Plugin {
-  const perCaller = new OpenCounts<string>();
-  const perConnection = new OpenCounts<object>();
+export function useSubscriptionLimits(config: SubscriptionLimitsConfig, onRefused: (reason: PlaceRefusal) => void): Plugin {
+  const places = new OpenPlaces({ perCaller: config.subscriptionMaxPerCaller, perConnection: config.subscriptionMaxPerConnection });
   return {
     onSubscribe: ({ args, subscribeFn, setSubscribeFn, setResultAndStopExecution }) => {
       const context = args.contextValue as { client?: string; request?: Request; req?: { socket?: object } };
       // The context always has it (yoga.ts); `unknown` would count every such caller as one.
       const client = context.client ?? 'unknown';
       const connection = connectionOf(context);
-      const reason: SubscriptionLimitReason | undefined =
-        perCaller.count(client) >= config.subscriptionMaxPerCaller ? 'per_caller' : perConnection.count(connection) >= config.subscriptionMaxPerConnection ? 'per_connection' : undefined;
+      const reason = places.refusal(client, connection);
       if (reason) {
         onRefused(reason);
         return setResultAndStopExecution({ errors: [limitError(reason, config)] });
       }
       // Held from the check on, so subscriptions started together count each other.
-      const hold = (delta: 1 | -1) => {
-        perCaller.add(client, delta);
-        perConnection.add(connection, delta);
-      };
-      hold(1);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        hold(-1);
-      };
+      const release = places.take(client, connection);
       setSubscribeFn(async (subscribeArgs: ExecutionArgs) => {
         try {
           const result = await subscribeFn(subscribeArgs);

@@ -1,11 +1,8 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { onFirstUse } from '../../on-first-use.ts';
+import { semanticConventions } from '../../on-first-use.ts';
 import { UpstreamError } from '../errors.ts';
 import type { Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';
-
-/** OpenTelemetry's attribute names, loaded with the first stage made: only with tracing on (0.9 MB of heap). */
-const semanticConventions = onFirstUse<typeof import('@opentelemetry/semantic-conventions')>('@opentelemetry/semantic-conventions');
 
 /** The gateway's own attributes of an attempt span (the HTTP ones are the semantic conventions'). */
 const UPSTREAM_ATTRIBUTES = {
