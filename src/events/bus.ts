@@ -93,6 +93,9 @@ export function readCursor(after: string): Cursor {
   return cursor;
 }
 
+/** Events handed to subscriptions in one turn of the event loop, times the subscriptions: about 100 ms of work. */
+export const DELIVERIES_PER_TURN = 10_000;
+
 /**
  * This process's half of any bus: the log of what it delivered and its subscriptions. A subscription
  * resuming from a cursor this log holds is served from it synchronously, so nothing can slip between
@@ -105,27 +108,34 @@ export class LocalEvents {
   /** Logged entries not yet handed to the subscriptions, oldest first. */
   #pending: LogEntry[] = [];
 
-  constructor(limits: EventLogConfig, now: () => number = Date.now) {
+  readonly #deliveriesPerTurn: number;
+
+  constructor(limits: EventLogConfig, now: () => number = Date.now, deliveriesPerTurn = DELIVERIES_PER_TURN) {
     this.log = new EventLog(limits, now);
+    this.#deliveriesPerTurn = deliveriesPerTurn;
   }
 
   /** Logs an event and hands it to the subscriptions on a later turn: the caller answers the bank first. */
   deliver(event: PublishedEvent, streamId: string, occurrence: string): LogEntry {
     const entry = this.log.append(event, streamId, occurrence);
-    if (this.#pending.push(entry) === 1) setImmediate(this.#fanOutOne);
+    if (this.#pending.push(entry) === 1) setImmediate(this.#fanOutSome);
     return entry;
   }
 
   /**
-   * One entry per turn of the event loop. Handing one event to a thousand subscribers takes tens of
-   * milliseconds (a frame written to every socket); a burst handed over in one turn kept the loop
-   * from reading its sockets for seconds, so the bank's deliveries behind it waited that long for
-   * their answer (and Redis's replies for their timeout). Between two events the loop takes its I/O.
+   * As many entries per turn of the event loop as make about DELIVERIES_PER_TURN deliveries (one
+   * at least): a thousand subscribers take several events per turn, ten thousand one. Handing an
+   * event to a thousand subscribers takes milliseconds; a whole burst handed over in one turn kept
+   * the loop from reading its sockets for seconds, so the bank's deliveries behind it waited that
+   * long for their answer (and Redis's replies for their timeout). Between two turns the loop takes
+   * its I/O. Several events per turn let each subscriber's frames of the turn leave in one write
+   * (transport/ws-sends.ts), which is most of a burst's cost.
    */
-  readonly #fanOutOne = (): void => {
-    const entry = this.#pending.shift()!;
-    if (this.#pending.length > 0) setImmediate(this.#fanOutOne);
-    this.fanout.deliver(entry);
+  readonly #fanOutSome = (): void => {
+    const perTurn = Math.max(1, Math.floor(this.#deliveriesPerTurn / Math.max(1, this.fanout.size)));
+    const entries = this.#pending.splice(0, perTurn);
+    if (this.#pending.length > 0) setImmediate(this.#fanOutSome);
+    for (const entry of entries) this.fanout.deliver(entry);
   };
 
   /** A subscription, resumed after `cursor` from this log; null when the log does not hold the cursor. */

@@ -191,7 +191,7 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
         // Stopped while it was being set up: let go of it now.
         if (stopped) return void stream.return?.();
         for (let next = await stream.next(); !next.done && !stopped; next = await stream.next()) {
-          send(socket, { type: 'data', id, payload: options.operations.format(args, next.value) });
+          await sent(socket, { type: 'data', id, payload: options.operations.format(args, next.value) });
         }
       }
       // Also after a stop, as subscriptions-transport-ws's server does (its PROTOCOL.md).
@@ -262,6 +262,17 @@ function keepAlive(socket: WebSocket, intervalMs: number): () => void {
 
 function send(socket: WebSocket, message: ServerMessage): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+}
+
+/**
+ * Resolves once ws has taken the message (at once while the client keeps up: ws-sends.ts), as
+ * graphql-ws waits for each of its own: a client that stops reading leaves its next events in its
+ * subscription's bounded queue (events/fanout.ts), not in the socket's buffer without end. A failed
+ * write closes the socket, which stops the operation.
+ */
+function sent(socket: WebSocket, message: ServerMessage): Promise<void> {
+  if (socket.readyState !== socket.OPEN) return Promise.resolve();
+  return new Promise((resolve) => socket.send(JSON.stringify(message), () => resolve()));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import { withoutHttp } from '../errors.ts';
 import { withTraceId } from '../observability/tracing.ts';
 import { textSocketDocuments, type SocketDocuments } from '../security/persisted-queries.ts';
+import { coalesceSends } from './ws-sends.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
 
@@ -110,6 +111,7 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
   // closed such a socket with the right code (1009, 1002); the gateway's log says what happened.
   for (const wsServer of [current, legacy]) {
     wsServer.on('connection', (socket: WebSocket) => {
+      coalesceSends(socket);
       socket.removeAllListeners('error');
       socket.on('error', (error: Error & { code?: string }) => {
         logger.info({ code: error.code, reason: error.message }, 'WebSocket closed: the client broke the protocol or the size limit');
