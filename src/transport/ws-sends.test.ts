@@ -44,19 +44,33 @@ describe('coalesced sends on a WebSocket', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => close?.());
 
-  it("sends a turn's messages in one write and reports each done before it, in order", async () => {
+  it("sends a turn's first message at once, the rest in one write after it, and reports each done before, in order", async () => {
     const socket = await pair();
     close = socket.close;
     const log: string[] = [];
     for (let i = 0; i < 10; i++) sent(socket.server, `m${i}`, log);
-    expect(socket.writes()).toBe(0);
+    // The first left at once (a single event's fan-out is not held back); the others wait for the turn's end.
+    expect(socket.writes()).toBe(1);
     await Promise.resolve();
     // Reported done while still held (graphql-ws then takes its next event in the same turn).
-    expect(log).toHaveLength(10);
-    expect(socket.writes()).toBe(0);
+    expect(log).toEqual(Array.from({ length: 10 }, (_, i) => `m${i} done`));
+    expect(socket.writes()).toBe(1);
     await expect.poll(() => socket.received.length).toBe(10);
     expect(socket.received).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`));
-    expect(socket.writes()).toBe(1);
+    expect(socket.writes()).toBe(2);
+  });
+
+  it('sends one message a turn at once, each turn', async () => {
+    const socket = await pair();
+    close = socket.close;
+    const log: string[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      sent(socket.server, `t${turn}`, log);
+      expect(socket.writes()).toBe(turn + 1);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(log).toEqual(['t0 done', 't1 done', 't2 done']);
+    await expect.poll(() => socket.received).toEqual(['t0', 't1', 't2']);
   });
 
   it('makes a send wait for its write once the socket holds maxUnsent bytes', async () => {
@@ -65,12 +79,13 @@ describe('coalesced sends on a WebSocket', () => {
     const log: string[] = [];
     sent(socket.server, 'first', log);
     sent(socket.server, 'second', log);
+    sent(socket.server, 'third', log);
     await Promise.resolve();
-    // The first went into an empty buffer; the second found five bytes and a header held already.
-    expect(log).toEqual(['first done']);
-    await expect.poll(() => log).toEqual(['first done', 'second done']);
-    expect(socket.writes()).toBe(1);
-    await expect.poll(() => socket.received).toEqual(['first', 'second']);
+    // The first two found the buffer empty (the first had left); the third found the second held.
+    expect(log).toEqual(['first done', 'second done']);
+    await expect.poll(() => log).toEqual(['first done', 'second done', 'third done']);
+    expect(socket.writes()).toBe(2);
+    await expect.poll(() => socket.received).toEqual(['first', 'second', 'third']);
   });
 
   it('leaves a send without a callback, or on a closed socket, to ws', async () => {
