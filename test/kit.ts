@@ -270,6 +270,12 @@ async function registerEmailedCodes(control: Kit['control']): Promise<void> {
 }
 
 /**
+ * Resolves on the turn after an answer: an operation's log line and metrics are written then, once
+ * the answer has gone (observability/operation-outcome.ts).
+ */
+export const afterAnswer = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * One kit for a test file, started before its tests, closed after them, and `fresh()` before each
  * test. Returns a stand-in that reaches the kit once it is started.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { post } from './auth-clients.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
-import { useKit } from './kit.ts';
+import { afterAnswer, useKit } from './kit.ts';
 import { subscribeWs } from './subscribe.ts';
 
 /**
@@ -40,6 +40,8 @@ describe('/metrics', () => {
     for (let i = 0; i < 3; i++) expect((await run('query Balances { balances { currency } }')).status).toBe(200);
     await run('query Missing { account(id: "acc_nope") { label } }');
     await run('{ noSuchField }');
+    // Operations are counted on the turn after their answer.
+    await afterAnswer();
     const after = (await scrape()).text;
     expect(sample(after, series)).toBe(start + 3);
     expect(sample(after, 'gateway_operation_duration_seconds_count{operation="Missing",type="query",outcome="ok"}')).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { useKit } from './kit.ts';
+import { afterAnswer, useKit } from './kit.ts';
 import { record } from './leak-scan.ts';
 
 /**
@@ -37,6 +37,7 @@ describe('request ids', () => {
     expect(calls.map((c) => c.correlationId)).toEqual([id]);
     // The bank's x-request-id is still a fresh id per call, not the gateway's.
     expect(calls[0]!.requestId).not.toBe(id);
+    await afterAnswer();
     expect(lines.find((l) => l.msg === 'operation executed')).toMatchObject({ requestId: id, clientRequestId: 'frontend-7f3a.42' });
     // Another request sending the same id gets an id of its own.
     const again = await run('{ balances { currency } }', { 'x-request-id': 'frontend-7f3a.42' });
@@ -48,6 +49,7 @@ describe('request ids', () => {
     const none = (await run('{ balances { currency } }')).headers.get('x-request-id');
     const hostile = (await run('{ balances { currency } }', { 'x-request-id': 'x\u0000'.repeat(200) })).headers.get('x-request-id');
     for (const id of [none, hostile]) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await afterAnswer();
     expect(none).not.toBe(hostile);
     const operations = lines.filter((l) => l.msg === 'operation executed');
     expect(operations).toHaveLength(2);
@@ -57,6 +59,9 @@ describe('request ids', () => {
   it('logs one JSON line per operation with the request id, caller, outcome and time, and the upstream calls with the same id', async () => {
     lines.length = 0;
     const id = (await run('query Balances { balances { currency } }', { 'x-request-id': 'trace-me-1' })).headers.get('x-request-id');
+    // Written once the answer has gone, not while the caller waits for it.
+    expect(lines.filter((l) => l.msg === 'operation executed')).toHaveLength(0);
+    await afterAnswer();
     const operation = lines.find((l) => l.msg === 'operation executed');
     expect(operation).toMatchObject({ requestId: id, clientRequestId: 'trace-me-1', operation: 'Balances', type: 'query', caller: 'anonymous', outcome: 'ok', level: 30 });
     expect(typeof operation!.ms).toBe('number');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { OneCallBalancesDocument } from './generated/graphql.ts';
-import { useKit } from './kit.ts';
+import { afterAnswer, useKit } from './kit.ts';
 import { record } from './leak-scan.ts';
 
 /**
@@ -29,6 +29,7 @@ describe('tracing without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
 
     expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(result.errors?.[0]?.extensions).not.toHaveProperty('traceId');
+    await afterAnswer();
     const logged = lines.find((line) => line.msg === 'operation executed');
     // balances is nullable: the error nulls the field alone, and the operation is partial.
     expect(logged).toMatchObject({ operation: 'OneCallBalances', outcome: 'partial' });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { startTracing, type Tracing } from '../src/observability/tracing-sdk.ts';
 import { DashboardDocument, OneCallBalancesDocument } from './generated/graphql.ts';
-import { startKit, type Kit } from './kit.ts';
+import { afterAnswer, startKit, type Kit } from './kit.ts';
 import { record } from './leak-scan.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
 
@@ -144,6 +144,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     const result = await kit.execute(OneCallBalancesDocument, {}, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
     expect(result.errors?.map((error) => [error.extensions?.code, error.extensions?.traceId])).toEqual([['UPSTREAM_UNAVAILABLE', traceId]]);
+    await afterAnswer();
     const logged = lines.filter((line) => line.msg === 'operation executed');
     expect(logged.map((line) => [line.operation, line.outcome, line.traceId])).toEqual([['OneCallBalances', 'partial', traceId]]);
     const operation = one(await traceOf(traceId), 'graphql.operation OneCallBalances');

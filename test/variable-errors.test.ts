@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { post, runWs } from './auth-clients.ts';
-import { useKit } from './kit.ts';
+import { afterAnswer, useKit } from './kit.ts';
 import { record } from './leak-scan.ts';
 
 /**
@@ -87,6 +87,8 @@ describe('a negative @stream(initialCount:)', () => {
     }
     expect(kit.calls('/account')).toHaveLength(0);
     expect(errorLines()).toEqual([]);
+    // The operation's line is written on the turn after its answer.
+    await afterAnswer();
     const logged = lines.filter((line) => line.msg === 'operation executed' && line.errors?.[0]?.code === 'BAD_USER_INPUT');
     expect(logged.length).toBeGreaterThanOrEqual(2);
   });

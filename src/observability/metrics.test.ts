@@ -88,7 +88,7 @@ describe('the histograms of every call and operation', () => {
     secondsAround(LATENCY_BUCKETS).forEach((seconds, n) => {
       const { name, type, result } = operation(n);
       const started = now - seconds * 1000;
-      metrics.executed({ name, type, started, contextValue: {} })!(result[0]);
+      metrics.executed({ name, type, started, contextValue: {} })!(result[0], now);
       reference.observe({ operation: name, type, outcome: result[1] }, (now - started) / 1000);
     });
     const [ours, theirs] = await texts();

@@ -13,7 +13,7 @@ export function operationLog(): ExecutionWatcher {
   return ({ name, type, started, contextValue }) => {
     const context = contextValue as GatewayContext & { request?: Request };
     if (!context.logger.isLevelEnabled('info')) return undefined;
-    return (result) => {
+    return (result, ended) => {
       const errors = result.errors ?? [];
       const traceId = traceIdOf(context.request);
       context.logger.info(
@@ -21,7 +21,7 @@ export function operationLog(): ExecutionWatcher {
           operation: name,
           type,
           caller: context.caller.name,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(ended - started),
           outcome: outcomeOf(result),
           ...(errors.length > 0 ? { errors: errors.slice(0, 5).map((e) => ({ message: e.message, code: e.extensions?.code })) } : {}),
           ...(traceId ? { traceId } : {}),

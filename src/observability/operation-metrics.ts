@@ -96,8 +96,8 @@ export function operationMetrics(registry: Registry, openSubscriptions: () => nu
       responses.inc({ status: String(response.status) });
     },
   };
-  const executed: ExecutionWatcher = ({ name, type, started }) => (result) => {
-    operations.series(names(name), type, outcomeOf(result)).observe((performance.now() - started) / 1000);
+  const executed: ExecutionWatcher = ({ name, type, started }) => (result, ended) => {
+    operations.series(names(name), type, outcomeOf(result)).observe((ended - started) / 1000);
   };
   return { plugin, executed, clientError: (code) => clientErrors.inc({ code: CLIENT_ERROR_CODES.has(code) ? code : 'other' }) };
 }

@@ -58,20 +58,31 @@ interface ExecutedOperation {
   contextValue: unknown;
 }
 
-/** Told of each operation as it starts; what it returns is told of its whole result (whenExecuted). */
-export type ExecutionWatcher = (operation: ExecutedOperation) => ((result: FinalResult) => void) | undefined;
+/** Told of each operation as it starts; what it returns is told of its whole result (whenExecuted) and when it ended (performance.now()). */
+export type ExecutionWatcher = (operation: ExecutedOperation) => ((result: FinalResult, ended: number) => void) | undefined;
 
 /**
  * The watchers of executed operations (metrics' durations, the operation log) in one plugin: one
  * description, one clock reading and one onExecuteDone for all of them, rather than a hook each,
- * which Yoga pays for per operation whether or not the hook has anything to do.
+ * which Yoga pays for per operation whether or not the hook has anything to do. They are told on
+ * the turn after the operation ends, once its answer has been written: the log line (a write to
+ * stdout) and the metrics were 0.09 ms of a one-call query's wait at concurrency 1. The duration
+ * they record ends where the operation did.
  */
 export function useExecutionWatchers(watchers: ExecutionWatcher[]): Plugin {
   return {
     onExecute: ({ args }) => {
       const operation: ExecutedOperation = { ...describeOperation(args.document, args.operationName), started: performance.now(), contextValue: args.contextValue };
-      const ends = watchers.map((watch) => watch(operation));
-      return { onExecuteDone: whenExecuted((result) => ends.forEach((end) => end?.(result))) };
+      const ends = watchers.map((watch) => watch(operation)).filter((end) => end !== undefined);
+      if (ends.length === 0) return undefined;
+      return {
+        onExecuteDone: whenExecuted((result) => {
+          const ended = performance.now();
+          setImmediate(() => {
+            for (const end of ends) end(result, ended);
+          });
+        }),
+      };
     },
   };
 }
