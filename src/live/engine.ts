@@ -99,7 +99,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       const refusal = places.refusal(context.client, connection);
       if (refusal) {
         observer.refused(refusal);
-        return setResultAndStopExecution({ errors: [limitError(refusal, config)] });
+        return setResultAndStopExecution({ errors: [limitError(refusal, places)] });
       }
       let runs = 0;
       const throttle = rerunThrottle(intervalOf(operation, args.variableValues, config.throttleMs));
@@ -180,12 +180,9 @@ function intervalOf(operation: OperationDefinitionNode, variables: unknown, thro
   return Math.max(asked ?? 0, throttleMs);
 }
 
-function limitError(reason: PlaceRefusal, config: LiveQueryConfig): GraphQLError {
-  const [limit, setting, who] =
-    reason === 'per_caller' ? [config.maxPerCaller, 'LIVE_QUERY_MAX_PER_CALLER', 'This caller'] : [config.maxPerConnection, 'LIVE_QUERY_MAX_PER_CONNECTION', 'This connection'];
-  return new GraphQLError(`${who} already holds ${limit} open live queries (${setting}): end one before starting another`, {
-    extensions: { code: LIVE_QUERY_LIMIT, limit, reason },
-  });
+function limitError(reason: PlaceRefusal, places: OpenPlaces): GraphQLError {
+  const { limit, message } = places.described(reason, { per_caller: 'LIVE_QUERY_MAX_PER_CALLER', per_connection: 'LIVE_QUERY_MAX_PER_CONNECTION' }, 'live queries');
+  return new GraphQLError(message, { extensions: { code: LIVE_QUERY_LIMIT, limit, reason } });
 }
 
 /** The root fields an operation selects, as named in the schema (aliases aside). */

@@ -31,6 +31,12 @@ export class OpenPlaces {
     return this.#perConnection.count(connection) >= this.#limits.perConnection ? 'per_connection' : undefined;
   }
 
+  /** What a client reads of a refusal: the limit it met, and a sentence naming the setting (`settings`) and what is held. */
+  described(reason: PlaceRefusal, settings: Record<PlaceRefusal, string>, held: string): { limit: number; message: string } {
+    const [limit, who] = reason === 'per_caller' ? [this.#limits.perCaller, 'This caller'] : [this.#limits.perConnection, 'This connection'];
+    return { limit, message: `${who} already holds ${limit} open ${held} (${settings[reason]}): end one before starting another` };
+  }
+
   /** Takes a place, counted at once (places taken together count each other); what it returns frees it, once. */
   take(client: string, connection: object): () => void {
     this.#perCaller.add(client, 1);

@@ -10,12 +10,9 @@ export interface SubscriptionLimitsConfig {
   subscriptionMaxPerConnection: number;
 }
 
-function limitError(reason: PlaceRefusal, config: SubscriptionLimitsConfig): GraphQLError {
-  const [limit, setting, who] =
-    reason === 'per_caller'
-      ? [config.subscriptionMaxPerCaller, 'SUBSCRIPTION_MAX_PER_CALLER', 'This caller']
-      : [config.subscriptionMaxPerConnection, 'SUBSCRIPTION_MAX_PER_CONNECTION', 'This connection'];
-  return refusal('SUBSCRIPTION_LIMIT', `${who} already holds ${limit} open subscriptions (${setting}): end one before starting another`, { limit, reason }, { status: 429 });
+function limitError(reason: PlaceRefusal, places: OpenPlaces): GraphQLError {
+  const { limit, message } = places.described(reason, { per_caller: 'SUBSCRIPTION_MAX_PER_CALLER', per_connection: 'SUBSCRIPTION_MAX_PER_CONNECTION' }, 'subscriptions');
+  return refusal('SUBSCRIPTION_LIMIT', message, { limit, reason }, { status: 429 });
 }
 
 /**
@@ -37,7 +34,7 @@ export function useSubscriptionLimits(config: SubscriptionLimitsConfig, onRefuse
       const reason = places.refusal(client, connection);
       if (reason) {
         onRefused(reason);
-        return setResultAndStopExecution({ errors: [limitError(reason, config)] });
+        return setResultAndStopExecution({ errors: [limitError(reason, places)] });
       }
       // Held from the check on, so subscriptions started together count each other.
       const release = places.take(client, connection);
