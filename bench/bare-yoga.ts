@@ -8,15 +8,16 @@ import type { BareIdentity, BarePoolOptions, FloorStart } from './bank-reads.ts'
 import { directToken } from './bank-client.ts';
 import { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
-import { measureFloor, type Floor } from './floor.ts';
+import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
 import { graphqlTarget, LoadGenerator, timeOnce, timeSequential, warmUp, type LoadRunResult } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import { measureScreensCpu, type CpuMeasureOptions, type ScreenCpu } from './screens-under-load.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
-import { directTarget, ONE_CALL_QUERY } from './overhead.ts';
+import { directTarget, ONE_CALL_QUERY, type BareOneCall } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
 import { clearUpstreamLog, graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { summarize } from './stats.ts';
 
 /**
  * The bare Yoga floor: what a plain graphql-yoga server costs in CPU answering the benchmark's
@@ -199,7 +200,7 @@ async function measureFloorCpu(floor: ServerProcess, load: LoadGenerator, option
   return { screens, peakRssMb: peakRssMb(floor.pid) };
 }
 
-/** One screen at concurrency 1 through bare Yoga, beside the floor of the same calls measured right after it. */
+/** One screen at concurrency 1 through bare Yoga, beside the floor of the same calls, run for run. */
 export interface BareSequential {
   name: string;
   wall: Floor['wall'];
@@ -207,10 +208,11 @@ export interface BareSequential {
 }
 
 /**
- * What graphql-yoga alone adds at concurrency 1: each screen timed `runs` times in a row through
- * bare Yoga (after a second of unmeasured runs, as the gateway's are), and the same calls replayed
- * straight to the sandbox in the same rounds (bench/floor.ts) right after, so the two share the
- * machine's state. The gateway's wall time over its floor has this beside it.
+ * What graphql-yoga alone adds at concurrency 1: each screen timed `runs` times through bare Yoga
+ * (after a second of unmeasured runs, as the gateway's are), each run followed by the same calls
+ * replayed straight to the sandbox in the same rounds (bench/floor.ts), so the two share the
+ * machine's state, as the gateway's runs and theirs do. The gateway's wall time over its floor has
+ * this beside it.
  */
 export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: string, operations: readonly BenchOperation[], runs: number): Promise<BareSequential[]> {
   const token = await directToken(sandboxUrl);
@@ -222,18 +224,12 @@ export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: s
     await clearUpstreamLog({ sandboxUrl });
     await timeOnce(target);
     const log = await upstreamLog({ sandboxUrl });
-    const wall = await timeSequential(target, runs);
-    results.push({ name: operation.name, wall, floor: await measureFloor(sandboxUrl, token, log, runs) });
+    const beside = await timedBesideFloor(() => timeOnce(target), floorReplay(sandboxUrl, token, log), runs);
+    results.push({ name: operation.name, wall: summarize(beside.samples), floor: beside.floor });
   }
   return results;
 }
 
-/** Bare Yoga's own per-request cost: its one-call query against the same endpoint called directly, one run after the other. */
-export interface BareOneCall {
-  connections: number;
-  direct: LoadRunResult;
-  bare: LoadRunResult;
-}
 
 /**
  * The gateway-overhead probe (bench/overhead.ts) through bare Yoga: the one-call query at

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { directToken } from './bank-client.ts';
-import { measureFloor, type Floor } from './floor.ts';
+import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
 import { warmUp } from './load.ts';
 import { multipartParts } from './multipart.ts';
 import { DEFERRED_CARDS_SCREEN } from './operations.ts';
@@ -11,7 +11,8 @@ import { summarize, type Summary } from './stats.ts';
 /**
  * @defer on the cards screen (bench/operations.ts, DEFERRED_CARDS_SCREEN), answered over
  * multipart/mixed: the time to its first payload (the list, after one round of calls) and to its
- * last (after the whole critical path), one run at a time from this process.
+ * last (after the whole critical path), one run at a time from this process, each followed by a
+ * replay of its floor.
  */
 
 export interface DeferResult {
@@ -67,9 +68,9 @@ export async function measureDefer(world: BenchWorld, settings: Settings): Promi
   await waitForQuiet(world);
   const { parts } = await timeParts(world.graphqlUrl, body);
   const log = await upstreamLog(world);
-  const runs: PartsRun[] = [];
-  for (let i = 0; i < settings.sequentialRuns; i++) runs.push(await timeParts(world.graphqlUrl, body));
-  const floor = await measureFloor(world.sandboxUrl, await directToken(world.sandboxUrl), log, settings.sequentialRuns);
+  // Each run followed by its floor's (floor.ts), so the two share the host's state.
+  const replay = floorReplay(world.sandboxUrl, await directToken(world.sandboxUrl), log);
+  const { samples: runs, floor } = await timedBesideFloor(() => timeParts(world.graphqlUrl, body), replay, settings.sequentialRuns);
   return {
     name: operation.name,
     minimumCalls: operation.minimumCalls,

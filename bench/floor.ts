@@ -23,7 +23,7 @@ export interface Floor {
   rounds: number;
 }
 
-interface Replay {
+export interface Replay {
   wall: number;
   firstRound: number;
 }
@@ -59,13 +59,47 @@ async function replayOnce(sandboxUrl: string, headers: Record<string, string>, r
   return { wall: performance.now() - started, firstRound: (await firstRound) ?? 0 };
 }
 
-/** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
-export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs?: number): Promise<Floor> {
+/** A screen's floor, replayed one run at a time: by measureFloor alone, or run for run beside the screen (timedBesideFloor). */
+export interface FloorReplay {
+  once(): Promise<Replay>;
+  rounds: number;
+}
+
+/** The floor of `log` (one run of a screen): its calls in their rounds, with a bank token of the benchmark's own. */
+export function floorReplay(sandboxUrl: string, token: string, log: readonly RequestLogEntry[]): FloorReplay {
   const rounds = roundsIn(log);
   // The standard family's headers and the issuing family's x-client-id: every family's reads are answered.
   const headers = { ...directHeaders(token), 'x-client-id': DEMO_CREDENTIALS.clientKey };
-  await warmUp(() => replayOnce(sandboxUrl, headers, rounds), warmUpMs);
+  return { once: () => replayOnce(sandboxUrl, headers, rounds), rounds: rounds.length };
+}
+
+function floorOf(samples: readonly Replay[], rounds: number): Floor {
+  return { wall: summarize(samples.map((r) => r.wall)), firstRound: summarize(samples.map((r) => r.firstRound)), rounds };
+}
+
+/** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
+export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs?: number): Promise<Floor> {
+  const floor = floorReplay(sandboxUrl, token, log);
+  await warmUp(() => floor.once(), warmUpMs);
   const samples: Replay[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await replayOnce(sandboxUrl, headers, rounds));
-  return { wall: summarize(samples.map((r) => r.wall)), firstRound: summarize(samples.map((r) => r.firstRound)), rounds: rounds.length };
+  for (let i = 0; i < runs; i++) samples.push(await floor.once());
+  return floorOf(samples, floor.rounds);
+}
+
+/**
+ * `runs` timed runs of a screen (`timed`) and as many of its floor, alternately, each warmed for a
+ * second first: a run and its floor's are seconds apart, not a minute, so what the host does
+ * meanwhile (this machine's speed drifts by tens of percent over minutes) falls on both alike, and
+ * "over the floor" is the gateway's, not the drift's.
+ */
+export async function timedBesideFloor<T>(timed: () => Promise<T>, floor: FloorReplay, runs: number, warmUpMs?: number): Promise<{ samples: T[]; floor: Floor }> {
+  await warmUp(timed, warmUpMs);
+  await warmUp(() => floor.once(), warmUpMs);
+  const samples: T[] = [];
+  const replays: Replay[] = [];
+  for (let i = 0; i < runs; i++) {
+    samples.push(await timed());
+    replays.push(await floor.once());
+  }
+  return { samples, floor: floorOf(replays, floor.rounds) };
 }

@@ -19,7 +19,7 @@ import type { BenchWorld } from './setup.ts';
  */
 
 /** Rounds of every screen on every server; each figure is the median over them. */
-export const INTERLEAVED_ROUNDS = 3;
+export const INTERLEAVED_ROUNDS = 5;
 
 export interface InterleavedOptions {
   sandboxUrl: string;
@@ -69,6 +69,7 @@ export function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
     rps: of((run) => run.rps),
     operations: runs.reduce((sum, run) => sum + run.operations, 0),
     cpuMsPerOp: of((run) => run.cpuMsPerOp),
+    cpuMsPerOpByRound: runs.map((run) => run.cpuMsPerOp),
     allocatedKbPerOp: of((run) => run.allocatedKbPerOp),
     latencyP50: of((run) => run.latencyP50),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),

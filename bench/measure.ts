@@ -6,7 +6,7 @@ import { cpuMs } from './memory.ts';
 import { clearUpstreamLog, setUpstreamLatency, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
 import { directToken } from './bank-client.ts';
-import { measureFloor, type Floor } from './floor.ts';
+import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
 import { gatewayTimeBetweenRounds, roundsOf } from './rounds.ts';
 
 /**
@@ -29,7 +29,7 @@ export interface OperationResult {
   criticalPathMs: number;
   /** Rounds of calls the run made: a call starts a new round once a call of the current round had completed before it arrived. */
   observedRounds: number;
-  /** Sequential runs, one at a time. */
+  /** Sequential runs, one at a time, each followed by one of its floor's. */
   wall: Summary;
   /** wall.p50 / criticalPathMs. */
   ratio: number;
@@ -43,7 +43,7 @@ export interface OperationResult {
   bankLate: Summary;
   /** The gateway's own time from a round's first answer to the next round's first call, over the sequential runs (rounds.ts). */
   betweenRounds: Summary;
-  /** The same calls in the same rounds, straight to the sandbox from a bare client (bench/floor.ts). */
+  /** The same calls in the same rounds, straight to the sandbox from a bare client (bench/floor.ts), a replay after each run. */
   floor: Floor;
   /** Sequential runs with the sandbox's latency at 0. */
   wallAtZeroLatency: Summary;
@@ -74,9 +74,15 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   // the code paths optimised, so the wall time is the steady state a running gateway gives.
   await warmUp(() => timeOnce(target));
   const { log, calls, repeated, rounds } = await countCalls(world, target);
+  // The wall time run for run beside its floor (floor.ts): the target's figure, free of the host's drift.
+  const beside = await timedBesideFloor(() => timeOnce(target), floorReplay(world.sandboxUrl, await directToken(world.sandboxUrl), log), settings.sequentialRuns);
+  const wall = summarize(beside.samples);
+  const floor = beside.floor;
+  // The CPU per run and the bank's share: as many runs again, the gateway's alone (the floor's calls
+  // would count in the sandbox's CPU and its log).
   const cpuBefore = { gateway: cpuMs(world.gateway.pid), sandbox: cpuMs(world.sandboxPid) };
   await clearUpstreamLog(world);
-  const wall = await timeSequential(target, settings.sequentialRuns);
+  await timeSequential(target, settings.sequentialRuns);
   const runsLog = await upstreamLog(world);
   const bankLate = summarize(runsLog.map((entry) => entry.durationMs - settings.latencyMs));
   const betweenRounds = summarize(gatewayTimeBetweenRounds(runsLog));
@@ -84,7 +90,6 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
   const sandboxCpuMs = sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
-  const floor = await measureFloor(world.sandboxUrl, await directToken(world.sandboxUrl), log, settings.sequentialRuns);
 
   await setUpstreamLatency(world, 0);
   let wallAtZeroLatency: Summary;

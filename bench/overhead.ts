@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { directHeaders, directToken } from './bank-client.ts';
-import { graphqlTarget, type HttpTarget, type LoadResult } from './load.ts';
+import type { ServerProcess } from './child-process.ts';
+import type { WatchResult } from './gateway-child.ts';
+import { graphqlTarget, type HttpTarget, type LoadResult, type LoadRunResult } from './load.ts';
 import { countCalls } from './measure.ts';
 import type { Settings } from './settings.ts';
 import { setUpstreamLatency, type BenchWorld } from './setup.ts';
@@ -15,32 +17,72 @@ import { setUpstreamLatency, type BenchWorld } from './setup.ts';
 export const ONE_CALL_QUERY = '{ balances { currency available { amount } } }';
 const BALANCE_PATH = '/svc/api/v1/account/balance';
 
+/** Bare Yoga's own per-request cost: its one-call query against the same endpoint called directly. */
+export interface BareOneCall {
+  connections: number;
+  direct: LoadRunResult;
+  bare: LoadRunResult;
+}
+
 export interface OverheadLevel {
   connections: number;
   /** The sandbox's latency during these runs (the last level runs at 0: the hot path, nothing idle). */
   latencyMs: number;
+  /** The medians of the rounds' runs (medianOfRuns). */
   gateway: LoadResult;
-  direct: LoadResult;
+  direct: LoadRunResult;
 }
 
 export interface OverheadResult {
   /** Upstream calls of the one-call query (1 expected). */
   gatewayCalls: number;
   levels: OverheadLevel[];
+  /** The probe through bare Yoga at the load level, in the same rounds: graphql-yoga's own cost there. */
+  bareOneCall: BareOneCall | null;
 }
+
+/** Rounds of each level: the paths take turns, their order rotating from round to round. */
+export const OVERHEAD_ROUNDS = 3;
 
 /** GET balance as a client of the bank calls it. */
 export function directTarget(sandboxUrl: string, token: string): HttpTarget {
   return { url: `${sandboxUrl}${BALANCE_PATH}`, method: 'GET', headers: directHeaders(token), failure: { bodyLacks: '"code":200' } };
 }
 
-export async function measureOverhead(world: BenchWorld, settings: Settings): Promise<OverheadResult> {
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Several runs of one path as one: the median of each figure, the errors summed. */
+export function medianOfRuns<R extends LoadRunResult>(runs: readonly R[]): R {
+  const of = (pick: (run: R) => number) => median(runs.map(pick));
+  const latency = { count: runs.reduce((sum, run) => sum + run.latency.count, 0), p50: of((r) => r.latency.p50), p99: of((r) => r.latency.p99), max: Math.max(...runs.map((r) => r.latency.max)), mean: of((r) => r.latency.mean) };
+  const merged = { ...runs[0]!, rps: of((r) => r.rps), latency, errors: runs.reduce((sum, run) => sum + run.errors, 0) };
+  const watched = runs as readonly Partial<LoadResult>[];
+  if (!watched[0]?.gateway) return merged;
+  const watch = (pick: (w: WatchResult) => number) => median(watched.map((run) => pick(run.gateway!)));
+  const gateway: WatchResult = { loopBusy: watch((w) => w.loopBusy), limitMean: watch((w) => w.limitMean), inFlightMean: watch((w) => w.inFlightMean), queuedMean: watch((w) => w.queuedMean), limitAtEnd: watch((w) => w.limitAtEnd) };
+  return { ...merged, gateway };
+}
+
+/**
+ * The probe at each level: the direct call, the gateway and (at the load level, when given) bare
+ * Yoga, each warmed for a second, then OVERHEAD_ROUNDS rounds of a run of each, their order rotating
+ * from round to round, each figure the median of its rounds. The paths run in the same minutes: a
+ * gateway measured minutes away from the path it is set against met a host faster or slower by tens
+ * of percent (one run's c=50 probe put the gateway at +12.6 ms and bare Yoga, ten minutes later, at
+ * +2.7 ms; side by side the two served the same rate).
+ */
+export async function measureOverhead(world: BenchWorld, settings: Settings, bare?: ServerProcess): Promise<OverheadResult> {
   const gateway = graphqlTarget(world.graphqlUrl, ONE_CALL_QUERY);
   const direct = directTarget(world.sandboxUrl, await directToken(world.sandboxUrl));
   const { calls, paths } = await countCalls(world, gateway);
   // The comparison holds only if the query's one call is the endpoint called directly.
   if (paths.join() !== BALANCE_PATH) throw new Error(`the one-call query called ${paths.join(', ') || 'nothing'}, not ${BALANCE_PATH}`);
   const levels: OverheadLevel[] = [];
+  let bareOneCall: BareOneCall | null = null;
   const plan = [
     { connections: 1, latencyMs: settings.latencyMs },
     { connections: settings.connections, latencyMs: settings.latencyMs },
@@ -49,20 +91,38 @@ export async function measureOverhead(world: BenchWorld, settings: Settings): Pr
   try {
     for (const { connections, latencyMs } of plan) {
       if (latencyMs !== settings.latencyMs) await setUpstreamLatency(world, latencyMs);
-      // Warm both paths at this concurrency, then measure them one after the other.
-      await world.load.run(direct, connections, 1);
-      await world.load.run(gateway, connections, 1);
-      const directResult = await world.load.run(direct, connections, settings.seconds);
-      if (settings.cpuProfileDir) await world.gateway.startProfile();
-      const gatewayResult = await world.load.run(gateway, connections, settings.seconds);
-      if (settings.cpuProfileDir) {
-        const file = join(settings.cpuProfileDir, `gateway-overhead-c${connections}-${latencyMs}ms.cpuprofile`);
-        console.error(`[bench] the gateway's CPU profile: ${await world.gateway.stopProfile(file)}`);
+      const withBare = bare && connections === settings.connections && latencyMs === settings.latencyMs ? bare : undefined;
+      const runs = { direct: [] as LoadRunResult[], gateway: [] as LoadResult[], bare: [] as LoadRunResult[] };
+      const paths: Record<'direct' | 'gateway' | 'bare', () => Promise<void>> = {
+        direct: async () => void runs.direct.push(await world.load.runUnwatched(direct, connections, settings.seconds)),
+        gateway: async () => void runs.gateway.push(await gatewayRun(world, settings, gateway, connections, latencyMs)),
+        bare: async () => void runs.bare.push(await world.load.runUnwatched(graphqlTarget(withBare!.graphqlUrl, ONE_CALL_QUERY), connections, settings.seconds)),
+      };
+      const order: ('direct' | 'gateway' | 'bare')[] = withBare ? ['direct', 'gateway', 'bare'] : ['direct', 'gateway'];
+      // Each path warmed at this concurrency.
+      await world.load.runUnwatched(direct, connections, 1);
+      await world.load.runUnwatched(gateway, connections, 1);
+      if (withBare) await world.load.runUnwatched(graphqlTarget(withBare.graphqlUrl, ONE_CALL_QUERY), connections, 1);
+      for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
+        const shift = round % order.length;
+        for (const path of [...order.slice(shift), ...order.slice(0, shift)]) await paths[path]();
       }
-      levels.push({ connections, latencyMs, gateway: gatewayResult, direct: directResult });
+      levels.push({ connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct) });
+      if (withBare) bareOneCall = { connections, direct: medianOfRuns(runs.direct), bare: medianOfRuns(runs.bare) };
     }
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);
   }
-  return { gatewayCalls: calls, levels };
+  return { gatewayCalls: calls, levels, bareOneCall };
+}
+
+/** One measured run through the gateway; with BENCH_CPU_PROFILE set, its process records a CPU profile of the run. */
+async function gatewayRun(world: BenchWorld, settings: Settings, target: HttpTarget, connections: number, latencyMs: number): Promise<LoadResult> {
+  if (settings.cpuProfileDir) await world.gateway.startProfile();
+  const result = await world.load.run(target, connections, settings.seconds);
+  if (settings.cpuProfileDir) {
+    const file = join(settings.cpuProfileDir, `gateway-overhead-c${connections}-${latencyMs}ms.cpuprofile`);
+    console.error(`[bench] the gateway's CPU profile: ${await world.gateway.stopProfile(file)}`);
+  }
+  return result;
 }

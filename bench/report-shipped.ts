@@ -1,8 +1,8 @@
-import type { BareFloor, BareOneCall, BareSequential } from './bare-yoga.ts';
+import type { BareFloor, BareSequential } from './bare-yoga.ts';
 import type { ScreenCpu as BareScreenCpu } from './screens-under-load.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
-import type { OverheadLevel } from './overhead.ts';
+import type { BareOneCall, OverheadLevel } from './overhead.ts';
 import { ms, table, verdict } from './stats.ts';
 
 /**
@@ -116,7 +116,14 @@ export interface Floors {
 }
 
 export function cpuRows(shipped: Shipped | null, floors: Floors): string[][] {
-  return ofBareRows(shipped, floors, { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, of: (screen) => screen.cpuMsPerOp, unit: 'ms', digits: 2 });
+  return ofBareRows(shipped, floors, {
+    what: 'CPU per operation',
+    ratio: SHIPPED_TARGETS.cpuOfBare,
+    of: (screen) => screen.cpuMsPerOp,
+    unit: 'ms',
+    digits: 2,
+    byRound: (screen) => screen.cpuMsPerOpByRound,
+  });
 }
 
 export function allocationRows(shipped: Shipped | null, floors: Floors): string[][] {
@@ -129,10 +136,18 @@ interface OfBare {
   of: (screen: { cpuMsPerOp: number; allocatedKbPerOp: number }) => number;
   unit: string;
   digits: number;
+  /** The figure of each interleaved round, where the rows show how far the rounds agree. */
+  byRound?: (screen: { cpuMsPerOpByRound?: number[] }) => number[] | undefined;
+}
+
+/** The gateway's figure over bare Yoga's, round by round (each round measures both within seconds): how far the rounds agree. */
+function roundRatios(gateway: number[] | undefined, bare: number[] | undefined): string {
+  if (!gateway || !bare || gateway.length !== bare.length || gateway.length < 2) return '';
+  return `; round by round ${gateway.map((value, i) => fixed(value / bare[i]!)).join(', ')} × bare`;
 }
 
 /** Each screen as shipped at c=50 against bare Yoga's figure of the same run, within `ratio` of it. */
-function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, unit, digits }: OfBare): string[][] {
+function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, unit, digits, byRound }: OfBare): string[][] {
   if (!shipped) return [];
   return shipped.screens.map((screen) => {
     const bareScreen = floors.bare?.find((b) => b.name === screen.name);
@@ -145,9 +160,10 @@ function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, 
     const stack = stackScreen
       ? `; the stack floor (the required libraries alone) ${fixed(of(stackScreen), digits)} ${unit}, ${fixed(of(stackScreen) / floor)} × bare, the gateway ${fixed(measured / of(stackScreen))} × it`
       : '';
+    const rounds = byRound ? roundRatios(byRound(screen), bareScreen ? byRound(bareScreen) : undefined) : '';
     return [
       `as shipped, ${what} at c=50 ≤ ${ratio} × bare Yoga's: ${screen.name}`,
-      `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare${stack}`,
+      `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare${stack}${rounds}`,
       verdict(met, met ? `${fixed(limit - measured, digits)} ${unit} to spare` : missed),
     ];
   });
@@ -238,12 +254,12 @@ export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null
   ];
 }
 
-/** The line under the overhead table: the same probe through bare Yoga, in its phase of the run. */
+/** The line under the overhead table: the same probe through bare Yoga, taking turns with the gateway. */
 export function bareOneCallLine(bare: BareOneCall | null): string {
   if (!bare) return 'Bare Yoga was not measured on the one-call probe in this run.';
   return [
     "The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process,",
-    `the gateway's flags) at concurrency ${bare.connections}, in its phase of this run:`,
+    `the gateway's flags) at concurrency ${bare.connections}, in the same rounds as the gateway's runs:`,
     `direct p50 ${fixed(bare.direct.latency.p50)} ms, bare Yoga p50 ${fixed(bare.bare.latency.p50)} ms,`,
     `Δ ${signedMs(overheadOf(bare.bare, bare.direct))} ms (graphql-yoga's own per-request cost at this load);`,
     `${fixed(bare.bare.rps, 0)} req/s, ${bare.direct.errors + bare.bare.errors} errors.`,

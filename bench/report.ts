@@ -9,11 +9,11 @@ import { FLOOD_ADDRESS, FLOOD_CONNECTIONS, FLOOD_SECONDS, QUIET_ADDRESS, type Fa
 import type { LoadResult } from './load.ts';
 import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
-import { ONE_CALL_QUERY, type OverheadResult } from './overhead.ts';
+import { ONE_CALL_QUERY, OVERHEAD_ROUNDS, type BareOneCall, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
 import { ms, table, verdict, type Summary } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
-import type { BareFloor, BareOneCall, BareSequential } from './bare-yoga.ts';
+import type { BareFloor, BareSequential } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
 import type { LiveQueryResult } from './live-queries.ts';
@@ -77,7 +77,7 @@ export interface RunResults {
   shipped: Shipped | null;
   /** The overhead probe through bare Yoga at the load level: graphql-yoga's own per-request cost, in the same run. */
   bareOneCall: BareOneCall | null;
-  /** Each screen at concurrency 1 through bare Yoga, beside its floor measured right after: what graphql-yoga alone adds. */
+  /** Each screen at concurrency 1 through bare Yoga, beside its floor run for run: what graphql-yoga alone adds. */
   bareSequential: BareSequential[] | null;
   memory: MemoryReport;
 }
@@ -690,6 +690,7 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     fairnessTable: fairnessTable(r.fairness),
     oneCallQuery: ONE_CALL_QUERY,
     oneCallUpstreamCalls: r.overhead.gatewayCalls,
+    overheadRounds: String(OVERHEAD_ROUNDS),
     overheadTable: overheadTable(r),
     bareOneCallLine: bareOneCallLine(r.bareOneCall),
     connectMs: ms(subscriptions.gateway.connectMs),

@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';
-import { BareYogaProcess, checkSameAnswers, measureBareOneCall, measureBareSequential } from './bare-yoga.ts';
+import { BareYogaProcess, checkSameAnswers, measureBareSequential } from './bare-yoga.ts';
 import { StackFloorProcess } from './stack-floor.ts';
 import { directToken } from './bank-client.ts';
 import { measureDefer } from './defer.ts';
@@ -74,8 +74,10 @@ try {
   const fairness = await measureFairness(world, settings);
 
   memory.phase('gateway overhead (one-call query vs direct)');
-  progress('gateway overhead');
-  const overhead = await measureOverhead(world, settings);
+  progress('gateway overhead (bare Yoga beside it at the load level)');
+  // Bare Yoga takes turns with the gateway on the probe: graphql-yoga's own cost in the same minutes.
+  const overheadBare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
+  const overhead = await measureOverhead(world, settings, overheadBare).finally(() => overheadBare.close());
 
   memory.phase('record cache (a second gateway with the cache on)');
   progress('record cache');
@@ -116,7 +118,6 @@ try {
   });
   let heap;
   let beside;
-  let bareOneCall;
   let bareSequential;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
@@ -131,7 +132,6 @@ try {
     await waitForQuiet(world);
     beside = await measureBesideFloors(world, { bare, stack }, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress });
     const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
-    bareOneCall = await measureBareOneCall(bare, world.load, options);
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
     await stack.close();
@@ -160,7 +160,7 @@ try {
     bareYoga: beside.bare,
     stackFloor: beside.stack,
     shipped: { ...beside.gateway, flags: world.gateway.flags },
-    bareOneCall,
+    bareOneCall: overhead.bareOneCall,
     bareSequential,
     memory: await memory.stop(),
   });

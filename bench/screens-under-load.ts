@@ -21,6 +21,8 @@ export interface ScreenCpu {
   cpuMsPerOp: number;
   /** JS heap bytes the server allocated per successful operation, KB. */
   allocatedKbPerOp: number;
+  /** Where this is the median of interleaved rounds (interleaved.ts): each round's CPU per operation, in order. */
+  cpuMsPerOpByRound?: number[];
   /** Median latency, ms. */
   latencyP50: number;
   errors: number;

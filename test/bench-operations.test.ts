@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import { directToken } from '../bench/bank-client.ts';
-import { measureFloor } from '../bench/floor.ts';
+import { measureFloor, timedBesideFloor } from '../bench/floor.ts';
+import { medianOfRuns } from '../bench/overhead.ts';
+import { summarize } from '../bench/stats.ts';
 import { roundsIn, roundsOf } from '../bench/rounds.ts';
 import { multipartParts } from '../bench/multipart.ts';
 import { CARDS_ON_SCREEN, DEFERRED_CARDS_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
@@ -133,5 +135,49 @@ describe('the bare floor (the benchmark replaying a screen\'s calls straight to 
     const screen = floorKit.sandbox.requests().map((r) => (r.path.endsWith('/account/balance') ? { ...r, status: 404 } : r));
     const token = await directToken(floorKit.sandbox.url);
     await expect(measureFloor(floorKit.sandbox.url, token, screen, 1, 0)).rejects.toThrow(/GET \/svc\/api\/v1\/account\/balance answered HTTP 200 where the gateway's call got 404/);
+  });
+});
+
+describe('timing beside the floor and in rounds (what keeps the host\'s drift off the targets)', () => {
+  it('alternates a run and its floor\'s replay, run for run, after warming each', async () => {
+    const order: string[] = [];
+    let n = 0;
+    const timed = async () => {
+      order.push('run');
+      return ++n;
+    };
+    const floor = {
+      rounds: 2,
+      once: async () => {
+        order.push('floor');
+        return { wall: 40 + n, firstRound: 20 };
+      },
+    };
+    const { samples, floor: measured } = await timedBesideFloor(timed, floor, 4, 0);
+    // Three warm-ups of each (warmUp's least), then run, floor, run, floor...
+    expect(order).toEqual(['run', 'run', 'run', 'floor', 'floor', 'floor', 'run', 'floor', 'run', 'floor', 'run', 'floor', 'run', 'floor']);
+    expect(samples).toEqual([4, 5, 6, 7]);
+    // Each replay came right after the run before it (its n).
+    expect(measured.wall).toEqual(summarize([44, 45, 46, 47]));
+    expect(measured.rounds).toBe(2);
+  });
+
+  it('takes the median of each figure over the rounds and sums their errors', () => {
+    const run = (p50: number, rps: number, errors: number, loopBusy: number) => ({
+      connections: 50,
+      seconds: 5,
+      rps,
+      latency: { count: 100, p50, p99: p50 * 2, max: p50 * 3, mean: p50 },
+      errors,
+      gateway: { loopBusy, limitMean: 50, inFlightMean: 40, queuedMean: 0, limitAtEnd: 50 },
+    });
+    const merged = medianOfRuns([run(30, 1500, 1, 0.9), run(22, 1700, 0, 0.7), run(26, 1600, 2, 0.8)]);
+    expect(merged.latency.p50).toBe(26);
+    expect(merged.latency.p99).toBe(52);
+    expect(merged.latency.max).toBe(90);
+    expect(merged.latency.count).toBe(300);
+    expect(merged.rps).toBe(1600);
+    expect(merged.errors).toBe(3);
+    expect(merged.gateway.loopBusy).toBe(0.8);
   });
 });

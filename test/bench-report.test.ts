@@ -219,6 +219,15 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     ]);
   });
 
+  it('shows the ratio round by round beside the medians, as information that leaves the verdict to them', () => {
+    const rounds = (cpuMsPerOp: number, byRound: number[]) => ({ ...bareScreen('dashboard', cpuMsPerOp, 80), cpuMsPerOpByRound: byRound });
+    const [row] = cpuRows({ ...shipped, screens: [rounds(3, [3, 2.8, 3.3])] }, bareOnly(rounds(2.5, [2.5, 2, 2.75])));
+    expect(row![1]).toBe('3.00 ms vs bare Yoga 2.50 ms (× 1.3: 3.25); 1.20 × bare; round by round 1.20, 1.40, 1.20 × bare');
+    expect(row![2]).toBe('**met** (0.25 ms to spare)');
+    // Rounds that do not pair up (a floor with fewer) are left out rather than set against the wrong ones.
+    expect(cpuRows({ ...shipped, screens: [rounds(3, [3, 2.8, 3.3])] }, bareOnly(rounds(2.5, [2.5, 2])))[0]![1]).toBe('3.00 ms vs bare Yoga 2.50 ms (× 1.3: 3.25); 1.20 × bare');
+  });
+
   it("holds the JS heap allocated per operation to 1.3 × bare Yoga's in the same run", () => {
     expect(allocationRows(shipped, bareOnly(bareScreen('dashboard', 2.5, 80)))[0]).toEqual([
       "as shipped, JS heap allocated per operation at c=50 ≤ 1.3 × bare Yoga's: dashboard",

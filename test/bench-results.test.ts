@@ -89,6 +89,7 @@ export const RUN: RunResults = {
       { connections: 50, latencyMs: 20, gateway: load(50, 1850, 26.8), direct: load(50, 2300, 21.5) },
       { connections: 1, latencyMs: 0, gateway: load(1, 610, 1.6), direct: load(1, 2400, 0.4) },
     ],
+    bareOneCall: null,
   },
   cache: {
     screens: [
