@@ -236,7 +236,7 @@ export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: s
  * `connections` against GET balance called directly with a bank token, each warmed for 1 s at the
  * same concurrency and then measured, so the gateway's overhead has graphql-yoga's own beside it.
  */
-export async function measureBareOneCall(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareOneCall> {
+async function measureBareOneCall(bare: BareYogaProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<BareOneCall> {
   const connections = options.connections ?? 50;
   const direct = directTarget(options.sandboxUrl, await directToken(options.sandboxUrl));
   const query = graphqlTarget(bare.graphqlUrl, ONE_CALL_QUERY);

@@ -23,7 +23,7 @@ export interface Floor {
   rounds: number;
 }
 
-export interface Replay {
+interface Replay {
   wall: number;
   firstRound: number;
 }
