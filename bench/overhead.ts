@@ -31,13 +31,15 @@ export interface OverheadLevel {
   /** The medians of the rounds' runs (medianOfRuns). */
   gateway: LoadResult;
   direct: LoadRunResult;
+  /** The probe through bare Yoga in the same rounds, when it was given: graphql-yoga's own cost at this level. */
+  bare?: LoadRunResult;
 }
 
 export interface OverheadResult {
   /** Upstream calls of the one-call query (1 expected). */
   gatewayCalls: number;
   levels: OverheadLevel[];
-  /** The probe through bare Yoga at the load level, in the same rounds: graphql-yoga's own cost there. */
+  /** The probe through bare Yoga at the load level, in the same rounds: graphql-yoga's own cost there (also in its level). */
   bareOneCall: BareOneCall | null;
 }
 
@@ -68,8 +70,8 @@ export function medianOfRuns<R extends LoadRunResult>(runs: readonly R[]): R {
 }
 
 /**
- * The probe at each level: the direct call, the gateway and (at the load level, when given) bare
- * Yoga, each warmed for a second, then OVERHEAD_ROUNDS rounds of a run of each, their order rotating
+ * The probe at each level: the direct call, the gateway and (when given) bare Yoga, each warmed for
+ * a second, then OVERHEAD_ROUNDS rounds of a run of each, their order rotating
  * from round to round, each figure the median of its rounds. The paths run in the same minutes: a
  * gateway measured minutes away from the path it is set against met a host faster or slower by tens
  * of percent (one run's c=50 probe put the gateway at +12.6 ms and bare Yoga, ten minutes later, at
@@ -91,7 +93,7 @@ export async function measureOverhead(world: BenchWorld, settings: Settings, bar
   try {
     for (const { connections, latencyMs } of plan) {
       if (latencyMs !== settings.latencyMs) await setUpstreamLatency(world, latencyMs);
-      const withBare = bare && connections === settings.connections && latencyMs === settings.latencyMs ? bare : undefined;
+      const withBare = bare;
       const runs = { direct: [] as LoadRunResult[], gateway: [] as LoadResult[], bare: [] as LoadRunResult[] };
       const paths: Record<'direct' | 'gateway' | 'bare', () => Promise<void>> = {
         direct: async () => void runs.direct.push(await world.load.runUnwatched(direct, connections, settings.seconds)),
@@ -107,8 +109,10 @@ export async function measureOverhead(world: BenchWorld, settings: Settings, bar
         const shift = round % order.length;
         for (const path of [...order.slice(shift), ...order.slice(0, shift)]) await paths[path]();
       }
-      levels.push({ connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct) });
-      if (withBare) bareOneCall = { connections, direct: medianOfRuns(runs.direct), bare: medianOfRuns(runs.bare) };
+      const level: OverheadLevel = { connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct) };
+      if (withBare) level.bare = medianOfRuns(runs.bare);
+      levels.push(level);
+      if (level.bare && connections === settings.connections && latencyMs === settings.latencyMs) bareOneCall = { connections, direct: level.direct, bare: level.bare };
     }
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);

@@ -74,7 +74,7 @@ try {
   const fairness = await measureFairness(world, settings);
 
   memory.phase('gateway overhead (one-call query vs direct)');
-  progress('gateway overhead (bare Yoga beside it at the load level)');
+  progress('gateway overhead (bare Yoga beside it)');
   // Bare Yoga takes turns with the gateway on the probe: graphql-yoga's own cost in the same minutes.
   const overheadBare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags);
   const overhead = await measureOverhead(world, settings, overheadBare).finally(() => overheadBare.close());

@@ -13,6 +13,7 @@ import {
   deferRows,
   fairnessRow,
   perClientLimits,
+  singleOverheadRow,
 } from '../bench/report.ts';
 import type { HeapConfigResult } from '../bench/heap.ts';
 import { allocationRows, cpuRows, heapRows, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from '../bench/report-shipped.ts';
@@ -247,6 +248,23 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     expect(above[2]).toBe("**met** (1.00 ms over 5 ms, within bare Yoga's 1.50 ms)");
     expect(loadedOverheadRow(level(28), bare)[2]).toBe("**not met** (2.00 ms over 5 ms, more than bare Yoga's 1.50 ms)");
     expect(loadedOverheadRow(level(28), null)[2]).toBe('**not met** (2.00 ms over 5 ms)');
+  });
+
+  it('holds the one-call overhead at concurrency 1 to 1 ms, with bare Yoga\'s own beside it, and says when Yoga alone is over', () => {
+    const run = (p50: number) => ({ connections: 1, seconds: 5, rps: 45, errors: 0, latency: summary(p50) });
+    const level = (gatewayP50: number, bareP50?: number) => ({
+      connections: 1,
+      latencyMs: 20,
+      direct: run(20.5),
+      gateway: { ...run(gatewayP50), gateway: {} as never },
+      ...(bareP50 === undefined ? {} : { bare: run(bareP50) }),
+    });
+    expect(singleOverheadRow(level(21.2))[2]).toBe('**met** (0.30 ms to spare)');
+    const over = singleOverheadRow(level(22.3, 22.1));
+    expect(over[1]).toBe('+1.80 ms (gateway 22.3 ms, direct 20.5 ms); bare Yoga on the same probe +1.60 ms (its 22.1 ms)');
+    expect(over[2]).toBe("**not met** (0.80 ms over; bare Yoga alone 0.60 ms over: the target sits below graphql-yoga's own on this machine)");
+    // Bare Yoga within the target: the miss is the gateway's alone.
+    expect(singleOverheadRow(level(22.3, 21.2))[2]).toBe('**not met** (0.80 ms over)');
   });
 
   it('allows the bare floor plus 1 ms per round at concurrency 1', () => {
