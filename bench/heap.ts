@@ -1,17 +1,23 @@
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
-import { LoadGenerator } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
-import { meanOfRounds, measureScreensCpu } from './screens-under-load.ts';
+import { measureInterleaved, medianRun } from './interleaved.ts';
 import type { BenchWorld } from './setup.ts';
 
 /**
- * Heap sizing, measured rather than guessed: the same screens at c=50 through a fresh gateway process
- * per configuration of V8's heap (one process each, so each peak RSS is that configuration's alone),
- * one after another on the same sandbox, in two rounds (the second in reverse order) averaged. Per screen: throughput, the gateway's CPU per operation and
- * the bytes it allocates per operation; per configuration: the process's peak RSS (the kernel's
- * high-water mark, VmHWM). What `npm start` ships is one of them, marked.
+ * Heap sizing, measured rather than guessed: the same screens at c=50 through a gateway process per
+ * configuration of V8's heap (one process each, so each peak RSS is that configuration's alone), all
+ * started together on the same sandbox and measured in interleaved rounds (interleaved.ts): each
+ * round every screen on every configuration, their order rotating from screen to screen and round to
+ * round, so the host's drift over minutes falls on every configuration alike (one after another, the
+ * shipped configuration's throughput read 93 to 100 % of the best from one run to the next). Per
+ * screen: throughput, the gateway's CPU per operation and the bytes it allocates per operation, each
+ * the median of the rounds; per configuration: the process's peak RSS (the kernel's high-water mark,
+ * VmHWM) over them. What `npm start` ships is one of them, marked.
  */
+
+/** Rounds of the sweep: each is every screen on every configuration. */
+const HEAP_ROUNDS = 2;
 
 interface HeapConfig {
   label: string;
@@ -61,43 +67,29 @@ function heapConfigs(): HeapConfig[] {
 }
 
 export async function measureHeapConfigs(
-  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks'>,
+  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'load'>,
   screens: BenchOperation[],
   options: { connections: number; seconds: number; progress?: (message: string) => void },
 ): Promise<HeapConfigResult[]> {
   const shipped = startHeapFlags();
   const configs = heapConfigs();
-  // Two rounds, the second in reverse order: what drifts over a run (the sandbox's growing request
-  // log, the machine's other work) falls on every configuration alike, not on the last ones.
-  const rounds: { screens: ScreenUnderLoad[]; peakRssMb: number }[][] = [[], []];
-  for (const [round, order] of [configs, [...configs].reverse()].entries()) {
-    for (const config of order) {
-      options.progress?.(`heap, round ${round + 1} of 2: ${config.label} (${config.flags.join(' ') || 'no flags'})`);
-      rounds[round]![configs.indexOf(config)] = await measureOneConfig(world, config, screens, options);
-    }
-  }
-  return configs.map((config, index) => ({ ...config, shipped: sameFlags(config.flags, shipped), ...meanOfRounds(rounds[0]![index]!, rounds[1]![index]!) }));
-}
-
-
-async function measureOneConfig(
-  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks'>,
-  config: HeapConfig,
-  screens: BenchOperation[],
-  { connections, seconds }: { connections: number; seconds: number },
-): Promise<{ screens: ScreenUnderLoad[]; peakRssMb: number }> {
-  const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags);
-  const load = await LoadGenerator.start(gateway);
+  const gateways: GatewayProcess[] = [];
   try {
-    // Measured as the bare Yoga floor is: the same warm-up, waits, CPU and bytes per operation.
-    const measured = await measureScreensCpu(gateway, load, { sandboxUrl: world.sandboxUrl, seconds, connections, operations: screens });
-    return {
-      screens: measured.map(({ name, rps, cpuMsPerOp, allocatedKbPerOp, errors }) => ({ screen: name, rps, cpuMsPerOp, allocatedKbPerOp, errors })),
-      peakRssMb: peakRssMb(gateway.pid),
-    };
+    for (const config of configs) gateways.push(await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags));
+    options.progress?.(`heap: ${configs.length} configurations, ${HEAP_ROUNDS} interleaved rounds`);
+    const servers = Object.fromEntries(gateways.map((gateway, i) => [String(i), gateway]));
+    const runs = await measureInterleaved(servers, world.load, { ...options, sandboxUrl: world.sandboxUrl, operations: screens, rounds: HEAP_ROUNDS });
+    return configs.map((config, i) => ({
+      ...config,
+      shipped: sameFlags(config.flags, shipped),
+      screens: [...runs.values()].map((screen) => {
+        const { name, rps, cpuMsPerOp, allocatedKbPerOp, errors } = medianRun(screen[String(i)]!);
+        return { screen: name, rps, cpuMsPerOp, allocatedKbPerOp, errors };
+      }),
+      peakRssMb: peakRssMb(gateways[i]!.pid),
+    }));
   } finally {
-    await load.close();
-    await gateway.close();
+    await Promise.all(gateways.map((gateway) => gateway.close()));
   }
 }
 

@@ -87,33 +87,3 @@ export async function measureScreensCpu(
   await waitForQuiet({ sandboxUrl: options.sandboxUrl });
   return results;
 }
-
-/** What two rounds of one screen have alike, whichever process ran them. */
-interface RoundFigures {
-  rps: number;
-  cpuMsPerOp: number;
-  allocatedKbPerOp: number;
-  errors: number;
-}
-
-/**
- * Two rounds of a server's screens as one: the means per screen (errors summed), the higher peak
- * RSS: the heap sweep's two rounds (heap.ts). The floors, which the targets set the gateway against,
- * are measured beside it in interleaved rounds instead (interleaved.ts).
- */
-export function meanOfRounds<S extends RoundFigures>(a: { screens: S[]; peakRssMb: number }, b: { screens: S[]; peakRssMb: number }): { screens: S[]; peakRssMb: number } {
-  const mean = (x: number, y: number) => (x + y) / 2;
-  return {
-    peakRssMb: Math.max(a.peakRssMb, b.peakRssMb),
-    screens: a.screens.map((first, i) => {
-      const second = b.screens[i]!;
-      return {
-        ...first,
-        rps: mean(first.rps, second.rps),
-        cpuMsPerOp: mean(first.cpuMsPerOp, second.cpuMsPerOp),
-        allocatedKbPerOp: mean(first.allocatedKbPerOp, second.allocatedKbPerOp),
-        errors: first.errors + second.errors,
-      };
-    }),
-  };
-}
