@@ -7,6 +7,7 @@ import { peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
 import { measureScreensCpu, type ScreenCpu } from './screens-under-load.ts';
 import type { BenchWorld } from './setup.ts';
+import { median } from './stats.ts';
 
 /**
  * Servers compared screen by screen in interleaved rounds: each round measures every screen on every
@@ -30,6 +31,12 @@ export interface InterleavedOptions {
   progress?: (message: string) => void;
 }
 
+/** `list` started `shift` places on (wrapping): the order of a round in which servers take turns. */
+export function rotated<T>(list: readonly T[], shift: number): T[] {
+  const at = shift % list.length;
+  return [...list.slice(at), ...list.slice(0, at)];
+}
+
 /** Each screen's runs per server, one a round. */
 export type Runs<Name extends string> = Map<string, Record<Name, ScreenCpu[]>>;
 
@@ -39,8 +46,7 @@ export async function measureInterleaved<Name extends string>(servers: Record<Na
   const runs: Runs<Name> = new Map();
   for (let round = 0; round < rounds; round++) {
     for (const [i, operation] of options.operations.entries()) {
-      const shift = (round + i) % names.length;
-      const order = [...names.slice(shift), ...names.slice(0, shift)];
+      const order = rotated(names, round + i);
       const screen = runs.get(operation.name) ?? (Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<Name, ScreenCpu[]>);
       runs.set(operation.name, screen);
       for (const name of order) {
@@ -52,12 +58,6 @@ export async function measureInterleaved<Name extends string>(servers: Record<Na
     options.progress?.(`round ${round + 1} of ${rounds} done`);
   }
   return runs;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** One screen's runs on one server as one: the medians of its rates and costs, its operations and errors summed. */

@@ -6,6 +6,8 @@ import { graphqlTarget, type HttpTarget, type LoadResult, type LoadRunResult } f
 import { countCalls } from './measure.ts';
 import type { Settings } from './settings.ts';
 import { setUpstreamLatency, type BenchWorld } from './setup.ts';
+import { rotated } from './interleaved.ts';
+import { median } from './stats.ts';
 
 /**
  * What the gateway adds to one upstream call: a one-call query against the same endpoint called
@@ -51,12 +53,6 @@ export function directTarget(sandboxUrl: string, token: string): HttpTarget {
   return { url: `${sandboxUrl}${BALANCE_PATH}`, method: 'GET', headers: directHeaders(token), failure: { bodyLacks: '"code":200' } };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Several runs of one path as one: the median of each figure, the errors summed. */
 export function medianOfRuns<R extends LoadRunResult>(runs: readonly R[]): R {
   const of = (pick: (run: R) => number) => median(runs.map(pick));
@@ -84,39 +80,34 @@ export async function measureOverhead(world: BenchWorld, settings: Settings, bar
   // The comparison holds only if the query's one call is the endpoint called directly.
   if (paths.join() !== BALANCE_PATH) throw new Error(`the one-call query called ${paths.join(', ') || 'nothing'}, not ${BALANCE_PATH}`);
   const levels: OverheadLevel[] = [];
-  let bareOneCall: BareOneCall | null = null;
   const plan = [
     { connections: 1, latencyMs: settings.latencyMs },
     { connections: settings.connections, latencyMs: settings.latencyMs },
     { connections: 1, latencyMs: 0 },
   ];
+  const bareTarget = bare ? graphqlTarget(bare.graphqlUrl, ONE_CALL_QUERY) : undefined;
   try {
     for (const { connections, latencyMs } of plan) {
       if (latencyMs !== settings.latencyMs) await setUpstreamLatency(world, latencyMs);
-      const withBare = bare;
       const runs = { direct: [] as LoadRunResult[], gateway: [] as LoadResult[], bare: [] as LoadRunResult[] };
-      const paths: Record<'direct' | 'gateway' | 'bare', () => Promise<void>> = {
+      const paths = {
         direct: async () => void runs.direct.push(await world.load.runUnwatched(direct, connections, settings.seconds)),
         gateway: async () => void runs.gateway.push(await gatewayRun(world, settings, gateway, connections, latencyMs)),
-        bare: async () => void runs.bare.push(await world.load.runUnwatched(graphqlTarget(withBare!.graphqlUrl, ONE_CALL_QUERY), connections, settings.seconds)),
+        bare: async () => void runs.bare.push(await world.load.runUnwatched(bareTarget!, connections, settings.seconds)),
       };
-      const order: ('direct' | 'gateway' | 'bare')[] = withBare ? ['direct', 'gateway', 'bare'] : ['direct', 'gateway'];
+      const order = bareTarget ? (['direct', 'gateway', 'bare'] as const) : (['direct', 'gateway'] as const);
       // Each path warmed at this concurrency.
-      await world.load.runUnwatched(direct, connections, 1);
-      await world.load.runUnwatched(gateway, connections, 1);
-      if (withBare) await world.load.runUnwatched(graphqlTarget(withBare.graphqlUrl, ONE_CALL_QUERY), connections, 1);
+      for (const target of [direct, gateway, ...(bareTarget ? [bareTarget] : [])]) await world.load.runUnwatched(target, connections, 1);
       for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-        const shift = round % order.length;
-        for (const path of [...order.slice(shift), ...order.slice(0, shift)]) await paths[path]();
+        for (const path of rotated(order, round)) await paths[path]();
       }
-      const level: OverheadLevel = { connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct) };
-      if (withBare) level.bare = medianOfRuns(runs.bare);
-      levels.push(level);
-      if (level.bare && connections === settings.connections && latencyMs === settings.latencyMs) bareOneCall = { connections, direct: level.direct, bare: level.bare };
+      levels.push({ connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct), ...(bareTarget ? { bare: medianOfRuns(runs.bare) } : {}) });
     }
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);
   }
+  const load = levels.find((level) => level.connections === settings.connections && level.latencyMs === settings.latencyMs);
+  const bareOneCall = load?.bare ? { connections: load.connections, direct: load.direct, bare: load.bare } : null;
   return { gatewayCalls: calls, levels, bareOneCall };
 }
 

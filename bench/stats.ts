@@ -26,6 +26,13 @@ export function summarize(samples: readonly number[]): Summary {
   };
 }
 
+/** The middle value (the mean of the two middle ones for an even count): the figure of several rounds. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 /** The median and p95 of samples (the authorization figures). */
 export interface Spread {
   count: number;
