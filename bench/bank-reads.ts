@@ -36,6 +36,12 @@ export interface FloorStart {
   token: string;
   identity: BareIdentity;
   pool: BarePoolOptions;
+  /**
+   * Serve @defer as the gateway does (graphql-yoga's useDeferStream): bare Yoga's own cost on the
+   * @defer screen. Only the process of the @defer phase has it, so every other floor stays the
+   * plain server.
+   */
+  defer?: boolean;
 }
 
 /** Which documented header set a call carries (headersFor in src/upstream/stages/send.ts). */

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createSchema, createYoga } from 'graphql-yoga';
 import type { Pool } from 'undici';
 import { bankReads, type FloorStart, type Json } from './bank-reads.ts';
@@ -6,8 +7,9 @@ import { serveOnLoopback } from './child-process.ts';
 
 /**
  * The bare Yoga floor's own process (forked by BareYogaProcess in bare-yoga.ts): a plain
- * graphql-yoga server, `createSchema({ typeDefs, resolvers })` and no plugin of its own, that answers
- * the four screens of bench/operations.graphql from the same upstream calls as the gateway (same
+ * graphql-yoga server, `createSchema({ typeDefs, resolvers })` and no plugin of its own (but
+ * useDeferStream when started for the @defer phase), that answers the screens of
+ * bench/operations.graphql from the same upstream calls as the gateway (same
  * endpoints, same count, same rounds) with undici straight to the sandbox, on one keep-alive pool set
  * up as src/upstream/bank-connection.ts sets up the gateway's. No auth, limits, zod, Pothos or dataloader: a
  * record several fields need (a card's detail, a cardholder, a wallet, a beneficiary, a quote, a page
@@ -249,6 +251,8 @@ function start(request: FloorStart): RequestListener {
     landingPage: false,
     graphiql: false,
     logging: false,
+    // The plugin the gateway answers @defer with (src/transport/incremental-delivery.ts), for that phase alone.
+    plugins: request.defer ? [useDeferStream()] : [],
   });
   return yoga;
 }

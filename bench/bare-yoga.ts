@@ -58,10 +58,11 @@ export class BareYogaProcess extends ServerProcess {
   /**
    * Starts it against the sandbox at `sandboxUrl` with a bank token of its own (directToken in
    * bench/bank-client.ts), its process run with `nodeFlags` (give the gateway's, startHeapFlags, so
-   * both run on the same heap).
+   * both run on the same heap); `defer` serves @defer as the gateway does (FloorStart).
    */
-  static async start(sandboxUrl: string, token: string, nodeFlags: string[]): Promise<BareYogaProcess> {
-    const { child, port } = await ServerProcess.launch(CHILD_PATH, 'bare Yoga process', nodeFlags, floorStart(sandboxUrl, token));
+  static async start(sandboxUrl: string, token: string, nodeFlags: string[], options: { defer?: boolean } = {}): Promise<BareYogaProcess> {
+    const start = { ...floorStart(sandboxUrl, token), ...options };
+    const { child, port } = await ServerProcess.launch(CHILD_PATH, 'bare Yoga process', nodeFlags, start);
     return new BareYogaProcess(child, nodeFlags, port);
   }
 }

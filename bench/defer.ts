@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { directToken } from './bank-client.ts';
+import type { ServerProcess } from './child-process.ts';
 import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
 import { warmUp } from './load.ts';
 import { multipartParts } from './multipart.ts';
@@ -12,17 +13,13 @@ import { summarize, type Summary } from './stats.ts';
  * @defer on the cards screen (bench/operations.ts, DEFERRED_CARDS_SCREEN), answered over
  * multipart/mixed: the time to its first payload (the list, after one round of calls) and to its
  * last (after the whole critical path), one run at a time from this process, each followed by a
- * replay of its floor.
+ * replay of its floor; bare Yoga's the same way, where it is given.
  */
 
-export interface DeferResult {
-  name: string;
-  minimumCalls: number;
+/** One server's runs of the deferred screen, each beside the floor of its own calls. */
+export interface DeferRuns {
   /** Upstream calls of one run on a quiet upstream. */
   calls: number;
-  /** Rounds of calls before the first payload, and in all. */
-  firstPayloadRounds: number;
-  criticalPath: number;
   /** From the request to the first complete part, and to the end of the last, ms. */
   firstPayload: Summary;
   lastPayload: Summary;
@@ -30,6 +27,16 @@ export interface DeferResult {
   parts: number;
   /** The same calls replayed bare (bench/floor.ts): its first round is the first payload's floor, its wall the last's. */
   floor: Floor;
+}
+
+export interface DeferResult extends DeferRuns {
+  name: string;
+  minimumCalls: number;
+  /** Rounds of calls before the first payload, and in all. */
+  firstPayloadRounds: number;
+  criticalPath: number;
+  /** The same screen through bare Yoga with graphql-yoga's @defer plugin, beside its own floor: what Yoga alone adds. */
+  bare?: DeferRuns;
 }
 
 interface PartsRun {
@@ -61,24 +68,39 @@ async function timeParts(graphqlUrl: string, body: string): Promise<PartsRun> {
   return { first, last, parts: parts.length };
 }
 
-export async function measureDefer(world: BenchWorld, settings: Settings): Promise<DeferResult> {
+/**
+ * The gateway's runs, and bare Yoga's when given (started with `defer`), each on its own floor.
+ * Bare Yoga must make as many calls as the gateway, or its figure would not be the same screen's.
+ */
+export async function measureDefer(world: BenchWorld, settings: Settings, bare?: ServerProcess): Promise<DeferResult> {
   const operation = DEFERRED_CARDS_SCREEN;
   const body = JSON.stringify({ query: operation.query, variables: operation.variables });
-  await warmUp(() => timeParts(world.graphqlUrl, body));
-  await waitForQuiet(world);
-  const { parts } = await timeParts(world.graphqlUrl, body);
-  const log = await upstreamLog(world);
-  // Each run followed by its floor's (floor.ts), so the two share the host's state.
-  const replay = floorReplay(world.sandboxUrl, await directToken(world.sandboxUrl), log);
-  const { samples: runs, floor } = await timedBesideFloor(() => timeParts(world.graphqlUrl, body), replay, settings.sequentialRuns);
+  const gateway = await timedDefer(world.graphqlUrl, world.sandboxUrl, body, settings.sequentialRuns);
+  const bareRuns = bare ? await timedDefer(bare.graphqlUrl, world.sandboxUrl, body, settings.sequentialRuns) : undefined;
+  if (bareRuns && bareRuns.calls !== gateway.calls) throw new Error(`bare Yoga made ${bareRuns.calls} calls on ${operation.name}, the gateway ${gateway.calls}`);
   return {
     name: operation.name,
     minimumCalls: operation.minimumCalls,
-    calls: log.length,
     firstPayloadRounds: operation.firstPayloadRounds,
     criticalPath: operation.criticalPath,
-    firstPayload: summarize(runs.map((r) => r.first)),
-    lastPayload: summarize(runs.map((r) => r.last)),
+    ...gateway,
+    ...(bareRuns ? { bare: bareRuns } : {}),
+  };
+}
+
+/** `runs` runs through the server at `graphqlUrl` after a second of unmeasured ones, each followed by a replay of its floor. */
+async function timedDefer(graphqlUrl: string, sandboxUrl: string, body: string, runs: number): Promise<DeferRuns> {
+  await warmUp(() => timeParts(graphqlUrl, body));
+  await waitForQuiet({ sandboxUrl });
+  const { parts } = await timeParts(graphqlUrl, body);
+  const log = await upstreamLog({ sandboxUrl });
+  // Each run followed by its floor's (floor.ts), so the two share the host's state.
+  const replay = floorReplay(sandboxUrl, await directToken(sandboxUrl), log);
+  const { samples, floor } = await timedBesideFloor(() => timeParts(graphqlUrl, body), replay, runs);
+  return {
+    calls: log.length,
+    firstPayload: summarize(samples.map((r) => r.first)),
+    lastPayload: summarize(samples.map((r) => r.last)),
     parts,
     floor,
   };

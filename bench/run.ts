@@ -66,8 +66,10 @@ try {
   const authorization = await measureAuthorization(world.sandboxUrl, settings, progress);
 
   memory.phase('operation: cards screen, details @defer (multipart)');
-  progress('cards screen, details @defer');
-  const deferred = await measureDefer(world, settings);
+  progress('cards screen, details @defer (bare Yoga beside it)');
+  // Bare Yoga with graphql-yoga's @defer plugin, in this phase alone: Yoga's own cost on the same screen.
+  const deferBare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags, { defer: true });
+  const deferred = await measureDefer(world, settings, deferBare).finally(() => deferBare.close());
 
   memory.phase(`operation: fair share, one client flooding at c=${FLOOD_CONNECTIONS}`);
   progress(`fair share: one client flooding at c=${FLOOD_CONNECTIONS}, another timing its dashboard`);

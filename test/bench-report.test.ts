@@ -50,6 +50,19 @@ describe('deferRows', () => {
     ]);
   });
 
+  it("sets bare Yoga's own figure over its floor beside each, and says when Yoga alone is over the allowance", () => {
+    const bare = { calls: 55, firstPayload: summary(22), lastPayload: summary(64), parts: 51, floor: { firstRound: summary(20.5), wall: summary(62), rounds: 3 } };
+    const [first, last] = deferRows({ ...result(23, 66), bare });
+    expect(first?.slice(1)).toEqual([
+      '23.0 ms vs floor 20.6 ms + 1 × 1 ms: +2.40 ms; bare Yoga 22.0 ms vs its floor 20.5 ms: +1.50 ms',
+      '**not met** (1.40 ms over 21.6 ms, bare Yoga alone 0.50 ms over)',
+    ]);
+    expect(last?.slice(1)).toEqual([
+      '66.0 ms vs floor 62.0 ms + 3 × 1 ms: +4.00 ms; bare Yoga 64.0 ms vs its floor 62.0 ms: +2.00 ms',
+      '**not met** (1.00 ms over 65.0 ms)',
+    ]);
+  });
+
   it('says by how much a payload missed', () => {
     expect(deferRows(result(25, 80)).map((row) => row[2])).toEqual(['**not met** (3.40 ms over 21.6 ms)', '**not met** (15.0 ms over 65.0 ms)']);
   });

@@ -80,6 +80,7 @@ export const RUN: RunResults = {
     lastPayload: summary(65),
     parts: 51,
     floor: { firstRound: summary(20.6), wall: summary(62), rounds: 3 },
+    bare: { calls: 55, firstPayload: summary(21.9), lastPayload: summary(64.1), parts: 51, floor: { firstRound: summary(20.5), wall: summary(62.2), rounds: 3 } },
   },
   fairness: { operation: 'dashboard', idle: summary(45.5), flooded: summary(49.9), flood: load(100, 216, 359.1, watched(96, 94, 0.97)) },
   overhead: {
