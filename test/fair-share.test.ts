@@ -180,6 +180,8 @@ describe('calls in flight per client', () => {
     for (let i = 0; i < 200 && (kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]?.heldByClientShare ?? 0) === 0; i++) await sleep(5);
     const reading = kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]!;
     expect(reading.heldByClientShare).toBeGreaterThan(0);
+    // Its cap reached, read from the gateway's limit (how many calls the sandbox saw overlap depends on how fast a loaded machine sends them).
+    expect(reading.inFlight).toBe(2);
     expect(reading.inFlight).toBeLessThan(reading.limit);
     const quiet = await dashboard('quiet', 'quiet-0');
     const results = [...(await Promise.all(flood)), quiet];
@@ -187,7 +189,7 @@ describe('calls in flight per client', () => {
 
     const log = kit.sandbox.requests();
     expect(ofTag(log, 'flood')).toHaveLength(3 * DASHBOARD.minimumCalls);
-    expect(mostInFlight(log, 'flood')).toBe(2);
+    expect(mostInFlight(log, 'flood')).toBeLessThanOrEqual(2);
     expect(mostInFlight(log, 'quiet')).toBeLessThanOrEqual(2);
     // Not starved: the quiet dashboard's calls were all sent while the flood still had calls to send.
     expect(lastArrival(log, 'quiet')).toBeLessThan(lastArrival(log, 'flood'));
