@@ -8,15 +8,15 @@ import type { BareIdentity, BarePoolOptions, FloorStart } from './bank-reads.ts'
 import { directToken } from './bank-client.ts';
 import { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
-import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
-import { graphqlTarget, LoadGenerator, timeOnce, timeSequential, warmUp, type LoadRunResult } from './load.ts';
+import { timedBesideItsFloor, type Floor } from './floor.ts';
+import { graphqlTarget, LoadGenerator, timeOnce } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import { measureScreensCpu, type CpuMeasureOptions, type ScreenCpu } from './screens-under-load.ts';
 import { OPERATIONS, type BenchOperation } from './operations.ts';
 import { directTarget, ONE_CALL_QUERY, type BareOneCall } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
-import { clearUpstreamLog, graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
 import { summarize } from './stats.ts';
 
 /**
@@ -216,21 +216,14 @@ export interface BareSequential {
  * this beside it.
  */
 export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: string, operations: readonly BenchOperation[], runs: number): Promise<BareSequential[]> {
-  const token = await directToken(sandboxUrl);
   const results: BareSequential[] = [];
   for (const operation of operations) {
     const target = graphqlTarget(bare.graphqlUrl, operation.query, operation.variables);
-    await warmUp(() => timeOnce(target));
-    await waitForQuiet({ sandboxUrl });
-    await clearUpstreamLog({ sandboxUrl });
-    await timeOnce(target);
-    const log = await upstreamLog({ sandboxUrl });
-    const beside = await timedBesideFloor(() => timeOnce(target), floorReplay(sandboxUrl, token, log), runs);
+    const beside = await timedBesideItsFloor(sandboxUrl, () => timeOnce(target), runs);
     results.push({ name: operation.name, wall: summarize(beside.samples), floor: beside.floor });
   }
   return results;
 }
-
 
 /**
  * The gateway-overhead probe (bench/overhead.ts) through bare Yoga: the one-call query at

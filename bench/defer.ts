@@ -1,12 +1,10 @@
 import { request } from 'undici';
-import { directToken } from './bank-client.ts';
 import type { ServerProcess } from './child-process.ts';
-import { floorReplay, timedBesideFloor, type Floor } from './floor.ts';
-import { warmUp } from './load.ts';
+import { timedBesideItsFloor, type Floor } from './floor.ts';
 import { multipartParts } from './multipart.ts';
 import { DEFERRED_CARDS_SCREEN } from './operations.ts';
 import type { Settings } from './settings.ts';
-import { upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import type { BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
 
 /**
@@ -88,20 +86,14 @@ export async function measureDefer(world: BenchWorld, settings: Settings, bare?:
   };
 }
 
-/** `runs` runs through the server at `graphqlUrl` after a second of unmeasured ones, each followed by a replay of its floor. */
+/** Runs through the server at `graphqlUrl`, each beside the floor of its calls (floor.ts). */
 async function timedDefer(graphqlUrl: string, sandboxUrl: string, body: string, runs: number): Promise<DeferRuns> {
-  await warmUp(() => timeParts(graphqlUrl, body));
-  await waitForQuiet({ sandboxUrl });
-  const { parts } = await timeParts(graphqlUrl, body);
-  const log = await upstreamLog({ sandboxUrl });
-  // Each run followed by its floor's (floor.ts), so the two share the host's state.
-  const replay = floorReplay(sandboxUrl, await directToken(sandboxUrl), log);
-  const { samples, floor } = await timedBesideFloor(() => timeParts(graphqlUrl, body), replay, runs);
+  const { logged, log, samples, floor } = await timedBesideItsFloor(sandboxUrl, () => timeParts(graphqlUrl, body), runs);
   return {
     calls: log.length,
     firstPayload: summarize(samples.map((r) => r.first)),
     lastPayload: summarize(samples.map((r) => r.last)),
-    parts,
+    parts: logged.parts,
     floor,
   };
 }

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { DEMO_CREDENTIALS, type RequestLogEntry } from '@banking-gateway/sandbox';
-import { directHeaders } from './bank-client.ts';
+import { directHeaders, directToken } from './bank-client.ts';
 import { warmUp } from './load.ts';
 import { roundsIn } from './rounds.ts';
+import { upstreamLog, waitForQuiet } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
 
 /**
@@ -102,4 +103,18 @@ export async function timedBesideFloor<T>(timed: () => Promise<T>, floor: FloorR
     replays.push(await floor.once());
   }
   return { samples, floor: floorOf(replays, floor.rounds) };
+}
+
+/**
+ * A screen timed beside the floor of its own calls: after a second of unmeasured runs, one run on a
+ * quiet sandbox (`logged`) gives the calls, as the sandbox's log has them (`log`); then `runs` runs,
+ * each followed by a replay of those calls (timedBesideFloor).
+ */
+export async function timedBesideItsFloor<T>(sandboxUrl: string, timed: () => Promise<T>, runs: number): Promise<{ logged: T; log: RequestLogEntry[]; samples: T[]; floor: Floor }> {
+  await warmUp(timed);
+  await waitForQuiet({ sandboxUrl });
+  const logged = await timed();
+  const log = await upstreamLog({ sandboxUrl });
+  const beside = await timedBesideFloor(timed, floorReplay(sandboxUrl, await directToken(sandboxUrl), log), runs);
+  return { logged, log, ...beside };
 }

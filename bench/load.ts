@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { BenchChild, type ChildReply } from './child-process.ts';
+import { BenchChild } from './child-process.ts';
 import type { GatewayProcess, WatchResult } from './gateway-process.ts';
 import { summarize, type Summary } from './stats.ts';
 

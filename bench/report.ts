@@ -82,15 +82,11 @@ export interface RunResults {
   memory: MemoryReport;
 }
 
-const isHttpLoadPhase = (phase: string): boolean => phase.startsWith('operation') || phase.startsWith('gateway overhead');
 /** The memory phase of each half of the subscription measure. */
 export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: number): string =>
   stage === 'gateway'
     ? `subscriptions: gateway, ${subscribers} clients`
     : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
-/** The gateway's subscription phase only. */
-const isSubscriptionPhase = (phase: string): boolean => phase.startsWith('subscriptions: gateway');
-
 
 const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
 const pct = (value: number): string => `${Math.round(value * 100)} %`;

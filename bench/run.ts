@@ -133,7 +133,6 @@ try {
     progress(`bare Yoga, the stack floor and a gateway as shipped: ${INTERLEAVED_ROUNDS} interleaved rounds`);
     await waitForQuiet(world);
     beside = await measureBesideFloors(world, { bare, stack }, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress });
-    const options = { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens };
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
     await stack.close();

@@ -145,6 +145,20 @@ const tags = new Map<string, string>();
 const tagged = (response: Response, tag: string) => void tags.set(response.headers.get('x-request-id') ?? '', tag);
 const ofTag = (log: readonly RequestLogEntry[], prefix: string) => log.filter((e) => tags.get(e.correlationId ?? '')?.startsWith(prefix));
 
+/** One operation of `client` through the kit's gateway, in-process, tagged `tag` for the sandbox's log. */
+async function operationOf(kit: Kit, client: (typeof CLIENTS)[number], query: string, tag: string): Promise<{ data?: unknown; errors?: unknown[] }> {
+  const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...as(client) },
+    body: JSON.stringify({ query }),
+  });
+  tagged(response, tag);
+  return (await response.json()) as { data?: unknown; errors?: unknown[] };
+}
+
+/** The gateway's own reading of the sandbox host's limit: what it holds in flight, and why calls wait. */
+const hostLimit = (kit: Kit) => kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host];
+
 /** The most calls of one client (by the tags of its operations) in flight at once at the sandbox. */
 function mostInFlight(log: readonly RequestLogEntry[], prefix: string): number {
   // The log keeps whole milliseconds of arrival: a call that arrived within 1 ms of another's end did not overlap it.
@@ -164,21 +178,13 @@ describe('calls in flight per client', () => {
   });
   afterAll(() => kit?.close());
 
-  const dashboard = async (client: (typeof CLIENTS)[number], requestId: string) => {
-    const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...as(client) },
-      body: JSON.stringify({ query: DASHBOARD.query }),
-    });
-    tagged(response, requestId);
-    return (await response.json()) as { data?: unknown; errors?: unknown[] };
-  };
+  const dashboard = (client: (typeof CLIENTS)[number], requestId: string) => operationOf(kit, client, DASHBOARD.query, requestId);
 
   it("holds the flooder to its cap while the other client's calls go at once, and every operation completes", async () => {
     const flood = Array.from({ length: 3 }, (_, i) => dashboard('flood', `flood-${i}`));
     // The flood is at its cap with calls waiting behind its own, the host's limit far from reached.
-    for (let i = 0; i < 200 && (kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]?.heldByClientShare ?? 0) === 0; i++) await sleep(5);
-    const reading = kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]!;
+    for (let i = 0; i < 200 && (hostLimit(kit)?.heldByClientShare ?? 0) === 0; i++) await sleep(5);
+    const reading = hostLimit(kit)!;
     expect(reading.heldByClientShare).toBeGreaterThan(0);
     // Its cap reached, read from the gateway's limit (how many calls the sandbox saw overlap depends on how fast a loaded machine sends them).
     expect(reading.inFlight).toBe(2);
@@ -205,19 +211,8 @@ describe("one client's share of the limit while another is active (CLIENT_MAX_SH
   afterAll(() => kit?.close());
 
   const dashboards = (client: (typeof CLIENTS)[number], tag: string, count: number) =>
-    Promise.all(
-      Array.from({ length: count }, async (_, i) => {
-        const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...as(client) },
-          body: JSON.stringify({ query: DASHBOARD.query }),
-        });
-        tagged(response, `${tag}-${i}`);
-        return ((await response.json()) as { errors?: unknown }).errors;
-      }),
-    );
-  /** The gateway's own reading of the sandbox host's limit: what it holds in flight, and why calls wait. */
-  const reading = () => kit.gateway.upstream.concurrencyLimits()[new URL(kit.sandbox.url).host]!;
+    Promise.all(Array.from({ length: count }, async (_, i) => (await operationOf(kit, client, DASHBOARD.query, `${tag}-${i}`)).errors));
+  const reading = () => hostLimit(kit)!;
 
   // Read from the gateway's limit while the bank holds the calls, not from when the sandbox logged
   // them: how many calls overlap at the bank depends on how fast a loaded machine sends them.
@@ -238,14 +233,7 @@ describe("one client's share of the limit while another is active (CLIENT_MAX_SH
   it('holds it to half of the limit while another client has a call in flight', async () => {
     // The other client's one call stalls at the bank (1.5 s, inside the kit's 2 s timeout): it is active all along.
     await kit.control('POST', 'faults', { kind: 'stall', stallMs: 1_500, count: 1, path: PATHS.balance });
-    const quiet = (async () => {
-      const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...as('quiet') },
-        body: JSON.stringify({ query: BALANCES }),
-      });
-      return (await response.json()) as { errors?: unknown };
-    })();
+    const quiet = operationOf(kit, 'quiet', BALANCES, 'quiet-balances');
     await expect.poll(() => reading().inFlight, { timeout: 10_000 }).toBe(1);
     const flood = dashboards('flood', 'shared', 3);
     // Calls of the flood wait for its own share: it holds 4 of the 8, the quiet client 1.
