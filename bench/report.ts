@@ -12,7 +12,7 @@ import { peakOf, type MemoryReport } from './memory.ts';
 import { ONE_CALL_QUERY, OVERHEAD_ROUNDS, type BareOneCall, type OverheadLevel, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
 import { ms, table, verdict, type Summary } from './stats.ts';
-import type { DeliveryPass, Passes, SubscriptionResult } from './subscriptions.ts';
+import type { DeliveryPass, Passes, SubscriptionResult, SubscriptionStage } from './subscriptions.ts';
 import type { BareFloor, BareSequential } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
 import { intakeRow, type IntakeFloodResult } from './intake.ts';
@@ -82,11 +82,14 @@ export interface RunResults {
   memory: MemoryReport;
 }
 
-/** The memory phase of each half of the subscription measure. */
-export const subscriptionPhase = (stage: 'gateway' | 'floor', subscribers: number): string =>
-  stage === 'gateway'
-    ? `subscriptions: gateway, ${subscribers} clients`
-    : `subscriptions: floor (bare ws server in the benchmark's process), ${subscribers} clients`;
+const SUBSCRIPTION_PHASES: Record<SubscriptionStage, string> = {
+  gateway: 'subscriptions: gateway',
+  floor: "subscriptions: floor (bare ws server in the benchmark's process)",
+  bare: 'subscriptions: bare Yoga with graphql-ws (its own process; this gateway idle)',
+};
+
+/** The memory phase of each stage of the subscription measure. */
+export const subscriptionPhase = (stage: SubscriptionStage, subscribers: number): string => `${SUBSCRIPTION_PHASES[stage]}, ${subscribers} clients`;
 
 const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
 const pct = (value: number): string => `${Math.round(value * 100)} %`;
@@ -225,13 +228,14 @@ export const SUBSCRIBERS_CHILD = 'subscribers child';
 
 /**
  * measured vs floor, the ratio, and the verdict against `ratio` (default TARGETS.fanoutFloorRatio);
- * `last` names the gateway's last receipt, `lead` comes before the figures.
+ * `last` names the gateway's last receipt, `lead` comes before the figures; `bare`, bare Yoga's pass
+ * (graphql-yoga with graphql-ws alone), is set beside them.
  */
 function floorRow(
   target: string,
   gateway: DeliveryPass | null,
   floor: DeliveryPass | null,
-  { ratio = TARGETS.fanoutFloorRatio, last = 'last receipt', lead = '' }: { ratio?: number; last?: string; lead?: string } = {},
+  { ratio = TARGETS.fanoutFloorRatio, last = 'last receipt', lead = '', bare = null }: { ratio?: number; last?: string; lead?: string; bare?: DeliveryPass | null } = {},
 ): string[] {
   if (!gateway || !floor) return [target, 'not run (BENCH_PACED_EVENTS=0)', '**not measured**'];
   const measured = gateway.lastReceipt.p99;
@@ -242,15 +246,18 @@ function floorRow(
     return [target, `${lead}POST → ${last} p99: gateway ${p99(measured)}, floor ${p99(floor.lastReceipt.p99)}`, verdict(false, 'receipts lost')];
   }
   const met = measured <= limit;
+  const bareP99 = bare?.lastReceipt.p99 ?? Number.NaN;
+  const bareText = bare ? `; bare Yoga with graphql-ws on the same pass ${ms(bareP99)} ms (${(bareP99 / floor.lastReceipt.p99).toFixed(2)}×)` : '';
+  const bareOver = bare && bareP99 > limit ? `, bare Yoga alone ${ms(bareP99 - limit)} ms over` : '';
   return [
     target,
-    `${lead}POST → ${last} p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)`,
-    verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms`),
+    `${lead}POST → ${last} p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)${bareText}`,
+    verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms${bareOver}`),
   ];
 }
 
 /** The fan-out targets: against the floor of the same run, one event at a time and in a burst, and nothing lost. */
-function fanoutRows(s: SubscriptionResult): string[][] {
+export function fanoutRows(s: SubscriptionResult): string[][] {
   const g = s.gateway;
   const f = s.floor;
   const ratio = TARGETS.fanoutFloorRatio;
@@ -258,8 +265,8 @@ function fanoutRows(s: SubscriptionResult): string[][] {
   const expected = (p: Passes) => ((p.paced?.events ?? 0) + p.burst.events) * s.subscribers;
   const gatewayLost = lost(g);
   return [
-    floorRow(`fan-out p99, one event at a time ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.paced, f.paced),
-    floorRow(`fan-out p99, burst of ${g.burst.events} ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.burst, f.burst),
+    floorRow(`fan-out p99, one event at a time ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.paced, f.paced, { bare: s.bare.paced }),
+    floorRow(`fan-out p99, burst of ${g.burst.events} ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.burst, f.burst, { bare: s.bare.burst }),
     [
       '0 lost',
       `gateway: ${gatewayLost} of ${expected(g)} receipts lost, ${g.subscriptionErrors} subscription errors; floor: ${lost(f)} of ${expected(f)}`,
@@ -518,11 +525,12 @@ const deliveryRow = (server: string, name: string, p: DeliveryPass, intake: bool
 ];
 
 function subscriptionsTable(s: SubscriptionResult): string {
-  const rows = (server: string, passes: Passes) => [
-    ...(passes.paced ? [deliveryRow(server, 'one at a time', passes.paced, server === 'gateway')] : []),
-    deliveryRow(server, 'burst (all at once)', passes.burst, server === 'gateway'),
+  // The floor sends with no POST: it has no intake to show.
+  const rows = (server: string, passes: Passes, intake = true) => [
+    ...(passes.paced ? [deliveryRow(server, 'one at a time', passes.paced, intake)] : []),
+    deliveryRow(server, 'burst (all at once)', passes.burst, intake),
   ];
-  return table(DELIVERY_HEADER, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor)]);
+  return table(DELIVERY_HEADER, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor, false), ...rows('bare Yoga with graphql-ws (POST /publish)', s.bare)]);
 }
 
 /** The live dashboards' pass beside the subscription floor's one at a time. */

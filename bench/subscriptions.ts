@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import WebSocket, { WebSocketServer } from 'ws';
+import { ServerProcess } from './child-process.ts';
 import type { Settings } from './settings.ts';
 import { signedEvent, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
@@ -17,7 +19,9 @@ import { absoluteNow, type ClockCheck, type PassReceipts, type SubscriberClients
  * Two passes: one event at a time (the next once everybody has the previous one: the cost of one
  * fan-out) and a burst (every event posted at once). The same child clients and passes are then run
  * against a bare WebSocket server in this process that sends each subscriber a ready-made `next`
- * message: the floor that the transport and the clients alone cost, the gateway's yardstick.
+ * message: the floor that the transport and the clients alone cost, the gateway's yardstick. Last,
+ * bare Yoga with graphql-ws (bench/bare-fanout-child.ts, its own process with the gateway's flags):
+ * what the required libraries alone cost on the same passes, beside the gateway's figure.
  */
 
 const CONNECT_BATCH = 100;
@@ -58,6 +62,8 @@ export interface SubscriptionResult {
   gateway: Passes;
   /** The same clients and passes against a bare WebSocket server sending ready-made messages. */
   floor: Passes;
+  /** The same again through bare Yoga with graphql-ws and Yoga's pubsub (bench/bare-fanout-child.ts). */
+  bare: Passes;
 }
 
 /** One event, built (and signed) before the clock starts; `send` issues it and resolves with the intake time. */
@@ -226,10 +232,15 @@ function gatewayServer(world: BenchWorld): FanoutServer {
 }
 
 /** Posts a signed delivery to the gateway at `baseUrl`, as the bank would; resolves with the time to its 202. */
-export function webhookSender(baseUrl: string, id: string, { body, headers }: { body: string; headers: Record<string, string> }): () => Promise<number> {
+export function webhookSender(baseUrl: string, id: string, delivery: { body: string; headers: Record<string, string> }): () => Promise<number> {
+  return eventPoster(`${baseUrl}/webhooks`, id, delivery);
+}
+
+/** Posts `body` to `url`; resolves with the time to its 202, and throws on any other answer. */
+function eventPoster(url: string, id: string, { body, headers }: { body: string; headers: Record<string, string> }): () => Promise<number> {
   return async () => {
     const started = performance.now();
-    const response = await request(`${baseUrl}/webhooks`, { method: 'POST', headers, body });
+    const response = await request(url, { method: 'POST', headers, body });
     const text = await response.body.text();
     if (response.statusCode !== 202) throw new Error(`webhook ${id} answered ${response.statusCode}: ${text}`);
     return performance.now() - started;
@@ -287,13 +298,53 @@ async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<
   }
 }
 
-/** The gateway's passes, then the floor's, with the same child clients; `stage` marks each start (memory phases). */
-export async function measureSubscriptions(world: BenchWorld, settings: Settings, stage: (name: 'gateway' | 'floor') => void = () => {}): Promise<SubscriptionResult> {
+// --- Bare Yoga with graphql-ws -------------------------------------------------------------------
+
+const BARE_FANOUT_CHILD = fileURLToPath(new URL('./bare-fanout-child.ts', import.meta.url));
+
+/** bench/bare-fanout-child.ts in its own process, with `flags` (the gateway's). */
+class BareFanoutProcess extends ServerProcess {
+  static async start(flags: string[]): Promise<BareFanoutProcess> {
+    const { child, port } = await ServerProcess.launch(BARE_FANOUT_CHILD, 'bare Yoga fan-out process', flags, { kind: 'start' });
+    return new BareFanoutProcess(child, flags, port);
+  }
+
+  subscriptions(): Promise<number> {
+    return this.child.ask('subscriptions', { kind: 'subscriptions' });
+  }
+
+  /** Its events: the gateway's (issuing.card.blocked, a card of its own each), published as they come. */
+  asFanoutServer(): FanoutServer {
+    return {
+      url: `ws://127.0.0.1:${this.port}/graphql`,
+      registered: () => this.subscriptions(),
+      prepare: (index) => {
+        const cardId = `crd_bare_${index}`;
+        const id = `${cardId}_issuing.card.blocked`;
+        const event = { upstreamId: id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } };
+        return { id, send: eventPoster(`http://127.0.0.1:${this.port}/publish`, id, { body: JSON.stringify(event), headers: { 'content-type': 'application/json' } }) };
+      },
+    };
+  }
+}
+
+/** A stage of the subscription measure (memory phases): the gateway's passes, the floor's, bare Yoga's. */
+export type SubscriptionStage = 'gateway' | 'floor' | 'bare';
+
+/** The gateway's passes, then the floor's, then bare Yoga's, with the same child clients; `stage` marks each start (memory phases). */
+export async function measureSubscriptions(world: BenchWorld, settings: Settings, stage: (name: SubscriptionStage) => void = () => {}): Promise<SubscriptionResult> {
   const clients = world.subscribers;
   const clock = await clients.checkClock();
   stage('gateway');
   const gateway = await runPasses(gatewayServer(world), clients, settings);
   stage('floor');
   const floor = await withFloor((server) => runPasses(server, clients, settings));
-  return { subscribers: settings.subscribers, clock, gateway, floor };
+  stage('bare');
+  const bareYoga = await BareFanoutProcess.start(world.gateway.flags);
+  try {
+    const bare = await runPasses(bareYoga.asFanoutServer(), clients, settings);
+    return { subscribers: settings.subscribers, clock, gateway, floor, bare };
+  } finally {
+    await bareYoga.close();
+  }
 }

@@ -12,12 +12,14 @@ import {
   authorizationVerdict,
   deferRows,
   fairnessRow,
+  fanoutRows,
   perClientLimits,
   singleOverheadRow,
 } from '../bench/report.ts';
 import type { HeapConfigResult } from '../bench/heap.ts';
 import { allocationRows, cpuRows, heapRows, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from '../bench/report-shipped.ts';
 import { summarize } from '../bench/stats.ts';
+import type { DeliveryPass, Passes } from '../bench/subscriptions.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
 
@@ -288,5 +290,33 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     const withBare = perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) }, bare);
     expect(withBare[1]).toContain('; bare Yoga 44.5 ms vs its floor 41.5 ms: +3.00 ms');
     expect(withBare[2]).toBe('**not met** (1.00 ms over, bare Yoga alone 1.00 ms over)');
+  });
+});
+
+describe('fanoutRows', () => {
+  const pass = (events: number, p99: number): DeliveryPass => ({
+    events,
+    latency: summarize([p99 / 2, p99]),
+    lastReceipt: summarize([p99 - 1, p99]),
+    intake: summarize([1]),
+    spanMs: events * p99,
+    lost: 0,
+    duplicates: 0,
+  });
+  const passes = (paced: number, burst: number): Passes => ({ connectMs: 800, subscriptionErrors: 0, paced: pass(100, paced), burst: pass(50, burst) });
+
+  it("sets bare Yoga's pass beside the gateway's, and says when Yoga alone is over the allowance", () => {
+    const [paced, burst, lost] = fanoutRows({ subscribers: 1000, clock: { offsetMs: 0, uncertaintyMs: 0.01 }, gateway: passes(45, 900), floor: passes(25, 400), bare: passes(60, 700) });
+    expect(paced?.slice(1)).toEqual([
+      'POST → last receipt p99 45.0 ms vs floor 25.0 ms (1.80×); bare Yoga with graphql-ws on the same pass 60.0 ms (2.40×)',
+      '**met** (5.00 ms to spare under 50.0 ms)',
+    ]);
+    expect(burst?.slice(1)).toEqual([
+      'POST → last receipt p99 900.0 ms vs floor 400.0 ms (2.25×); bare Yoga with graphql-ws on the same pass 700.0 ms (1.75×)',
+      '**not met** (100.0 ms over 800.0 ms)',
+    ]);
+    expect(lost?.[2]).toBe('**met** (every subscriber got every event)');
+    const both = fanoutRows({ subscribers: 1000, clock: { offsetMs: 0, uncertaintyMs: 0.01 }, gateway: passes(45, 900), floor: passes(25, 400), bare: passes(60, 1000) });
+    expect(both[1]?.[2]).toBe('**not met** (100.0 ms over 800.0 ms, bare Yoga alone 200.0 ms over)');
   });
 });

@@ -114,6 +114,7 @@ export const RUN: RunResults = {
     clock: { offsetMs: -0.0123, uncertaintyMs: 0.041 },
     gateway: { connectMs: 812, subscriptionErrors: 0, paced: pass(100, 31.2), burst: pass(50, 410.5) },
     floor: { connectMs: 640, subscriptionErrors: 0, paced: pass(100, 19.8), burst: pass(50, 260.3) },
+    bare: { connectMs: 905, subscriptionErrors: 0, paced: pass(100, 58.4), burst: pass(50, 702.9) },
   },
   liveQueries: {
     clients: 1000,
