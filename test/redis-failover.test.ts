@@ -164,7 +164,7 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
     await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, 20_000);
     await redis.primary.stop();
     killedAt = Date.now();
-    const promotedPort = await redis.promoted();
+    await redis.promoted();
     const promotedMs = Date.now() - killedAt;
     await delivering;
     await Promise.all([onA.next(ids.length, 20_000), onB.next(ids.length, 20_000)]);
@@ -188,15 +188,20 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
       expect(repeats(idsOf(feed))).toEqual([]);
       expect([...idsOf(feed)].sort()).toEqual([...ids].sort());
     }
+    // On a starved machine the Sentinels may judge the new primary down too and fail over again:
+    // from here on, the primary is the one they name now (the gateway must have followed it).
+    const primaryPort = await redis.promoted();
     // And the shared log on the new primary holds each of them once.
-    const logged = await loggedIds(promotedPort, prefix);
+    const logged = await loggedIds(primaryPort, prefix);
     expect(repeats(logged)).toEqual([]);
     expect([...logged].sort()).toEqual([...ids].sort());
 
     // /readyz: degraded while Redis was away (the instance still serves), ready once the new primary answered.
     expect([...readiness.seen].sort()).toEqual(['degraded', 'ready']);
     expect(log.messages(/Redis is unreachable/).length).toBeGreaterThanOrEqual(1);
-    expect(log.messages(/Redis is back/).at(-1)).toMatchObject({ primary: `127.0.0.1:${promotedPort}` });
+    // A failover the Sentinels finished just now may not be in the log yet; the expect says what it named instead.
+    await until('the last "Redis is back" to name the primary the Sentinels name', () => log.messages(/Redis is back/).at(-1)?.primary === `127.0.0.1:${primaryPort}`, 5_000).catch(() => {});
+    expect(log.messages(/Redis is back/).at(-1)).toMatchObject({ primary: `127.0.0.1:${primaryPort}` });
 
     // Catch-up across the failover, from the last event acknowledged before the kill: on an instance
     // that delivered it (its own log) and on a new one (the shared log on the new primary).
