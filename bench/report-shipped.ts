@@ -3,7 +3,7 @@ import type { ScreenCpu as BareScreenCpu } from './screens-under-load.ts';
 import type { HeapConfigResult } from './heap.ts';
 import type { OperationResult } from './measure.ts';
 import type { BareOneCall, OverheadLevel } from './overhead.ts';
-import { ms, table, verdict } from './stats.ts';
+import { bareAloneOver, ms, table, verdict } from './stats.ts';
 
 /**
  * The targets of performance as shipped (issue 30), and the tables behind them: heap sizing measured
@@ -43,7 +43,7 @@ export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' |
     `wall p50 ≤ bare floor + ${SHIPPED_TARGETS.perRoundMs} ms per round at concurrency 1: ${o.name}`,
     `${ms(o.wall.p50)} ms vs floor ${ms(o.floor.wall.p50)} ms + ${o.criticalPath} × ${SHIPPED_TARGETS.perRoundMs} ms: +${ms(over)} ms; ` +
       `the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})${bareText}`,
-    verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over${bareOver > allowance ? `, bare Yoga alone ${ms(bareOver - allowance)} ms over` : ''}`),
+    verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over${bareAloneOver(bareOver, allowance)}`),
   ];
 }
 

@@ -11,7 +11,7 @@ import type { OperationResult } from './measure.ts';
 import { peakOf, type MemoryReport } from './memory.ts';
 import { ONE_CALL_QUERY, OVERHEAD_ROUNDS, type BareOneCall, type OverheadLevel, type OverheadResult } from './overhead.ts';
 import type { Settings } from './settings.ts';
-import { ms, table, verdict, type Summary } from './stats.ts';
+import { bareAloneOver, ms, table, verdict, type Summary } from './stats.ts';
 import type { DeliveryPass, Passes, SubscriptionResult, SubscriptionStage } from './subscriptions.ts';
 import type { BareFloor, BareSequential } from './bare-yoga.ts';
 import type { HeapConfigResult } from './heap.ts';
@@ -119,11 +119,10 @@ export function deferRows(d: DeferResult): string[][] {
     const bare = d.bare ? pick(d.bare) : undefined;
     const bareOver = bare ? bare.payload - bare.floor : Number.NaN;
     const bareText = bare ? `; bare Yoga ${ms(bare.payload)} ms vs its floor ${ms(bare.floor)} ms: +${ms(bareOver)} ms` : '';
-    const bareAlone = bareOver > rounds * perRound ? `, bare Yoga alone ${ms(bareOver - rounds * perRound)} ms over` : '';
     return [
       `@defer, ${what} p50 ≤ bare floor + ${perRound} ms per round at concurrency 1: ${d.name}`,
       `${ms(measured)} ms vs floor ${ms(floor)} ms + ${rounds} × ${perRound} ms: +${ms(measured - floor)} ms${bareText}`,
-      verdict(measured <= limit, measured <= limit ? spare(measured, limit) : `${spare(measured, limit)}${bareAlone}`),
+      verdict(measured <= limit, measured <= limit ? spare(measured, limit) : `${spare(measured, limit)}${bareAloneOver(bareOver, rounds * perRound)}`),
     ];
   };
   return [
@@ -248,11 +247,10 @@ function floorRow(
   const met = measured <= limit;
   const bareP99 = bare?.lastReceipt.p99 ?? Number.NaN;
   const bareText = bare ? `; bare Yoga with graphql-ws on the same pass ${ms(bareP99)} ms (${(bareP99 / floor.lastReceipt.p99).toFixed(2)}×)` : '';
-  const bareOver = bare && bareP99 > limit ? `, bare Yoga alone ${ms(bareP99 - limit)} ms over` : '';
   return [
     target,
     `${lead}POST → ${last} p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)${bareText}`,
-    verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms${bareOver}`),
+    verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms${bareAloneOver(bareP99, limit)}`),
   ];
 }
 

@@ -57,3 +57,6 @@ export const table = (header: string[], rows: string[][]): string =>
 
 /** A target's verdict cell: met or not, and why. */
 export const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
+
+/** A verdict's note that bare Yoga's own figure (`bare`, NaN when not measured) is over the `limit` by itself; '' when it is not. */
+export const bareAloneOver = (bare: number, limit: number): string => (bare > limit ? `, bare Yoga alone ${ms(bare - limit)} ms over` : '');

@@ -236,13 +236,13 @@ export function webhookSender(baseUrl: string, id: string, delivery: { body: str
   return eventPoster(`${baseUrl}/webhooks`, id, delivery);
 }
 
-/** Posts `body` to `url`; resolves with the time to its 202, and throws on any other answer. */
+/** Posts event `id`'s `body` to `url`; resolves with the time to its 202, and throws on any other answer. */
 function eventPoster(url: string, id: string, { body, headers }: { body: string; headers: Record<string, string> }): () => Promise<number> {
   return async () => {
     const started = performance.now();
     const response = await request(url, { method: 'POST', headers, body });
     const text = await response.body.text();
-    if (response.statusCode !== 202) throw new Error(`webhook ${id} answered ${response.statusCode}: ${text}`);
+    if (response.statusCode !== 202) throw new Error(`event ${id} posted to ${url} answered ${response.statusCode}: ${text}`);
     return performance.now() - started;
   };
 }
