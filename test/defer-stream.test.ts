@@ -132,8 +132,10 @@ describe('@defer', () => {
     expect(arrivals.at(-1)!.payload.hasNext).toBe(false);
   });
 
-  it('tells a client that accepts only JSON what to accept, with a typed error rather than a bare 406', async () => {
+  it('tells a client that accepts only JSON what to accept, with a typed error rather than a bare 406, before any bank call', async () => {
+    await kit.resetCounts();
     const response = await send('application/graphql-response+json', DEFERRED_CARDS);
+    expect(kit.calls()).toEqual([]);
     expect(response.status).toBe(406);
     expect(response.headers.get('content-type')).toContain('application/json');
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
@@ -143,6 +145,34 @@ describe('@defer', () => {
         extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', received: 'application/graphql-response+json', accept: ['multipart/mixed', 'text/event-stream'] },
       },
     ]);
+  });
+});
+
+describe('a mutation with @defer on its payload', () => {
+  const CARD = 'crd_demo_ava_v';
+  const FREEZE = `mutation Freeze {
+    cardUpdate(input: { cardId: "${CARD}", status: INACTIVE, updatedBy: "Jordan Miles" }) {
+      __typename
+      ... on CardUpdateSuccess { ... @defer { card { upstreamId status } } }
+    }
+  }`;
+
+  it('is refused to a client that takes only JSON before the bank is asked: the card is not frozen', async () => {
+    await kit.resetCounts();
+    const response = await send('application/json', FREEZE);
+    expect(response.status).toBe(406);
+    expect(((await response.json()) as Payload).errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED' }) })]);
+    expect(kit.calls()).toEqual([]);
+    const card = await run('query ($id: ID!) { card(id: $id) { status } }', { id: CARD });
+    expect(card.data).toEqual({ card: { status: 'ACTIVE' } });
+  });
+
+  it('is made once over multipart, its payload deferred', async () => {
+    const { arrivals } = await collect('multipart/mixed', FREEZE, multipartParts);
+    expect(arrivals[0]!.payload).toEqual({ data: { cardUpdate: { __typename: 'CardUpdateSuccess' } }, hasNext: true });
+    expect(arrivals.flatMap((arrival) => arrival.payload.incremental ?? [])).toEqual([{ data: { card: { upstreamId: CARD, status: 'INACTIVE' } }, path: ['cardUpdate'] }]);
+    expect(kit.calls(CARDS_LIST, 'PATCH')).toHaveLength(1);
+    await run(`mutation { cardUpdate(input: { cardId: "${CARD}", status: ACTIVE, updatedBy: "Jordan Miles" }) { __typename } }`);
   });
 });
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { getLiveDirectiveArgumentValues, getLiveDirectiveNode, isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
+import { getLiveDirectiveArgumentValues, getLiveDirectiveNode, isLiveQueryOperationDefinitionNode } from '@n1ru4l/graphql-live-query';
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
 import type { LiveQueryConfig } from '../config.ts';
 import type { GatewayContext } from '../context.ts';
@@ -12,6 +12,7 @@ import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './ident
 import type { LiveQueryObserver } from './observer.ts';
 import { pushesOf } from './pushes.ts';
 import { liveGroups } from './groups.ts';
+import { NoDeferOrStreamInLiveQueryRule } from './no-defer-in-live.ts';
 import { rerunThrottle } from './throttle.ts';
 
 /**
@@ -23,7 +24,8 @@ import { rerunThrottle } from './throttle.ts';
  * @n1ru4l/in-memory-live-query-store executes, tracks what each run read and re-runs on
  * `invalidate`, with the original context (so with the caller's permissions, cardholder binding and
  * bank view). Its plugin, @envelop/live-query, is not used: this one does what that one does
- * (makeExecute, the rule refusing @live with @defer/@stream) and what it cannot, since its result
+ * (makeExecute, the rule refusing @live with @defer/@stream: no-defer-in-live.ts, in place of the
+ * library's) and what it cannot, since its result
  * hook never sees the context: limits per caller and per connection, checked before anything runs;
  * a push only when the result changed; the end at the credential's expiry; the metrics.
  */
@@ -90,7 +92,7 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
   };
 
   const plugin: Plugin = {
-    onValidate: ({ addValidationRule }) => addValidationRule(NoLiveMixedWithDeferStreamRule),
+    onValidate: ({ addValidationRule }) => addValidationRule(NoDeferOrStreamInLiveQueryRule),
     onExecute: ({ args, executeFn, setExecuteFn, setResultAndStopExecution }) => {
       const operation = liveOperation(args.document, args.operationName, args.variableValues);
       if (!operation) return;

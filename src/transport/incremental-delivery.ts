@@ -1,6 +1,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLDirective } from 'graphql';
 import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
+import { directivesReached, fragmentsOf, namesAnyDirective } from '../security/reached-directives.ts';
 import { mediaRanges, multipartSubscriptions } from './multipart-subscriptions.ts';
 
 /** The media types an operation with @defer or @stream can be answered in. */
@@ -42,13 +43,97 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
   const eventStreamOf = options.eventStreamOf ?? ((request: Request) => (subscriptions.has(request) ? 'subscription' : undefined));
   const streamsEvents = (request: Request) => eventStreamOf(request) !== undefined;
   const multipart = multipartSubscriptions({ streamsEvents, heartbeatMs: options.multipartHeartbeatMs });
-  const notAcceptable = notAcceptableRefusal(eventStreamOf);
+  const refused = new WeakMap<Request, Refusal>();
+  const notAcceptable = notAcceptableRefusal(eventStreamOf, refused);
   return [
     useAnswerableAcceptOnly(),
     useDeferStream() as Plugin,
+    useStreamFormAccepted(refused),
     ...(options.eventStreamOf ? [] : [useSubscriptionsNoted(subscriptions)]),
     useStreamAnswers(multipart, notAcceptable),
   ];
+}
+
+/** Requests made for a WebSocket's operations (ws.ts): a socket carries every result as a message of its own, whatever its upgrade's Accept said. */
+const overSockets = new WeakSet<Request>();
+
+/** Marks a request as a WebSocket operation's: no Accept of it is checked. */
+export function carriedBySocket(request: Request): Request {
+  overSockets.add(request);
+  return request;
+}
+
+const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
+
+/**
+ * An operation answered in parts (an @defer or @stream that is on, with the variables, wherever it
+ * sits) or a subscription, from a caller whose Accept allows no such answer, is refused before it
+ * runs: after it ran, the refusal would come once the bank had been read, and for a mutation once
+ * the bank had done what it asked. The 406 says what to send instead; a live query's first result
+ * goes out in JSON (notAcceptableRefusal), so it is never refused here.
+ */
+function useStreamFormAccepted(refused: WeakMap<Request, Refusal>): Plugin {
+  const callerOf = (args: ExecutionArgs) => {
+    const request = (args.contextValue as { request?: Request }).request;
+    return request && !overSockets.has(request) ? request : undefined;
+  };
+  // The refusal is answered by notAcceptableRefusal, in JSON whatever the caller accepts, as a 406 found later is.
+  const refuse = (request: Request, refusal: Refusal, stop: (result: ExecutionResult) => void) => {
+    refused.set(request, refusal);
+    stop({ errors: [new GraphQLError(refusal.message, { extensions: refusal.extensions })] });
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const request = callerOf(args);
+      if (!request || takesAny(request, INCREMENTAL_MEDIA_TYPES) || !answeredInParts(args)) return;
+      refuse(request, incrementalRefusal(request), setResultAndStopExecution);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const request = callerOf(args);
+      if (!request || takesAny(request, SUBSCRIPTION_MEDIA_TYPES)) return;
+      refuse(request, subscriptionRefusal(request), setResultAndStopExecution);
+    },
+  };
+}
+
+/** A 406's one error: what the caller sent and what would work. */
+interface Refusal {
+  message: string;
+  extensions: Record<string, unknown>;
+}
+
+/** Whether the request's Accept (none: anything) takes one of `media` (a type, with at most one parameter it must carry). */
+function takesAny(request: Request, media: readonly string[]): boolean {
+  const ranges = mediaRanges(request.headers.get('accept') || '*/*');
+  return media.some((wanted) => {
+    const [type = '', parameter] = wanted.split(';');
+    const [name = '', value] = (parameter ?? '').split('=');
+    return ranges.some((range) => takes(range.type, type) && (parameter === undefined || range.type !== type || range.params.get(name.toLowerCase()) === value));
+  });
+}
+
+/** Whether the operation that runs has an @defer or @stream that is on: the walk only for a document that names one. */
+function answeredInParts({ schema, document, operationName, variableValues }: ExecutionArgs): boolean {
+  if (!namesIncremental(document)) return false;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return false;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {});
+  // Variables that do not fit are refused by the limits (security/operation-limits.ts), with where.
+  if (coerced.errors) return false;
+  const definitions = new Map<string, GraphQLDirective>();
+  for (const name of INCREMENTAL_DIRECTIVES) {
+    const definition = schema.getDirective(name);
+    if (definition) definitions.set(name, definition);
+  }
+  return directivesReached(operation, fragmentsOf(document), INCREMENTAL_DIRECTIVES, { values: coerced.coerced, definitions }).length > 0;
+}
+
+/** Documents are parsed once and cached (Yoga's parser cache): whether one names @defer or @stream is kept beside it. */
+const namingIncremental = new WeakMap<DocumentNode, boolean>();
+function namesIncremental(document: DocumentNode): boolean {
+  let names = namingIncremental.get(document);
+  if (names === undefined) namingIncremental.set(document, (names = namesAnyDirective(document, INCREMENTAL_DIRECTIVES)));
+  return names;
 }
 
 /**
@@ -150,8 +235,13 @@ function useAnswerableAcceptOnly(): Plugin {
  * HttpLink, or any client that knows nothing of `@live`, gets the screen as it is now); anything
  * else is refused with a 406 that says what would work.
  */
-function notAcceptableRefusal(eventStreamOf: (request: Request) => EventStream | undefined) {
+function notAcceptableRefusal(eventStreamOf: (request: Request) => EventStream | undefined, refusedBeforeRunning: WeakMap<Request, Refusal>) {
   return ({ request, result, resultProcessor, setResultProcessor }: ResultProcessArgs): boolean => {
+    const refused = refusedBeforeRunning.get(request);
+    if (refused) {
+      setResultProcessor(() => Response.json({ errors: [refused] }, { status: 406 }), 'application/json');
+      return true;
+    }
     if (resultProcessor || !isAsyncIterable(result)) return false;
     const stream = eventStreamOf(request);
     if (stream === 'live query') {
@@ -180,7 +270,7 @@ const firstResultOnly: ResultProcessor = async (result, fetchAPI, accepted) => {
   }
 };
 
-function subscriptionRefusal(request: Request) {
+function subscriptionRefusal(request: Request): Refusal {
   const received = quotedAccept(request);
   return {
     message: `A subscription is answered as a stream of events, which Accept: ${received} does not allow: send Accept: ${SUBSCRIPTION_MEDIA_TYPES.join(' or ')}, or subscribe over WebSocket (${SUBSCRIPTION_WEBSOCKET_PROTOCOL}).`,
@@ -188,7 +278,7 @@ function subscriptionRefusal(request: Request) {
   };
 }
 
-function incrementalRefusal(request: Request) {
+function incrementalRefusal(request: Request): Refusal {
   const received = quotedAccept(request);
   return {
     message: `An operation with @defer or @stream is answered in parts, which Accept: ${received} does not allow: send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}.`,

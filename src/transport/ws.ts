@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import { withoutHttp } from '../errors.ts';
 import { withTraceId } from '../observability/tracing.ts';
 import { textSocketDocuments, type SocketDocuments } from '../security/persisted-queries.ts';
+import { carriedBySocket } from './incremental-delivery.ts';
 import { coalesceSends } from './ws-sends.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
@@ -206,7 +207,7 @@ async function operationArgs(
   if (named instanceof GraphQLError) return [named];
   // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
   // it came through the origin check and connection_init.
-  const request = new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade), signal: client });
+  const request = carriedBySocket(new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade), signal: client }));
   auth.adopt(request, caller);
   // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
   const enveloped = yoga.getEnveloped({ request, params: payload, req: upgrade });
