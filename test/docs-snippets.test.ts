@@ -448,6 +448,22 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
     },
   },
   {
+    name: 'paints the cards, then each card\u2019s deferred fragment (@defer on a spread, with Apollo Client)',
+    matches: (block) => block.code.includes('...CardDetails @defer') && block.code.includes('Defer20220824Handler'),
+    run: async (kit, block) => {
+      const running = runNode(writeBlock(block, addressed(block.code, kit)));
+      try {
+        await expect.poll(() => running.lines().length, { timeout: 15_000 }).toBe(2);
+      } finally {
+        await running.stop();
+      }
+      const { data } = (await kit.execute(parse('{ cards(first: 10) { nodes { maskedNumber cardholder { email } } } }'))) as { data: { cards: { nodes: { maskedNumber: string; cardholder: { email: string } }[] } } };
+      const [card] = data.cards.nodes;
+      expect(running.lines()).toEqual([`streaming ${card!.maskedNumber} (later)`, `complete ${card!.maskedNumber} ${card!.cardholder.email}`]);
+      expect(running.stderr()).toBe('');
+    },
+  },
+  {
     name: 'prints the USD balance of a live dashboard, then the new one after a deposit',
     matches: (block) => block.code.includes('query Dashboard @live') && block.code.includes("console.log('USD'"),
     run: async (kit, block) => {

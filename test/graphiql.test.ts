@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { startKit, type Kit } from './kit.ts';
@@ -6,7 +6,8 @@ import { startKit, type Kit } from './kit.ts';
 /**
  * GraphiQL must work with no internet: the page is opened in headless Chromium (test/browser.ts)
  * with every request off this machine refused, a query is run, and its result must show. A live
- * query (`@live`) streams in it: the result pane shows each push.
+ * query (`@live`) streams in it: the result pane shows each push. A query whose @defer sits in a
+ * named fragment comes in parts, which the pane shows merged.
  */
 describe('GraphiQL in headless Chromium', () => {
   let kit: Kit;
@@ -23,6 +24,19 @@ describe('GraphiQL in headless Chromium', () => {
     // every page is opened in this one.
     context = await browser.newContext();
   }, 60_000);
+
+  /**
+   * Opens GraphiQL with `query` in its editor (its `?query=` parameter), runs it, and gives back the
+   * result pane. The editor is ready once the operation's first line shows in it.
+   */
+  async function runInGraphiQL(page: Page, query: string) {
+    await page.goto(`${base}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load' });
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByText(query.slice(0, query.indexOf(' {'))).first().waitFor({ timeout: 30_000 });
+    await run.click();
+    return page.locator('.graphiql-response');
+  }
 
   afterAll(async () => {
     await browser?.close();
@@ -63,14 +77,7 @@ describe('GraphiQL in headless Chromium', () => {
     page.on('request', (request) => {
       if (request.headers().accept?.includes('text/event-stream')) streams.push(request.url());
     });
-    const query = 'query Dashboard @live { balances(currency: "USD") { currency available { amount } } }';
-    // GraphiQL opens with the query of its `?query=` parameter in the editor.
-    await page.goto(`${base}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load' });
-    const run = page.locator('.graphiql-execute-button');
-    await run.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.getByText('query Dashboard').first().waitFor({ timeout: 30_000 });
-    await run.click();
-    const response = page.locator('.graphiql-response');
+    const response = await runInGraphiQL(page, 'query Dashboard @live { balances(currency: "USD") { currency available { amount } } }');
     // Monaco renders spaces as non-breaking ones; amounts are decimal text.
     const shownCents = async () => {
       const amount = /"amount": "([\d.]+)"/.exec((await response.innerText({ timeout: 1_000 })).replace(/\u00a0/g, ' '))?.[1];
@@ -91,5 +98,22 @@ describe('GraphiQL in headless Chromium', () => {
     // sharing two cores with Chromium's processes; the gateway lets go as soon as the socket closes.
     await page.close();
     await expect.poll(() => kit.gateway.live.stats().open, { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it('runs a query whose @defer sits in a named fragment and shows the whole result, sent in parts', async () => {
+    const page = await context.newPage();
+    const answers: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'POST') answers.push(`${response.status()} ${response.headers()['content-type'] ?? ''}`);
+    });
+    const response = await runInGraphiQL(page, 'query Screen { accounts(first: 2) { nodes { upstreamId } } ...Later } fragment Later on Query { ... @defer { balances(currency: "USD") { currency } } }');
+    const shown = async () => (await response.innerText({ timeout: 1_000 })).replace(/\u00a0/g, ' ');
+    // The deferred part merged into the result the pane shows.
+    await expect.poll(shown, { timeout: 30_000 }).toContain('"currency": "USD"');
+    const text = await shown();
+    expect(text).toContain('"upstreamId": "acc_demo_usd"');
+    expect(text).not.toContain('"errors"');
+    expect(answers.filter((answer) => answer.startsWith('200 multipart/mixed'))).toHaveLength(1);
+    await page.close();
   }, 90_000);
 });
