@@ -201,7 +201,7 @@ describe('the matrix leaves nothing out', () => {
   });
 
   it('has a column for every way in the gateway serves, and the gateway serves no way it does not list', async () => {
-    expect(WAYS.map((way) => way.id).sort()).toEqual(WAYS_IN.map((way) => way.id).sort());
+    expect([...new Set(WAYS.map((way) => way.id))].sort()).toEqual(WAYS_IN.map((way) => way.id).sort());
     const served = await probeWaysIn(text.baseUrl!);
     expect(served.filter((way) => way.id === undefined)).toEqual([]);
     expect([...new Set(served.map((way) => way.id))].sort()).toEqual(WAYS_IN.map((way) => way.id).sort());

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { ApolloClient, HttpLink, InMemoryCache, type ApolloLink } from '@apollo/client';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
@@ -7,9 +8,11 @@ import { print as apolloPrint } from '@apollo/client/utilities';
 import { SubscriptionProtocol, UrlLoader } from '@graphql-tools/url-loader';
 import { cacheExchange, Client as UrqlClient, fetchExchange, formatDocument, stringifyDocument, type OperationResult } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
-import { parse } from 'graphql';
+import { getOperationAST, parse } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
+import { meros } from 'meros';
+import { Network, Observable, type FetchFunction, type RequestParameters } from 'relay-runtime';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import type { WayInId } from '../../src/transport/ways-in.ts';
@@ -261,8 +264,8 @@ const APOLLO: Way = {
 /** urql as its docs set it up, with the CSRF header on its GETs; fetchSubscriptions for subscriptions over HTTP; the persisted exchange for hashes. */
 const URQL: Way = {
   id: 'multipart-mixed',
-  name: 'multipart/mixed',
-  client: `urql (@urql/core ${version('@urql/core')}): Client({ url, exchanges: [cacheExchange, fetchExchange], fetchSubscriptions: true, fetchOptions: the CSRF header }); persistedExchange() for hashes (@urql/exchange-persisted ${version('@urql/exchange-persisted')}, enforcePersistedQueries for trusted documents); GraphiQL reads the same parts with meros`,
+  name: 'multipart/mixed: urql',
+  client: `urql (@urql/core ${version('@urql/core')}): Client({ url, exchanges: [cacheExchange, fetchExchange], fetchSubscriptions: true, fetchOptions: the CSRF header }); persistedExchange() for hashes (@urql/exchange-persisted ${version('@urql/exchange-persisted')}, enforcePersistedQueries for trusted documents)`,
   carries: { parts: true, liveStream: true, subscriptions: true, mutations: true },
   // Its cache exchange adds __typename to queries and mutations, not to subscriptions.
   sentText: (document) => stringifyDocument(/^\s*subscription\b/.test(document) ? parse(document) : formatDocument(parse(document))),
@@ -286,6 +289,65 @@ const URQL: Way = {
       return unsubscribe;
     });
     return fromWire(observed, wire.exchanges);
+  },
+};
+
+/**
+ * Relay's network layer (`Network.create(fetchFn)`), its fetch function as meros' README writes one
+ * for Relay: a POST that accepts JSON or multipart/mixed, each part handed to Relay's sink as meros
+ * reads it (Node's meros reads node:http's response). A persisted query goes by its id
+ * (`documentId`), as test/clients.test.ts's Relay does.
+ */
+const RELAY: Way = {
+  id: 'multipart-mixed',
+  name: 'multipart/mixed: Relay + meros',
+  client: `relay-runtime ${version('relay-runtime')}: Network.create(fetchFn), fetchFn reading multipart/mixed with meros ${version('meros')}; a persisted document by its id`,
+  carries: { parts: true, liveStream: true, subscriptions: true, mutations: true },
+  sentText: asWritten,
+  cannot: (row, form) =>
+    row.batch
+      ? NO_BATCH
+      : row.operationName
+        ? "Relay's compiler gives each operation a text of its own"
+        : row.nature === 'subscription'
+          ? 'Relay subscribes through its subscribeFn (graphql-ws: that column)'
+          : form === 'apq'
+            ? 'Relay sends the text, or a persisted id'
+            : undefined,
+  run: async (cell) => {
+    const fetchFn: FetchFunction = (params, variables) =>
+      Observable.create((sink) => {
+        const body = params.text ? { query: params.text, variables } : { documentId: params.id, variables };
+        const sent = httpRequest(`${cell.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, multipart/mixed' } });
+        sent.on('response', (response: IncomingMessage) => {
+          void (async () => {
+            const parts = await meros<ExecutionPayload>(response);
+            // meros hands back the response itself when it is not multipart: one JSON result.
+            if (parts === response) {
+              const chunks: Buffer[] = [];
+              for await (const chunk of response) chunks.push(chunk as Buffer);
+              sink.next(JSON.parse(Buffer.concat(chunks).toString('utf8')) as never);
+            } else {
+              for await (const part of parts as AsyncGenerator<{ json: boolean; body: unknown }>) sink.next((part.json ? part.body : JSON.parse(String(part.body))) as never);
+            }
+            sink.complete();
+          })().catch((error: unknown) => sink.error(error as Error));
+        });
+        sent.on('error', (error) => sink.error(error));
+        sent.end(JSON.stringify(body));
+        return () => sent.destroy();
+      });
+    const operationKind = isMutation(cell.row.nature) ? 'mutation' : 'query';
+    const name = getOperationAST(parse(cell.query))?.name?.value;
+    const params = { id: cell.form === 'trusted' ? id(cell) : null, text: cell.form === 'trusted' ? null : cell.query, name, operationKind, metadata: {}, cacheID: cell.query } as unknown as RequestParameters;
+    return untilDone(cell, false, (sink) => {
+      const subscription = Network.create(fetchFn).execute(params, cell.variables ?? {}, {}).subscribe({
+        next: (payload) => sink.next(payload as ExecutionPayload),
+        error: (error: Error) => sink.error(error),
+        complete: () => sink.complete(),
+      });
+      return () => subscription.unsubscribe();
+    });
   },
 };
 
@@ -433,7 +495,7 @@ const GRAPHIQL: Way = {
   },
 };
 
-export const WAYS: readonly Way[] = [GET, POST, APOLLO, URQL, SSE, GRAPHQL_WS, LEGACY_WS, GRAPHIQL];
+export const WAYS: readonly Way[] = [GET, POST, APOLLO, URQL, RELAY, SSE, GRAPHQL_WS, LEGACY_WS, GRAPHIQL];
 
 /**
  * The texts of a document as the clients send them, for the trusted documents' manifest: as written,
