@@ -147,25 +147,34 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     });
   });
 
+  /**
+   * Reads the stream for as long as the bus runs. Its failures are the reader's: they delay this
+   * instance's subscribers, who get what was missed once it reads again, but never turn an event
+   * away, so they leave the intake's verdict to the commands connection (redis-link.ts).
+   */
   async function readLoop(): Promise<void> {
+    let resume = true;
     while (!closed) {
       await link.connected();
       if (closed) return;
       try {
-        if (!link.up || lastRead === null) {
+        if (link.readerReconnected() || resume || lastRead === null) {
           lastRead = await resumePoint();
-          link.succeeded();
+          resume = false;
+          if (!link.up) link.succeeded();
           started();
         }
         const entries = await stream.read(lastRead);
-        link.succeeded(link.reader);
+        link.readSucceeded();
         for (const entry of entries) {
           lastRead = entry.id;
           receive(entry);
         }
       } catch (error) {
         if (closed) return;
-        link.failed(error);
+        link.readFailed(error);
+        // Read again from where the stream stands then: it may be another primary's.
+        resume = true;
         await sleep(RETRY_PAUSE_MS);
       }
     }

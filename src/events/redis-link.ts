@@ -5,13 +5,18 @@ import { connectRedis, describeRedisTarget, primaryAddress } from '../redis-opti
 
 /**
  * The bus's two Redis connections (commands, and the blocking stream reader) and one verdict on
- * them: up or down. ioredis reconnects by itself and reports every failed attempt; this turns those
- * into one warning when Redis goes away and one line when it is back, instead of a stack trace per
- * retry. Commands never wait for a connection (no offline queue) and never take longer than
- * COMMAND_TIMEOUT_MS, so nothing that depends on Redis can hang on it.
+ * the intake's: up or down. The verdict follows the commands connection alone, the one every event
+ * needs (its append, its replicas' acknowledgement): the reader reconnecting, which only delays
+ * this instance's subscribers (they resume where it stopped), never turns events away, and says so
+ * in lines of its own. ioredis reconnects by itself and reports every failed attempt; this turns
+ * those into one warning when Redis goes away and one line when it is back, instead of a stack
+ * trace per retry. Commands never wait for a connection (no offline queue) and never take longer
+ * than COMMAND_TIMEOUT_MS, so nothing that depends on Redis can hang on it.
  */
 
 export const COMMAND_TIMEOUT_MS = 500;
+/** ioredis's error for a command past its commandTimeout. */
+const TIMED_OUT = /^Command timed out/;
 /** How long one stream read blocks waiting for new entries. */
 export const READ_BLOCK_MS = 5_000;
 
@@ -28,21 +33,24 @@ export function withoutAddress(reason: string): string {
 export interface RedisLink {
   readonly commands: Redis;
   readonly reader: Redis;
-  /** Whether Redis answers (both connections ready and the last command did not fail). */
+  /** Whether the intake's Redis answers (the commands connection is ready and its last command did not fail). */
   readonly up: boolean;
   /** Why Redis is down, and since when (epoch ms); null while up. */
   readonly down: { reason: string; since: number } | null;
   /** Resolves once both connections are ready (a command may then be tried), or the link is closed. */
   connected(): Promise<void>;
-  /**
-   * A command succeeded on `via` (by default the commands connection): Redis answers. When that
-   * ends an outage, the log names the primary `via` answered from.
-   */
-  succeeded(via?: Redis): void;
+  /** A command succeeded: Redis answers. When that ends an outage, the log names the primary it answered from. */
+  succeeded(): void;
   /** A command failed: Redis does not answer (for now). */
   failed(error: unknown): void;
   /** Told of every change between up and down. */
   onChange(listener: (up: boolean) => void): void;
+  /** Whether the reader's connection closed since this was last asked: reading then resumes from where the stream stands. */
+  readerReconnected(): boolean;
+  /** The reader read: said once after reads failed. */
+  readSucceeded(): void;
+  /** A read (or finding where to resume) failed: said once per outage of the reader. */
+  readFailed(error: unknown): void;
   close(): Promise<void>;
 }
 
@@ -66,14 +74,11 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
   let wakeConnected: (() => void)[] = [];
 
   const bothReady = () => commands.status === 'ready' && reader.status === 'ready';
-  // `answered`: the connection whose command just succeeded. Not always the commands connection: the
-  // reader's read may end an outage while the other is still reconnecting, its stream still the
-  // closed socket to the primary that died, whose address Node keeps (a failover's log named the dead one).
-  const change = (up: boolean, answered: Redis = commands) => {
+  const change = (up: boolean) => {
     if (state === (up ? 'up' : 'down')) return;
     state = up ? 'up' : 'down';
     if (up) {
-      const about = { redis: where, primary: primaryAddress(answered), downMs: down ? Date.now() - down.since : 0 };
+      const about = { redis: where, primary: primaryAddress(commands), downMs: down ? Date.now() - down.since : 0 };
       logger.info(about, everUp ? 'Redis is back: bank events are taken and shared with every instance again' : 'Redis connected');
       down = null;
       everUp = true;
@@ -84,16 +89,23 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
     for (const listener of listeners) listener(up);
   };
 
+  commands.on('error', (error: Error) => {
+    lastError = error.message;
+  });
+  commands.on('close', () => {
+    if (closed) return;
+    // A drop is reported at once; the reconnect attempts' errors then say why it stays down.
+    if (state === 'up') lastError = 'the connection was lost';
+    change(false);
+  });
+  // The reader's own errors are its reads' failures (readFailed); ioredis reports each retry too.
+  reader.on('error', () => {});
+  let readerLost = false;
+  let reading = true;
+  reader.on('close', () => {
+    readerLost = true;
+  });
   for (const client of [commands, reader]) {
-    client.on('error', (error: Error) => {
-      lastError = error.message;
-    });
-    client.on('close', () => {
-      if (closed) return;
-      // A drop is reported at once; the reconnect attempts' errors then say why it stays down.
-      if (state === 'up') lastError = 'the connection was lost';
-      change(false);
-    });
     client.on('ready', () => {
       if (!bothReady()) return;
       const waking = wakeConnected;
@@ -114,13 +126,36 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
       return down;
     },
     connected: () => (closed || bothReady() ? Promise.resolve() : new Promise((resolve) => wakeConnected.push(resolve))),
-    succeeded: (via) => change(true, via),
+    succeeded: () => change(true),
     failed: (error) => {
       lastError = error instanceof Error ? error.message : String(error);
-      change(false);
+      if (!TIMED_OUT.test(lastError) || commands.status !== 'ready') return change(false);
+      // A command timed out on an open connection. After this process's event loop stalled (a
+      // collection, a starved CPU), timers fire before the replies waiting in the socket are read,
+      // so every command in flight "times out" at once with its answer already there: Redis is down
+      // only if nothing arrives from it once those are read (the check phase comes after the poll's).
+      const read = commands.stream?.bytesRead ?? 0;
+      setImmediate(() => {
+        if ((commands.stream?.bytesRead ?? 0) === read) change(false);
+      });
     },
     onChange: (listener) => {
       listeners.push(listener);
+    },
+    readerReconnected: () => {
+      const lost = readerLost;
+      readerLost = false;
+      return lost;
+    },
+    readSucceeded: () => {
+      if (reading) return;
+      reading = true;
+      logger.info({ redis: where }, "the shared event log is read again: this instance's subscribers get new events");
+    },
+    readFailed: (error) => {
+      if (!reading || closed) return;
+      reading = false;
+      logger.info({ redis: where, reason: error instanceof Error ? error.message : String(error) }, "reading the shared event log failed: this instance's subscribers get new events once it reads again");
     },
     close: async () => {
       closed = true;
