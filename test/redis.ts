@@ -209,6 +209,54 @@ export class SentinelSet {
     return port;
   }
 
+  /** The primary and the replicas it started with, whichever role each has now. */
+  get nodes(): OwnRedis[] {
+    return [this.primary, ...this.replicas];
+  }
+
+  /** The node the Sentinels name as the primary now. */
+  async currentPrimary(): Promise<OwnRedis> {
+    const port = await this.primaryPort();
+    return this.nodes.find((node) => node.port === port)!;
+  }
+
+  /**
+   * Starts a stopped node again as a replica of the primary on `primaryPort`, and waits until the
+   * primary has every node in sync and the Sentinels count them all as replicas no longer down: the
+   * set is whole again, ready for another failover.
+   */
+  async rejoin(node: OwnRedis, primaryPort: number, timeoutMs = 30_000): Promise<void> {
+    await node.start(['--replicaof', '127.0.0.1', String(primaryPort)]);
+    await until(
+      'the set to be whole again',
+      async () => {
+        const info = await askRedis(primaryPort, (r) => r.info('replication'));
+        if ((info.match(/slave\d+:.*state=online/g) ?? []).length !== this.replicas.length) return false;
+        return this.#allSentinels(async (r) => {
+          const replicas = (await r.call('SENTINEL', 'REPLICAS', this.name)) as string[][];
+          const flags = replicas.map((fields) => fields[fields.indexOf('flags') + 1] ?? '');
+          return flags.length === this.replicas.length && flags.every((flag) => !/s_down|o_down|disconnected/.test(flag));
+        });
+      },
+      timeoutMs,
+    );
+  }
+
+  /**
+   * Counts the promotions the Sentinels make from now on (`+promoted-slave`, which only the Sentinel
+   * that performs a failover announces): a starved machine may see the new primary judged down too.
+   */
+  async countPromotions(): Promise<{ count(): number; close(): void }> {
+    let count = 0;
+    const listeners = this.sentinels.map(({ host, port }) => new Redis({ host, port, maxRetriesPerRequest: 0 }));
+    for (const listener of listeners) {
+      listener.on('error', () => {});
+      listener.on('message', () => (count += 1));
+      await listener.subscribe('+promoted-slave');
+    }
+    return { count: () => count, close: () => listeners.forEach((listener) => listener.disconnect()) };
+  }
+
   /** Stops the Sentinel at `index` (by its PID); the others carry on. */
   async stopSentinel(index: number): Promise<void> {
     await kill(this.#sentinelProcesses[index]);
