@@ -1,11 +1,13 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { preset as clientPreset } from '@graphql-codegen/client-preset';
+import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
 import { buildSchema } from './src/schema/index.ts';
 
 /**
  * One command regenerates every artefact of the schema: the printed, sorted SDL that is committed
- * (schema/schema.graphql), typed documents for the operations the project ships (the examples in
+ * (schema/schema.graphql), the same graph as a Federation 2 subgraph (schema/subgraph.graphql, what
+ * `_service { sdl }` answers with FEDERATION_SUBGRAPH: for composing offline), typed documents for the operations the project ships (the examples in
  * schema/operations/ and the benchmark's in bench/operations.graphql), which the tests use, and the
  * trusted documents of those operations (schema/trusted-documents.json), the only ones the gateway
  * executes with TRUSTED_DOCUMENTS set. `npm run schema:check` runs this with --check so none can go
@@ -35,6 +37,8 @@ const config: CodegenConfig = {
   importExtension: '.ts',
   generates: {
     'schema/schema.graphql': { plugins: ['schema-ast'], config: { includeDirectives: true } },
+    // Verbatim: the subgraph printer's own output, `extend schema @link(...)` and the keys included.
+    'schema/subgraph.graphql': { plugins: [{ add: { content: printSubgraphSchema(buildSchema({ federation: true })) } }] },
     'test/generated/': {
       preset: clientWithTrustedDocuments,
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },

@@ -1,6 +1,8 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
+import DirectivePlugin from '@pothos/plugin-directives';
 import ErrorsPlugin from '@pothos/plugin-errors';
+import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
@@ -43,7 +45,9 @@ export const builder = new SchemaBuilder<{
   // refusal becomes a mutation's Forbidden result; scope-auth, then the read guard: a field's own
   // permission before its input rules run (a caller without it learns nothing of its input), and a
   // field that returns another domain's records checks that domain's permission before it reads.
-  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ReadGuardPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin],
+  // Federation last, after the plugins that wrap resolvers: its entities (schema/entities.ts) are
+  // printed with their keys only in the subgraph schema (FEDERATION_SUBGRAPH).
+  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ReadGuardPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin, DirectivePlugin, FederationPlugin],
   scopeAuth: {
     // A subscription is refused when it starts, not event by event.
     authorizeOnSubscribe: true,
@@ -124,7 +128,7 @@ async function readableNodes(ids: { typename: string; id: string }[], context: G
 }
 
 /** The refusal for a read of a `typename` record, from the permission the type declares; undefined when the caller may. */
-function refusalForType(typename: string, context: GatewayContext): PermissionDeniedError | undefined {
+export function refusalForType(typename: string, context: GatewayContext): PermissionDeniedError | undefined {
   let scopes: unknown;
   try {
     scopes = (builder.configStore.getTypeConfig(typename).pothosOptions as { authScopes?: unknown }).authScopes;

@@ -112,7 +112,7 @@ const GlobalInstitution = builder.objectRef<NonNullable<GlobalAccount['instituti
   }),
 });
 
-const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, string>('GlobalAccount', {
+export const GlobalAccountNode = builder.loadableNodeRef<Acting<GlobalAccount>, string>('GlobalAccount', {
   id: { resolve: (a) => keyOf(a.actingFor, a.id) },
   load: loaderBatch('GlobalAccount', async (keys: string[], context: GatewayContext) =>
     onlyFound(
@@ -189,7 +189,7 @@ GlobalAccountNode.implement({
 
 // --- Mandate ------------------------------------------------------------------------------------
 
-const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Mandate', {
+export const MandateNode = builder.loadableNodeRef<Acting<Mandate>, string>('Mandate', {
   id: { resolve: (m) => keyOf(m.actingFor, m.globalAccountId, m.id) },
   load: loaderBatch('Mandate', async (keys: string[], context: GatewayContext) =>
     onlyFound(

@@ -36,7 +36,7 @@ function eventIdOf(event: PublishedEvent): string {
   return encodeGlobalID('BankEvent', event.occurrence);
 }
 
-const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
+export const BankEventType = builder.objectRef<PublishedEvent>('BankEvent').implement({
   description:
     'An event the bank sent (Document 3, section 2.3), delivered once per occurrence however often the bank retried it. The bank repeats an id whenever a transition repeats (a card blocked twice); each occurrence is its own event, told apart by when the bank created it, with its own `id`.',
   fields: (t) => ({

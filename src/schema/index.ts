@@ -1,5 +1,6 @@
 import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { GraphQLLiveDirective } from '@n1ru4l/graphql-live-query';
+import { printSubgraphSchema } from '@apollo/subgraph';
 import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { declaredPermission } from '../authorization/domains.ts';
 import { builder } from '../builder.ts';
@@ -19,6 +20,7 @@ import './card-mutations.ts';
 import './webhooks.ts';
 import './direct-debit.ts';
 import './events.ts';
+import './entities.ts';
 
 /**
  * The whole graph, sorted so the printed SDL diffs cleanly. Each domain registers itself by import.
@@ -26,14 +28,32 @@ import './events.ts';
  * `@live` (@n1ru4l/graphql-live-query's, which live/engine.ts executes), so clients' codegen and
  * editors know them too. Every root field and every type that needs a
  * permission says which in its description, from its declaration (requirements.ts).
+ *
+ * With `federation` (FEDERATION_SUBGRAPH), the same graph as an Apollo Federation 2 subgraph: its
+ * entities' keys (entities.ts), `_entities` and `_service`, whose SDL is the subgraph's as served,
+ * permissions in the descriptions included (schema/subgraph.graphql).
  */
-export function buildSchema(options: { withoutAuthorization?: boolean } = {}): GraphQLSchema {
-  const schema = builder.toSchema({
+export function buildSchema(options: { withoutAuthorization?: boolean; federation?: boolean } = {}): GraphQLSchema {
+  const config = {
     directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective, GraphQLLiveDirective],
     // Only the benchmark's baseline (bench/authorization.ts), to measure what the checks cost: the gateway never builds it.
     disableScopeAuth: options.withoutAuthorization === true,
-  });
-  return lexicographicSortSchema(withPermissionsDescribed(schema));
+  };
+  const built = options.federation ? builder.toSubGraphSchema({ ...config, linkUrl: FEDERATION_LINK }) : builder.toSchema(config);
+  const schema = lexicographicSortSchema(withPermissionsDescribed(built));
+  return options.federation ? withServiceSdl(schema) : schema;
+}
+
+/** The Federation version the subgraph declares (`@link`): 2.6, which Apollo Router and Hive Gateway compose. */
+const FEDERATION_LINK = 'https://specs.apollo.dev/federation/v2.6';
+
+/** `_service.sdl` printed from the schema as it is served, not as the federation plugin first built it. */
+function withServiceSdl(schema: GraphQLSchema): GraphQLSchema {
+  const sdl = printSubgraphSchema(schema);
+  const service = schema.getQueryType()?.getFields()._service;
+  if (!service) throw new Error('the subgraph schema has no _service field');
+  service.resolve = () => ({ sdl });
+  return schema;
 }
 
 function withPermissionsDescribed(schema: GraphQLSchema): GraphQLSchema {

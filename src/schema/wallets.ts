@@ -68,7 +68,7 @@ const WalletTransaction = builder.objectRef<WalletHistoryEntry>('WalletTransacti
   }),
 });
 
-const WalletType = builder.objectRef<Wallet>('Wallet').implement({
+export const WalletType = builder.objectRef<Wallet>('Wallet').implement({
   authScopes: { permission: 'wallets:read' },
   description:
     "A cardholder's wallet: the money their cards spend (programs with wallets only). The bank reads a wallet by its cardholder, so it has no global ID of its own.",
