@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, upstreamFor } from './config.ts';
 
+
+/** What loadConfig says is wrong with `env`, every problem at once; none when it loads. */
+function problems(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as ConfigError).problems;
+  }
+  return [];
+}
 describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
@@ -113,14 +123,6 @@ describe('loadConfig', () => {
   });
 
   it('refuses Redis settings that conflict, repeat, are malformed or would be ignored, naming each', () => {
-    const problems = (env: NodeJS.ProcessEnv) => {
-      try {
-        loadConfig(env);
-      } catch (error) {
-        return (error as ConfigError).problems;
-      }
-      return [];
-    };
     expect(problems({ REDIS_SENTINELS: 'a:26379,b,c:0,d:70000,a:26379', REDIS_URL: 'redis://r:6379', REDIS_MIN_REPLICAS_ACK: '-1' })).toEqual([
       'REDIS_SENTINELS.1 "b" is not host:port (a host name or IP address, then a port 1 to 65535)',
       'REDIS_SENTINELS.2 "c:0" is not host:port (a host name or IP address, then a port 1 to 65535)',
@@ -138,6 +140,17 @@ describe('loadConfig', () => {
     // The problems name the variables, never a password's value.
     expect(JSON.stringify(problems({ REDIS_SENTINEL_PASSWORD: 'secret-sp' }))).not.toContain('secret-sp');
   });
+  it('serves a Federation subgraph only when asked, and holds its doors to the router where a real bank or trusted documents are', () => {
+    expect(loadConfig({}).federation).toEqual({ subgraph: false, routerToken: undefined });
+    expect(loadConfig({ FEDERATION_SUBGRAPH: 'true' }).federation).toEqual({ subgraph: true, routerToken: undefined });
+    const bank = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u', AUTH_MODE: 'passthrough' };
+    expect(problems({ ...bank, FEDERATION_SUBGRAPH: 'true' })).toEqual(['FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and UPSTREAM_BASE_URL: only your router may use _entities and _service']);
+    expect(problems({ FEDERATION_SUBGRAPH: 'true', TRUSTED_DOCUMENTS: 'true' })).toEqual(['FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and TRUSTED_DOCUMENTS: only your router may use _entities and _service']);
+    expect(problems({ FEDERATION_ROUTER_TOKEN: 'secret-router-token' })).toEqual(['FEDERATION_ROUTER_TOKEN is used only with FEDERATION_SUBGRAPH=true']);
+    expect(problems({ ...bank, FEDERATION_SUBGRAPH: 'true', FEDERATION_ROUTER_TOKEN: 'secret-router-token' })).toEqual([]);
+    expect(problems({ FEDERATION_SUBGRAPH: 'maybe' })).toEqual(['FEDERATION_SUBGRAPH must be true or false']);
+  });
+
   it('lists every problem at once', () => {
     let error: unknown;
     try {

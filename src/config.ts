@@ -418,6 +418,19 @@ const settingGroups = z.object({
     ),
     // The gateway needs the manifest's path, whichever way TRUSTED_DOCUMENTS names it.
   }, ({ trustedDocuments, ...limits }) => ({ ...limits, trustedDocuments: trustedManifestOf(trustedDocuments) })),
+  federation: group('In a supergraph', 'The gateway as an Apollo Federation 2 subgraph behind a router (Apollo Router, Hive Gateway). See [federation.md](federation.md).', {
+    subgraph: setting(
+      'FEDERATION_SUBGRAPH',
+      flagOr(false),
+      'serve the graph as a Federation 2 subgraph: its entities\' keys, `_entities` and `_service` (schema/subgraph.graphql); off, the graph is schema/schema.graphql',
+    ),
+    routerToken: setting(
+      'FEDERATION_ROUTER_TOKEN',
+      text(),
+      'the secret your router sends as `x-router-token`: only requests carrying it may use `_entities` and `_service`, and with `TRUSTED_DOCUMENTS` they may send the query plans the router makes; required with `FEDERATION_SUBGRAPH` and a real bank or `TRUSTED_DOCUMENTS`; never logged',
+      'unset (embedded sandbox: anyone may)',
+    ),
+  }),
   resilience: group('A failing bank', 'See [operations.md](operations.md).', {
     operationDeadlineMs: setting('OPERATION_DEADLINE_MS', int(100, 600_000, 15_000), 'every query or mutation ends by then, whatever the bank does'),
     breaker: z.object({
@@ -545,7 +558,21 @@ function crossSettingProblems(env: NodeJS.ProcessEnv): string[] {
   const credentials = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'];
   const given = credentials.filter(set);
   if (given.length > 0) requiredWith(credentials, `with ${given.map(variable).join(' and ')} (client credentials come as a set)`);
-  return [...problems, ...callerAuthProblems(env, set), ...redisProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
+  return [...problems, ...callerAuthProblems(env, set), ...redisProblems(env, set), ...federationProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
+}
+
+/**
+ * A subgraph's own doors (`_entities`, `_service`) and its exemption from the trusted documents
+ * (a router sends query plans, not the clients' documents) belong to the router alone: with a real
+ * bank or trusted documents, the start stops until the router's secret says which requests are its.
+ */
+function federationProblems(env: NodeJS.ProcessEnv, set: (path: string) => boolean): string[] {
+  const [SUBGRAPH, TOKEN] = [variable('federation.subgraph'), variable('federation.routerToken')];
+  const subgraph = /^(true|1|yes|on)$/i.test(env[SUBGRAPH] ?? '');
+  if (!subgraph) return set('federation.routerToken') ? [`${TOKEN} is used only with ${SUBGRAPH}=true`] : [];
+  if (set('federation.routerToken')) return [];
+  const why = [set('upstream.baseUrl') ? variable('upstream.baseUrl') : undefined, set('limits.trustedDocuments') ? variable('limits.trustedDocuments') : undefined].filter(Boolean);
+  return why.length > 0 ? [`${TOKEN} is required with ${SUBGRAPH}=true and ${why.join(' and ')}: only your router may use _entities and _service`] : [];
 }
 
 /**
@@ -730,6 +757,8 @@ export type LiveQueryConfig = Config['liveQueries'];
 
 /** Webhook intake and the gateway's subscription to the bank's events. */
 export type WebhookConfig = Config['webhooks'];
+/** As a Federation 2 subgraph behind a router. */
+export type FederationConfig = Config['federation'];
 
 /**
  * The log of published bank events that subscriptions resume from (`after`): Redis Streams with
@@ -810,6 +839,7 @@ export const DEFAULT_CONTRACT_CHECK: ContractCheckConfig = DEFAULT_CONFIG.upstre
 export const DEFAULT_CLIENT_RATE_LIMIT: ClientRateLimitConfig = DEFAULT_CONFIG.clientRateLimit;
 export const DEFAULT_LIVE_QUERIES: LiveQueryConfig = DEFAULT_CONFIG.liveQueries;
 export const DEFAULT_WEBHOOKS: WebhookConfig = DEFAULT_CONFIG.webhooks;
+export const DEFAULT_FEDERATION: FederationConfig = DEFAULT_CONFIG.federation;
 export const DEFAULT_AUDIT: AuditConfig = DEFAULT_CONFIG.audit;
 /** Mode none, as with no AUTH_MODE, but no browser origins: a gateway built without the environment names none. */
 export const DEFAULT_AUTH: CallerAuthConfig = { ...DEFAULT_CONFIG.auth, allowedOrigins: [] };

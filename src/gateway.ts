@@ -11,6 +11,7 @@ import {
   DEFAULT_CACHE,
   DEFAULT_CLIENT_RATE_LIMIT,
   DEFAULT_EVENT_LOG,
+  DEFAULT_FEDERATION,
   DEFAULT_LIMITS,
   DEFAULT_LIVE_QUERIES,
   DEFAULT_RESILIENCE,
@@ -19,6 +20,7 @@ import {
   type ClientRateLimitConfig,
   type EventDurability,
   type EventLogConfig,
+  type FederationConfig,
   type LiveQueryConfig,
   type CallerAuthConfig,
   type QueryLimitsConfig,
@@ -49,6 +51,7 @@ import { clientRateLimit } from './security/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
 import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
 import { createPersistedQueryStore } from './security/persisted-queries.ts';
+import { routerTraffic, useRouterOnlyFields } from './security/router.ts';
 import { useSubscriptionLimits } from './security/subscription-limits.ts';
 import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
@@ -116,6 +119,8 @@ export interface GatewayOptions {
   tracer?: Tracer | undefined;
   /** Live queries (`@live`): their push interval and limits (LIVE_QUERY_*). */
   liveQueries?: Partial<LiveQueryConfig>;
+  /** As a Federation 2 subgraph behind a router (FEDERATION_*): off by default. */
+  federation?: Partial<FederationConfig>;
 }
 
 /**
@@ -200,7 +205,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const persistedQueries = createPersistedQueryStore({ logger, redis: options.redis });
   const cardFreezes = createCardFreezes({ logger, redis: options.redis, keyPrefix: options.cardFreezesKeyPrefix });
-  const persisted = persistedDocuments(limits, logger, persistedQueries);
+  const federation = { ...DEFAULT_FEDERATION, ...options.federation };
+  // The supergraph's router, told from the clients it forwards: only with the subgraph on.
+  const fromRouter = federation.subgraph ? routerTraffic(federation.routerToken) : undefined;
+  const persisted = persistedDocuments(limits, logger, persistedQueries, fromRouter);
   // A new bank token is proven with a bank call: made-up tokens spend the anonymous share of their address.
   const auth = createCallerAuth(options.auth ?? DEFAULT_AUTH, {
     upstream,
@@ -218,7 +226,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const yoga = createGatewayYoga({
     // Each record type's fields say which record they read (Type:bankId) when a live query runs them.
-    schema: withRecordCollectors(buildSchema()),
+    schema: withRecordCollectors(buildSchema({ federation: federation.subgraph })),
     upstream,
     logger,
     events,
@@ -255,6 +263,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics.plugin,
       // Metrics' durations and the operation log: one description of each operation for both.
       useExecutionWatchers([metrics.executed, operationLog()]),
+      // A subgraph's own doors are the router's: refused to anyone else before anything runs.
+      ...(fromRouter ? [useRouterOnlyFields(fromRouter)] : []),
       ...queryLimitPlugins(limits, persisted),
       // After the limits: an operation they refuse costs its client nothing.
       ...perClient.plugins,

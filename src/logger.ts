@@ -26,6 +26,12 @@ const REDACT = [
   // API keys and shared secrets: the bank's, the webhook intake's, the callers'.
   '["x-api-key"]',
   '*["x-api-key"]',
+  '["x-router-token"]',
+  '*["x-router-token"]',
+  'headers["x-router-token"]',
+  '*.headers["x-router-token"]',
+  'routerToken',
+  '*.routerToken',
   'headers["x-api-key"]',
   '*.headers["x-api-key"]',
   'apiKey',

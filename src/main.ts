@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     clientRateLimit: config.clientRateLimit,
     liveQueries: config.liveQueries,
+    federation: config.federation,
     audit: config.audit,
     resilience: config.resilience,
     metricsToken: config.metrics.token,

@@ -3,7 +3,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type LiveQueryConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type FederationConfig, type LiveQueryConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -76,6 +76,8 @@ export interface KitOptions {
   clientRateLimit?: Partial<ClientRateLimitConfig>;
   /** Live queries' push interval and limits. */
   liveQueries?: Partial<LiveQueryConfig>;
+  /** As a Federation 2 subgraph (FEDERATION_*). */
+  federation?: Partial<FederationConfig>;
   /** Redis keys of those counts (default `client-operations`); gateways sharing counts share it. */
   clientRateLimitKeyPrefix?: string;
   resilience?: Partial<ResilienceConfig>;
@@ -149,6 +151,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     limits: options.limits,
     clientRateLimit: options.clientRateLimit,
     liveQueries: options.liveQueries,
+    federation: options.federation,
     clientRateLimitKeyPrefix: options.clientRateLimitKeyPrefix,
     resilience: options.resilience,
     metricsToken: options.metricsToken,

@@ -5,6 +5,7 @@ import { armorPlugin } from './armor.ts';
 import { useBodyLimit } from './body-size.ts';
 import { useOperationLimits } from './operation-limits.ts';
 import { apqSocketDocuments, useAutomaticPersistedQueries, type PersistedQueryStore, type SocketDocuments } from './persisted-queries.ts';
+import type { RouterTraffic } from './router.ts';
 import { loadTrustedDocuments, trustedSocketDocuments, useTrustedDocuments } from './trusted-documents.ts';
 import { useValidationPolicy } from './validation-policy.ts';
 
@@ -36,9 +37,9 @@ export interface PersistedDocuments {
  * Trusted documents with a manifest (its hashes are the only ones: nothing can register another),
  * or else automatic persisted queries kept in `store`.
  */
-export function persistedDocuments(limits: Pick<QueryLimitsConfig, 'trustedDocuments'>, logger: Logger, store: PersistedQueryStore): PersistedDocuments {
+export function persistedDocuments(limits: Pick<QueryLimitsConfig, 'trustedDocuments'>, logger: Logger, store: PersistedQueryStore, fromRouter?: RouterTraffic): PersistedDocuments {
   const trusted = limits.trustedDocuments ? loadTrustedDocuments(limits.trustedDocuments) : undefined;
   if (!trusted) return { plugins: useAutomaticPersistedQueries(store), forSocket: apqSocketDocuments(store) };
-  logger.info({ manifest: limits.trustedDocuments, documents: trusted.size }, 'only trusted documents are executed');
-  return { plugins: useTrustedDocuments(trusted), forSocket: trustedSocketDocuments() };
+  logger.info({ manifest: limits.trustedDocuments, documents: trusted.size, routerMaySendText: fromRouter !== undefined }, 'only trusted documents are executed');
+  return { plugins: useTrustedDocuments(trusted, fromRouter), forSocket: trustedSocketDocuments(fromRouter) };
 }

@@ -20,7 +20,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { DEFAULT_PAGE_SIZE, listLengthProblem, pageSizeProblem } from './page-size.ts';
+import { DEFAULT_PAGE_SIZE, listLengthProblem, MAX_ENTITY_REPRESENTATIONS, pageSizeProblem } from './page-size.ts';
 import { LIMIT_HINTS, refusal, tooComplex } from './refusal.ts';
 import { variableErrors } from './variable-errors.ts';
 
@@ -168,7 +168,7 @@ function boundErrors(coordinate: string, definitions: readonly GraphQLArgument[]
       PAGE_ARGUMENTS.has(definition.name) && typeof value === 'number'
         ? pageSizeProblem(value)
         : isListType(getNullableType(definition.type)) && Array.isArray(value)
-          ? listLengthProblem(value.length)
+          ? listLengthProblem(value.length, coordinate === 'Query._entities' ? MAX_ENTITY_REPRESENTATIONS : undefined)
           : undefined;
     if (problem) {
       errors.push(

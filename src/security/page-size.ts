@@ -19,6 +19,13 @@ export function pageSizeProblem(value: number): string | undefined {
   return undefined;
 }
 
-export function listLengthProblem(length: number): string | undefined {
-  return length > MAX_LIST_ARGUMENT ? `must hold at most ${MAX_LIST_ARGUMENT} items` : undefined;
+/**
+ * Representations a router may send in one `_entities` call (FEDERATION_SUBGRAPH): its query plan
+ * asks for every record of a level at once, a page of each of several types with them; each is one
+ * load of a batched loader, as in `nodes`.
+ */
+export const MAX_ENTITY_REPRESENTATIONS = 500;
+
+export function listLengthProblem(length: number, max = MAX_LIST_ARGUMENT): string | undefined {
+  return length > max ? `must hold at most ${max} items` : undefined;
 }

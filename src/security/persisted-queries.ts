@@ -166,9 +166,10 @@ type SocketDocument = { query: string; validated?: () => Promise<void> } | Graph
 /**
  * Persisted queries on a WebSocket, where Yoga's request hooks (and so the plugins above) never run:
  * Apollo Kotlin with APQ on sends an operation's hash alone on the legacy `graphql-ws` subprotocol
- * too, and the document after PERSISTED_QUERY_NOT_FOUND, as over HTTP.
+ * too, and the document after PERSISTED_QUERY_NOT_FOUND, as over HTTP. `upgrade`: the headers the
+ * socket was opened with (a supergraph's router is told by them).
  */
-export type SocketDocuments = (payload: SocketDocumentRequest) => Promise<SocketDocument>;
+export type SocketDocuments = (payload: SocketDocumentRequest, upgrade?: { get(name: string): string | null }) => Promise<SocketDocument>;
 
 const MISSING_QUERY = () => createGraphQLError('Must provide query string.', { extensions: { code: 'BAD_REQUEST' } });
 

@@ -13,6 +13,8 @@ import { GraphQLError } from 'graphql';
  *   (client-limits.ts).
  * - SUBSCRIPTION_LIMIT (HTTP 429): the caller or the connection holds its most open subscriptions
  *   (subscription-limits.ts).
+ * - ROUTER_ONLY (HTTP 403): `_entities` or `_service` from anything but the supergraph's router
+ *   (router.ts).
  * Any other invalid document, introspection while it is off included, gets Yoga's
  * GRAPHQL_VALIDATION_FAILED. All but the 413 and the 429s answer HTTP 400.
  */
@@ -24,7 +26,8 @@ export type RefusalCode =
   | 'PERSISTED_QUERY_ID_REQUIRED'
   | 'REQUEST_ENTITY_TOO_LARGE'
   | 'RATE_LIMITED'
-  | 'SUBSCRIPTION_LIMIT';
+  | 'SUBSCRIPTION_LIMIT'
+  | 'ROUTER_ONLY';
 
 /** The limit a QUERY_TOO_COMPLEX refusal is about. */
 export type LimitName = 'depth' | 'cost' | 'aliases' | 'directives' | 'tokens';

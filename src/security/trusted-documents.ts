@@ -4,6 +4,7 @@ import { parse, type DocumentNode } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { apqHashOf, type SocketDocuments } from './persisted-queries.ts';
 import { refusal } from './refusal.ts';
+import type { RouterTraffic } from './router.ts';
 import { sha256Hex } from './secrets.ts';
 
 /**
@@ -81,9 +82,16 @@ const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document
 const idRequired = () => refusal('PERSISTED_QUERY_ID_REQUIRED', 'No document id: send the id of a trusted document (documentId).');
 const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
 
-export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
+/**
+ * `fromRouter`, with FEDERATION_SUBGRAPH: the supergraph's router (security/router.ts) sends the query
+ * plans it makes, never the clients' documents, so its requests may carry text; the router holds
+ * the clients to its own persisted documents (docs/federation.md).
+ */
+export function useTrustedDocuments(trusted: TrustedDocuments, fromRouter?: RouterTraffic): Plugin[] {
+  const router = (request: Request | undefined) => fromRouter !== undefined && request !== undefined && fromRouter(request.headers);
   return [
     usePersistedOperations({
+      allowArbitraryOperations: (request) => router(request),
       extractPersistedOperationId: documentIdOf,
       getPersistedOperation: (id) => trusted.get(id) ?? null,
       customErrors: {
@@ -93,7 +101,8 @@ export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
       },
     }),
     {
-      onParse({ params, setParsedDocument }) {
+      onParse({ params, context, setParsedDocument }) {
+        if (router((context as { request?: Request }).request)) return;
         const source = typeof params.source === 'string' ? params.source : params.source.body;
         const id = PLACEHOLDER.exec(source)?.[1] ?? source.trim();
         const document = trusted.get(id);
@@ -115,9 +124,11 @@ function documentIdOf(params: GraphQLParams & { documentId?: unknown }, request:
 /**
  * On a WebSocket an Apollo client may name a trusted document by its APQ hash alone: that hash is
  * the operation's id, which the parse guard above turns into the manifest's document or refuses.
+ * The router's subscriptions (`fromRouter`, by the socket's upgrade headers) go as text.
  */
-export function trustedSocketDocuments(): SocketDocuments {
-  return async ({ query, extensions }) => {
+export function trustedSocketDocuments(fromRouter?: RouterTraffic): SocketDocuments {
+  return async ({ query, extensions }, upgrade) => {
+    if (typeof query === 'string' && upgrade && fromRouter?.(upgrade)) return { query };
     const hash = apqHashOf(extensions);
     if (typeof query === 'string') return { query };
     return hash === undefined ? idRequired() : { query: hash };

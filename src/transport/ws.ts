@@ -203,7 +203,7 @@ async function operationArgs(
   client: AbortSignal,
 ): Promise<ExecutionArgs | readonly GraphQLError[]> {
   if (!caller) return [new GraphQLError('The connection was not authorised')];
-  const named = await documents(payload);
+  const named = await documents(payload, upgradeHeaders(upgrade));
   if (named instanceof GraphQLError) return [named];
   // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
   // it came through the origin check and connection_init.
