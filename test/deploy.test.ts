@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config.ts';
@@ -162,6 +162,17 @@ describe('Dockerfile', () => {
     const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
     for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {
       expect(check).toContain(`COPY ${entry} ./${entry}`);
+    }
+    // An example a test imports (its sources and, before npm ci, its workspace's manifest) is typechecked with it.
+    const examples = new Set(
+      readdirSync(new URL('test/', root), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .flatMap((file) => [...readFileSync(new URL(`test/${file}`, root), 'utf8').matchAll(/from '(?:\.\.\/)+examples\/([\w-]+)\//g)].map((match) => match[1]!)),
+    );
+    expect([...examples]).toEqual(['supergraph']);
+    for (const example of examples) {
+      expect(check).toContain(`COPY examples/${example} ./examples/${example}`);
+      expect(check.slice(0, check.indexOf('RUN npm ci'))).toContain(`COPY examples/${example}/package.json ./examples/${example}/`);
     }
   });
 });
