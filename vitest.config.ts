@@ -35,7 +35,8 @@ export default defineConfig(({ mode }) => ({
   },
   test: {
     // One pool for the whole suite: a project per lane would load the gateway once more per worker.
-    include: mode === 'unit' ? UNIT : ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'sandbox/test/**/*.test.ts'],
+    include:
+      mode === 'unit' ? UNIT : ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'sandbox/test/**/*.test.ts'],
     // Where the time went (2 cores, 105 files): 194 s with each file isolated, most of it importing
     // the gateway again for every file; 74 s with one module graph per worker. Every file starts
     // its own sandbox and gateway and closes them, so nothing a file needs leaks into the next.
@@ -54,6 +55,12 @@ export default defineConfig(({ mode }) => ({
     // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.
     expect: { poll: { timeout: 10_000 } },
     // npm run test:coverage: what the suite runs of the gateway (src/) and the workspace packages (packages/*/src/, sandbox/src/), examples and tools aside.
-    coverage: { provider: 'v8', include: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'sandbox/src/**/*.ts'], exclude: ['**/*.test.ts', 'src/tools/**'], reporter: ['text-summary', 'json-summary'], reportsDirectory: 'coverage' },
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'packages/*/src/**/*.ts', 'sandbox/src/**/*.ts'],
+      exclude: ['**/*.test.ts', 'src/tools/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 }));

@@ -19,7 +19,10 @@ export class AllocationCounter {
     const { profiler, usedAtStart } = this.#running!;
     this.#running = undefined;
     const collections = profiler.stop()?.statistics ?? [];
-    const freed = collections.reduce((sum, gc) => sum + gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize, 0);
+    const freed = collections.reduce(
+      (sum, gc) => sum + gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize,
+      0,
+    );
     return getHeapStatistics().used_heap_size - usedAtStart + freed;
   }
 }

@@ -135,7 +135,10 @@ export async function measurePerRequest(rounds: number): Promise<{ identity: Ide
   const jwks = await startJwks();
   const audit = auditMeasure();
   try {
-    const authenticator = createAuthenticator(serviceAuthConfig({ jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }), silentLogger);
+    const authenticator = createAuthenticator(
+      serviceAuthConfig({ jwksUrl: jwks.url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }),
+      silentLogger,
+    );
     const apiKey: Presented = { kind: 'api-key', key: benchApiKey(CONFIGURED_API_KEYS) };
     const bearer: Presented = { kind: 'bearer', token: await jwks.sign({ subject: 'svc-bench' }, { roles: ['admin'] }) };
     // The first JWT fetches the JWKS: production does that once per 10 minutes, not per request.

@@ -48,11 +48,22 @@ export function scopeSchemas(): ScopeSchemas {
 }
 
 /** One execution in a fresh context (as one request), its CPU time in ms; GraphQL errors throw. */
-async function timedRun(schema: GraphQLSchema, document: DocumentNode, operation: BenchOperation, world: InMemoryWorld): Promise<{ ms: number; result: ExecutionResult }> {
+async function timedRun(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: BenchOperation,
+  world: InMemoryWorld,
+): Promise<{ ms: number; result: ExecutionResult }> {
   const contextValue = world.context();
   await turn();
   const before = process.cpuUsage();
-  const result = await execute({ schema, document, contextValue, variableValues: operation.variables ?? {}, operationName: operation.operationName });
+  const result = await execute({
+    schema,
+    document,
+    contextValue,
+    variableValues: operation.variables ?? {},
+    operationName: operation.operationName,
+  });
   const used = process.cpuUsage(before);
   if (result.errors) throw new Error(`${operation.name} answered errors: ${JSON.stringify(result.errors).slice(0, 500)}`);
   return { ms: (used.user + used.system) / 1000, result };
@@ -67,7 +78,11 @@ const scoped = (node: { extensions?: Readonly<Record<string, unknown>> | null })
  * declares one (scope-auth runs it in the type's isTypeOf). Counted on a schema of their own, built
  * with the checks and wrapped with counters, never the one measured.
  */
-async function countChecks(document: DocumentNode, operation: BenchOperation, world: InMemoryWorld): Promise<{ fields: number; records: number }> {
+async function countChecks(
+  document: DocumentNode,
+  operation: BenchOperation,
+  world: InMemoryWorld,
+): Promise<{ fields: number; records: number }> {
   const schema = buildSchema();
   const counts = { fields: 0, records: 0 };
   const roots = [schema.getQueryType(), schema.getMutationType()];
@@ -83,7 +98,13 @@ async function countChecks(document: DocumentNode, operation: BenchOperation, wo
       if (resolve && scoped(field)) field.resolve = (...args) => (counts.fields++, resolve(...args));
     }
   }
-  const result = await execute({ schema, document, contextValue: world.context(), variableValues: operation.variables ?? {}, operationName: operation.operationName });
+  const result = await execute({
+    schema,
+    document,
+    contextValue: world.context(),
+    variableValues: operation.variables ?? {},
+    operationName: operation.operationName,
+  });
   if (result.errors) throw new Error(`${operation.name} answered errors: ${JSON.stringify(result.errors).slice(0, 500)}`);
   return counts;
 }

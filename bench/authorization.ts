@@ -69,7 +69,8 @@ async function issueCards(sandboxUrl: string): Promise<void> {
 
 if (import.meta.main) {
   const t0 = performance.now();
-  const progress = (message: string) => console.error(`[authorization ${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+  const progress = (message: string) =>
+    console.error(`[authorization ${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${message}`);
   const { child, url } = await startSandboxProcess(0, randomBytes(16).toString('hex'));
   try {
     progress(`sandbox ${url} (pid ${child.pid}), issuing ${CARDS_ON_SCREEN - 1} cards`);

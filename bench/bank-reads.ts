@@ -80,7 +80,12 @@ export function bankReads(start: FloorStart): BankReads {
     return subject ? Object.assign(headers, subject) : headers;
   }
 
-  async function get(family: Family, path: string, query?: Record<string, string | number | undefined>, subject?: Record<string, string>): Promise<Json> {
+  async function get(
+    family: Family,
+    path: string,
+    query?: Record<string, string | number | undefined>,
+    subject?: Record<string, string>,
+  ): Promise<Json> {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.append(name, String(value));
     const search = params.toString();

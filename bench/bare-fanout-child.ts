@@ -31,9 +31,18 @@ interface SubscriptionsAsked {
 
 const typeDefs = /* GraphQL */ `
   scalar JSONObject
-  type Query { ok: Boolean }
-  type BankEvent { upstreamId: String! name: String! occurredAt: String! data: JSONObject! }
-  type Subscription { bankEvents: BankEvent! }
+  type Query {
+    ok: Boolean
+  }
+  type BankEvent {
+    upstreamId: String!
+    name: String!
+    occurredAt: String!
+    data: JSONObject!
+  }
+  type Subscription {
+    bankEvents: BankEvent!
+  }
 `;
 
 type Event = Record<string, unknown>;
@@ -81,8 +90,19 @@ function start(): Promise<number> {
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, params });
-        const args = { schema, operationName: params.operationName, document: parse(params.query), variableValues: params.variables, contextValue: await contextFactory(), rootValue: { execute, subscribe } };
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          params,
+        });
+        const args = {
+          schema,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
         const errors = validate(args.schema, args.document);
         return errors.length > 0 ? errors : args;
       },

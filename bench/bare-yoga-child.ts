@@ -29,14 +29,58 @@ const typeDefs = /* GraphQL */ `
   scalar Date
   scalar CountryCode
 
-  enum AccountStatus { ACTIVE CLOSED INACTIVE }
-  enum PayoutStatus { CANCELLED COMPLETED FAILED PENDING PROCESSING }
-  enum CardStatus { ACTIVE CLOSED INACTIVE }
-  enum CardType { PHYSICAL VIRTUAL }
-  enum CardLimitInterval { ALL_TIME DAILY MONTHLY PER_TRANSACTION WEEKLY }
-  enum ConversionStatus { CANCELLED OVERDUE PROCESSING SCHEDULED SETTLED }
-  enum LockPeriod { HOURS_4 HOURS_8 HOURS_24 HOUR_1 MINUTES_5 MINUTES_15 }
-  enum DirectDebitStatus { CANCELLED IN_REVIEW NEW PENDING REJECTED RETURNED SETTLED }
+  enum AccountStatus {
+    ACTIVE
+    CLOSED
+    INACTIVE
+  }
+  enum PayoutStatus {
+    CANCELLED
+    COMPLETED
+    FAILED
+    PENDING
+    PROCESSING
+  }
+  enum CardStatus {
+    ACTIVE
+    CLOSED
+    INACTIVE
+  }
+  enum CardType {
+    PHYSICAL
+    VIRTUAL
+  }
+  enum CardLimitInterval {
+    ALL_TIME
+    DAILY
+    MONTHLY
+    PER_TRANSACTION
+    WEEKLY
+  }
+  enum ConversionStatus {
+    CANCELLED
+    OVERDUE
+    PROCESSING
+    SCHEDULED
+    SETTLED
+  }
+  enum LockPeriod {
+    HOURS_4
+    HOURS_8
+    HOURS_24
+    HOUR_1
+    MINUTES_5
+    MINUTES_15
+  }
+  enum DirectDebitStatus {
+    CANCELLED
+    IN_REVIEW
+    NEW
+    PENDING
+    REJECTED
+    RETURNED
+    SETTLED
+  }
 
   type Query {
     accounts(first: Int): AccountConnection
@@ -48,18 +92,46 @@ const typeDefs = /* GraphQL */ `
     globalAccount(id: String!): GlobalAccount
   }
 
-  type Money { amount: Decimal! currency: Currency! }
+  type Money {
+    amount: Decimal!
+    currency: Currency!
+  }
 
-  type AccountConnection { nodes: [Account!]! }
-  type Account { label: String status: AccountStatus! transactions(first: Int): AccountTransactionConnection }
-  type AccountTransactionConnection { nodes: [AccountTransaction!]! }
-  type AccountTransaction { amount: Money! createdAt: DateTime! }
-  type Balance { currency: Currency! available: Money! }
-  type PayoutConnection { nodes: [Payout!]! }
-  type Payout { status: PayoutStatus scheduledDate: Date sourceAmount: Money beneficiary: Beneficiary }
-  type Beneficiary { companyName: String }
+  type AccountConnection {
+    nodes: [Account!]!
+  }
+  type Account {
+    label: String
+    status: AccountStatus!
+    transactions(first: Int): AccountTransactionConnection
+  }
+  type AccountTransactionConnection {
+    nodes: [AccountTransaction!]!
+  }
+  type AccountTransaction {
+    amount: Money!
+    createdAt: DateTime!
+  }
+  type Balance {
+    currency: Currency!
+    available: Money!
+  }
+  type PayoutConnection {
+    nodes: [Payout!]!
+  }
+  type Payout {
+    status: PayoutStatus
+    scheduledDate: Date
+    sourceAmount: Money
+    beneficiary: Beneficiary
+  }
+  type Beneficiary {
+    companyName: String
+  }
 
-  type CardConnection { nodes: [Card!]! }
+  type CardConnection {
+    nodes: [Card!]!
+  }
   type Card {
     maskedNumber: String!
     status: CardStatus!
@@ -68,20 +140,54 @@ const typeDefs = /* GraphQL */ `
     availableBalance: Money
     cardholder: Cardholder
   }
-  type CardSpendingControl { interval: CardLimitInterval! remaining: Money }
-  type Cardholder { email: String! wallet: Wallet }
-  type Wallet { amount: Money! }
+  type CardSpendingControl {
+    interval: CardLimitInterval!
+    remaining: Money
+  }
+  type Cardholder {
+    email: String!
+    wallet: Wallet
+  }
+  type Wallet {
+    amount: Money!
+  }
 
-  type FxRate { rate: Decimal! destinationAmount: Money! }
-  type ConversionConnection { nodes: [Conversion!]! }
-  type Conversion { status: ConversionStatus! sourceAmount: Money! quote: Quote }
-  type Quote { rate: Decimal! lockPeriod: LockPeriod! }
+  type FxRate {
+    rate: Decimal!
+    destinationAmount: Money!
+  }
+  type ConversionConnection {
+    nodes: [Conversion!]!
+  }
+  type Conversion {
+    status: ConversionStatus!
+    sourceAmount: Money!
+    quote: Quote
+  }
+  type Quote {
+    rate: Decimal!
+    lockPeriod: LockPeriod!
+  }
 
-  type GlobalAccount { country: CountryCode! mandates(first: Int): MandateConnection }
-  type MandateConnection { nodes: [Mandate!]! }
-  type Mandate { status: String! creditorName: String directDebits(first: Int): MandateDirectDebitConnection }
-  type MandateDirectDebitConnection { nodes: [DirectDebit!]! }
-  type DirectDebit { status: DirectDebitStatus! amount: Money! }
+  type GlobalAccount {
+    country: CountryCode!
+    mandates(first: Int): MandateConnection
+  }
+  type MandateConnection {
+    nodes: [Mandate!]!
+  }
+  type Mandate {
+    status: String!
+    creditorName: String
+    directDebits(first: Int): MandateDirectDebitConnection
+  }
+  type MandateDirectDebitConnection {
+    nodes: [DirectDebit!]!
+  }
+  type DirectDebit {
+    status: DirectDebitStatus!
+    amount: Money!
+  }
 `;
 
 interface Context {
@@ -102,7 +208,8 @@ const LOCK_PERIODS: Record<string, string> = {
   '24_hours': 'HOURS_24',
 };
 
-const money = (amount: unknown, currency: unknown) => (amount === null || amount === undefined || currency == null ? null : { amount: String(amount), currency });
+const money = (amount: unknown, currency: unknown) =>
+  amount === null || amount === undefined || currency == null ? null : { amount: String(amount), currency };
 const firstOf = (args: { first?: number | null }) => args.first ?? DEFAULT_FIRST;
 
 function once<T>(context: Context, key: string, read: () => Promise<T>): Promise<T> {
@@ -123,7 +230,9 @@ function start(request: FloorStart): RequestListener {
 
   const resolvers = {
     Query: {
-      accounts: async (_: unknown, args: { first?: number }) => ({ nodes: ((await get('standard', `${svc}/api/v1/account`)) as Json[]).slice(0, firstOf(args)) }),
+      accounts: async (_: unknown, args: { first?: number }) => ({
+        nodes: ((await get('standard', `${svc}/api/v1/account`)) as Json[]).slice(0, firstOf(args)),
+      }),
       balances: () => get('standard', `${svc}/api/v1/account/balance`),
       upcomingPayouts: async (_: unknown, args: { first?: number }) => ({
         nodes: ((await get('standard', `${svc}/api/v1/transfer/upcomingpayouts`)) as Json[]).slice(0, firstOf(args)),
@@ -133,13 +242,18 @@ function start(request: FloorStart): RequestListener {
         // One more than asked for, so the connection knows whether there is a next page (as the gateway reads it).
         return { nodes: ((await get('standard', `${svc}/api/v1/card`, { page_num: 1, page_size: first + 1 })) as Json[]).slice(0, first) };
       },
-      fxRate: async (_: unknown, args: { sourceCurrency: string; destinationCurrency: string; sourceAmount?: string; destinationAmount?: string }) =>
-        ((await get('standard', `${svc}/api/v1/transfer/rate`, {
-          sourceCurrencyCode: args.sourceCurrency,
-          destinationCurrencyCode: args.destinationCurrency,
-          sourceAmount: args.sourceAmount,
-          destinationAmount: args.destinationAmount,
-        })) as Json[])[0] ?? null,
+      fxRate: async (
+        _: unknown,
+        args: { sourceCurrency: string; destinationCurrency: string; sourceAmount?: string; destinationAmount?: string },
+      ) =>
+        (
+          (await get('standard', `${svc}/api/v1/transfer/rate`, {
+            sourceCurrencyCode: args.sourceCurrency,
+            destinationCurrencyCode: args.destinationCurrency,
+            sourceAmount: args.sourceAmount,
+            destinationAmount: args.destinationAmount,
+          })) as Json[]
+        )[0] ?? null,
       conversions: async (_: unknown, args: { first?: number }) => ({
         nodes: (((await get('standard', `${svc}/api/v1/transfer/conversionlist`)) as Json[])[0]?.conversions ?? []).slice(0, firstOf(args)),
       }),
@@ -148,7 +262,12 @@ function start(request: FloorStart): RequestListener {
     Account: {
       transactions: async (account: Json, args: { first?: number }) => {
         const first = firstOf(args);
-        const items = (await get('standard', `${svc}/api/v1/account/transactions`, { page: 1, size: first + 1 }, { 'x-account-id': account.id })) as Json[];
+        const items = (await get(
+          'standard',
+          `${svc}/api/v1/account/transactions`,
+          { page: 1, size: first + 1 },
+          { 'x-account-id': account.id },
+        )) as Json[];
         return { nodes: items.slice(0, first) };
       },
     },
@@ -167,7 +286,11 @@ function start(request: FloorStart): RequestListener {
       beneficiary: async (p: Json, _: unknown, context: Context) =>
         p.beneficiaryId == null
           ? null
-          : ((await once(context, `beneficiary:${p.beneficiaryId}`, () => get('standard', `${svc}/api/v1/transfer/beneficiarylist/${encodeURIComponent(p.beneficiaryId)}`))) as Json[])[0] ?? null,
+          : ((
+              (await once(context, `beneficiary:${p.beneficiaryId}`, () =>
+                get('standard', `${svc}/api/v1/transfer/beneficiarylist/${encodeURIComponent(p.beneficiaryId)}`),
+              )) as Json[]
+            )[0] ?? null),
     },
     Beneficiary: {
       companyName: (b: Json) => b.beneficiary?.company_name ?? null,
@@ -189,14 +312,22 @@ function start(request: FloorStart): RequestListener {
         return detail ? money(detail.available_balance, detail.card_currency) : null;
       },
       cardholder: async (c: Json, _: unknown, context: Context) =>
-        ((await once(context, `cardholder:${c.cardholderId}`, () => get('standard', `${svc}/api/v1/card/cardholder`, { id: c.cardholderId }))) as Json[])[0] ?? null,
+        (
+          (await once(context, `cardholder:${c.cardholderId}`, () =>
+            get('standard', `${svc}/api/v1/card/cardholder`, { id: c.cardholderId }),
+          )) as Json[]
+        )[0] ?? null,
     },
     CardSpendingControl: {
       remaining: (s: Json) => money(s.remaining, s.currency),
     },
     Cardholder: {
       wallet: async (h: Json, _: unknown, context: Context) =>
-        ((await once(context, `wallet:${h.id}`, () => get('issuing', '/issuing/api/v1/wallet', undefined, { 'x-cardholder-id': h.id }))) as Json[])[0] ?? null,
+        (
+          (await once(context, `wallet:${h.id}`, () =>
+            get('issuing', '/issuing/api/v1/wallet', undefined, { 'x-cardholder-id': h.id }),
+          )) as Json[]
+        )[0] ?? null,
     },
     Wallet: {
       amount: (w: Json) => money(w.amount, w.currency),
@@ -208,7 +339,9 @@ function start(request: FloorStart): RequestListener {
     Conversion: {
       sourceAmount: (c: Json) => money(c.sourceAmount, c.sourceCurrencycode),
       quote: (c: Json, _: unknown, context: Context) =>
-        c.quoteId == null ? null : once(context, `quote:${c.quoteId}`, () => get('standard', `${svc}/api/v1/transfer/quotedetails`, { quote_id: c.quoteId })),
+        c.quoteId == null
+          ? null
+          : once(context, `quote:${c.quoteId}`, () => get('standard', `${svc}/api/v1/transfer/quotedetails`, { quote_id: c.quoteId })),
     },
     Quote: {
       rate: (q: Json) => String(q.netExchangeRate),
@@ -218,7 +351,10 @@ function start(request: FloorStart): RequestListener {
       country: (a: Json) => a.country_code,
       mandates: async (a: Json, args: { first?: number }) => {
         const first = firstOf(args);
-        const page = await get('direct-debit', `/api/v1/global_accounts/${encodeURIComponent(a.id)}/mandates`, { page_num: 1, page_size: first + 1 });
+        const page = await get('direct-debit', `/api/v1/global_accounts/${encodeURIComponent(a.id)}/mandates`, {
+          page_num: 1,
+          page_size: first + 1,
+        });
         return { nodes: (page.items as Json[]).slice(0, first) };
       },
     },
@@ -240,7 +376,11 @@ function start(request: FloorStart): RequestListener {
   };
 
   function cardDetail(context: Context, id: string): Promise<Json | null> {
-    return once(context, `card-detail:${id}`, async () => ((await get('standard', `${svc}/api/v1/card/detail`, { id })) as Json[])[0] ?? null);
+    return once(
+      context,
+      `card-detail:${id}`,
+      async () => ((await get('standard', `${svc}/api/v1/card/detail`, { id })) as Json[])[0] ?? null,
+    );
   }
 
   const yoga = createYoga({

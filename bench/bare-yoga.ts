@@ -16,7 +16,15 @@ import { OPERATIONS, type BenchOperation } from './operations.ts';
 import { directTarget, ONE_CALL_QUERY, type BareOneCall } from './overhead.ts';
 import { roundsOf } from './rounds.ts';
 import { readSettings } from './settings.ts';
-import { graphql, prepareCardsScreen, startSandboxProcess, stopSandboxProcess, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import {
+  graphql,
+  prepareCardsScreen,
+  startSandboxProcess,
+  stopSandboxProcess,
+  upstreamLog,
+  waitForQuiet,
+  type BenchWorld,
+} from './setup.ts';
 import { summarize } from './stats.ts';
 
 /**
@@ -50,7 +58,13 @@ function gatewayPoolOptions(sandboxUrl: string, env: NodeJS.ProcessEnv = process
 /** The headers' values and the service segment the gateway uses against the sandbox (sandboxUpstreamConfig). */
 function sandboxIdentity(sandboxUrl: string): BareIdentity {
   const config = sandboxUpstreamConfig({ url: sandboxUrl });
-  return { apiKey: config.apiKey, productId: config.productId, userId: config.userId, clientId: config.clientId ?? '', serviceSegment: config.serviceSegment };
+  return {
+    apiKey: config.apiKey,
+    productId: config.productId,
+    userId: config.userId,
+    clientId: config.clientId ?? '',
+    serviceSegment: config.serviceSegment,
+  };
 }
 
 /** The bare Yoga server in its own process (bench/bare-yoga-child.ts), asked over IPC. */
@@ -141,7 +155,11 @@ function missing(a: string[], b: string[]): string[] {
 }
 
 /** One run on a quiet sandbox: the answer and the calls it made. */
-async function runLogged(sandboxUrl: string, graphqlUrl: string, operation: BenchOperation): Promise<{ data: unknown; log: RequestLogEntry[] }> {
+async function runLogged(
+  sandboxUrl: string,
+  graphqlUrl: string,
+  operation: BenchOperation,
+): Promise<{ data: unknown; log: RequestLogEntry[] }> {
   await waitForQuiet({ sandboxUrl });
   const data = await post(graphqlUrl, operation);
   return { data, log: await upstreamLog({ sandboxUrl }) };
@@ -182,7 +200,12 @@ export async function checkSameAnswers(
           `only the gateway's: ${onlyGateway.slice(0, 5).join(' | ') || 'none'}; only ${floorName}'s: ${onlyBare.slice(0, 5).join(' | ') || 'none'}`,
       );
     }
-    checks.push({ name: operation.name, calls: gatewayCalls.length, gatewayRounds: roundsOf(gateway.log), floorRounds: roundsOf(bare.log) });
+    checks.push({
+      name: operation.name,
+      calls: gatewayCalls.length,
+      gatewayRounds: roundsOf(gateway.log),
+      floorRounds: roundsOf(bare.log),
+    });
   }
   return checks;
 }
@@ -215,7 +238,12 @@ export interface BareSequential {
  * machine's state, as the gateway's runs and theirs do. The gateway's wall time over its floor has
  * this beside it.
  */
-export async function measureBareSequential(bare: BareYogaProcess, sandboxUrl: string, operations: readonly BenchOperation[], runs: number): Promise<BareSequential[]> {
+export async function measureBareSequential(
+  bare: BareYogaProcess,
+  sandboxUrl: string,
+  operations: readonly BenchOperation[],
+  runs: number,
+): Promise<BareSequential[]> {
   const results: BareSequential[] = [];
   for (const operation of operations) {
     const target = graphqlTarget(bare.graphqlUrl, operation.query, operation.variables);
@@ -246,7 +274,16 @@ async function measureBareOneCall(bare: BareYogaProcess, load: LoadGenerator, op
 // --- Standalone: npx node bench/bare-yoga.ts ------------------------------------------------------
 
 function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | undefined): string {
-  const header = ['screen', 'calls', 'rounds gw/bare', 'bare req/s', 'bare CPU ms/op', 'bare KB/op', ...(gateway ? ['gateway req/s', 'gateway CPU ms/op', 'gateway KB/op', 'gateway/bare CPU'] : []), 'errors'];
+  const header = [
+    'screen',
+    'calls',
+    'rounds gw/bare',
+    'bare req/s',
+    'bare CPU ms/op',
+    'bare KB/op',
+    ...(gateway ? ['gateway req/s', 'gateway CPU ms/op', 'gateway KB/op', 'gateway/bare CPU'] : []),
+    'errors',
+  ];
   const rows = bare.map((b, i) => {
     const g = gateway?.[i];
     const c = checks[i];
@@ -257,7 +294,9 @@ function table(checks: AnswerCheck[], bare: ScreenCpu[], gateway: ScreenCpu[] | 
       b.rps.toFixed(0),
       b.cpuMsPerOp.toFixed(2),
       b.allocatedKbPerOp.toFixed(0),
-      ...(g ? [g.rps.toFixed(0), g.cpuMsPerOp.toFixed(2), g.allocatedKbPerOp.toFixed(0), (g.cpuMsPerOp / b.cpuMsPerOp).toFixed(1) + 'x'] : []),
+      ...(g
+        ? [g.rps.toFixed(0), g.cpuMsPerOp.toFixed(2), g.allocatedKbPerOp.toFixed(0), (g.cpuMsPerOp / b.cpuMsPerOp).toFixed(1) + 'x']
+        : []),
       g ? `${b.errors}/${g.errors}` : String(b.errors),
     ];
   });
@@ -281,7 +320,9 @@ async function main(): Promise<void> {
     progress(`sandbox ${sandboxUrl} (latency ${settings.latencyMs} ms), gateway pid ${gateway.pid}; issuing the cards screen's cards`);
     await prepareCardsScreen(world);
     bare = await BareYogaProcess.start(sandboxUrl, await directToken(sandboxUrl), gateway.flags);
-    progress(`bare Yoga ${bare.graphqlUrl} (pid ${bare.pid}, ${bare.flags.join(' ')}, pool ${JSON.stringify(gatewayPoolOptions(sandboxUrl))})`);
+    progress(
+      `bare Yoga ${bare.graphqlUrl} (pid ${bare.pid}, ${bare.flags.join(' ')}, pool ${JSON.stringify(gatewayPoolOptions(sandboxUrl))})`,
+    );
     const checks = await checkSameAnswers(graphqlUrl, bare.graphqlUrl, sandboxUrl);
     progress(`same answers and calls: ${checks.map((c) => `${c.name} ${c.calls} calls`).join(', ')}`);
     load = await LoadGenerator.start();
@@ -295,8 +336,12 @@ async function main(): Promise<void> {
     }
     const oneCall = await measureBareOneCall(bare, load, options);
     console.log(table(checks, bareFloor.screens, gatewayCpu));
-    console.log(`the one-call probe at c=${oneCall.connections}: direct p50 ${oneCall.direct.latency.p50.toFixed(2)} ms, bare Yoga ${oneCall.bare.latency.p50.toFixed(2)} ms`);
-    console.log(`peak RSS: bare Yoga ${bareFloor.peakRssMb.toFixed(0)} MB, gateway ${peakRssMb(gateway.pid).toFixed(0)} MB (the gateway's includes its setup and its own screens' runs)`);
+    console.log(
+      `the one-call probe at c=${oneCall.connections}: direct p50 ${oneCall.direct.latency.p50.toFixed(2)} ms, bare Yoga ${oneCall.bare.latency.p50.toFixed(2)} ms`,
+    );
+    console.log(
+      `peak RSS: bare Yoga ${bareFloor.peakRssMb.toFixed(0)} MB, gateway ${peakRssMb(gateway.pid).toFixed(0)} MB (the gateway's includes its setup and its own screens' runs)`,
+    );
   } finally {
     await load?.close();
     await bare?.close();

@@ -24,7 +24,12 @@ export class BenchChild {
   }
 
   static async start(path: string, name: string, env: NodeJS.ProcessEnv = process.env): Promise<BenchChild> {
-    const child = fork(path, [], { execPath: process.execPath, env, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path, [], {
+      execPath: process.execPath,
+      env,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     await once(child, 'spawn');
     return new BenchChild(child, name);
   }
@@ -139,7 +144,10 @@ export class ServerProcess {
  * The child's side: each request from the benchmark answered with its id (the result, or the
  * error's message), and `onDisconnect` once the benchmark goes away, after which the process exits.
  */
-export function answerRequests<Request extends { id: number }>(answer: (request: Request) => unknown, onDisconnect: () => unknown = () => undefined): void {
+export function answerRequests<Request extends { id: number }>(
+  answer: (request: Request) => unknown,
+  onDisconnect: () => unknown = () => undefined,
+): void {
   process.on('message', (request: Request) => {
     Promise.resolve()
       .then(() => answer(request))
@@ -213,7 +221,10 @@ export function answerServerRequests<Start extends { id: number; kind: 'start' }
  * answerServerRequests answers it. The benchmark going away closes the server, then `close()`s
  * what `start` opened (its pool to the sandbox).
  */
-export function serveOnLoopback<Start extends { id: number; kind: 'start' }>(start: (request: Start) => RequestListener, close: () => unknown): void {
+export function serveOnLoopback<Start extends { id: number; kind: 'start' }>(
+  start: (request: Start) => RequestListener,
+  close: () => unknown,
+): void {
   let server: Server | undefined;
   const listen = (request: Start) =>
     new Promise<number>((resolve, reject) => {

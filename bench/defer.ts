@@ -46,8 +46,13 @@ interface PartsRun {
 /** One run: the time to the first complete part and to the end of the body; an error in any part, or a last part that says more follows, throws. */
 async function timeParts(graphqlUrl: string, body: string): Promise<PartsRun> {
   const started = performance.now();
-  const response = await request(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body });
-  if (response.statusCode !== 200) throw new Error(`@defer run failed: HTTP ${response.statusCode} ${(await response.body.text()).slice(0, 500)}`);
+  const response = await request(graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+    body,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`@defer run failed: HTTP ${response.statusCode} ${(await response.body.text()).slice(0, 500)}`);
   const decoder = new TextDecoder();
   let buffer = '';
   let first: number | undefined;
@@ -75,7 +80,8 @@ export async function measureDefer(world: BenchWorld, settings: Settings, bare?:
   const body = JSON.stringify({ query: operation.query, variables: operation.variables });
   const gateway = await timedDefer(world.graphqlUrl, world.sandboxUrl, body, settings.sequentialRuns);
   const bareRuns = bare ? await timedDefer(bare.graphqlUrl, world.sandboxUrl, body, settings.sequentialRuns) : undefined;
-  if (bareRuns && bareRuns.calls !== gateway.calls) throw new Error(`bare Yoga made ${bareRuns.calls} calls on ${operation.name}, the gateway ${gateway.calls}`);
+  if (bareRuns && bareRuns.calls !== gateway.calls)
+    throw new Error(`bare Yoga made ${bareRuns.calls} calls on ${operation.name}, the gateway ${gateway.calls}`);
   return {
     name: operation.name,
     minimumCalls: operation.minimumCalls,

@@ -65,7 +65,15 @@ class GatewayUnderTest {
     const port = await freePort();
     const child = spawn(process.execPath, ['src/main.ts'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SANDBOX_PORT: '0', LOG_LEVEL: 'info', NODE_OPTIONS: startHeapFlags().join(' ') },
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SANDBOX_PORT: '0',
+        LOG_LEVEL: 'info',
+        NODE_OPTIONS: startHeapFlags().join(' '),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const gateway = new GatewayUnderTest(child, `http://127.0.0.1:${port}`);
@@ -102,9 +110,19 @@ function startBank(gateways: GatewayUnderTest[], webhooks: { apiKey: string; sig
   const loop = (async () => {
     while (running) {
       const instance = sent++ % gateways.length;
-      const { body, headers } = signedEvent({ webhooks }, { id: `evt_failover_${randomBytes(6).toString('hex')}`, name: 'account.active', data: { status: 'ACTIVE' } });
+      const { body, headers } = signedEvent(
+        { webhooks },
+        { id: `evt_failover_${randomBytes(6).toString('hex')}`, name: 'account.active', data: { status: 'ACTIVE' } },
+      );
       const sentAt = Date.now();
-      void request(`${gateways[instance]!.url}/webhooks`, { method: 'POST', headers, body, dispatcher, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS })
+      void request(`${gateways[instance]!.url}/webhooks`, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher,
+        headersTimeout: DELIVERY_TIMEOUT_MS,
+        bodyTimeout: DELIVERY_TIMEOUT_MS,
+      })
         .then(async (response) => {
           await response.body.dump();
           answers.push({ instance, sentAt, answeredAt: Date.now(), status: response.statusCode });
@@ -135,7 +153,8 @@ async function watchSentinels(set: SentinelSet) {
   return {
     first: (channel: string, after: number) => seen.find((event) => event.channel === channel && event.at >= after)?.at,
     /** Every announcement from `after` on, as lines for FAILOVER_LOG. */
-    since: (after: number) => seen.filter((event) => event.at >= after).map((event) => `${event.at - after} ms, Sentinel ${event.sentinel + 1}: ${event.channel}`),
+    since: (after: number) =>
+      seen.filter((event) => event.at >= after).map((event) => `${event.at - after} ms, Sentinel ${event.sentinel + 1}: ${event.channel}`),
     close: () => clients.forEach((client) => client.disconnect()),
   };
 }
@@ -163,24 +182,38 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
-async function oneFailover(set: SentinelSet, gateways: GatewayUnderTest[], bank: ReturnType<typeof startBank>, sentinels: Awaited<ReturnType<typeof watchSentinels>>): Promise<Run> {
+async function oneFailover(
+  set: SentinelSet,
+  gateways: GatewayUnderTest[],
+  bank: ReturnType<typeof startBank>,
+  sentinels: Awaited<ReturnType<typeof watchSentinels>>,
+): Promise<Run> {
   // Steady first: the last second's deliveries all acknowledged, on both gateways.
-  await until('both gateways to accept steadily', () => {
-    const recent = bank.answers.filter((answer) => answer.sentAt > Date.now() - 1_000);
-    return recent.length > 10 && recent.every(accepted) && gateways.every((_, index) => recent.some((answer) => answer.instance === index));
-  }, 60_000);
+  await until(
+    'both gateways to accept steadily',
+    () => {
+      const recent = bank.answers.filter((answer) => answer.sentAt > Date.now() - 1_000);
+      return (
+        recent.length > 10 && recent.every(accepted) && gateways.every((_, index) => recent.some((answer) => answer.instance === index))
+      );
+    },
+    60_000,
+  );
   const victim = await set.currentPrimary();
   const killedAt = Date.now();
   await victim.stop();
   await until('the Sentinels to promote a replica', () => sentinels.first('+promoted-slave', killedAt) !== undefined, 30_000);
   const promotedAt = sentinels.first('+promoted-slave', killedAt)!;
-  const firstAccept = (index: number) => bank.answers.find((answer) => answer.instance === index && answer.sentAt > killedAt && accepted(answer));
+  const firstAccept = (index: number) =>
+    bank.answers.find((answer) => answer.instance === index && answer.sentAt > killedAt && accepted(answer));
   await until('both gateways to accept again', () => gateways.every((_, index) => firstAccept(index) !== undefined), 60_000);
   const firsts = gateways.map((_, index) => firstAccept(index)!);
   const lastFirst = Math.max(...firsts.map((answer) => answer.answeredAt));
   await sleep(WATCH_AFTER_MS);
   const watchedTo = Date.now();
-  const relapses = bank.answers.filter((answer) => !accepted(answer) && answer.sentAt > firsts[answer.instance]!.answeredAt && answer.sentAt < watchedTo).length;
+  const relapses = bank.answers.filter(
+    (answer) => !accepted(answer) && answer.sentAt > firsts[answer.instance]!.answeredAt && answer.sentAt < watchedTo,
+  ).length;
   const run: Run = {
     promotedMs: promotedAt - killedAt,
     firstAcceptMs: firsts.map((answer) => answer.answeredAt - promotedAt),
@@ -188,9 +221,14 @@ async function oneFailover(set: SentinelSet, gateways: GatewayUnderTest[], bank:
     relapses,
     back: gateways.map((gateway) => gateway.count(/^Redis is back/, killedAt, watchedTo)),
     unreachable: gateways.map((gateway) => gateway.count(/^Redis is unreachable/, killedAt, watchedTo)),
-    redisLines: gateways.flatMap((gateway, index) =>
-      gateway.lines.filter((line) => line.at >= killedAt && line.at <= watchedTo && /Redis/.test(line.msg)).map((line) => `${line.at - killedAt} ms, gateway ${'AB'[index]}: ${line.msg.split(':')[0]} (${line.detail})`),
-    ).concat(sentinels.since(killedAt)).sort((a, b) => parseInt(a) - parseInt(b)),
+    redisLines: gateways
+      .flatMap((gateway, index) =>
+        gateway.lines
+          .filter((line) => line.at >= killedAt && line.at <= watchedTo && /Redis/.test(line.msg))
+          .map((line) => `${line.at - killedAt} ms, gateway ${'AB'[index]}: ${line.msg.split(':')[0]} (${line.detail})`),
+      )
+      .concat(sentinels.since(killedAt))
+      .sort((a, b) => parseInt(a) - parseInt(b)),
   };
   await set.rejoin(victim, (await set.currentPrimary()).port, 60_000);
   return run;
@@ -221,7 +259,9 @@ async function measure(busy: number): Promise<Run[]> {
       for (let n = 0; n < RUNS; n++) {
         const run = await oneFailover(set, gateways, bank, sentinels);
         runs.push(run);
-        process.stdout.write(`  ${busy} busy loops, failover ${n + 1}: promoted ${run.promotedMs} ms after the kill; first 202 ${run.firstAcceptMs.join(' / ')} ms after it; 503s after that ${run.relapses}; "Redis is back" ${run.back.join(' / ')}\n`);
+        process.stdout.write(
+          `  ${busy} busy loops, failover ${n + 1}: promoted ${run.promotedMs} ms after the kill; first 202 ${run.firstAcceptMs.join(' / ')} ms after it; 503s after that ${run.relapses}; "Redis is back" ${run.back.join(' / ')}\n`,
+        );
         if (process.env.FAILOVER_LOG) for (const line of run.redisLines) process.stdout.write(`    ${line}\n`);
       }
     } finally {
@@ -263,7 +303,15 @@ function report(busy: number, runs: Run[]): string {
     `With ${busy} busy loop${busy === 1 ? '' : 's'} beside it, ${runs.length} failovers:`,
     '',
     table(
-      ['failover', 'kill → promoted (ms)', 'promoted → first 202, gateway A / B (ms)', 'kill → both accept (ms)', '503s after a first 202', '"Redis is back" A / B', '"Redis is unreachable" A / B'],
+      [
+        'failover',
+        'kill → promoted (ms)',
+        'promoted → first 202, gateway A / B (ms)',
+        'kill → both accept (ms)',
+        '503s after a first 202',
+        '"Redis is back" A / B',
+        '"Redis is unreachable" A / B',
+      ],
       [...rows, summary('median', median), summary('worst', (values) => Math.max(...values))],
     ),
     '',

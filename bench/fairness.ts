@@ -38,17 +38,21 @@ function timeFrom(agent: Agent, target: HttpTarget): Promise<number> {
   const url = new URL(target.url);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: url.hostname, port: url.port, path: url.pathname, method: target.method, headers: target.headers, agent }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.once('error', reject);
-      answer.once('end', () => {
-        const elapsed = performance.now() - started;
-        const body = Buffer.concat(chunks).toString('utf8');
-        if ((answer.statusCode ?? 0) >= 300 || isFailure(target, body)) reject(new Error(`the other client's ${target.method} failed: HTTP ${answer.statusCode} ${body.slice(0, 500)}`));
-        else resolve(elapsed);
-      });
-    });
+    const outgoing = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: target.method, headers: target.headers, agent },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.once('error', reject);
+        answer.once('end', () => {
+          const elapsed = performance.now() - started;
+          const body = Buffer.concat(chunks).toString('utf8');
+          if ((answer.statusCode ?? 0) >= 300 || isFailure(target, body))
+            reject(new Error(`the other client's ${target.method} failed: HTTP ${answer.statusCode} ${body.slice(0, 500)}`));
+          else resolve(elapsed);
+        });
+      },
+    );
     outgoing.once('error', reject);
     outgoing.end(target.body);
   });

@@ -33,10 +33,15 @@ interface Replay {
 async function replay(sandboxUrl: string, headers: Record<string, string>, call: RequestLogEntry): Promise<void> {
   if (call.method !== 'GET') throw new Error(`the floor replays reads only; the screen made ${call.method} ${call.path}`);
   const query = new URLSearchParams(call.query).toString();
-  const response = await request(`${sandboxUrl}${call.path}${query ? `?${query}` : ''}`, { method: 'GET', headers: { ...headers, ...call.subject } });
+  const response = await request(`${sandboxUrl}${call.path}${query ? `?${query}` : ''}`, {
+    method: 'GET',
+    headers: { ...headers, ...call.subject },
+  });
   const body = await response.body.text();
   if (response.statusCode !== call.status) {
-    throw new Error(`floor: GET ${call.path} answered HTTP ${response.statusCode} where the gateway's call got ${call.status}: ${body.slice(0, 300)}`);
+    throw new Error(
+      `floor: GET ${call.path} answered HTTP ${response.statusCode} where the gateway's call got ${call.status}: ${body.slice(0, 300)}`,
+    );
   }
 }
 
@@ -50,7 +55,12 @@ async function replayOnce(sandboxUrl: string, headers: Record<string, string>, r
   const calls: Promise<unknown>[] = [];
   let firstRound: Promise<number> | undefined;
   for (const round of rounds) {
-    const sent = round.map((call) => replay(sandboxUrl, headers, call).then(() => null, (error: unknown) => error ?? new Error('replay failed')));
+    const sent = round.map((call) =>
+      replay(sandboxUrl, headers, call).then(
+        () => null,
+        (error: unknown) => error ?? new Error('replay failed'),
+      ),
+    );
     firstRound ??= Promise.all(sent).then(() => performance.now() - started);
     calls.push(...sent);
     await Promise.race(sent);
@@ -79,7 +89,13 @@ function floorOf(samples: readonly Replay[], rounds: number): Floor {
 }
 
 /** `runs` sequential replays of `log` (one run of a screen), after `warmUpMs` (a second) of unmeasured ones, three at the least. */
-export async function measureFloor(sandboxUrl: string, token: string, log: readonly RequestLogEntry[], runs: number, warmUpMs?: number): Promise<Floor> {
+export async function measureFloor(
+  sandboxUrl: string,
+  token: string,
+  log: readonly RequestLogEntry[],
+  runs: number,
+  warmUpMs?: number,
+): Promise<Floor> {
   const floor = floorReplay(sandboxUrl, token, log);
   await warmUp(() => floor.once(), warmUpMs);
   const samples: Replay[] = [];
@@ -93,7 +109,12 @@ export async function measureFloor(sandboxUrl: string, token: string, log: reado
  * meanwhile (this machine's speed drifts by tens of percent over minutes) falls on both alike, and
  * "over the floor" is the gateway's, not the drift's.
  */
-export async function timedBesideFloor<T>(timed: () => Promise<T>, floor: FloorReplay, runs: number, warmUpMs?: number): Promise<{ samples: T[]; floor: Floor }> {
+export async function timedBesideFloor<T>(
+  timed: () => Promise<T>,
+  floor: FloorReplay,
+  runs: number,
+  warmUpMs?: number,
+): Promise<{ samples: T[]; floor: Floor }> {
   await warmUp(timed, warmUpMs);
   await warmUp(() => floor.once(), warmUpMs);
   const samples: T[] = [];
@@ -110,7 +131,11 @@ export async function timedBesideFloor<T>(timed: () => Promise<T>, floor: FloorR
  * quiet sandbox (`logged`) gives the calls, as the sandbox's log has them (`log`); then `runs` runs,
  * each followed by a replay of those calls (timedBesideFloor).
  */
-export async function timedBesideItsFloor<T>(sandboxUrl: string, timed: () => Promise<T>, runs: number): Promise<{ logged: T; log: RequestLogEntry[]; samples: T[]; floor: Floor }> {
+export async function timedBesideItsFloor<T>(
+  sandboxUrl: string,
+  timed: () => Promise<T>,
+  runs: number,
+): Promise<{ logged: T; log: RequestLogEntry[]; samples: T[]; floor: Floor }> {
   await warmUp(timed);
   await waitForQuiet({ sandboxUrl });
   const logged = await timed();

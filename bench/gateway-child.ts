@@ -14,7 +14,14 @@ import { answerServerRequests } from './child-process.ts';
  */
 
 export type GatewayRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: { apiKey: string; signingSecret: string }; cache?: boolean; liveQueries?: Partial<LiveQueryConfig> }
+  | {
+      id: number;
+      kind: 'start';
+      sandboxUrl: string;
+      webhooks: { apiKey: string; signingSecret: string };
+      cache?: boolean;
+      liveQueries?: Partial<LiveQueryConfig>;
+    }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'subscriptions' }
   | { id: number; kind: 'live-queries' }
@@ -37,7 +44,13 @@ export interface WatchResult {
 }
 
 let gateway: Gateway | undefined;
-let watch: { loop: ReturnType<typeof performance.eventLoopUtilization>; timer: NodeJS.Timeout; samples: { limit: number; inFlight: number; queued: number }[] } | undefined;
+let watch:
+  | {
+      loop: ReturnType<typeof performance.eventLoopUtilization>;
+      timer: NodeJS.Timeout;
+      samples: { limit: number; inFlight: number; queued: number }[];
+    }
+  | undefined;
 
 function limits(): { limit: number; inFlight: number; queued: number } {
   const all = Object.values(gateway!.upstream.concurrencyLimits());
@@ -70,7 +83,9 @@ async function start(request: Extract<GatewayRequest, { kind: 'start' }>): Promi
 }
 
 /** What the gateway's process answers besides what every server process does (child-process.ts). */
-function answer(request: Exclude<GatewayRequest, { kind: 'start' | 'memory' | 'profile-start' | 'profile-stop' | 'alloc-start' | 'alloc-stop' }>): unknown {
+function answer(
+  request: Exclude<GatewayRequest, { kind: 'start' | 'memory' | 'profile-start' | 'profile-stop' | 'alloc-start' | 'alloc-stop' }>,
+): unknown {
   switch (request.kind) {
     case 'subscriptions':
       return gateway!.events.activeSubscriptions();

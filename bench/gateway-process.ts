@@ -36,7 +36,10 @@ export class GatewayProcess extends ServerProcess {
     flags = startHeapFlags(),
     liveQueries?: Partial<LiveQueryConfig>,
   ): Promise<GatewayProcess> {
-    const start = { kind: 'start', sandboxUrl, webhooks, cache, ...(liveQueries ? { liveQueries } : {}) } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>;
+    const start = { kind: 'start', sandboxUrl, webhooks, cache, ...(liveQueries ? { liveQueries } : {}) } satisfies Omit<
+      Extract<GatewayRequest, { kind: 'start' }>,
+      'id'
+    >;
     const { child, port } = await ServerProcess.launch(CHILD_PATH, "gateway's process", flags, start);
     return new GatewayProcess(child, flags, port);
   }
@@ -58,5 +61,4 @@ export class GatewayProcess extends ServerProcess {
   stopWatch(): Promise<WatchResult> {
     return this.child.ask('watch', { kind: 'watch-stop' });
   }
-
 }

@@ -61,9 +61,14 @@ const sameFlags = (a: string[], b: string[]) => [...a].sort().join(' ') === [...
 /** Every candidate (BENCH_HEAP_CONFIGS: `;`-separated flag sets, to try others), with `npm start`'s flags added when they are none of them. */
 function heapConfigs(): HeapConfig[] {
   const shipped = startHeapFlags();
-  const tried = process.env.BENCH_HEAP_CONFIGS?.split(';').map((flags) => ({ label: flags.trim() || "V8's defaults", flags: flags.trim().split(/\s+/).filter(Boolean) }));
+  const tried = process.env.BENCH_HEAP_CONFIGS?.split(';').map((flags) => ({
+    label: flags.trim() || "V8's defaults",
+    flags: flags.trim().split(/\s+/).filter(Boolean),
+  }));
   if (tried) return tried.some((config) => sameFlags(config.flags, shipped)) ? tried : [...tried, { label: 'as shipped', flags: shipped }];
-  return HEAP_CONFIGS.some((config) => sameFlags(config.flags, shipped)) ? HEAP_CONFIGS : [...HEAP_CONFIGS, { label: 'as shipped', flags: shipped }];
+  return HEAP_CONFIGS.some((config) => sameFlags(config.flags, shipped))
+    ? HEAP_CONFIGS
+    : [...HEAP_CONFIGS, { label: 'as shipped', flags: shipped }];
 }
 
 export async function measureHeapConfigs(
@@ -78,7 +83,12 @@ export async function measureHeapConfigs(
     for (const config of configs) gateways.push(await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags));
     options.progress?.(`heap: ${configs.length} configurations, ${HEAP_ROUNDS} interleaved rounds`);
     const servers = Object.fromEntries(gateways.map((gateway, i) => [String(i), gateway]));
-    const runs = await measureInterleaved(servers, world.load, { ...options, sandboxUrl: world.sandboxUrl, operations: screens, rounds: HEAP_ROUNDS });
+    const runs = await measureInterleaved(servers, world.load, {
+      ...options,
+      sandboxUrl: world.sandboxUrl,
+      operations: screens,
+      rounds: HEAP_ROUNDS,
+    });
     return configs.map((config, i) => ({
       ...config,
       shipped: sameFlags(config.flags, shipped),
@@ -104,10 +114,17 @@ if (import.meta.main) {
     await warmToken(world);
     await prepareCardsScreen(world);
     const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
-    const results = await measureHeapConfigs(world, screens, { connections: settings.connections, seconds: settings.seconds, progress: (m) => console.error(m) });
+    const results = await measureHeapConfigs(world, screens, {
+      connections: settings.connections,
+      seconds: settings.seconds,
+      progress: (m) => console.error(m),
+    });
     for (const config of results) {
       console.log(`${config.shipped ? '* ' : '  '}${config.label}: peak RSS ${config.peakRssMb.toFixed(0)} MB`);
-      for (const s of config.screens) console.log(`    ${s.screen.padEnd(26)} ${s.rps.toFixed(0).padStart(5)} req/s  ${s.cpuMsPerOp.toFixed(2)} ms CPU/op  ${s.allocatedKbPerOp.toFixed(0)} KB/op  ${s.errors} errors`);
+      for (const s of config.screens)
+        console.log(
+          `    ${s.screen.padEnd(26)} ${s.rps.toFixed(0).padStart(5)} req/s  ${s.cpuMsPerOp.toFixed(2)} ms CPU/op  ${s.allocatedKbPerOp.toFixed(0)} KB/op  ${s.errors} errors`,
+        );
     }
   } finally {
     await world.close();

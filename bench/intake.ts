@@ -91,7 +91,15 @@ type IntakeWorld = Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'subscribers'>;
 // --- The gateway's process ---------------------------------------------------------------------------
 
 type GatewayRequest =
-  | { id: number; kind: 'start'; sandboxUrl: string; webhooks: BenchWorld['webhooks']; redisUrl: string; redisKeyPrefix: string; durability?: EventDurability | undefined }
+  | {
+      id: number;
+      kind: 'start';
+      sandboxUrl: string;
+      webhooks: BenchWorld['webhooks'];
+      redisUrl: string;
+      redisKeyPrefix: string;
+      durability?: EventDurability | undefined;
+    }
   | { id: number; kind: 'subscriptions' };
 
 let gateway: Gateway | undefined;
@@ -130,7 +138,12 @@ function serveGateway(): void {
 }
 
 /** The intake's gateway: this file forked with the heap flags of `npm start`, asked over IPC. */
-async function startIntakeGateway(world: IntakeWorld, redisUrl: string, redisKeyPrefix: string, durability?: EventDurability): Promise<{ child: BenchChild; port: number }> {
+async function startIntakeGateway(
+  world: IntakeWorld,
+  redisUrl: string,
+  redisKeyPrefix: string,
+  durability?: EventDurability,
+): Promise<{ child: BenchChild; port: number }> {
   const env = { ...process.env, NODE_OPTIONS: startHeapFlags().join(' '), [GATEWAY_ROLE]: 'gateway' };
   const child = await BenchChild.start(SELF_PATH, "intake gateway's process", env);
   try {
@@ -147,7 +160,8 @@ async function startIntakeGateway(world: IntakeWorld, redisUrl: string, redisKey
 async function waitForSubscriptions(child: BenchChild, count: number): Promise<void> {
   const deadline = Date.now() + REGISTER_TIMEOUT_MS;
   while ((await child.ask<number>('subscriptions', { kind: 'subscriptions' })) < count) {
-    if (Date.now() > deadline) throw new Error(`the intake gateway did not register ${count} subscriptions within ${REGISTER_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the intake gateway did not register ${count} subscriptions within ${REGISTER_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -172,7 +186,12 @@ function floodEvents(count: number): { id: string; name: string; data: Record<st
 }
 
 /** One wave: its deliveries signed first, then all posted at once; each answer's status and time. */
-async function postWave(world: IntakeWorld, url: string, dispatcher: Agent, events: ReturnType<typeof floodEvents>): Promise<{ status: number; ms: number }[]> {
+async function postWave(
+  world: IntakeWorld,
+  url: string,
+  dispatcher: Agent,
+  events: ReturnType<typeof floodEvents>,
+): Promise<{ status: number; ms: number }[]> {
   const deliveries = events.map((event) => signedEvent(world, event));
   return Promise.all(
     deliveries.map(async ({ body, headers }) => {
@@ -212,9 +231,16 @@ export async function measureIntakeFlood(world: IntakeWorld, options: Partial<In
 }
 
 async function floodOnce(world: IntakeWorld, options: Partial<IntakeFloodOptions>): Promise<IntakeFloodResult> {
-  const { concurrency = FLOOD_CONCURRENCY, waves = FLOOD_WAVES, subscribers = FLOOD_SUBSCRIBERS, redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } = options;
+  const {
+    concurrency = FLOOD_CONCURRENCY,
+    waves = FLOOD_WAVES,
+    subscribers = FLOOD_SUBSCRIBERS,
+    redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  } = options;
   await withRedis(redisUrl, (redis) => redis.ping()).catch((error: unknown) => {
-    throw new Error(`the intake flood needs Redis (REDIS_URL), and ${redisUrl} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `the intake flood needs Redis (REDIS_URL), and ${redisUrl} does not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   const prefix = `bench-intake-${randomUUID()}`;
   const { child, port } = await startIntakeGateway(world, redisUrl, prefix, options.durability);
@@ -229,7 +255,9 @@ async function floodOnce(world: IntakeWorld, options: Partial<IntakeFloodOptions
     let startedAt = Number.NaN;
     for (let wave = 0; wave < WARMUP_WAVES + waves; wave++) {
       if (wave === WARMUP_WAVES) startedAt = absoluteNow();
-      answers.push(...(await postWave(world, `${baseUrl}/webhooks`, dispatcher, events.slice(wave * concurrency, (wave + 1) * concurrency))));
+      answers.push(
+        ...(await postWave(world, `${baseUrl}/webhooks`, dispatcher, events.slice(wave * concurrency, (wave + 1) * concurrency))),
+      );
     }
     await waitForReceipts(world.subscribers, events.length * subscribers);
     const receipts = await world.subscribers.collect();
@@ -276,8 +304,18 @@ async function measureReplicaAck(world: IntakeWorld, options: Partial<IntakeFloo
       if (tries > 50) throw new Error('the replica did not connect');
     }
     const without = await floodOnce(world, { ...options, redisUrl });
-    const withAck = await floodOnce(world, { ...options, redisUrl, durability: { minReplicasAck: 1, replicaAckTimeoutMs: ACK_TIMEOUT_MS } });
-    return { timeoutMs: ACK_TIMEOUT_MS, subscribers: withAck.subscribers, without: without.answer, with: withAck.answer, statuses: withAck.statuses };
+    const withAck = await floodOnce(world, {
+      ...options,
+      redisUrl,
+      durability: { minReplicasAck: 1, replicaAckTimeoutMs: ACK_TIMEOUT_MS },
+    });
+    return {
+      timeoutMs: ACK_TIMEOUT_MS,
+      subscribers: withAck.subscribers,
+      without: without.answer,
+      with: withAck.answer,
+      statuses: withAck.statuses,
+    };
   } catch {
     return null;
   } finally {
@@ -320,7 +358,9 @@ export function intakeRow(r: IntakeFloodResult | null): string[] {
   const p99 = r.answer.p99;
   const fast = p99 <= INTAKE_TARGET_P99_MS;
   const problems = deliveryProblems(r);
-  const time = fast ? `${ms(INTAKE_TARGET_P99_MS - p99)} ms to spare` : `${ms(p99 - INTAKE_TARGET_P99_MS)} ms over ${INTAKE_TARGET_P99_MS} ms`;
+  const time = fast
+    ? `${ms(INTAKE_TARGET_P99_MS - p99)} ms to spare`
+    : `${ms(p99 - INTAKE_TARGET_P99_MS)} ms over ${INTAKE_TARGET_P99_MS} ms`;
   return [
     intakeTarget(r.concurrency),
     `p99 ${ms(p99)} ms, p50 ${ms(r.answer.p50)} ms, max ${ms(r.answer.max)} ms over ${r.answer.count} deliveries (${r.waves} waves of ${r.concurrency}, after one not timed), ${r.subscribers} subscribers; ` +
@@ -337,8 +377,12 @@ else if (import.meta.main) {
   const subscribers = await SubscriberClients.start();
   try {
     const r = await measureIntakeFlood({ sandboxUrl, webhooks, subscribers }, { subscribers: readSettings().subscribers });
-    console.log(`answer ms: p50 ${ms(r.answer.p50)}, p99 ${ms(r.answer.p99)}, max ${ms(r.answer.max)}, mean ${ms(r.answer.mean)} (n=${r.answer.count})`);
-    console.log(`answers by status: ${JSON.stringify(r.statuses)}; receipts ${r.delivered}/${r.expected}, duplicates ${r.duplicates}, subscription errors ${r.subscriptionErrors}`);
+    console.log(
+      `answer ms: p50 ${ms(r.answer.p50)}, p99 ${ms(r.answer.p99)}, max ${ms(r.answer.max)}, mean ${ms(r.answer.mean)} (n=${r.answer.count})`,
+    );
+    console.log(
+      `answers by status: ${JSON.stringify(r.statuses)}; receipts ${r.delivered}/${r.expected}, duplicates ${r.duplicates}, subscription errors ${r.subscriptionErrors}`,
+    );
     console.log(`last receipt ${ms(r.lastReceiptMs)} ms after the first timed POST${replicaAckText(r.replicaAck)}`);
     console.log(`| ${intakeRow(r).join(' | ')} |`);
   } finally {

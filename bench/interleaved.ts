@@ -40,17 +40,27 @@ export function rotated<T>(list: readonly T[], shift: number): T[] {
 /** Each screen's runs per server, one a round. */
 export type Runs<Name extends string> = Map<string, Record<Name, ScreenCpu[]>>;
 
-export async function measureInterleaved<Name extends string>(servers: Record<Name, ServerProcess>, load: LoadGenerator, options: InterleavedOptions): Promise<Runs<Name>> {
+export async function measureInterleaved<Name extends string>(
+  servers: Record<Name, ServerProcess>,
+  load: LoadGenerator,
+  options: InterleavedOptions,
+): Promise<Runs<Name>> {
   const names = Object.keys(servers) as Name[];
   const rounds = options.rounds ?? INTERLEAVED_ROUNDS;
   const runs: Runs<Name> = new Map();
   for (let round = 0; round < rounds; round++) {
     for (const [i, operation] of options.operations.entries()) {
       const order = rotated(names, round + i);
-      const screen = runs.get(operation.name) ?? (Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<Name, ScreenCpu[]>);
+      const screen =
+        runs.get(operation.name) ?? (Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<Name, ScreenCpu[]>);
       runs.set(operation.name, screen);
       for (const name of order) {
-        const measureOptions = { sandboxUrl: options.sandboxUrl, seconds: options.seconds, connections: options.connections, operations: [operation] };
+        const measureOptions = {
+          sandboxUrl: options.sandboxUrl,
+          seconds: options.seconds,
+          connections: options.connections,
+          operations: [operation],
+        };
         const [figures] = await measureScreensCpu(servers[name], load, measureOptions);
         screen[name].push(figures!);
       }

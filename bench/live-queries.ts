@@ -2,7 +2,16 @@ import { loadConfig } from '../src/config.ts';
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
 import { liveQueryRows } from './report.ts';
 import { readSettings, type Settings } from './settings.ts';
-import { clearUpstreamLog, depositSettled, graphql, sandboxDeposit, startWorld, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import {
+  clearUpstreamLog,
+  depositSettled,
+  graphql,
+  sandboxDeposit,
+  startWorld,
+  upstreamLog,
+  waitForQuiet,
+  type BenchWorld,
+} from './setup.ts';
 import { ms } from './stats.ts';
 import { usdCentsKey, WATCHES } from './subscriber-clients.ts';
 import { measureSubscriptions, pacedPass, webhookSender, withClients, type DeliveryPass, type FanoutServer } from './subscriptions.ts';
@@ -59,14 +68,20 @@ export async function measureLiveQueries(world: BenchWorld, settings: Settings):
   const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, true, startHeapFlags(), { maxPerCaller });
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   try {
-    const data = await graphql<{ balances: { currency: string; available: { amount: string } }[] }>({ graphqlUrl: `${baseUrl}/graphql` }, BALANCES);
+    const data = await graphql<{ balances: { currency: string; available: { amount: string } }[] }>(
+      { graphqlUrl: `${baseUrl}/graphql` },
+      BALANCES,
+    );
     const startCents = Number(usdCentsKey(data.balances));
     if (!Number.isInteger(startCents)) throw new Error(`no USD balance: ${JSON.stringify(data)}`);
     // The bank's calls after each event (by its index: 0 is the warm-up), read before the next.
     const calls = new Map<number, { balance: number; all: number }>();
     const countCalls = async (event: number) => {
       const log = await upstreamLog(world);
-      calls.set(event, { balance: log.filter((call) => call.method === 'GET' && call.path.endsWith('/account/balance')).length, all: log.length });
+      calls.set(event, {
+        balance: log.filter((call) => call.method === 'GET' && call.path.endsWith('/account/balance')).length,
+        all: log.length,
+      });
     };
     const runId = Date.now().toString(36);
     const server: FanoutServer = {
@@ -92,7 +107,10 @@ export async function measureLiveQueries(world: BenchWorld, settings: Settings):
       const events = prepare(settings.pacedEvents);
       if (settings.cpuProfileDir) await gateway.startProfile();
       const measured = events.length > 0 ? await pacedPass(world.subscribers, events, n) : null;
-      if (settings.cpuProfileDir) console.error(`[bench] the live gateway's CPU profile: ${await gateway.stopProfile(`${settings.cpuProfileDir}/live-dashboards.cpuprofile`)}`);
+      if (settings.cpuProfileDir)
+        console.error(
+          `[bench] the live gateway's CPU profile: ${await gateway.stopProfile(`${settings.cpuProfileDir}/live-dashboards.cpuprofile`)}`,
+        );
       // The last event's reads: every push is in, so every re-run has read.
       await sleep(throttleMs);
       await countCalls(events.length);
@@ -124,7 +142,9 @@ function liveQueriesLines(r: LiveQueryResult, floor: DeliveryPass | null): strin
     p
       ? `event → last push: p50 ${ms(p.lastReceipt.p50)} ms, p99 ${ms(p.lastReceipt.p99)} ms, max ${ms(p.lastReceipt.max)} ms over ${p.events} events; per push p50 ${ms(p.latency.p50)} ms; ${p.lost} lost, ${p.duplicates} duplicates, ${r.errors} errors`
       : 'no events (BENCH_PACED_EVENTS=0)',
-    floor ? `subscription floor, one at a time: last receipt p50 ${ms(floor.lastReceipt.p50)} ms, p99 ${ms(floor.lastReceipt.p99)} ms` : 'no floor',
+    floor
+      ? `subscription floor, one at a time: last receipt p50 ${ms(floor.lastReceipt.p50)} ms, p99 ${ms(floor.lastReceipt.p99)} ms`
+      : 'no floor',
     `balance reads per event: ${r.balanceReads.join(' ')}; every upstream call per event: ${r.upstreamCalls.join(' ')}; live gateway RSS ${Math.round(r.gatewayMemory.rssMb)} MB, V8 heap used ${Math.round(r.gatewayMemory.heapUsedMb)} MB`,
     ...liveQueryRows(r, floor).map((row) => `| ${row.join(' | ')} |`),
   ];
@@ -137,7 +157,10 @@ if (import.meta.main) {
     console.error(`[live queries] subscriptions (gateway, then the floor): ${settings.subscribers} clients`);
     const subscriptions = await measureSubscriptions(world, settings);
     const paced = subscriptions.gateway.paced;
-    if (paced) console.log(`subscriptions through the gateway, one at a time: last receipt p50 ${ms(paced.lastReceipt.p50)} ms, p99 ${ms(paced.lastReceipt.p99)} ms`);
+    if (paced)
+      console.log(
+        `subscriptions through the gateway, one at a time: last receipt p50 ${ms(paced.lastReceipt.p50)} ms, p99 ${ms(paced.lastReceipt.p99)} ms`,
+      );
     console.error(`[live queries] ${settings.subscribers} live dashboards, ${settings.pacedEvents} deposits one at a time`);
     const live = await measureLiveQueries(world, settings);
     for (const line of liveQueriesLines(live, subscriptions.floor.paced)) console.log(line);

@@ -53,7 +53,6 @@ export interface LoadRequest {
   amount?: number | undefined;
 }
 
-
 const LOADGEN_PATH = fileURLToPath(new URL('loadgen.ts', import.meta.url));
 
 /**
@@ -104,10 +103,15 @@ export class LoadGenerator {
 /** One request, timed from the call to the last byte of the body; a failure throws. */
 export async function timeOnce(target: HttpTarget): Promise<number> {
   const started = performance.now();
-  const response = await request(target.url, { method: target.method, headers: target.headers, ...(target.body === undefined ? {} : { body: target.body }) });
+  const response = await request(target.url, {
+    method: target.method,
+    headers: target.headers,
+    ...(target.body === undefined ? {} : { body: target.body }),
+  });
   const body = await response.body.text();
   const elapsed = performance.now() - started;
-  if (response.statusCode >= 300 || isFailure(target, body)) throw new Error(`${target.method} ${target.url} failed: HTTP ${response.statusCode} ${body.slice(0, 500)}`);
+  if (response.statusCode >= 300 || isFailure(target, body))
+    throw new Error(`${target.method} ${target.url} failed: HTTP ${response.statusCode} ${body.slice(0, 500)}`);
   return elapsed;
 }
 

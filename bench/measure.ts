@@ -65,7 +65,13 @@ export async function countCalls(world: BenchWorld, target: HttpTarget): Promise
   await timeOnce(target);
   const log = await upstreamLog(world);
   const keys = log.map((entry) => `${entry.method} ${entry.path} ${JSON.stringify(entry.query)} ${JSON.stringify(entry.subject)}`);
-  return { log, calls: log.length, repeated: keys.length - new Set(keys).size, rounds: roundsOf(log), paths: log.map((entry) => entry.path) };
+  return {
+    log,
+    calls: log.length,
+    repeated: keys.length - new Set(keys).size,
+    rounds: roundsOf(log),
+    paths: log.map((entry) => entry.path),
+  };
 }
 
 export async function measureOperation(world: BenchWorld, operation: BenchOperation, settings: Settings): Promise<OperationResult> {
@@ -75,7 +81,11 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   await warmUp(() => timeOnce(target));
   const { log, calls, repeated, rounds } = await countCalls(world, target);
   // The wall time run for run beside its floor (floor.ts): the target's figure, free of the host's drift.
-  const beside = await timedBesideFloor(() => timeOnce(target), floorReplay(world.sandboxUrl, await directToken(world.sandboxUrl), log), settings.sequentialRuns);
+  const beside = await timedBesideFloor(
+    () => timeOnce(target),
+    floorReplay(world.sandboxUrl, await directToken(world.sandboxUrl), log),
+    settings.sequentialRuns,
+  );
   const wall = summarize(beside.samples);
   const floor = beside.floor;
   // The CPU per run and the bank's share: as many runs again, the gateway's alone (the floor's calls
@@ -87,9 +97,11 @@ export async function measureOperation(world: BenchWorld, operation: BenchOperat
   const bankLate = summarize(runsLog.map((entry) => entry.durationMs - settings.latencyMs));
   const betweenRounds = summarize(gatewayTimeBetweenRounds(runsLog));
   const gatewayAfter = cpuMs(world.gateway.pid);
-  const gatewayCpuMs = gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
+  const gatewayCpuMs =
+    gatewayAfter === null || cpuBefore.gateway === null ? Number.NaN : (gatewayAfter - cpuBefore.gateway) / settings.sequentialRuns;
   const sandboxAfter = cpuMs(world.sandboxPid);
-  const sandboxCpuMs = sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
+  const sandboxCpuMs =
+    sandboxAfter === null || cpuBefore.sandbox === null ? null : (sandboxAfter - cpuBefore.sandbox) / settings.sequentialRuns;
 
   await setUpstreamLatency(world, 0);
   let wallAtZeroLatency: Summary;

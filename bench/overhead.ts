@@ -56,12 +56,24 @@ export function directTarget(sandboxUrl: string, token: string): HttpTarget {
 /** Several runs of one path as one: the median of each figure, the errors summed. */
 export function medianOfRuns<R extends LoadRunResult>(runs: readonly R[]): R {
   const of = (pick: (run: R) => number) => median(runs.map(pick));
-  const latency = { count: runs.reduce((sum, run) => sum + run.latency.count, 0), p50: of((r) => r.latency.p50), p99: of((r) => r.latency.p99), max: Math.max(...runs.map((r) => r.latency.max)), mean: of((r) => r.latency.mean) };
+  const latency = {
+    count: runs.reduce((sum, run) => sum + run.latency.count, 0),
+    p50: of((r) => r.latency.p50),
+    p99: of((r) => r.latency.p99),
+    max: Math.max(...runs.map((r) => r.latency.max)),
+    mean: of((r) => r.latency.mean),
+  };
   const merged = { ...runs[0]!, rps: of((r) => r.rps), latency, errors: runs.reduce((sum, run) => sum + run.errors, 0) };
   const watched = runs as readonly Partial<LoadResult>[];
   if (!watched[0]?.gateway) return merged;
   const watch = (pick: (w: WatchResult) => number) => median(watched.map((run) => pick(run.gateway!)));
-  const gateway: WatchResult = { loopBusy: watch((w) => w.loopBusy), limitMean: watch((w) => w.limitMean), inFlightMean: watch((w) => w.inFlightMean), queuedMean: watch((w) => w.queuedMean), limitAtEnd: watch((w) => w.limitAtEnd) };
+  const gateway: WatchResult = {
+    loopBusy: watch((w) => w.loopBusy),
+    limitMean: watch((w) => w.limitMean),
+    inFlightMean: watch((w) => w.inFlightMean),
+    queuedMean: watch((w) => w.queuedMean),
+    limitAtEnd: watch((w) => w.limitAtEnd),
+  };
   return { ...merged, gateway };
 }
 
@@ -101,7 +113,13 @@ export async function measureOverhead(world: BenchWorld, settings: Settings, bar
       for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
         for (const path of rotated(order, round)) await paths[path]();
       }
-      levels.push({ connections, latencyMs, gateway: medianOfRuns(runs.gateway), direct: medianOfRuns(runs.direct), ...(bareTarget ? { bare: medianOfRuns(runs.bare) } : {}) });
+      levels.push({
+        connections,
+        latencyMs,
+        gateway: medianOfRuns(runs.gateway),
+        direct: medianOfRuns(runs.direct),
+        ...(bareTarget ? { bare: medianOfRuns(runs.bare) } : {}),
+      });
     }
   } finally {
     await setUpstreamLatency(world, settings.latencyMs);
@@ -112,7 +130,13 @@ export async function measureOverhead(world: BenchWorld, settings: Settings, bar
 }
 
 /** One measured run through the gateway; with BENCH_CPU_PROFILE set, its process records a CPU profile of the run. */
-async function gatewayRun(world: BenchWorld, settings: Settings, target: HttpTarget, connections: number, latencyMs: number): Promise<LoadResult> {
+async function gatewayRun(
+  world: BenchWorld,
+  settings: Settings,
+  target: HttpTarget,
+  connections: number,
+  latencyMs: number,
+): Promise<LoadResult> {
   if (settings.cpuProfileDir) await world.gateway.startProfile();
   const result = await world.load.run(target, connections, settings.seconds);
   if (settings.cpuProfileDir) {

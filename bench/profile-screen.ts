@@ -26,8 +26,11 @@ const world = await startWorld(settings.latencyMs);
 try {
   await warmToken(world);
   if (screen.name.startsWith('cards screen')) await prepareCardsScreen(world);
-  const floor = process.env.PROFILE_SERVER === 'bare' ? BareYogaProcess : process.env.PROFILE_SERVER === 'stack' ? StackFloorProcess : undefined;
-  const server: ServerProcess = floor ? await floor.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags) : world.gateway;
+  const floor =
+    process.env.PROFILE_SERVER === 'bare' ? BareYogaProcess : process.env.PROFILE_SERVER === 'stack' ? StackFloorProcess : undefined;
+  const server: ServerProcess = floor
+    ? await floor.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags)
+    : world.gateway;
   const target = graphqlTarget(server.graphqlUrl, screen.query, screen.variables);
   const load: LoadGenerator = world.load;
   const connections = Number(process.env.PROFILE_CONNECTIONS ?? settings.connections);
@@ -39,7 +42,9 @@ try {
   const amount = Math.max(connections * 4, Math.round(warmUp.rps * settings.seconds));
   await server.startProfile();
   const run = await load.runCount(target, connections, amount);
-  const path = await server.stopProfile(`${dir}/${floor ? `${process.env.PROFILE_SERVER}-` : ''}${screen.name.replace(/\W+/g, '-')}.cpuprofile`);
+  const path = await server.stopProfile(
+    `${dir}/${floor ? `${process.env.PROFILE_SERVER}-` : ''}${screen.name.replace(/\W+/g, '-')}.cpuprofile`,
+  );
   console.log(`${run.rps.toFixed(0)} req/s, ${amount} operations (per-operation figures divide by this); profile: ${path}`);
   if (server !== world.gateway) await server.close();
 } finally {

@@ -35,7 +35,9 @@ import { summarize, table } from './stats.ts';
 
 const SECONDS = Number(process.env.REDIS_BENCH_SECONDS ?? 5);
 const INSTANCES = (process.env.REDIS_BENCH_INSTANCES ?? '2,8,32').split(',').map(Number);
-const RATES = (process.env.REDIS_BENCH_RATES ?? '500,1000,2000,4000,max').split(',').map((rate) => (rate === 'max' ? Infinity : Number(rate)));
+const RATES = (process.env.REDIS_BENCH_RATES ?? '500,1000,2000,4000,max')
+  .split(',')
+  .map((rate) => (rate === 'max' ? Infinity : Number(rate)));
 /** Deliveries being answered at once, across the instances (the intake bench posts 64 at once). */
 const MAX_IN_FLIGHT = 128;
 const TICK_MS = 5;
@@ -43,7 +45,10 @@ const CATCH_UP_MS = 15_000;
 const REPLICA_ACK_TIMEOUT_MS = 500;
 const logger = createLogger('silent');
 
-for (const [name, values] of [['REDIS_BENCH_INSTANCES', INSTANCES], ['REDIS_BENCH_RATES', RATES]] as const) {
+for (const [name, values] of [
+  ['REDIS_BENCH_INSTANCES', INSTANCES],
+  ['REDIS_BENCH_RATES', RATES],
+] as const) {
   if (values.some((value) => !(value > 0))) throw new Error(`${name} must list positive numbers (or max)`);
 }
 if (!(SECONDS >= 1 && SECONDS <= 60)) throw new Error('REDIS_BENCH_SECONDS must be from 1 to 60');
@@ -82,7 +87,12 @@ function sampleEvent(): AcceptedEvent {
 // --- Redis's own figures ----------------------------------------------------------------------
 
 function infoFields(text: string): Map<string, string> {
-  return new Map(text.split('\r\n').filter((line) => line.includes(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)] as [string, string]));
+  return new Map(
+    text
+      .split('\r\n')
+      .filter((line) => line.includes(':'))
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1)] as [string, string]),
+  );
 }
 
 interface RedisSample {
@@ -106,13 +116,15 @@ async function sample(admin: Redis): Promise<RedisSample> {
 /** Calls per command since the last CONFIG RESETSTAT, commands run by scripts included (`xadd 1.00`). */
 async function commandMix(admin: Redis, per: number): Promise<string> {
   const fields = infoFields(await admin.info('commandstats'));
-  return [...fields]
-    .map(([key, value]) => ({ name: key.replace(/^cmdstat_/, ''), calls: Number(/calls=(\d+)/.exec(value)?.[1] ?? 0) }))
-    // The bench's own (INFO, CONFIG RESETSTAT), and what rounds to nothing per event (ioredis's first EVAL of a script).
-    .filter(({ name, calls }) => calls / per >= 0.005 && !['info', 'config', 'ping', 'client', 'select'].includes(name.split('|')[0]!))
-    .sort((a, b) => b.calls - a.calls)
-    .map(({ name, calls }) => `${name} ${(calls / per).toFixed(2)}`)
-    .join(', ');
+  return (
+    [...fields]
+      .map(([key, value]) => ({ name: key.replace(/^cmdstat_/, ''), calls: Number(/calls=(\d+)/.exec(value)?.[1] ?? 0) }))
+      // The bench's own (INFO, CONFIG RESETSTAT), and what rounds to nothing per event (ioredis's first EVAL of a script).
+      .filter(({ name, calls }) => calls / per >= 0.005 && !['info', 'config', 'ping', 'client', 'select'].includes(name.split('|')[0]!))
+      .sort((a, b) => b.calls - a.calls)
+      .map(({ name, calls }) => `${name} ${(calls / per).toFixed(2)}`)
+      .join(', ')
+  );
 }
 
 // --- The gateway's instances -----------------------------------------------------------------
@@ -270,11 +282,13 @@ const ACCEPT_HEADER = [
 /** A write's cache invalidation: PUBLISH to the channel every instance listens on (src/events/cache-invalidation.ts). */
 async function publishPhase(admin: Redis, url: string, listeners: number): Promise<string[]> {
   const channel = `bench-redis-capacity-${randomUUID()}:cache-invalidations`;
-  const subscribers = await Promise.all(Array.from({ length: listeners }, async () => {
-    const client = new Redis(url);
-    await client.subscribe(channel);
-    return client;
-  }));
+  const subscribers = await Promise.all(
+    Array.from({ length: listeners }, async () => {
+      const client = new Redis(url);
+      await client.subscribe(channel);
+      return client;
+    }),
+  );
   let received = 0;
   for (const client of subscribers) client.on('message', () => (received += 1));
   const publisher = new Redis(url);
@@ -300,7 +314,14 @@ async function publishPhase(admin: Redis, url: string, listeners: number): Promi
   await sleep(500);
   for (const client of [...subscribers, publisher]) client.disconnect();
   const perPublishUs = ((after.cpu - before.cpu) * 1e6) / published;
-  return [String(listeners), fixed(published / seconds), `${fixed(((after.cpu - before.cpu) / seconds) * 100)} %`, fixed(perPublishUs, 1), fixed(1e6 / perPublishUs), `${received} of ${published * listeners}`];
+  return [
+    String(listeners),
+    fixed(published / seconds),
+    `${fixed(((after.cpu - before.cpu) / seconds) * 100)} %`,
+    fixed(perPublishUs, 1),
+    fixed(1e6 / perPublishUs),
+    `${received} of ${published * listeners}`,
+  ];
 }
 
 // --- Redis of its own, and a replica --------------------------------------------------------
@@ -311,7 +332,21 @@ async function startReplica(primaryPort: number): Promise<{ child: ChildProcess;
   const dir = mkdtempSync(join(tmpdir(), 'redis-capacity-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--replicaof', '127.0.0.1', String(primaryPort)],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--replicaof',
+      '127.0.0.1',
+      String(primaryPort),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -382,7 +417,17 @@ async function main(): Promise<void> {
       '',
       "A write's cache invalidation: PUBLISH to every instance's listener, as fast as it goes.",
       '',
-      table(['listening instances', 'publishes/s', 'Redis main thread CPU', 'Redis CPU µs / publish', 'publishes/s at one Redis core', 'messages received'], publishRows),
+      table(
+        [
+          'listening instances',
+          'publishes/s',
+          'Redis main thread CPU',
+          'Redis CPU µs / publish',
+          'publishes/s at one Redis core',
+          'messages received',
+        ],
+        publishRows,
+      ),
       '',
       `The accept with a replica attached, at the highest rate, WAIT for that many replicas after each append (${INSTANCES[0]} instances).`,
       '',

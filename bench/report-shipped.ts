@@ -31,7 +31,10 @@ const SHIPPED_TARGETS = {
 
 const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
-export function perRoundRow(o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>, bare?: BareSequential): string[] {
+export function perRoundRow(
+  o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>,
+  bare?: BareSequential,
+): string[] {
   const allowance = SHIPPED_TARGETS.perRoundMs * o.criticalPath;
   const over = o.wall.p50 - o.floor.wall.p50;
   const met = over <= allowance;
@@ -53,10 +56,13 @@ export function heapRows(heap: HeapConfigResult[]): string[][] {
   const shipped = shippedOf(heap);
   if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
   return shipped.screens.map((screen) => {
-    const best = heap.reduce((top, config) => {
-      const rps = config.screens.find((s) => s.screen === screen.screen)?.rps ?? 0;
-      return rps > top.rps ? { rps, label: config.label } : top;
-    }, { rps: 0, label: '' });
+    const best = heap.reduce(
+      (top, config) => {
+        const rps = config.screens.find((s) => s.screen === screen.screen)?.rps ?? 0;
+        return rps > top.rps ? { rps, label: config.label } : top;
+      },
+      { rps: 0, label: '' },
+    );
     const share = screen.rps / best.rps;
     return [
       `as shipped, c=50 throughput ≥ ${SHIPPED_TARGETS.throughputOfBest * 100} % of the best heap configuration: ${screen.screen}`,
@@ -82,7 +88,9 @@ export function rssRow(shipped: Shipped | null, bare: BareFloor | null = null, s
   const rssLimit = (bare?.peakRssMb ?? Number.NaN) * SHIPPED_TARGETS.rssOfBare;
   const rssMet = shipped.peakRssMb <= rssLimit;
   const floor =
-    (bare ? `bare Yoga with the same flags ${fixed(bare.peakRssMb, 0)} MB (× ${SHIPPED_TARGETS.rssOfBare}: ${fixed(rssLimit, 0)} MB)` : 'bare Yoga not measured') +
+    (bare
+      ? `bare Yoga with the same flags ${fixed(bare.peakRssMb, 0)} MB (× ${SHIPPED_TARGETS.rssOfBare}: ${fixed(rssLimit, 0)} MB)`
+      : 'bare Yoga not measured') +
     (stack ? `, the stack floor ${fixed(stack.peakRssMb, 0)} MB (${fixed(stack.peakRssMb / (bare?.peakRssMb ?? Number.NaN))} × bare)` : '');
   return [
     what,
@@ -91,7 +99,11 @@ export function rssRow(shipped: Shipped | null, bare: BareFloor | null = null, s
       liveHeapText(shipped, bare, stack),
     verdict(
       rssMet,
-      rssMet ? `${Math.round(rssLimit - shipped.peakRssMb)} MB to spare` : Number.isFinite(rssLimit) ? `${Math.round(shipped.peakRssMb - rssLimit)} MB over` : 'no floor',
+      rssMet
+        ? `${Math.round(rssLimit - shipped.peakRssMb)} MB to spare`
+        : Number.isFinite(rssLimit)
+          ? `${Math.round(shipped.peakRssMb - rssLimit)} MB over`
+          : 'no floor',
     ),
   ];
 }
@@ -127,7 +139,13 @@ export function cpuRows(shipped: Shipped | null, floors: Floors): string[][] {
 }
 
 export function allocationRows(shipped: Shipped | null, floors: Floors): string[][] {
-  return ofBareRows(shipped, floors, { what: 'JS heap allocated per operation', ratio: SHIPPED_TARGETS.allocatedOfBare, of: (screen) => screen.allocatedKbPerOp, unit: 'KB', digits: 0 });
+  return ofBareRows(shipped, floors, {
+    what: 'JS heap allocated per operation',
+    ratio: SHIPPED_TARGETS.allocatedOfBare,
+    of: (screen) => screen.allocatedKbPerOp,
+    unit: 'KB',
+    digits: 0,
+  });
 }
 
 interface OfBare {
@@ -244,7 +262,11 @@ export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null
   const bareText = bare
     ? `; bare Yoga on the same probe ${signedMs(yoga)} ms (its ${fixed(bare.bare.latency.p50)} ms, direct ${fixed(bare.direct.latency.p50)} ms)`
     : '; bare Yoga not measured';
-  const besideYoga = yogaExplains ? `, within bare Yoga's ${fixed(yoga)} ms` : Number.isFinite(yoga) ? `, more than bare Yoga's ${fixed(yoga)} ms` : '';
+  const besideYoga = yogaExplains
+    ? `, within bare Yoga's ${fixed(yoga)} ms`
+    : Number.isFinite(yoga)
+      ? `, more than bare Yoga's ${fixed(yoga)} ms`
+      : '';
   return [
     `gateway overhead ≤ ${target} ms at p50, concurrency ${level.connections}, or above it no more than graphql-yoga's own (bare Yoga, same run)`,
     `${signedMs(gateway)} ms (gateway ${fixed(level.gateway.latency.p50)} ms, direct ${fixed(level.direct.latency.p50)} ms)${bareText}`,
@@ -258,7 +280,7 @@ export function loadedOverheadRow(level: OverheadLevel, bare: BareOneCall | null
 export function bareOneCallLine(bare: BareOneCall | null): string {
   if (!bare) return 'Bare Yoga was not measured on the one-call probe in this run.';
   return [
-    "The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process,",
+    'The same probe through the bare Yoga floor (bench/bare-yoga-child.ts, its own process,',
     `the gateway's flags) at concurrency ${bare.connections}, in the same rounds as the gateway's runs:`,
     `direct p50 ${fixed(bare.direct.latency.p50)} ms, bare Yoga p50 ${fixed(bare.bare.latency.p50)} ms,`,
     `Δ ${signedMs(overheadOf(bare.bare, bare.direct))} ms (graphql-yoga's own per-request cost at this load);`,

@@ -19,7 +19,18 @@ import { intakeRow, type IntakeFloodResult } from './intake.ts';
 import type { LiveQueryResult } from './live-queries.ts';
 import { WATCHES } from './subscriber-clients.ts';
 import { template } from './template.ts';
-import { allocationRows, bareOneCallLine, bareTable, cpuRows, heapRows, heapTable, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from './report-shipped.ts';
+import {
+  allocationRows,
+  bareOneCallLine,
+  bareTable,
+  cpuRows,
+  heapRows,
+  heapTable,
+  loadedOverheadRow,
+  perRoundRow,
+  rssRow,
+  type Shipped,
+} from './report-shipped.ts';
 
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them. */
 
@@ -89,7 +100,8 @@ const SUBSCRIPTION_PHASES: Record<SubscriptionStage, string> = {
 };
 
 /** The memory phase of each stage of the subscription measure. */
-export const subscriptionPhase = (stage: SubscriptionStage, subscribers: number): string => `${SUBSCRIPTION_PHASES[stage]}, ${subscribers} clients`;
+export const subscriptionPhase = (stage: SubscriptionStage, subscribers: number): string =>
+  `${SUBSCRIPTION_PHASES[stage]}, ${subscribers} clients`;
 
 const mb = (value: number | null): string => (value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)} MB`);
 const pct = (value: number): string => `${Math.round(value * 100)} %`;
@@ -101,7 +113,8 @@ const spare = (measured: number, limit: number): string =>
 /** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */
 export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig): string {
   const window = rate.operations > 0 ? `${rate.operations} operations per ${rate.windowSeconds} s` : 'no limit on operations per window';
-  const cap = maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : "no cap on one client's calls in flight (the fair queue alone)";
+  const cap =
+    maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : "no cap on one client's calls in flight (the fair queue alone)";
   const shipped = rate.operations === 0 && maxInFlight === 0 ? 'the shipped defaults' : 'set for this run, not the shipped defaults';
   return `${window}, ${cap} (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: ${shipped})`;
 }
@@ -122,7 +135,10 @@ export function deferRows(d: DeferResult): string[][] {
     return [
       `@defer, ${what} p50 ≤ bare floor + ${perRound} ms per round at concurrency 1: ${d.name}`,
       `${ms(measured)} ms vs floor ${ms(floor)} ms + ${rounds} × ${perRound} ms: +${ms(measured - floor)} ms${bareText}`,
-      verdict(measured <= limit, measured <= limit ? spare(measured, limit) : `${spare(measured, limit)}${bareAloneOver(bareOver, rounds * perRound)}`),
+      verdict(
+        measured <= limit,
+        measured <= limit ? spare(measured, limit) : `${spare(measured, limit)}${bareAloneOver(bareOver, rounds * perRound)}`,
+      ),
     ];
   };
   return [
@@ -154,12 +170,16 @@ function targetRows(r: RunResults): string[][] {
   rows.push([
     'upstream calls = the minimum, every operation',
     r.operations.map((o) => `${o.name} ${o.calls}/${o.minimumCalls}`).join('; '),
-    extra.length === 0
-      ? verdict(true, 'all equal, none repeated')
-      : verdict(false, extra.map(excess).join('; ')),
+    extra.length === 0 ? verdict(true, 'all equal, none repeated') : verdict(false, extra.map(excess).join('; ')),
   ]);
 
-  for (const o of r.operations) rows.push(perRoundRow(o, r.bareSequential?.find((b) => b.name === o.name)));
+  for (const o of r.operations)
+    rows.push(
+      perRoundRow(
+        o,
+        r.bareSequential?.find((b) => b.name === o.name),
+      ),
+    );
 
   const c = r.settings.connections;
   for (const o of r.operations) {
@@ -193,7 +213,12 @@ function targetRows(r: RunResults): string[][] {
   rows.push(...liveQueryRows(r.liveQueries, r.subscriptions.floor.paced));
   rows.push(intakeRow(r.intake));
   const floors = { bare: r.bareYoga?.screens ?? null, stack: r.stackFloor?.screens ?? null };
-  rows.push(...heapRows(r.heap), rssRow(r.shipped, r.bareYoga, r.stackFloor), ...cpuRows(r.shipped, floors), ...allocationRows(r.shipped, floors));
+  rows.push(
+    ...heapRows(r.heap),
+    rssRow(r.shipped, r.bareYoga, r.stackFloor),
+    ...cpuRows(r.shipped, floors),
+    ...allocationRows(r.shipped, floors),
+  );
   return rows;
 }
 
@@ -234,7 +259,12 @@ function floorRow(
   target: string,
   gateway: DeliveryPass | null,
   floor: DeliveryPass | null,
-  { ratio = TARGETS.fanoutFloorRatio, last = 'last receipt', lead = '', bare = null }: { ratio?: number; last?: string; lead?: string; bare?: DeliveryPass | null } = {},
+  {
+    ratio = TARGETS.fanoutFloorRatio,
+    last = 'last receipt',
+    lead = '',
+    bare = null,
+  }: { ratio?: number; last?: string; lead?: string; bare?: DeliveryPass | null } = {},
 ): string[] {
   if (!gateway || !floor) return [target, 'not run (BENCH_PACED_EVENTS=0)', '**not measured**'];
   const measured = gateway.lastReceipt.p99;
@@ -242,15 +272,26 @@ function floorRow(
   // An event some subscriber never got has no last receipt: its time is infinite, and so is the p99 once it counts.
   if (!Number.isFinite(measured) || !Number.isFinite(limit)) {
     const p99 = (value: number) => (Number.isFinite(value) ? `${ms(value)} ms` : 'none (receipts lost)');
-    return [target, `${lead}POST → ${last} p99: gateway ${p99(measured)}, floor ${p99(floor.lastReceipt.p99)}`, verdict(false, 'receipts lost')];
+    return [
+      target,
+      `${lead}POST → ${last} p99: gateway ${p99(measured)}, floor ${p99(floor.lastReceipt.p99)}`,
+      verdict(false, 'receipts lost'),
+    ];
   }
   const met = measured <= limit;
   const bareP99 = bare?.lastReceipt.p99 ?? Number.NaN;
-  const bareText = bare ? `; bare Yoga with graphql-ws on the same pass ${ms(bareP99)} ms (${(bareP99 / floor.lastReceipt.p99).toFixed(2)}×)` : '';
+  const bareText = bare
+    ? `; bare Yoga with graphql-ws on the same pass ${ms(bareP99)} ms (${(bareP99 / floor.lastReceipt.p99).toFixed(2)}×)`
+    : '';
   return [
     target,
     `${lead}POST → ${last} p99 ${ms(measured)} ms vs floor ${ms(floor.lastReceipt.p99)} ms (${(measured / floor.lastReceipt.p99).toFixed(2)}×)${bareText}`,
-    verdict(met, met ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms` : `${ms(measured - limit)} ms over ${ms(limit)} ms${bareAloneOver(bareP99, limit)}`),
+    verdict(
+      met,
+      met
+        ? `${ms(limit - measured)} ms to spare under ${ms(limit)} ms`
+        : `${ms(measured - limit)} ms over ${ms(limit)} ms${bareAloneOver(bareP99, limit)}`,
+    ),
   ];
 }
 
@@ -264,7 +305,9 @@ export function fanoutRows(s: SubscriptionResult): string[][] {
   const gatewayLost = lost(g);
   return [
     floorRow(`fan-out p99, one event at a time ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.paced, f.paced, { bare: s.bare.paced }),
-    floorRow(`fan-out p99, burst of ${g.burst.events} ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.burst, f.burst, { bare: s.bare.burst }),
+    floorRow(`fan-out p99, burst of ${g.burst.events} ≤ ${ratio}× floor, ${s.subscribers} subscribers`, g.burst, f.burst, {
+      bare: s.bare.burst,
+    }),
     [
       '0 lost',
       `gateway: ${gatewayLost} of ${expected(g)} receipts lost, ${g.subscriptionErrors} subscription errors; floor: ${lost(f)} of ${expected(f)}`,
@@ -294,10 +337,15 @@ export function liveQueryRows(r: LiveQueryResult, floor: DeliveryPass | null): s
     pass,
     floor,
     // A receipt here is a push showing the new balance.
-    { ratio, last: 'last push', lead: pass && floor ? `POST → last push p50 ${ms(pass.lastReceipt.p50)} ms vs floor ${ms(floor.lastReceipt.p50)} ms; ` : '' },
+    {
+      ratio,
+      last: 'last push',
+      lead: pass && floor ? `POST → last push p50 ${ms(pass.lastReceipt.p50)} ms vs floor ${ms(floor.lastReceipt.p50)} ms; ` : '',
+    },
   );
   // What the subscription floor leaves out: a push shows what changed only after the bank was read again.
-  if (floor) latency[1] += `; a push waits for one bank read first (the sandbox's latency, ${r.bankLatencyMs} ms), which no subscription event does: floor + that read, p99 ${ms(floor.lastReceipt.p99 + r.bankLatencyMs)} ms`;
+  if (floor)
+    latency[1] += `; a push waits for one bank read first (the sandbox's latency, ${r.bankLatencyMs} ms), which no subscription event does: floor + that read, p99 ${ms(floor.lastReceipt.p99 + r.bankLatencyMs)} ms`;
   return [
     latency,
     [
@@ -305,12 +353,17 @@ export function liveQueryRows(r: LiveQueryResult, floor: DeliveryPass | null): s
       `balance reads per event: at most ${most(r.balanceReads)}, ${sum(r.balanceReads)} over ${events} events; every upstream call per event: at most ${most(r.upstreamCalls)}`,
       events === 0
         ? '**not measured**'
-        : verdict(most(r.balanceReads) <= reads, most(r.balanceReads) <= reads ? `${r.clients} dashboards shared each read` : 'the re-runs read the bank more than once'),
+        : verdict(
+            most(r.balanceReads) <= reads,
+            most(r.balanceReads) <= reads ? `${r.clients} dashboards shared each read` : 'the re-runs read the bank more than once',
+          ),
     ],
     [
       'live queries: 0 lost pushes',
       `${lost} of ${expected} pushes of a new balance lost (${events} events × ${r.clients}), ${pass?.duplicates ?? 0} duplicates, ${r.errors} live query errors`,
-      whole ? verdict(true, 'every dashboard got every new balance') : verdict(false, events === 0 ? 'no events' : `${lost} pushes never came, ${r.errors} live queries failed`),
+      whole
+        ? verdict(true, 'every dashboard got every new balance')
+        : verdict(false, events === 0 ? 'no events' : `${lost} pushes never came, ${r.errors} live queries failed`),
     ],
   ];
 }
@@ -398,7 +451,10 @@ export function singleOverheadRow(level: OverheadLevel): string[] {
   const yoga = level.bare ? level.bare.latency.p50 - level.direct.latency.p50 : undefined;
   const bareText = yoga === undefined ? '' : `; bare Yoga on the same probe ${signed(yoga)} ms (its ${ms(level.bare!.latency.p50)} ms)`;
   // Where graphql-yoga alone already adds more than the target, no gateway built on it could meet it here.
-  const belowFloor = !met && yoga !== undefined && yoga > target ? `; bare Yoga alone ${ms(yoga - target)} ms over: the target sits below graphql-yoga's own on this machine` : '';
+  const belowFloor =
+    !met && yoga !== undefined && yoga > target
+      ? `; bare Yoga alone ${ms(yoga - target)} ms over: the target sits below graphql-yoga's own on this machine`
+      : '';
   return [
     `gateway overhead ≤ ${target} ms at p50, concurrency ${level.connections}`,
     `${signed(diff)} ms (gateway ${ms(level.gateway.latency.p50)} ms, direct ${ms(level.direct.latency.p50)} ms)${bareText}`,
@@ -443,8 +499,15 @@ function overheadTable(r: RunResults): string {
 }
 
 function deferTable(d: DeferResult): string {
-  const row = (server: string, payload: string, times: Summary, floor: Summary): string[] =>
-    [server, payload, ms(times.p50), ms(times.p99), ms(times.max), ms(floor.p50), `+${ms(times.p50 - floor.p50)}`];
+  const row = (server: string, payload: string, times: Summary, floor: Summary): string[] => [
+    server,
+    payload,
+    ms(times.p50),
+    ms(times.p99),
+    ms(times.max),
+    ms(floor.p50),
+    `+${ms(times.p50 - floor.p50)}`,
+  ];
   const rows = (server: string, runs: DeferRuns): string[][] => [
     row(server, 'first (the list)', runs.firstPayload, runs.floor.firstRound),
     row(server, 'last (the details)', runs.lastPayload, runs.floor.wall),
@@ -490,19 +553,19 @@ function fairnessTable(f: FairnessResult): string {
 }
 
 const DELIVERY_HEADER = [
-    'server',
-    'pass',
-    'events',
-    'receipts',
-    'lost',
-    'duplicates',
-    'per receipt p50',
-    'per receipt p99',
-    'per receipt max',
-    'last receipt p50',
-    'last receipt p99',
-    'first POST → last receipt',
-    'POST → 202 p50',
+  'server',
+  'pass',
+  'events',
+  'receipts',
+  'lost',
+  'duplicates',
+  'per receipt p50',
+  'per receipt p99',
+  'per receipt max',
+  'last receipt p50',
+  'last receipt p99',
+  'first POST → last receipt',
+  'POST → 202 p50',
 ];
 
 /** One pass in the subscriptions' and live queries' tables; the floor has no intake. */
@@ -528,7 +591,11 @@ function subscriptionsTable(s: SubscriptionResult): string {
     ...(passes.paced ? [deliveryRow(server, 'one at a time', passes.paced, intake)] : []),
     deliveryRow(server, 'burst (all at once)', passes.burst, intake),
   ];
-  return table(DELIVERY_HEADER, [...rows('gateway', s.gateway), ...rows('floor: bare ws server', s.floor, false), ...rows('bare Yoga with graphql-ws (POST /publish)', s.bare)]);
+  return table(DELIVERY_HEADER, [
+    ...rows('gateway', s.gateway),
+    ...rows('floor: bare ws server', s.floor, false),
+    ...rows('bare Yoga with graphql-ws (POST /publish)', s.bare),
+  ]);
 }
 
 /** The live dashboards' pass beside the subscription floor's one at a time. */
@@ -645,7 +712,10 @@ export function authorizationSection(a: AuthorizationResult): string {
     runs: a.screens[0]?.runs ?? 0,
     warmUpRuns: a.warmUpRuns,
     noiseMultiple: NOISE_MULTIPLE,
-    screensTable: table(header, a.screens.map((s) => authorizationRow(s, a.identity))),
+    screensTable: table(
+      header,
+      a.screens.map((s) => authorizationRow(s, a.identity)),
+    ),
     batches: apiKey.batches,
     apiKeys: a.identity.apiKeys,
     apiKeyCost: perCallText(apiKey),
@@ -737,7 +807,13 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     heapTable: heapTable(r.heap),
     bareTable: bareTable(r.bareYoga, r.stackFloor, r.shipped),
     memoryTable: memoryTable(memory),
-    gatewayPeakSampled: mb(peakOf(memory, () => true, (p) => p.gatewayMb)),
+    gatewayPeakSampled: mb(
+      peakOf(
+        memory,
+        () => true,
+        (p) => p.gatewayMb,
+      ),
+    ),
     gatewayPeakKernel: mb(memory.kernelPeakGatewayMb),
     memorySamples: memory.samples,
   });

@@ -48,7 +48,9 @@ const memory = new MemorySampler(
 memory.start();
 
 try {
-  progress(`gateway ${world.baseUrl} (pid ${world.gateway.pid}, ${world.gateway.flags.join(' ')}), sandbox ${world.sandboxUrl} (pid ${world.sandboxPid}), latency ${settings.latencyMs} ms`);
+  progress(
+    `gateway ${world.baseUrl} (pid ${world.gateway.pid}, ${world.gateway.flags.join(' ')}), sandbox ${world.sandboxUrl} (pid ${world.sandboxPid}), latency ${settings.latencyMs} ms`,
+  );
   await warmToken(world);
   await prepareCardsScreen(world);
 
@@ -68,7 +70,9 @@ try {
   memory.phase('operation: cards screen, details @defer (multipart)');
   progress('cards screen, details @defer (bare Yoga beside it)');
   // Bare Yoga with graphql-yoga's @defer plugin, in this phase alone: Yoga's own cost on the same screen.
-  const deferBare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags, { defer: true });
+  const deferBare = await BareYogaProcess.start(world.sandboxUrl, await directToken(world.sandboxUrl), world.gateway.flags, {
+    defer: true,
+  });
   const deferred = await measureDefer(world, settings, deferBare).finally(() => deferBare.close());
 
   memory.phase(`operation: fair share, one client flooding at c=${FLOOD_CONNECTIONS}`);
@@ -132,7 +136,11 @@ try {
     memory.phase('bare Yoga, the stack floor and the gateway as shipped, interleaved (their own processes; this gateway idle)');
     progress(`bare Yoga, the stack floor and a gateway as shipped: ${INTERLEAVED_ROUNDS} interleaved rounds`);
     await waitForQuiet(world);
-    beside = await measureBesideFloors(world, { bare, stack }, { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress });
+    beside = await measureBesideFloors(
+      world,
+      { bare, stack },
+      { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress },
+    );
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
   } finally {
     await stack.close();

@@ -46,18 +46,15 @@ export interface CpuMeasureOptions {
  * Yoga, the stack floor), or the gateway's for the same figure beside them. The load generator may
  * be one started without a gateway (runUnwatched).
  */
-export async function measureScreensCpu(
-  server: ServerProcess,
-  load: LoadGenerator,
-  options: CpuMeasureOptions,
-): Promise<ScreenCpu[]> {
+export async function measureScreensCpu(server: ServerProcess, load: LoadGenerator, options: CpuMeasureOptions): Promise<ScreenCpu[]> {
   const connections = options.connections ?? 50;
   const results: ScreenCpu[] = [];
   const operations = options.operations ?? OPERATIONS;
   // Every screen once, unmeasured, before any is measured: a server process just started (a heap
   // configuration's gateway) compiles its code under the first screen's load, and V8's compiler
   // threads count in the process's CPU, so the first screen measured carried the warm-up of all of them.
-  for (const operation of operations) await load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), connections, 1);
+  for (const operation of operations)
+    await load.runUnwatched(graphqlTarget(server.graphqlUrl, operation.query, operation.variables), connections, 1);
   for (const operation of operations) {
     const target = graphqlTarget(server.graphqlUrl, operation.query, operation.variables);
     const warmUp = await load.runUnwatched(target, connections, 1);

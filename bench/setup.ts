@@ -47,7 +47,13 @@ export interface BenchWorld {
 export async function startSandboxProcess(latencyMs: number, signingSecret: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['sandbox/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_WEBHOOK_SIGNING_SECRET: signingSecret },
+    env: {
+      ...process.env,
+      SANDBOX_PORT: '0',
+      SANDBOX_HOST: '127.0.0.1',
+      SANDBOX_LATENCY_MS: String(latencyMs),
+      SANDBOX_WEBHOOK_SIGNING_SECRET: signingSecret,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -116,7 +122,11 @@ export async function startWorld(latencyMs: number): Promise<BenchWorld> {
 }
 
 /** One GraphQL operation over HTTP; GraphQL errors throw, with the operation's first line. */
-export async function graphql<T = Record<string, unknown>>(world: Pick<BenchWorld, 'graphqlUrl'>, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function graphql<T = Record<string, unknown>>(
+  world: Pick<BenchWorld, 'graphqlUrl'>,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const response = await request(world.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -129,7 +139,12 @@ export async function graphql<T = Record<string, unknown>>(world: Pick<BenchWorl
   return body.data;
 }
 
-async function control(world: Pick<BenchWorld, 'sandboxUrl'>, method: 'GET' | 'DELETE' | 'PUT' | 'POST', path: string, body?: unknown): Promise<unknown> {
+async function control(
+  world: Pick<BenchWorld, 'sandboxUrl'>,
+  method: 'GET' | 'DELETE' | 'PUT' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await request(`${world.sandboxUrl}/sandbox/${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -169,8 +184,16 @@ export async function waitForQuiet(world: Pick<BenchWorld, 'sandboxUrl'>, quietM
 }
 
 /** A bank event as Document 3 shows it, signed as the sandbox signs its deliveries (x-api-key, x-timestamp, x-signature). */
-export function signedEvent(world: Pick<BenchWorld, 'webhooks'>, event: { id: string; name: string; data: Record<string, unknown> }): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify({ ...event, account_id: DEMO_CREDENTIALS.userId, created_at: formatApiTime(Date.now()), version: EVENT_VERSION });
+export function signedEvent(
+  world: Pick<BenchWorld, 'webhooks'>,
+  event: { id: string; name: string; data: Record<string, unknown> },
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    ...event,
+    account_id: DEMO_CREDENTIALS.userId,
+    created_at: formatApiTime(Date.now()),
+    version: EVENT_VERSION,
+  });
   const timestamp = String(Math.floor(Date.now() / 1000));
   return {
     body,
@@ -189,7 +212,11 @@ export async function sandboxDeposit(world: Pick<BenchWorld, 'sandboxUrl'>, amou
 }
 
 /** The deposit.settled event that announces such a deposit, signed for the gateway's POST /webhooks. */
-export function depositSettled(world: Pick<BenchWorld, 'webhooks'>, id: string, amount: number): { body: string; headers: Record<string, string> } {
+export function depositSettled(
+  world: Pick<BenchWorld, 'webhooks'>,
+  id: string,
+  amount: number,
+): { body: string; headers: Record<string, string> } {
   return signedEvent(world, { id, name: 'deposit.settled', data: { amount, currency: 'USD', status: 'SETTLED' } });
 }
 

@@ -26,13 +26,30 @@ import { serveOnLoopback } from './child-process.ts';
  * themselves. Types and fields are named as bench/bare-yoga-child.ts's, so the same query text runs.
  */
 
-type Permission = 'accounts:read' | 'payouts:read' | 'beneficiaries:read' | 'cards:read' | 'cardholders:read' | 'wallets:read' | 'fx:read' | 'direct-debit:read';
+type Permission =
+  | 'accounts:read'
+  | 'payouts:read'
+  | 'beneficiaries:read'
+  | 'cards:read'
+  | 'cardholders:read'
+  | 'wallets:read'
+  | 'fx:read'
+  | 'direct-debit:read';
 interface Context {
   permissions: ReadonlySet<Permission>;
 }
 
 /** Every caller holds every permission the screens need: the checks run, and pass. */
-const GRANTED: ReadonlySet<Permission> = new Set<Permission>(['accounts:read', 'payouts:read', 'beneficiaries:read', 'cards:read', 'cardholders:read', 'wallets:read', 'fx:read', 'direct-debit:read']);
+const GRANTED: ReadonlySet<Permission> = new Set<Permission>([
+  'accounts:read',
+  'payouts:read',
+  'beneficiaries:read',
+  'cards:read',
+  'cardholders:read',
+  'wallets:read',
+  'fx:read',
+  'direct-debit:read',
+]);
 
 const builder = new SchemaBuilder<{
   Context: Context;
@@ -72,7 +89,10 @@ const currency = z.string().regex(/^[A-Z]{3}$/);
 const countryCode = z.string().regex(/^[A-Z]{2}$/);
 const text = z.string();
 const optionalText = z.string().nullish();
-const dateTime = z.string().pipe(z.coerce.date()).transform((date) => date.toISOString());
+const dateTime = z
+  .string()
+  .pipe(z.coerce.date())
+  .transform((date) => date.toISOString());
 const optionalDate = z.iso.date().nullish();
 /** One of `values` in whatever case the bank wrote it, `aliases` for another spelling (the card list's PHY). */
 const anyCase = <const T extends readonly [string, ...string[]]>(values: T, aliases: Record<string, T[number]> = {}) =>
@@ -88,7 +108,14 @@ const CARD_TYPES = ['PHYSICAL', 'VIRTUAL'] as const;
 const LIMIT_INTERVALS = ['ALL_TIME', 'DAILY', 'MONTHLY', 'PER_TRANSACTION', 'WEEKLY'] as const;
 const CONVERSION_STATUSES = ['CANCELLED', 'OVERDUE', 'PROCESSING', 'SCHEDULED', 'SETTLED'] as const;
 const DIRECT_DEBIT_STATUSES = ['CANCELLED', 'IN_REVIEW', 'NEW', 'PENDING', 'REJECTED', 'RETURNED', 'SETTLED'] as const;
-const LOCK_PERIODS = { MINUTES_5: '5_mins', MINUTES_15: '15_mins', HOUR_1: '1_hour', HOURS_4: '4_hours', HOURS_8: '8_hours', HOURS_24: '24_hours' } as const;
+const LOCK_PERIODS = {
+  MINUTES_5: '5_mins',
+  MINUTES_15: '15_mins',
+  HOUR_1: '1_hour',
+  HOURS_4: '4_hours',
+  HOURS_8: '8_hours',
+  HOURS_24: '24_hours',
+} as const;
 
 const accountStatus = z.enum(ACCOUNT_STATUSES);
 const payoutStatus = anyCase(PAYOUT_STATUSES);
@@ -101,7 +128,7 @@ const lockPeriod = z.enum(LOCK_PERIODS);
 
 /** A resolver that parses the record's raw `key` with `model` when the field is read. */
 const read =
-  <T,>(model: z.ZodType<T>, key: string) =>
+  <T>(model: z.ZodType<T>, key: string) =>
   (record: Json): T =>
     model.parse(record[key]);
 
@@ -114,20 +141,27 @@ const ConversionStatus = builder.enumType('ConversionStatus', { values: CONVERSI
 const DirectDebitStatus = builder.enumType('DirectDebitStatus', { values: DIRECT_DEBIT_STATUSES });
 // The bank's spelling ('5_mins') as the value of the graph's name (MINUTES_5), as the gateway's enum has it.
 const LockPeriod = builder.enumType('LockPeriod', {
-  values: Object.fromEntries(Object.entries(LOCK_PERIODS).map(([name, value]) => [name, { value }])) as { [N in keyof typeof LOCK_PERIODS]: { value: (typeof LOCK_PERIODS)[N] } },
+  values: Object.fromEntries(Object.entries(LOCK_PERIODS).map(([name, value]) => [name, { value }])) as {
+    [N in keyof typeof LOCK_PERIODS]: { value: (typeof LOCK_PERIODS)[N] };
+  },
 });
 
 // --- The bank ----------------------------------------------------------------------------------
 
 let bank: ReturnType<typeof bankReads> | undefined;
-const standard = (path: string, query?: Record<string, string | number | undefined>, subject?: Record<string, string>) => bank!.get('standard', `${bank!.svc}${path}`, query, subject);
+const standard = (path: string, query?: Record<string, string | number | undefined>, subject?: Record<string, string>) =>
+  bank!.get('standard', `${bank!.svc}${path}`, query, subject);
 const directDebit = (path: string, query?: Record<string, string | number | undefined>) => bank!.get('direct-debit', path, query);
 
 /** A DataLoader per request, each key read on its own (as the gateway's loaders read these records). */
-const perRequest = <V,>(load: (key: string) => Promise<V>) => createContextCache((_context: Context) => new DataLoader<string, V>((keys) => Promise.all(keys.map(load))));
+const perRequest = <V>(load: (key: string) => Promise<V>) =>
+  createContextCache((_context: Context) => new DataLoader<string, V>((keys) => Promise.all(keys.map(load))));
 
 const cardDetails = perRequest(async (id): Promise<Json | null> => (await standard('/api/v1/card/detail', { id }))[0] ?? null);
-const wallets = perRequest(async (cardholderId): Promise<Json | null> => (await bank!.get('issuing', '/issuing/api/v1/wallet', undefined, { 'x-cardholder-id': cardholderId }))[0] ?? null);
+const wallets = perRequest(
+  async (cardholderId): Promise<Json | null> =>
+    (await bank!.get('issuing', '/issuing/api/v1/wallet', undefined, { 'x-cardholder-id': cardholderId }))[0] ?? null,
+);
 /** A page of the bank's direct debits (every mandate of the screen scans the same pages). */
 const directDebitPages = perRequest((page): Promise<Json> => directDebit('/api/v1/direct_debits', { page_num: page, page_size: 100 }));
 /** The bank's lists without a mandate filter are scanned this far at most (src/schema/direct-debit.ts). */
@@ -152,7 +186,11 @@ const money = (amount: unknown, currency: unknown) => ({ amount, currency });
 /** The same for a nullable field: null without either. */
 const optionalMoney = (amount: unknown, currency: unknown) => (amount == null || currency == null ? null : { amount, currency });
 
-const Account = builder.loadableNodeRef<Json, string>('Account', { id: { resolve: (a) => a.id }, load: readInLists('Account'), cacheResolved: (a) => a.id });
+const Account = builder.loadableNodeRef<Json, string>('Account', {
+  id: { resolve: (a) => a.id },
+  load: readInLists('Account'),
+  cacheResolved: (a) => a.id,
+});
 const AccountTransaction = builder.objectRef<Json>('AccountTransaction').implement({
   authScopes: { permission: 'accounts:read' },
   fields: (t) => ({
@@ -190,7 +228,12 @@ const Balance = builder.objectRef<Json>('Balance').implement({
 
 const Beneficiary = builder.loadableNodeRef<Json, string>('Beneficiary', {
   id: { resolve: (b) => b.id },
-  load: (ids) => Promise.all(ids.map(async (id): Promise<Json | null> => (await standard(`/api/v1/transfer/beneficiarylist/${encodeURIComponent(id)}`))[0] ?? null)),
+  load: (ids) =>
+    Promise.all(
+      ids.map(
+        async (id): Promise<Json | null> => (await standard(`/api/v1/transfer/beneficiarylist/${encodeURIComponent(id)}`))[0] ?? null,
+      ),
+    ),
 });
 Beneficiary.implement({
   authScopes: { permission: 'beneficiaries:read' },
@@ -232,7 +275,11 @@ const CardSpendingControl = builder.objectRef<Json>('CardSpendingControl').imple
   }),
 });
 
-const Card = builder.loadableNodeRef<Json, string>('Card', { id: { resolve: (c) => c.cardHashId }, load: readInLists('Card'), cacheResolved: (c) => c.cardHashId });
+const Card = builder.loadableNodeRef<Json, string>('Card', {
+  id: { resolve: (c) => c.cardHashId },
+  load: readInLists('Card'),
+  cacheResolved: (c) => c.cardHashId,
+});
 Card.implement({
   authScopes: { permission: 'cards:read' },
   fields: (t) => ({
@@ -279,7 +326,11 @@ Quote.implement({
   }),
 });
 
-const Conversion = builder.loadableNodeRef<Json, string>('Conversion', { id: { resolve: (c) => c.id }, load: readInLists('Conversion'), cacheResolved: (c) => c.id });
+const Conversion = builder.loadableNodeRef<Json, string>('Conversion', {
+  id: { resolve: (c) => c.id },
+  load: readInLists('Conversion'),
+  cacheResolved: (c) => c.id,
+});
 Conversion.implement({
   authScopes: { permission: 'fx:read' },
   fields: (t) => ({
@@ -289,7 +340,10 @@ Conversion.implement({
   }),
 });
 
-const DirectDebit = builder.loadableNodeRef<Json, string>('DirectDebit', { id: { resolve: (d) => d.id }, load: readInLists('DirectDebit') });
+const DirectDebit = builder.loadableNodeRef<Json, string>('DirectDebit', {
+  id: { resolve: (d) => d.id },
+  load: readInLists('DirectDebit'),
+});
 DirectDebit.implement({
   authScopes: { permission: 'direct-debit:read' },
   fields: (t) => ({
@@ -323,7 +377,10 @@ Mandate.implement({
   }),
 });
 
-const GlobalAccount = builder.loadableNodeRef<Json, string>('GlobalAccount', { id: { resolve: (a) => a.id }, load: readInLists('GlobalAccount') });
+const GlobalAccount = builder.loadableNodeRef<Json, string>('GlobalAccount', {
+  id: { resolve: (a) => a.id },
+  load: readInLists('GlobalAccount'),
+});
 GlobalAccount.implement({
   authScopes: { permission: 'direct-debit:read' },
   fields: (t) => ({
@@ -334,7 +391,8 @@ GlobalAccount.implement({
         resolve: (a, args) =>
           resolveOffsetConnection({ args }, async (window): Promise<Json[]> => {
             const { page, size } = pageOf(window);
-            return (await directDebit(`/api/v1/global_accounts/${encodeURIComponent(a.id)}/mandates`, { page_num: page, page_size: size })).items;
+            return (await directDebit(`/api/v1/global_accounts/${encodeURIComponent(a.id)}/mandates`, { page_num: page, page_size: size }))
+              .items;
           }),
       },
       { name: 'MandateConnection' },
@@ -350,7 +408,11 @@ const positiveDecimal = z.string().refine((value) => Number(value) > 0, 'must be
 builder.queryType({
   fields: (t) => ({
     accounts: t.connection(
-      { authScopes: { permission: 'accounts:read' }, type: Account, resolve: async (_root, args) => resolveArrayConnection({ args }, (await standard('/api/v1/account')) as Json[]) },
+      {
+        authScopes: { permission: 'accounts:read' },
+        type: Account,
+        resolve: async (_root, args) => resolveArrayConnection({ args }, (await standard('/api/v1/account')) as Json[]),
+      },
       { name: 'AccountConnection' },
       { name: 'AccountEdge' },
     ),
@@ -405,7 +467,8 @@ builder.queryType({
       {
         authScopes: { permission: 'fx:read' },
         type: Conversion,
-        resolve: async (_root, args) => resolveArrayConnection({ args }, ((await standard('/api/v1/transfer/conversionlist'))[0]?.conversions ?? []) as Json[]),
+        resolve: async (_root, args) =>
+          resolveArrayConnection({ args }, ((await standard('/api/v1/transfer/conversionlist'))[0]?.conversions ?? []) as Json[]),
       },
       { name: 'ConversionConnection' },
       { name: 'ConversionEdge' },
@@ -420,7 +483,6 @@ builder.queryType({
 });
 
 // --- The server --------------------------------------------------------------------------------
-
 
 function start(request: FloorStart): RequestListener {
   bank = bankReads(request);

@@ -1,6 +1,15 @@
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { absoluteNow, WATCHES, type PassReceipts, type SubscriberCall, type SubscriberCalls, type SubscriberReply, type SubscriberRequest, type Watch } from './subscriber-clients.ts';
+import {
+  absoluteNow,
+  WATCHES,
+  type PassReceipts,
+  type SubscriberCall,
+  type SubscriberCalls,
+  type SubscriberReply,
+  type SubscriberRequest,
+  type Watch,
+} from './subscriber-clients.ts';
 
 /**
  * The subscribers' process (forked by SubscriberClients in subscriber-clients.ts): graphql-ws
@@ -30,7 +39,14 @@ let waiter: { event: number | null; target: number; done: () => void } | undefin
 
 function newPass(eventIds: string[], subscribers: number): Pass {
   const times = new Float64Array(eventIds.length * subscribers).fill(Number.NaN);
-  return { indexOf: new Map(eventIds.map((id, i) => [id, i])), subscribers, times, perEvent: new Uint32Array(eventIds.length), received: 0, duplicates: 0 };
+  return {
+    indexOf: new Map(eventIds.map((id, i) => [id, i])),
+    subscribers,
+    times,
+    perEvent: new Uint32Array(eventIds.length),
+    received: 0,
+    duplicates: 0,
+  };
 }
 
 const receivedOf = (event: number | null): number => (event === null ? pass.received : (pass.perEvent[event] ?? 0));
@@ -96,7 +112,9 @@ async function disconnect(): Promise<{ clients: number }> {
   return { clients: count };
 }
 
-const handlers: { [K in SubscriberCall]: (args: SubscriberCalls[K]['args']) => SubscriberCalls[K]['result'] | Promise<SubscriberCalls[K]['result']> } = {
+const handlers: {
+  [K in SubscriberCall]: (args: SubscriberCalls[K]['args']) => SubscriberCalls[K]['result'] | Promise<SubscriberCalls[K]['result']>;
+} = {
   open: ({ url, count, watch }) => {
     for (let i = 0; i < count; i++) openClient(url, watch);
     return { clients: clients.length };

@@ -98,7 +98,7 @@ async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs:
 async function connect(server: FanoutServer, clients: SubscriberClients, n: number): Promise<number> {
   const before = await server.registered();
   const started = performance.now();
-  for (let opened = 0; opened < n; ) {
+  for (let opened = 0; opened < n;) {
     const batch = Math.min(CONNECT_BATCH, n - opened);
     await clients.open(server.url, batch, server.watch);
     opened += batch;
@@ -196,7 +196,9 @@ export async function withClients<T>(
     return await passes(connectMs, prepare);
   } finally {
     await clients.disconnect();
-    await waitUntil(async () => (await server.registered()) <= before, 10_000, 'the subscriptions to close').catch((error: unknown) => console.warn(String(error)));
+    await waitUntil(async () => (await server.registered()) <= before, 10_000, 'the subscriptions to close').catch((error: unknown) =>
+      console.warn(String(error)),
+    );
   }
 }
 
@@ -232,7 +234,11 @@ function gatewayServer(world: BenchWorld): FanoutServer {
 }
 
 /** Posts a signed delivery to the gateway at `baseUrl`, as the bank would; resolves with the time to its 202. */
-export function webhookSender(baseUrl: string, id: string, delivery: { body: string; headers: Record<string, string> }): () => Promise<number> {
+export function webhookSender(
+  baseUrl: string,
+  id: string,
+  delivery: { body: string; headers: Record<string, string> },
+): () => Promise<number> {
   return eventPoster(`${baseUrl}/webhooks`, id, delivery);
 }
 
@@ -255,7 +261,11 @@ function eventPoster(url: string, id: string, { body, headers }: { body: string;
  */
 async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<T> {
   const http = createServer();
-  const wss = new WebSocketServer({ server: http, path: '/graphql', handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false) });
+  const wss = new WebSocketServer({
+    server: http,
+    path: '/graphql',
+    handleProtocols: (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false),
+  });
   // One subscription per socket, as the clients open them.
   const subscriptions = new Map<WebSocket, string>();
   wss.on('connection', (socket) => {
@@ -274,7 +284,16 @@ async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<
     prepare: (index) => {
       const cardId = `crd_floor_${index}`;
       const id = `${cardId}_issuing.card.blocked`;
-      const payload = { data: { bankEvents: { upstreamId: id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } } } };
+      const payload = {
+        data: {
+          bankEvents: {
+            upstreamId: id,
+            name: 'issuing.card.blocked',
+            occurredAt: new Date().toISOString(),
+            data: { card_id: cardId, card_status: 'BLOCKED' },
+          },
+        },
+      };
       return {
         id,
         // Sent on the next turn, as a POST leaves after it is issued: a burst's events are all
@@ -282,7 +301,8 @@ async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<
         send: () =>
           new Promise<number>((resolve) =>
             setImmediate(() => {
-              for (const [socket, subscriptionId] of subscriptions) socket.send(JSON.stringify({ id: subscriptionId, type: 'next', payload }));
+              for (const [socket, subscriptionId] of subscriptions)
+                socket.send(JSON.stringify({ id: subscriptionId, type: 'next', payload }));
               resolve(0);
             }),
           ),
@@ -321,8 +341,19 @@ class BareFanoutProcess extends ServerProcess {
       prepare: (index) => {
         const cardId = `crd_bare_${index}`;
         const id = `${cardId}_issuing.card.blocked`;
-        const event = { upstreamId: id, name: 'issuing.card.blocked', occurredAt: new Date().toISOString(), data: { card_id: cardId, card_status: 'BLOCKED' } };
-        return { id, send: eventPoster(`http://127.0.0.1:${this.port}/publish`, id, { body: JSON.stringify(event), headers: { 'content-type': 'application/json' } }) };
+        const event = {
+          upstreamId: id,
+          name: 'issuing.card.blocked',
+          occurredAt: new Date().toISOString(),
+          data: { card_id: cardId, card_status: 'BLOCKED' },
+        };
+        return {
+          id,
+          send: eventPoster(`http://127.0.0.1:${this.port}/publish`, id, {
+            body: JSON.stringify(event),
+            headers: { 'content-type': 'application/json' },
+          }),
+        };
       },
     };
   }
@@ -332,7 +363,11 @@ class BareFanoutProcess extends ServerProcess {
 export type SubscriptionStage = 'gateway' | 'floor' | 'bare';
 
 /** The gateway's passes, then the floor's, then bare Yoga's, with the same child clients; `stage` marks each start (memory phases). */
-export async function measureSubscriptions(world: BenchWorld, settings: Settings, stage: (name: SubscriptionStage) => void = () => {}): Promise<SubscriptionResult> {
+export async function measureSubscriptions(
+  world: BenchWorld,
+  settings: Settings,
+  stage: (name: SubscriptionStage) => void = () => {},
+): Promise<SubscriptionResult> {
   const clients = world.subscribers;
   const clock = await clients.checkClock();
   stage('gateway');

@@ -13,7 +13,16 @@ import ReadGuardPlugin from './authorization/read-guard.ts';
 import type { GatewayContext } from './context.ts';
 import { PermissionDeniedError, isPermission, type Permission } from './permissions.ts';
 import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
-import { CountryCodeScalar, CurrencyScalar, DateOrDateTimeScalar, DateScalar, DateTimeScalar, DecimalScalar, JSONObjectScalar, JSONScalar } from './scalars.ts';
+import {
+  CountryCodeScalar,
+  CurrencyScalar,
+  DateOrDateTimeScalar,
+  DateScalar,
+  DateTimeScalar,
+  DecimalScalar,
+  JSONObjectScalar,
+  JSONScalar,
+} from './scalars.ts';
 
 /**
  * The one Pothos builder. It sets the conventions every domain follows (nullable by default, Relay
@@ -47,7 +56,17 @@ export const builder = new SchemaBuilder<{
   // field that returns another domain's records checks that domain's permission before it reads.
   // Federation last, after the plugins that wrap resolvers: its entities (schema/entities.ts) are
   // printed with their keys only in the subgraph schema (FEDERATION_SUBGRAPH).
-  plugins: [AuditPlugin, ErrorsPlugin, ScopeAuthPlugin, ReadGuardPlugin, ValidationPlugin, RelayPlugin, DataloaderPlugin, DirectivePlugin, FederationPlugin],
+  plugins: [
+    AuditPlugin,
+    ErrorsPlugin,
+    ScopeAuthPlugin,
+    ReadGuardPlugin,
+    ValidationPlugin,
+    RelayPlugin,
+    DataloaderPlugin,
+    DirectivePlugin,
+    FederationPlugin,
+  ],
   scopeAuth: {
     // A subscription is refused when it starts, not event by event.
     authorizeOnSubscribe: true,
@@ -57,14 +76,16 @@ export const builder = new SchemaBuilder<{
       permission: (permission) => context.caller.access.permissions.has(permission),
       anyone: true,
     }),
-    unauthorizedError: (_parent, _context, info, result) => new PermissionDeniedError(missingPermission(result.failure), `${info.parentType.name}.${info.fieldName}`),
+    unauthorizedError: (_parent, _context, info, result) =>
+      new PermissionDeniedError(missingPermission(result.failure), `${info.parentType.name}.${info.fieldName}`),
   },
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: { description: 'The items of this page, without cursors.' },
     nodeQueryOptions: {
-      description: "Any entity of the graph by its global ID. Needs the permission that reads the entity's type (checked before anything is read).",
+      description:
+        "Any entity of the graph by its global ID. Needs the permission that reads the entity's type (checked before anything is read).",
       args: { id: { description: 'A global ID, as found in any `id` field.' } },
       // The type's own permission decides, and is checked here before the read: a refusal depends on
       // the id's type alone, which the caller wrote, never on whether the record exists.
@@ -77,7 +98,7 @@ export const builder = new SchemaBuilder<{
     },
     nodesQueryOptions: {
       description:
-        "Entities of the graph by their global IDs, in the order asked. Each needs the permission that reads its type: an entity the caller may not read is null with a FORBIDDEN error at its place, and is not read.",
+        'Entities of the graph by their global IDs, in the order asked. Each needs the permission that reads its type: an entity the caller may not read is null with a FORBIDDEN error at its place, and is not read.',
       authScopes: { anyone: true },
       resolve: (_root, args, context, info) => readableNodes(args.ids, context, info),
       // Each id may cost an upstream read; security/operation-limits.ts refuses more before execution.
@@ -121,9 +142,18 @@ export const builder = new SchemaBuilder<{
 });
 
 /** `nodes(ids:)`: the records the caller may read, read; a refusal in place of each it may not (never read). */
-async function readableNodes(ids: { typename: string; id: string }[], context: GatewayContext, info: GraphQLResolveInfo): Promise<unknown[]> {
+async function readableNodes(
+  ids: { typename: string; id: string }[],
+  context: GatewayContext,
+  info: GraphQLResolveInfo,
+): Promise<unknown[]> {
   const refusals = ids.map((id) => refusalForType(id.typename, context));
-  const nodes = await resolveNodes(builder, context, info, ids.map((id, i) => (refusals[i] ? null : id)));
+  const nodes = await resolveNodes(
+    builder,
+    context,
+    info,
+    ids.map((id, i) => (refusals[i] ? null : id)),
+  );
   return nodes.map((node, i) => refusals[i] ?? node);
 }
 
@@ -137,13 +167,16 @@ export function refusalForType(typename: string, context: GatewayContext): Permi
     return undefined;
   }
   const permission = (scopes as { permission?: Permission } | undefined)?.permission;
-  return permission && !context.caller.access.permissions.has(permission) ? new PermissionDeniedError(permission, `reading a ${typename}`) : undefined;
+  return permission && !context.caller.access.permissions.has(permission)
+    ? new PermissionDeniedError(permission, `reading a ${typename}`)
+    : undefined;
 }
 
 /** The permission a failed check wanted (the first, where it wanted any of several). */
 function missingPermission(failure: AuthFailure): Permission {
   const wanted = (f: AuthFailure): Permission | undefined => {
-    if (f.kind === 'AuthScope' && f.scope === 'permission' && typeof f.parameter === 'string' && isPermission(f.parameter)) return f.parameter;
+    if (f.kind === 'AuthScope' && f.scope === 'permission' && typeof f.parameter === 'string' && isPermission(f.parameter))
+      return f.parameter;
     return 'failures' in f ? f.failures.map(wanted).find(Boolean) : undefined;
   };
   const permission = wanted(failure);
@@ -166,7 +199,7 @@ builder.addScalarType('JSON', JSONScalar);
 builder.addScalarType('DateOrDateTime', DateOrDateTimeScalar);
 
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
-builder.mutationType({ description: 'Writes, named noun first so a domain\'s mutations sit together.' });
+builder.mutationType({ description: "Writes, named noun first so a domain's mutations sit together." });
 builder.subscriptionType({
   description:
     "Live updates from the bank's webhook events, over graphql-ws or server-sent events on the GraphQL path. Every event has a cursor; subscribe again with `after` set to the last one received to get what was missed, in order and none twice.",

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, upstreamFor } from './config.ts';
 
-
 /** What loadConfig says is wrong with `env`, every problem at once; none when it loads. */
 function problems(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -15,7 +14,12 @@ describe('loadConfig', () => {
   it('needs nothing: the embedded sandbox is the default upstream', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ server: { port: 4000, host: '0.0.0.0', logLevel: 'info' } });
-    expect(config.upstream).toEqual({ serviceSegment: 'svc', timeoutMs: 10_000, contractCheck: { mode: 'sample', samplePercent: 1 }, bank: undefined });
+    expect(config.upstream).toEqual({
+      serviceSegment: 'svc',
+      timeoutMs: 10_000,
+      contractCheck: { mode: 'sample', samplePercent: 1 },
+      bank: undefined,
+    });
     expect(config.concurrency).toEqual({ initial: 50, min: 4, max: 96, adaptive: true, perClient: 0, sharePercent: 50 });
     expect(config.cache).toEqual({ enabled: true, recordsTtlMs: 30_000, ratesTtlMs: 5_000, referenceTtlMs: 3_600_000, maxEntries: 20_000 });
     expect(config.sandbox).toEqual({ port: 4010, host: '127.0.0.1', latencyMs: 0, webhookSigningSecret: undefined, program: 'CARDS' });
@@ -54,12 +58,21 @@ describe('loadConfig', () => {
 
   it('refuses a contract check that is not all, sample or off, and a share outside 0 to 100', () => {
     expect(() => loadConfig({ UPSTREAM_CONTRACT_CHECK: 'some', UPSTREAM_CONTRACT_SAMPLE_PERCENT: '150' })).toThrow(
-      expect.objectContaining({ message: expect.stringMatching(/UPSTREAM_CONTRACT_CHECK.*must be one of all, sample, off[\s\S]*UPSTREAM_CONTRACT_SAMPLE_PERCENT.*must be at most 100/) }),
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /UPSTREAM_CONTRACT_CHECK.*must be one of all, sample, off[\s\S]*UPSTREAM_CONTRACT_SAMPLE_PERCENT.*must be at most 100/,
+        ),
+      }),
     );
   });
 
   it('reads the concurrency limit settings, and refuses bounds that cross', () => {
-    const config = loadConfig({ UPSTREAM_INITIAL_CONCURRENCY: '20', UPSTREAM_MIN_CONCURRENCY: '2', UPSTREAM_MAX_CONCURRENCY: '80', UPSTREAM_ADAPTIVE_CONCURRENCY: 'off' });
+    const config = loadConfig({
+      UPSTREAM_INITIAL_CONCURRENCY: '20',
+      UPSTREAM_MIN_CONCURRENCY: '2',
+      UPSTREAM_MAX_CONCURRENCY: '80',
+      UPSTREAM_ADAPTIVE_CONCURRENCY: 'off',
+    });
     expect(config.concurrency).toEqual({ initial: 20, min: 2, max: 80, adaptive: false, perClient: 0, sharePercent: 50 });
     expect(() => loadConfig({ UPSTREAM_MIN_CONCURRENCY: '200' })).toThrow(
       'UPSTREAM_MIN_CONCURRENCY (200) must not be above UPSTREAM_MAX_CONCURRENCY (96)',
@@ -93,7 +106,6 @@ describe('loadConfig', () => {
     ]);
   });
 
-
   it('reaches Redis by one address or by Sentinels, with the replicas an event must be on before its 202', () => {
     expect(loadConfig({}).events).toMatchObject({ redis: undefined, durability: { minReplicasAck: 0, replicaAckTimeoutMs: 500 } });
     expect(loadConfig({ REDIS_URL: 'rediss://gw:s3cret@redis.example:6380/2' }).events).toMatchObject({
@@ -119,11 +131,15 @@ describe('loadConfig', () => {
     });
     // A Sentinel deployment has replicas: by default an event is on one before its 202.
     expect(sentinel.events.durability).toEqual({ minReplicasAck: 1, replicaAckTimeoutMs: 250 });
-    expect(loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'g', REDIS_MIN_REPLICAS_ACK: '0' }).events.durability.minReplicasAck).toBe(0);
+    expect(
+      loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'g', REDIS_MIN_REPLICAS_ACK: '0' }).events.durability.minReplicasAck,
+    ).toBe(0);
   });
 
   it('refuses Redis settings that conflict, repeat, are malformed or would be ignored, naming each', () => {
-    expect(problems({ REDIS_SENTINELS: 'a:26379,b,c:0,d:70000,a:26379', REDIS_URL: 'redis://r:6379', REDIS_MIN_REPLICAS_ACK: '-1' })).toEqual([
+    expect(
+      problems({ REDIS_SENTINELS: 'a:26379,b,c:0,d:70000,a:26379', REDIS_URL: 'redis://r:6379', REDIS_MIN_REPLICAS_ACK: '-1' }),
+    ).toEqual([
       'REDIS_SENTINELS.1 "b" is not host:port (a host name or IP address, then a port 1 to 65535)',
       'REDIS_SENTINELS.2 "c:0" is not host:port (a host name or IP address, then a port 1 to 65535)',
       'REDIS_SENTINELS.3 "d:70000" is not host:port (a host name or IP address, then a port 1 to 65535)',
@@ -132,7 +148,14 @@ describe('loadConfig', () => {
       'REDIS_SENTINEL_NAME is required with REDIS_SENTINELS (the name in `sentinel monitor <name> ...`)',
       'REDIS_SENTINELS names the Sentinel "a:26379" twice',
     ]);
-    expect(problems({ REDIS_URL: 'redis://r:6379', REDIS_SENTINEL_NAME: 'g', REDIS_SENTINEL_PASSWORD: 'secret-sp', REDIS_PASSWORD: 'secret-rp' })).toEqual([
+    expect(
+      problems({
+        REDIS_URL: 'redis://r:6379',
+        REDIS_SENTINEL_NAME: 'g',
+        REDIS_SENTINEL_PASSWORD: 'secret-sp',
+        REDIS_PASSWORD: 'secret-rp',
+      }),
+    ).toEqual([
       'REDIS_SENTINEL_NAME is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
       'REDIS_SENTINEL_PASSWORD is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
       'REDIS_PASSWORD is used only with REDIS_SENTINELS (with REDIS_URL, credentials go in the URL)',
@@ -143,10 +166,22 @@ describe('loadConfig', () => {
   it('serves a Federation subgraph only when asked, and holds its doors to the router where a real bank or trusted documents are', () => {
     expect(loadConfig({}).federation).toEqual({ subgraph: false, routerToken: undefined });
     expect(loadConfig({ FEDERATION_SUBGRAPH: 'true' }).federation).toEqual({ subgraph: true, routerToken: undefined });
-    const bank = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u', AUTH_MODE: 'passthrough' };
-    expect(problems({ ...bank, FEDERATION_SUBGRAPH: 'true' })).toEqual(['FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and UPSTREAM_BASE_URL: only your router may use _entities and _service']);
-    expect(problems({ FEDERATION_SUBGRAPH: 'true', TRUSTED_DOCUMENTS: 'true' })).toEqual(['FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and TRUSTED_DOCUMENTS: only your router may use _entities and _service']);
-    expect(problems({ FEDERATION_ROUTER_TOKEN: 'secret-router-token' })).toEqual(['FEDERATION_ROUTER_TOKEN is used only with FEDERATION_SUBGRAPH=true']);
+    const bank = {
+      UPSTREAM_BASE_URL: 'https://bank.example',
+      UPSTREAM_API_KEY: 'k',
+      UPSTREAM_PRODUCT_ID: 'p',
+      UPSTREAM_USER_ID: 'u',
+      AUTH_MODE: 'passthrough',
+    };
+    expect(problems({ ...bank, FEDERATION_SUBGRAPH: 'true' })).toEqual([
+      'FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and UPSTREAM_BASE_URL: only your router may use _entities and _service',
+    ]);
+    expect(problems({ FEDERATION_SUBGRAPH: 'true', TRUSTED_DOCUMENTS: 'true' })).toEqual([
+      'FEDERATION_ROUTER_TOKEN is required with FEDERATION_SUBGRAPH=true and TRUSTED_DOCUMENTS: only your router may use _entities and _service',
+    ]);
+    expect(problems({ FEDERATION_ROUTER_TOKEN: 'secret-router-token' })).toEqual([
+      'FEDERATION_ROUTER_TOKEN is used only with FEDERATION_SUBGRAPH=true',
+    ]);
     expect(problems({ ...bank, FEDERATION_SUBGRAPH: 'true', FEDERATION_ROUTER_TOKEN: 'secret-router-token' })).toEqual([]);
     expect(problems({ FEDERATION_SUBGRAPH: 'maybe' })).toEqual(['FEDERATION_SUBGRAPH must be true or false']);
   });
@@ -191,7 +226,10 @@ describe('loadConfig', () => {
       'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL',
       'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs, comma-separated',
     ]);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret, x-tenant=acme' }).tracing?.endpoint).toBe('http://c:4318');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret, x-tenant=acme' }).tracing
+        ?.endpoint,
+    ).toBe('http://c:4318');
   });
 
   it('requires the identity headers with a real upstream', () => {
@@ -218,7 +256,13 @@ describe('loadConfig: who may call', () => {
 
   it('defaults to mode none with the embedded sandbox, and reads keys, JWT settings and origins', () => {
     // The embedded sandbox lets the example web app's dev server (Vite, port 5173) call it.
-    expect(loadConfig({}).auth).toEqual({ mode: 'none', apiKeys: [], jwt: undefined, passthrough: undefined, allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'] });
+    expect(loadConfig({}).auth).toEqual({
+      mode: 'none',
+      apiKeys: [],
+      jwt: undefined,
+      passthrough: undefined,
+      allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+    });
     const config = loadConfig({
       AUTH_MODE: 'service',
       GATEWAY_API_KEY_HASHES: `reporting:${HASH.toUpperCase()}:viewer, treasury:${'b'.repeat(64)}:bookkeeper+treasurer,ava-phone:${'c'.repeat(64)}:cardholder@chd_demo_ava`,
@@ -274,13 +318,13 @@ describe('loadConfig: who may call', () => {
   });
 
   it('refuses keys or a JWKS that another mode would silently ignore', () => {
-    expect(problemsOf({ GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer` })).toEqual(['GATEWAY_API_KEY_HASHES is used only with AUTH_MODE service (AUTH_MODE is not set)']);
+    expect(problemsOf({ GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer` })).toEqual([
+      'GATEWAY_API_KEY_HASHES is used only with AUTH_MODE service (AUTH_MODE is not set)',
+    ]);
     expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, PASSTHROUGH_ROLES: 'viewer' })).toEqual([
       'PASSTHROUGH_ROLES is used only with AUTH_MODE passthrough (AUTH_MODE is service)',
     ]);
-    expect(
-      problemsOf({ AUTH_MODE: 'passthrough', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' }),
-    ).toEqual([
+    expect(problemsOf({ AUTH_MODE: 'passthrough', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a' })).toEqual([
       'JWT_JWKS_URL is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
       'JWT_ISSUER is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
       'JWT_AUDIENCE is used only with AUTH_MODE service (AUTH_MODE is passthrough)',
@@ -302,7 +346,9 @@ describe('loadConfig: who may call', () => {
     const problems = problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `dashboard:${HASH}` });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('the key "dashboard" has no roles, so it could do nothing: write it dashboard:');
-    expect(problems[0]).toContain(':role+role (roles: viewer, bookkeeper, treasurer, card-manager, admin, cardholder; cardholder@<cardholder id>');
+    expect(problems[0]).toContain(
+      ':role+role (roles: viewer, bookkeeper, treasurer, card-manager, admin, cardholder; cardholder@<cardholder id>',
+    );
   });
 
   it('refuses unknown roles, an unbound cardholder role and a binding shared with other roles', () => {
@@ -318,7 +364,11 @@ describe('loadConfig: who may call', () => {
   });
 
   it('reads passthrough roles for every bank user and for some, and JWT claim names', () => {
-    const config = loadConfig({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer', PASSTHROUGH_USER_ROLES: 'ops-user:treasurer,ava:cardholder@chd_demo_ava' });
+    const config = loadConfig({
+      AUTH_MODE: 'passthrough',
+      PASSTHROUGH_ROLES: 'viewer',
+      PASSTHROUGH_USER_ROLES: 'ops-user:treasurer,ava:cardholder@chd_demo_ava',
+    });
     expect(config.auth.passthrough).toEqual({
       roles: ['viewer'],
       users: [
@@ -337,7 +387,12 @@ describe('loadConfig: who may call', () => {
       JWT_PERMISSION_CLAIMS_GRANT_ROLES: 'true',
       JWT_CARDHOLDER_CLAIM: 'https://acme.example/cardholder',
     });
-    expect(jwt.auth.jwt).toMatchObject({ roleClaims: ['groups', 'roles'], permissionClaims: ['permissions'], permissionClaimsGrantRoles: true, cardholderClaim: 'https://acme.example/cardholder' });
+    expect(jwt.auth.jwt).toMatchObject({
+      roleClaims: ['groups', 'roles'],
+      permissionClaims: ['permissions'],
+      permissionClaimsGrantRoles: true,
+      cardholderClaim: 'https://acme.example/cardholder',
+    });
   });
 
   it('refuses the retired JWT_ACCESS_CLAIMS, naming the settings that replace it', () => {
@@ -350,7 +405,9 @@ describe('loadConfig: who may call', () => {
     expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, JWT_ROLE_CLAIMS: 'groups' })).toEqual([
       'JWT_ROLE_CLAIMS is used only with JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE (no JWT is accepted without them)',
     ]);
-    expect(problemsOf({ ...JWT, JWT_PERMISSION_CLAIMS_GRANT_ROLES: 'maybe' })).toEqual(['JWT_PERMISSION_CLAIMS_GRANT_ROLES must be true or false']);
+    expect(problemsOf({ ...JWT, JWT_PERMISSION_CLAIMS_GRANT_ROLES: 'maybe' })).toEqual([
+      'JWT_PERMISSION_CLAIMS_GRANT_ROLES must be true or false',
+    ]);
   });
 
   it('refuses a claim named twice, in one list or across the role, permission and cardholder claims', () => {
@@ -365,24 +422,33 @@ describe('loadConfig: who may call', () => {
   });
 
   it('refuses every other entry written twice, naming it', () => {
-    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_USER_ROLES: 'ops-user:viewer,ava:cardholder@chd_demo_ava,ops-user:admin' })).toEqual([
-      'PASSTHROUGH_USER_ROLES names the bank user "ops-user" twice',
+    expect(
+      problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_USER_ROLES: 'ops-user:viewer,ava:cardholder@chd_demo_ava,ops-user:admin' }),
+    ).toEqual(['PASSTHROUGH_USER_ROLES names the bank user "ops-user" twice']);
+    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer+viewer' })).toEqual([
+      'PASSTHROUGH_ROLES PASSTHROUGH_ROLES: the role "viewer" is written twice',
     ]);
-    expect(problemsOf({ AUTH_MODE: 'passthrough', PASSTHROUGH_ROLES: 'viewer+viewer' })).toEqual(['PASSTHROUGH_ROLES PASSTHROUGH_ROLES: the role "viewer" is written twice']);
     expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer+admin+viewer` })).toEqual([
       'GATEWAY_API_KEY_HASHES.0 the key "a": the role "viewer" is written twice',
     ]);
     expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer,b:${HASH.toUpperCase()}:admin` })).toEqual([
       'GATEWAY_API_KEY_HASHES gives the keys "a" and "b" the same hash: one key is one caller',
     ]);
-    expect(problemsOf({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`, ALLOWED_ORIGINS: 'https://app.example, https://ops.example, https://App.example/' })).toEqual([
-      'ALLOWED_ORIGINS names the origin "https://App.example" twice',
-    ]);
+    expect(
+      problemsOf({
+        AUTH_MODE: 'service',
+        GATEWAY_API_KEY_HASHES: `a:${HASH}:viewer`,
+        ALLOWED_ORIGINS: 'https://app.example, https://ops.example, https://App.example/',
+      }),
+    ).toEqual(['ALLOWED_ORIGINS names the origin "https://App.example" twice']);
   });
 
-  it('reads the audit trail\'s destination: stdout by default, off, or a file', () => {
+  it("reads the audit trail's destination: stdout by default, off, or a file", () => {
     expect(loadConfig({}).audit).toEqual({ destination: { kind: 'stdout' }, redisMaxLen: 1_000_000 });
     expect(loadConfig({ AUDIT_LOG: 'off' }).audit.destination).toEqual({ kind: 'off' });
-    expect(loadConfig({ AUDIT_LOG: '/var/log/gateway/audit.jsonl' }).audit.destination).toEqual({ kind: 'file', path: '/var/log/gateway/audit.jsonl' });
+    expect(loadConfig({ AUDIT_LOG: '/var/log/gateway/audit.jsonl' }).audit.destination).toEqual({
+      kind: 'file',
+      path: '/var/log/gateway/audit.jsonl',
+    });
   });
 });

@@ -92,14 +92,22 @@ const passthroughRoles = z
   .preprocess(unsetIfEmpty, z.string().default('admin'))
   .transform((text, ctx) => {
     const grants = grantsIn(text, ctx, 'PASSTHROUGH_ROLES');
-    if (grants.cardholderId !== null) ctx.addIssue({ code: 'custom', message: 'PASSTHROUGH_ROLES cannot bind every bank user to one cardholder: bind users one by one in PASSTHROUGH_USER_ROLES' });
+    if (grants.cardholderId !== null)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PASSTHROUGH_ROLES cannot bind every bank user to one cardholder: bind users one by one in PASSTHROUGH_USER_ROLES',
+      });
     return grants.roles;
   })
   .meta({ rule: `role+role (${ROLES_TEXT})` });
 
 /** The claims of a JWT that grant roles or permissions: claim names, these by default. */
 function claimNames(defaults: readonly string[]) {
-  const names = list(z.string().regex(/^[^\s,]+$/, { error: 'entries must be claim names' }), (item) => item, 'claim names, comma-separated');
+  const names = list(
+    z.string().regex(/^[^\s,]+$/, { error: 'entries must be claim names' }),
+    (item) => item,
+    'claim names, comma-separated',
+  );
   return z.preprocess((v) => (v === undefined || v === '' ? defaults.join(',') : v), names).meta({ rule: 'claim names, comma-separated' });
 }
 
@@ -115,7 +123,13 @@ type AuditDestinationSetting = { kind: 'stdout' } | { kind: 'off' } | { kind: 'f
 
 /** OTEL_EXPORTER_OTLP_HEADERS as the OTLP exporter reads it (the OpenTelemetry SDK's format). */
 const otlpHeaders = z
-  .preprocess(unsetIfEmpty, z.string().regex(/^\s*[^\s=,]+\s*=[^,]*(,\s*[^\s=,]+\s*=[^,]*)*$/, { error: 'must be key=value pairs, comma-separated' }).optional())
+  .preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^\s*[^\s=,]+\s*=[^,]*(,\s*[^\s=,]+\s*=[^,]*)*$/, { error: 'must be key=value pairs, comma-separated' })
+      .optional(),
+  )
   .meta({ rule: 'key=value pairs, comma-separated' });
 const origin = z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'entries must be origins like https://app.example.com (or *)' });
 
@@ -176,14 +190,27 @@ const bankSettings = {
   baseUrl: setting('UPSTREAM_BASE_URL', httpUrl(), "the bank's `{base_url}`; unset runs the embedded sandbox"),
   serviceSegment: setting(
     'UPSTREAM_SERVICE_SEGMENT',
-    z.preprocess(unsetIfEmpty, z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' }).default('svc')).meta({ rule: 'one path segment: letters, digits, . _ -' }),
-    'the service\'s own name, which the documents write as `svc` in paths',
+    z
+      .preprocess(
+        unsetIfEmpty,
+        z
+          .string()
+          .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a single path segment (letters, digits, . _ -)' })
+          .default('svc'),
+      )
+      .meta({ rule: 'one path segment: letters, digits, . _ -' }),
+    "the service's own name, which the documents write as `svc` in paths",
   ),
   directDebitBaseUrl: setting('DIRECT_DEBIT_BASE_URL', httpUrl(), 'base of the direct debit API (Document 3)', 'the upstream base'),
   apiKey: setting('UPSTREAM_API_KEY', text(), '`x-api-key`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
   productId: setting('UPSTREAM_PRODUCT_ID', text(), '`x-product-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
   userId: setting('UPSTREAM_USER_ID', text(), '`x-user-id`; required with `UPSTREAM_BASE_URL`', "the sandbox's"),
-  clientKey: setting('UPSTREAM_CLIENT_KEY', text(), "client key for the gateway's own login (key, secret and e-mail come as a set)", "the sandbox's"),
+  clientKey: setting(
+    'UPSTREAM_CLIENT_KEY',
+    text(),
+    "client key for the gateway's own login (key, secret and e-mail come as a set)",
+    "the sandbox's",
+  ),
   clientSecret: setting('UPSTREAM_CLIENT_SECRET', text(), "client secret for the gateway's own login", "the sandbox's"),
   email: setting(
     'UPSTREAM_EMAIL',
@@ -196,7 +223,7 @@ const bankSettings = {
   contractCheck: setting(
     'UPSTREAM_CONTRACT_CHECK',
     oneOfOr(CONTRACT_CHECK_MODES, 'sample'),
-    "each answer is parsed field by field as the operation reads it; which answers are also checked whole for drift in fields nobody reads: `sample` (the first of each endpoint, then `UPSTREAM_CONTRACT_SAMPLE_PERCENT`, at least one a minute; a violation is counted and logged, and fails only the fields read), `all` (every answer; a violation anywhere fails the call, as tests run), `off`. See [operations.md](operations.md#contract-drift)",
+    'each answer is parsed field by field as the operation reads it; which answers are also checked whole for drift in fields nobody reads: `sample` (the first of each endpoint, then `UPSTREAM_CONTRACT_SAMPLE_PERCENT`, at least one a minute; a violation is counted and logged, and fails only the fields read), `all` (every answer; a violation anywhere fails the call, as tests run), `off`. See [operations.md](operations.md#contract-drift)',
   ),
   contractSamplePercent: setting(
     'UPSTREAM_CONTRACT_SAMPLE_PERCENT',
@@ -226,7 +253,8 @@ function bankIdentityOf(u: GroupSettings<typeof bankSettings>) {
     productId: u.productId,
     userId: u.userId,
     /** Absent: the gateway cannot log in itself and callers must bring a bearer token. */
-    credentials: u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
+    credentials:
+      u.clientKey && u.clientSecret && u.email ? { clientKey: u.clientKey, clientSecret: u.clientSecret, email: u.email } : undefined,
     /** x-client-id for the wallet and KYC endpoints; defaults to the client key. */
     clientId: u.clientId ?? u.clientKey,
   };
@@ -234,7 +262,12 @@ function bankIdentityOf(u: GroupSettings<typeof bankSettings>) {
 
 /** Who may call the gateway (HTTP, SSE and graphql-ws alike), and what each caller may do. */
 const callerSettings = {
-  mode: setting('AUTH_MODE', oneOf(AUTH_MODES), '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`', '`none` (embedded sandbox only)'),
+  mode: setting(
+    'AUTH_MODE',
+    oneOf(AUTH_MODES),
+    '`none` (embedded sandbox only), `passthrough` or `service`; required with `UPSTREAM_BASE_URL`',
+    '`none` (embedded sandbox only)',
+  ),
   apiKeyHashes: setting(
     'GATEWAY_API_KEY_HASHES',
     list(apiKeyHash, (item) => item, 'name:sha256-hex:roles, comma-separated'),
@@ -263,14 +296,20 @@ const callerSettings = {
   ),
   jwtCardholderClaim: setting(
     'JWT_CARDHOLDER_CLAIM',
-    z.preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM)).meta({ rule: 'claim name' }),
+    z
+      .preprocess(unsetIfEmpty, z.string().regex(/^\S+$/, { error: 'must be a claim name' }).default(DEFAULT_JWT_CARDHOLDER_CLAIM))
+      .meta({ rule: 'claim name' }),
     "service mode: the JWT claim that binds the caller to one cardholder (the mobile card app): it then sees that cardholder's records only. Absent, the caller is bound to none; there but not one cardholder id (a string of letters, digits, . _ ~ -), the JWT is refused (401)",
   ),
-  passthroughRoles: setting('PASSTHROUGH_ROLES', passthroughRoles, 'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token'),
+  passthroughRoles: setting(
+    'PASSTHROUGH_ROLES',
+    passthroughRoles,
+    'passthrough mode: the roles of every bank user; `admin` adds no restriction to what the bank allows the token',
+  ),
   passthroughUserRoles: setting(
     'PASSTHROUGH_USER_ROLES',
     list(bankUserGrants, (item) => item, 'bank-user:roles, comma-separated'),
-    "passthrough mode: roles of one bank user (the `sub` of its bank token) instead of `PASSTHROUGH_ROLES`; `user:cardholder@<cardholder id>` binds it to one cardholder",
+    'passthrough mode: roles of one bank user (the `sub` of its bank token) instead of `PASSTHROUGH_ROLES`; `user:cardholder@<cardholder id>` binds it to one cardholder',
     'none',
   ),
   allowedOrigins: setting(
@@ -317,22 +356,39 @@ const settingGroups = z.object({
   server: group('The gateway', 'Where it listens and how it logs.', {
     port: setting('PORT', int(0, 65535, 4000), 'HTTP port of the gateway (GraphQL, graphql-ws, health)'),
     host: setting('HOST', textOr('0.0.0.0'), 'interface to listen on'),
-    logLevel: setting('LOG_LEVEL', oneOfOr(LOG_LEVELS, 'info'), 'pino, JSON lines (human-readable on a terminal); tokens and secrets redacted'),
+    logLevel: setting(
+      'LOG_LEVEL',
+      oneOfOr(LOG_LEVELS, 'info'),
+      'pino, JSON lines (human-readable on a terminal); tokens and secrets redacted',
+    ),
     nodeEnv: setting('NODE_ENV', text(), '`production` hides limits and suggestions and turns introspection and GraphiQL off'),
   }),
-  upstream: groupAs('The bank', 'Unset `UPSTREAM_BASE_URL` runs the embedded sandbox, and the gateway logs in to it with its demo credentials.', bankSettings, upstreamOf),
+  upstream: groupAs(
+    'The bank',
+    'Unset `UPSTREAM_BASE_URL` runs the embedded sandbox, and the gateway logs in to it with its demo credentials.',
+    bankSettings,
+    upstreamOf,
+  ),
   concurrency: group(
     'Calls in flight to the bank',
-    "The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. While another client is active, one client holds at most its share of the limit. See [operations.md](operations.md#calls-in-flight-to-the-bank) and [fair share per client](operations.md#fair-share-per-client).",
+    'The documents give no limit, so the gateway learns one per bank host: it starts at `UPSTREAM_INITIAL_CONCURRENCY`, raises the limit while the bank answers at its usual speed and the limit is what holds calls back, and lowers it when latency climbs past 3x its floor or the bank answers 429, 503 or times out. Calls over the limit wait in a fair queue: clients take turns, and an operation under way goes before new ones. While another client is active, one client holds at most its share of the limit. See [operations.md](operations.md#calls-in-flight-to-the-bank) and [fair share per client](operations.md#fair-share-per-client).',
     {
-      initial: setting('UPSTREAM_INITIAL_CONCURRENCY', int(1, 10_000, 50), 'the limit each bank host starts from (and keeps, with adaptation off)'),
+      initial: setting(
+        'UPSTREAM_INITIAL_CONCURRENCY',
+        int(1, 10_000, 50),
+        'the limit each bank host starts from (and keeps, with adaptation off)',
+      ),
       min: setting('UPSTREAM_MIN_CONCURRENCY', int(1, 10_000, 4), 'the least the limit falls to however hard the bank pushes back'),
       max: setting('UPSTREAM_MAX_CONCURRENCY', int(1, 10_000, 96), 'the most the limit rises to; also the most connections per host'),
-      adaptive: setting('UPSTREAM_ADAPTIVE_CONCURRENCY', flagOr(true), 'learn the limit from the bank\'s latency and pushback; `false` keeps the initial limit'),
+      adaptive: setting(
+        'UPSTREAM_ADAPTIVE_CONCURRENCY',
+        flagOr(true),
+        "learn the limit from the bank's latency and pushback; `false` keeps the initial limit",
+      ),
       perClient: setting(
         'CLIENT_MAX_UPSTREAM_IN_FLIGHT',
         int(0, 10_000, 0),
-        "the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own (its share, below, still applies)",
+        'the most calls one client may have in flight to a bank host; its others wait for its own calls to end (within the operation deadline), however many slots are free. `0`: no cap of its own (its share, below, still applies)',
         '`0` (off)',
       ),
       sharePercent: setting(
@@ -346,8 +402,17 @@ const settingGroups = z.object({
     'Operations per client',
     "A client (API key name, JWT subject, the bank user behind a passthrough token, or an anonymous caller's remote address) may start this many operations per window; the next is refused before execution with `RATE_LIMITED` (HTTP 429 and `Retry-After`). Counted in Redis with `REDIS_URL`, so the limit spans every instance. Off by default. See [operations.md](operations.md#fair-share-per-client).",
     {
-      operations: setting('CLIENT_RATE_LIMIT_OPERATIONS', int(0, 1_000_000, 0), 'operations (queries, mutations, subscriptions started) one client may start per window; `0`: no limit', '`0` (off)'),
-      windowSeconds: setting('CLIENT_RATE_LIMIT_WINDOW_SECONDS', int(1, 86_400, 60), "the window they are counted in: fixed, from the client's first operation in it"),
+      operations: setting(
+        'CLIENT_RATE_LIMIT_OPERATIONS',
+        int(0, 1_000_000, 0),
+        'operations (queries, mutations, subscriptions started) one client may start per window; `0`: no limit',
+        '`0` (off)',
+      ),
+      windowSeconds: setting(
+        'CLIENT_RATE_LIMIT_WINDOW_SECONDS',
+        int(1, 86_400, 60),
+        "the window they are counted in: fixed, from the client's first operation in it",
+      ),
     },
   ),
   cache: group(
@@ -355,84 +420,134 @@ const settingGroups = z.object({
     "Bank reads are kept per bank user (the gateway's own login, or each caller's token) and dropped, for every user and every instance, by each bank event and each write that touches their kind of record; the TTLs only bound what nothing announces. The table of what is kept and what drops it: [operations.md](operations.md#caching-bank-reads).",
     {
       enabled: setting('UPSTREAM_CACHE', flagOr(true), 'keep bank reads per bank user; `false` sends every read to the bank'),
-      recordsTtlMs: setting('UPSTREAM_CACHE_RECORDS_TTL_MS', int(0, 86_400_000, 30_000), 'how long a record (accounts, balances, cards, payouts...) is kept when no event or write says it changed; 0 keeps none'),
-      ratesTtlMs: setting('UPSTREAM_CACHE_RATES_TTL_MS', int(0, 86_400_000, 5_000), 'FX rates and quote details, which move with the market and no event announces; 0 keeps none'),
-      referenceTtlMs: setting('UPSTREAM_CACHE_REFERENCE_TTL_MS', int(0, 86_400_000, 3_600_000), "the bank's reference data (the beneficiary schema); 0 keeps none"),
-      maxEntries: setting('UPSTREAM_CACHE_MAX_ENTRIES', int(100, 10_000_000, 20_000), 'the most answers kept; the least recently used go first'),
+      recordsTtlMs: setting(
+        'UPSTREAM_CACHE_RECORDS_TTL_MS',
+        int(0, 86_400_000, 30_000),
+        'how long a record (accounts, balances, cards, payouts...) is kept when no event or write says it changed; 0 keeps none',
+      ),
+      ratesTtlMs: setting(
+        'UPSTREAM_CACHE_RATES_TTL_MS',
+        int(0, 86_400_000, 5_000),
+        'FX rates and quote details, which move with the market and no event announces; 0 keeps none',
+      ),
+      referenceTtlMs: setting(
+        'UPSTREAM_CACHE_REFERENCE_TTL_MS',
+        int(0, 86_400_000, 3_600_000),
+        "the bank's reference data (the beneficiary schema); 0 keeps none",
+      ),
+      maxEntries: setting(
+        'UPSTREAM_CACHE_MAX_ENTRIES',
+        int(100, 10_000_000, 20_000),
+        'the most answers kept; the least recently used go first',
+      ),
     },
   ),
   liveQueries: group(
     'Live queries',
-    "Queries sent with `@live`: re-run when a bank event or a write touches what they read, and pushed whole when their result changed. See [operations.md](operations.md#live-queries).",
+    'Queries sent with `@live`: re-run when a bank event or a write touches what they read, and pushed whole when their result changed. See [operations.md](operations.md#live-queries).',
     {
-      throttleMs: setting('LIVE_QUERY_THROTTLE_MS', int(0, 60_000, 250), 'the least time between two pushes of one live query: a burst of events in it is one re-run; a client may ask for more with `@live(throttle:)`, never less'),
-      maxPerCaller: setting('LIVE_QUERY_MAX_PER_CALLER', int(1, 100_000, 100), 'live queries one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next ends with `LIVE_QUERY_LIMIT`'),
-      maxPerConnection: setting('LIVE_QUERY_MAX_PER_CONNECTION', int(1, 10_000, 25), 'live queries one connection (a WebSocket, or an HTTP connection) may hold open; the next ends with `LIVE_QUERY_LIMIT`'),
+      throttleMs: setting(
+        'LIVE_QUERY_THROTTLE_MS',
+        int(0, 60_000, 250),
+        'the least time between two pushes of one live query: a burst of events in it is one re-run; a client may ask for more with `@live(throttle:)`, never less',
+      ),
+      maxPerCaller: setting(
+        'LIVE_QUERY_MAX_PER_CALLER',
+        int(1, 100_000, 100),
+        'live queries one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next ends with `LIVE_QUERY_LIMIT`',
+      ),
+      maxPerConnection: setting(
+        'LIVE_QUERY_MAX_PER_CONNECTION',
+        int(1, 10_000, 25),
+        'live queries one connection (a WebSocket, or an HTTP connection) may hold open; the next ends with `LIVE_QUERY_LIMIT`',
+      ),
     },
   ),
   sandbox: sandboxSettingsSchema,
   auth: groupAs(
     'Who may call',
-    'An entry written twice in any of these (a key\'s name or hash, a bank user, a role in one entry, a claim, an origin) stops the start, named: the gateway would otherwise keep one of them silently. See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).',
+    "An entry written twice in any of these (a key's name or hash, a bank user, a role in one entry, a claim, an origin) stops the start, named: the gateway would otherwise keep one of them silently. See [operations.md](operations.md#who-may-call-auth_mode) and [permissions.md](permissions.md).",
     callerSettings,
     callerAuthOf,
   ),
-  audit: group('The audit trail', 'One JSON line per mutation attempt, allowed or refused: who, what, on which records, how it ended. See [operations.md](operations.md#the-audit-trail).', {
-    destination: setting(
-      'AUDIT_LOG',
-      auditDestination,
-      'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`',
-      // The schema reads the default into a destination: the docs say it in words.
-      `\`${AUDIT_DEFAULT_DESTINATION}\``,
-    ),
-    redisMaxLen: setting(
-      'AUDIT_REDIS_STREAM_MAX_LEN',
-      int(1_000, 100_000_000, 1_000_000),
-      'with `REDIS_URL`, every record also goes to the Redis Stream `audit`, shared by every instance and capped near this many records',
-    ),
-  }),
-  limits: groupAs('What may be asked', 'Limits checked before execution. The operations the project ships stay well inside the defaults: test/limits.test.ts runs every one of them against tighter limits.', {
-    introspection: setting('INTROSPECTION', flag(), 'schema introspection', 'on, off in production'),
-    graphiql: setting('GRAPHIQL', flag(), 'GraphiQL on GET /graphql', 'on, off in production'),
-    trustedDocuments: setting('TRUSTED_DOCUMENTS', text(), '`true` (the shipped manifest) or a manifest\'s path: only those documents run', 'off'),
-    maxDepth: setting('MAX_DEPTH', int(1, 100, 12), 'deepest selection'),
-    maxCost: setting('MAX_COST', int(1, 1_000_000, 50_000), 'highest cost (src/security/operation-limits.ts)'),
-    maxAliases: setting('MAX_ALIASES', int(0, 1_000, 15), 'most aliases'),
-    maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
-    maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
-    maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
-    subscriptionMaxPerCaller: setting(
-      'SUBSCRIPTION_MAX_PER_CALLER',
-      int(1, 1_000_000, 10_000),
-      'subscriptions one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next is refused with `SUBSCRIPTION_LIMIT`',
-    ),
-    subscriptionMaxPerConnection: setting(
-      'SUBSCRIPTION_MAX_PER_CONNECTION',
-      int(1, 100_000, 100),
-      'subscriptions one connection (a WebSocket) may hold open; the next is refused with `SUBSCRIPTION_LIMIT`',
-    ),
-    clientRequestTimeoutMs: setting(
-      'CLIENT_REQUEST_TIMEOUT_MS',
-      int(1_000, 600_000, 30_000),
-      'a client has this long to send a whole request, headers and body; then its connection is closed with 408 (a slow or stalled client holds a connection). The answer, a stream or a WebSocket after it are not bounded by it',
-    ),
-    // The gateway needs the manifest's path, whichever way TRUSTED_DOCUMENTS names it.
-  }, ({ trustedDocuments, ...limits }) => ({ ...limits, trustedDocuments: trustedManifestOf(trustedDocuments) })),
-  federation: group('In a supergraph', 'The gateway as an Apollo Federation 2 subgraph behind a router (Apollo Router, Hive Gateway). See [federation.md](federation.md).', {
-    subgraph: setting(
-      'FEDERATION_SUBGRAPH',
-      flagOr(false),
-      'serve the graph as a Federation 2 subgraph: its entities\' keys, `_entities` and `_service` (schema/subgraph.graphql); off, the graph is schema/schema.graphql',
-    ),
-    routerToken: setting(
-      'FEDERATION_ROUTER_TOKEN',
-      text(),
-      'the secret your router sends as `x-router-token`: only requests carrying it may use `_entities` and `_service`, and with `TRUSTED_DOCUMENTS` they may send the query plans the router makes; required with `FEDERATION_SUBGRAPH` and a real bank or `TRUSTED_DOCUMENTS`; never logged',
-      'unset (embedded sandbox: anyone may)',
-    ),
-  }),
+  audit: group(
+    'The audit trail',
+    'One JSON line per mutation attempt, allowed or refused: who, what, on which records, how it ended. See [operations.md](operations.md#the-audit-trail).',
+    {
+      destination: setting(
+        'AUDIT_LOG',
+        auditDestination,
+        'where audit records go: `stdout` (its own JSON lines, beside the log), a file path (appended), or `off`',
+        // The schema reads the default into a destination: the docs say it in words.
+        `\`${AUDIT_DEFAULT_DESTINATION}\``,
+      ),
+      redisMaxLen: setting(
+        'AUDIT_REDIS_STREAM_MAX_LEN',
+        int(1_000, 100_000_000, 1_000_000),
+        'with `REDIS_URL`, every record also goes to the Redis Stream `audit`, shared by every instance and capped near this many records',
+      ),
+    },
+  ),
+  limits: groupAs(
+    'What may be asked',
+    'Limits checked before execution. The operations the project ships stay well inside the defaults: test/limits.test.ts runs every one of them against tighter limits.',
+    {
+      introspection: setting('INTROSPECTION', flag(), 'schema introspection', 'on, off in production'),
+      graphiql: setting('GRAPHIQL', flag(), 'GraphiQL on GET /graphql', 'on, off in production'),
+      trustedDocuments: setting(
+        'TRUSTED_DOCUMENTS',
+        text(),
+        "`true` (the shipped manifest) or a manifest's path: only those documents run",
+        'off',
+      ),
+      maxDepth: setting('MAX_DEPTH', int(1, 100, 12), 'deepest selection'),
+      maxCost: setting('MAX_COST', int(1, 1_000_000, 50_000), 'highest cost (src/security/operation-limits.ts)'),
+      maxAliases: setting('MAX_ALIASES', int(0, 1_000, 15), 'most aliases'),
+      maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
+      maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
+      maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
+      subscriptionMaxPerCaller: setting(
+        'SUBSCRIPTION_MAX_PER_CALLER',
+        int(1, 1_000_000, 10_000),
+        'subscriptions one caller (API key, JWT subject, bank user, or anonymous address) may hold open on one instance; the next is refused with `SUBSCRIPTION_LIMIT`',
+      ),
+      subscriptionMaxPerConnection: setting(
+        'SUBSCRIPTION_MAX_PER_CONNECTION',
+        int(1, 100_000, 100),
+        'subscriptions one connection (a WebSocket) may hold open; the next is refused with `SUBSCRIPTION_LIMIT`',
+      ),
+      clientRequestTimeoutMs: setting(
+        'CLIENT_REQUEST_TIMEOUT_MS',
+        int(1_000, 600_000, 30_000),
+        'a client has this long to send a whole request, headers and body; then its connection is closed with 408 (a slow or stalled client holds a connection). The answer, a stream or a WebSocket after it are not bounded by it',
+      ),
+      // The gateway needs the manifest's path, whichever way TRUSTED_DOCUMENTS names it.
+    },
+    ({ trustedDocuments, ...limits }) => ({ ...limits, trustedDocuments: trustedManifestOf(trustedDocuments) }),
+  ),
+  federation: group(
+    'In a supergraph',
+    'The gateway as an Apollo Federation 2 subgraph behind a router (Apollo Router, Hive Gateway). See [federation.md](federation.md).',
+    {
+      subgraph: setting(
+        'FEDERATION_SUBGRAPH',
+        flagOr(false),
+        "serve the graph as a Federation 2 subgraph: its entities' keys, `_entities` and `_service` (schema/subgraph.graphql); off, the graph is schema/schema.graphql",
+      ),
+      routerToken: setting(
+        'FEDERATION_ROUTER_TOKEN',
+        text(),
+        'the secret your router sends as `x-router-token`: only requests carrying it may use `_entities` and `_service`, and with `TRUSTED_DOCUMENTS` they may send the query plans the router makes; required with `FEDERATION_SUBGRAPH` and a real bank or `TRUSTED_DOCUMENTS`; never logged',
+        'unset (embedded sandbox: anyone may)',
+      ),
+    },
+  ),
   resilience: group('A failing bank', 'See [operations.md](operations.md).', {
-    operationDeadlineMs: setting('OPERATION_DEADLINE_MS', int(100, 600_000, 15_000), 'every query or mutation ends by then, whatever the bank does'),
+    operationDeadlineMs: setting(
+      'OPERATION_DEADLINE_MS',
+      int(100, 600_000, 15_000),
+      'every query or mutation ends by then, whatever the bank does',
+    ),
     breaker: z.object({
       errorRate: setting(
         'BREAKER_ERROR_RATE',
@@ -442,7 +557,7 @@ const settingGroups = z.object({
             z.coerce.number({ error: 'must be a number' }).gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }),
           )
           .meta({ rule: 'number, above 0, at most 1' }),
-        'a family\'s circuit breaker opens when at least this share of its calls in the window failed...',
+        "a family's circuit breaker opens when at least this share of its calls in the window failed...",
       ),
       minCalls: setting('BREAKER_MIN_CALLS', int(1, 100_000, 20), '...and the window holds at least this many calls'),
       windowMs: setting('BREAKER_WINDOW_MS', int(1_000, 600_000, 10_000), 'the window the breaker counts calls in'),
@@ -450,15 +565,39 @@ const settingGroups = z.object({
     }),
     shutdownGraceMs: setting('SHUTDOWN_GRACE_MS', int(0, 600_000, 10_000), 'how long in-flight operations may finish after SIGTERM'),
   }),
-  webhooks: group('Bank events in', 'Webhook intake and the gateway\'s own webhook subscriptions at the bank.', {
+  webhooks: group('Bank events in', "Webhook intake and the gateway's own webhook subscriptions at the bank.", {
     publicUrl: setting('PUBLIC_URL', httpUrl(), 'where the bank reaches this gateway', 'unset (embedded sandbox: loopback)'),
-    apiKey: setting('WEBHOOK_API_KEY', text(), 'the x-api-key deliveries must carry; intake is off without it', 'unset (embedded sandbox: random)'),
+    apiKey: setting(
+      'WEBHOOK_API_KEY',
+      text(),
+      'the x-api-key deliveries must carry; intake is off without it',
+      'unset (embedded sandbox: random)',
+    ),
     signingSecret: setting('WEBHOOK_SIGNING_SECRET', text(), 'HMAC secret for signed deliveries', 'unset (embedded sandbox: random)'),
     maxBytes: setting('WEBHOOK_MAX_BYTES', int(1024, 10 * 1024 * 1024, 256 * 1024), 'largest accepted delivery'),
-    agentCode: setting('WEBHOOK_AGENT_CODE', text(), "agent code of the gateway's webhook subscriptions (required with a real bank, PUBLIC_URL and WEBHOOK_API_KEY)", 'unset (embedded sandbox: sandbox-agent)'),
-    subagentCode: setting('WEBHOOK_SUBAGENT_CODE', text(), "subagent code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-subagent)'),
-    companyCode: setting('WEBHOOK_COMPANY_CODE', text(), "company code of the gateway's webhook subscriptions (as the agent code)", 'unset (embedded sandbox: sandbox-company)'),
-    reconcileIntervalMs: setting('WEBHOOK_RECONCILE_INTERVAL_MS', int(1_000, 86_400_000, 60_000), 'how often the gateway checks that its own webhook subscriptions are still filed at the bank'),
+    agentCode: setting(
+      'WEBHOOK_AGENT_CODE',
+      text(),
+      "agent code of the gateway's webhook subscriptions (required with a real bank, PUBLIC_URL and WEBHOOK_API_KEY)",
+      'unset (embedded sandbox: sandbox-agent)',
+    ),
+    subagentCode: setting(
+      'WEBHOOK_SUBAGENT_CODE',
+      text(),
+      "subagent code of the gateway's webhook subscriptions (as the agent code)",
+      'unset (embedded sandbox: sandbox-subagent)',
+    ),
+    companyCode: setting(
+      'WEBHOOK_COMPANY_CODE',
+      text(),
+      "company code of the gateway's webhook subscriptions (as the agent code)",
+      'unset (embedded sandbox: sandbox-company)',
+    ),
+    reconcileIntervalMs: setting(
+      'WEBHOOK_RECONCILE_INTERVAL_MS',
+      int(1_000, 86_400_000, 60_000),
+      'how often the gateway checks that its own webhook subscriptions are still filed at the bank',
+    ),
   }),
   events: groupAs(
     'Live updates out',
@@ -466,27 +605,64 @@ const settingGroups = z.object({
     {
       redisUrl: setting(
         'REDIS_URL',
-        z.preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()).meta({ rule: 'redis:// or rediss:// URL' }),
+        z
+          .preprocess(unsetIfEmpty, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional())
+          .meta({ rule: 'redis:// or rediss:// URL' }),
         'one Redis (or a managed endpoint) for the shared event log, fan-out and de-duplication across instances, cache invalidation, the operations per client, persisted queries, card freezes and the audit stream; credentials (`redis://user:password@host`) and TLS (`rediss://`) in it are used',
       ),
-      sentinels: setting('REDIS_SENTINELS', sentinelList, 'the Sentinels that know the current Redis primary, instead of `REDIS_URL`: every Redis user follows a failover to the new primary', 'unset'),
-      sentinelName: setting('REDIS_SENTINEL_NAME', text(), "the primary's group name as the Sentinels know it (`sentinel monitor <name> ...`); required with `REDIS_SENTINELS`"),
-      sentinelPassword: setting('REDIS_SENTINEL_PASSWORD', text(), "the Sentinels' own password (`requirepass` in sentinel.conf), with `REDIS_SENTINELS`; never logged"),
-      password: setting('REDIS_PASSWORD', text(), "the primary's and replicas' password with `REDIS_SENTINELS` (with `REDIS_URL` it goes in the URL); never logged"),
+      sentinels: setting(
+        'REDIS_SENTINELS',
+        sentinelList,
+        'the Sentinels that know the current Redis primary, instead of `REDIS_URL`: every Redis user follows a failover to the new primary',
+        'unset',
+      ),
+      sentinelName: setting(
+        'REDIS_SENTINEL_NAME',
+        text(),
+        "the primary's group name as the Sentinels know it (`sentinel monitor <name> ...`); required with `REDIS_SENTINELS`",
+      ),
+      sentinelPassword: setting(
+        'REDIS_SENTINEL_PASSWORD',
+        text(),
+        "the Sentinels' own password (`requirepass` in sentinel.conf), with `REDIS_SENTINELS`; never logged",
+      ),
+      password: setting(
+        'REDIS_PASSWORD',
+        text(),
+        "the primary's and replicas' password with `REDIS_SENTINELS` (with `REDIS_URL` it goes in the URL); never logged",
+      ),
       minReplicasAck: setting(
         'REDIS_MIN_REPLICAS_ACK',
-        z.preprocess(unsetIfEmpty, z.coerce.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' }).max(16, { error: 'must be at most 16' }).optional()).meta({ rule: 'integer, 0 to 16' }),
+        z
+          .preprocess(
+            unsetIfEmpty,
+            z.coerce
+              .number({ error: 'must be a number' })
+              .int({ error: 'must be an integer' })
+              .min(0, { error: 'must be at least 0' })
+              .max(16, { error: 'must be at most 16' })
+              .optional(),
+          )
+          .meta({ rule: 'integer, 0 to 16' }),
         'a bank event is answered 202 only once this many replicas hold it (Redis `WAIT`); otherwise 503 with Retry-After, and the bank redelivers',
         '1 with `REDIS_SENTINELS`, 0 with `REDIS_URL`',
       ),
-      replicaAckTimeoutMs: setting('REDIS_REPLICA_ACK_TIMEOUT_MS', int(10, 5_000, 500), 'how long an event waits for those replicas before it is answered 503'),
+      replicaAckTimeoutMs: setting(
+        'REDIS_REPLICA_ACK_TIMEOUT_MS',
+        int(10, 5_000, 500),
+        'how long an event waits for those replicas before it is answered 503',
+      ),
       maxEvents: setting('EVENT_LOG_MAX_EVENTS', int(1, 1_000_000, 10_000), 'events kept for catch-up (`after`)'),
       maxAgeMs: setting('EVENT_LOG_MAX_AGE_MS', int(1_000, 30 * 86_400_000, 86_400_000), 'events older than this are dropped from the log'),
     },
     // The log's retention goes to the event bus on its own, with or without Redis.
     ({ redisUrl, sentinels, sentinelName, sentinelPassword, password, minReplicasAck, replicaAckTimeoutMs, ...log }) => {
       const redis: RedisTarget | undefined =
-        sentinels.length > 0 ? { sentinels, name: sentinelName ?? '', sentinelPassword, password } : redisUrl ? { url: redisUrl } : undefined;
+        sentinels.length > 0
+          ? { sentinels, name: sentinelName ?? '', sentinelPassword, password }
+          : redisUrl
+            ? { url: redisUrl }
+            : undefined;
       const durability: EventDurability = { minReplicasAck: minReplicasAck ?? (sentinels.length > 0 ? 1 : 0), replicaAckTimeoutMs };
       return { redis, durability, log };
     },
@@ -496,11 +672,21 @@ const settingGroups = z.object({
   }),
   tracing: groupAs(
     'Tracing',
-    'OpenTelemetry traces, exported over OTLP/HTTP with JSON bodies; off, at no cost, unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set. The standard variables, so a collector sidecar\'s settings apply as they are. See [operations.md](operations.md#tracing).',
+    "OpenTelemetry traces, exported over OTLP/HTTP with JSON bodies; off, at no cost, unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set. The standard variables, so a collector sidecar's settings apply as they are. See [operations.md](operations.md#tracing).",
     {
-      endpoint: setting('OTEL_EXPORTER_OTLP_ENDPOINT', httpUrl(), "the collector's OTLP/HTTP base address: spans go to `<endpoint>/v1/traces`", 'unset: tracing off'),
+      endpoint: setting(
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        httpUrl(),
+        "the collector's OTLP/HTTP base address: spans go to `<endpoint>/v1/traces`",
+        'unset: tracing off',
+      ),
       serviceName: setting('OTEL_SERVICE_NAME', textOr('banking-gateway'), '`service.name` of the exported spans'),
-      headers: setting('OTEL_EXPORTER_OTLP_HEADERS', otlpHeaders, "headers of each export, such as a collector's API key (read by the exporter itself)", 'none'),
+      headers: setting(
+        'OTEL_EXPORTER_OTLP_HEADERS',
+        otlpHeaders,
+        "headers of each export, such as a collector's API key (read by the exporter itself)",
+        'none',
+      ),
     },
     // Absent: tracing is off. The exporter reads its headers from the environment itself.
     ({ endpoint, serviceName }) => (endpoint ? { endpoint, serviceName } : undefined),
@@ -513,9 +699,17 @@ export const configSchema = settingGroups.transform((groups) => {
   return {
     ...groups,
     // With the embedded sandbox and no ALLOWED_ORIGINS, the example web app's dev server may call.
-    auth: { ...groups.auth, allowedOrigins: groups.auth.allowedOrigins.length > 0 || groups.upstream.bank ? groups.auth.allowedOrigins : EXAMPLE_WEB_ORIGINS },
+    auth: {
+      ...groups.auth,
+      allowedOrigins: groups.auth.allowedOrigins.length > 0 || groups.upstream.bank ? groups.auth.allowedOrigins : EXAMPLE_WEB_ORIGINS,
+    },
     // Production turns introspection and GraphiQL off unless they are switched on explicitly.
-    limits: { ...groups.limits, production, introspection: groups.limits.introspection ?? !production, graphiql: groups.limits.graphiql ?? !production },
+    limits: {
+      ...groups.limits,
+      production,
+      introspection: groups.limits.introspection ?? !production,
+      graphiql: groups.limits.graphiql ?? !production,
+    },
   };
 });
 
@@ -549,16 +743,28 @@ function crossSettingProblems(env: NodeJS.ProcessEnv): string[] {
     // defer the failure to the first request.
     requiredWith(['upstream.apiKey', 'upstream.productId', 'upstream.userId'], `when ${variable('upstream.baseUrl')} is set`);
   } else if (set('upstream.directDebitBaseUrl')) {
-    problems.push(`${variable('upstream.directDebitBaseUrl')} needs ${variable('upstream.baseUrl')} (the embedded sandbox serves direct debit itself)`);
+    problems.push(
+      `${variable('upstream.directDebitBaseUrl')} needs ${variable('upstream.baseUrl')} (the embedded sandbox serves direct debit itself)`,
+    );
   }
   if (set('upstream.baseUrl') && set('webhooks.publicUrl') && set('webhooks.apiKey')) {
     // Subscribing the gateway to the bank's events needs the codes the subscription is filed under.
-    requiredWith(['webhooks.agentCode', 'webhooks.subagentCode', 'webhooks.companyCode'], `when ${variable('webhooks.publicUrl')} and ${variable('webhooks.apiKey')} are set`);
+    requiredWith(
+      ['webhooks.agentCode', 'webhooks.subagentCode', 'webhooks.companyCode'],
+      `when ${variable('webhooks.publicUrl')} and ${variable('webhooks.apiKey')} are set`,
+    );
   }
   const credentials = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'];
   const given = credentials.filter(set);
   if (given.length > 0) requiredWith(credentials, `with ${given.map(variable).join(' and ')} (client credentials come as a set)`);
-  return [...problems, ...callerAuthProblems(env, set), ...redisProblems(env, set), ...federationProblems(env, set), ...retiredVariableProblems(env), ...repeatedEntryProblems(env)];
+  return [
+    ...problems,
+    ...callerAuthProblems(env, set),
+    ...redisProblems(env, set),
+    ...federationProblems(env, set),
+    ...retiredVariableProblems(env),
+    ...repeatedEntryProblems(env),
+  ];
 }
 
 /**
@@ -571,8 +777,13 @@ function federationProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
   const subgraph = /^(true|1|yes|on)$/i.test(env[SUBGRAPH] ?? '');
   if (!subgraph) return set('federation.routerToken') ? [`${TOKEN} is used only with ${SUBGRAPH}=true`] : [];
   if (set('federation.routerToken')) return [];
-  const why = [set('upstream.baseUrl') ? variable('upstream.baseUrl') : undefined, set('limits.trustedDocuments') ? variable('limits.trustedDocuments') : undefined].filter(Boolean);
-  return why.length > 0 ? [`${TOKEN} is required with ${SUBGRAPH}=true and ${why.join(' and ')}: only your router may use _entities and _service`] : [];
+  const why = [
+    set('upstream.baseUrl') ? variable('upstream.baseUrl') : undefined,
+    set('limits.trustedDocuments') ? variable('limits.trustedDocuments') : undefined,
+  ].filter(Boolean);
+  return why.length > 0
+    ? [`${TOKEN} is required with ${SUBGRAPH}=true and ${why.join(' and ')}: only your router may use _entities and _service`]
+    : [];
 }
 
 /**
@@ -582,13 +793,24 @@ function federationProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
  */
 function redisProblems(env: NodeJS.ProcessEnv, set: (path: string) => boolean): string[] {
   const [URL_, SENTINELS] = [variable('events.redisUrl'), variable('events.sentinels')];
-  const entries = (env[SENTINELS] ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (env[SENTINELS] ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   if (!set('events.sentinels')) {
-    return ['events.sentinelName', 'events.sentinelPassword', 'events.password'].filter(set).map((path) => `${variable(path)} is used only with ${SENTINELS} (with ${URL_}, credentials go in the URL)`);
+    return ['events.sentinelName', 'events.sentinelPassword', 'events.password']
+      .filter(set)
+      .map((path) => `${variable(path)} is used only with ${SENTINELS} (with ${URL_}, credentials go in the URL)`);
   }
   return [
-    ...(set('events.redisUrl') ? [`${URL_} and ${SENTINELS} are both set: give one (${SENTINELS} for Redis with Sentinel, ${URL_} for one Redis or a managed endpoint)`] : []),
-    ...(set('events.sentinelName') ? [] : [`${variable('events.sentinelName')} is required with ${SENTINELS} (the name in \`sentinel monitor <name> ...\`)`]),
+    ...(set('events.redisUrl')
+      ? [
+          `${URL_} and ${SENTINELS} are both set: give one (${SENTINELS} for Redis with Sentinel, ${URL_} for one Redis or a managed endpoint)`,
+        ]
+      : []),
+    ...(set('events.sentinelName')
+      ? []
+      : [`${variable('events.sentinelName')} is required with ${SENTINELS} (the name in \`sentinel monitor <name> ...\`)`]),
     ...repeats(entries, (entry) => entry).map((entry) => `${SENTINELS} names the Sentinel "${entry}" twice`),
   ];
 }
@@ -605,7 +827,9 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
   const jwtGiven = jwt.filter(set);
   if (jwtGiven.length > 0 && jwtGiven.length < jwt.length) {
     for (const path of jwt.filter((p) => !set(p))) {
-      problems.push(`${variable(path)} is required with ${jwtGiven.map(variable).join(' and ')} (JWTs are checked for issuer and audience)`);
+      problems.push(
+        `${variable(path)} is required with ${jwtGiven.map(variable).join(' and ')} (JWTs are checked for issuer and audience)`,
+      );
     }
   }
   if (set('upstream.baseUrl')) {
@@ -613,14 +837,26 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
     if (mode === 'none') problems.push(`${MODE} none is allowed only with the embedded sandbox (leave ${BASE} unset)`);
   }
   if (mode === 'service') {
-    if (!set('auth.apiKeyHashes') && jwtGiven.length === 0) problems.push(`${MODE} service needs ${HASHES} or ${jwt.map(variable).join(', ').replace(/, ([^,]+)$/, ' and $1')}`);
+    if (!set('auth.apiKeyHashes') && jwtGiven.length === 0)
+      problems.push(
+        `${MODE} service needs ${HASHES} or ${jwt
+          .map(variable)
+          .join(', ')
+          .replace(/, ([^,]+)$/, ' and $1')}`,
+      );
     if (set('upstream.baseUrl') && !set('upstream.clientKey')) {
       const login = ['upstream.clientKey', 'upstream.clientSecret', 'upstream.email'].map(variable);
       problems.push(`${MODE} service needs ${login[0]}, ${login[1]} and ${login[2]} (the gateway logs in itself)`);
     }
     if (jwtGiven.length === 0) {
       // Claim settings without a JWKS would be ignored: the operator meant JWTs to be accepted.
-      for (const path of JWT_CLAIM_SETTINGS.filter(set)) problems.push(`${variable(path)} is used only with ${jwt.map(variable).join(', ').replace(/, ([^,]+)$/, ' and $1')} (no JWT is accepted without them)`);
+      for (const path of JWT_CLAIM_SETTINGS.filter(set))
+        problems.push(
+          `${variable(path)} is used only with ${jwt
+            .map(variable)
+            .join(', ')
+            .replace(/, ([^,]+)$/, ' and $1')} (no JWT is accepted without them)`,
+        );
     }
   } else {
     // Keys or a JWKS with another mode would be ignored: the operator meant callers to authenticate.
@@ -637,7 +873,12 @@ function callerAuthProblems(env: NodeJS.ProcessEnv, set: (path: string) => boole
   return problems;
 }
 
-const JWT_CLAIM_SETTINGS = ['auth.jwtRoleClaims', 'auth.jwtPermissionClaims', 'auth.jwtPermissionClaimsGrantRoles', 'auth.jwtCardholderClaim'];
+const JWT_CLAIM_SETTINGS = [
+  'auth.jwtRoleClaims',
+  'auth.jwtPermissionClaims',
+  'auth.jwtPermissionClaimsGrantRoles',
+  'auth.jwtCardholderClaim',
+];
 
 /**
  * Variables the gateway no longer reads, with what replaced them: set, they stop the start rather
@@ -661,14 +902,24 @@ function retiredVariableProblems(env: NodeJS.ProcessEnv): string[] {
  * the raw lists, so a repeat is reported beside a malformed entry.
  */
 function repeatedEntryProblems(env: NodeJS.ProcessEnv): string[] {
-  const entriesOf = (path: string) => (env[variable(path)] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
-  const twice = (path: string, what: string, keyOf: (entry: string) => string | undefined, shown: (entry: string) => string | undefined = keyOf) =>
-    repeats(entriesOf(path), keyOf).map((entry) => `${variable(path)} names the ${what} "${shown(entry)}" twice`);
+  const entriesOf = (path: string) =>
+    (env[variable(path)] ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+  const twice = (
+    path: string,
+    what: string,
+    keyOf: (entry: string) => string | undefined,
+    shown: (entry: string) => string | undefined = keyOf,
+  ) => repeats(entriesOf(path), keyOf).map((entry) => `${variable(path)} names the ${what} "${shown(entry)}" twice`);
   const origin = (entry: string) => entry.replace(/\/+$/, '');
   return [
     ...twice('auth.apiKeyHashes', 'key', (entry) => entry.split(':')[0]!),
     ...sameKeyHashProblems(entriesOf('auth.apiKeyHashes')),
-    ...twice('auth.passthroughUserRoles', 'bank user', (entry) => (entry.lastIndexOf(':') > 0 ? entry.slice(0, entry.lastIndexOf(':')) : undefined)),
+    ...twice('auth.passthroughUserRoles', 'bank user', (entry) =>
+      entry.lastIndexOf(':') > 0 ? entry.slice(0, entry.lastIndexOf(':')) : undefined,
+    ),
     ...twice('auth.jwtRoleClaims', 'claim', (entry) => entry),
     ...twice('auth.jwtPermissionClaims', 'claim', (entry) => entry),
     // Origins compare without case (a browser sends its scheme and host in lower case).
@@ -697,7 +948,10 @@ function sameKeyHashProblems(entries: string[]): string[] {
   }
   return [...namesByHash.values()]
     .filter((names) => names.length > 1)
-    .map((names) => `${variable('auth.apiKeyHashes')} gives the keys ${names.map((n) => `"${n}"`).join(' and ')} the same hash: one key is one caller`);
+    .map(
+      (names) =>
+        `${variable('auth.apiKeyHashes')} gives the keys ${names.map((n) => `"${n}"`).join(' and ')} the same hash: one key is one caller`,
+    );
 }
 
 /** A claim in two roles at once: a role claim that is also a permission claim, or the cardholder claim in either. */
@@ -713,7 +967,10 @@ function jwtClaimProblems(jwt: Config['auth']['jwt']): string[] {
     ...both.map((claim) => `${ROLE} and ${PERMISSION} both name the claim "${claim}": a claim grants roles or permissions, not both`),
     ...lists
       .filter(([, claims]) => claims.includes(jwt.cardholderClaim))
-      .map(([list]) => `${variable('auth.jwtCardholderClaim')} "${jwt.cardholderClaim}" is also in ${list}: the claim that binds a cardholder grants nothing else`),
+      .map(
+        ([list]) =>
+          `${variable('auth.jwtCardholderClaim')} "${jwt.cardholderClaim}" is also in ${list}: the claim that binds a cardholder grants nothing else`,
+      ),
   ];
 }
 
@@ -776,14 +1033,20 @@ export interface EventDurability {
 }
 
 /** JWTs of an identity provider; code that builds this may leave the claims to their defaults (permissions.ts). */
-export type JwtConfig = WithDefaults<NonNullable<Config['auth']['jwt']>, 'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles' | 'cardholderClaim'>;
+export type JwtConfig = WithDefaults<
+  NonNullable<Config['auth']['jwt']>,
+  'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles' | 'cardholderClaim'
+>;
 
 /**
  * Who may call the gateway, and what each caller may do (the auth group). Code that builds one may
  * leave out passthrough's roles (everything the bank allows), and may shorten how long the bank's
  * verdict on a passthrough token is remembered (`tokenCheckTtlMs`, default 60 s).
  */
-export type CallerAuthConfig = WithDefaults<Omit<Config['auth'], 'jwt'>, 'passthrough'> & { jwt: JwtConfig | undefined; tokenCheckTtlMs?: number };
+export type CallerAuthConfig = WithDefaults<Omit<Config['auth'], 'jwt'>, 'passthrough'> & {
+  jwt: JwtConfig | undefined;
+  tokenCheckTtlMs?: number;
+};
 
 /** One API key: its name (in logs, metrics and the audit trail), its hash, and what its caller may do. */
 export type ApiKeyConfig = Config['auth']['apiKeys'][number];
@@ -804,7 +1067,9 @@ export type BreakerConfig = ResilienceConfig['breaker'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = reader.read(env);
-  const settingProblems = result.ok ? [...concurrencyProblems(result.settings.concurrency), ...jwtClaimProblems(result.settings.auth.jwt)] : result.problems;
+  const settingProblems = result.ok
+    ? [...concurrencyProblems(result.settings.concurrency), ...jwtClaimProblems(result.settings.auth.jwt)]
+    : result.problems;
   const problems = [...settingProblems, ...crossSettingProblems(env)];
   if (!result.ok || problems.length > 0) throw new ConfigError(problems);
   return result.settings;

@@ -28,12 +28,20 @@ describe('maskError', () => {
     const refused = mask(located(new UpstreamRejectedError(400, 'Bad currency', details)), 'Unexpected error.') as GraphQLError;
     expect(refused.message).toBe('Bad currency');
     expect(refused.path).toEqual(['accounts']);
-    expect(refused.extensions).toEqual({ code: 'UPSTREAM_ERROR', upstreamStatus: 400, upstreamMessage: 'Bad currency', upstreamRequestId: 'req-1' });
+    expect(refused.extensions).toEqual({
+      code: 'UPSTREAM_ERROR',
+      upstreamStatus: 400,
+      upstreamMessage: 'Bad currency',
+      upstreamRequestId: 'req-1',
+    });
 
     const missing = mask(located(new UpstreamNotFoundError(404, 'Not found', details)), '') as GraphQLError;
     expect(missing.extensions.code).toBe('NOT_FOUND');
 
-    const broken = mask(located(new UpstreamContractError([{ path: 'data[0].id', message: 'expected string' }], details)), '') as GraphQLError;
+    const broken = mask(
+      located(new UpstreamContractError([{ path: 'data[0].id', message: 'expected string' }], details)),
+      '',
+    ) as GraphQLError;
     expect(broken.extensions).toEqual({
       code: 'UPSTREAM_CONTRACT_ERROR',
       upstreamRequestId: 'req-1',
@@ -45,11 +53,31 @@ describe('maskError', () => {
   it('says why the bank was unavailable, in words that name no host, port or path', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4010'), { code: 'ECONNREFUSED' });
     const cases: [Error, string, Record<string, unknown>][] = [
-      [new UpstreamServerError(503, 'upstream db at 10.0.0.5 down', details), 'The bank is not answering: it failed with HTTP 503', { reason: 'SERVER_ERROR', upstreamStatus: 503 }],
-      [new UpstreamNetworkError('ECONNREFUSED', details, { cause }), 'The bank is not answering: the connection failed', { reason: 'NETWORK' }],
-      [new UpstreamNetworkError('UND_ERR_HEADERS_TIMEOUT', details, { timedOut: true }), 'The bank is not answering: no answer in time', { reason: 'TIMEOUT' }],
-      [new UpstreamRateLimitError(429, undefined, { ...details, retryAfterMs: 1_500 }), 'The bank is rate-limiting the gateway: try again shortly', { reason: 'RATE_LIMITED', retryAfterSeconds: 2 }],
-      [new UpstreamUnavailableError('CIRCUIT_OPEN', 'open', details, { retryAfterSeconds: 20 }), 'open', { reason: 'CIRCUIT_OPEN', retryAfterSeconds: 20 }],
+      [
+        new UpstreamServerError(503, 'upstream db at 10.0.0.5 down', details),
+        'The bank is not answering: it failed with HTTP 503',
+        { reason: 'SERVER_ERROR', upstreamStatus: 503 },
+      ],
+      [
+        new UpstreamNetworkError('ECONNREFUSED', details, { cause }),
+        'The bank is not answering: the connection failed',
+        { reason: 'NETWORK' },
+      ],
+      [
+        new UpstreamNetworkError('UND_ERR_HEADERS_TIMEOUT', details, { timedOut: true }),
+        'The bank is not answering: no answer in time',
+        { reason: 'TIMEOUT' },
+      ],
+      [
+        new UpstreamRateLimitError(429, undefined, { ...details, retryAfterMs: 1_500 }),
+        'The bank is rate-limiting the gateway: try again shortly',
+        { reason: 'RATE_LIMITED', retryAfterSeconds: 2 },
+      ],
+      [
+        new UpstreamUnavailableError('CIRCUIT_OPEN', 'open', details, { retryAfterSeconds: 20 }),
+        'open',
+        { reason: 'CIRCUIT_OPEN', retryAfterSeconds: 20 },
+      ],
     ];
     for (const [error, message, extensions] of cases) {
       const masked = mask(located(error), '') as GraphQLError;

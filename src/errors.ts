@@ -50,7 +50,8 @@ import {
  */
 export function describeError(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
   if (error instanceof NoCredentialsError) return { message: error.message, extensions: { code: 'UNAUTHENTICATED' } };
-  if (error instanceof PermissionDeniedError) return { message: error.message, extensions: { code: 'FORBIDDEN', permission: error.permission } };
+  if (error instanceof PermissionDeniedError)
+    return { message: error.message, extensions: { code: 'FORBIDDEN', permission: error.permission } };
   if (error instanceof InputValidationError) {
     return {
       message: error.message,
@@ -65,7 +66,10 @@ export function describeError(error: unknown): { message: string; extensions: Re
   }
   if (error instanceof PothosValidationError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT' } };
   if (error instanceof InvalidBankIdError) {
-    return { message: error.message, extensions: { code: 'BAD_USER_INPUT', issues: [{ path: [error.parameter], message: error.message }] } };
+    return {
+      message: error.message,
+      extensions: { code: 'BAD_USER_INPUT', issues: [{ path: [error.parameter], message: error.message }] },
+    };
   }
   if (error instanceof LinkedRecordNotFoundError) {
     return { message: error.message, extensions: { code: 'NOT_FOUND', type: error.typename, upstreamId: error.upstreamId } };
@@ -75,22 +79,28 @@ export function describeError(error: unknown): { message: string; extensions: Re
 
 function describeEventError(error: unknown): { message: string; extensions: Record<string, unknown> } | undefined {
   if (error instanceof InvalidCursorError) return { message: error.message, extensions: { code: 'BAD_USER_INPUT', argument: 'after' } };
-  if (error instanceof CursorExpiredError) return { message: error.message, extensions: { code: 'CURSOR_EXPIRED', oldestCursor: error.oldestCursor } };
+  if (error instanceof CursorExpiredError)
+    return { message: error.message, extensions: { code: 'CURSOR_EXPIRED', oldestCursor: error.oldestCursor } };
   if (error instanceof EventLogUnavailableError) return { message: error.message, extensions: { code: 'EVENT_LOG_UNAVAILABLE' } };
-  if (error instanceof SubscriberFellBehindError) return { message: error.message, extensions: { code: 'SUBSCRIBER_FELL_BEHIND', resumeAfter: error.resumeAfter } };
+  if (error instanceof SubscriberFellBehindError)
+    return { message: error.message, extensions: { code: 'SUBSCRIBER_FELL_BEHIND', resumeAfter: error.resumeAfter } };
   return undefined;
 }
 
 function describeUpstreamError(error: UpstreamError): { message: string; extensions: Record<string, unknown> } | undefined {
   const trace = { upstreamRequestId: error.requestId };
   const unavailable = describeUnavailable(error);
-  if (unavailable) return { message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE', ...unavailable.extensions, ...trace } };
+  if (unavailable)
+    return { message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE', ...unavailable.extensions, ...trace } };
   if (error instanceof UpstreamContractError) {
     const message = `The bank's answer breaks its documented contract${contractWhere(error.issues)}`;
     return { message, extensions: { code: 'UPSTREAM_CONTRACT_ERROR', ...trace, issues: error.issues } };
   }
   if (error instanceof ProgramNotSupportedError) {
-    return { message: error.message, extensions: { code: 'PROGRAM_NOT_SUPPORTED', program: error.program, upstreamStatus: error.status, ...trace } };
+    return {
+      message: error.message,
+      extensions: { code: 'PROGRAM_NOT_SUPPORTED', program: error.program, upstreamStatus: error.status, ...trace },
+    };
   }
   if (error instanceof UpstreamHttpError) {
     const code =
@@ -174,7 +184,9 @@ export function yogaLogging(logger: Logger): Pick<Logger, 'debug' | 'info' | 'wa
     info: logger.info.bind(logger),
     warn: logger.warn.bind(logger),
     error: ((first: unknown, ...rest: unknown[]) =>
-      first instanceof Error ? logger.debug({ reason: first.message }, 'an error answered to a caller, logged where it was masked') : (logger.error as (...args: unknown[]) => void)(first, ...rest)) as Logger['error'],
+      first instanceof Error
+        ? logger.debug({ reason: first.message }, 'an error answered to a caller, logged where it was masked')
+        : (logger.error as (...args: unknown[]) => void)(first, ...rest)) as Logger['error'],
   };
 }
 

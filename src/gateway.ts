@@ -130,7 +130,11 @@ export interface GatewayOptions {
  */
 function subscriptionScope(caller: CallerIdentity): string {
   const { permissions, cardholderId } = caller.access;
-  return [caller.upstreamToken ?? 'gateway login', ALL_PERMISSIONS.map((p) => (permissions.has(p) ? 1 : 0)).join(''), cardholderId ?? ''].join('|');
+  return [
+    caller.upstreamToken ?? 'gateway login',
+    ALL_PERMISSIONS.map((p) => (permissions.has(p) ? 1 : 0)).join(''),
+    cardholderId ?? '',
+  ].join('|');
 }
 
 /** The code a thrown error is answered with (errors.ts), for the audit record of a field that threw. */
@@ -154,7 +158,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
   // Writes whose answer was lost, shared by every instance with Redis, so a retry on another instance is told apart too.
-  const uncertainWrites = options.redis ? redisUncertainWrites(options.redis, options.uncertainWritesKeyPrefix ?? 'uncertain-writes', logger) : undefined;
+  const uncertainWrites = options.redis
+    ? redisUncertainWrites(options.redis, options.uncertainWritesKeyPrefix ?? 'uncertain-writes', logger)
+    : undefined;
   const live = createLiveQueryEngine({
     config: { ...DEFAULT_LIVE_QUERIES, ...options.liveQueries },
     ratesTtlMs: options.upstream.cache?.ratesTtlMs ?? DEFAULT_CACHE.ratesTtlMs,
@@ -172,7 +178,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const upstream = createUpstreamRuntime(options.upstream, logger, options.retry, resilience, observer, options.tracer, uncertainWrites);
   const eventLog = { ...DEFAULT_EVENT_LOG, ...options.eventLog };
-  const cacheInvalidation = createCacheInvalidation({ cache: upstream.cache, redis: options.redis, keyPrefix: options.redisKeyPrefix, logger, changes: live });
+  const cacheInvalidation = createCacheInvalidation({
+    cache: upstream.cache,
+    redis: options.redis,
+    keyPrefix: options.redisKeyPrefix,
+    logger,
+    changes: live,
+  });
   // Each event drops what it changed once per instance: the intake's for those it takes, the bus's for other instances'.
   const onRemoteEvent = cacheInvalidation.event;
   const events = options.redis
@@ -215,7 +227,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     limitProof: perClient.take,
     observer: metrics.callers,
-    onSocketRefused: (reason, address) => auditTrail.denied({ reason, transport: 'graphql-ws', caller: null, address: address ?? null, requestId: null }),
+    onSocketRefused: (reason, address) =>
+      auditTrail.denied({ reason, transport: 'graphql-ws', caller: null, address: address ?? null, requestId: null }),
   });
   const webhookReconciler = createWebhookReconciler({
     upstream,
@@ -256,7 +269,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         stopping: () => server.stopping,
       },
       metrics: { registry: metrics.registry, token: options.metricsToken },
-      webhookIntake: createWebhookIntake({ config: webhooks, bus: events, logger, onOutcome: metrics.webhook, onAccepted: cacheInvalidation.event }),
+      webhookIntake: createWebhookIntake({
+        config: webhooks,
+        bus: events,
+        logger,
+        onOutcome: metrics.webhook,
+        onAccepted: cacheInvalidation.event,
+      }),
       originAllowed: auth.originAllowed,
     }),
     plugins: [
@@ -273,7 +292,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // An event's result depends on whose bank view it is read with and what the caller may see of it.
       useSharedSubscriptionExecution({ scopeOf: (context) => subscriptionScope((context as GatewayContext).caller) }),
       // After it: the place a subscription takes is held around what runs it (subscription-limits.ts).
-      useSubscriptionLimits(limits, (reason) => metrics.clientLimits.refused(reason === 'per_caller' ? 'subscriptions_per_caller' : 'subscriptions_per_connection')),
+      useSubscriptionLimits(limits, (reason) =>
+        metrics.clientLimits.refused(reason === 'per_caller' ? 'subscriptions_per_caller' : 'subscriptions_per_connection'),
+      ),
     ],
   });
   const server = createGatewayServer({

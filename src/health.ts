@@ -73,7 +73,9 @@ export async function readiness(
     body: {
       status: !ready ? 'not ready' : failing.length > 0 ? 'degraded' : 'ready',
       detail:
-        failing.length === 0 ? `ready: ${parts.map(([name]) => name).join(', ')} ok` : failing.map(([name, part]) => `${name}: ${part.detail}`).join('; '),
+        failing.length === 0
+          ? `ready: ${parts.map(([name]) => name).join(', ')} ok`
+          : failing.map(([name, part]) => `${name}: ${part.detail}`).join('; '),
       breakers,
       checks: Object.fromEntries(parts),
     },
@@ -89,7 +91,12 @@ async function safely(check: ReadinessCheck): Promise<ReadinessPart> {
   }
 }
 
-async function bankPart(upstream: UpstreamRuntime, baseUrl: string, breakers: Record<UpstreamFamily, BreakerState>, timing: ReadinessTiming): Promise<ReadinessPart> {
+async function bankPart(
+  upstream: UpstreamRuntime,
+  baseUrl: string,
+  breakers: Record<UpstreamFamily, BreakerState>,
+  timing: ReadinessTiming,
+): Promise<ReadinessPart> {
   if (breakers[ESSENTIAL_FAMILY] === 'open') {
     return { ok: false, detail: `the ${ESSENTIAL_FAMILY} circuit breaker is open: the bank is failing` };
   }
@@ -116,7 +123,9 @@ function sharedProbe(upstream: UpstreamRuntime, baseUrl: string, timing: Readine
 async function probe(upstream: UpstreamRuntime, baseUrl: string): Promise<ReadinessPart> {
   try {
     if (upstream.tokens) {
-      await upstream.forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', bypassCache: true }).accounts.balances();
+      await upstream
+        .forRequest({ gatewayLogin: true, deadline: Date.now() + PROBE_TIMEOUT_MS, correlationId: 'readiness-probe', bypassCache: true })
+        .accounts.balances();
       return { ok: true, detail: 'the bank answered a probe (balance read with the gateway token)' };
     }
     const response = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });

@@ -5,10 +5,27 @@ import { LabelledHistogram, type LabelNames } from './labelled-metrics.ts';
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Every bound exactly, just either side of it, 0, negative, tiny, huge, and sums whose float rounding depends on their order. */
-const VALUES = [...BUCKETS.flatMap((bound) => [bound, bound - 1e-12, bound + 1e-12]), 0, -0, -1, 1e-9, 31, 1e6, 1e300, 0.1, 0.2, 0.3, 0.7, 1 / 3];
+const VALUES = [
+  ...BUCKETS.flatMap((bound) => [bound, bound - 1e-12, bound + 1e-12]),
+  0,
+  -0,
+  -1,
+  1e-9,
+  31,
+  1e6,
+  1e300,
+  0.1,
+  0.2,
+  0.3,
+  0.7,
+  1 / 3,
+];
 
 /** A prom-client Histogram and a LabelledHistogram of the same name, help, labels and buckets, each on its own registry. */
-function pair<const Names extends LabelNames>(labelNames: Names, { name = 'gateway_test_seconds', help = 'A test: with "quotes", a \\ backslash\nand a new line.' } = {}) {
+function pair<const Names extends LabelNames>(
+  labelNames: Names,
+  { name = 'gateway_test_seconds', help = 'A test: with "quotes", a \\ backslash\nand a new line.' } = {},
+) {
   const reference = { registry: new Registry() };
   const labelled = { registry: new Registry() };
   const histogram = new Histogram({ name, help, labelNames, buckets: BUCKETS, registers: [reference.registry] });
@@ -23,7 +40,9 @@ function pair<const Names extends LabelNames>(labelNames: Names, { name = 'gatew
 
 /** `count` label combinations of `width` values, some sharing values at different positions, interleaved over VALUES. */
 function feed(observe: (values: string[], value: number) => void, width: number, count = 30) {
-  const combinations = Array.from({ length: count }, (_, i) => Array.from({ length: width }, (_, position) => `v${(i * (position + 1)) % 7}`));
+  const combinations = Array.from({ length: count }, (_, i) =>
+    Array.from({ length: width }, (_, position) => `v${(i * (position + 1)) % 7}`),
+  );
   VALUES.forEach((value, i) => {
     for (let step = 0; step < 3; step++) observe(combinations[(i * 7 + step * 11) % count]!, value);
   });
@@ -61,7 +80,15 @@ describe('LabelledHistogram', () => {
 
   it('escapes label values as prom-client does, and keeps values that differ only by position apart', async () => {
     const { reference, labelled, observe } = pair(['a', 'b']);
-    for (const values of [['x"y', 'back\\slash'], ['new\nline', ''], ['a', 'b'], ['b', 'a'], ['a:b,', 'c'], ['a', 'b:c,']]) observe(values, 0.3);
+    for (const values of [
+      ['x"y', 'back\\slash'],
+      ['new\nline', ''],
+      ['a', 'b'],
+      ['b', 'a'],
+      ['a:b,', 'c'],
+      ['a', 'b:c,'],
+    ])
+      observe(values, 0.3);
     await expectSameOutput(reference, labelled);
   });
 
@@ -101,11 +128,22 @@ describe('LabelledHistogram', () => {
   it('is refused by the registry beside another metric of its name, as prom-client’s own are', () => {
     const registry = new Registry();
     new Histogram({ name: 'gateway_twice_seconds', help: 'x', registers: [registry] });
-    expect(() => new LabelledHistogram({ name: 'gateway_twice_seconds', help: 'x', labelNames: ['host'], buckets: BUCKETS, registry })).toThrow(/already been registered/);
+    expect(
+      () => new LabelledHistogram({ name: 'gateway_twice_seconds', help: 'x', labelNames: ['host'], buckets: BUCKETS, registry }),
+    ).toThrow(/already been registered/);
   });
 
   it('takes one to three label names, not "le", and increasing buckets', () => {
-    const make = (labelNames: readonly string[], buckets = BUCKETS) => () => new LabelledHistogram({ name: 'gateway_x_seconds', help: 'x', labelNames: labelNames as unknown as LabelNames, buckets, registry: new Registry() });
+    const make =
+      (labelNames: readonly string[], buckets = BUCKETS) =>
+      () =>
+        new LabelledHistogram({
+          name: 'gateway_x_seconds',
+          help: 'x',
+          labelNames: labelNames as unknown as LabelNames,
+          buckets,
+          registry: new Registry(),
+        });
     expect(make([])).toThrow();
     expect(make(['a', 'b', 'c', 'd'])).toThrow();
     expect(make(['le'])).toThrow();

@@ -66,7 +66,8 @@ export class LabelledHistogram<const Names extends LabelNames> {
   #series: HistogramSeries[] = [];
 
   constructor({ name, help, labelNames, buckets, registry }: LabelledHistogramOptions<Names>) {
-    if (labelNames.length < 1 || labelNames.length > 3 || labelNames.includes('le')) throw new Error(`${name}: a labelled histogram takes one to three label names, not "le"`);
+    if (labelNames.length < 1 || labelNames.length > 3 || labelNames.includes('le'))
+      throw new Error(`${name}: a labelled histogram takes one to three label names, not "le"`);
     if (buckets.some((bound, i) => i > 0 && bound <= buckets[i - 1]!)) throw new Error(`${name}: buckets must increase`);
     this.name = name;
     this.help = help;
@@ -106,13 +107,28 @@ export class LabelledHistogram<const Names extends LabelNames> {
 
   /** What the Registry writes to /metrics: the lines of prom-client's Histogram.getForPromString, in its order. */
   async getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; values: HistogramLine[]; aggregator: 'sum' }> {
-    return { name: this.name, help: this.help, type: this.type, values: this.#series.flatMap((series) => series.lines(this.name)), aggregator: this.aggregator };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      values: this.#series.flatMap((series) => series.lines(this.name)),
+      aggregator: this.aggregator,
+    };
   }
 
   /** The values as prom-client's Histogram.get gives them: each line's own labels with its series' labels. */
-  async get(): Promise<{ name: string; help: string; type: 'histogram'; values: Omit<HistogramLine, 'sharedLabels'>[]; aggregator: 'sum' }> {
+  async get(): Promise<{
+    name: string;
+    help: string;
+    type: 'histogram';
+    values: Omit<HistogramLine, 'sharedLabels'>[];
+    aggregator: 'sum';
+  }> {
     const metric = await this.getForPromString();
-    return { ...metric, values: metric.values.map(({ sharedLabels, labels, ...line }) => ({ ...line, labels: Object.assign(labels, sharedLabels) })) };
+    return {
+      ...metric,
+      values: metric.values.map(({ sharedLabels, labels, ...line }) => ({ ...line, labels: Object.assign(labels, sharedLabels) })),
+    };
   }
 }
 
@@ -159,7 +175,12 @@ export class HistogramSeries {
     });
     let cumulative = 0;
     const buckets = this.#bounds.map((bound, i) => line('_bucket', { le: bound }, (cumulative += this.#counts[i]!), null));
-    return [...buckets, line('_bucket', { le: '+Inf' }, this.#count, null), line('_sum', {}, this.#sum, undefined), line('_count', {}, this.#count, undefined)];
+    return [
+      ...buckets,
+      line('_bucket', { le: '+Inf' }, this.#count, null),
+      line('_sum', {}, this.#sum, undefined),
+      line('_count', {}, this.#count, undefined),
+    ];
   }
 }
 

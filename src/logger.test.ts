@@ -31,17 +31,28 @@ describe('log redaction', () => {
     const line = lines.join('');
     expect(line.match(/"s\d+"|s\d+"/g)).toBeNull();
     expect(line.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(34);
-    expect(JSON.parse(line)).toMatchObject({ msg: 'everything at once', headers: { authorization: '[redacted]', 'x-api-key': '[redacted]' } });
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'everything at once',
+      headers: { authorization: '[redacted]', 'x-api-key': '[redacted]' },
+    });
   });
 
-  it('redacts the bindings of a child logger, and an error\'s own secrets, keeping its message', () => {
+  it("redacts the bindings of a child logger, and an error's own secrets, keeping its message", () => {
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => lines.push(line) });
     const error = Object.assign(new Error('refused'), { token: 's1', headers: { authorization: 'Bearer s2' } });
-    logger.child({ apiKey: 's3', request: { token: 's4' } }).child({ requestId: 'r-1' }).warn({ err: error }, 'with an error');
+    logger
+      .child({ apiKey: 's3', request: { token: 's4' } })
+      .child({ requestId: 'r-1' })
+      .warn({ err: error }, 'with an error');
     const line = JSON.parse(lines.join('')) as Record<string, unknown>;
     expect(JSON.stringify(line)).not.toMatch(/"s\d"/);
-    expect(line).toMatchObject({ apiKey: '[redacted]', request: { token: '[redacted]' }, requestId: 'r-1', err: { message: 'refused', token: '[redacted]', type: 'Error' } });
+    expect(line).toMatchObject({
+      apiKey: '[redacted]',
+      request: { token: '[redacted]' },
+      requestId: 'r-1',
+      err: { message: 'refused', token: '[redacted]', type: 'Error' },
+    });
     expect((line.err as { stack: string }).stack).toContain('refused');
   });
 
@@ -51,7 +62,11 @@ describe('log redaction', () => {
     const fields = { caller: 'ops', upstream: { token: 'kept', path: '/x' }, list: [{ token: 'kept' }] };
     logger.info(fields, 'mixed');
     expect(fields).toEqual({ caller: 'ops', upstream: { token: 'kept', path: '/x' }, list: [{ token: 'kept' }] });
-    expect(JSON.parse(lines[0]!)).toMatchObject({ caller: 'ops', upstream: { token: '[redacted]', path: '/x' }, list: [{ token: 'kept' }] });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      caller: 'ops',
+      upstream: { token: '[redacted]', path: '/x' },
+      list: [{ token: 'kept' }],
+    });
   });
 });
 
@@ -61,7 +76,10 @@ describe('stdoutLines', () => {
     const logger = createLogger('info', stdoutLines(file));
     logger.info({ operation: 'Dashboard' }, 'operation executed');
     logger.info({ operation: 'Cards' }, 'operation executed');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { operation: string });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { operation: string });
     expect(lines.map((line) => line.operation)).toEqual(['Dashboard', 'Cards']);
   });
 });

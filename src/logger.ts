@@ -64,14 +64,22 @@ const REDACT = [
  * (a terminal) formats each line for a person with pino-pretty, in-process and synchronously, after
  * the same redaction.
  */
-export function createLogger(level: LogLevel = 'info', destination?: { write(line: string): void }, options: { pretty?: boolean } = {}): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  destination?: { write(line: string): void },
+  options: { pretty?: boolean } = {},
+): Logger {
   const redact = redactor(REDACT, CENSOR);
   // Not pino's `redact` option: its redactor (@pinojs/redact, pino 10) parses every path again on
   // every call and clones what it walks, and with paths that start with `*` every object-valued key
   // of every line goes through it: measured, 42 % of all the bytes an operation allocated with the
   // operation log on. The same paths, compiled once, walked only where a line has their keys.
   const settings = { level, formatters: { log: redact }, base: { service: 'banking-gateway' } };
-  const logger = destination ? pino(settings, destination) : options.pretty ? pino(settings, prettyStream()({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' })) : pino(settings, stdoutLines());
+  const logger = destination
+    ? pino(settings, destination)
+    : options.pretty
+      ? pino(settings, prettyStream()({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }))
+      : pino(settings, stdoutLines());
   // A child's bindings are written on each of its lines without passing the log formatter; every
   // child is made from this instance (pino's children inherit from their parent), so this covers all.
   const child = logger.child;
@@ -112,13 +120,21 @@ function compile(paths: string[][]): RedactionNode {
   const deeper = paths.filter((steps) => steps.length > 0);
   const throughAny = deeper.filter((steps) => steps[0] === '*').map((steps) => steps.slice(1));
   const names = new Set(deeper.map((steps) => steps[0]!).filter((name) => name !== '*'));
-  const named = new Map([...names].map((name) => [name, compile([...deeper.filter((steps) => steps[0] === name).map((steps) => steps.slice(1)), ...throughAny])] as const));
+  const named = new Map(
+    [...names].map(
+      (name) => [name, compile([...deeper.filter((steps) => steps[0] === name).map((steps) => steps.slice(1)), ...throughAny])] as const,
+    ),
+  );
   return { censor, named, any: throughAny.length > 0 ? compile(throughAny) : undefined };
 }
 
 /** An error to change for the log alone: its message, stack and cause are its own but not enumerable, and pino's serializer reads them. */
 function errorCopy(error: Error): Error {
-  return Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, { message: error.message, stack: error.stack, ...(error.cause === undefined ? {} : { cause: error.cause }) }, error);
+  return Object.assign(
+    Object.create(Object.getPrototypeOf(error) as object) as Error,
+    { message: error.message, stack: error.stack, ...(error.cause === undefined ? {} : { cause: error.cause }) },
+    error,
+  );
 }
 
 /**

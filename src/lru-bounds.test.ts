@@ -18,7 +18,13 @@ describe('entryBound', () => {
 
   it('keeps its bound with a ttl, entries expiring as before', () => {
     let now = 5_000;
-    const cache = new LRUCache<string, true>({ ...entryBound(2), ttl: 1_000, ttlAutopurge: false, ttlResolution: 0, perf: { now: () => now } });
+    const cache = new LRUCache<string, true>({
+      ...entryBound(2),
+      ttl: 1_000,
+      ttlAutopurge: false,
+      ttlResolution: 0,
+      perf: { now: () => now },
+    });
     cache.set('a', true).set('b', true).set('c', true);
     expect([...cache.keys()].sort()).toEqual(['b', 'c']);
     now = 6_001;

@@ -88,7 +88,9 @@ async function main(): Promise<void> {
     processMetrics: true,
     tracer: tracing?.tracer,
   });
-  const { url, port } = await gateway.server.listen(config.server.port, config.server.host).catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
+  const { url, port } = await gateway.server
+    .listen(config.server.port, config.server.host)
+    .catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
   // Before `gateway ready` is written: whoever reads that line may stop the gateway at once, and a
   // SIGTERM with no handler yet killed the process without its graceful stop (exit code null in
   // test/start.test.ts, once, with the machine busy).
@@ -123,7 +125,6 @@ async function main(): Promise<void> {
   // The control API (a reset, the clock, a deposit) changes records behind the bank API's back, as no
   // bank does, and time-driven changes happen only when a call reaches the sandbox: nothing kept stands.
   embedded?.sandbox.onControlChange(() => gateway.upstream.cache?.clear());
-
 }
 
 main().catch((error: unknown) => {

@@ -14,13 +14,15 @@ export const PERMISSIONS = {
   'accounts:write': 'Open and close accounts.',
   'beneficiaries:read': 'Beneficiaries and the bank\u2019s beneficiary rules.',
   'beneficiaries:write': 'Create, change and delete beneficiaries.',
-  'payouts:read': 'Payouts; payout funding events (their beneficiary\u2019s details need beneficiaries:read, the payer\u2019s business:read).',
+  'payouts:read':
+    'Payouts; payout funding events (their beneficiary\u2019s details need beneficiaries:read, the payer\u2019s business:read).',
   'payouts:write': 'Send and cancel payouts.',
   'fx:read': 'FX rates, quotes and conversions; conversion events.',
   'quotes:write': 'Lock FX quotes (which a payout or a conversion then uses).',
   'conversions:write': 'Book conversions between currencies.',
   'cards:read': 'Cards, their details and transactions; card events.',
-  'cards:control': 'Freeze and unfreeze a card (cardUpdate changing only its status between ACTIVE and INACTIVE), activate it, set its PIN; a caller bound to a cardholder unfreezes only a freeze of its own.',
+  'cards:control':
+    'Freeze and unfreeze a card (cardUpdate changing only its status between ACTIVE and INACTIVE), activate it, set its PIN; a caller bound to a cardholder unfreezes only a freeze of its own.',
   'cards:write': 'Issue, assign and load cards; change their limits and controls, and close them.',
   'cardholders:read': 'Cardholders and their KYC state; cardholder events.',
   'cardholders:write': 'Create, change and delete cardholders.',
@@ -30,7 +32,8 @@ export const PERMISSIONS = {
   'direct-debit:write': 'Cancel mandates and direct debit collections.',
   'webhooks:read': 'The bank\u2019s webhook catalogue and the webhook subscriptions filed there.',
   'webhooks:write': 'File, change and delete webhook subscriptions at the bank.',
-  'events:read': 'The stream of bank events (bankEvents): each event also needs the read permission of its record\u2019s domain (card events cards:read, deposit events accounts:read...); an event the gateway has no model for needs every read permission.',
+  'events:read':
+    'The stream of bank events (bankEvents): each event also needs the read permission of its record\u2019s domain (card events cards:read, deposit events accounts:read...); an event the gateway has no model for needs every read permission.',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -74,7 +77,15 @@ export const ROLES = {
   },
   treasurer: {
     description: 'A bookkeeper who also sends money: payouts and conversions, and cancels direct debits.',
-    permissions: ['session:create', ...READS, 'beneficiaries:write', 'quotes:write', 'payouts:write', 'conversions:write', 'direct-debit:write'],
+    permissions: [
+      'session:create',
+      ...READS,
+      'beneficiaries:write',
+      'quotes:write',
+      'payouts:write',
+      'conversions:write',
+      'direct-debit:write',
+    ],
   },
   'card-manager': {
     description: 'A viewer who also runs the card program: cardholders, cards and wallets.',
@@ -200,17 +211,20 @@ export function isCardholderId(value: unknown): value is string {
  */
 export function parseGrants(text: string): Grants | { problem: string } {
   const names = text.split('+').map((name) => name.trim());
-  if (names.length === 0 || names.some((name) => name === '')) return { problem: `roles must be written role+role (roles: ${ROLE_NAMES.join(', ')})` };
+  if (names.length === 0 || names.some((name) => name === ''))
+    return { problem: `roles must be written role+role (roles: ${ROLE_NAMES.join(', ')})` };
   const bound = names.filter((name) => name.startsWith(`${CARDHOLDER_ROLE}@`));
   if (bound.length > 0) {
-    if (names.length > 1) return { problem: `a caller bound to a cardholder holds the ${CARDHOLDER_ROLE} role alone (${CARDHOLDER_ROLE}@<cardholder id>)` };
+    if (names.length > 1)
+      return { problem: `a caller bound to a cardholder holds the ${CARDHOLDER_ROLE} role alone (${CARDHOLDER_ROLE}@<cardholder id>)` };
     const cardholderId = bound[0]!.slice(CARDHOLDER_ROLE.length + 1);
     if (!isCardholderId(cardholderId)) return { problem: `"${cardholderId}" is not a cardholder id (letters, digits, . _ ~ -)` };
     return { roles: [CARDHOLDER_ROLE], cardholderId };
   }
   const unknown = names.filter((name) => !isRole(name));
   if (unknown.length > 0) return { problem: `unknown role ${unknown.map((n) => `"${n}"`).join(', ')} (roles: ${ROLE_NAMES.join(', ')})` };
-  if (names.includes(CARDHOLDER_ROLE)) return { problem: `the ${CARDHOLDER_ROLE} role is bound to one cardholder: write ${CARDHOLDER_ROLE}@<cardholder id>` };
+  if (names.includes(CARDHOLDER_ROLE))
+    return { problem: `the ${CARDHOLDER_ROLE} role is bound to one cardholder: write ${CARDHOLDER_ROLE}@<cardholder id>` };
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) return { problem: `the role "${twice}" is written twice` };
   return { roles: names as Role[], cardholderId: null };

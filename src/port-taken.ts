@@ -6,6 +6,8 @@ export function exitIfPortTaken(error: unknown, variable: 'PORT' | 'SANDBOX_PORT
   const { code, port } = error as { code?: string; port?: number };
   if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
   const why = code === 'EADDRINUSE' ? 'is in use by another process' : 'needs privileges this process lacks';
-  process.stderr.write(`Port ${port} ${why}: set ${variable} to another port (for example ${variable}=${(port ?? 4000) + 100} ${command}).\n`);
+  process.stderr.write(
+    `Port ${port} ${why}: set ${variable} to another port (for example ${variable}=${(port ?? 4000) + 100} ${command}).\n`,
+  );
   process.exit(1);
 }

@@ -123,7 +123,14 @@ describe.skipIf(noRedisServer)('connectRedis with Sentinels', () => {
   const sentinelTarget = () => ({ sentinels: set.sentinels, name: set.name, password: undefined, sentinelPassword: undefined });
   /** Clients subscribed at each Sentinel. */
   const subscribers = (ports: number[]) =>
-    Promise.all(ports.map((port) => askRedis(port, async (r) => ((await r.call('CLIENT', 'LIST')) as string).split('\n').filter((line) => / sub=[1-9]/.test(line)).length)));
+    Promise.all(
+      ports.map((port) =>
+        askRedis(
+          port,
+          async (r) => ((await r.call('CLIENT', 'LIST')) as string).split('\n').filter((line) => / sub=[1-9]/.test(line)).length,
+        ),
+      ),
+    );
 
   it('writes nothing to stderr when a Sentinel stops answering: its listener retries it quietly', async () => {
     const printed = vi.spyOn(console, 'error');

@@ -144,7 +144,14 @@ function startWatch(target: SentinelTarget): FailoverWatch {
     }
   };
   for (const { host, port } of target.sentinels) {
-    const sentinel = new Redis({ host, port, password: target.sentinelPassword, retryStrategy: sentinelRetryStrategy, enableReadyCheck: false, showFriendlyErrorStack: false });
+    const sentinel = new Redis({
+      host,
+      port,
+      password: target.sentinelPassword,
+      retryStrategy: sentinelRetryStrategy,
+      enableReadyCheck: false,
+      showFriendlyErrorStack: false,
+    });
     // A Sentinel down is no outage of the gateway's: the others announce a failover, and a connection
     // that finds no Sentinel at all is reported by its user, as when Redis itself is away.
     sentinel.on('error', () => {});
@@ -225,7 +232,10 @@ export interface RedisCommands {
  * writes), and decides itself what an unanswered command means. `what` names the user in its log
  * lines; `outage` says what the outage costs, for the operator.
  */
-export function redisCommands(target: RedisTarget, options: { commandTimeout: number; logger: Logger; what: string; outage: string }): RedisCommands {
+export function redisCommands(
+  target: RedisTarget,
+  options: { commandTimeout: number; logger: Logger; what: string; outage: string },
+): RedisCommands {
   const redis = connectRedis(target, { commandTimeout: options.commandTimeout });
   let failing = false;
   // ioredis reports each reconnect attempt; the first command that fails says it once.
@@ -240,12 +250,17 @@ export function redisCommands(target: RedisTarget, options: { commandTimeout: nu
         failing = false;
         return answer;
       } catch (error) {
-        if (!failing) options.logger.warn({ reason: (error as Error).message }, `${options.what}: Redis is not answering; ${options.outage}`);
+        if (!failing)
+          options.logger.warn({ reason: (error as Error).message }, `${options.what}: Redis is not answering; ${options.outage}`);
         failing = true;
         throw error;
       }
     },
-    close: () => redis.quit().then(() => undefined, () => redis.disconnect()),
+    close: () =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
   };
 }
 

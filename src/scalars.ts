@@ -1,5 +1,12 @@
 import { GraphQLScalarType, Kind } from 'graphql';
-import { CountryCodeResolver, CurrencyResolver, DateTimeResolver, JSONObjectResolver, JSONResolver, LocalDateResolver } from 'graphql-scalars';
+import {
+  CountryCodeResolver,
+  CurrencyResolver,
+  DateTimeResolver,
+  JSONObjectResolver,
+  JSONResolver,
+  LocalDateResolver,
+} from 'graphql-scalars';
 import { toDecimalString } from './upstream/models.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -18,7 +25,8 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
   serialize: (value) => parseDecimal(value),
   parseValue: (value) => parseDecimal(value),
   parseLiteral: (ast) => {
-    if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return parseDecimal(ast.kind === Kind.STRING ? ast.value : Number(ast.value));
+    if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT)
+      return parseDecimal(ast.kind === Kind.STRING ? ast.value : Number(ast.value));
     throw new TypeError('Decimal must be a string such as "1250.50"');
   },
 });
@@ -53,10 +61,13 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d
 function parseDateOrDateTime(value: unknown): string {
   if (typeof value === 'string') {
     const text = value.trim();
-    if (DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text)) return text;
+    if (DAY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text))
+      return text;
     if (INSTANT.test(text) && !Number.isNaN(Date.parse(text))) return new Date(text).toISOString().slice(0, 19);
   }
-  throw new TypeError(`DateOrDateTime must be a day "YYYY-MM-DD" or a date-time with a zone such as "2026-01-05T10:00:00Z" (got ${JSON.stringify(value)})`);
+  throw new TypeError(
+    `DateOrDateTime must be a day "YYYY-MM-DD" or a date-time with a zone such as "2026-01-05T10:00:00Z" (got ${JSON.stringify(value)})`,
+  );
 }
 
 export const DateOrDateTimeScalar = new GraphQLScalarType<string, string>({

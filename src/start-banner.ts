@@ -16,9 +16,23 @@ export interface StartFacts {
   sandbox?: { url: string; credentials: { clientKey: string; clientSecret: string; email: string } };
 }
 
-export function announceStart(facts: StartFacts, logger: Logger, terminal: { isTTY?: boolean; write(text: string): unknown } = process.stdout): void {
+export function announceStart(
+  facts: StartFacts,
+  logger: Logger,
+  terminal: { isTTY?: boolean; write(text: string): unknown } = process.stdout,
+): void {
   if (terminal.isTTY !== true) {
-    logger.info({ ...facts, sandbox: facts.sandbox && { url: facts.sandbox.url, controlApi: `${facts.sandbox.url}/sandbox/`, email: facts.sandbox.credentials.email } }, 'gateway ready');
+    logger.info(
+      {
+        ...facts,
+        sandbox: facts.sandbox && {
+          url: facts.sandbox.url,
+          controlApi: `${facts.sandbox.url}/sandbox/`,
+          email: facts.sandbox.credentials.email,
+        },
+      },
+      'gateway ready',
+    );
     return;
   }
   terminal.write(`${startBanner(facts)}\n`);
@@ -26,7 +40,11 @@ export function announceStart(facts: StartFacts, logger: Logger, terminal: { isT
 
 export function startBanner(facts: StartFacts): string {
   const lines = ['', `  Banking GraphQL gateway ready`, ''];
-  lines.push(facts.graphiql ? `  GraphiQL      ${facts.url}  (open it in a browser)` : `  GraphQL       ${facts.url}  (GraphiQL is off: GRAPHIQL=true turns it on)`);
+  lines.push(
+    facts.graphiql
+      ? `  GraphiQL      ${facts.url}  (open it in a browser)`
+      : `  GraphQL       ${facts.url}  (GraphiQL is off: GRAPHIQL=true turns it on)`,
+  );
   if (facts.sandbox) {
     const { url, credentials } = facts.sandbox;
     lines.push(
@@ -46,13 +64,17 @@ export function startBanner(facts: StartFacts): string {
 
 /** Who may do what under this configuration, for the banner: the mode, and whose roles come from where. */
 export function accessSummary(auth: CallerAuthConfig): string {
-  if (auth.mode === 'none') return 'everyone, and every caller may do everything (AUTH_MODE=none, embedded sandbox only; docs/permissions.md)';
+  if (auth.mode === 'none')
+    return 'everyone, and every caller may do everything (AUTH_MODE=none, embedded sandbox only; docs/permissions.md)';
   if (auth.mode === 'passthrough') {
     const roles = auth.passthrough?.roles ?? ['admin'];
     const own = auth.passthrough?.users.length ?? 0;
     return `callers with a bank token (AUTH_MODE=passthrough); bank users hold ${roles.join('+')}${own > 0 ? `, ${own} of them roles of their own` : ''}`;
   }
   const keys = auth.apiKeys.map((key) => `${key.name} (${key.cardholderId ? `cardholder@${key.cardholderId}` : key.roles.join('+')})`);
-  const parts = [keys.length > 0 ? `API keys ${keys.join(', ')}` : undefined, auth.jwt ? `JWTs of ${auth.jwt.issuer}, roles and permissions from their claims` : undefined];
+  const parts = [
+    keys.length > 0 ? `API keys ${keys.join(', ')}` : undefined,
+    auth.jwt ? `JWTs of ${auth.jwt.issuer}, roles and permissions from their claims` : undefined,
+  ];
   return `${parts.filter(Boolean).join('; ')} (AUTH_MODE=service)`;
 }

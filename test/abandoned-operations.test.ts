@@ -138,28 +138,34 @@ describe('an operation whose client leaves', () => {
     ['graphql-ws', subscribeWs],
     ['the legacy graphql-ws subprotocol', subscribeLegacyWs],
     ['server-sent events', subscribeSse],
-  ])('over %s, ends a subscription its client ends in the middle of an event: its read is cut, nothing more is sent', async (_protocol, subscribe) => {
-    const before = await metric(kit, ABANDONED);
-    const changes = await subscribe(kit, `subscription { cardStatusChanged(cardId: "${CARD_ID}") { status card { upstreamId cardholder { email } } } }`);
-    await slowBank(LATENCY_MS, async () => {
-      await kit.control('POST', `cards/${CARD_ID}/status`, { status: 'INACTIVE' });
-      // The event arrived and its card is being read.
-      await until(() => hostLimit().inFlight === 1, 'the event read under way');
-      await onTheWire();
-      await changes.close();
-      // Cut, not answered: the bank logs it with no status (below).
-      await until(() => hostLimit().inFlight === 0, 'the event read cut');
-      await sleep(LATENCY_MS + 200);
-    });
-    // The event's card, read from the list by its id: the bank saw the read cut.
-    expect(kit.calls(CARD_PATH).map((call) => [call.query, call.status])).toEqual([[{ id: CARD_ID }, null]]);
-    expect(kit.calls(CARDHOLDER_PATH)).toEqual([]);
-    expect(changes.received).toEqual([]);
-    // A subscription ends when its client says so: that is no abandonment.
-    expect(await metric(kit, ABANDONED)).toBe(before);
-  });
+  ])(
+    'over %s, ends a subscription its client ends in the middle of an event: its read is cut, nothing more is sent',
+    async (_protocol, subscribe) => {
+      const before = await metric(kit, ABANDONED);
+      const changes = await subscribe(
+        kit,
+        `subscription { cardStatusChanged(cardId: "${CARD_ID}") { status card { upstreamId cardholder { email } } } }`,
+      );
+      await slowBank(LATENCY_MS, async () => {
+        await kit.control('POST', `cards/${CARD_ID}/status`, { status: 'INACTIVE' });
+        // The event arrived and its card is being read.
+        await until(() => hostLimit().inFlight === 1, 'the event read under way');
+        await onTheWire();
+        await changes.close();
+        // Cut, not answered: the bank logs it with no status (below).
+        await until(() => hostLimit().inFlight === 0, 'the event read cut');
+        await sleep(LATENCY_MS + 200);
+      });
+      // The event's card, read from the list by its id: the bank saw the read cut.
+      expect(kit.calls(CARD_PATH).map((call) => [call.query, call.status])).toEqual([[{ id: CARD_ID }, null]]);
+      expect(kit.calls(CARDHOLDER_PATH)).toEqual([]);
+      expect(changes.received).toEqual([]);
+      // A subscription ends when its client says so: that is no abandonment.
+      expect(await metric(kit, ABANDONED)).toBe(before);
+    },
+  );
 
-  it("gives a subscriber that stays the event the one that left was reading for both (shared execution)", async () => {
+  it('gives a subscriber that stays the event the one that left was reading for both (shared execution)', async () => {
     const query = `subscription { cardStatusChanged(cardId: "${CARD_ID}") { status card { upstreamId status } } }`;
     const leaving = await subscribeSse(kit, query);
     const staying = await subscribeSse(kit, query);
@@ -172,7 +178,9 @@ describe('an operation whose client leaves', () => {
         await leaving.close();
         await until(() => staying.received.length === 1, 'the staying subscriber served', LATENCY_MS * 3);
       });
-      expect(staying.received[0]).toEqual({ data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: CARD_ID, status: 'INACTIVE' } } } });
+      expect(staying.received[0]).toEqual({
+        data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: CARD_ID, status: 'INACTIVE' } } },
+      });
     } finally {
       await staying.close();
     }

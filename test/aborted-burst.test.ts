@@ -46,7 +46,8 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 /** Operations the gateway has seen abandoned by their clients. */
-const abandoned = async () => Number(/ (\d+)$/m.exec(await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_operations_abandoned_total'))?.[1] ?? 0);
+const abandoned = async () =>
+  Number(/ (\d+)$/m.exec(await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_operations_abandoned_total'))?.[1] ?? 0);
 
 const bankInFlight = async () => ((await kit.control('GET', 'capacity')) as { inFlight: number }).inFlight;
 const hostLimit = () => Object.values(kit.gateway.upstream.concurrencyLimits())[0]!;
@@ -62,7 +63,9 @@ interface Left {
 /** The burst's clients, in a process of their own; `leave()` aborts them all. */
 function burst(body: unknown) {
   const script = new URL('./burst-clients.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, [script, `${kit.baseUrl}/graphql`, String(CLIENTS), JSON.stringify(body)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, `${kit.baseUrl}/graphql`, String(CLIENTS), JSON.stringify(body)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const report = createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
   return {
     async leave(): Promise<Left> {

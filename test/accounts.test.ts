@@ -88,11 +88,20 @@ describe('accounts', () => {
     await kit.resetCounts();
     const query = /* GraphQL */ `
       query Three($a: ID!, $b: ID!, $c: ID!) {
-        a: account(id: $a) { upstreamId }
-        b: account(id: $b) { upstreamId }
-        c: account(id: $c) { upstreamId }
-        again: account(id: $a) { upstreamId }
-      }`;
+        a: account(id: $a) {
+          upstreamId
+        }
+        b: account(id: $b) {
+          upstreamId
+        }
+        c: account(id: $c) {
+          upstreamId
+        }
+        again: account(id: $a) {
+          upstreamId
+        }
+      }
+    `;
     const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -235,7 +244,8 @@ describe('account mutations', () => {
     const key = `test-${crypto.randomUUID()}`;
     const first = await kit.execute(AccountCreateDocument, { input, idempotencyKey: key });
     const second = await kit.execute(AccountCreateDocument, { input, idempotencyKey: key });
-    const id = (r: typeof first) => (r.data!.accountCreate.__typename === 'AccountCreateSuccess' ? r.data!.accountCreate.account.upstreamId : null);
+    const id = (r: typeof first) =>
+      r.data!.accountCreate.__typename === 'AccountCreateSuccess' ? r.data!.accountCreate.account.upstreamId : null;
     expect(id(first)).not.toBeNull();
     expect(id(second)).toBe(id(first));
     expect((await rawUpstream(kit, 'GET', ACCOUNT_PATH)).body.data.length).toBe(before + 1);
@@ -261,7 +271,13 @@ describe('account mutations', () => {
   });
 
   it('returns the bank refusal as an UpstreamRejection with its message and request id', async () => {
-    await kit.control('POST', 'faults', { kind: 'status', status: 400, message: 'Currency not supported for country', method: 'POST', path: ACCOUNT_PATH });
+    await kit.control('POST', 'faults', {
+      kind: 'status',
+      status: 400,
+      message: 'Currency not supported for country',
+      method: 'POST',
+      path: ACCOUNT_PATH,
+    });
     const result = await kit.execute(AccountCreateDocument, { input, idempotencyKey: 'refused-1' });
     expect(result.data!.accountCreate).toMatchObject({
       __typename: 'UpstreamRejection',
@@ -293,11 +309,19 @@ describe('account mutations', () => {
     expect(wrongType.errors).toBeUndefined();
     expect(wrongType.data!.accountClose).toMatchObject({
       __typename: 'ValidationError',
-      issues: [{ path: ['input', 'accountId'], message: "is the global ID of a Payout, not of an Account: give its global ID or the bank's own id" }],
+      issues: [
+        {
+          path: ['input', 'accountId'],
+          message: "is the global ID of a Payout, not of an Account: give its global ID or the bank's own id",
+        },
+      ],
     });
     const malformed = await kit.execute(AccountCloseDocument, { input: { accountId: '../acc' } });
     expect(malformed.errors).toBeUndefined();
-    expect(malformed.data!.accountClose).toMatchObject({ __typename: 'ValidationError', issues: [{ path: ['input', 'accountId'], message: BANK_ID_RULE }] });
+    expect(malformed.data!.accountClose).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ path: ['input', 'accountId'], message: BANK_ID_RULE }],
+    });
     expect(kit.calls(ACCOUNT_PATH, 'DELETE')).toHaveLength(0);
   });
 });

@@ -61,13 +61,22 @@ function packageImportsOf(path: string): string[] {
 }
 
 /** `@banking-gateway/sandbox` for `@banking-gateway/sandbox/time.ts`, `zod` for `zod/v4`. */
-const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The packages `sources` import, Node's own left out. */
 const packagesImportedBy = (sources: string[]): string[] =>
   [...new Set(sources.flatMap((path) => packageImportsOf(path).map(packageOf)))].filter((name) => !name.startsWith('node:')).sort();
 
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; exports: Record<string, string> };
+const manifestOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    name: string;
+    dependencies: Record<string, string>;
+    exports: Record<string, string>;
+  };
 
 const graph = new Map(files(SRC).map((path) => [path, importsOf(path)]));
 
@@ -77,7 +86,8 @@ function cyclesIn(edges: Map<string, string[]>, base: string): string[] {
   const state = new Map<string, 'open' | 'done'>();
   const visit = (path: string, trail: string[]): void => {
     if (state.get(path) === 'done') return;
-    if (state.get(path) === 'open') return void cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(base, p)).join(' -> '));
+    if (state.get(path) === 'open')
+      return void cycles.push([...trail.slice(trail.indexOf(path)), path].map((p) => relative(base, p)).join(' -> '));
     state.set(path, 'open');
     for (const next of edges.get(path) ?? []) if (edges.has(next)) visit(next, [...trail, path]);
     state.set(path, 'done');
@@ -94,7 +104,12 @@ function sameNamesInLayers(paths: string[]): string[] {
   const byLayerAndName = Map.groupBy(paths, (path) => `${rankOf(partOf(path))} ${basename(path)}`);
   return [...byLayerAndName.values()]
     .filter((group) => group.length > 1)
-    .map((group) => group.map((path) => relative(SRC, path)).sort().join(', '))
+    .map((group) =>
+      group
+        .map((path) => relative(SRC, path))
+        .sort()
+        .join(', '),
+    )
     .sort();
 }
 
@@ -127,8 +142,18 @@ describe('the layers of src/', () => {
   });
 
   it('would report two files of one name in a layer, in folders of one part or of two', () => {
-    const paths = ['upstream/retry.ts', 'upstream/stages/retry.ts', 'auth/index.ts', 'events/index.ts', 'routes/metrics.ts', 'security/metrics.ts'];
-    expect(sameNamesInLayers(paths.map((path) => join(SRC, path)))).toEqual(['auth/index.ts, events/index.ts', 'upstream/retry.ts, upstream/stages/retry.ts']);
+    const paths = [
+      'upstream/retry.ts',
+      'upstream/stages/retry.ts',
+      'auth/index.ts',
+      'events/index.ts',
+      'routes/metrics.ts',
+      'security/metrics.ts',
+    ];
+    expect(sameNamesInLayers(paths.map((path) => join(SRC, path)))).toEqual([
+      'auth/index.ts, events/index.ts',
+      'upstream/retry.ts, upstream/stages/retry.ts',
+    ]);
   });
 });
 
@@ -139,7 +164,11 @@ describe('the sandbox package', () => {
   const manifest = manifestOf(SANDBOX);
 
   it('imports nothing of the gateway: no relative import leaves sandbox/src', () => {
-    const leaving = sources.flatMap((path) => importsOf(path).filter((to) => !to.startsWith(join(SANDBOX, 'src'))).map((to) => `${relative(SANDBOX, path)} -> ${relative(SANDBOX, to)}`));
+    const leaving = sources.flatMap((path) =>
+      importsOf(path)
+        .filter((to) => !to.startsWith(join(SANDBOX, 'src')))
+        .map((to) => `${relative(SANDBOX, path)} -> ${relative(SANDBOX, to)}`),
+    );
     expect(leaving).toEqual([]);
   });
 
@@ -155,7 +184,11 @@ describe('the sandbox package', () => {
   it('has a core that imports no domain: only the entry and the domain list name the domains', () => {
     const wrong = sources
       .filter((path) => domainOf(path) === undefined && !ENTRY.has(path))
-      .flatMap((path) => importsOf(path).filter((to) => to.startsWith(DOMAINS)).map((to) => `${relative(CORE, path)} -> ${relative(CORE, to)}`));
+      .flatMap((path) =>
+        importsOf(path)
+          .filter((to) => to.startsWith(DOMAINS))
+          .map((to) => `${relative(CORE, path)} -> ${relative(CORE, to)}`),
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -182,7 +215,11 @@ describe('the sandbox package', () => {
     const ROOT = fileURLToPath(new URL('../', import.meta.url));
     const users = ['src', 'test', 'bench', 'examples'].flatMap((dir) => files(join(ROOT, dir), { tests: true }));
     const used = new Set(
-      users.flatMap((path) => packageImportsOf(path).filter((specifier) => packageOf(specifier) === manifest.name).map((specifier) => `.${specifier.slice(manifest.name.length)}`)),
+      users.flatMap((path) =>
+        packageImportsOf(path)
+          .filter((specifier) => packageOf(specifier) === manifest.name)
+          .map((specifier) => `.${specifier.slice(manifest.name.length)}`),
+      ),
     );
     expect(Object.keys(manifest.exports).sort()).toEqual([...used].sort());
   });
@@ -195,7 +232,11 @@ describe('the packages src/ imports', () => {
   it('imports the sandbox package (or any of its entry points) only in main.ts and sandbox-upstream.ts', () => {
     const wrong = files(SRC, { tests: true })
       .filter((path) => !SANDBOX_DOORS.includes(relative(SRC, path)))
-      .flatMap((path) => packageImportsOf(path).filter((specifier) => packageOf(specifier) === '@banking-gateway/sandbox').map((specifier) => `${relative(SRC, path)} -> ${specifier}`));
+      .flatMap((path) =>
+        packageImportsOf(path)
+          .filter((specifier) => packageOf(specifier) === '@banking-gateway/sandbox')
+          .map((specifier) => `${relative(SRC, path)} -> ${specifier}`),
+      );
     expect(wrong).toEqual([]);
   });
 });
@@ -214,8 +255,16 @@ describe('the settings package', () => {
 
   it('imports nothing of the gateway or the sandbox: no relative import leaves it, and no import names another package of this repository', () => {
     const all = files(SETTINGS, { tests: true });
-    const leaving = all.flatMap((path) => importsOf(path).filter((to) => !to.startsWith(SETTINGS)).map((to) => `${relative(SETTINGS, path)} -> ${relative(SETTINGS, to)}`));
-    const named = all.flatMap((path) => packageImportsOf(path).filter((specifier) => siblings.includes(packageOf(specifier))).map((specifier) => `${relative(SETTINGS, path)} -> ${specifier}`));
+    const leaving = all.flatMap((path) =>
+      importsOf(path)
+        .filter((to) => !to.startsWith(SETTINGS))
+        .map((to) => `${relative(SETTINGS, path)} -> ${relative(SETTINGS, to)}`),
+    );
+    const named = all.flatMap((path) =>
+      packageImportsOf(path)
+        .filter((specifier) => siblings.includes(packageOf(specifier)))
+        .map((specifier) => `${relative(SETTINGS, path)} -> ${specifier}`),
+    );
     expect([...leaving, ...named]).toEqual([]);
     expect(siblings).toEqual(expect.arrayContaining(['@banking-gateway/sandbox', 'banking-graphql-gateway']));
   });

@@ -61,11 +61,20 @@ describe('mutation records', () => {
     client.abort();
     expect(await answer).toMatchObject({ name: 'AbortError' });
 
-    await until(() => kit.calls(WRITE_PATH, 'PATCH').some((call) => call.status === 200) && mutations(kit).length > 0, 'the bank answered and the record was written');
+    await until(
+      () => kit.calls(WRITE_PATH, 'PATCH').some((call) => call.status === 200) && mutations(kit).length > 0,
+      'the bank answered and the record was written',
+    );
     await sleep(300);
     expect(kit.calls(WRITE_PATH, 'PATCH').map((call) => call.status)).toEqual([200]);
     expect(mutations(kit)).toEqual([
-      expect.objectContaining({ field: 'beneficiaryUpdate', operation: 'Rename', targets: { beneficiaryId: BENEFICIARY }, outcome: 'success', clientGone: true }),
+      expect.objectContaining({
+        field: 'beneficiaryUpdate',
+        operation: 'Rename',
+        targets: { beneficiaryId: BENEFICIARY },
+        outcome: 'success',
+        clientGone: true,
+      }),
     ]);
     // The bank applied it.
     const bank = await rawUpstream(kit, 'GET', READ_PATH);
@@ -76,7 +85,12 @@ describe('mutation records', () => {
     await kit.control('PUT', 'latency', { ms: 1_500 });
     try {
       const client = new AbortController();
-      const answer = post(kit, { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'never' } } }, {}, client.signal);
+      const answer = post(
+        kit,
+        { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'never' } } },
+        {},
+        client.signal,
+      );
       // The client leaves while the beneficiary is still being read, before the write could go.
       await until(() => inFlight(kit) === 1, 'the read on the wire');
       await sleep(300);
@@ -88,13 +102,26 @@ describe('mutation records', () => {
       await kit.control('PUT', 'latency', { ms: 0 });
     }
     expect(kit.calls(WRITE_PATH, 'PATCH')).toEqual([]);
-    expect(mutations(kit)).toEqual([expect.objectContaining({ field: 'beneficiaryUpdate', outcome: 'not_sent', clientGone: true, result: null })]);
+    expect(mutations(kit)).toEqual([
+      expect.objectContaining({ field: 'beneficiaryUpdate', outcome: 'not_sent', clientGone: true, result: null }),
+    ]);
   });
 
   it('writes a record for a client that stayed with clientGone false', async () => {
-    const response = (await post(kit, { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'stayed' } } })) as Response;
+    const response = (await post(kit, {
+      query: UPDATE,
+      variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'stayed' } },
+    })) as Response;
     expect(await response.json()).toEqual({ data: { beneficiaryUpdate: { __typename: 'BeneficiaryUpdateSuccess' } } });
-    expect(mutations(kit)).toEqual([expect.objectContaining({ field: 'beneficiaryUpdate', outcome: 'success', clientGone: false, clientRequestId: null, permissions: expect.arrayContaining(['beneficiaries:write']) })]);
+    expect(mutations(kit)).toEqual([
+      expect.objectContaining({
+        field: 'beneficiaryUpdate',
+        outcome: 'success',
+        clientGone: false,
+        clientRequestId: null,
+        permissions: expect.arrayContaining(['beneficiaries:write']),
+      }),
+    ]);
     const { permissions } = mutations(kit)[0]!;
     expect(permissions).toEqual([...permissions].sort());
   });
@@ -114,8 +141,16 @@ describe('mutation records', () => {
 
   it('names each record by the gateway\u2019s own request id, and keeps the caller\u2019s beside it', async () => {
     const headers = { 'x-request-id': 'someone-elses-id' };
-    const first = (await post(kit, { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'one' } } }, headers)) as Response;
-    const second = (await post(kit, { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'two' } } }, headers)) as Response;
+    const first = (await post(
+      kit,
+      { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'one' } } },
+      headers,
+    )) as Response;
+    const second = (await post(
+      kit,
+      { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'two' } } },
+      headers,
+    )) as Response;
     const [one, two] = mutations(kit);
     expect(one!.requestId).toMatch(UUID);
     expect(two!.requestId).toMatch(UUID);
@@ -177,9 +212,12 @@ describe('access-denied records', () => {
     await kit.resetCounts();
     const csrf = await fetch(`${kit.baseUrl}/graphql?query=${encodeURIComponent(BALANCES)}`, { headers: { 'x-api-key': API_KEY } });
     expect(csrf.status).toBe(403);
-    const get = await fetch(`${kit.baseUrl}/graphql?query=${encodeURIComponent('mutation { beneficiaryDelete(input: {beneficiaryId: "ben_demo_us"}) { __typename } }')}`, {
-      headers: { 'x-api-key': API_KEY, 'x-graphql-csrf': '1' },
-    });
+    const get = await fetch(
+      `${kit.baseUrl}/graphql?query=${encodeURIComponent('mutation { beneficiaryDelete(input: {beneficiaryId: "ben_demo_us"}) { __typename } }')}`,
+      {
+        headers: { 'x-api-key': API_KEY, 'x-graphql-csrf': '1' },
+      },
+    );
     expect(get.status).toBe(405);
     expect(denials(kit).map((record) => [record.reason, record.caller, record.count])).toEqual([
       ['CSRF_HEADER_REQUIRED', null, 1],
@@ -191,9 +229,20 @@ describe('access-denied records', () => {
   it('records an operation over the client\u2019s operations per window, naming the caller, and no mutation attempt', async () => {
     await kit.resetCounts();
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push(((await post(kit, { query: `mutation { beneficiaryDelete(input: {beneficiaryId: "ben_nope_${i}"}) { __typename } }` }, { 'x-api-key': API_KEY })) as Response).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (
+          (await post(
+            kit,
+            { query: `mutation { beneficiaryDelete(input: {beneficiaryId: "ben_nope_${i}"}) { __typename } }` },
+            { 'x-api-key': API_KEY },
+          )) as Response
+        ).status,
+      );
     expect(statuses.at(-1)).toBe(429);
-    expect(deniedOf('RATE_LIMITED')).toEqual([expect.objectContaining({ caller: { kind: 'api-key', name: 'back-office' }, transport: 'http', count: 1 })]);
+    expect(deniedOf('RATE_LIMITED')).toEqual([
+      expect.objectContaining({ caller: { kind: 'api-key', name: 'back-office' }, transport: 'http', count: 1 }),
+    ]);
     // The refused operation's field never ran: no mutation record for it.
     expect(mutations(kit)).toHaveLength(statuses.filter((status) => status !== 429).length);
   });
@@ -209,7 +258,9 @@ describe('access-denied records of sockets', () => {
   it('records a socket refused at connection_init, and an operation over the window on a socket, naming its caller', async () => {
     await kit.resetCounts();
     expect(await runWs(kit.baseUrl!, '{ balances { currency } }', { 'x-api-key': 'not-a-key' })).toMatchObject({ closed: { code: 4403 } });
-    expect(await runWs(kit.baseUrl!, '{ balances { currency } }', { 'x-api-key': API_KEY })).toMatchObject({ result: { data: expect.anything() } });
+    expect(await runWs(kit.baseUrl!, '{ balances { currency } }', { 'x-api-key': API_KEY })).toMatchObject({
+      result: { data: expect.anything() },
+    });
     const limited = await runWs(kit.baseUrl!, '{ balances { currency } }', { 'x-api-key': API_KEY });
     expect(JSON.stringify(limited)).toContain('RATE_LIMITED');
     expect(denials(kit).map((record) => [record.reason, record.transport, record.caller, record.count])).toEqual([
@@ -221,12 +272,20 @@ describe('access-denied records of sockets', () => {
 });
 
 describe('access-denied records in passthrough', () => {
-  const kit = useKit({ cache: false, listen: true, auth: { ...DEFAULT_AUTH, mode: 'passthrough', apiKeys: [], jwt: undefined, allowedOrigins: [] } });
+  const kit = useKit({
+    cache: false,
+    listen: true,
+    auth: { ...DEFAULT_AUTH, mode: 'passthrough', apiKeys: [], jwt: undefined, allowedOrigins: [] },
+  });
 
   it('records an operation of a caller not logged in, and no mutation attempt', async () => {
-    const response = (await post(kit, { query: `mutation { beneficiaryDelete(input: {beneficiaryId: "${BENEFICIARY}"}) { __typename } }` })) as Response;
+    const response = (await post(kit, {
+      query: `mutation { beneficiaryDelete(input: {beneficiaryId: "${BENEFICIARY}"}) { __typename } }`,
+    })) as Response;
     expect(response.status).toBe(401);
-    expect(kit.denied()).toEqual([expect.objectContaining({ reason: 'UNAUTHENTICATED', transport: 'http', caller: { kind: 'anonymous', name: 'anonymous' }, count: 1 })]);
+    expect(kit.denied()).toEqual([
+      expect.objectContaining({ reason: 'UNAUTHENTICATED', transport: 'http', caller: { kind: 'anonymous', name: 'anonymous' }, count: 1 }),
+    ]);
     expect(kit.audit()).toEqual([]);
     expect(kit.calls()).toEqual([]);
   });
@@ -236,7 +295,12 @@ describe('a flood of bad credentials', () => {
   it('is written as at most two records per address and reason, whose counts add up to all of them', async () => {
     const kit = await startKit({ cache: false, listen: true, auth: SERVICE });
     try {
-      const statuses = await Promise.all(Array.from({ length: 50 }, async () => ((await post(kit, { query: '{ balances { currency } }' }, { 'x-api-key': 'wrong' })) as Response).status));
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 50 },
+          async () => ((await post(kit, { query: '{ balances { currency } }' }, { 'x-api-key': 'wrong' })) as Response).status,
+        ),
+      );
       expect(new Set(statuses)).toEqual(new Set([401]));
       // At once: the first of them.
       expect(denials(kit)).toEqual([expect.objectContaining({ reason: 'UNAUTHENTICATED', count: 1 })]);

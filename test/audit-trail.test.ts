@@ -17,7 +17,9 @@ import { mustSkip } from './skip.ts';
  * answer, and says so once.
  */
 
-const QUOTE = parse('mutation Lock { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}, idempotencyKey: "lock-1") { __typename ... on QuoteCreateSuccess { quote { upstreamId } } } }') as never;
+const QUOTE = parse(
+  'mutation Lock { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}, idempotencyKey: "lock-1") { __typename ... on QuoteCreateSuccess { quote { upstreamId } } } }',
+) as never;
 const kits: Kit[] = [];
 afterAll(() => Promise.all(kits.map((kit) => kit.close())));
 
@@ -33,9 +35,18 @@ describe('the audit trail in a file (AUDIT_LOG=<path>)', () => {
     const kit = await kitWith({ audit: { destination: { kind: 'file', path }, redisMaxLen: 1_000 } });
     const answer = (await kit.execute(QUOTE, {})) as { data: { quoteCreate: { quote: { upstreamId: string } } } };
     await kit.gateway.auditTrail.close();
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
-      expect.objectContaining({ field: 'quoteCreate', operation: 'Lock', outcome: 'success', idempotencyKey: 'lock-1', result: answer.data.quoteCreate.quote.upstreamId }),
+      expect.objectContaining({
+        field: 'quoteCreate',
+        operation: 'Lock',
+        outcome: 'success',
+        idempotencyKey: 'lock-1',
+        result: answer.data.quoteCreate.quote.upstreamId,
+      }),
     ]);
   });
 
@@ -47,7 +58,9 @@ describe('the audit trail in a file (AUDIT_LOG=<path>)', () => {
       listen: true,
       metricsToken: 'metrics-secret',
       audit: { destination: { kind: 'file', path: join(blocker, 'audit.jsonl') }, redisMaxLen: 1_000 },
-      logger: createLogger('debug', { write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)) }),
+      logger: createLogger('debug', {
+        write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)),
+      }),
     });
     for (let i = 0; i < 3; i++) {
       const answer = (await kit.execute(QUOTE, {})) as { data: { quoteCreate: { __typename: string } } };
@@ -66,7 +79,10 @@ const skip = mustSkip(haveRedis || Boolean(process.env.CI), `the audit trail's R
 describe.skipIf(skip)('the audit trail in Redis (REDIS_URL)', () => {
   it('lands every instance\u2019s records in one stream', async () => {
     const prefix = `audit-test-${randomUUID()}`;
-    const [one, two] = [await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: prefix, auditRedisKey: prefix }), await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: `${prefix}-b`, auditRedisKey: prefix })];
+    const [one, two] = [
+      await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: prefix, auditRedisKey: prefix }),
+      await kitWith({ redis: { url: REDIS_URL }, redisKeyPrefix: `${prefix}-b`, auditRedisKey: prefix }),
+    ];
     await one.execute(QUOTE, {});
     await two.execute(QUOTE, {});
     const redis = new Redis(REDIS_URL);
@@ -82,7 +98,9 @@ describe.skipIf(skip)('the audit trail in Redis (REDIS_URL)', () => {
 });
 
 async function metric(kit: Kit, series: string): Promise<number> {
-  const response = await fetch(`${kit.baseUrl ?? ''}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } }).catch(() => undefined);
+  const response = await fetch(`${kit.baseUrl ?? ''}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } }).catch(
+    () => undefined,
+  );
   const text = response ? await response.text() : await kit.gateway.metrics.registry.metrics();
   const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
   return line ? Number(line.split(' ').at(-1)) : 0;

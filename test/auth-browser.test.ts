@@ -45,7 +45,9 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('content-type, accept, authorization, x-api-key, x-graphql-csrf, x-apollo-operation-name, apollo-require-preflight, x-request-id');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'content-type, accept, authorization, x-api-key, x-graphql-csrf, x-apollo-operation-name, apollo-require-preflight, x-request-id',
+    );
     expect(response.headers.get('access-control-max-age')).toBe('600');
     // No cookies are used: credentialed cross-origin requests are not invited.
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -91,7 +93,8 @@ describe('CSRF prevention', () => {
     const body = (await response.json()) as { errors: { message: string; extensions: unknown }[] };
     expect(body.errors).toEqual([
       {
-        message: 'This request could have been sent by any web page (a GET, or a form or text/plain POST): send it as JSON, or add the x-graphql-csrf header (or Apollo\'s x-apollo-operation-name or apollo-require-preflight)',
+        message:
+          "This request could have been sent by any web page (a GET, or a form or text/plain POST): send it as JSON, or add the x-graphql-csrf header (or Apollo's x-apollo-operation-name or apollo-require-preflight)",
         extensions: { code: 'CSRF_HEADER_REQUIRED' },
       },
     ]);

@@ -29,7 +29,13 @@ export function runWs(baseUrl: string, query: string, connectionParams: Record<s
       super(url, protocols, origin ? { origin } : {});
     }
   }
-  const client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: OriginSocket, retryAttempts: 0, connectionParams, lazy: true });
+  const client = createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: OriginSocket,
+    retryAttempts: 0,
+    connectionParams,
+    lazy: true,
+  });
   return new Promise<WsOutcome>((resolve) => {
     let first: unknown;
     const unsubscribe = client.on('closed', (event) => {

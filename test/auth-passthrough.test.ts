@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { post, runWs } from './auth-clients.ts';
-import { AccessTokenCreateDocument, BalancesDocument, WebhookCatalogueDocument, WebhookSubscriptionCreateDocument } from './generated/graphql.ts';
+import {
+  AccessTokenCreateDocument,
+  BalancesDocument,
+  WebhookCatalogueDocument,
+  WebhookSubscriptionCreateDocument,
+} from './generated/graphql.ts';
 import { useKit } from './kit.ts';
 import { subscribeSse, subscribeWs } from './subscribe.ts';
 
@@ -53,7 +58,11 @@ describe('passthrough: anonymous callers', () => {
   });
 
   it('may run nothing else: refused with 401 before execution, and the gateway\u2019s login is not used', async () => {
-    for (const query of ['{ balances { currency } }', '{ __typename balances { currency } }', 'query Q { ...F } fragment F on Query { balances { currency } }']) {
+    for (const query of [
+      '{ balances { currency } }',
+      '{ __typename balances { currency } }',
+      'query Q { ...F } fragment F on Query { balances { currency } }',
+    ]) {
       const answer = await post(kit.baseUrl!, query);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="banking-gateway"');
@@ -86,7 +95,15 @@ describe('passthrough: what carries no token', () => {
     expect(catalogue.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
     const created = await kit.execute(
       WebhookSubscriptionCreateDocument,
-      { input: { eventName: 'conversion.settled', type: 'WEBHOOK', url: 'https://evil.example/hook', apiKey: 'attacker-chosen-key-123', createdBy: 'Mallory' } },
+      {
+        input: {
+          eventName: 'conversion.settled',
+          type: 'WEBHOOK',
+          url: 'https://evil.example/hook',
+          apiKey: 'attacker-chosen-key-123',
+          createdBy: 'Mallory',
+        },
+      },
       bearer(token),
     );
     expect(created.data).toBeUndefined();
@@ -143,7 +160,10 @@ describe('passthrough: what carries no token', () => {
       closed: { code: 4401, reason: 'Send connectionParams.authorization "Bearer <token>" (log in with accessTokenCreate over HTTP)' },
     });
     expect(await runWs(kit.baseUrl!, SUBSCRIPTION, bearer(bogus()))).toEqual({
-      closed: { code: 4403, reason: 'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate' },
+      closed: {
+        code: 4403,
+        reason: 'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate',
+      },
     });
     expect(calls()).toEqual([`GET ${CHECK} 401`]);
   });

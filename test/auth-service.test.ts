@@ -28,7 +28,9 @@ const logLines: string[] = [];
 beforeAll(async () => {
   jwks = await startJwks();
   // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
-  kit = await startKit({ cache: false, listen: true,
+  kit = await startKit({
+    cache: false,
+    listen: true,
     logger: createLogger('debug', { write: (line: string) => (logLines.push(line), record('gateway log', line)) }),
     auth: {
       mode: 'service',
@@ -89,7 +91,11 @@ describe('service mode: API keys', () => {
   });
 
   it('refuses a request without a credential, saying what to send', async () => {
-    await expectRefused({}, /Authentication required: send an API key in the x-api-key header or a JWT as "Authorization: Bearer <jwt>"/, false);
+    await expectRefused(
+      {},
+      /Authentication required: send an API key in the x-api-key header or a JWT as "Authorization: Bearer <jwt>"/,
+      false,
+    );
   });
 
   it('refuses an API key and a bearer token together', async () => {
@@ -115,7 +121,10 @@ describe('service mode: JWTs', () => {
   });
 
   it('refuses a JWT from another issuer', async () => {
-    await expectRefused({ authorization: `Bearer ${await jwt({ issuer: 'https://evil.test' })}` }, /issuer \(iss\) is not the accepted one/);
+    await expectRefused(
+      { authorization: `Bearer ${await jwt({ issuer: 'https://evil.test' })}` },
+      /issuer \(iss\) is not the accepted one/,
+    );
   });
 
   it('refuses a JWT for another audience', async () => {
@@ -134,11 +143,15 @@ describe('service mode: JWTs', () => {
   it('grants what the claims name and ignores the rest, logging each unknown value once', async () => {
     const claims = { roles: ['viewer', 'Gateway.Superuser'], scope: 'openid payouts:write' };
     for (const subject of ['svc-a', 'svc-b']) {
-      const answer = await post(kit.baseUrl!, '{ me { roles permissions } }', { authorization: `Bearer ${await jwt({ subject }, claims)}` });
+      const answer = await post(kit.baseUrl!, '{ me { roles permissions } }', {
+        authorization: `Bearer ${await jwt({ subject }, claims)}`,
+      });
       expect(answer.body.data.me.roles).toEqual(['viewer']);
       expect(answer.body.data.me.permissions).toContain('payouts:write');
     }
-    const unknown = logLines.map((line) => JSON.parse(line)).filter((line) => line.msg?.startsWith('a JWT claim value names no role or permission'));
+    const unknown = logLines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg?.startsWith('a JWT claim value names no role or permission'));
     expect(unknown.map((line) => [line.level, line.value])).toEqual([
       [40, 'openid'],
       [40, 'Gateway.Superuser'],
@@ -219,7 +232,11 @@ describe('service mode: an unreachable JWKS', () => {
     const gone = await startJwks();
     const url = gone.url;
     await gone.close();
-    down = await startKit({ cache: false, listen: true, auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] } });
+    down = await startKit({
+      cache: false,
+      listen: true,
+      auth: { mode: 'service', apiKeys: [], jwt: { jwksUrl: url, issuer: JWT_ISSUER, audience: JWT_AUDIENCE }, allowedOrigins: [] },
+    });
   });
   afterAll(() => down?.close());
 
@@ -229,7 +246,10 @@ describe('service mode: an unreachable JWKS', () => {
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(answer.body.errors).toEqual([
-      { message: 'JWTs cannot be checked right now: the identity provider\u2019s JWKS is unreachable', extensions: { code: 'AUTH_UNAVAILABLE' } },
+      {
+        message: 'JWTs cannot be checked right now: the identity provider\u2019s JWKS is unreachable',
+        extensions: { code: 'AUTH_UNAVAILABLE' },
+      },
     ]);
     expect(down.calls()).toEqual([]);
     // The gateway still answers.

@@ -64,7 +64,11 @@ describe('what an anonymous passthrough caller may run', () => {
   });
   it('nothing else, however it is dressed', () => {
     expect(may('{ balances { currency } }')).toBe(false);
-    expect(may('mutation { accessTokenCreate(input: {clientKey: "k", clientSecret: "s", email: "a@b.c"}) { __typename } accountClose { __typename } }')).toBe(false);
+    expect(
+      may(
+        'mutation { accessTokenCreate(input: {clientKey: "k", clientSecret: "s", email: "a@b.c"}) { __typename } accountClose { __typename } }',
+      ),
+    ).toBe(false);
     expect(may('mutation M { ...F } fragment F on Mutation { cardCreate { __typename } }')).toBe(false);
     expect(may('query { ... on Query { balances { currency } } }')).toBe(false);
     expect(may('subscription { bankEvents { id } }')).toBe(false);
@@ -116,10 +120,16 @@ describe('which requests need the CSRF header', () => {
     expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { [CSRF_HEADER]: '1' } }))).toBe('passes');
   });
   it("takes Apollo's own CSRF headers as proof too: Apollo Kotlin and iOS mark their GETs with the operation name", () => {
-    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'X-APOLLO-OPERATION-NAME': 'Dashboard' } }))).toBe('passes');
-    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollo-require-preflight': 'true' } }))).toBe('passes');
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'X-APOLLO-OPERATION-NAME': 'Dashboard' } }))).toBe(
+      'passes',
+    );
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollo-require-preflight': 'true' } }))).toBe(
+      'passes',
+    );
     // A header that is not on the list proves nothing.
-    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollographql-client-name': 'web' } }))).toBe('CSRF_HEADER_REQUIRED');
+    expect(verdict(new Request('http://gw/graphql?query={__typename}', { headers: { 'apollographql-client-name': 'web' } }))).toBe(
+      'CSRF_HEADER_REQUIRED',
+    );
   });
 });
 
@@ -135,7 +145,9 @@ describe('graphql-ws close reasons', () => {
 describe('npm run api-key', () => {
   const tool = fileURLToPath(new URL('../src/tools/api-key.ts', import.meta.url));
   it('prints a fresh key and the GATEWAY_API_KEY_HASHES entry that accepts it', () => {
-    const runs = [1, 2].map(() => spawnSync(process.execPath, [tool, 'svc-reporting', 'viewer+bookkeeper'], { encoding: 'utf8', timeout: 20_000 }));
+    const runs = [1, 2].map(() =>
+      spawnSync(process.execPath, [tool, 'svc-reporting', 'viewer+bookkeeper'], { encoding: 'utf8', timeout: 20_000 }),
+    );
     const parsed = runs.map((run) => {
       expect(run.status).toBe(0);
       const [, key, , entry] = run.stdout.split('\n').map((line) => line.trim());
@@ -144,9 +156,15 @@ describe('npm run api-key', () => {
     expect(parsed[0]!.key).toMatch(/^gwk_[A-Za-z0-9_-]{43}$/);
     expect(parsed[0]!.key).not.toBe(parsed[1]!.key);
     expect(parsed[0]!.entry).toBe(`svc-reporting:${sha256Hex(parsed[0]!.key)}:viewer+bookkeeper`);
-    const config = loadConfig({ AUTH_MODE: 'service', GATEWAY_API_KEY_HASHES: `${parsed[0]!.entry},${parsed[1]!.entry.replace('svc-reporting', 'other')}` });
+    const config = loadConfig({
+      AUTH_MODE: 'service',
+      GATEWAY_API_KEY_HASHES: `${parsed[0]!.entry},${parsed[1]!.entry.replace('svc-reporting', 'other')}`,
+    });
     expect(config.auth.apiKeys.map((k) => k.name)).toEqual(['svc-reporting', 'other']);
-    expect(config.auth.apiKeys.map((k) => k.roles)).toEqual([['viewer', 'bookkeeper'], ['viewer', 'bookkeeper']]);
+    expect(config.auth.apiKeys.map((k) => k.roles)).toEqual([
+      ['viewer', 'bookkeeper'],
+      ['viewer', 'bookkeeper'],
+    ]);
     expect(createApiKeyMatcher(config.auth.apiKeys)(parsed[1]!.key)).toBe('other');
   });
   it('refuses a name that could not be an entry', () => {

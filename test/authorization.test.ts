@@ -81,38 +81,54 @@ describe('every mutation needs its permission', () => {
     expect(MUTATIONS.map((m) => m.name).sort()).toEqual(Object.keys(NEEDS).sort());
   });
 
-  it.each(MUTATIONS)('$name: Forbidden without its permission, with no bank call; runs with it; one audit record each time', async ({ name, query }) => {
-    await kit.fresh();
-    const needed = NEEDS[name]!;
-    const refused = await kit.execute(parseDocument(query), {}, await jwtWith(`no-${name}`, allBut(needed)));
-    expect(refused.errors).toBeUndefined();
-    expect(refused.data![name]).toMatchObject({ __typename: 'Forbidden', permission: needed, message: expect.stringContaining(needed) });
-    expect(kit.calls()).toEqual([]);
-    expect(kit.audit()).toEqual([
-      expect.objectContaining({ audit: 'mutation', field: name, outcome: 'forbidden', permission: needed, detail: 'Forbidden', caller: { kind: 'jwt', name: `no-${name}` } }),
-    ]);
+  it.each(MUTATIONS)(
+    '$name: Forbidden without its permission, with no bank call; runs with it; one audit record each time',
+    async ({ name, query }) => {
+      await kit.fresh();
+      const needed = NEEDS[name]!;
+      const refused = await kit.execute(parseDocument(query), {}, await jwtWith(`no-${name}`, allBut(needed)));
+      expect(refused.errors).toBeUndefined();
+      expect(refused.data![name]).toMatchObject({ __typename: 'Forbidden', permission: needed, message: expect.stringContaining(needed) });
+      expect(kit.calls()).toEqual([]);
+      expect(kit.audit()).toEqual([
+        expect.objectContaining({
+          audit: 'mutation',
+          field: name,
+          outcome: 'forbidden',
+          permission: needed,
+          detail: 'Forbidden',
+          caller: { kind: 'jwt', name: `no-${name}` },
+        }),
+      ]);
 
-    await kit.resetCounts();
-    const allowed = await kit.execute(parseDocument(query), {}, await jwtWith(`only-${name}`, [needed]));
-    expect(allowed.errors).toBeUndefined();
-    const answer = (allowed.data as Record<string, { __typename: string }>)[name]!;
-    expect(answer.__typename).not.toBe('Forbidden');
-    expect(kit.calls().length).toBeGreaterThan(0);
-    const [record, ...more] = kit.audit();
-    expect(more).toEqual([]);
-    const outcome = answer.__typename.endsWith('Success') ? 'success' : OUTCOME_OF_ANSWER[answer.__typename];
-    expect(record).toMatchObject({ field: name, outcome, permission: null, caller: { kind: 'jwt', name: `only-${name}` }, roles: [] });
-  });
+      await kit.resetCounts();
+      const allowed = await kit.execute(parseDocument(query), {}, await jwtWith(`only-${name}`, [needed]));
+      expect(allowed.errors).toBeUndefined();
+      const answer = (allowed.data as Record<string, { __typename: string }>)[name]!;
+      expect(answer.__typename).not.toBe('Forbidden');
+      expect(kit.calls().length).toBeGreaterThan(0);
+      const [record, ...more] = kit.audit();
+      expect(more).toEqual([]);
+      const outcome = answer.__typename.endsWith('Success') ? 'success' : OUTCOME_OF_ANSWER[answer.__typename];
+      expect(record).toMatchObject({ field: name, outcome, permission: null, caller: { kind: 'jwt', name: `only-${name}` }, roles: [] });
+    },
+  );
 
   it('lets a caller with only cards:control freeze and unfreeze a card, and nothing more with cardUpdate', async () => {
     await kit.fresh();
     const control = await jwtWith('card-desk', ['cards:control']);
     const freeze = `mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: INACTIVE, updatedBy: "Ava Chen"}) { __typename ... on CardUpdateSuccess { card { status } } ... on Forbidden { permission } } }`;
-    expect((await kit.execute(parseDocument(freeze), {}, control)).data).toEqual({ cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } } });
+    expect((await kit.execute(parseDocument(freeze), {}, control)).data).toEqual({
+      cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } },
+    });
     const close = freeze.replace('INACTIVE', 'CLOSED');
-    expect((await kit.execute(parseDocument(close), {}, control)).data).toEqual({ cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' } });
+    expect((await kit.execute(parseDocument(close), {}, control)).data).toEqual({
+      cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' },
+    });
     const limits = `mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: ACTIVE, currency: "USD", limits: [{interval: DAILY, amount: "99999"}], updatedBy: "Ava Chen"}) { __typename ... on Forbidden { permission } } }`;
-    expect((await kit.execute(parseDocument(limits), {}, control)).data).toEqual({ cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' } });
+    expect((await kit.execute(parseDocument(limits), {}, control)).data).toEqual({
+      cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' },
+    });
     expect(kit.audit().map((r) => r.outcome)).toEqual(['success', 'forbidden', 'forbidden']);
     expect(kit.calls('/svc/api/v1/card', 'PATCH')).toHaveLength(1);
   });
@@ -122,7 +138,9 @@ describe('every mutation needs its permission', () => {
     await kit.resetCounts();
     const result = await kit.execute(parseDocument('{ me { name kind roles permissions mutations } balances { currency } }'), {}, nobody);
     expect(result.data).toEqual({ me: { name: 'nobody', kind: 'JWT', roles: [], permissions: [], mutations: [] }, balances: null });
-    expect(result.errors).toEqual([expect.objectContaining({ path: ['balances'], extensions: { code: 'FORBIDDEN', permission: 'accounts:read' } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ path: ['balances'], extensions: { code: 'FORBIDDEN', permission: 'accounts:read' } }),
+    ]);
     expect(kit.calls()).toEqual([]);
   });
 });
@@ -139,7 +157,10 @@ describe('a read-only key', () => {
     expect(dashboard.data!.upcomingPayouts.nodes[0].beneficiary.companyName).toEqual(expect.any(String));
     const cards = await kit.execute(parseDocument(screen('CardsScreen').query), { cards: 10 }, viewer);
     expect(cards.errors).toBeUndefined();
-    expect(cards.data!.cards.nodes.map((card: { cardholder: { email: string } }) => card.cardholder.email)).toEqual(['ava.chen@acme.example', 'ava.chen@acme.example']);
+    expect(cards.data!.cards.nodes.map((card: { cardholder: { email: string } }) => card.cardholder.email)).toEqual([
+      'ava.chen@acme.example',
+      'ava.chen@acme.example',
+    ]);
   });
 
   it('knows what it may do: me lists its role, permissions and the mutations it may run', async () => {
@@ -190,7 +211,11 @@ describe('a read-only key', () => {
     await kit.resetCounts();
     const account = encodeGlobalID('Account', 'acc_demo_usd');
     const card = encodeGlobalID('Card', 'crd_demo_ava_v');
-    const result = await kit.execute(parseDocument(`{ node(id: "${account}") { id } nodes(ids: ["${card}", "${account}"]) { id } }`), {}, nobody);
+    const result = await kit.execute(
+      parseDocument(`{ node(id: "${account}") { id } nodes(ids: ["${card}", "${account}"]) { id } }`),
+      {},
+      nobody,
+    );
     expect(result.data).toEqual({ node: null, nodes: [{ id: card }, null] });
     expect(result.errors?.map((e) => [e.path, e.extensions?.code, e.extensions?.permission])).toEqual([
       [['node'], 'FORBIDDEN', 'accounts:read'],
@@ -209,11 +234,17 @@ describe('over HTTP', () => {
       auth: { mode: 'service', apiKeys: [], jwt: jwtConfig(), allowedOrigins: [] },
     });
     try {
-      const answer = await post(listening.baseUrl!, '{ cards(first: 5) { nodes { upstreamId } } balances { currency } }', await jwtWith('card-reader', ['cards:read']));
+      const answer = await post(
+        listening.baseUrl!,
+        '{ cards(first: 5) { nodes { upstreamId } } balances { currency } }',
+        await jwtWith('card-reader', ['cards:read']),
+      );
       expect(answer.status).toBe(200);
       expect(answer.body.data.cards.nodes.length).toBeGreaterThan(0);
       expect(answer.body.data.balances).toBeNull();
-      expect(answer.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([{ code: 'FORBIDDEN', permission: 'accounts:read' }]);
+      expect(answer.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([
+        { code: 'FORBIDDEN', permission: 'accounts:read' },
+      ]);
     } finally {
       await listening.close();
     }

@@ -42,7 +42,9 @@ describe('loader batches of one round', () => {
     }
     sent = [];
     await run(CARDS_SCREEN.query, CARDS_SCREEN.variables);
-    const kinds = sent.map((path) => (path.includes('/card/cardholder') ? 'cardholder' : path.includes('/card/detail') ? 'detail' : path.split('?')[0]!));
+    const kinds = sent.map((path) =>
+      path.includes('/card/cardholder') ? 'cardholder' : path.includes('/card/detail') ? 'detail' : path.split('?')[0]!,
+    );
     const firstDetail = kinds.indexOf('detail');
     const cardholders = kinds.flatMap((kind, index) => (kind === 'cardholder' ? [index] : []));
     expect(kinds.filter((kind) => kind === 'detail')).toHaveLength(CARDS_ON_SCREEN);

@@ -52,7 +52,9 @@ describe('the cards screen with its details deferred', () => {
       headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
       body: JSON.stringify({ query: DEFERRED_CARDS_SCREEN.query, variables: DEFERRED_CARDS_SCREEN.variables }),
     });
-    const payloads = multipartParts(await response.text()).parts.map((part) => JSON.parse(part) as { data?: { cards: { nodes: object[] } }; hasNext: boolean; errors?: unknown });
+    const payloads = multipartParts(await response.text()).parts.map(
+      (part) => JSON.parse(part) as { data?: { cards: { nodes: object[] } }; hasNext: boolean; errors?: unknown },
+    );
     expect(payloads.every((p) => p.errors === undefined)).toBe(true);
     expect(payloads[0]!.hasNext).toBe(true);
     expect(payloads[0]!.data!.cards.nodes).toHaveLength(CARDS_ON_SCREEN);
@@ -71,7 +73,9 @@ describe('multipartParts (the benchmark reading @defer payloads as they come)', 
       parts: ['{"data":{"a":1},"hasNext":true}'],
       rest: '---\r\nContent-Type: application/json\r\n\r\n{"incremental":[{"da',
     });
-    expect(multipartParts('---\r\nContent-Type: application/json\r\n\r\n{"hasNext":false}\r\n-----\r\n').parts).toEqual(['{"hasNext":false}']);
+    expect(multipartParts('---\r\nContent-Type: application/json\r\n\r\n{"hasNext":false}\r\n-----\r\n').parts).toEqual([
+      '{"hasNext":false}',
+    ]);
   });
 });
 
@@ -101,7 +105,7 @@ describe('roundsOf (the benchmark reading rounds from the request log)', () => {
   });
 });
 
-describe('the bare floor (the benchmark replaying a screen\'s calls straight to the sandbox)', () => {
+describe("the bare floor (the benchmark replaying a screen's calls straight to the sandbox)", () => {
   const floorKit = useKit({ cache: false });
   const key = (r: RequestLogEntry) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${JSON.stringify(r.subject)}`;
   const dashboard = OPERATIONS.find((o) => o.name === 'dashboard')!;
@@ -134,12 +138,14 @@ describe('the bare floor (the benchmark replaying a screen\'s calls straight to 
     await run(floorKit, dashboard.query);
     const screen = floorKit.sandbox.requests().map((r) => (r.path.endsWith('/account/balance') ? { ...r, status: 404 } : r));
     const token = await directToken(floorKit.sandbox.url);
-    await expect(measureFloor(floorKit.sandbox.url, token, screen, 1, 0)).rejects.toThrow(/GET \/svc\/api\/v1\/account\/balance answered HTTP 200 where the gateway's call got 404/);
+    await expect(measureFloor(floorKit.sandbox.url, token, screen, 1, 0)).rejects.toThrow(
+      /GET \/svc\/api\/v1\/account\/balance answered HTTP 200 where the gateway's call got 404/,
+    );
   });
 });
 
-describe('timing beside the floor and in rounds (what keeps the host\'s drift off the targets)', () => {
-  it('alternates a run and its floor\'s replay, run for run, after warming each', async () => {
+describe("timing beside the floor and in rounds (what keeps the host's drift off the targets)", () => {
+  it("alternates a run and its floor's replay, run for run, after warming each", async () => {
     const order: string[] = [];
     let n = 0;
     const timed = async () => {

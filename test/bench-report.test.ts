@@ -53,7 +53,13 @@ describe('deferRows', () => {
   });
 
   it("sets bare Yoga's own figure over its floor beside each, and says when Yoga alone is over the allowance", () => {
-    const bare = { calls: 55, firstPayload: summary(22), lastPayload: summary(64), parts: 51, floor: { firstRound: summary(20.5), wall: summary(62), rounds: 3 } };
+    const bare = {
+      calls: 55,
+      firstPayload: summary(22),
+      lastPayload: summary(64),
+      parts: 51,
+      floor: { firstRound: summary(20.5), wall: summary(62), rounds: 3 },
+    };
     const [first, last] = deferRows({ ...result(23, 66), bare });
     expect(first?.slice(1)).toEqual([
       '23.0 ms vs floor 20.6 ms + 1 × 1 ms: +2.40 ms; bare Yoga 22.0 ms vs its floor 20.5 ms: +1.50 ms',
@@ -66,7 +72,10 @@ describe('deferRows', () => {
   });
 
   it('says by how much a payload missed', () => {
-    expect(deferRows(result(25, 80)).map((row) => row[2])).toEqual(['**not met** (3.40 ms over 21.6 ms)', '**not met** (15.0 ms over 65.0 ms)']);
+    expect(deferRows(result(25, 80)).map((row) => row[2])).toEqual([
+      '**not met** (3.40 ms over 21.6 ms)',
+      '**not met** (15.0 ms over 65.0 ms)',
+    ]);
   });
 });
 
@@ -118,9 +127,19 @@ describe('the cost of authorization', () => {
     checks: { fields: 1, records },
     reads: { cached: 55_000, bank: 0 },
   });
-  const perCall = (cpu: number): PerCall => ({ batch: 20, batches: 300, cpu: { p50: cpu, p95: 2 * cpu }, wall: { p50: cpu + 0.002, p95: 2 * cpu } });
+  const perCall = (cpu: number): PerCall => ({
+    batch: 20,
+    batches: 300,
+    cpu: { p50: cpu, p95: 2 * cpu },
+    wall: { p50: cpu + 0.002, p95: 2 * cpu },
+  });
   const identity = (jwt: number) => ({ apiKeys: 5, apiKey: perCall(0.001), jwt: perCall(jwt), jwtFirst: perCall(0.085) });
-  const result = (jwt: number, screens: ScreenScopeCost[]): AuthorizationResult => ({ warmUpRuns: 200, screens, identity: identity(jwt), audit: perCall(0.004) });
+  const result = (jwt: number, screens: ScreenScopeCost[]): AuthorizationResult => ({
+    warmUpRuns: 200,
+    screens,
+    identity: identity(jwt),
+    audit: perCall(0.004),
+  });
   const cards = screen('cards screen (50 cards)', 0.775, 0.747, 0.776);
 
   it('sets the difference of medians beside its floor, and adds each credential to it against 0.1 ms', () => {
@@ -165,10 +184,14 @@ describe('the cost of authorization', () => {
     const section = authorizationSection(result(0.043, [cards]));
     expect(section).toContain('55000 reads from the cache and none from the bank during the measured runs.');
     expect(section).toContain('an API key, one of 5 configured hashes: 0.001 ms CPU (p95 0.002), 0.003 ms elapsed;');
-    expect(section).toContain('- A mutation, identity + audit record: with an API key 0.005 ms: **PASS**,\n  with a JWT 0.047 ms: **PASS**;');
+    expect(section).toContain(
+      '- A mutation, identity + audit record: with an API key 0.005 ms: **PASS**,\n  with a JWT 0.047 ms: **PASS**;',
+    );
     expect(section.split('\n').filter((line) => !line.startsWith('|') && line.length > 100)).toEqual([]);
     const leaky = result(0.043, [{ ...cards, reads: { cached: 54_990, bank: 10 } }]);
-    expect(authorizationSection(leaky)).toContain('**10 reads went to the bank during the measured runs** (54990 from the cache):\nthose runs include bank I/O.');
+    expect(authorizationSection(leaky)).toContain(
+      '**10 reads went to the bank during the measured runs** (54990 from the cache):\nthose runs include bank I/O.',
+    );
   });
 });
 
@@ -180,7 +203,16 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     { label: 'defaults', flags: [], shipped: false, peakRssMb: 600, screens: [screen('dashboard', 300, 2.8)] },
   ];
 
-  const bareScreen = (name: string, cpuMsPerOp: number, allocatedKbPerOp: number) => ({ name, connections: 50, rps: 300, operations: 1500, cpuMsPerOp, allocatedKbPerOp, latencyP50: 100, errors: 0 });
+  const bareScreen = (name: string, cpuMsPerOp: number, allocatedKbPerOp: number) => ({
+    name,
+    connections: 50,
+    rps: 300,
+    operations: 1500,
+    cpuMsPerOp,
+    allocatedKbPerOp,
+    latencyP50: 100,
+    errors: 0,
+  });
 
   // The gateway as shipped, measured in the floors' interleaved rounds.
   const shipped: Shipped = { flags: ['--max-semi-space-size=64'], peakRssMb: 320, screens: [bareScreen('dashboard', 3, 100)] };
@@ -189,7 +221,9 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     const [throughput] = heapRows(heap);
     expect(throughput![1]).toBe('290 req/s vs 300 (defaults): 97 %; peak RSS 320 MB');
     expect(throughput![2]).toBe('**met** (3 % below)');
-    expect(heapRows(heap.map((c) => (c.label === 'defaults' ? { ...c, screens: [screen('dashboard', 400, 2)] } : c)))[0]![2]).toBe('**not met** (28 % below)');
+    expect(heapRows(heap.map((c) => (c.label === 'defaults' ? { ...c, screens: [screen('dashboard', 400, 2)] } : c)))[0]![2]).toBe(
+      '**not met** (28 % below)',
+    );
   });
 
   it("holds the shipped peak RSS over the interleaved rounds to 1.25 × bare Yoga's over the same rounds, the stack floor's beside it", () => {
@@ -205,7 +239,7 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     );
   });
 
-  it('shows each process\'s live heap under load beside the peak, as information that leaves the verdict to the peak', () => {
+  it("shows each process's live heap under load beside the peak, as information that leaves the verdict to the peak", () => {
     const bare = { peakRssMb: 250, liveHeapMb: 50, screens: [] };
     const row = rssRow({ ...shipped, liveHeapMb: 80 }, bare, { peakRssMb: 300, liveHeapMb: 60, screens: [] });
     expect(row[1]).toBe(
@@ -241,7 +275,9 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     expect(row![1]).toBe('3.00 ms vs bare Yoga 2.50 ms (× 1.3: 3.25); 1.20 × bare; round by round 1.20, 1.40, 1.20 × bare');
     expect(row![2]).toBe('**met** (0.25 ms to spare)');
     // Rounds that do not pair up (a floor with fewer) are left out rather than set against the wrong ones.
-    expect(cpuRows({ ...shipped, screens: [rounds(3, [3, 2.8, 3.3])] }, bareOnly(rounds(2.5, [2.5, 2])))[0]![1]).toBe('3.00 ms vs bare Yoga 2.50 ms (× 1.3: 3.25); 1.20 × bare');
+    expect(cpuRows({ ...shipped, screens: [rounds(3, [3, 2.8, 3.3])] }, bareOnly(rounds(2.5, [2.5, 2])))[0]![1]).toBe(
+      '3.00 ms vs bare Yoga 2.50 ms (× 1.3: 3.25); 1.20 × bare',
+    );
   });
 
   it("holds the JS heap allocated per operation to 1.3 × bare Yoga's in the same run", () => {
@@ -255,17 +291,24 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
 
   it("holds the c=50 one-call overhead to 5 ms, or above it to no more than bare Yoga's own on the same probe", () => {
     const run = (p50: number) => ({ connections: 50, seconds: 5, rps: 1000, errors: 0, latency: summary(p50) });
-    const level = (gatewayP50: number) => ({ connections: 50, latencyMs: 20, direct: { ...run(21), gateway: {} as never }, gateway: { ...run(gatewayP50), gateway: {} as never } });
+    const level = (gatewayP50: number) => ({
+      connections: 50,
+      latencyMs: 20,
+      direct: { ...run(21), gateway: {} as never },
+      gateway: { ...run(gatewayP50), gateway: {} as never },
+    });
     const bare = { connections: 50, direct: run(21), bare: run(22.5) };
     expect(loadedOverheadRow(level(25), bare)[2]).toBe('**met** (1.00 ms to spare)');
     const above = loadedOverheadRow(level(27), bare);
-    expect(above[1]).toBe('+6.00 ms (gateway 27.00 ms, direct 21.00 ms); bare Yoga on the same probe +1.50 ms (its 22.50 ms, direct 21.00 ms)');
+    expect(above[1]).toBe(
+      '+6.00 ms (gateway 27.00 ms, direct 21.00 ms); bare Yoga on the same probe +1.50 ms (its 22.50 ms, direct 21.00 ms)',
+    );
     expect(above[2]).toBe("**met** (1.00 ms over 5 ms, within bare Yoga's 1.50 ms)");
     expect(loadedOverheadRow(level(28), bare)[2]).toBe("**not met** (2.00 ms over 5 ms, more than bare Yoga's 1.50 ms)");
     expect(loadedOverheadRow(level(28), null)[2]).toBe('**not met** (2.00 ms over 5 ms)');
   });
 
-  it('holds the one-call overhead at concurrency 1 to 1 ms, with bare Yoga\'s own beside it, and says when Yoga alone is over', () => {
+  it("holds the one-call overhead at concurrency 1 to 1 ms, with bare Yoga's own beside it, and says when Yoga alone is over", () => {
     const run = (p50: number) => ({ connections: 1, seconds: 5, rps: 45, errors: 0, latency: summary(p50) });
     const level = (gatewayP50: number, bareP50?: number) => ({
       connections: 1,
@@ -277,17 +320,30 @@ describe('performance as shipped, against bare Yoga (issues 30 and 39)', () => {
     expect(singleOverheadRow(level(21.2))[2]).toBe('**met** (0.30 ms to spare)');
     const over = singleOverheadRow(level(22.3, 22.1));
     expect(over[1]).toBe('+1.80 ms (gateway 22.3 ms, direct 20.5 ms); bare Yoga on the same probe +1.60 ms (its 22.1 ms)');
-    expect(over[2]).toBe("**not met** (0.80 ms over; bare Yoga alone 0.60 ms over: the target sits below graphql-yoga's own on this machine)");
+    expect(over[2]).toBe(
+      "**not met** (0.80 ms over; bare Yoga alone 0.60 ms over: the target sits below graphql-yoga's own on this machine)",
+    );
     // Bare Yoga within the target: the miss is the gateway's alone.
     expect(singleOverheadRow(level(22.3, 21.2))[2]).toBe('**not met** (0.80 ms over)');
   });
 
   it('allows the bare floor plus 1 ms per round at concurrency 1', () => {
-    const row = perRoundRow({ name: 'dashboard', wall: summary(48), floor: { wall: summary(46) } as never, criticalPath: 2, betweenRounds: summary(0.6) });
+    const row = perRoundRow({
+      name: 'dashboard',
+      wall: summary(48),
+      floor: { wall: summary(46) } as never,
+      criticalPath: 2,
+      betweenRounds: summary(0.6),
+    });
     expect(row[2]).toBe('**met** (0.00 ms to spare)');
-    expect(perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) })[2]).toBe('**not met** (1.00 ms over)');
+    expect(
+      perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) })[2],
+    ).toBe('**not met** (1.00 ms over)');
     const bare = { name: 'fx', wall: summary(44.5), floor: { wall: summary(41.5) } as never };
-    const withBare = perRoundRow({ name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) }, bare);
+    const withBare = perRoundRow(
+      { name: 'fx', wall: summary(44), floor: { wall: summary(41) } as never, criticalPath: 2, betweenRounds: summary(1) },
+      bare,
+    );
     expect(withBare[1]).toContain('; bare Yoga 44.5 ms vs its floor 41.5 ms: +3.00 ms');
     expect(withBare[2]).toBe('**not met** (1.00 ms over, bare Yoga alone 1.00 ms over)');
   });
@@ -303,10 +359,21 @@ describe('fanoutRows', () => {
     lost: 0,
     duplicates: 0,
   });
-  const passes = (paced: number, burst: number): Passes => ({ connectMs: 800, subscriptionErrors: 0, paced: pass(100, paced), burst: pass(50, burst) });
+  const passes = (paced: number, burst: number): Passes => ({
+    connectMs: 800,
+    subscriptionErrors: 0,
+    paced: pass(100, paced),
+    burst: pass(50, burst),
+  });
 
   it("sets bare Yoga's pass beside the gateway's, and says when Yoga alone is over the allowance", () => {
-    const [paced, burst, lost] = fanoutRows({ subscribers: 1000, clock: { offsetMs: 0, uncertaintyMs: 0.01 }, gateway: passes(45, 900), floor: passes(25, 400), bare: passes(60, 700) });
+    const [paced, burst, lost] = fanoutRows({
+      subscribers: 1000,
+      clock: { offsetMs: 0, uncertaintyMs: 0.01 },
+      gateway: passes(45, 900),
+      floor: passes(25, 400),
+      bare: passes(60, 700),
+    });
     expect(paced?.slice(1)).toEqual([
       'POST → last receipt p99 45.0 ms vs floor 25.0 ms (1.80×); bare Yoga with graphql-ws on the same pass 60.0 ms (2.40×)',
       '**met** (5.00 ms to spare under 50.0 ms)',
@@ -316,7 +383,13 @@ describe('fanoutRows', () => {
       '**not met** (100.0 ms over 800.0 ms)',
     ]);
     expect(lost?.[2]).toBe('**met** (every subscriber got every event)');
-    const both = fanoutRows({ subscribers: 1000, clock: { offsetMs: 0, uncertaintyMs: 0.01 }, gateway: passes(45, 900), floor: passes(25, 400), bare: passes(60, 1000) });
+    const both = fanoutRows({
+      subscribers: 1000,
+      clock: { offsetMs: 0, uncertaintyMs: 0.01 },
+      gateway: passes(45, 900),
+      floor: passes(25, 400),
+      bare: passes(60, 1000),
+    });
     expect(both[1]?.[2]).toBe('**not met** (100.0 ms over 800.0 ms, bare Yoga alone 200.0 ms over)');
   });
 });

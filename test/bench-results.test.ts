@@ -13,7 +13,13 @@ import type { Summary } from '../bench/stats.ts';
  */
 
 const summary = (p50: number, p99 = p50 * 1.3, count = 50): Summary => ({ count, p50, p99, max: p99 * 1.1, mean: p50 * 1.05 });
-const watched = (limitMean: number, inFlightMean: number, loopBusy: number) => ({ loopBusy, limitMean, inFlightMean, queuedMean: inFlightMean / 4, limitAtEnd: Math.round(limitMean) });
+const watched = (limitMean: number, inFlightMean: number, loopBusy: number) => ({
+  loopBusy,
+  limitMean,
+  inFlightMean,
+  queuedMean: inFlightMean / 4,
+  limitAtEnd: Math.round(limitMean),
+});
 const load = (connections: number, rps: number, p50: number, gateway = watched(50, 12, 0.3)): LoadResult => ({
   connections,
   seconds: 5,
@@ -57,13 +63,33 @@ const pass = (events: number, p99: number, lost = 0): DeliveryPass => ({
 const perCall = (cpu: number) => ({ batch: 20, batches: 300, cpu: { p50: cpu, p95: 2 * cpu }, wall: { p50: cpu + 0.002, p95: 2 * cpu } });
 const spread = (p50: number) => ({ count: 1000, p50, p95: p50 + 0.2 });
 const heapScreen = (screen: string, rps: number, cpuMsPerOp: number) => ({ screen, rps, cpuMsPerOp, allocatedKbPerOp: 900, errors: 0 });
-const bareScreen = (name: string, rps: number, cpuMsPerOp: number) => ({ name, connections: 50, rps, operations: rps * 5, cpuMsPerOp, allocatedKbPerOp: 400, latencyP50: 150, errors: 0 });
+const bareScreen = (name: string, rps: number, cpuMsPerOp: number) => ({
+  name,
+  connections: 50,
+  rps,
+  operations: rps * 5,
+  cpuMsPerOp,
+  allocatedKbPerOp: 400,
+  latencyP50: 150,
+  errors: 0,
+});
 
 export const RUN: RunResults = {
-  settings: { latencyMs: 20, seconds: 5, sequentialRuns: 50, connections: 50, subscribers: 1000, burstEvents: 50, cpuProfileDir: undefined, pacedEvents: 100, authorizationRuns: 1000 },
+  settings: {
+    latencyMs: 20,
+    seconds: 5,
+    sequentialRuns: 50,
+    connections: 50,
+    subscribers: 1000,
+    burstEvents: 50,
+    cpuProfileDir: undefined,
+    pacedEvents: 100,
+    authorizationRuns: 1000,
+  },
   gatewayFlags: ['--max-old-space-size=512', '--max-semi-space-size=64'],
   concurrency: 'adaptive on, from 50 within 4..96 (UPSTREAM_*_CONCURRENCY)',
-  perClient: "no limit on operations per window, no cap on one client's calls in flight (the fair queue alone) (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: the shipped defaults)",
+  perClient:
+    "no limit on operations per window, no cap on one client's calls in flight (the fair queue alone) (CLIENT_RATE_LIMIT_OPERATIONS, CLIENT_MAX_UPSTREAM_IN_FLIGHT: the shipped defaults)",
   startedAt: new Date('2026-11-27T14:26:59.130Z'),
   elapsedSeconds: 510.4,
   operations: [
@@ -80,7 +106,13 @@ export const RUN: RunResults = {
     lastPayload: summary(65),
     parts: 51,
     floor: { firstRound: summary(20.6), wall: summary(62), rounds: 3 },
-    bare: { calls: 55, firstPayload: summary(21.9), lastPayload: summary(64.1), parts: 51, floor: { firstRound: summary(20.5), wall: summary(62.2), rounds: 3 } },
+    bare: {
+      calls: 55,
+      firstPayload: summary(21.9),
+      lastPayload: summary(64.1),
+      parts: 51,
+      floor: { firstRound: summary(20.5), wall: summary(62.2), rounds: 3 },
+    },
   },
   fairness: { operation: 'dashboard', idle: summary(45.5), flooded: summary(49.9), flood: load(100, 216, 359.1, watched(96, 94, 0.97)) },
   overhead: {
@@ -103,8 +135,28 @@ export const RUN: RunResults = {
   authorization: {
     warmUpRuns: 200,
     screens: [
-      { name: 'dashboard', runs: 1000, checked: spread(0.161), unchecked: spread(0.151), control: spread(0.162), difference: 0.01, floor: 0.001, checks: { fields: 3, records: 7 }, reads: { cached: 9000, bank: 0 } },
-      { name: 'cards screen (50 cards)', runs: 1000, checked: spread(0.775), unchecked: spread(0.747), control: spread(0.776), difference: 0.028, floor: 0.001, checks: { fields: 1, records: 125 }, reads: { cached: 55000, bank: 0 } },
+      {
+        name: 'dashboard',
+        runs: 1000,
+        checked: spread(0.161),
+        unchecked: spread(0.151),
+        control: spread(0.162),
+        difference: 0.01,
+        floor: 0.001,
+        checks: { fields: 3, records: 7 },
+        reads: { cached: 9000, bank: 0 },
+      },
+      {
+        name: 'cards screen (50 cards)',
+        runs: 1000,
+        checked: spread(0.775),
+        unchecked: spread(0.747),
+        control: spread(0.776),
+        difference: 0.028,
+        floor: 0.001,
+        checks: { fields: 1, records: 125 },
+        reads: { cached: 55000, bank: 0 },
+      },
     ],
     identity: { apiKeys: 5, apiKey: perCall(0.001), jwt: perCall(0.043), jwtFirst: perCall(0.085) },
     audit: perCall(0.004),
@@ -141,10 +193,22 @@ export const RUN: RunResults = {
     duplicates: 0,
     subscriptionErrors: 0,
     lastReceiptMs: 9100,
-    replicaAck: { timeoutMs: 500, subscribers: 100, without: summary(6.1, 30.2, 1000), with: summary(7.4, 33.9, 1000), statuses: { 202: 1100 } },
+    replicaAck: {
+      timeoutMs: 500,
+      subscribers: 100,
+      without: summary(6.1, 30.2, 1000),
+      with: summary(7.4, 33.9, 1000),
+      statuses: { 202: 1100 },
+    },
   },
   heap: [
-    { label: "V8's defaults", flags: [], shipped: false, peakRssMb: 410, screens: [heapScreen('dashboard', 330, 2.5), heapScreen('cards screen (50 cards)', 55, 12.9)] },
+    {
+      label: "V8's defaults",
+      flags: [],
+      shipped: false,
+      peakRssMb: 410,
+      screens: [heapScreen('dashboard', 330, 2.5), heapScreen('cards screen (50 cards)', 55, 12.9)],
+    },
     {
       label: 'old 512 MB, semi-space 64 MB',
       flags: ['--max-old-space-size=512', '--max-semi-space-size=64'],
@@ -158,9 +222,16 @@ export const RUN: RunResults = {
   shipped: {
     flags: ['--max-old-space-size=512', '--max-semi-space-size=64'],
     peakRssMb: 276,
-    screens: [{ ...bareScreen('dashboard', 320, 2.3), allocatedKbPerOp: 900 }, { ...bareScreen('cards screen (50 cards)', 54, 12.1), allocatedKbPerOp: 900 }],
+    screens: [
+      { ...bareScreen('dashboard', 320, 2.3), allocatedKbPerOp: 900 },
+      { ...bareScreen('cards screen (50 cards)', 54, 12.1), allocatedKbPerOp: 900 },
+    ],
   },
-  bareOneCall: { connections: 50, direct: { connections: 50, seconds: 5, rps: 2280, latency: summary(21.6), errors: 0 }, bare: { connections: 50, seconds: 5, rps: 2010, latency: summary(24.1), errors: 0 } },
+  bareOneCall: {
+    connections: 50,
+    direct: { connections: 50, seconds: 5, rps: 2280, latency: summary(21.6), errors: 0 },
+    bare: { connections: 50, seconds: 5, rps: 2010, latency: summary(24.1), errors: 0 },
+  },
   bareSequential: null,
   memory: {
     children: ['subscribers child', 'sandbox'],
@@ -198,7 +269,9 @@ describe('the report bench/RESULTS.md', () => {
   });
 
   it('tells a change of words from a change of line breaks', () => {
-    expect(unwrapped('- a list item\n  wrapped\n- the next\n\nA paragraph\nwrapped.\n| a | table |')).toBe('- a list item wrapped\n- the next\n\nA paragraph wrapped.\n| a | table |');
+    expect(unwrapped('- a list item\n  wrapped\n- the next\n\nA paragraph\nwrapped.\n| a | table |')).toBe(
+      '- a list item wrapped\n- the next\n\nA paragraph wrapped.\n| a | table |',
+    );
     expect(unwrapped('one\ntwo')).not.toBe(unwrapped('one  two'));
   });
 });

@@ -12,11 +12,15 @@ describe('fill', () => {
   });
 
   it('throws naming a placeholder that has no value, and the template', () => {
-    expect(() => fill('p50 {{p50}} ms, p99 {{p99}} ms', { p50: 1 }, 'bench/templates/x.md')).toThrow('bench/templates/x.md: the placeholder {{p99}} has no value');
+    expect(() => fill('p50 {{p50}} ms, p99 {{p99}} ms', { p50: 1 }, 'bench/templates/x.md')).toThrow(
+      'bench/templates/x.md: the placeholder {{p99}} has no value',
+    );
   });
 
   it('throws naming each value the template never uses', () => {
-    expect(() => fill('{{table}}', { table: '|a|', heapTabel: '|b|', seconds: 5 })).toThrow('the template has no placeholder for {{heapTabel}}, {{seconds}}');
+    expect(() => fill('{{table}}', { table: '|a|', heapTabel: '|b|', seconds: 5 })).toThrow(
+      'the template has no placeholder for {{heapTabel}}, {{seconds}}',
+    );
   });
 
   it('throws on a placeholder it would not recognise, rather than leave it in the text', () => {

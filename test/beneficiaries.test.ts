@@ -23,7 +23,6 @@ const WRITE_PATH = '/svc/api/v1/transfer/beneficiary';
 const SCHEMA_PATH = '/svc/api/v1/transfer/beneficiaryschema';
 const DEMO_US = 'ben_demo_us';
 
-
 const POSTCODE = '^\\d{5}(-\\d{4})?$';
 const SWIFT_US = '^[A-Z]{4}US[A-Z0-9]{2}([A-Z0-9]{3})?$';
 const STREET = '^(?!\\d+$).{5,200}$';
@@ -60,7 +59,10 @@ async function create(input: BeneficiaryCreateInput = US_SUPPLIER, idempotencyKe
 
 /** Query strings the sandbox saw on `path` (the kit's `calls` leaves them out). */
 function queries(path: string, on: Kit = kit): Record<string, string>[] {
-  return on.sandbox.requests().filter((r) => r.path === path).map((r) => r.query);
+  return on.sandbox
+    .requests()
+    .filter((r) => r.path === path)
+    .map((r) => r.query);
 }
 
 async function rawList(query = 'limit=100'): Promise<any[]> {
@@ -299,7 +301,11 @@ describe('beneficiaryCreate', () => {
           message: `swift_code must match ${SWIFT_US}`,
           upstreamPath: 'beneficiary.bank_details.swift_code',
         },
-        { path: ['input', 'beneficiary', 'address', 'postcode'], message: `postcode must match ${POSTCODE}`, upstreamPath: 'beneficiary.address.postcode' },
+        {
+          path: ['input', 'beneficiary', 'address', 'postcode'],
+          message: `postcode must match ${POSTCODE}`,
+          upstreamPath: 'beneficiary.address.postcode',
+        },
         {
           path: ['input', 'beneficiary', 'address', 'streetAddress'],
           message: `street_address must match ${STREET}`,
@@ -380,8 +386,16 @@ describe('beneficiaryUpdate', () => {
     expect(result.data!.beneficiaryUpdate).toMatchObject({
       __typename: 'ValidationError',
       issues: [
-        { path: ['input', 'beneficiary', 'bankDetails', 'swiftCode'], message: 'swift_code is required', upstreamPath: 'beneficiary.bank_details.swift_code' },
-        { path: ['input', 'beneficiary', 'address', 'postcode'], message: `postcode must match ${POSTCODE}`, upstreamPath: 'beneficiary.address.postcode' },
+        {
+          path: ['input', 'beneficiary', 'bankDetails', 'swiftCode'],
+          message: 'swift_code is required',
+          upstreamPath: 'beneficiary.bank_details.swift_code',
+        },
+        {
+          path: ['input', 'beneficiary', 'address', 'postcode'],
+          message: `postcode must match ${POSTCODE}`,
+          upstreamPath: 'beneficiary.address.postcode',
+        },
         { path: ['input', 'beneficiary', 'address', 'state'], message: 'state is required', upstreamPath: 'beneficiary.address.state' },
       ],
     });
@@ -438,7 +452,12 @@ describe('beneficiary rule sets in the record cache', () => {
       transferMethods: ['LOCAL'],
       beneficiary: {
         ...US_SUPPLIER.beneficiary,
-        bankDetails: { ...US_SUPPLIER.beneficiary.bankDetails, swiftCode: null, accountRoutingType1: 'aba', accountRoutingValue1: '021000021' },
+        bankDetails: {
+          ...US_SUPPLIER.beneficiary.bankDetails,
+          swiftCode: null,
+          accountRoutingType1: 'aba',
+          accountRoutingValue1: '021000021',
+        },
       },
     };
     await cached.resetCounts();

@@ -50,9 +50,17 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     const redisKeyPrefix = `test-cache-${randomUUID()}`;
     first = await startKit({ cache: true, listen: true, redis: { url: redis.url }, redisKeyPrefix });
     // A second instance on the same bank and the same Redis.
-    second = createGateway({ upstream: { ...first.upstreamConfig, cache }, logger: createLogger('silent'), redis: { url: redis.url }, redisKeyPrefix });
+    second = createGateway({
+      upstream: { ...first.upstreamConfig, cache },
+      logger: createLogger('silent'),
+      redis: { url: redis.url },
+      redisKeyPrefix,
+    });
     await second.events.ready;
-    await until(() => first.gateway.upstream.cache!.trusted && second.upstream.cache!.trusted, 'both instances to listen for invalidations');
+    await until(
+      () => first.gateway.upstream.cache!.trusted && second.upstream.cache!.trusted,
+      'both instances to listen for invalidations',
+    );
   });
   afterAll(async () => {
     await second?.server.stop(1_000);
@@ -60,14 +68,16 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     await redis?.stop();
   });
 
-  it("drops on one instance what a write through the other changed", async () => {
+  it('drops on one instance what a write through the other changed', async () => {
     expect((await run(first.gateway, CARD)).data).toEqual({ card: { status: 'ACTIVE' } });
     await first.resetCounts();
     expect((await run(first.gateway, CARD)).data).toEqual({ card: { status: 'ACTIVE' } });
     expect(first.calls(CARD_LIST)).toHaveLength(0);
 
     const invalidations = first.gateway.upstream.cache!.stats.invalidations;
-    const updated = await run(second, CardUpdateDocument as DocumentNode, { input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' } });
+    const updated = await run(second, CardUpdateDocument as DocumentNode, {
+      input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' },
+    });
     expect(updated.errors).toBeUndefined();
     await until(() => first.gateway.upstream.cache!.stats.invalidations > invalidations, "the other instance's invalidation");
     await first.resetCounts();

@@ -16,7 +16,8 @@ const kit = useKit({ cache: { ratesTtlMs: 150 }, controlDropsCache: false, liste
 const AVA_CARD = 'crd_demo_ava_v';
 const BALANCES = parse('{ balances { currency available { amount } } }');
 const usd = (data: unknown) =>
-  (data as { balances: { currency: string; available: { amount: string } }[] }).balances.find((b) => b.currency === 'USD')?.available.amount;
+  (data as { balances: { currency: string; available: { amount: string } }[] }).balances.find((b) => b.currency === 'USD')?.available
+    .amount;
 
 describe('record cache', () => {
   it('answers the dashboard repeated from the cache: the second run makes no upstream call and answers the same', async () => {
@@ -31,7 +32,9 @@ describe('record cache', () => {
 
   it('keeps a deposit out of sight until its event arrives, then reads the balance again', async () => {
     const before = usd((await kit.execute(BALANCES)).data);
-    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' })) as { depositId: string };
+    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' })) as {
+      depositId: string;
+    };
     expect(deposit.depositId).toBeTruthy();
     await kit.resetCounts();
     // The bank moved the balance and has not said so yet (the kit's sandbox sends no webhooks here).
@@ -49,7 +52,9 @@ describe('record cache', () => {
     const read = parse(`{ card(id: "${AVA_CARD}") { status } balances { currency } }`);
     expect((await kit.execute(read)).data).toMatchObject({ card: { status: 'ACTIVE' } });
     await kit.resetCounts();
-    const updated = await kit.execute(CardUpdateDocument, { input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' } });
+    const updated = await kit.execute(CardUpdateDocument, {
+      input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' },
+    });
     expect(updated.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
     expect((await kit.execute(read)).data).toMatchObject({ card: { status: 'INACTIVE' } });
     // The card was read from the bank again after the update (by the mutation's payload or the query);
@@ -59,11 +64,18 @@ describe('record cache', () => {
   });
 
   it('resolves nodes from kept reads: node(id:) answers the same from the cache as from the bank', async () => {
-    const ids = ['Account:acc_demo_usd', 'Card:crd_demo_ava_v', 'Cardholder:chd_demo_ava', 'Beneficiary:ben_demo_gb'].map((key) => Buffer.from(key).toString('base64'));
+    const ids = ['Account:acc_demo_usd', 'Card:crd_demo_ava_v', 'Cardholder:chd_demo_ava', 'Beneficiary:ben_demo_gb'].map((key) =>
+      Buffer.from(key).toString('base64'),
+    );
     const nodes = parse(`{ ${ids.map((id, i) => `n${i}: node(id: "${id}") { __typename id }`).join(' ')} }`);
     const first = await kit.execute(nodes);
     expect(first.errors).toBeUndefined();
-    expect(Object.values(first.data as Record<string, { __typename: string } | null>).map((n) => n?.__typename)).toEqual(['Account', 'Card', 'Cardholder', 'Beneficiary']);
+    expect(Object.values(first.data as Record<string, { __typename: string } | null>).map((n) => n?.__typename)).toEqual([
+      'Account',
+      'Card',
+      'Cardholder',
+      'Beneficiary',
+    ]);
     await kit.resetCounts();
     // Again, every record now kept: the same answer, and no call.
     expect(await kit.execute(nodes)).toEqual(first);
@@ -109,7 +121,10 @@ describe('record cache', () => {
       const line = text.split('\n').find((l) => l.startsWith(`${series} `));
       return Number(line?.split(' ')[1] ?? 0);
     };
-    const before = { hit: await metric('gateway_record_cache_reads_total{result="hit"}'), miss: await metric('gateway_record_cache_reads_total{result="miss"}') };
+    const before = {
+      hit: await metric('gateway_record_cache_reads_total{result="hit"}'),
+      miss: await metric('gateway_record_cache_reads_total{result="miss"}'),
+    };
     const invalidations = await metric('gateway_record_cache_invalidations_total');
     await kit.execute(BALANCES);
     await kit.execute(BALANCES);

@@ -55,7 +55,9 @@ describe('passthrough: who a token belongs to', () => {
     const me = await kit.execute(parseMe(), {}, bearer(token));
     expect(me.data).toEqual({ me: { kind: 'BANK_USER', name: DEMO_CREDENTIALS.userId, roles: ['admin'] } });
     await kit.execute(
-      parse('mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename } }') as never,
+      parse(
+        'mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename } }',
+      ) as never,
       {},
       bearer(token),
     );
@@ -67,7 +69,13 @@ describe('passthrough: who a token belongs to', () => {
   });
 
   it('proves a token it did not hand out once, then keys it by the same bank user', async () => {
-    const direct = ((await rawUpstream(kit, 'POST', '/api/v1/authentication/login', { body: { client_key: LOGIN_INPUT.clientKey, client_secret: LOGIN_INPUT.clientSecret, email: LOGIN_INPUT.email } })).body as { data: { access_token: string }[] }).data[0]!.access_token;
+    const direct = (
+      (
+        await rawUpstream(kit, 'POST', '/api/v1/authentication/login', {
+          body: { client_key: LOGIN_INPUT.clientKey, client_secret: LOGIN_INPUT.clientSecret, email: LOGIN_INPUT.email },
+        })
+      ).body as { data: { access_token: string }[] }
+    ).data[0]!.access_token;
     registerSecret('a bank token got straight from the sandbox', direct);
     await kit.resetCounts();
     const me = await kit.execute(parseMe(), {}, bearer(direct));
@@ -78,7 +86,9 @@ describe('passthrough: who a token belongs to', () => {
 
   it('is not fooled by a forged JWT naming a bank user: the bank refuses it, and it is nobody', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-    const claims = Buffer.from(JSON.stringify({ sub: DEMO_CREDENTIALS.userId, exp: Math.floor(Date.now() / 1000) + 600 })).toString('base64url');
+    const claims = Buffer.from(JSON.stringify({ sub: DEMO_CREDENTIALS.userId, exp: Math.floor(Date.now() / 1000) + 600 })).toString(
+      'base64url',
+    );
     const forged = `${header}.${claims}.${Buffer.from('not the bank').toString('base64url')}`;
     const result = await kit.execute(parseMe(), {}, bearer(forged));
     expect(outcomes([result])).toEqual(['UNAUTHENTICATED']);
@@ -87,26 +97,41 @@ describe('passthrough: who a token belongs to', () => {
 });
 
 describe('passthrough: what bank users may do through the gateway', () => {
-  const restricted: CallerAuthConfig = { ...PASSTHROUGH, passthrough: { roles: ['viewer'], users: [{ user: 'someone-else', roles: ['treasurer'], cardholderId: null }] } };
+  const restricted: CallerAuthConfig = {
+    ...PASSTHROUGH,
+    passthrough: { roles: ['viewer'], users: [{ user: 'someone-else', roles: ['treasurer'], cardholderId: null }] },
+  };
   const kit = useKit({ cache: false, auth: restricted });
-  const QUOTE = 'mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename ... on Forbidden { permission } } }';
+  const QUOTE =
+    'mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename ... on Forbidden { permission } } }';
 
   it('holds PASSTHROUGH_ROLES: a viewer reads, and its writes are Forbidden before the bank sees them', async () => {
     const token = await login(kit);
     await kit.resetCounts();
     expect((await kit.execute(parseMe(), {}, bearer(token))).data!.me.roles).toEqual(['viewer']);
-    expect((await kit.execute(parse(QUOTE) as never, {}, bearer(token))).data).toEqual({ quoteCreate: { __typename: 'Forbidden', permission: 'quotes:write' } });
+    expect((await kit.execute(parse(QUOTE) as never, {}, bearer(token))).data).toEqual({
+      quoteCreate: { __typename: 'Forbidden', permission: 'quotes:write' },
+    });
     expect(kit.calls()).toEqual([]);
   });
 });
 
 describe('passthrough: a bank user with roles of its own', () => {
-  const own: CallerAuthConfig = { ...PASSTHROUGH, passthrough: { roles: ['viewer'], users: [{ user: DEMO_CREDENTIALS.userId, roles: ['bookkeeper'], cardholderId: null }] } };
+  const own: CallerAuthConfig = {
+    ...PASSTHROUGH,
+    passthrough: { roles: ['viewer'], users: [{ user: DEMO_CREDENTIALS.userId, roles: ['bookkeeper'], cardholderId: null }] },
+  };
   const kit = useKit({ cache: false, auth: own });
 
   it('holds PASSTHROUGH_USER_ROLES instead of everyone’s', async () => {
     const token = await login(kit);
-    const quote = await kit.execute(parse('mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename } }') as never, {}, bearer(token));
+    const quote = await kit.execute(
+      parse(
+        'mutation { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}) { __typename } }',
+      ) as never,
+      {},
+      bearer(token),
+    );
     expect(quote.data).toEqual({ quoteCreate: { __typename: 'QuoteCreateSuccess' } });
     expect((await kit.execute(parseMe(), {}, bearer(token))).data!.me.roles).toEqual(['bookkeeper']);
   });
@@ -138,7 +163,9 @@ describe('made-up tokens over graphql-ws', () => {
   it('are proven within the address’s window too: past it, connection_init closes 4429 with no bank call', async () => {
     const closes = [];
     for (let i = 0; i < 7; i++) {
-      const outcome = await runWs(kit.baseUrl!, 'subscription { accountStatusChanged { status } }', { authorization: `Bearer made-up-${randomUUID()}` });
+      const outcome = await runWs(kit.baseUrl!, 'subscription { accountStatusChanged { status } }', {
+        authorization: `Bearer made-up-${randomUUID()}`,
+      });
       closes.push('closed' in outcome ? outcome.closed.code : 'open');
     }
     expect(closes).toEqual([4403, 4403, 4403, 4403, 4403, 4429, 4429]);

@@ -18,7 +18,11 @@ import { mustSkip } from './skip.ts';
  * know, stays so for it: Forbidden, decided before anything is sent to the bank.
  */
 
-const KEYS = { admin: 'gwk_test-freeze-admin-0123456789abcdef', manager: 'gwk_test-freeze-manager-0123456789abcdef', ava: 'gwk_test-freeze-ava-0123456789abcdef' };
+const KEYS = {
+  admin: 'gwk_test-freeze-admin-0123456789abcdef',
+  manager: 'gwk_test-freeze-manager-0123456789abcdef',
+  ava: 'gwk_test-freeze-ava-0123456789abcdef',
+};
 for (const key of Object.values(KEYS)) registerSecret('a caller API key', key);
 type Who = keyof typeof KEYS;
 
@@ -53,17 +57,35 @@ async function run(gateway: Gateway, who: Who, query: string): Promise<Record<st
   return body.data!;
 }
 
-const result = (success: string) => `__typename ... on ${success} { card { status } } ... on MutationError { message } ... on Forbidden { permission }`;
+const result = (success: string) =>
+  `__typename ... on ${success} { card { status } } ... on MutationError { message } ... on Forbidden { permission }`;
 
 /** `who` sets the card's status with cardUpdate, on `gateway` (the kit's by default). */
-async function setStatus(who: Who, cardId: string, status: 'ACTIVE' | 'INACTIVE' | 'CLOSED', gateway: Gateway = kit.gateway): Promise<Outcome> {
+async function setStatus(
+  who: Who,
+  cardId: string,
+  status: 'ACTIVE' | 'INACTIVE' | 'CLOSED',
+  gateway: Gateway = kit.gateway,
+): Promise<Outcome> {
   const id = encodeGlobalID('Card', cardId);
-  return (await run(gateway, who, `mutation { cardUpdate(input: {cardId: "${id}", status: ${status}, updatedBy: "Ava Chen"}) { ${result('CardUpdateSuccess')} } }`)).cardUpdate!;
+  return (
+    await run(
+      gateway,
+      who,
+      `mutation { cardUpdate(input: {cardId: "${id}", status: ${status}, updatedBy: "Ava Chen"}) { ${result('CardUpdateSuccess')} } }`,
+    )
+  ).cardUpdate!;
 }
 
 async function activate(who: Who, cardId: string, activationCode: string): Promise<Outcome> {
   const id = encodeGlobalID('Card', cardId);
-  return (await run(kit.gateway, who, `mutation { cardActivate(input: {cardId: "${id}", activationCode: "${activationCode}", pin: "482916"}) { ${result('CardActivateSuccess')} } }`)).cardActivate!;
+  return (
+    await run(
+      kit.gateway,
+      who,
+      `mutation { cardActivate(input: {cardId: "${id}", activationCode: "${activationCode}", pin: "482916"}) { ${result('CardActivateSuccess')} } }`,
+    )
+  ).cardActivate!;
 }
 
 const success = (status: string) => ({ __typename: 'CardUpdateSuccess', card: { status } });
@@ -128,7 +150,11 @@ describe('a cardholder and its card\u2019s freezes (one instance, no Redis)', ()
 
     expect(await setStatus('admin', PHYSICAL, 'INACTIVE')).toEqual(success('INACTIVE'));
     await kit.resetCounts();
-    expect(await activate('ava', PHYSICAL, code)).toEqual({ __typename: 'Forbidden', permission: 'cards:write', message: expect.stringMatching(REASON) });
+    expect(await activate('ava', PHYSICAL, code)).toEqual({
+      __typename: 'Forbidden',
+      permission: 'cards:write',
+      message: expect.stringMatching(REASON),
+    });
     expect(kit.calls('/svc/api/v1/card/activate')).toEqual([]);
     expect(await bankStatus(PHYSICAL)).toBe('INACTIVE');
   });
@@ -151,7 +177,14 @@ describe.skipIf(noRedis)('the freezes\u2019 origins in Redis: every instance, an
   const prefix = `test-card-freezes-${randomUUID()}`;
   const started: Gateway[] = [];
   const instance = (redisUrl = REDIS_URL) => {
-    const gateway = createGateway({ upstream: kit.upstreamConfig, logger: createLogger('silent'), auth, redis: { url: redisUrl }, redisKeyPrefix: prefix, cardFreezesKeyPrefix: prefix });
+    const gateway = createGateway({
+      upstream: kit.upstreamConfig,
+      logger: createLogger('silent'),
+      auth,
+      redis: { url: redisUrl },
+      redisKeyPrefix: prefix,
+      cardFreezesKeyPrefix: prefix,
+    });
     started.push(gateway);
     return gateway;
   };

@@ -39,7 +39,9 @@ describe('one query for a cardholder screen', () => {
     expect(cardholder.wallet).toMatchObject({ status: 'ACTIVE', amount: { currency: 'USD' } });
     expect(cardholder.wallet!.history!.nodes!.length).toBeGreaterThan(0);
 
-    const calls = kit.calls().map((c) => `${c.method} ${c.path} ${JSON.stringify(kit.sandbox.requests().find((r) => r.requestId === c.requestId)?.query)}`);
+    const calls = kit
+      .calls()
+      .map((c) => `${c.method} ${c.path} ${JSON.stringify(kit.sandbox.requests().find((r) => r.requestId === c.requestId)?.query)}`);
     expect(new Set(calls).size).toBe(calls.length);
     const cards = cardholder.cards!.nodes!.length;
     // cardholder, card list, one detail and one transactions page per card, wallet, history, KYC.
@@ -121,7 +123,11 @@ describe('a cardholder from creation to spending', () => {
     expect(cents((await balance(kit, 'USD')).available.amount)).toBe(cents(usdBefore.available.amount) - 25_000);
 
     const spend = (body: object) => kit.control('POST', `cards/${virtualCard.upstreamId}/simulate`, body);
-    await spend({ kind: 'authorization', amount: 40, merchant: { name: 'Blue Bottle Coffee', category_code: '5814', city: 'San Francisco', country: 'US' } });
+    await spend({
+      kind: 'authorization',
+      amount: 40,
+      merchant: { name: 'Blue Bottle Coffee', category_code: '5814', city: 'San Francisco', country: 'US' },
+    });
     await spend({ kind: 'authorization', amount: 400 });
 
     const transactions = (await kit.execute(CardTransactionsDocument, { id: virtualCard.id, first: 10 })).data!.card!.transactions!.nodes!;

@@ -24,7 +24,9 @@ describe('card secrets', () => {
       return result;
     };
 
-    const assigned = await run(CardAssignDocument, { input: { cardholderId: AVA, cardNumber: PAN, currency: 'USD', createdBy: 'Jane Doe' } });
+    const assigned = await run(CardAssignDocument, {
+      input: { cardholderId: AVA, cardNumber: PAN, currency: 'USD', createdBy: 'Jane Doe' },
+    });
     const outcome = assigned.data!.cardAssign;
     if (outcome.__typename !== 'CardAssignSuccess') throw new Error(JSON.stringify(assigned));
     const card = outcome.result.card!;

@@ -13,7 +13,12 @@ import { subscribeSse, subscribeWs } from './subscribe.ts';
  */
 
 // The record cache stays on, as npm start ships it: bound callers must never share its answers.
-const { kit, bearer } = useJwtKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-CH', subagentCode: 'SUB-CH', companyCode: 'CO-CH' }, freshEachTest: true });
+const { kit, bearer } = useJwtKit({
+  listen: true,
+  reconcileWebhooks: true,
+  webhooks: { agentCode: 'AG-CH', subagentCode: 'SUB-CH', companyCode: 'CO-CH' },
+  freshEachTest: true,
+});
 
 const ava = () => bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' });
 const ops = () => bearer('ops-phone', { roles: 'cardholder', cardholder_id: 'chd_demo_ops' });
@@ -41,7 +46,10 @@ describe('a cardholder-bound caller reads', () => {
     await kit.resetCounts();
     const own = await run('{ cards(first: 20) { nodes { upstreamId cardholderUpstreamId } } }', await ava());
     expect(own.errors).toBeUndefined();
-    expect(own.data!.cards.nodes.map((c: { cardholderUpstreamId: string }) => c.cardholderUpstreamId)).toEqual(['chd_demo_ava', 'chd_demo_ava']);
+    expect(own.data!.cards.nodes.map((c: { cardholderUpstreamId: string }) => c.cardholderUpstreamId)).toEqual([
+      'chd_demo_ava',
+      'chd_demo_ava',
+    ]);
     expect(kit.calls('/svc/api/v1/card').map((c) => c.query.cardholder_id)).toEqual(['chd_demo_ava']);
 
     const other = (id: string) =>
@@ -55,7 +63,10 @@ describe('a cardholder-bound caller reads', () => {
     const nodes = await run(`{ node(id: "${theirsId}") { id } nodes(ids: ["${mine}", "${theirsId}", "${nobody}"]) { id } }`, await ava());
     expect(nodes).toEqual({ data: { node: null, nodes: [{ id: mine }, null, null] } });
 
-    const holders = await run('{ cardholders(first: 10) { nodes { upstreamId } } cardholder(id: "chd_demo_ava") { cards { nodes { upstreamId } } } }', await ava());
+    const holders = await run(
+      '{ cardholders(first: 10) { nodes { upstreamId } } cardholder(id: "chd_demo_ava") { cards { nodes { upstreamId } } } }',
+      await ava(),
+    );
     expect(holders.data!.cardholders.nodes).toEqual([{ upstreamId: 'chd_demo_ava' }]);
     expect(cardIds(holders, ['cardholder', 'cards']).sort()).toEqual(['crd_demo_ava_p', 'crd_demo_ava_v']);
   });
@@ -77,12 +88,17 @@ describe('a cardholder-bound caller reads', () => {
       cardholder: { email: expect.stringContaining('@') },
     });
     expect(result.data!.cardholder.kyc.status).toEqual(expect.any(String));
-    expect(result.data!.cardholder.wallets).toEqual([{ upstreamId: 'wal_demo_ava', history: { nodes: expect.arrayContaining([expect.objectContaining({ type: expect.any(String) })]) } }]);
+    expect(result.data!.cardholder.wallets).toEqual([
+      { upstreamId: 'wal_demo_ava', history: { nodes: expect.arrayContaining([expect.objectContaining({ type: expect.any(String) })]) } },
+    ]);
     expect(result.data!.card.transactions.nodes.length).toBeGreaterThan(0);
   });
 
   it('nothing of the business: accounts, balances and payouts are FORBIDDEN, on their fields alone', async () => {
-    const result = await run('{ cards(first: 5) { nodes { upstreamId } } balances { currency } accounts(first: 5) { nodes { id } } upcomingPayouts(first: 5) { nodes { id } } }', await ava());
+    const result = await run(
+      '{ cards(first: 5) { nodes { upstreamId } } balances { currency } accounts(first: 5) { nodes { id } } upcomingPayouts(first: 5) { nodes { id } } }',
+      await ava(),
+    );
     expect(result.data!.cards.nodes.length).toBe(2);
     expect(result.data).toMatchObject({ balances: null, accounts: null, upcomingPayouts: null });
     expect(result.errors!.map((e) => [e.path, e.extensions])).toEqual([
@@ -100,10 +116,16 @@ describe('a cardholder-bound caller writes', () => {
   it('freezes and unfreezes its own card; another\u2019s card answers as a card that does not exist, with no write sent', async () => {
     const theirs = await opsCard();
     await kit.resetCounts();
-    expect((await run(freeze('crd_demo_ava_v'), await ava())).data).toEqual({ cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } } });
-    expect((await run(freeze('crd_demo_ava_v', 'ACTIVE'), await ava())).data).toEqual({ cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'ACTIVE' } } });
+    expect((await run(freeze('crd_demo_ava_v'), await ava())).data).toEqual({
+      cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } },
+    });
+    expect((await run(freeze('crd_demo_ava_v', 'ACTIVE'), await ava())).data).toEqual({
+      cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'ACTIVE' } },
+    });
     const notOwn = await run(freeze(theirs), await ava());
-    expect(notOwn.data).toEqual({ cardUpdate: { __typename: 'ValidationError', issues: [{ path: ['input', 'cardId'], message: 'names no card of this cardholder' }] } });
+    expect(notOwn.data).toEqual({
+      cardUpdate: { __typename: 'ValidationError', issues: [{ path: ['input', 'cardId'], message: 'names no card of this cardholder' }] },
+    });
     expect(await run(freeze('crd_nobody'), await ava())).toEqual(notOwn);
     expect(kit.calls('/svc/api/v1/card', 'PATCH')).toHaveLength(2);
     expect(kit.audit().map((r) => [r.caller.name, r.cardholder, r.targets.cardId, r.outcome, r.detail])).toEqual([
@@ -121,7 +143,9 @@ describe('a cardholder-bound caller writes', () => {
       await ava(),
     );
     expect(limits.data).toEqual({ cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' } });
-    expect((await run(freeze('crd_demo_ava_v', 'CLOSED'), await ava())).data).toEqual({ cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' } });
+    expect((await run(freeze('crd_demo_ava_v', 'CLOSED'), await ava())).data).toEqual({
+      cardUpdate: { __typename: 'Forbidden', permission: 'cards:write' },
+    });
     const payout = await run(
       'mutation { payoutCreate(input: {beneficiaryId: "ben_demo_de", quoteId: "quo_demo_payout", sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "1000", destinationCountry: "DE", feeType: OUR, transferMethod: SWIFT, reference: "x", sourceOfFunds: "Revenue"}) { __typename ... on Forbidden { permission } } }',
       await ava(),
@@ -150,10 +174,24 @@ describe('a cardholder-bound subscriber', () => {
     const holders = await subscribeWs(kit, 'subscription { cardholderStatusChanged { cardholderUpstreamId status } }', {}, avaHeaders);
     const adminHeaders = await admin();
     // Someone else's card, then Ava's; then events that do not name the cardholder at all, of each.
-    await run(`mutation { cardUpdate(input: {cardId: "${theirs}", status: INACTIVE, updatedBy: "Jane Doe"}) { __typename } }`, adminHeaders);
-    await run('mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: INACTIVE, updatedBy: "Jane Doe"}) { __typename } }', adminHeaders);
-    await kit.control('POST', 'events', { name: 'issuing.card.active', resource_id: theirs, data: { cardholder_id: null, card_id: theirs, card_status: 'ACTIVE' } });
-    await kit.control('POST', 'events', { name: 'issuing.card.active', resource_id: 'crd_demo_ava_v', data: { cardholder_id: null, card_id: 'crd_demo_ava_v', card_status: 'ACTIVE' } });
+    await run(
+      `mutation { cardUpdate(input: {cardId: "${theirs}", status: INACTIVE, updatedBy: "Jane Doe"}) { __typename } }`,
+      adminHeaders,
+    );
+    await run(
+      'mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: INACTIVE, updatedBy: "Jane Doe"}) { __typename } }',
+      adminHeaders,
+    );
+    await kit.control('POST', 'events', {
+      name: 'issuing.card.active',
+      resource_id: theirs,
+      data: { cardholder_id: null, card_id: theirs, card_status: 'ACTIVE' },
+    });
+    await kit.control('POST', 'events', {
+      name: 'issuing.card.active',
+      resource_id: 'crd_demo_ava_v',
+      data: { cardholder_id: null, card_id: 'crd_demo_ava_v', card_status: 'ACTIVE' },
+    });
     await kit.control('POST', 'events', { name: 'issuing.cardholder.ready', resource_id: 'chd_demo_ops' });
     await kit.control('POST', 'events', { name: 'issuing.cardholder.ready', resource_id: 'chd_demo_ava' });
 
@@ -163,7 +201,9 @@ describe('a cardholder-bound subscriber', () => {
     ];
     expect(await overWs.next(2)).toEqual(expected);
     expect(await overSse.next(2)).toEqual(expected);
-    expect(await holders.next(1)).toEqual([{ data: { cardholderStatusChanged: { cardholderUpstreamId: 'chd_demo_ava', status: 'READY' } } }]);
+    expect(await holders.next(1)).toEqual([
+      { data: { cardholderStatusChanged: { cardholderUpstreamId: 'chd_demo_ava', status: 'READY' } } },
+    ]);
     // Whatever was coming has come: the others' events never do.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(overWs.received).toHaveLength(2);

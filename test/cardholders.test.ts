@@ -39,7 +39,9 @@ const NORA: CardholderCreateInput = {
     dateOfBirth: '1990-07-21',
     name: { title: 'Dr', firstName: 'Nora', middleName: 'Mae', lastName: "O'Neil-Lind" },
     address: NORA_ADDRESS,
-    employers: [{ businessName: 'Acme Trading Ltd', businessIdentifiers: [{ type: 'REGISTRATION_NUMBER', number: 'C4839201', countryCode: 'US' }] }],
+    employers: [
+      { businessName: 'Acme Trading Ltd', businessIdentifiers: [{ type: 'REGISTRATION_NUMBER', number: 'C4839201', countryCode: 'US' }] },
+    ],
   },
   postalAddress: { line1: '500 Howard Street', city: 'San Francisco', state: 'CA', postcode: '94105', country: 'US' },
   agentCode: 'AG-7',
@@ -83,7 +85,10 @@ async function rawList(query: string): Promise<any[]> {
 
 /** Query strings the sandbox saw on `path` (the kit's `calls` leaves them out). */
 function queries(path: string, method = 'GET'): Record<string, string>[] {
-  return kit.sandbox.requests().filter((r) => r.path === path && r.method === method).map((r) => r.query);
+  return kit.sandbox
+    .requests()
+    .filter((r) => r.path === path && r.method === method)
+    .map((r) => r.query);
 }
 
 /** The upstream's `yyyy-MM-ddTHH:mm:ss` (UTC, no offset) as the graph's DateTime. */
@@ -120,7 +125,10 @@ describe('cardholders: reads', () => {
         // The list is where the bank shows the identity document.
         identification: { type: 'PASSPORT', number: 'P48213975', country: 'US', expiryDate: '2031-05-31' },
         employers: [
-          { businessName: 'Acme Trading Ltd', businessIdentifiers: [{ type: 'REGISTRATION_NUMBER', number: 'C4839201', countryCode: 'US' }] },
+          {
+            businessName: 'Acme Trading Ltd',
+            businessIdentifiers: [{ type: 'REGISTRATION_NUMBER', number: 'C4839201', countryCode: 'US' }],
+          },
         ],
       },
       postalAddress: null,
@@ -192,7 +200,12 @@ describe('cardholders: reads', () => {
     const byGlobalId = await read(encodeGlobalID('Cardholder', OPS));
     expect(byGlobalId).toMatchObject({ upstreamId: OPS, type: 'DELEGATE' });
     const node = await kit.execute(CardholderNodeDocument, { id: encodeGlobalID('Cardholder', NEW) });
-    expect(node.data!.node).toEqual({ __typename: 'Cardholder', id: encodeGlobalID('Cardholder', NEW), upstreamId: NEW, status: 'PENDING' });
+    expect(node.data!.node).toEqual({
+      __typename: 'Cardholder',
+      id: encodeGlobalID('Cardholder', NEW),
+      upstreamId: NEW,
+      status: 'PENDING',
+    });
     expect(queries(PATH)).toEqual([{ id: AVA }, { id: OPS }, { id: NEW }]);
   });
 
@@ -270,7 +283,11 @@ describe('cardholders: writes', () => {
         ['input', 'individual', 'name', 'firstName'],
         'must use English letters only, with spaces, hyphens and apostrophes between them',
       ],
-      [{ ...NORA, individual: { ...NORA.individual!, dateOfBirth: '2999-01-01' } }, ['input', 'individual', 'dateOfBirth'], 'must be a day in the past'],
+      [
+        { ...NORA, individual: { ...NORA.individual!, dateOfBirth: '2999-01-01' } },
+        ['input', 'individual', 'dateOfBirth'],
+        'must be a day in the past',
+      ],
     ];
     for (const [input, path, message] of cases) {
       const result = await kit.execute(CardholderCreateDocument, { input });
@@ -280,14 +297,22 @@ describe('cardholders: writes', () => {
   });
 
   it('updates only the given fields', async () => {
-    const updated = await update({ cardholderId: encodeGlobalID('Cardholder', AVA), mobileNumber: '+14155550777', updatedBy: 'Jordan Miles' });
+    const updated = await update({
+      cardholderId: encodeGlobalID('Cardholder', AVA),
+      mobileNumber: '+14155550777',
+      updatedBy: 'Jordan Miles',
+    });
     expect(updated).toMatchObject({
       upstreamId: AVA,
       status: 'READY',
       mobileNumber: '+14155550777',
       email: 'ava.chen@acme.example',
       countryCode: null,
-      individual: { dateOfBirth: '1988-03-14', name: { title: 'Ms', firstName: 'Ava', lastName: 'Chen' }, address: { line1: '415 Grand Avenue' } },
+      individual: {
+        dateOfBirth: '1988-03-14',
+        name: { title: 'Ms', firstName: 'Ava', lastName: 'Chen' },
+        address: { line1: '415 Grand Avenue' },
+      },
       postalAddress: null,
     });
     expect(kit.calls(PATH, 'PATCH')).toEqual([expect.objectContaining({ status: 200 })]);
@@ -306,7 +331,10 @@ describe('cardholders: writes', () => {
     const renamed = await update({ cardholderId: encodeGlobalID('Cardholder', AVA), individual, updatedBy: 'Jordan Miles' });
     expect(renamed).toMatchObject({
       status: 'PENDING',
-      individual: { name: { title: 'Dr', firstName: 'Ava', middleName: null, lastName: 'Chen-Park' }, address: { line1: '9 Lake Merritt Blvd', line2: null } },
+      individual: {
+        name: { title: 'Dr', firstName: 'Ava', middleName: null, lastName: 'Chen-Park' },
+        address: { line1: '9 Lake Merritt Blvd', line2: null },
+      },
     });
     // Employers were not given: the whole individual was replaced.
     expect(renamed.individual!.employers).toEqual([]);
@@ -322,7 +350,12 @@ describe('cardholders: writes', () => {
     expect(partialIndividual.data).toBeUndefined();
     expect(partialIndividual.errors![0]!.message).toMatch(/Field "address" of required type "AddressInput!" was not provided/);
 
-    const noCity = { line1: '1 Main Street', state: 'CA', postcode: '94105', country: 'US' } as unknown as CardholderUpdateInput['postalAddress'];
+    const noCity = {
+      line1: '1 Main Street',
+      state: 'CA',
+      postcode: '94105',
+      country: 'US',
+    } as unknown as CardholderUpdateInput['postalAddress'];
     const partialAddress = await kit.execute(CardholderUpdateDocument, {
       input: { cardholderId: encodeGlobalID('Cardholder', AVA), postalAddress: noCity, updatedBy: 'Jordan Miles' },
     });

@@ -82,14 +82,17 @@ describe('cards', () => {
   });
 
   it('lists CLOSED cards when no status filter is given', async () => {
-    const closed = await kit.execute(CardUpdateDocument, { input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'CLOSED', updatedBy: 'Jane Doe' } });
+    const closed = await kit.execute(CardUpdateDocument, {
+      input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'CLOSED', updatedBy: 'Jane Doe' },
+    });
     expect(closed.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
     const result = await kit.execute(parse('{ cards(first: 100) { nodes { upstreamId status } } }'));
     const nodes = (result.data as { cards: { nodes: { upstreamId: string; status: string }[] } }).cards.nodes;
     expect(nodes.find((card) => card.upstreamId === AVA_CARD)?.status).toBe('CLOSED');
     const lists = kit.calls(CARD_PATH).filter((call) => call.method === 'GET');
     expect(lists.length).toBeGreaterThan(0);
-    for (const call of kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET')) expect(call.query.status).toBeUndefined();
+    for (const call of kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET'))
+      expect(call.query.status).toBeUndefined();
   });
 
   it("passes the detail's risk_controls through as riskControls, null as null", async () => {
@@ -98,7 +101,12 @@ describe('cards', () => {
     const detail = await rawUpstream(kit, 'GET', `${DETAIL_PATH}?id=${AVA_CARD}`);
     const body = detail.body as { data: Record<string, unknown>[] };
     const riskControls = { velocity: [{ interval: 'DAILY', max_count: 20 }], blocked_mcc: ['7995'] };
-    await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: DETAIL_PATH, body: { ...body, data: [{ ...body.data[0], risk_controls: riskControls }] } });
+    await kit.control('POST', 'faults', {
+      kind: 'contract',
+      method: 'GET',
+      path: DETAIL_PATH,
+      body: { ...body, data: [{ ...body.data[0], risk_controls: riskControls }] },
+    });
     const result = await kit.execute(parse(`{ card(id: "${AVA_CARD}") { riskControls } }`));
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ card: { riskControls } });
@@ -110,7 +118,11 @@ describe('cards', () => {
     const connection = page.data!.card!.transactions!;
     expect(connection.nodes!.length).toBeGreaterThan(0);
     const today = new Date().toISOString().slice(0, 10);
-    const ranged = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 50, dateRange: { from: '2000-01-01', to: '2000-01-31' } });
+    const ranged = await kit.execute(CardTransactionsDocument, {
+      id: AVA_CARD,
+      first: 50,
+      dateRange: { from: '2000-01-01', to: '2000-01-31' },
+    });
     expect(ranged.data!.card!.transactions!.nodes).toEqual([]);
     const recent = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 50, dateRange: { from: '2000-01-01', to: today } });
     expect(recent.data!.card!.transactions!.nodes!.length).toBeGreaterThan(0);
@@ -146,7 +158,11 @@ describe('cards', () => {
         cardId,
         updatedBy: 'Jane Doe',
         limits: [{ interval: 'DAILY', amount: '50' }],
-        authorizationControls: { allowedMerchantCategories: ['54111'], activeFrom: '2026-12-01T00:00:00Z', activeTo: '2026-11-01T00:00:00Z' },
+        authorizationControls: {
+          allowedMerchantCategories: ['54111'],
+          activeFrom: '2026-12-01T00:00:00Z',
+          activeTo: '2026-11-01T00:00:00Z',
+        },
       },
     });
     const outcome = bad.data!.cardUpdate;
@@ -168,7 +184,10 @@ describe('cards', () => {
     const controls = good.data!.cardUpdate.card.spendingControls!;
     expect(controls.map((c) => [c.interval, c.limit])).toEqual([['DAILY', { amount: '75', currency: 'USD' }]]);
     expect(Number(controls[0]!.remaining!.amount)).toBeLessThanOrEqual(75);
-    expect(good.data!.cardUpdate.card.authorizationControls).toMatchObject({ allowedMerchantCategories: ['5411', '5812'], allowedCurrencies: ['USD'] });
+    expect(good.data!.cardUpdate.card.authorizationControls).toMatchObject({
+      allowedMerchantCategories: ['5411', '5812'],
+      allowedCurrencies: ['USD'],
+    });
   });
 
   it('refuses a recharge of 0 before calling upstream', async () => {

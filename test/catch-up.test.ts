@@ -58,7 +58,10 @@ describe('catch-up after a reconnect', () => {
     await deliverNew(kit);
     const [received] = await first.next(1);
     await first.close();
-    await deliverEvent(kit.baseUrl, bankEvent(`rfi_${++sequence}_rfi.action_required`, 'rfi.action_required', { id: 'rfi_1', type: 'KYC' }));
+    await deliverEvent(
+      kit.baseUrl,
+      bankEvent(`rfi_${++sequence}_rfi.action_required`, 'rfi.action_required', { id: 'rfi_1', type: 'KYC' }),
+    );
     const active = await deliverNew(kit, 'account.active');
 
     const resumed = await subscribeWs(kit, status, { after: received.data.bankEvents.cursor });

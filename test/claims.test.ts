@@ -28,11 +28,18 @@ describe('a cardholder claim that is not one cardholder id', () => {
 
   it.each(malformed)('refuses the caller with 401 naming the claim (%s), before any bank call', async (_what, value) => {
     await kit.resetCounts();
-    const answer = await post(kit.baseUrl!, `${ME.slice(0, -1)} balances { currency } }`, await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: value }));
+    const answer = await post(
+      kit.baseUrl!,
+      `${ME.slice(0, -1)} balances { currency } }`,
+      await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: value }),
+    );
     expect(answer.status).toBe(401);
     expect(answer.body.data).toBeUndefined();
     expect(answer.body.errors).toEqual([
-      { message: 'The JWT was refused: its cardholder_id claim must be one cardholder id, a string of 1 to 128 letters, digits, . _ ~ or -', extensions: { code: 'UNAUTHENTICATED' } },
+      {
+        message: 'The JWT was refused: its cardholder_id claim must be one cardholder id, a string of 1 to 128 letters, digits, . _ ~ or -',
+        extensions: { code: 'UNAUTHENTICATED' },
+      },
     ]);
     expect(answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(kit.calls()).toEqual([]);
@@ -47,16 +54,19 @@ describe('a cardholder claim that is not one cardholder id', () => {
 });
 
 describe('roles come from the role claims only', () => {
-  it.each([['admin'], ['accounts:read admin']])('scope "%s" grants no role: admin\u2019s mutations are Forbidden, with no bank call', async (scope) => {
-    const headers = await bearer('oauth-client', { scope, scp: ['admin'] });
-    const me = await post(kit.baseUrl!, ME, headers);
-    expect(me.body.data.me.roles).toEqual([]);
-    expect(me.body.data.me.permissions).toEqual(scope.includes('accounts:read') ? ['accounts:read'] : []);
-    await kit.resetCounts();
-    const open = await post(kit.baseUrl!, OPEN_ACCOUNT, headers);
-    expect(open.body.data).toEqual({ accountCreate: { __typename: 'Forbidden', permission: 'accounts:write' } });
-    expect(kit.calls()).toEqual([]);
-  });
+  it.each([['admin'], ['accounts:read admin']])(
+    'scope "%s" grants no role: admin\u2019s mutations are Forbidden, with no bank call',
+    async (scope) => {
+      const headers = await bearer('oauth-client', { scope, scp: ['admin'] });
+      const me = await post(kit.baseUrl!, ME, headers);
+      expect(me.body.data.me.roles).toEqual([]);
+      expect(me.body.data.me.permissions).toEqual(scope.includes('accounts:read') ? ['accounts:read'] : []);
+      await kit.resetCounts();
+      const open = await post(kit.baseUrl!, OPEN_ACCOUNT, headers);
+      expect(open.body.data).toEqual({ accountCreate: { __typename: 'Forbidden', permission: 'accounts:write' } });
+      expect(kit.calls()).toEqual([]);
+    },
+  );
 
   it('grants the permissions scope names, and lists them as the caller\u2019s, with no role', async () => {
     const me = await post(kit.baseUrl!, ME, await bearer('reporting', { scope: 'payouts:write accounts:read' }));
@@ -73,7 +83,11 @@ describe('roles come from the role claims only', () => {
 describe('with JWT_PERMISSION_CLAIMS_GRANT_ROLES=true', () => {
   let optedIn: Kit;
   beforeAll(async () => {
-    optedIn = await startKit({ cache: false, listen: true, auth: { mode: 'service', apiKeys: [], jwt: { ...jwtConfig(), permissionClaimsGrantRoles: true }, allowedOrigins: [] } });
+    optedIn = await startKit({
+      cache: false,
+      listen: true,
+      auth: { mode: 'service', apiKeys: [], jwt: { ...jwtConfig(), permissionClaimsGrantRoles: true }, allowedOrigins: [] },
+    });
   });
   afterAll(() => optedIn?.close());
 
@@ -99,7 +113,11 @@ describe('a caller bound to a cardholder', () => {
 
   it('is audited with those roles', async () => {
     await kit.resetCounts();
-    const open = await post(kit.baseUrl!, OPEN_ACCOUNT, await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: 'chd_demo_ava' }));
+    const open = await post(
+      kit.baseUrl!,
+      OPEN_ACCOUNT,
+      await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: 'chd_demo_ava' }),
+    );
     expect(open.body.data).toEqual({ accountCreate: { __typename: 'Forbidden', permission: 'accounts:write' } });
     expect(kit.audit()).toEqual([expect.objectContaining({ field: 'accountCreate', roles: ['cardholder'], cardholder: 'chd_demo_ava' })]);
   });

@@ -21,8 +21,15 @@ beforeAll(async () => {
   kit = await startKit({
     listen: true,
     metricsToken: 'metrics-secret',
-    logger: createLogger('debug', { write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)) }),
-    auth: { mode: 'service', apiKeys: [{ name: 'cards-only', sha256: sha256Hex(KEY), roles: ['cardholder'], cardholderId: 'chd_demo_ava' }], jwt: undefined, allowedOrigins: [] },
+    logger: createLogger('debug', {
+      write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)),
+    }),
+    auth: {
+      mode: 'service',
+      apiKeys: [{ name: 'cards-only', sha256: sha256Hex(KEY), roles: ['cardholder'], cardholderId: 'chd_demo_ava' }],
+      jwt: undefined,
+      allowedOrigins: [],
+    },
   });
 });
 afterAll(() => kit?.close());
@@ -44,13 +51,23 @@ describe("a caller's mistakes", () => {
 
   it('a bad cursor, three times: the error says what to do, three counted, one line at info without a stack', async () => {
     for (let i = 0; i < 3; i++) {
-      const refused = await subscribeSse(kit, 'subscription { cardStatusChanged(after: "not-a-cursor") { status } }', {}, { 'x-api-key': KEY }, { registered: false });
+      const refused = await subscribeSse(
+        kit,
+        'subscription { cardStatusChanged(after: "not-a-cursor") { status } }',
+        {},
+        { 'x-api-key': KEY },
+        { registered: false },
+      );
       const [result] = await refused.next(1);
       expect(result.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'after' });
       await refused.close();
     }
     expect(await metric('gateway_client_errors_total', 'code="BAD_USER_INPUT"')).toBe(3);
-    expect(logged("a caller's mistake").filter((line) => line.code === 'BAD_USER_INPUT').map((line) => line.level)).toEqual([30]);
+    expect(
+      logged("a caller's mistake")
+        .filter((line) => line.code === 'BAD_USER_INPUT')
+        .map((line) => line.level),
+    ).toEqual([30]);
   });
 
   it('a field the caller may not read: FORBIDDEN counted and logged once, the rest answered', async () => {

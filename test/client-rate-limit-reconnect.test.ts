@@ -23,7 +23,13 @@ describe.skipIf(skip)('operations per client through a Redis reconnect', () => {
   beforeAll(async () => {
     redis = new OwnRedis(await freePort());
     await redis.start();
-    limiter = createClientRateLimiter({ ...LIMIT, redis: { url: redis.url }, keyPrefix: `test-reconnect-${randomUUID()}`, logger: log.logger, observer: { shared: (up) => shared.push(up) } });
+    limiter = createClientRateLimiter({
+      ...LIMIT,
+      redis: { url: redis.url },
+      keyPrefix: `test-reconnect-${randomUUID()}`,
+      logger: log.logger,
+      observer: { shared: (up) => shared.push(up) },
+    });
   });
   afterAll(async () => {
     await limiter?.close();

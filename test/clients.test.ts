@@ -46,7 +46,8 @@ const wsUrl = (target: Kit = kit) => `${httpUrl(target).replace(/^http/, 'ws')}`
 
 /** The installed version of a client package, as its package.json says. */
 function version(name: string): string {
-  return (JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 const CARD = 'crd_demo_ava_v';
@@ -67,18 +68,30 @@ const BAD_VARIABLE_RESULT = {
   errors: [
     expect.objectContaining({
       message: 'Variable "$first" is invalid at "first": Int cannot represent non-integer value: "five"',
-      extensions: { code: 'BAD_USER_INPUT', variable: 'first', issues: [{ path: ['first'], message: 'Int cannot represent non-integer value: "five"' }] },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        variable: 'first',
+        issues: [{ path: ['first'], message: 'Int cannot represent non-integer value: "five"' }],
+      },
     }),
   ],
 };
 
 interface CardStatusResult {
-  data?: { cardStatusChanged: { status: string; cardUpstreamId: string; event: { name: string; cursor: string }; card: { upstreamId: string; status: string } | null } };
+  data?: {
+    cardStatusChanged: {
+      status: string;
+      cardUpstreamId: string;
+      event: { name: string; cursor: string };
+      card: { upstreamId: string; status: string } | null;
+    };
+  };
   errors?: unknown[];
 }
 
 /** The statuses and event names of the card status changes received, in order. */
-const changes = (results: CardStatusResult[]) => results.map((r) => `${r.data!.cardStatusChanged.status} (${r.data!.cardStatusChanged.event.name})`);
+const changes = (results: CardStatusResult[]) =>
+  results.map((r) => `${r.data!.cardStatusChanged.status} (${r.data!.cardStatusChanged.event.name})`);
 const BLOCKED_THEN_ACTIVE = ['INACTIVE (issuing.card.blocked)', 'ACTIVE (issuing.card.active)'];
 
 /**
@@ -164,7 +177,11 @@ describe(`graphql-ws ${version('graphql-ws')}: createClient({ url })`, () => {
     expect(results).toEqual([{ data: { accounts: { nodes: expect.any(Array) } } }]);
     const { nodes } = (results[0] as { data: { accounts: { nodes: { id: string; upstreamId: string; status: string }[] } } }).data.accounts;
     expect(nodes.map((n) => n.upstreamId).sort()).toEqual([...DEMO_ACCOUNTS].sort());
-    expect(nodes.find((n) => n.upstreamId === 'acc_demo_usd')).toEqual({ id: Buffer.from('Account:acc_demo_usd').toString('base64'), upstreamId: 'acc_demo_usd', status: 'ACTIVE' });
+    expect(nodes.find((n) => n.upstreamId === 'acc_demo_usd')).toEqual({
+      id: Buffer.from('Account:acc_demo_usd').toString('base64'),
+      upstreamId: 'acc_demo_usd',
+      status: 'ACTIVE',
+    });
   });
 
   it('surfaces a variable of the wrong type as BAD_USER_INPUT with the variable and the path', async () => {
@@ -179,14 +196,23 @@ describe(`graphql-ws ${version('graphql-ws')}: createClient({ url })`, () => {
   it('runs a mutation: cardUpdate freezes the demo card', async () => {
     const client = open();
     const results: unknown[] = [];
-    for await (const result of client.iterate({ query: CARD_UPDATE, variables: { input: { cardId: CARD, status: 'INACTIVE', updatedBy: 'Jordan Miles' } } })) results.push(result);
-    expect(results).toEqual([{ data: { cardUpdate: { __typename: 'CardUpdateSuccess', card: { upstreamId: CARD, status: 'INACTIVE' } } } }]);
+    for await (const result of client.iterate({
+      query: CARD_UPDATE,
+      variables: { input: { cardId: CARD, status: 'INACTIVE', updatedBy: 'Jordan Miles' } },
+    }))
+      results.push(result);
+    expect(results).toEqual([
+      { data: { cardUpdate: { __typename: 'CardUpdateSuccess', card: { upstreamId: CARD, status: 'INACTIVE' } } } },
+    ]);
   });
 
   it('receives two card status changes at the bank, in order, then resumes after the first with `after`', async () => {
     const client = open();
     const live = collector<CardStatusResult>();
-    const stop = client.subscribe<CardStatusResult['data']>({ query: CARD_STATUS, variables: { cardId: CARD } }, { next: live.push as never, error: (e) => live.push({ errors: [e] }), complete: () => {} });
+    const stop = client.subscribe<CardStatusResult['data']>(
+      { query: CARD_STATUS, variables: { cardId: CARD } },
+      { next: live.push as never, error: (e) => live.push({ errors: [e] }), complete: () => {} },
+    );
     cleanups.push(stop);
     await subscriptionsOpen(1);
     await blockThenActivate();
@@ -248,7 +274,10 @@ describe(`graphql-sse ${version('graphql-sse')}: createClient({ url }), distinct
     // graphql-sse takes any answer but 200 for a network failure and tries again (5 times, from 1 s
     // apart, doubling), then reports a NetworkError without reading the body: the GraphQL over SSE
     // protocol has the server report errors found before execution as `next` events of a 200 stream.
-    const outcome = await Promise.race([iterated.catch((error: unknown) => String(error)), new Promise((resolve) => setTimeout(resolve, 5_000, 'no answer in 5 s'))]);
+    const outcome = await Promise.race([
+      iterated.catch((error: unknown) => String(error)),
+      new Promise((resolve) => setTimeout(resolve, 5_000, 'no answer in 5 s')),
+    ]);
     expect({ outcome, answers: answers() }).toEqual({ outcome: 'completed', answers: ['POST /graphql 200'] });
     expect(results).toEqual([BAD_VARIABLE_RESULT]);
   });
@@ -256,7 +285,12 @@ describe(`graphql-sse ${version('graphql-sse')}: createClient({ url }), distinct
   it('receives two card status changes at the bank, in order', async () => {
     const client = open();
     const live = collector<CardStatusResult>();
-    cleanups.push(client.subscribe({ query: CARD_STATUS, variables: { cardId: CARD } }, { next: live.push as never, error: (e) => live.push({ errors: [e] }), complete: () => {} }));
+    cleanups.push(
+      client.subscribe(
+        { query: CARD_STATUS, variables: { cardId: CARD } },
+        { next: live.push as never, error: (e) => live.push({ errors: [e] }), complete: () => {} },
+      ),
+    );
     await subscriptionsOpen(1);
     await blockThenActivate();
     const received = await live.next(2);
@@ -326,16 +360,22 @@ describe(`urql (@urql/core ${version('@urql/core')}) with subscriptionExchange o
 
   it('runs a mutation: cardUpdate freezes the demo card', async () => {
     const client = open();
-    const result = await client.mutation(CARD_UPDATE, { input: { cardId: CARD, status: 'INACTIVE', updatedBy: 'Jordan Miles' } }).toPromise();
+    const result = await client
+      .mutation(CARD_UPDATE, { input: { cardId: CARD, status: 'INACTIVE', updatedBy: 'Jordan Miles' } })
+      .toPromise();
     expect(result.error).toBeUndefined();
     // urql's cacheExchange adds __typename to every selection set.
-    expect(result.data).toEqual({ cardUpdate: { __typename: 'CardUpdateSuccess', card: { __typename: 'Card', upstreamId: CARD, status: 'INACTIVE' } } });
+    expect(result.data).toEqual({
+      cardUpdate: { __typename: 'CardUpdateSuccess', card: { __typename: 'Card', upstreamId: CARD, status: 'INACTIVE' } },
+    });
   });
 
   it('receives two card status changes at the bank, in order', async () => {
     const client = open();
     const live = collector<CardStatusResult>();
-    const { unsubscribe } = client.subscription(CARD_STATUS, { cardId: CARD }).subscribe((result) => live.push({ data: result.data, errors: result.error ? [result.error] : undefined }));
+    const { unsubscribe } = client
+      .subscription(CARD_STATUS, { cardId: CARD })
+      .subscribe((result) => live.push({ data: result.data, errors: result.error ? [result.error] : undefined }));
     cleanups.push(unsubscribe);
     await subscriptionsOpen(1);
     await blockThenActivate();
@@ -355,7 +395,11 @@ describe(`graphql-request ${version('graphql-request')}: new GraphQLClient(url)`
     const client = new GraphQLClient(httpUrl());
     const data = await client.request<{ accounts: { nodes: { id: string; upstreamId: string; status: string }[] } }>(ACCOUNTS);
     expect(data.accounts.nodes.map((n) => n.upstreamId).sort()).toEqual([...DEMO_ACCOUNTS].sort());
-    expect(data.accounts.nodes.find((n) => n.upstreamId === 'acc_demo_eur')).toEqual({ id: Buffer.from('Account:acc_demo_eur').toString('base64'), upstreamId: 'acc_demo_eur', status: 'ACTIVE' });
+    expect(data.accounts.nodes.find((n) => n.upstreamId === 'acc_demo_eur')).toEqual({
+      id: Buffer.from('Account:acc_demo_eur').toString('base64'),
+      upstreamId: 'acc_demo_eur',
+      status: 'ACTIVE',
+    });
   });
 
   it('runs a mutation: cardUpdate freezes the demo card, and the bank has it frozen', async () => {
@@ -364,7 +408,9 @@ describe(`graphql-request ${version('graphql-request')}: new GraphQLClient(url)`
     expect(data).toEqual({ cardUpdate: { __typename: 'CardUpdateSuccess', card: { upstreamId: CARD, status: 'INACTIVE' } } });
     const bank = await apiClient(kit.sandbox);
     const card = await bank.get(CARD_PATH, { query: { id: CARD } });
-    expect((card.body as { data: { cardHashId: string; cardStatus: string }[] }).data).toEqual([expect.objectContaining({ cardHashId: CARD, cardStatus: 'INACTIVE' })]);
+    expect((card.body as { data: { cardHashId: string; cardStatus: string }[] }).data).toEqual([
+      expect.objectContaining({ cardHashId: CARD, cardStatus: 'INACTIVE' }),
+    ]);
     const read = await client.request<{ card: { status: string } }>('query Card($id: ID!) { card(id: $id) { status } }', { id: CARD });
     expect(read.card.status).toBe('INACTIVE');
   });
@@ -379,7 +425,11 @@ describe(`graphql-request ${version('graphql-request')}: new GraphQLClient(url)`
     const { response } = error as ClientError;
     expect(response.status).toBe(400);
     expect(response.errors).toHaveLength(1);
-    expect(response.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'first', issues: [{ path: ['first'], message: expect.any(String) }] });
+    expect(response.errors![0]!.extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      variable: 'first',
+      issues: [{ path: ['first'], message: expect.any(String) }],
+    });
   });
 });
 
@@ -427,12 +477,31 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
       kind: 'LinkedField',
       name: 'accounts',
       plural: false,
-      selections: [{ alias: null, args: null, concreteType: 'Account', kind: 'LinkedField', name: 'nodes', plural: true, selections: [scalar('id'), scalar('upstreamId'), scalar('status')], storageKey: null }],
+      selections: [
+        {
+          alias: null,
+          args: null,
+          concreteType: 'Account',
+          kind: 'LinkedField',
+          name: 'nodes',
+          plural: true,
+          selections: [scalar('id'), scalar('upstreamId'), scalar('status')],
+          storageKey: null,
+        },
+      ],
       storageKey: 'accounts(first:5)',
     },
   ];
   const AccountsQuery = {
-    fragment: { argumentDefinitions: [], kind: 'Fragment', metadata: null, name: 'ClientsAccountsQuery', selections: accountsSelections, type: 'Query', abstractKey: null },
+    fragment: {
+      argumentDefinitions: [],
+      kind: 'Fragment',
+      metadata: null,
+      name: 'ClientsAccountsQuery',
+      selections: accountsSelections,
+      type: 'Query',
+      abstractKey: null,
+    },
     kind: 'Request',
     operation: { argumentDefinitions: [], kind: 'Operation', name: 'ClientsAccountsQuery', selections: accountsSelections },
     params: {
@@ -446,7 +515,16 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
   } as unknown as ConcreteRequest;
 
   /** schema/operations/accounts.graphql's Balances, persisted: its id is in schema/trusted-documents.json, its text is not sent. */
-  const money = (name: string) => ({ alias: null, args: null, concreteType: 'Money', kind: 'LinkedField', name, plural: false, selections: [scalar('amount'), scalar('currency')], storageKey: null });
+  const money = (name: string) => ({
+    alias: null,
+    args: null,
+    concreteType: 'Money',
+    kind: 'LinkedField',
+    name,
+    plural: false,
+    selections: [scalar('amount'), scalar('currency')],
+    storageKey: null,
+  });
   const balancesArguments = [{ defaultValue: null, kind: 'LocalArgument', name: 'currency' }];
   const balancesSelections = [
     {
@@ -461,10 +539,24 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
     },
   ];
   const BalancesQuery = {
-    fragment: { argumentDefinitions: balancesArguments, kind: 'Fragment', metadata: null, name: 'Balances', selections: balancesSelections, type: 'Query', abstractKey: null },
+    fragment: {
+      argumentDefinitions: balancesArguments,
+      kind: 'Fragment',
+      metadata: null,
+      name: 'Balances',
+      selections: balancesSelections,
+      type: 'Query',
+      abstractKey: null,
+    },
     kind: 'Request',
     operation: { argumentDefinitions: balancesArguments, kind: 'Operation', name: 'Balances', selections: balancesSelections },
-    params: { id: (BalancesDocument as unknown as { __meta__: { hash: string } }).__meta__.hash, metadata: {}, name: 'Balances', operationKind: 'query', text: null },
+    params: {
+      id: (BalancesDocument as unknown as { __meta__: { hash: string } }).__meta__.hash,
+      metadata: {},
+      name: 'Balances',
+      operationKind: 'query',
+      text: null,
+    },
   } as unknown as ConcreteRequest;
 
   const cardStatusArguments = [{ defaultValue: null, kind: 'LocalArgument', name: 'cardId' }];
@@ -478,16 +570,47 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
       plural: false,
       selections: [
         scalar('status'),
-        { alias: null, args: null, concreteType: 'BankEvent', kind: 'LinkedField', name: 'event', plural: false, selections: [scalar('name'), scalar('cursor')], storageKey: null },
-        { alias: null, args: null, concreteType: 'Card', kind: 'LinkedField', name: 'card', plural: false, selections: [scalar('id'), scalar('upstreamId'), scalar('status')], storageKey: null },
+        {
+          alias: null,
+          args: null,
+          concreteType: 'BankEvent',
+          kind: 'LinkedField',
+          name: 'event',
+          plural: false,
+          selections: [scalar('name'), scalar('cursor')],
+          storageKey: null,
+        },
+        {
+          alias: null,
+          args: null,
+          concreteType: 'Card',
+          kind: 'LinkedField',
+          name: 'card',
+          plural: false,
+          selections: [scalar('id'), scalar('upstreamId'), scalar('status')],
+          storageKey: null,
+        },
       ],
       storageKey: null,
     },
   ];
   const CardStatusSubscription = {
-    fragment: { argumentDefinitions: cardStatusArguments, kind: 'Fragment', metadata: null, name: 'ClientsCardStatusSubscription', selections: cardStatusSelections, type: 'Subscription', abstractKey: null },
+    fragment: {
+      argumentDefinitions: cardStatusArguments,
+      kind: 'Fragment',
+      metadata: null,
+      name: 'ClientsCardStatusSubscription',
+      selections: cardStatusSelections,
+      type: 'Subscription',
+      abstractKey: null,
+    },
     kind: 'Request',
-    operation: { argumentDefinitions: cardStatusArguments, kind: 'Operation', name: 'ClientsCardStatusSubscription', selections: cardStatusSelections },
+    operation: {
+      argumentDefinitions: cardStatusArguments,
+      kind: 'Operation',
+      name: 'ClientsCardStatusSubscription',
+      selections: cardStatusSelections,
+    },
     params: {
       cacheID: 'ClientsCardStatusSubscription',
       id: null,
@@ -501,7 +624,9 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
   describe('against the gateway with query text', () => {
     it('runs a query through fetchQuery: the demo accounts, in the store', async () => {
       const env = environment(kit);
-      const data = (await fetchQuery(env, AccountsQuery, {}).toPromise()) as { accounts: { nodes: { id: string; upstreamId: string; status: string }[] } };
+      const data = (await fetchQuery(env, AccountsQuery, {}).toPromise()) as {
+        accounts: { nodes: { id: string; upstreamId: string; status: string }[] };
+      };
       expect(data.accounts.nodes.map((n) => n.upstreamId).sort()).toEqual([...DEMO_ACCOUNTS].sort());
       // Normalised by global id: the record is in Relay's store under Account.id.
       const usd = Buffer.from('Account:acc_demo_usd').toString('base64');
@@ -524,9 +649,18 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
       const received = await live.next(2);
       expect(errors).toEqual([]);
       expect(changes(received.map((data) => ({ data })))).toEqual(BLOCKED_THEN_ACTIVE);
-      expect(received[1]!.cardStatusChanged.card).toEqual({ id: Buffer.from(`Card:${CARD}`).toString('base64'), upstreamId: CARD, status: 'ACTIVE' });
+      expect(received[1]!.cardStatusChanged.card).toEqual({
+        id: Buffer.from(`Card:${CARD}`).toString('base64'),
+        upstreamId: CARD,
+        status: 'ACTIVE',
+      });
       // The card in the store is the one the last event read.
-      expect(env.getStore().getSource().get(Buffer.from(`Card:${CARD}`).toString('base64'))).toMatchObject({ status: 'ACTIVE', upstreamId: CARD });
+      expect(
+        env
+          .getStore()
+          .getSource()
+          .get(Buffer.from(`Card:${CARD}`).toString('base64')),
+      ).toMatchObject({ status: 'ACTIVE', upstreamId: CARD });
     });
   });
 
@@ -538,7 +672,10 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
         balances: { currency: string; available: { amount: string; currency: string } }[];
       };
       expect(data.balances).toHaveLength(1);
-      expect(data.balances[0]).toMatchObject({ currency: 'USD', available: { amount: expect.stringMatching(/^\d+(\.\d+)?$/), currency: 'USD' } });
+      expect(data.balances[0]).toMatchObject({
+        currency: 'USD',
+        available: { amount: expect.stringMatching(/^\d+(\.\d+)?$/), currency: 'USD' },
+      });
       expect(Number(data.balances[0]!.available.amount)).toBeGreaterThan(0);
     });
 
@@ -551,11 +688,18 @@ describe(`Relay (relay-runtime ${version('relay-runtime')})`, () => {
         );
       expect(error?.message).toMatch(/No data returned for operation `Balances`/);
       expect(error!.source!.errors).toHaveLength(1);
-      expect(error!.source!.errors[0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', variable: 'currency', issues: [{ path: ['currency'], message: expect.any(String) }] });
+      expect(error!.source!.errors[0]!.extensions).toEqual({
+        code: 'BAD_USER_INPUT',
+        variable: 'currency',
+        issues: [{ path: ['currency'], message: expect.any(String) }],
+      });
     });
 
     it('surfaces an id the gateway does not trust as PERSISTED_QUERY_NOT_IN_LIST', async () => {
-      const unknown = { ...BalancesQuery, params: { ...BalancesQuery.params, id: `sha256:${'0'.repeat(64)}`, cacheID: 'unknown' } } as unknown as ConcreteRequest;
+      const unknown = {
+        ...BalancesQuery,
+        params: { ...BalancesQuery.params, id: `sha256:${'0'.repeat(64)}`, cacheID: 'unknown' },
+      } as unknown as ConcreteRequest;
       const error = await fetchQuery(environment(trusted), unknown, { currency: 'USD' })
         .toPromise()
         .then(

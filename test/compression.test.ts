@@ -36,7 +36,10 @@ function raw(method: string, path: string, headers: Record<string, string>, body
   });
 }
 
-const BIG_QUERY = JSON.stringify({ query: '{ accounts { edges { node { upstreamId accountNumber accountHolderName supportedFeatures { currency transferMethod routingCodes { type value } } } } } }' });
+const BIG_QUERY = JSON.stringify({
+  query:
+    '{ accounts { edges { node { upstreamId accountNumber accountHolderName supportedFeatures { currency transferMethod routingCodes { type value } } } } } }',
+});
 const SMALL_QUERY = JSON.stringify({ query: '{ balances { currency } }' });
 const json = { 'content-type': 'application/json' };
 

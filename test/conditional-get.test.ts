@@ -14,10 +14,13 @@ import { useKit } from './kit.ts';
  */
 const kit = useKit({ listen: true, cache: true, limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS } });
 
-const dashboardUrl = () => `${kit.baseUrl}/graphql?documentId=${encodeURIComponent((DashboardDocument as unknown as { __meta__: { hash: string } }).__meta__.hash)}`;
+const dashboardUrl = () =>
+  `${kit.baseUrl}/graphql?documentId=${encodeURIComponent((DashboardDocument as unknown as { __meta__: { hash: string } }).__meta__.hash)}`;
 
 async function get(headers: Record<string, string> = {}) {
-  const response = await fetch(dashboardUrl(), { headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1', ...headers } });
+  const response = await fetch(dashboardUrl(), {
+    headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1', ...headers },
+  });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
@@ -49,7 +52,11 @@ describe('conditional GET of persisted operations', () => {
     const plain = await get({ 'accept-encoding': 'identity' });
     // node:http, not fetch: fetch would inflate the body and drop the encoding.
     const compressed = await new Promise<IncomingMessage>((resolve, reject) => {
-      httpGet(dashboardUrl(), { headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1', 'accept-encoding': 'br' } }, resolve).on('error', reject);
+      httpGet(
+        dashboardUrl(),
+        { headers: { accept: 'application/graphql-response+json', [CSRF_HEADER]: '1', 'accept-encoding': 'br' } },
+        resolve,
+      ).on('error', reject);
     });
     compressed.resume();
     expect(compressed.headers['content-encoding']).toBe('br');
@@ -71,9 +78,19 @@ describe('conditional GET of persisted operations', () => {
     const onResponse = useConditionalGet().onResponse!;
     const answer = () => new Response('{"data":{"balances":[]}}', { headers: { 'content-type': 'application/json' } });
     const post = new Request('http://gateway.test/graphql', { method: 'POST', body: '{}' });
-    const args = (request: Request, response: Response) => ({ request, response, setResponse: () => {}, fetchAPI: globalThis, serverContext: {} }) as unknown as Parameters<typeof onResponse>[0];
+    const args = (request: Request, response: Response) =>
+      ({ request, response, setResponse: () => {}, fetchAPI: globalThis, serverContext: {} }) as unknown as Parameters<
+        typeof onResponse
+      >[0];
     expect(onResponse(args(post, answer()))).toBeUndefined();
-    expect(onResponse(args(new Request('http://gateway.test/graphql?documentId=x'), new Response('{}', { status: 400, headers: { 'content-type': 'application/json' } })))).toBeUndefined();
+    expect(
+      onResponse(
+        args(
+          new Request('http://gateway.test/graphql?documentId=x'),
+          new Response('{}', { status: 400, headers: { 'content-type': 'application/json' } }),
+        ),
+      ),
+    ).toBeUndefined();
     // A GET's whole JSON answer is read, for its tag.
     expect(onResponse(args(new Request('http://gateway.test/graphql?documentId=x'), answer()))).toBeInstanceOf(Promise);
   });

@@ -43,7 +43,13 @@ describe('starting without caller authentication', () => {
   });
 
   it('refuses the retired JWT_ACCESS_CLAIMS and a bank user written twice, naming each', () => {
-    const jwt = start({ AUTH_MODE: 'service', JWT_JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: 'i', JWT_AUDIENCE: 'a', JWT_ACCESS_CLAIMS: 'scope' });
+    const jwt = start({
+      AUTH_MODE: 'service',
+      JWT_JWKS_URL: 'https://idp.example/jwks',
+      JWT_ISSUER: 'i',
+      JWT_AUDIENCE: 'a',
+      JWT_ACCESS_CLAIMS: 'scope',
+    });
     expect(jwt.status).toBe(1);
     expect(jwt.stderr).toContain('JWT_ACCESS_CLAIMS is no longer read: name the claims that grant roles in JWT_ROLE_CLAIMS');
     const users = start({ AUTH_MODE: 'passthrough', PASSTHROUGH_USER_ROLES: 'ops-user:viewer,ops-user:admin' });

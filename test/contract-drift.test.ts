@@ -33,21 +33,34 @@ async function breakNextDetail(kit: Kit): Promise<void> {
 
 async function violations(kit: Kit): Promise<number> {
   const text = await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_upstream_contract_violations_total');
-  const line = text.split('\n').find((l) => l.startsWith('gateway_upstream_contract_violations_total{') && l.includes(`endpoint="${DETAIL_ENDPOINT}"`) && l.includes('path="data[].brand"'));
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('gateway_upstream_contract_violations_total{') &&
+        l.includes(`endpoint="${DETAIL_ENDPOINT}"`) &&
+        l.includes('path="data[].brand"'),
+    );
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
 describe('sampling (UPSTREAM_CONTRACT_CHECK=sample)', () => {
   const lines: string[] = [];
   // Every answer sampled, so the count does not depend on which answer came first: a sampled check fails nothing.
-  const kit = useKit({ cache: false, contractCheck: { mode: 'sample', samplePercent: 100 }, logger: createLogger('info', { write: (line) => lines.push(line) }) });
+  const kit = useKit({
+    cache: false,
+    contractCheck: { mode: 'sample', samplePercent: 100 },
+    logger: createLogger('info', { write: (line) => lines.push(line) }),
+  });
 
   it('leaves a screen whole when a field it does not show drifted, and counts the drift', async () => {
     const before = await violations(kit);
     await breakNextDetail(kit);
     const result = await kit.execute(parse(SCREEN));
     expect(result.errors).toBeUndefined();
-    expect(result.data).toMatchObject({ card: { maskedNumber: expect.stringMatching(/^\d{6}\*+\d{4}$/), availableBalance: { amount: expect.any(String) } } });
+    expect(result.data).toMatchObject({
+      card: { maskedNumber: expect.stringMatching(/^\d{6}\*+\d{4}$/), availableBalance: { amount: expect.any(String) } },
+    });
     expect(kit.calls(DETAIL)).toHaveLength(1);
     expect(await violations(kit)).toBe(before + 1);
     const warned = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.path === 'data[].brand');
@@ -57,7 +70,9 @@ describe('sampling (UPSTREAM_CONTRACT_CHECK=sample)', () => {
   it('fails a drifted field the operation asks for, alone, with its coded error naming the field; the rest renders', async () => {
     await breakNextDetail(kit);
     const result = await kit.execute(parse(WITH_BRAND));
-    expect(result.data).toMatchObject({ card: { maskedNumber: expect.stringMatching(/^\d{6}\*+\d{4}$/), brand: null, availableBalance: { amount: expect.any(String) } } });
+    expect(result.data).toMatchObject({
+      card: { maskedNumber: expect.stringMatching(/^\d{6}\*+\d{4}$/), brand: null, availableBalance: { amount: expect.any(String) } },
+    });
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]).toMatchObject({
       path: ['card', 'brand'],
@@ -65,7 +80,9 @@ describe('sampling (UPSTREAM_CONTRACT_CHECK=sample)', () => {
       extensions: { code: 'UPSTREAM_CONTRACT_ERROR', upstreamRequestId: kit.calls(DETAIL)[0]!.requestId },
     });
     // The log names the endpoint too, as it always did.
-    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 50 && line.endpoint === DETAIL_ENDPOINT);
+    const logged = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.level === 50 && line.endpoint === DETAIL_ENDPOINT);
     expect(logged).toHaveLength(1);
   });
 });

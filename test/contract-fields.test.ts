@@ -255,7 +255,10 @@ function walk(path: string, shape: JsonSchema, type: GraphQLObjectType, findings
     const named = getNamedType(field.type);
     if (nested === undefined || carriesSubtree(named)) continue;
     if (!isObjectType(named)) {
-      findings.push({ path: fieldPath, problem: `${type.name}.${field.name} is ${named.name}, not an object carrying the documented fields` });
+      findings.push({
+        path: fieldPath,
+        problem: `${type.name}.${field.name} is ${named.name}, not an object carrying the documented fields`,
+      });
       continue;
     }
     walk(fieldPath, nested, named, findings, seen);
@@ -294,6 +297,7 @@ describe('documented payload fields and the graph', () => {
       expect(seen.has(path), `${path} is not a documented field`).toBe(true);
       expect(reason.length, path).toBeGreaterThan(20);
     }
-    for (const path of [...Object.keys(RENAMED), ...Object.keys(RESHAPED)]) expect(seen.has(path), `${path} is not a documented field`).toBe(true);
+    for (const path of [...Object.keys(RENAMED), ...Object.keys(RESHAPED)])
+      expect(seen.has(path), `${path} is not a documented field`).toBe(true);
   });
 });

@@ -121,10 +121,23 @@ async function accountsJourney(): Promise<void> {
     body: LOGIN_BODY,
   });
   hit(1, login);
-  const created = hit(2, await t.api.send('POST', ACCOUNT_PATH, {
-    body: { type: 'virtual_account', country: 'SG', currency: 'SGD', label: 'Contract check', required_features: [{ currency: 'SGD', transfer_method: 'LOCAL' }] },
-  }));
-  const accounts = hit(3, await t.api.get(ACCOUNT_PATH)).data as { id: string; status: string; required_features: { currency: string }[] }[];
+  const created = hit(
+    2,
+    await t.api.send('POST', ACCOUNT_PATH, {
+      body: {
+        type: 'virtual_account',
+        country: 'SG',
+        currency: 'SGD',
+        label: 'Contract check',
+        required_features: [{ currency: 'SGD', transfer_method: 'LOCAL' }],
+      },
+    }),
+  );
+  const accounts = hit(3, await t.api.get(ACCOUNT_PATH)).data as {
+    id: string;
+    status: string;
+    required_features: { currency: string }[];
+  }[];
   const usd = accounts.find((account) => account.status === 'ACTIVE' && account.required_features[0]?.currency === 'USD');
   hit(5, await t.api.get(BALANCE_PATH));
   const today = sandboxDay(t.sandbox);
@@ -145,7 +158,14 @@ async function accountsJourney(): Promise<void> {
 }
 
 async function quote(quoteType: 'payout' | 'conversion', conversionSchedule: string): Promise<Record<string, any>> {
-  const body = { quoteType, lockPeriod: '15_mins', conversionSchedule, sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 250 };
+  const body = {
+    quoteType,
+    lockPeriod: '15_mins',
+    conversionSchedule,
+    sourceCurrencyCode: 'USD',
+    destinationCurrencyCode: 'EUR',
+    sourceAmount: 250,
+  };
   return hit(19, await t.api.send('POST', `${TRANSFER_PATH}/quote`, { body })).data[0];
 }
 
@@ -168,15 +188,22 @@ async function paymentsJourney(): Promise<void> {
   hit(15, await t.api.get(`${TRANSFER_PATH}/payout/${payout}`));
   hit(17, await t.api.get(`${TRANSFER_PATH}/upcomingpayouts`));
   const second = await quote('payout', 'immediate');
-  const cancelled = hit(14, await t.api.send('POST', `${TRANSFER_PATH}/payout`, { body: { ...payoutBody(2), quoteId: second.id } })).data[0].id;
+  const cancelled = hit(14, await t.api.send('POST', `${TRANSFER_PATH}/payout`, { body: { ...payoutBody(2), quoteId: second.id } })).data[0]
+    .id;
   hit(16, await t.api.send('PATCH', `${TRANSFER_PATH}/cancelpayout`, { body: { id: cancelled } }));
 
-  hit(18, await t.api.get(`${TRANSFER_PATH}/rate`, { query: { sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 100 } }));
+  hit(
+    18,
+    await t.api.get(`${TRANSFER_PATH}/rate`, { query: { sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 100 } }),
+  );
   const conversionQuote = await quote('conversion', 'next_day');
   hit(20, await t.api.get(`${TRANSFER_PATH}/quotedetails`, { query: { quote_id: conversionQuote.id } }));
-  const conversion = hit(21, await t.api.send('POST', `${TRANSFER_PATH}/conversion`, {
-    body: { quote_id: conversionQuote.id, source_amount: 250, source_currency: 'USD', destination_currency: 'EUR' },
-  })).data.id as string;
+  const conversion = hit(
+    21,
+    await t.api.send('POST', `${TRANSFER_PATH}/conversion`, {
+      body: { quote_id: conversionQuote.id, source_amount: 250, source_currency: 'USD', destination_currency: 'EUR' },
+    }),
+  ).data.id as string;
   hit(22, await t.api.get(`${TRANSFER_PATH}/conversion/${conversion}`));
   hit(23, await t.api.get(`${TRANSFER_PATH}/conversionlist`));
 }
@@ -185,14 +212,26 @@ const PHYSICAL_CARD = '4000056655665556';
 
 async function cardsJourney(): Promise<void> {
   const card = hit(24, await t.api.send('POST', CARD_PATH, { body: virtualCardBody('chd_demo_ava') })).data.id as string;
-  const assignBody = { cardholder_id: 'chd_demo_ava', card_number: PHYSICAL_CARD, card_currency: 'USD', card_mode: 'SINGLE', created_by: 'Jordan Miles' };
+  const assignBody = {
+    cardholder_id: 'chd_demo_ava',
+    card_number: PHYSICAL_CARD,
+    card_currency: 'USD',
+    card_mode: 'SINGLE',
+    created_by: 'Jordan Miles',
+  };
   hit(25, await t.api.send('POST', `${CARD_PATH}/assign`, { body: assignBody }));
   const emails = (await control(t.sandbox, 'GET', '/emails')).body as { cardId: string; activationCode: string }[];
   const physical = emails[emails.length - 1]!;
   hit(26, await t.api.get(CARD_PATH));
   hit(27, await t.api.get(`${CARD_PATH}/detail`, { query: { id: physical.cardId } }));
   hit(27, await t.api.get(`${CARD_PATH}/detail`, { query: { id: card } }));
-  hit(28, await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: physical.cardId }, body: { activation_code: physical.activationCode, pin: '482913' } }));
+  hit(
+    28,
+    await t.api.send('POST', `${CARD_PATH}/activate`, {
+      query: { id: physical.cardId },
+      body: { activation_code: physical.activationCode, pin: '482913' },
+    }),
+  );
   hit(29, await t.api.send('POST', `${CARD_PATH}/pin`, { query: { id: physical.cardId }, body: { pin: '615204' } }));
   hit(31, await t.api.send('POST', `${CARD_PATH}/recharge`, { query: { id: card }, body: { amount: 120 } }));
   const spent = await simulate(t.sandbox, card, { kind: 'authorization', amount: 40 });
@@ -206,7 +245,13 @@ async function cardholdersJourney(): Promise<void> {
   const created = hit(33, await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder() })).data[0].id as string;
   hit(34, await t.api.get(CARDHOLDER_PATH));
   hit(35, await t.api.get(CARDHOLDER_PATH, { query: { id: created } }));
-  hit(36, await t.api.send('PATCH', CARDHOLDER_PATH, { query: { id: created }, body: { mobile_number: '+15125550199', updated_by: 'Jordan Miles' } }));
+  hit(
+    36,
+    await t.api.send('PATCH', CARDHOLDER_PATH, {
+      query: { id: created },
+      body: { mobile_number: '+15125550199', updated_by: 'Jordan Miles' },
+    }),
+  );
   hit(37, await t.api.send('DELETE', CARDHOLDER_PATH, { query: { id: created } }));
 
   hit(38, await wallet('POST', '', 'chd_demo_ava', { body: { currency: 'EUR' } }));
@@ -227,11 +272,21 @@ async function webhooksJourney(): Promise<void> {
   const program = { program_code: DEMO_CREDENTIALS.productId };
   hit(46, await webhookCall(t.sandbox, 'GET', '/getallwebhooks', { query: program }));
   hit(47, await webhookCall(t.sandbox, 'POST', SUBSCRIBE_PATH, { body: subscriptionBody() }));
-  const notification = subscriptionBody({ event_name: 'issuing.card.blocked', subscription_type: 'n', webhook_url: undefined, x_api_key: undefined });
+  const notification = subscriptionBody({
+    event_name: 'issuing.card.blocked',
+    subscription_type: 'n',
+    webhook_url: undefined,
+    x_api_key: undefined,
+  });
   hit(47, await webhookCall(t.sandbox, 'POST', SUBSCRIBE_PATH, { body: notification }));
   const agent = { agent_code: 'AG1', subagent_code: 'SUB1' };
   hit(48, await webhookCall(t.sandbox, 'POST', '/api/subscribedwebhook', { query: program, body: agent }));
-  hit(49, await webhookCall(t.sandbox, 'PATCH', SUBSCRIBE_PATH, { body: { ...subscriptionBody({ webhook_url: 'https://hooks.acme.example/v2' }), updated_by: 'Jordan Miles' } }));
+  hit(
+    49,
+    await webhookCall(t.sandbox, 'PATCH', SUBSCRIBE_PATH, {
+      body: { ...subscriptionBody({ webhook_url: 'https://hooks.acme.example/v2' }), updated_by: 'Jordan Miles' },
+    }),
+  );
   const key = { event_name: 'issuing.card.blocked', ...agent, program_code: DEMO_CREDENTIALS.productId, company_code: 'CMP1' };
   hit(50, await webhookCall(t.sandbox, 'DELETE', SUBSCRIBE_PATH, { body: key }));
 }
@@ -239,7 +294,9 @@ async function webhooksJourney(): Promise<void> {
 async function directDebitJourney(): Promise<void> {
   hit(51, await directDebit('/api/v1/global_accounts/ga_demo_gb'));
   hit(52, await directDebit('/api/v1/global_accounts/ga_demo_gb/mandates'));
-  const mandates = hit(52, await directDebit('/api/v1/global_accounts/ga_demo_gb/mandates', 'GET', { status: 'ACTIVE' })).items as { id: string }[];
+  const mandates = hit(52, await directDebit('/api/v1/global_accounts/ga_demo_gb/mandates', 'GET', { status: 'ACTIVE' })).items as {
+    id: string;
+  }[];
   const mandate = `/api/v1/global_accounts/ga_demo_gb/mandates/${mandates[mandates.length - 1]!.id}`;
   hit(53, await directDebit(mandate));
   hit(54, await directDebit(`${mandate}/cancel`, 'POST'));
@@ -251,7 +308,22 @@ async function directDebitJourney(): Promise<void> {
 describe('schema/upstream-contract.json', () => {
   it('describes the 57 endpoints, numbered as the documents list them, and the gateway calls each of them', () => {
     expect(CONTRACT_ENDPOINTS.map((entry) => entry.number)).toEqual(range(1, 57));
-    const tables = [loginEndpoint, ...[accountEndpoints, beneficiaryEndpoints, payoutEndpoints, fxEndpoints, cardEndpoints, cardholderEndpoints, walletEndpoints, kycEndpoints, onboardingEndpoints, webhookEndpoints, directDebitEndpoints].flatMap(Object.values)];
+    const tables = [
+      loginEndpoint,
+      ...[
+        accountEndpoints,
+        beneficiaryEndpoints,
+        payoutEndpoints,
+        fxEndpoints,
+        cardEndpoints,
+        cardholderEndpoints,
+        walletEndpoints,
+        kycEndpoints,
+        onboardingEndpoints,
+        webhookEndpoints,
+        directDebitEndpoints,
+      ].flatMap(Object.values),
+    ];
     const gateway = tables.map((endpoint) => `${endpoint.method} ${endpoint.path.replace('{svc}', 'svc').replace(/\{[^}]+\}/g, '{}')}`);
     const contract = CONTRACT_ENDPOINTS.map((entry) => `${entry.method} ${requestPath(entry).replace(/\{[^}]+\}/g, '{}')}`);
     expect(gateway.sort()).toEqual(contract.sort());
@@ -279,7 +351,16 @@ describe('schema/upstream-contract.json', () => {
       'data.0: Unrecognized key: "nickname"',
     ]);
     expect(responseProblems(54, false)).toEqual(['(root): Invalid input: expected true']);
-    expect(eventProblems({ name: 'issuing.cardholder.deleted', id: 'x', account_id: 'a', created_at: '2026-01-01T00:00:00Z', version: '2025-02-14', data: { cardholder_id: 'c', deleted: false } })).toEqual([
+    expect(
+      eventProblems({
+        name: 'issuing.cardholder.deleted',
+        id: 'x',
+        account_id: 'a',
+        created_at: '2026-01-01T00:00:00Z',
+        version: '2025-02-14',
+        data: { cardholder_id: 'c', deleted: false },
+      }),
+    ).toEqual([
       'data.deleted: Invalid input: expected true',
       'created_at: Invalid string: must match pattern /^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+0000$/',
     ]);
@@ -335,10 +416,17 @@ describe('every event the sandbox emits follows the contract', () => {
     await cardholdersJourney();
     await directDebitJourney();
     // A cardholder kept through its review: issuing.cardholder.pending now, .ready ten minutes on.
-    expect((await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder({ email: 'liam.ward@acme.example' }) })).status).toBe(200);
+    expect((await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder({ email: 'liam.ward@acme.example' }) })).status).toBe(
+      200,
+    );
     expect((await control(t.sandbox, 'POST', '/deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' })).status).toBe(200);
-    expect((await control(t.sandbox, 'POST', '/deposits', { currency: 'USD', amount: 90, payer_name: 'Initech', reject: true })).status).toBe(200);
-    expect((await control(t.sandbox, 'POST', '/direct-debits', { global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 42 })).status).toBe(200);
+    expect(
+      (await control(t.sandbox, 'POST', '/deposits', { currency: 'USD', amount: 90, payer_name: 'Initech', reject: true })).status,
+    ).toBe(200);
+    expect(
+      (await control(t.sandbox, 'POST', '/direct-debits', { global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 42 }))
+        .status,
+    ).toBe(200);
     const conversions = (await t.api.get(`${TRANSFER_PATH}/conversionlist`)).body.data[0].conversions as { id: string }[];
     for (const name of ['account.submitted', 'account.active', 'account.suspended']) {
       expect((await control(t.sandbox, 'POST', '/events', { name })).status).toBe(200);
@@ -355,7 +443,9 @@ describe('every event the sandbox emits follows the contract', () => {
     await t.api.get(CARDHOLDER_PATH);
 
     const events = (await control(t.sandbox, 'GET', '/events')).body as { name: string }[];
-    const failing = events.map((event) => ({ name: event.name, problems: eventProblems(event) })).filter((entry) => entry.problems.length > 0);
+    const failing = events
+      .map((event) => ({ name: event.name, problems: eventProblems(event) }))
+      .filter((entry) => entry.problems.length > 0);
     expect(failing).toEqual([]);
     expect([...new Set(events.map((event) => event.name))].sort()).toEqual([...CONTRACT_EVENTS].sort());
   });

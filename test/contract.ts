@@ -75,19 +75,28 @@ function problems(validator: z.ZodType, value: unknown): string[] {
 
 /** Every way `body` parts from endpoint `number`'s documented response; empty when it follows it. */
 export function responseProblems(number: number, body: unknown): string[] {
-  return problems(compile(`endpoint ${number}`, () => responseSchema(contractEndpoint(number))), body);
+  return problems(
+    compile(`endpoint ${number}`, () => responseSchema(contractEndpoint(number))),
+    body,
+  );
 }
 
 /** Every way `event` parts from the envelope and the documented `data` of its name. */
 export function eventProblems(event: Record<string, unknown>): string[] {
   const name = String(event.name);
   if (!CONTRACT_EVENTS.includes(name)) return [`name: the contract has no event ${name}`];
-  return problems(compile(`event ${name}`, () => eventSchema(name)), event);
+  return problems(
+    compile(`event ${name}`, () => eventSchema(name)),
+    event,
+  );
 }
 
 /** The documented error bodies: Documents 1 and 2's envelope, and what Document 3, 7 gives of the direct debit family's. */
 export function errorProblems(kind: 'ErrorEnvelope' | 'DirectDebitError', body: unknown): string[] {
-  return problems(compile(kind, () => ({ $ref: `#/$defs/${kind}` })), body);
+  return problems(
+    compile(kind, () => ({ $ref: `#/$defs/${kind}` })),
+    body,
+  );
 }
 
 /** The request path an entry stands for: `?id=` and a `(list)` note dropped, path parameters kept. */

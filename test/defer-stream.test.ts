@@ -56,7 +56,11 @@ async function issueCards(count: number): Promise<void> {
 }
 
 /** Reads a response body chunk by chunk, handing each complete part's text to `onPart` as it arrives. */
-async function readParts(response: Response, split: (buffer: string) => { parts: string[]; rest: string }, onPart: (text: string) => void): Promise<void> {
+async function readParts(
+  response: Response,
+  split: (buffer: string) => { parts: string[]; rest: string },
+  onPart: (text: string) => void,
+): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -73,11 +77,20 @@ function ssePayloads(buffer: string): { parts: string[]; rest: string } {
   const rest = messages.pop() ?? '';
   const parts = messages
     .filter((message) => message.startsWith('event: next'))
-    .map((message) => message.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length));
+    .map((message) =>
+      message
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice('data: '.length),
+    );
   return { parts, rest };
 }
 
-async function collect(accept: string, query: string, split: typeof multipartParts): Promise<{ contentType: string | null; arrivals: Arrival[] }> {
+async function collect(
+  accept: string,
+  query: string,
+  split: typeof multipartParts,
+): Promise<{ contentType: string | null; arrivals: Arrival[] }> {
   await kit.resetCounts();
   const response = await send(accept, query);
   expect(response.status).toBe(200);
@@ -89,10 +102,16 @@ async function collect(accept: string, query: string, split: typeof multipartPar
 describe('@defer', () => {
   it('over multipart: the list comes after the one list call, the details follow, and the calls are those of the whole query', async () => {
     await issueCards(3);
-    const withoutDefer = DEFERRED_CARDS.replace('... @defer(label: "details") {', '').replace('cardholder { email } }', 'cardholder { email }');
+    const withoutDefer = DEFERRED_CARDS.replace('... @defer(label: "details") {', '').replace(
+      'cardholder { email } }',
+      'cardholder { email }',
+    );
     await kit.resetCounts();
     expect((await run(withoutDefer)).errors).toBeUndefined();
-    const callsOfWholeQuery = kit.calls().map((c) => c.path).sort();
+    const callsOfWholeQuery = kit
+      .calls()
+      .map((c) => c.path)
+      .sort();
 
     const { contentType, arrivals } = await collect('multipart/mixed', DEFERRED_CARDS, multipartParts);
     expect(contentType).toContain('multipart/mixed');
@@ -120,7 +139,12 @@ describe('@defer', () => {
     expect(arrivals.at(-1)!.payload.hasNext).toBe(false);
     expect(arrivals.some((arrival) => arrival.payload.errors)).toBe(false);
     // No upstream call more, or fewer, than the same query without @defer.
-    expect(kit.calls().map((c) => c.path).sort()).toEqual(callsOfWholeQuery);
+    expect(
+      kit
+        .calls()
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(callsOfWholeQuery);
   });
 
   it('over SSE: the same payloads as `next` events, then `complete`', async () => {
@@ -141,8 +165,13 @@ describe('@defer', () => {
     const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors).toEqual([
       {
-        message: 'An operation with @defer or @stream is answered in parts, which Accept: application/graphql-response+json does not allow: send Accept: multipart/mixed or text/event-stream.',
-        extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', received: 'application/graphql-response+json', accept: ['multipart/mixed', 'text/event-stream'] },
+        message:
+          'An operation with @defer or @stream is answered in parts, which Accept: application/graphql-response+json does not allow: send Accept: multipart/mixed or text/event-stream.',
+        extensions: {
+          code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED',
+          received: 'application/graphql-response+json',
+          accept: ['multipart/mixed', 'text/event-stream'],
+        },
       },
     ]);
   });
@@ -161,7 +190,9 @@ describe('a mutation with @defer on its payload', () => {
     await kit.resetCounts();
     const response = await send('application/json', FREEZE);
     expect(response.status).toBe(406);
-    expect(((await response.json()) as Payload).errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED' }) })]);
+    expect(((await response.json()) as Payload).errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED' }) }),
+    ]);
     expect(kit.calls()).toEqual([]);
     const card = await run('query ($id: ID!) { card(id: $id) { status } }', { id: CARD });
     expect(card.data).toEqual({ card: { status: 'ACTIVE' } });
@@ -170,7 +201,9 @@ describe('a mutation with @defer on its payload', () => {
   it('is made once over multipart, its payload deferred', async () => {
     const { arrivals } = await collect('multipart/mixed', FREEZE, multipartParts);
     expect(arrivals[0]!.payload).toEqual({ data: { cardUpdate: { __typename: 'CardUpdateSuccess' } }, hasNext: true });
-    expect(arrivals.flatMap((arrival) => arrival.payload.incremental ?? [])).toEqual([{ data: { card: { upstreamId: CARD, status: 'INACTIVE' } }, path: ['cardUpdate'] }]);
+    expect(arrivals.flatMap((arrival) => arrival.payload.incremental ?? [])).toEqual([
+      { data: { card: { upstreamId: CARD, status: 'INACTIVE' } }, path: ['cardUpdate'] },
+    ]);
     expect(kit.calls(CARDS_LIST, 'PATCH')).toHaveLength(1);
     await run(`mutation { cardUpdate(input: { cardId: "${CARD}", status: ACTIVE, updatedBy: "Jordan Miles" }) { __typename } }`);
   });

@@ -26,7 +26,11 @@ export async function deliverEvent(baseUrl: string | undefined, body: unknown, o
     signal: overrides.signal,
   });
   const retryAfter = response.headers.get('retry-after');
-  return { status: response.status, ...(retryAfter ? { retryAfter } : {}), body: (await response.json()) as { status?: string; error?: string } };
+  return {
+    status: response.status,
+    ...(retryAfter ? { retryAfter } : {}),
+    body: (await response.json()) as { status?: string; error?: string },
+  };
 }
 
 /** A bank event envelope as Document 3 shows it. */

@@ -52,11 +52,14 @@ describe('compose.yaml', () => {
     expect(compose.services.redis!.healthcheck!.test).toEqual(['CMD', 'redis-cli', 'ping']);
     expect(compose.services.sandbox!.healthcheck).toBeDefined();
     for (const name of ['gateway-1', 'gateway-2']) {
-      expect(compose.services[name]!.depends_on).toEqual({ redis: { condition: 'service_healthy' }, sandbox: { condition: 'service_healthy' } });
+      expect(compose.services[name]!.depends_on).toEqual({
+        redis: { condition: 'service_healthy' },
+        sandbox: { condition: 'service_healthy' },
+      });
     }
   });
 
-  it("holds the hash of the demo API key its header comment uses, not the key", () => {
+  it('holds the hash of the demo API key its header comment uses, not the key', () => {
     const env = compose.services['gateway-1']!.environment!;
     const hash = createHash('sha256').update('demo-web-key').digest('hex');
     expect(env.GATEWAY_API_KEY_HASHES).toBe(`demo:${hash}:bookkeeper`);
@@ -64,7 +67,9 @@ describe('compose.yaml', () => {
   });
 
   it('signs webhook deliveries with the secret the gateways check', () => {
-    expect(compose.services.sandbox!.environment!.SANDBOX_WEBHOOK_SIGNING_SECRET).toBe(compose.services['gateway-1']!.environment!.WEBHOOK_SIGNING_SECRET);
+    expect(compose.services.sandbox!.environment!.SANDBOX_WEBHOOK_SIGNING_SECRET).toBe(
+      compose.services['gateway-1']!.environment!.WEBHOOK_SIGNING_SECRET,
+    );
   });
 });
 
@@ -100,23 +105,34 @@ describe("compose.yaml's observability profile", () => {
   });
 
   it('scrapes both gateways on their port with the METRICS_TOKEN they are given, and loads the alerting rules', () => {
-    const config = readYaml<{ rule_files: string[]; scrape_configs: { job_name: string; metrics_path: string; authorization: { type: string; credentials: string }; static_configs: { targets: string[] }[] }[] }>(
-      mounted(prometheus, '/etc/prometheus/prometheus.yml'),
-    );
+    const config = readYaml<{
+      rule_files: string[];
+      scrape_configs: {
+        job_name: string;
+        metrics_path: string;
+        authorization: { type: string; credentials: string };
+        static_configs: { targets: string[] }[];
+      }[];
+    }>(mounted(prometheus, '/etc/prometheus/prometheus.yml'));
     expect(prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
     const [job] = config.scrape_configs;
     expect(config.scrape_configs).toHaveLength(1);
     expect(job!.metrics_path).toBe('/metrics');
     const gateways = ['gateway-1', 'gateway-2'];
-    expect(job!.static_configs.flatMap((c) => c.targets)).toEqual(gateways.map((name) => `${name}:${loadConfig(compose.services[name]!.environment!).server.port}`));
-    for (const name of gateways) expect(job!.authorization).toEqual({ type: 'Bearer', credentials: compose.services[name]!.environment!.METRICS_TOKEN });
+    expect(job!.static_configs.flatMap((c) => c.targets)).toEqual(
+      gateways.map((name) => `${name}:${loadConfig(compose.services[name]!.environment!).server.port}`),
+    );
+    for (const name of gateways)
+      expect(job!.authorization).toEqual({ type: 'Bearer', credentials: compose.services[name]!.environment!.METRICS_TOKEN });
     expect(config.rule_files.map((file) => mounted(prometheus, file))).toEqual(['./deploy/observability/prometheus/alerts.yml']);
   });
 
   it('gives Grafana the Prometheus service as its data source, and the dashboard from the folder its provider reads', () => {
     const provisioning = mounted(grafana, '/etc/grafana/provisioning');
     const { datasources } = readYaml<{ datasources: { type: string; url: string }[] }>(`${provisioning}/datasources/prometheus.yml`);
-    expect(datasources).toEqual([expect.objectContaining({ type: 'prometheus', url: `http://prometheus:${prometheus.ports![0]!.split(':')[1]}` })]);
+    expect(datasources).toEqual([
+      expect.objectContaining({ type: 'prometheus', url: `http://prometheus:${prometheus.ports![0]!.split(':')[1]}` }),
+    ]);
     const { providers } = readYaml<{ providers: { type: string; options: { path: string } }[] }>(`${provisioning}/dashboards/gateway.yml`);
     expect(providers).toEqual([expect.objectContaining({ type: 'file', options: { path: '/etc/grafana/dashboards' } })]);
     expect(existsSync(new URL(`${mounted(grafana, '/etc/grafana/dashboards')}/gateway.json`, root))).toBe(true);
@@ -124,7 +140,11 @@ describe("compose.yaml's observability profile", () => {
   });
 
   it('lets anonymous visitors look, never change, and takes the admin password from the environment', () => {
-    expect(grafana.environment).toMatchObject({ GF_AUTH_ANONYMOUS_ENABLED: 'true', GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer', GF_USERS_ALLOW_SIGN_UP: 'false' });
+    expect(grafana.environment).toMatchObject({
+      GF_AUTH_ANONYMOUS_ENABLED: 'true',
+      GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer',
+      GF_USERS_ALLOW_SIGN_UP: 'false',
+    });
     expect(grafana.environment!.GF_SECURITY_ADMIN_PASSWORD).toBe('${GRAFANA_ADMIN_PASSWORD:-admin}');
   });
 });
@@ -157,7 +177,9 @@ describe('Dockerfile', () => {
     expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(/^COPY sandbox\/package\.json \.\/sandbox\/$/m);
     expect(runtime).toMatch(/^COPY packages\/settings\/src \.\/packages\/settings\/src$/m);
     expect(runtime).toMatch(/^COPY packages\/settings\/package\.json \.\/packages\/settings\/$/m);
-    expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(/^COPY packages\/settings\/package\.json \.\/packages\/settings\/$/m);
+    expect(dockerfile.slice(0, dockerfile.indexOf('AS check'))).toMatch(
+      /^COPY packages\/settings\/package\.json \.\/packages\/settings\/$/m,
+    );
     const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8')) as { include: string[] };
     const check = dockerfile.slice(dockerfile.indexOf('AS check'), dockerfile.indexOf('AS runtime'));
     for (const entry of tsconfig.include.filter((e) => !e.includes('.') && e !== 'scripts')) {
@@ -167,7 +189,11 @@ describe('Dockerfile', () => {
     const examples = new Set(
       readdirSync(new URL('test/', root), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.ts'))
-        .flatMap((file) => [...readFileSync(new URL(`test/${file}`, root), 'utf8').matchAll(/from '(?:\.\.\/)+examples\/([\w-]+)\//g)].map((match) => match[1]!)),
+        .flatMap((file) =>
+          [...readFileSync(new URL(`test/${file}`, root), 'utf8').matchAll(/from '(?:\.\.\/)+examples\/([\w-]+)\//g)].map(
+            (match) => match[1]!,
+          ),
+        ),
     );
     expect([...examples]).toEqual(['supergraph']);
     for (const example of examples) {

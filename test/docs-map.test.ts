@@ -100,7 +100,10 @@ function entriesOf(blocks: { line: number; text: string }[][]): Entry[] {
       const isFolder = name.endsWith('/');
       if (isFolder) folders.push({ indent, path: `${parent}${name}` });
       const folder = isFolder ? `${parent}${name}` : parent;
-      const chain = folders.map((f) => f.path).filter((path) => path !== folder).reverse();
+      const chain = folders
+        .map((f) => f.path)
+        .filter((path) => path !== folder)
+        .reverse();
       const root = CHECKED_ROOTS.find((candidate) => folders[0]?.path === candidate);
       current = { line, folder, enclosing: chain, root, isFolder, text };
       entries.push(current);
@@ -155,7 +158,9 @@ describe(`${CONTRIBUTING}'s map (Layout)`, () => {
   it('would see a file left out, and a name of nothing', () => {
     // The first file the map names once, taken out of its entry; and a name of nothing added under src/.
     const names = [...contributing.matchAll(NAME)].map((match) => match[1]!);
-    const once = names.find((name) => /^[\w.-]+\.ts$/.test(name) && names.filter((other) => other === name).length === 1 && existsSync(join(ROOT, 'src', name)))!;
+    const once = names.find(
+      (name) => /^[\w.-]+\.ts$/.test(name) && names.filter((other) => other === name).length === 1 && existsSync(join(ROOT, 'src', name)),
+    )!;
     expect(once).toBeDefined();
     const without = contributing.replace(new RegExp(`(?<![\\w./-])${once.replace(/\./g, '\\.')}(?![\\w/])`), 'left-out');
     expect(checkMap(without, CONTRIBUTING).unnamed).toContain(`src/${once}`);
@@ -179,7 +184,12 @@ describe("docs/architecture.md's layer diagram", () => {
       // A row's names: the list it starts with at column 0 to 2, comma-separated (a trailing comma
       // goes on to the next row); a row indented deeper continues a description.
       const names = /^ {0,2}((?:[\w.-]+(?:\.ts|\/),\s*)*[\w.-]+(?:\.ts|\/))/.exec(text)?.[1] ?? '';
-      drawn.at(-1)!.push(...names.split(/,\s*/).filter(Boolean).map((name) => name.replace(/\/$/, '')));
+      drawn.at(-1)!.push(
+        ...names
+          .split(/,\s*/)
+          .filter(Boolean)
+          .map((name) => name.replace(/\/$/, '')),
+      );
     }
     // The order inside a layer is the drawing's own.
     const sorted = (rows: string[][]) => rows.map((row) => [...row].sort());
@@ -262,7 +272,8 @@ function yogaPlugins(): string[] {
   };
   const expand = (node: ts.Expression): string[] => {
     if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return expand(node.expression);
-    if (ts.isArrayLiteralExpression(node)) return node.elements.flatMap((element) => (ts.isSpreadElement(element) ? expand(element.expression) : expand(element)));
+    if (ts.isArrayLiteralExpression(node))
+      return node.elements.flatMap((element) => (ts.isSpreadElement(element) ? expand(element.expression) : expand(element)));
     if (ts.isConditionalExpression(node)) return [...expand(node.whenTrue), ...expand(node.whenFalse)];
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) return expand(node.left);
     if (ts.isObjectLiteralExpression(node)) return [];

@@ -33,7 +33,13 @@ import { registerSecret } from './leak-scan.ts';
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 interface Block {
   /** README.md or docs/<name>.md */
@@ -73,7 +79,8 @@ function blocksOf(file: string): Block[] {
     const code: string[] = [];
     let end = i + 1;
     // A block nested in a list item is indented with it: the code is what follows that indent.
-    for (; end < lines.length && !closing.test(lines[end]!); end++) code.push(lines[end]!.replace(new RegExp(`^ {0,${indent.length}}`), ''));
+    for (; end < lines.length && !closing.test(lines[end]!); end++)
+      code.push(lines[end]!.replace(new RegExp(`^ {0,${indent.length}}`), ''));
     const previous = lines[i - 1]?.trim() ?? '';
     blocks.push({
       file,
@@ -100,7 +107,14 @@ const inRecipe = (block: Block) => block.file === RECIPE.file && block.section =
 
 /** The JSON under `<!-- example: <label> -->`, by doc: answers and records the test compares with real ones, and the claims that get them. */
 const EXAMPLES: Record<string, string[]> = {
-  'docs/permissions.md': ['forbidden mutation', 'forbidden field', 'treasurer claims', 'treasurer me', 'cardholder claims', 'cardholder me'],
+  'docs/permissions.md': [
+    'forbidden mutation',
+    'forbidden field',
+    'treasurer claims',
+    'treasurer me',
+    'cardholder claims',
+    'cardholder me',
+  ],
   'docs/operations.md': ['audit record'],
 };
 
@@ -128,7 +142,11 @@ const SUPPLIED: Record<string, () => string> = {
   API_KEY: () => dashboardKey(),
 };
 function suppliedFor(block: Block): Record<string, string> {
-  return Object.fromEntries(Object.entries(SUPPLIED).filter(([name]) => block.before.includes(`\`${name}\``) || block.before.includes(`${name}=`)).map(([name, value]) => [name, value()]));
+  return Object.fromEntries(
+    Object.entries(SUPPLIED)
+      .filter(([name]) => block.before.includes(`\`${name}\``) || block.before.includes(`${name}=`))
+      .map(([name, value]) => [name, value()]),
+  );
 }
 
 /** The one rewriting allowed: the addresses of `npm start`'s gateway and sandbox become the kit's. */
@@ -163,7 +181,15 @@ function commandsOf(code: string): Command[] {
 function prints(output: string, expected: string[]): boolean {
   if (expected.length === 0) return true;
   const lines = output.split('\n').map((line) => line.trimEnd());
-  const patterns = expected.map((line) => new RegExp(`^${line.split(/\s*\.\.\.\s*/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  const patterns = expected.map(
+    (line) =>
+      new RegExp(
+        `^${line
+          .split(/\s*\.\.\.\s*/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
   return lines.some((_, start) => patterns.every((pattern, k) => pattern.test(lines[start + k] ?? '')));
 }
 
@@ -196,11 +222,18 @@ function collect(command: string, args: string[], options: { cwd: string; env: N
  * with `set -euo pipefail`: the first command that fails stops it, and the block fails naming it.
  * A separator printed before each command tells their outputs apart.
  */
-async function runSh(code: string, options: { cwd: string; env?: Record<string, string>; skip?: (command: string) => boolean; timeoutMs?: number }): Promise<Ran[]> {
+async function runSh(
+  code: string,
+  options: { cwd: string; env?: Record<string, string>; skip?: (command: string) => boolean; timeoutMs?: number },
+): Promise<Ran[]> {
   const commands = commandsOf(code).filter((command) => !options.skip?.(command.text));
   const mark = (n: number) => `printf '\\n\\036%d\\n' ${n}`;
   const script = ['set -euo pipefail', ...commands.flatMap((command, n) => [mark(n), command.text]), mark(commands.length)].join('\n');
-  const { status, stdout, stderr } = await collect('bash', ['-c', script], { cwd: options.cwd, env: shellEnv(options.env), timeoutMs: options.timeoutMs ?? 30_000 });
+  const { status, stdout, stderr } = await collect('bash', ['-c', script], {
+    cwd: options.cwd,
+    env: shellEnv(options.env),
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
   const parts = stdout.split(/\n\x1e(\d+)\n/);
   const outputs: string[] = [];
   for (let k = 1; k < parts.length; k += 2) outputs[Number(parts[k])] = parts[k + 1] ?? '';
@@ -214,7 +247,10 @@ async function runSh(code: string, options: { cwd: string; env?: Record<string, 
 /** Every command printed what the `#` lines after it say. */
 function expectPrinted(ran: Ran[]): void {
   for (const command of ran) {
-    expect(prints(command.output, command.expected), `\`${command.text}\` printed:\n${command.output}\nwhere the doc says:\n${command.expected.join('\n')}`).toBe(true);
+    expect(
+      prints(command.output, command.expected),
+      `\`${command.text}\` printed:\n${command.output}\nwhere the doc says:\n${command.expected.join('\n')}`,
+    ).toBe(true);
   }
 }
 
@@ -289,10 +325,13 @@ async function deposit(kit: Kit): Promise<void> {
 }
 
 /** Card events the gateway took (202) from the sandbox so far. */
-const cardEventsTaken = (kit: Kit) => kit.sandbox.deliveries().filter((d) => d.eventName.startsWith('issuing.card.') && d.status === 202).length;
+const cardEventsTaken = (kit: Kit) =>
+  kit.sandbox.deliveries().filter((d) => d.eventName.startsWith('issuing.card.') && d.status === 202).length;
 
 async function cardShown(kit: Kit): Promise<{ maskedNumber: string; cardholder: { email: string } }> {
-  const result = (await kit.execute(parse(`{ card(id: "${CARD}") { maskedNumber cardholder { email } } }`))) as { data: { card: { maskedNumber: string; cardholder: { email: string } } } };
+  const result = (await kit.execute(parse(`{ card(id: "${CARD}") { maskedNumber cardholder { email } } }`))) as {
+    data: { card: { maskedNumber: string; cardholder: { email: string } } };
+  };
   return result.data.card;
 }
 
@@ -336,17 +375,27 @@ const SH_CHECKS: { name: string; matches: (block: Block) => boolean; check: (ran
       const [initial, ...rest] = parts;
       const cards = initial.data.cards.nodes as { maskedNumber: string; status: string }[];
       expect(cards.length).toBeGreaterThan(0);
-      for (const card of cards) expect(card).toMatchObject({ maskedNumber: expect.stringMatching(/^\d{6}\*{6}\d{4}$/), status: expect.any(String) });
+      for (const card of cards)
+        expect(card).toMatchObject({ maskedNumber: expect.stringMatching(/^\d{6}\*{6}\d{4}$/), status: expect.any(String) });
       expect(initial.hasNext).toBe(true);
       const deferred = rest.flatMap((part) => part.incremental ?? []);
-      expect(deferred.map((item: { path: number[] }) => item.path.at(-1)!).sort((a: number, b: number) => a - b)).toEqual(cards.map((_, index) => index));
-      for (const item of deferred) expect(item.data).toMatchObject({ availableBalance: { amount: expect.stringMatching(/^-?\d+(\.\d+)?$/) }, cardholder: { email: expect.stringContaining('@') } });
+      expect(deferred.map((item: { path: number[] }) => item.path.at(-1)!).sort((a: number, b: number) => a - b)).toEqual(
+        cards.map((_, index) => index),
+      );
+      for (const item of deferred)
+        expect(item.data).toMatchObject({
+          availableBalance: { amount: expect.stringMatching(/^-?\d+(\.\d+)?$/) },
+          cardholder: { email: expect.stringContaining('@') },
+        });
       expect(parts.at(-1).hasNext).toBe(false);
     },
   },
 ];
 
-const shPlan = (block: Block) => (SH_CHECKS.some((check) => check.matches(block)) || commandsOf(block.code).some((command) => command.expected.length > 0) ? 'run with bash' : undefined);
+const shPlan = (block: Block) =>
+  SH_CHECKS.some((check) => check.matches(block)) || commandsOf(block.code).some((command) => command.expected.length > 0)
+    ? 'run with bash'
+    : undefined;
 
 /** js blocks: each one's event, and what it must print. */
 const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit: Kit, block: Block) => Promise<void> }[] = [
@@ -410,7 +459,8 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
   },
   {
     name: 'prints the card\u2019s status change as it happens',
-    matches: (block) => block.code.includes("from 'graphql-ws'") && block.code.includes('cardStatusChanged(cardId:') && !block.code.includes('lastCursor'),
+    matches: (block) =>
+      block.code.includes("from 'graphql-ws'") && block.code.includes('cardStatusChanged(cardId:') && !block.code.includes('lastCursor'),
     run: async (kit, block) => {
       const before = kit.gateway.events.activeSubscriptions();
       const running = runNode(writeBlock(block, addressed(block.code, kit)));
@@ -436,9 +486,13 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
         await expect.poll(() => kit.gateway.events.activeSubscriptions()).toBe(before + 1);
         await deposit(kit);
         await expect.poll(() => running.lines().some((line) => line.includes('"SETTLED"'))).toBe(true);
-        const label = ((await kit.execute(parse('{ account(id: "acc_demo_usd") { label } }'))) as { data: { account: { label: string } } }).data.account.label;
+        const label = ((await kit.execute(parse('{ account(id: "acc_demo_usd") { label } }'))) as { data: { account: { label: string } } })
+          .data.account.label;
         const updates = running.lines().map((line) => JSON.parse(line) as { data: { depositUpdated: { status: string } } });
-        for (const update of updates) expect(update).toEqual({ data: { depositUpdated: { status: expect.any(String), amount: { amount: '1250', currency: 'USD' }, account: { label } } } });
+        for (const update of updates)
+          expect(update).toEqual({
+            data: { depositUpdated: { status: expect.any(String), amount: { amount: '1250', currency: 'USD' }, account: { label } } },
+          });
         expect(updates[0]!.data.depositUpdated.status).toBe('NEW');
         expect(running.stderr()).toBe('');
       } finally {
@@ -457,9 +511,14 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
       } finally {
         await running.stop();
       }
-      const { data } = (await kit.execute(parse('{ cards(first: 10) { nodes { maskedNumber cardholder { email } } } }'))) as { data: { cards: { nodes: { maskedNumber: string; cardholder: { email: string } }[] } } };
+      const { data } = (await kit.execute(parse('{ cards(first: 10) { nodes { maskedNumber cardholder { email } } } }'))) as {
+        data: { cards: { nodes: { maskedNumber: string; cardholder: { email: string } }[] } };
+      };
       const [card] = data.cards.nodes;
-      expect(running.lines()).toEqual([`streaming ${card!.maskedNumber} (later)`, `complete ${card!.maskedNumber} ${card!.cardholder.email}`]);
+      expect(running.lines()).toEqual([
+        `streaming ${card!.maskedNumber} (later)`,
+        `complete ${card!.maskedNumber} ${card!.cardholder.email}`,
+      ]);
       expect(running.stderr()).toBe('');
     },
   },
@@ -471,7 +530,9 @@ const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit
       const running = runNode(writeBlock(block, addressed(block.code, kit)));
       try {
         await expect.poll(() => running.lines().length, { timeout: 15_000 }).toBe(1);
-        const { data } = (await kit.execute(parse('{ balances { currency available { amount } } }'))) as { data: { balances: { currency: string; available: { amount: string } }[] } };
+        const { data } = (await kit.execute(parse('{ balances { currency available { amount } } }'))) as {
+          data: { balances: { currency: string; available: { amount: string } }[] };
+        };
         const before = data.balances.find((balance) => balance.currency === 'USD')!.available.amount;
         expect(running.lines()).toEqual([`USD ${before}`]);
         expect(kit.gateway.live.stats().open).toBe(1);
@@ -494,7 +555,8 @@ function planOf(block: Block): string | undefined {
   if (block.notRun !== undefined) return block.notRun ? `not run: ${block.notRun}` : undefined;
   if (inRecipe(block)) return 'the recipe';
   if (block.info === 'graphql') return 'executed';
-  if (block.info === 'json' && block.example !== undefined) return EXAMPLES[block.file]?.includes(block.example) ? 'compared with a real one' : undefined;
+  if (block.info === 'json' && block.example !== undefined)
+    return EXAMPLES[block.file]?.includes(block.example) ? 'compared with a real one' : undefined;
   if (block.info === 'sh') return shPlan(block);
   if (block.info === 'js') return NODE_CHECKS.some((check) => check.matches(block)) ? 'run with node' : undefined;
   return undefined;
@@ -508,12 +570,18 @@ describe('every code block in the docs', () => {
   it('is run, or marked in the doc with why not', () => {
     expect(BLOCKS.length).toBeGreaterThan(30);
     expect(BLOCKS.filter((block) => block.notRun === '').map(nameOf), 'a `<!-- not run -->` marker without a reason').toEqual([]);
-    expect(BLOCKS.filter((block) => block.notRun === undefined && planOf(block) === undefined).map(nameOf), 'neither run nor marked `<!-- not run: <reason> -->`').toEqual([]);
+    expect(
+      BLOCKS.filter((block) => block.notRun === undefined && planOf(block) === undefined).map(nameOf),
+      'neither run nor marked `<!-- not run: <reason> -->`',
+    ).toEqual([]);
     expect(BLOCKS.filter((block) => inRecipe(block) && block.notRun !== undefined).map(nameOf), 'the recipe runs as a whole').toEqual([]);
     // A marker anywhere but on the line just before a fence marks nothing.
     for (const file of DOCS) {
       const markers = readFileSync(join(ROOT, file), 'utf8').match(/<!--\s*not run\b/g)?.length ?? 0;
-      expect(BLOCKS.filter((block) => block.file === file && block.notRun !== undefined).length, `${file}: a not-run marker away from a fence`).toBe(markers);
+      expect(
+        BLOCKS.filter((block) => block.file === file && block.notRun !== undefined).length,
+        `${file}: a not-run marker away from a fence`,
+      ).toBe(markers);
     }
     // Most blocks run; the markers are the exceptions.
     expect(BLOCKS.filter((block) => block.notRun === undefined).length).toBeGreaterThan(BLOCKS.length / 2);
@@ -534,7 +602,12 @@ describe('every code block in the docs', () => {
 
 // As `npm start` runs: the embedded sandbox's webhook codes, the gateway's own subscriptions filed
 // (so the sandbox's events reach it), the record cache on, anyone may do anything.
-const kit = useKit({ listen: true, reconcileWebhooks: true, cache: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
+const kit = useKit({
+  listen: true,
+  reconcileWebhooks: true,
+  cache: true,
+  webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
+});
 
 describe('against the gateway of npm start', () => {
   it.each(run('executed').map((block) => [nameOf(block), block] as const))('%s: answers data without errors', async (_name, block) => {
@@ -593,21 +666,31 @@ describe("docs/frontend.md's client in its own repository", () => {
     const manifest = JSON.parse(readFileSync(join(project, 'src/gql/persisted-documents.json'), 'utf8')) as Record<string, string>;
     expect(Object.values(manifest)).toEqual([expect.stringContaining('query Balances')]);
     // "one line per balance, such as: USD 431454.28": the gateway's balances, and the example is one.
-    const printed = ran.find((command) => command.text.startsWith('node '))!.output.trim().split('\n');
-    const { data } = (await kit.execute(parse('{ balances { currency available { amount } } }'))) as { data: { balances: { currency: string; available: { amount: string } }[] } };
+    const printed = ran
+      .find((command) => command.text.startsWith('node '))!
+      .output.trim()
+      .split('\n');
+    const { data } = (await kit.execute(parse('{ balances { currency available { amount } } }'))) as {
+      data: { balances: { currency: string; available: { amount: string } }[] };
+    };
     expect(printed).toEqual(data.balances.map((balance) => `${balance.currency} ${balance.available.amount}`));
     expect(printed).toContain(/such as: (.+)$/m.exec(build!.code)![1]);
 
     // The bundler variant, as the text before tsconfig.json gives it; "nothing else changes".
     const tsconfigBlock = files.find((block) => block.info === 'json')!;
-    const variant = [...tsconfigBlock.before.matchAll(/`"(module|moduleResolution)": "(\w+)"`/g)].map(([, option, value]) => [option!, value!] as const);
+    const variant = [...tsconfigBlock.before.matchAll(/`"(module|moduleResolution)": "(\w+)"`/g)].map(
+      ([, option, value]) => [option!, value!] as const,
+    );
     expect(variant).toEqual([
       ['module', 'preserve'],
       ['moduleResolution', 'bundler'],
     ]);
     const tsconfig = JSON.parse(tsconfigBlock.code) as { compilerOptions: Record<string, unknown> };
     expect(tsconfig.compilerOptions).toMatchObject({ module: 'nodenext', moduleResolution: 'nodenext' });
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, ...Object.fromEntries(variant) } }, null, 2));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, ...Object.fromEntries(variant) } }, null, 2),
+    );
     const typecheck = commandsOf(build!.code).find((command) => command.text.startsWith('npx tsc'))!;
     await runSh(typecheck.text, { cwd: project, timeoutMs: 60_000 });
   }, 120_000);
@@ -637,7 +720,8 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
   const keyBlock = sh.find((block) => block.code.startsWith('npm run api-key'))!;
   const ranOnce = new Map<Block, Promise<Ran[]>>();
   const runOnce = (block: Block) => {
-    if (!ranOnce.has(block)) ranOnce.set(block, runSh(service ? addressed(block.code, service) : block.code, { cwd: ROOT, env: suppliedFor(block) }));
+    if (!ranOnce.has(block))
+      ranOnce.set(block, runSh(service ? addressed(block.code, service) : block.code, { cwd: ROOT, env: suppliedFor(block) }));
     return ranOnce.get(block)!;
   };
   let service: Kit | undefined;
@@ -654,7 +738,9 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
     // entry in place of its `dashboard:...:viewer`; and, for the JWT examples, "the three `JWT_*`
     // settings" naming the identity provider.
     const start = blocks.find((block) => block.notRun !== undefined && /\bnpm start$/.test(block.code.trim()))!;
-    const settings = Object.fromEntries([...start.code.matchAll(/\b([A-Z_]+)=('[^']*'|\S+)/g)].map(([, name, value]) => [name!, value!.replace(/^'|'$/g, '')]));
+    const settings = Object.fromEntries(
+      [...start.code.matchAll(/\b([A-Z_]+)=('[^']*'|\S+)/g)].map(([, name, value]) => [name!, value!.replace(/^'|'$/g, '')]),
+    );
     expect(Object.keys(settings)).toEqual(['AUTH_MODE', 'GATEWAY_API_KEY_HASHES']);
     jwks = await startJwks();
     const { auth } = loadConfig({ ...settings, GATEWAY_API_KEY_HASHES: entry, JWT_JWKS_URL: jwks.url, JWT_ISSUER, JWT_AUDIENCE });
@@ -672,9 +758,12 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
     expect(ran[0]!.output).toContain(`dashboard:${sha256Hex(dashboardKey())}:viewer`);
   });
 
-  it.each(sh.filter((block) => block !== keyBlock).map((block) => [nameOf(block), block] as const))('%s: runs and prints what the doc says', async (_name, block) => {
-    expectPrinted(await runOnce(block));
-  });
+  it.each(sh.filter((block) => block !== keyBlock).map((block) => [nameOf(block), block] as const))(
+    '%s: runs and prints what the doc says',
+    async (_name, block) => {
+      expectPrinted(await runOnce(block));
+    },
+  );
 
   const bearer = async ({ sub, ...claims }: { sub: string } & Record<string, unknown>) => {
     const token = await jwks!.sign({ subject: sub }, claims);
@@ -684,7 +773,10 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
   const execute = (query: string, headers: Record<string, string>) => service!.execute(parse(query) as never, {}, headers);
 
   it.each(['treasurer', 'cardholder'])('the %s JWT example: its claims grant what its me answer says', async (who) => {
-    const result = (await execute('{ me { kind name roles mutations cardholderUpstreamId } }', await bearer(permissionsExample(`${who} claims`)))) as { data: { me: unknown } };
+    const result = (await execute(
+      '{ me { kind name roles mutations cardholderUpstreamId } }',
+      await bearer(permissionsExample(`${who} claims`)),
+    )) as { data: { me: unknown } };
     expect(result.data.me).toEqual(permissionsExample(`${who} me`));
   });
 
@@ -708,11 +800,22 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
     );
     expect(sent.data).toMatchObject({ payoutCreate: { __typename: 'Forbidden' } });
     // When it happened and the request's id are its own.
-    expect(service!.audit()).toEqual([{ ...example('docs/operations.md', 'audit record'), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), requestId: expect.any(String) }]);
+    expect(service!.audit()).toEqual([
+      {
+        ...example('docs/operations.md', 'audit record'),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+        requestId: expect.any(String),
+      },
+    ]);
   });
 
   it('compares every example the docs show', () => {
-    const shown = Object.keys(EXAMPLES).map((file) => [file, BLOCKS.filter((block) => block.file === file && block.example !== undefined).map((block) => block.example).sort()]);
+    const shown = Object.keys(EXAMPLES).map((file) => [
+      file,
+      BLOCKS.filter((block) => block.file === file && block.example !== undefined)
+        .map((block) => block.example)
+        .sort(),
+    ]);
     expect(shown).toEqual(Object.entries(EXAMPLES).map(([file, labels]) => [file, [...labels].sort()]));
   });
 });

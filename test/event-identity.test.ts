@@ -36,7 +36,11 @@ describe('event identity: occurrences, not ids', () => {
   it('delivers a card blocked, unblocked and blocked again one second apart as three updates', async () => {
     await deliverToGateway(kit, ['issuing.card.active', 'issuing.card.blocked']);
     const cardId = encodeGlobalID('Card', 'crd_demo_ava_v');
-    const updates = await subscribeWs(kit, 'subscription ($cardId: ID) { cardStatusChanged(cardId: $cardId) { status event { id upstreamId occurredAt cursor } } }', { cardId });
+    const updates = await subscribeWs(
+      kit,
+      'subscription ($cardId: ID) { cardStatusChanged(cardId: $cardId) { status event { id upstreamId occurredAt cursor } } }',
+      { cardId },
+    );
 
     for (const status of ['INACTIVE', 'ACTIVE', 'INACTIVE'] as const) {
       const result = await kit.execute(CardUpdateDocument, { input: { cardId, status, updatedBy: 'Jane Doe' } });
@@ -60,7 +64,11 @@ describe('event identity: occurrences, not ids', () => {
     await updates.close();
 
     // Caught up later, the same occurrences have the same ids.
-    const again = await subscribeWs(kit, 'subscription ($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { event { id } } }', { cardId, after: received[0].event.cursor });
+    const again = await subscribeWs(
+      kit,
+      'subscription ($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { event { id } } }',
+      { cardId, after: received[0].event.cursor },
+    );
     expect((await again.next(2)).map((r) => r.data.cardStatusChanged.event.id)).toEqual([received[1].event.id, received[2].event.id]);
     await again.close();
   });
@@ -89,10 +97,19 @@ describe('event identity: occurrences, not ids', () => {
     await kit.execute(CardUpdateDocument, { input: { cardId, status: 'INACTIVE', updatedBy: 'Jane Doe' } });
     await updates.next(1);
 
-    const redelivered = (await kit.control('POST', 'deliveries/redeliver', { eventId: 'crd_demo_ava_v_issuing.card.blocked' })) as { deliveries: number };
+    const redelivered = (await kit.control('POST', 'deliveries/redeliver', { eventId: 'crd_demo_ava_v_issuing.card.blocked' })) as {
+      deliveries: number;
+    };
     expect(redelivered.deliveries).toBe(1);
     // The sandbox's redelivery reached the gateway, which answered "duplicate".
-    await expect.poll(() => kit.sandbox.deliveries().filter((d) => d.eventId === 'crd_demo_ava_v_issuing.card.blocked').map((d) => d.status)).toEqual([202, 200]);
+    await expect
+      .poll(() =>
+        kit.sandbox
+          .deliveries()
+          .filter((d) => d.eventId === 'crd_demo_ava_v_issuing.card.blocked')
+          .map((d) => d.status),
+      )
+      .toEqual([202, 200]);
     await settle();
     expect(updates.received).toHaveLength(1);
     await updates.close();
@@ -107,7 +124,8 @@ describe('event identity: occurrences, not ids', () => {
     const undated = { ...first, created_at: undefined, data: { status: 'SUSPENDED', note: 'a' } };
     const undatedOther = { ...undated, data: { status: 'SUSPENDED', note: 'b' } };
     const statuses = [];
-    for (const body of [first, later, first, sameInstant, undated, undated, undatedOther]) statuses.push((await deliverEvent(kit.baseUrl, body)).body.status);
+    for (const body of [first, later, first, sameInstant, undated, undated, undatedOther])
+      statuses.push((await deliverEvent(kit.baseUrl, body)).body.status);
     expect(statuses).toEqual(['accepted', 'accepted', 'duplicate', 'duplicate', 'accepted', 'duplicate', 'accepted']);
     await subscriber.next(4);
     await settle();

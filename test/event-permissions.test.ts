@@ -49,10 +49,23 @@ function everyKind() {
       status: 'APPROVED',
       merchant: { name: 'Corner Cafe', category_code: '5814' },
     }),
-    bankEvent(`${holder}_issuing.cardholder.ready`, 'issuing.cardholder.ready', { cardholder_id: holder, email: 'ava@example.com', status: 'READY', type: 'INDIVIDUAL' }),
-    bankEvent(`${unique('dep_perm')}_PENDING`, 'ga.new', { amount: 100, ccy: 'USD', process_status: 'PENDING', settlement_info: { payer_name: 'Acme', beneficiary_account_number: '123' } }),
+    bankEvent(`${holder}_issuing.cardholder.ready`, 'issuing.cardholder.ready', {
+      cardholder_id: holder,
+      email: 'ava@example.com',
+      status: 'READY',
+      type: 'INDIVIDUAL',
+    }),
+    bankEvent(`${unique('dep_perm')}_PENDING`, 'ga.new', {
+      amount: 100,
+      ccy: 'USD',
+      process_status: 'PENDING',
+      settlement_info: { payer_name: 'Acme', beneficiary_account_number: '123' },
+    }),
     bankEvent(`${unique('conv_perm')}_conversion.settled`, 'conversion.settled', { conversion_id: unique('conv'), status: 'SETTLED' }),
-    bankEvent(`${unique('po_perm')}_payout.transfer.funding.funded`, 'payout.transfer.funding.funded', { id: unique('po'), funding: { status: 'FUNDED' } }),
+    bankEvent(`${unique('po_perm')}_payout.transfer.funding.funded`, 'payout.transfer.funding.funded', {
+      id: unique('po'),
+      funding: { status: 'FUNDED' },
+    }),
     bankEvent(`${unique('dd_perm')}_SETTLED`, 'direct_debit.status_changed', { transaction_id: unique('dd'), status: 'SETTLED' }),
     bankEvent(`${unique('rfi_perm')}_rfi.action_required`, 'rfi.action_required', { id: unique('rfi'), type: 'KYC' }),
     bankEvent(unique('evt_perm'), 'issuing.card.renewed', { card_id: card, cardholder_id: holder }),
@@ -175,7 +188,11 @@ describe("an event's raw payload", () => {
       funding: { status: 'FUNDED' },
       transfer_amount: 900,
       transfer_currency: 'EUR',
-      beneficiary: { bank_details: { account_name: 'Jane Roe', account_number: 'DE89370400440532013000' }, company_name: 'Roe GmbH', entity_type: 'COMPANY' },
+      beneficiary: {
+        bank_details: { account_name: 'Jane Roe', account_number: 'DE89370400440532013000' },
+        company_name: 'Roe GmbH',
+        entity_type: 'COMPANY',
+      },
       payer: { company_name: 'Acme Ltd', entity_type: 'COMPANY' },
     });
   const FUNDED = 'subscription { bankEvents(names: ["payout.transfer.funding.funded"]) { name data } }';
@@ -184,11 +201,20 @@ describe("an event's raw payload", () => {
     // The admin first: a result shared across permissions would hand its whole payload to the others.
     const admin = await subscribeWs(kit, FUNDED, {}, await callers.admin());
     const payouts = await subscribeWs(kit, FUNDED, {}, await callers.payouts());
-    const typed = await subscribeWs(kit, 'subscription { payoutFundingUpdated { fundingStatus event { data } } }', {}, await bearer('payout-screen', { scope: 'payouts:read' }));
+    const typed = await subscribeWs(
+      kit,
+      'subscription { payoutFundingUpdated { fundingStatus event { data } } }',
+      {},
+      await bearer('payout-screen', { scope: 'payouts:read' }),
+    );
     await deliverAll([funded()]);
 
     const [full] = await admin.next(1);
-    expect(full.data.bankEvents.data).toMatchObject({ beneficiary: { company_name: 'Roe GmbH' }, payer: { company_name: 'Acme Ltd' }, transfer_amount: 900 });
+    expect(full.data.bankEvents.data).toMatchObject({
+      beneficiary: { company_name: 'Roe GmbH' },
+      payer: { company_name: 'Acme Ltd' },
+      transfer_amount: 900,
+    });
     const [narrow] = await payouts.next(1);
     const { beneficiary: _beneficiary, payer: _payer, ...payoutParts } = full.data.bankEvents.data;
     expect(narrow.data.bankEvents.data).toEqual(payoutParts);
@@ -200,7 +226,8 @@ describe("an event's raw payload", () => {
 
 describe('sharing one execution', () => {
   const CARD = 'subscription { cardStatusChanged { status card { upstreamId } } }';
-  const blocked = () => bankEvent(`crd_demo_ava_v_issuing.card.blocked`, 'issuing.card.blocked', { card_id: 'crd_demo_ava_v', card_status: 'INACTIVE' });
+  const blocked = () =>
+    bankEvent(`crd_demo_ava_v_issuing.card.blocked`, 'issuing.card.blocked', { card_id: 'crd_demo_ava_v', card_status: 'INACTIVE' });
 
   it('is kept among callers who hold the same permissions, and apart from the others', async () => {
     const same = [
@@ -211,7 +238,9 @@ describe('sharing one execution', () => {
     await kit.resetCounts();
     await deliverAll([{ ...blocked(), created_at: '2026-11-25T10:00:00+0000' }]);
     for (const subscription of [...same, wider]) {
-      expect(await subscription.next(1)).toEqual([{ data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: 'crd_demo_ava_v' } } } }]);
+      expect(await subscription.next(1)).toEqual([
+        { data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: 'crd_demo_ava_v' } } } },
+      ]);
     }
     // One read of the card for the two alike, one for the caller who may see more.
     expect(kit.calls().filter((call) => call.path.includes('/card') && !call.path.includes('cardholder'))).toHaveLength(2);

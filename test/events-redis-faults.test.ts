@@ -17,7 +17,10 @@ const skip = mustSkip(haveRedisServer, 'Redis faults: redis-server is not instal
 
 async function readyz(kit: Kit) {
   const response = await fetch(`${kit.baseUrl}/readyz`);
-  return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string }> },
+  };
 }
 
 const FEED = 'subscription { bankEvents { upstreamId } }';
@@ -156,7 +159,8 @@ describe.skipIf(skip)('Redis faults', () => {
     await onSecond.next(2, 15_000);
     await onFirst.next(2, 15_000);
     await pause(300);
-    for (const feed of [onFirst, onSecond]) expect(feed.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(['acct_h1_account.active', 'acct_h2_account.active']);
+    for (const feed of [onFirst, onSecond])
+      expect(feed.received.map((r) => r.data.bankEvents.upstreamId)).toEqual(['acct_h1_account.active', 'acct_h2_account.active']);
     await expect.poll(async () => (await readyz(first)).body.status, { timeout: 15_000 }).toBe('ready');
     expect(unhandled).toEqual([]);
   });

@@ -15,14 +15,22 @@ import { subscribeWs } from './subscribe.ts';
 
 const haveRedis = await redisAnswers(REDIS_URL);
 const mustRun = Boolean(process.env.CI);
-const skip = mustSkip(haveRedis || mustRun, `events across instances: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL (CI has it)`);
+const skip = mustSkip(
+  haveRedis || mustRun,
+  `events across instances: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL (CI has it)`,
+);
 
 async function deliver(baseUrl: string, body: object) {
   const raw = JSON.stringify(body);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${baseUrl}/webhooks`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': KIT_WEBHOOKS.apiKey, 'x-timestamp': timestamp, 'x-signature': signatureFor(KIT_WEBHOOKS.signingSecret, timestamp, raw) },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': KIT_WEBHOOKS.apiKey,
+      'x-timestamp': timestamp,
+      'x-signature': signatureFor(KIT_WEBHOOKS.signingSecret, timestamp, raw),
+    },
     body: raw,
   });
   return ((await response.json()) as { status: string }).status;
@@ -82,7 +90,14 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
     const onSecond = await subscribeWs(second, 'subscription { accountStatusChanged { status event { upstreamId } } }');
     const onFirst = await subscribeWs(first, 'subscription { accountStatusChanged { status event { upstreamId } } }');
     const id = `acct_${randomUUID()}_account.suspended`;
-    const event = { id, name: 'account.suspended', account_id: 'sandbox-user', data: { status: 'SUSPENDED' }, created_at: '2026-11-21T10:00:00+0000', version: '2025-02-14' };
+    const event = {
+      id,
+      name: 'account.suspended',
+      account_id: 'sandbox-user',
+      data: { status: 'SUSPENDED' },
+      created_at: '2026-11-21T10:00:00+0000',
+      version: '2025-02-14',
+    };
 
     expect(await deliver(first.baseUrl!, event)).toBe('accepted');
     const [received] = await onSecond.next(1);
@@ -113,7 +128,10 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
 
   it('answers a flood of one event, posted at once to either instance, once 202 and duplicate to the rest, and delivers it once on both', async () => {
     const id = `acct_${randomUUID()}_account.active`;
-    const { answers, received } = await flood(Array.from({ length: FLOOD }, () => eventOf(id)), 1);
+    const { answers, received } = await flood(
+      Array.from({ length: FLOOD }, () => eventOf(id)),
+      1,
+    );
     expect(answers).toEqual({ accepted: 1, duplicate: FLOOD - 1 });
     expect(received).toEqual([[id], [id]]);
   });
@@ -170,7 +188,10 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
         // The cursor just before the oldest kept still resumes: nothing after it was trimmed.
         const resumed = await subscribeWs(b, feed, { after: received[1].data.bankEvents.cursor });
         await resumed.next(2);
-        expect(resumed.received.map((r) => r.data.bankEvents.cursor)).toEqual([received[2].data.bankEvents.cursor, received[3].data.bankEvents.cursor]);
+        expect(resumed.received.map((r) => r.data.bankEvents.cursor)).toEqual([
+          received[2].data.bankEvents.cursor,
+          received[3].data.bankEvents.cursor,
+        ]);
         await resumed.close();
       } finally {
         await b.close();
@@ -182,5 +203,12 @@ describe.skipIf(skip)('events across instances (Redis)', () => {
 });
 
 function eventOf(id: string) {
-  return { id, name: 'account.active', account_id: 'sandbox-user', data: { status: 'ACTIVE' }, created_at: '2026-11-21T10:00:00+0000', version: '2025-02-14' };
+  return {
+    id,
+    name: 'account.active',
+    account_id: 'sandbox-user',
+    data: { status: 'ACTIVE' },
+    created_at: '2026-11-21T10:00:00+0000',
+    version: '2025-02-14',
+  };
 }

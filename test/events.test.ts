@@ -33,8 +33,14 @@ describe('bank events as subscriptions', () => {
 
   it('delivers a card activation over graphql-ws and a deposit over SSE, once each, with linked fields resolved', async () => {
     await subscribeGatewayToEvents();
-    const cards = await subscribeWs(kit, 'subscription { cardStatusChanged { status event { upstreamId name } card { upstreamId status maskedNumber cardholder { email } } } }');
-    const deposits = await subscribeSse(kit, 'subscription { depositUpdated { status depositId amount { amount currency } event { id } account { upstreamId } } }');
+    const cards = await subscribeWs(
+      kit,
+      'subscription { cardStatusChanged { status event { upstreamId name } card { upstreamId status maskedNumber cardholder { email } } } }',
+    );
+    const deposits = await subscribeSse(
+      kit,
+      'subscription { depositUpdated { status depositId amount { amount currency } event { id } account { upstreamId } } }',
+    );
 
     const created = await kit.execute(CardCreateDocument, {
       input: {
@@ -49,7 +55,9 @@ describe('bank events as subscriptions', () => {
     });
     if (created.data!.cardCreate.__typename !== 'CardCreateSuccess') throw new Error(JSON.stringify(created));
     const card = created.data!.cardCreate.card;
-    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' })) as { depositId: string };
+    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' })) as {
+      depositId: string;
+    };
 
     const [activation] = await cards.next(1);
     expect(activation).toEqual({
@@ -57,7 +65,12 @@ describe('bank events as subscriptions', () => {
         cardStatusChanged: {
           status: 'ACTIVE',
           event: { upstreamId: `${card.upstreamId}_issuing.card.active`, name: 'issuing.card.active' },
-          card: { upstreamId: card.upstreamId, status: 'ACTIVE', maskedNumber: card.maskedNumber, cardholder: { email: expect.stringContaining('@') } },
+          card: {
+            upstreamId: card.upstreamId,
+            status: 'ACTIVE',
+            maskedNumber: card.maskedNumber,
+            cardholder: { email: expect.stringContaining('@') },
+          },
         },
       },
     });
@@ -82,9 +95,14 @@ describe('bank events as subscriptions', () => {
 
   it('narrows deposits to one account: ga.new, which names the account by number only, included', async () => {
     await subscribeGatewayToEvents();
-    const usd = await subscribeSse(kit, 'subscription { depositUpdated(accountId: "acc_demo_usd") { status depositId account { upstreamId } } }');
+    const usd = await subscribeSse(
+      kit,
+      'subscription { depositUpdated(accountId: "acc_demo_usd") { status depositId account { upstreamId } } }',
+    );
     const eur = await subscribeSse(kit, 'subscription { depositUpdated(accountId: "acc_demo_eur") { status depositId } }');
-    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 300, payer_name: 'Globex' })) as { depositId: string };
+    const deposit = (await kit.control('POST', 'deposits', { currency: 'USD', amount: 300, payer_name: 'Globex' })) as {
+      depositId: string;
+    };
     const updates = (await usd.next(5)).map((r) => r.data.depositUpdated);
     expect(updates.map((u) => u.status)).toEqual(['NEW', 'PENDING', 'SETTLED', 'SETTLED', 'TOPPED_UP']);
     for (const update of updates) expect(update).toMatchObject({ depositId: deposit.depositId, account: { upstreamId: 'acc_demo_usd' } });

@@ -35,7 +35,10 @@ const LIMIT = { operations: 5, windowSeconds: 60 };
 const status = async (kit: Kit, key = KEY) => (await post(kit.baseUrl!, BALANCES, { 'x-api-key': key })).status;
 
 const haveRedis = await redisAnswers(REDIS_URL);
-const skipShared = mustSkip(haveRedis || Boolean(process.env.CI), `operations per client across instances: no Redis at ${REDIS_URL} (CI has it)`);
+const skipShared = mustSkip(
+  haveRedis || Boolean(process.env.CI),
+  `operations per client across instances: no Redis at ${REDIS_URL} (CI has it)`,
+);
 const skipFaults = mustSkip(haveRedisServer, 'operations per client with Redis failing: redis-server is not installed (CI has it)');
 
 /** A gateway counting in `redisUrl` under `prefix` (its events under a prefix of their own too). */

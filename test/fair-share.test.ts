@@ -19,7 +19,10 @@ import { subscribeSse, subscribeWs } from './subscribe.ts';
  */
 
 const CLIENTS = ['flood', 'quiet', 'resetting', 'subscriber'] as const;
-const KEYS = Object.fromEntries(CLIENTS.map((name) => [name, `gwk_test-${name}-key-0123456789abcdef`])) as Record<(typeof CLIENTS)[number], string>;
+const KEYS = Object.fromEntries(CLIENTS.map((name) => [name, `gwk_test-${name}-key-0123456789abcdef`])) as Record<
+  (typeof CLIENTS)[number],
+  string
+>;
 for (const key of Object.values(KEYS)) registerSecret('a caller API key', key);
 
 const SERVICE: CallerAuthConfig = {
@@ -122,10 +125,13 @@ describe('anonymous callers (AUTH_MODE none)', () => {
   function from(localAddress: string): Promise<number> {
     const { port } = new URL(kit.baseUrl!);
     return new Promise((resolve, reject) => {
-      const outgoing = request({ host: '127.0.0.1', port, path: '/graphql', method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (answer) => {
-        answer.resume();
-        answer.once('end', () => resolve(answer.statusCode!));
-      });
+      const outgoing = request(
+        { host: '127.0.0.1', port, path: '/graphql', method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+        (answer) => {
+          answer.resume();
+          answer.once('end', () => resolve(answer.statusCode!));
+        },
+      );
       outgoing.once('error', reject);
       outgoing.end(JSON.stringify({ query: BALANCES }));
     });
@@ -146,7 +152,12 @@ const tagged = (response: Response, tag: string) => void tags.set(response.heade
 const ofTag = (log: readonly RequestLogEntry[], prefix: string) => log.filter((e) => tags.get(e.correlationId ?? '')?.startsWith(prefix));
 
 /** One operation of `client` through the kit's gateway, in-process, tagged `tag` for the sandbox's log. */
-async function operationOf(kit: Kit, client: (typeof CLIENTS)[number], query: string, tag: string): Promise<{ data?: unknown; errors?: unknown[] }> {
+async function operationOf(
+  kit: Kit,
+  client: (typeof CLIENTS)[number],
+  query: string,
+  tag: string,
+): Promise<{ data?: unknown; errors?: unknown[] }> {
   const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...as(client) },
@@ -247,7 +258,9 @@ describe("one client's share of the limit while another is active (CLIENT_MAX_SH
 describe('calls in flight per client, past the deadline', () => {
   let kit: Kit;
   beforeAll(async () => {
-    kit = await startKit({ cache: false, listen: true,
+    kit = await startKit({
+      cache: false,
+      listen: true,
       auth: SERVICE,
       sandbox: { latencyMs: 200 },
       concurrency: { ...CAPPED, perClient: 1 },
@@ -259,8 +272,14 @@ describe('calls in flight per client, past the deadline', () => {
 
   it("ends the calls that waited behind their client's own calls past the operation deadline as DEADLINE_EXCEEDED", async () => {
     // Three reads at once, one at a time: the third would start at 400 ms, past the 300 ms deadline.
-    const answer = await post(kit.baseUrl!, '{ accounts(first: 10) { nodes { id } } balances { currency } upcomingPayouts(first: 10) { nodes { id } } }', as('flood'));
-    const reasons = (answer.body.errors as { extensions: { code: string; reason?: string } }[]).map((e) => `${e.extensions.code} ${e.extensions.reason}`);
+    const answer = await post(
+      kit.baseUrl!,
+      '{ accounts(first: 10) { nodes { id } } balances { currency } upcomingPayouts(first: 10) { nodes { id } } }',
+      as('flood'),
+    );
+    const reasons = (answer.body.errors as { extensions: { code: string; reason?: string } }[]).map(
+      (e) => `${e.extensions.code} ${e.extensions.reason}`,
+    );
     expect(reasons.length).toBeGreaterThan(0);
     expect(new Set(reasons)).toEqual(new Set(['UPSTREAM_UNAVAILABLE DEADLINE_EXCEEDED']));
     // The other two reads waited for the client's own (its cap), not for the host's limit.

@@ -36,7 +36,11 @@ describe('a failing bank', () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, rate: 0.3, seed: 2 });
     const reads = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        [() => kit.execute(BalancesDocument, {}), () => kit.execute(AccountsDocument, { first: 5 }), () => kit.execute(BeneficiariesDocument, { first: 5 })][i % 3]!(),
+        [
+          () => kit.execute(BalancesDocument, {}),
+          () => kit.execute(AccountsDocument, { first: 5 }),
+          () => kit.execute(BeneficiariesDocument, { first: 5 }),
+        ][i % 3]!(),
       ),
     );
     expect(reads.filter((result) => result.errors !== undefined)).toEqual([]);
@@ -175,7 +179,8 @@ describe('a sustained outage', () => {
   it('opens the breaker: operations fail fast without calling the bank, /readyz says 503; a probe closes it again', async () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, rate: 1 });
     const reasons: unknown[] = [];
-    while (reasons.at(-1) !== 'CIRCUIT_OPEN' && reasons.length < 20) reasons.push(extensionsOf(await kit.execute(BalancesDocument, {}))?.reason);
+    while (reasons.at(-1) !== 'CIRCUIT_OPEN' && reasons.length < 20)
+      reasons.push(extensionsOf(await kit.execute(BalancesDocument, {}))?.reason);
     // Once the window holds minCalls (5) calls, at least half failed, it opens (the kit's own read
     // before the test may be one of the five); the next read is refused.
     expect(reasons.at(-1)).toBe('CIRCUIT_OPEN');

@@ -45,7 +45,13 @@ const SERVICE: CallerAuthConfig = {
 };
 
 // Bank calls are counted for reads repeated from test to test: the record cache stays off.
-const kit = useKit({ listen: true, cache: false, auth: SERVICE, reconcileWebhooks: true, federation: { subgraph: true, routerToken: ROUTER_TOKEN } });
+const kit = useKit({
+  listen: true,
+  cache: false,
+  auth: SERVICE,
+  reconcileWebhooks: true,
+  federation: { subgraph: true, routerToken: ROUTER_TOKEN },
+});
 const crm = createServer(crmYoga);
 let router: ReturnType<typeof createGatewayRuntime>;
 
@@ -66,9 +72,20 @@ afterAll(async () => {
 
 type Answer = { data?: Record<string, any> | null; errors?: { message: string; extensions?: { code?: string } }[] };
 
-async function through(target: 'router' | 'gateway', query: string, key: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
-  const init = { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers }, body: JSON.stringify({ query, variables }) };
-  const response = target === 'router' ? await router.fetch('http://router.test/graphql', init) : await fetch(`${kit.baseUrl}/graphql`, init);
+async function through(
+  target: 'router' | 'gateway',
+  query: string,
+  key: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+    body: JSON.stringify({ query, variables }),
+  };
+  const response =
+    target === 'router' ? await router.fetch('http://router.test/graphql', init) : await fetch(`${kit.baseUrl}/graphql`, init);
   return (await response.json()) as Answer;
 }
 
@@ -104,7 +121,12 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
     expect(viaRouter.errors).toBeUndefined();
     expect(viaRouter.data!.dealPayouts).toEqual([straight.data!.payout]);
     expect(viaRouter.data!.cards).toEqual(straight.data!.cards);
-    const managers = Object.fromEntries(viaRouter.data!.beneficiaries.nodes.map((b: { upstreamId: string; relationshipManager: { name: string } | null }) => [b.upstreamId, b.relationshipManager?.name ?? null]));
+    const managers = Object.fromEntries(
+      viaRouter.data!.beneficiaries.nodes.map((b: { upstreamId: string; relationshipManager: { name: string } | null }) => [
+        b.upstreamId,
+        b.relationshipManager?.name ?? null,
+      ]),
+    );
     expect(managers).toMatchObject({ ben_demo_us: 'Maya Chen', ben_demo_gb: 'Tom Okafor', ben_demo_de: 'Lena Vogel', ben_demo_sg: null });
     expect(routerCalls).toEqual(directCalls);
   });
@@ -114,15 +136,28 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
       const { query, variables } = extraCardMutation(n);
       expect((await through('gateway', query, ADMIN_KEY, variables)).errors).toBeUndefined();
     }
-    const listed = (await through('gateway', '{ cards(first: 50) { nodes { upstreamId } } }', ADMIN_KEY)).data!.cards.nodes.map((card: { upstreamId: string }) => card.upstreamId);
+    const listed = (await through('gateway', '{ cards(first: 50) { nodes { upstreamId } } }', ADMIN_KEY)).data!.cards.nodes.map(
+      (card: { upstreamId: string }) => card.upstreamId,
+    );
     expect(listed).toHaveLength(50);
     const representations = listed.map((upstreamId: string) => ({ __typename: 'Card', upstreamId }));
     const entities = '_entities(representations: $r) { ... on Card { upstreamId status } }';
     let answer: Answer = {};
-    const entityCalls = await callsOf(async () => (answer = await through('gateway', `query ($r: [_Any!]!) { ${entities} }`, ADMIN_KEY, { r: representations }, { 'x-router-token': ROUTER_TOKEN })));
+    const entityCalls = await callsOf(
+      async () =>
+        (answer = await through(
+          'gateway',
+          `query ($r: [_Any!]!) { ${entities} }`,
+          ADMIN_KEY,
+          { r: representations },
+          { 'x-router-token': ROUTER_TOKEN },
+        )),
+    );
     expect(answer.data!._entities.map((card: { upstreamId: string }) => card.upstreamId)).toEqual(listed);
     const ids = listed.map((id: string) => encodeGlobalID('Card', id));
-    const nodeCalls = await callsOf(() => through('gateway', 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Card { upstreamId status } } }', ADMIN_KEY, { ids }));
+    const nodeCalls = await callsOf(() =>
+      through('gateway', 'query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Card { upstreamId status } } }', ADMIN_KEY, { ids }),
+    );
     const screenCalls = await callsOf(() => through('gateway', '{ cards(first: 50) { nodes { upstreamId status } } }', ADMIN_KEY));
     expect(entityCalls).toEqual(nodeCalls);
     expect(entityCalls.length).toBeLessThanOrEqual(screenCalls.length);
@@ -141,12 +176,21 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
 
   it("shows a cardholder-bound caller only its own cards, and answers another cardholder's card and a missing one alike", async () => {
     const viaRouter = await through('router', '{ cards(first: 50) { nodes { upstreamId cardholderUpstreamId } } }', AVA_KEY);
-    expect(new Set(viaRouter.data!.cards.nodes.map((card: { cardholderUpstreamId: string }) => card.cardholderUpstreamId))).toEqual(new Set(['chd_demo_ava']));
+    expect(new Set(viaRouter.data!.cards.nodes.map((card: { cardholderUpstreamId: string }) => card.cardholderUpstreamId))).toEqual(
+      new Set(['chd_demo_ava']),
+    );
     // A card of the finance desk's (chd_demo_ops): someone else's for Ava.
     const create = 'mutation ($input: CardCreateInput!) { cardCreate(input: $input) { ... on CardCreateSuccess { card { upstreamId } } } }';
-    const theirsId = (await through('gateway', create, ADMIN_KEY, extraCardMutation(1).variables)).data!.cardCreate.card.upstreamId as string;
+    const theirsId = (await through('gateway', create, ADMIN_KEY, extraCardMutation(1).variables)).data!.cardCreate.card
+      .upstreamId as string;
     const entity = (upstreamId: string) =>
-      through('gateway', 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Card { upstreamId } } }', AVA_KEY, { r: [{ __typename: 'Card', upstreamId }] }, { 'x-router-token': ROUTER_TOKEN });
+      through(
+        'gateway',
+        'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Card { upstreamId } } }',
+        AVA_KEY,
+        { r: [{ __typename: 'Card', upstreamId }] },
+        { 'x-router-token': ROUTER_TOKEN },
+      );
     const theirs = await entity(theirsId);
     const missing = await entity('crd_nobody');
     expect(theirs).toEqual({ data: { _entities: [null] } });
@@ -172,8 +216,10 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
     });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      await until('the gateway to hold the router\'s subscription', () => kit.gateway.events.activeSubscriptions() === 1, 10_000);
-      expect((await deliverEvent(kit.baseUrl, { ...bankEvent('evt_through_router'), created_at: '2026-12-01T12:00:00+0000' })).status).toBe(202);
+      await until("the gateway to hold the router's subscription", () => kit.gateway.events.activeSubscriptions() === 1, 10_000);
+      expect((await deliverEvent(kit.baseUrl, { ...bankEvent('evt_through_router'), created_at: '2026-12-01T12:00:00+0000' })).status).toBe(
+        202,
+      );
       let received = '';
       while (!received.includes('evt_through_router')) received += (await reader.read()).value ?? '';
       expect(received).toContain('"name":"account.active"');
@@ -189,11 +235,24 @@ describe("the subgraph's own doors", () => {
   it('answers _entities and _service to the router alone: anyone else is refused before anything runs', async () => {
     const representations = { r: [{ __typename: 'Card', upstreamId: 'crd_demo_ava_v' }] };
     let refused: Answer = {};
-    expect(await callsOf(async () => (refused = await through('gateway', 'query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }', ADMIN_KEY, representations)))).toEqual([]);
+    expect(
+      await callsOf(
+        async () =>
+          (refused = await through(
+            'gateway',
+            'query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }',
+            ADMIN_KEY,
+            representations,
+          )),
+      ),
+    ).toEqual([]);
     expect(codes(refused)).toEqual(['ROUTER_ONLY']);
     expect(codes(await through('gateway', '{ _service { sdl } }', ADMIN_KEY))).toEqual(['ROUTER_ONLY']);
-    expect(codes(await through('gateway', '{ ... on Query { _service { sdl } } }', ADMIN_KEY, undefined, { 'x-router-token': 'not-the-token' }))).toEqual(['ROUTER_ONLY']);
-    const sdl = (await through('gateway', '{ _service { sdl } }', ADMIN_KEY, undefined, { 'x-router-token': ROUTER_TOKEN })).data!._service.sdl as string;
+    expect(
+      codes(await through('gateway', '{ ... on Query { _service { sdl } } }', ADMIN_KEY, undefined, { 'x-router-token': 'not-the-token' })),
+    ).toEqual(['ROUTER_ONLY']);
+    const sdl = (await through('gateway', '{ _service { sdl } }', ADMIN_KEY, undefined, { 'x-router-token': ROUTER_TOKEN })).data!._service
+      .sdl as string;
     expect(sdl).toContain('@key(fields: "upstreamId")');
     // What npm run codegen prints for composing offline is what the router is told.
     expect(sdl.trim()).toBe(readFileSync(new URL('../schema/subgraph.graphql', import.meta.url), 'utf8').trim());
@@ -201,9 +260,17 @@ describe("the subgraph's own doors", () => {
 });
 
 describe('trusted documents behind a router', () => {
-  const trusted = useKit({ listen: true, limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS }, federation: { subgraph: true, routerToken: ROUTER_TOKEN } });
+  const trusted = useKit({
+    listen: true,
+    limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS },
+    federation: { subgraph: true, routerToken: ROUTER_TOKEN },
+  });
   const post = (headers: Record<string, string>) =>
-    fetch(`${trusted.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ balances { currency } }' }) }).then((r) => r.json() as Promise<Answer>);
+    fetch(`${trusted.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: '{ balances { currency } }' }),
+    }).then((r) => r.json() as Promise<Answer>);
 
   it("runs the router's query plans as text, and still refuses a client's text", async () => {
     expect((await post({ 'x-router-token': ROUTER_TOKEN })).data!.balances.length).toBeGreaterThan(0);
@@ -214,8 +281,19 @@ describe('trusted documents behind a router', () => {
   it("takes the router's subscriptions as text over graphql-ws, its token in the upgrade's headers", async () => {
     const open = (headers: Record<string, string>) =>
       new Promise<unknown>((resolve) => {
-        const client = createWsClient({ url: `${trusted.baseUrl!.replace(/^http/, 'ws')}/graphql`, webSocketImpl: class extends WebSocket { constructor(url: string, protocols: string[]) { super(url, protocols, { headers }); } }, retryAttempts: 0 });
-        const stop = client.subscribe({ query: 'subscription { bankEvents { upstreamId } }' }, { next: resolve, error: (error) => resolve({ error }), complete: () => resolve('complete') });
+        const client = createWsClient({
+          url: `${trusted.baseUrl!.replace(/^http/, 'ws')}/graphql`,
+          webSocketImpl: class extends WebSocket {
+            constructor(url: string, protocols: string[]) {
+              super(url, protocols, { headers });
+            }
+          },
+          retryAttempts: 0,
+        });
+        const stop = client.subscribe(
+          { query: 'subscription { bankEvents { upstreamId } }' },
+          { next: resolve, error: (error) => resolve({ error }), complete: () => resolve('complete') },
+        );
         void until('the subscription to register', () => trusted.gateway.events.activeSubscriptions() === 1, 2_000).then(
           () => (stop(), void client.dispose(), resolve('registered')),
           () => undefined,
@@ -229,12 +307,25 @@ describe('trusted documents behind a router', () => {
 
 describe('a router fetch of many entities', () => {
   it('takes up to 500 representations in one _entities, and refuses more naming the argument, before any bank call', async () => {
-    const representations = (count: number) => ({ r: Array.from({ length: count }, (_, n) => ({ __typename: 'Card', upstreamId: `crd_many_${n}` })) });
+    const representations = (count: number) => ({
+      r: Array.from({ length: count }, (_, n) => ({ __typename: 'Card', upstreamId: `crd_many_${n}` })),
+    });
     const query = 'query ($r: [_Any!]!) { _entities(representations: $r) { __typename } }';
     let refused: Answer = {};
-    expect(await callsOf(async () => (refused = await through('gateway', query, ADMIN_KEY, representations(501), { 'x-router-token': ROUTER_TOKEN })))).toEqual([]);
-    expect(refused.errors).toEqual([expect.objectContaining({ message: 'Argument "representations" of Query._entities must hold at most 500 items; got 501 items.', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
-    expect((await through('gateway', query, ADMIN_KEY, representations(500), { 'x-router-token': ROUTER_TOKEN })).data!._entities).toHaveLength(500);
+    expect(
+      await callsOf(
+        async () => (refused = await through('gateway', query, ADMIN_KEY, representations(501), { 'x-router-token': ROUTER_TOKEN })),
+      ),
+    ).toEqual([]);
+    expect(refused.errors).toEqual([
+      expect.objectContaining({
+        message: 'Argument "representations" of Query._entities must hold at most 500 items; got 501 items.',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    expect(
+      (await through('gateway', query, ADMIN_KEY, representations(500), { 'x-router-token': ROUTER_TOKEN })).data!._entities,
+    ).toHaveLength(500);
   });
 });
 
@@ -243,7 +334,10 @@ describe('the directives a router plans itself', () => {
     const response = await router.fetch('http://router.test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'multipart/mixed', 'x-api-key': ADMIN_KEY },
-      body: JSON.stringify({ query: '{ accounts(first: 2) { nodes { upstreamId } } ...Later } fragment Later on Query { ... @defer { dealPayouts { upstreamId status } } }' }),
+      body: JSON.stringify({
+        query:
+          '{ accounts(first: 2) { nodes { upstreamId } } ...Later } fragment Later on Query { ... @defer { dealPayouts { upstreamId status } } }',
+      }),
     });
     expect(response.headers.get('content-type')).toContain('multipart/mixed');
     const body = await response.text();

@@ -24,13 +24,22 @@ describe('rates', () => {
     const again = await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'EUR', sourceAmount: '1000' });
     expect(again.data!.fxRate!.rate).toBe(rate.rate);
 
-    const byDestination = await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'EUR', destinationAmount: '500' });
+    const byDestination = await kit.execute(FxRateDocument, {
+      sourceCurrency: 'USD',
+      destinationCurrency: 'EUR',
+      destinationAmount: '500',
+    });
     expect(byDestination.data!.fxRate!.destinationAmount).toEqual({ amount: '500', currency: 'EUR' });
   });
 
   it('wants exactly one amount and two different currencies, before calling upstream', async () => {
     await kit.resetCounts();
-    const both = await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'EUR', sourceAmount: '1', destinationAmount: '1' });
+    const both = await kit.execute(FxRateDocument, {
+      sourceCurrency: 'USD',
+      destinationCurrency: 'EUR',
+      sourceAmount: '1',
+      destinationAmount: '1',
+    });
     expect(both.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(both.errors?.[0]?.message).toContain('give sourceAmount or destinationAmount, not both');
     const same = await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'USD', sourceAmount: '1' });
@@ -96,7 +105,11 @@ describe('conversions', () => {
     expect(cents(usdReserved.available.amount)).toBe(cents(usdBefore.available.amount) - 100_000);
     expect(cents(usdReserved.reserved.amount)).toBe(cents(usdBefore.reserved.amount) + 100_000);
     const scheduled = (await kit.execute(ConversionDocument, { id: conversion.id })).data!.conversion!;
-    expect(scheduled).toMatchObject({ status: 'SCHEDULED', upstreamId: conversion.upstreamId, systemReferenceNumber: conversion.systemReferenceNumber });
+    expect(scheduled).toMatchObject({
+      status: 'SCHEDULED',
+      upstreamId: conversion.upstreamId,
+      systemReferenceNumber: conversion.systemReferenceNumber,
+    });
 
     await kit.control('POST', 'clock/advance', { days: 2 });
     const settled = (await kit.execute(ConversionDocument, { id: conversion.id })).data!.conversion!;

@@ -17,7 +17,11 @@ describe('GraphiQL in headless Chromium', () => {
 
   beforeAll(async () => {
     // As `npm start` runs: the gateway files its own webhook subscriptions, so bank events reach it.
-    kit = await startKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
+    kit = await startKit({
+      listen: true,
+      reconcileWebhooks: true,
+      webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
+    });
     base = kit.baseUrl!;
     browser = await launchChromium();
     // Chromium runs as one process (test/browser.ts): closing a browser context would end it, so
@@ -33,7 +37,10 @@ describe('GraphiQL in headless Chromium', () => {
     await page.goto(`${base}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load' });
     const run = page.locator('.graphiql-execute-button');
     await run.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.getByText(query.slice(0, query.indexOf(' {'))).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(query.slice(0, query.indexOf(' {')))
+      .first()
+      .waitFor({ timeout: 30_000 });
     await run.click();
     return page.locator('.graphiql-response');
   }
@@ -106,7 +113,10 @@ describe('GraphiQL in headless Chromium', () => {
     page.on('response', (response) => {
       if (response.request().method() === 'POST') answers.push(`${response.status()} ${response.headers()['content-type'] ?? ''}`);
     });
-    const response = await runInGraphiQL(page, 'query Screen { accounts(first: 2) { nodes { upstreamId } } ...Later } fragment Later on Query { ... @defer { balances(currency: "USD") { currency } } }');
+    const response = await runInGraphiQL(
+      page,
+      'query Screen { accounts(first: 2) { nodes { upstreamId } } ...Later } fragment Later on Query { ... @defer { balances(currency: "USD") { currency } } }',
+    );
     const shown = async () => (await response.innerText({ timeout: 1_000 })).replace(/\u00a0/g, ' ');
     // The deferred part merged into the result the pane shows.
     await expect.poll(shown, { timeout: 30_000 }).toContain('"currency": "USD"');

@@ -54,7 +54,11 @@ describe('hostile queries are refused before execution', () => {
 
   it('answers a validation refusal 400 to a graphql-response+json client and 200 to an application/json one (GraphQL over HTTP)', async () => {
     const query = { query: cardholderLoop(4) };
-    const legacy = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(query) });
+    const legacy = await fetch(`${kit.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(query),
+    });
     const body = (await legacy.json()) as Answer['body'];
     expect(legacy.status).toBe(200);
     expect(body.data).toBeUndefined();
@@ -67,7 +71,9 @@ describe('hostile queries are refused before execution', () => {
     const answer = await post(kit, { query: cardholderLoop(4) });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('depth');
-    expect(answer.body.errors![0]!.message).toBe(`The operation is too complex (depth): Query depth limit of ${DEFAULT_LIMITS.maxDepth} exceeded, found 13.`);
+    expect(answer.body.errors![0]!.message).toBe(
+      `The operation is too complex (depth): Query depth limit of ${DEFAULT_LIMITS.maxDepth} exceeded, found 13.`,
+    );
   });
 
   it('wide: a page of items with hundreds of fields each is over the cost limit', async () => {
@@ -89,14 +95,18 @@ describe('hostile queries are refused before execution', () => {
     expectRefused(kit, literal, 400, 'QUERY_TOO_COMPLEX');
     expect(literal.body.errors![0]!.message).toMatch(new RegExp(`Query Cost limit of ${DEFAULT_LIMITS.maxCost} exceeded, found \\d+`));
     const variables = await post(kit, {
-      query: 'query($a: Int, $t: Int) { accounts(first: $a) { nodes { transactions(first: $t) { nodes { amount { amount currency } createdAt } } } } }',
+      query:
+        'query($a: Int, $t: Int) { accounts(first: $a) { nodes { transactions(first: $t) { nodes { amount { amount currency } createdAt } } } } }',
       variables: { a: 100, t: 100 },
     });
     expectRefused(kit, variables, 400, 'QUERY_TOO_COMPLEX');
   });
 
   it('a page over 100, a negative page or more than 100 ids: BAD_USER_INPUT naming the argument and the rule', async () => {
-    const large = await post(kit, { query: 'query($n: Int) { balances { currency } beneficiaries(first: $n) { nodes { id } } }', variables: { n: 500 } });
+    const large = await post(kit, {
+      query: 'query($n: Int) { balances { currency } beneficiaries(first: $n) { nodes { id } } }',
+      variables: { n: 500 },
+    });
     expectRefused(kit, large, 400, 'BAD_USER_INPUT');
     expect(large.body.errors![0]!.message).toBe('Argument "first" of Query.beneficiaries must be at most 100 (the largest page); got 500.');
     const negative = await post(kit, { query: '{ account(id: "acc_demo_usd") { transactions(last: -1) { nodes { createdAt } } } }' });
@@ -109,7 +119,9 @@ describe('hostile queries are refused before execution', () => {
   });
 
   it('directives flood', async () => {
-    const answer = await post(kit, { query: `{ balances { ${'currency @include(if: true) '.repeat(DEFAULT_LIMITS.maxDirectives + 1)} } }` });
+    const answer = await post(kit, {
+      query: `{ balances { ${'currency @include(if: true) '.repeat(DEFAULT_LIMITS.maxDirectives + 1)} } }`,
+    });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('directives');
   });
@@ -196,7 +208,10 @@ describe('in production', () => {
     expect(deep.body.errors![0]!.message).toBe('The operation is too complex (depth): use fewer levels of nesting.');
     const typo = await post(kit, { query: '{ balance { currency } }' });
     expect(typo.body.errors![0]!.message).toBe('Cannot query field "balance" on type "Query".');
-    const badEnum = await post(kit, { query: 'query($s: AccountStatus) { accounts(status: $s) { nodes { id } } }', variables: { s: 'ACTIV' } });
+    const badEnum = await post(kit, {
+      query: 'query($s: AccountStatus) { accounts(status: $s) { nodes { id } } }',
+      variables: { s: 'ACTIV' },
+    });
     expect(badEnum.body.errors![0]!.message).not.toContain('Did you mean');
     expect(badEnum.body.errors![0]!.message).toContain('"ACTIV"');
     expect(kit.calls()).toEqual([]);
@@ -212,17 +227,30 @@ describe('in production', () => {
 });
 
 describe('with trusted documents', () => {
-  const kit = useKit({ listen: true, limits: { production: true, introspection: false, graphiql: false, trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS } });
+  const kit = useKit({
+    listen: true,
+    limits: { production: true, introspection: false, graphiql: false, trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS },
+  });
 
   it('refuses an unknown document id, Apollo-style or GraphQL-over-HTTP-style', async () => {
     const unknown = 'sha256:' + '0'.repeat(64);
     expectRefused(kit, await post(kit, { documentId: unknown }), 400, 'PERSISTED_QUERY_NOT_IN_LIST');
-    expectRefused(kit, await post(kit, { extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }), 400, 'PERSISTED_QUERY_NOT_IN_LIST');
+    expectRefused(
+      kit,
+      await post(kit, { extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }),
+      400,
+      'PERSISTED_QUERY_NOT_IN_LIST',
+    );
   });
 
   it('refuses query text, even with an id, and a request with neither', async () => {
     expectRefused(kit, await post(kit, { query: '{ balances { currency } }' }), 400, 'PERSISTED_QUERY_ONLY');
-    expectRefused(kit, await post(kit, { query: '{ balances { currency } }', documentId: idOf(BalancesDocument) }), 400, 'PERSISTED_QUERY_ONLY');
+    expectRefused(
+      kit,
+      await post(kit, { query: '{ balances { currency } }', documentId: idOf(BalancesDocument) }),
+      400,
+      'PERSISTED_QUERY_ONLY',
+    );
     expectRefused(kit, await post(kit, { variables: {} }), 400, 'PERSISTED_QUERY_ID_REQUIRED');
   });
 
@@ -285,7 +313,11 @@ async function wsErrors(kit: Kit, query: string): Promise<{ message: string; ext
     return await new Promise((resolve, reject) => {
       client.subscribe(
         { query },
-        { next: (value) => reject(new Error(`unexpected result ${JSON.stringify(value)}`)), error: (errors) => resolve(errors as never), complete: () => reject(new Error('completed without an error')) },
+        {
+          next: (value) => reject(new Error(`unexpected result ${JSON.stringify(value)}`)),
+          error: (errors) => resolve(errors as never),
+          complete: () => reject(new Error('completed without an error')),
+        },
       );
     });
   } finally {

@@ -3,7 +3,26 @@ import type { Tracer } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { DEFAULT_AUDIT, DEFAULT_CACHE, DEFAULT_CONTRACT_CHECK, type AuditConfig, type CacheConfig, type ContractCheckConfig, type CallerAuthConfig, type ClientRateLimitConfig, type ConcurrencyConfig, type EventDurability, type EventLogConfig, type FederationConfig, type LiveQueryConfig, type QueryLimitsConfig, type RedisTarget, type ResilienceConfig, type UpstreamConfig, type WebhookConfig } from '../src/config.ts';
+import {
+  DEFAULT_AUDIT,
+  DEFAULT_CACHE,
+  DEFAULT_CONTRACT_CHECK,
+  type AuditConfig,
+  type CacheConfig,
+  type ContractCheckConfig,
+  type CallerAuthConfig,
+  type ClientRateLimitConfig,
+  type ConcurrencyConfig,
+  type EventDurability,
+  type EventLogConfig,
+  type FederationConfig,
+  type LiveQueryConfig,
+  type QueryLimitsConfig,
+  type RedisTarget,
+  type ResilienceConfig,
+  type UpstreamConfig,
+  type WebhookConfig,
+} from '../src/config.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import type { ReadinessTiming } from '../src/health.ts';
@@ -100,7 +119,10 @@ export interface Kit {
   baseUrl: string | undefined;
   execute<R, V>(document: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<ExecutionResult<R>>;
   /** Upstream calls the sandbox saw (control calls excluded), optionally only those on `path`. */
-  calls(path?: string, method?: string): Pick<RequestLogEntry, 'method' | 'path' | 'query' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
+  calls(
+    path?: string,
+    method?: string,
+  ): Pick<RequestLogEntry, 'method' | 'path' | 'query' | 'status' | 'requestId' | 'correlationId' | 'traceparent'>[];
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** The audit trail's mutation records written since the last resetCounts (or fresh), oldest first. */
   audit(): MutationRecord[];
@@ -131,12 +153,17 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     }),
     contractCheck: { ...DEFAULT_CONTRACT_CHECK, mode: 'all' as const, ...options.contractCheck },
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-    ...(options.cache === false ? {} : { cache: { ...DEFAULT_CACHE, enabled: true, ...(typeof options.cache === 'object' ? options.cache : {}) } }),
+    ...(options.cache === false
+      ? {}
+      : { cache: { ...DEFAULT_CACHE, enabled: true, ...(typeof options.cache === 'object' ? options.cache : {}) } }),
   };
   // The audit trail as npm start writes it (JSON lines on stdout), caught here and scanned for secrets.
   const auditLines: string[] = [];
   const gateway = createGateway({
-    audit: { ...(options.audit ?? DEFAULT_AUDIT), stdout: { write: (line: string) => (auditLines.push(line), record('audit trail', line)) } },
+    audit: {
+      ...(options.audit ?? DEFAULT_AUDIT),
+      stdout: { write: (line: string) => (auditLines.push(line), record('audit trail', line)) },
+    },
     auditRedisKey: options.auditRedisKey,
     upstream: upstreamConfig,
     logger: options.logger ?? scannedLogger,
@@ -194,9 +221,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       return response.json();
     },
     calls(path, method) {
-      return sandbox
-        .requests()
-        .filter((r) => (path === undefined || r.path === path) && (method === undefined || r.method === method));
+      return sandbox.requests().filter((r) => (path === undefined || r.path === path) && (method === undefined || r.method === method));
     },
     control,
     audit: () => auditRecords().filter((r): r is MutationRecord => r.audit === 'mutation'),
@@ -240,7 +265,10 @@ function recordResponses(gateway: Gateway): void {
     if (typeof init?.body === 'string') registerSensitiveInput(safeJson(init.body));
     const response = await fetchInProcess(input as never, init as never);
     if (!response.headers.get('content-type')?.includes('text/event-stream')) {
-      void response.clone().text().then((text) => record('in-process response', text));
+      void response
+        .clone()
+        .text()
+        .then((text) => record('in-process response', text));
     }
     return response;
   }) as typeof gateway.yoga.fetch;

@@ -42,7 +42,9 @@ interface Manifest {
 }
 
 const read = (file: string) => readFileSync(new URL(file, DIR), 'utf8');
-const files = readdirSync(DIR).filter((name) => name.endsWith('.yaml')).sort();
+const files = readdirSync(DIR)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 
 const manifests: Manifest[] = files
   .filter((file) => file !== KUSTOMIZATION)
@@ -59,7 +61,10 @@ const manifests: Manifest[] = files
 
 function only<K extends Kind>(kind: K, file?: string): InstanceType<(typeof MODELS)[K]> {
   const found = manifests.filter((m) => m.kind === kind && (file === undefined || m.file === file));
-  expect(found.map((m) => m.file), `one ${kind}${file ? ` in ${file}` : ''}`).toHaveLength(1);
+  expect(
+    found.map((m) => m.file),
+    `one ${kind}${file ? ` in ${file}` : ''}`,
+  ).toHaveLength(1);
   return found[0]!.object as InstanceType<(typeof MODELS)[K]>;
 }
 
@@ -98,7 +103,11 @@ describe('deploy/kubernetes', () => {
   });
 
   it('lists every manifest in kustomization.yaml, and only files that exist, leaving out the example Secret', () => {
-    const kustomization = parseAllDocuments(read(KUSTOMIZATION))[0]!.toJS() as { resources: string[]; namespace: string; images: { name: string }[] };
+    const kustomization = parseAllDocuments(read(KUSTOMIZATION))[0]!.toJS() as {
+      resources: string[];
+      namespace: string;
+      images: { name: string }[];
+    };
     const applied = files.filter((file) => file !== KUSTOMIZATION && file !== SECRET_EXAMPLE);
     expect([...kustomization.resources].sort()).toEqual(applied);
     expect(kustomization.images.map((image) => image.name)).toEqual([container.image]);
@@ -126,8 +135,18 @@ describe('deploy/kubernetes', () => {
     const dockerfile = readFileSync(new URL('Dockerfile', root), 'utf8');
     expect(dockerfile.slice(dockerfile.indexOf('AS runtime'))).toMatch(/^USER node$/m);
     // The official Node images' `node` user: the kubelet needs the number to prove it is not root.
-    expect(pod.spec!.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
-    expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, privileged: false, capabilities: { drop: ['ALL'] } });
+    expect(pod.spec!.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(container.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      privileged: false,
+      capabilities: { drop: ['ALL'] },
+    });
     const tmp = container.volumeMounts?.find((mount) => mount.mountPath === '/tmp');
     expect(pod.spec!.volumes?.find((volume) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
     expect(pod.spec!.automountServiceAccountToken).toBe(false);
@@ -160,7 +179,8 @@ describe('deploy/kubernetes', () => {
     expect(selects(deployment.spec!.selector.matchLabels, podLabels)).toBe(true);
     expect(selects(service.spec!.selector, podLabels)).toBe(true);
     expect(selects(pdb.spec!.selector?.matchLabels, podLabels)).toBe(true);
-    for (const constraint of pod.spec!.topologySpreadConstraints ?? []) expect(selects(constraint.labelSelector?.matchLabels, podLabels)).toBe(true);
+    for (const constraint of pod.spec!.topologySpreadConstraints ?? [])
+      expect(selects(constraint.labelSelector?.matchLabels, podLabels)).toBe(true);
     expect(pod.spec!.topologySpreadConstraints?.map((c) => c.topologyKey)).toContain('kubernetes.io/hostname');
     expect(service.spec!.ports?.map((port) => containerPort(port.targetPort))).toEqual([Number(settings.PORT)]);
   });
@@ -179,7 +199,10 @@ describe('deploy/kubernetes', () => {
   });
 
   it('gives the gateway only settings its config schema reads, and a configuration that loads for production', () => {
-    expect(container.envFrom?.map((from) => from.configMapRef?.name ?? from.secretRef?.name)).toEqual([configMap.metadata!.name, secret.metadata!.name]);
+    expect(container.envFrom?.map((from) => from.configMapRef?.name ?? from.secretRef?.name)).toEqual([
+      configMap.metadata!.name,
+      secret.metadata!.name,
+    ]);
     const named = [...Object.keys(configMap.data!), ...Object.keys(secret.stringData!), ...(container.env ?? []).map((env) => env.name)];
     expect(named.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
     const config = loadConfig(settings);

@@ -14,7 +14,10 @@ describe('the leak scan', () => {
   });
 
   it('leaves masked numbers, amounts, timestamps and non-Luhn digit runs alone', () => {
-    record('clean', '{"maskedNumber":"400005******5556","amount":"1000000000.00","at":1763726400000,"ref":"1234567890123","seconds":0.0418321949999995}');
+    record(
+      'clean',
+      '{"maskedNumber":"400005******5556","amount":"1000000000.00","at":1763726400000,"ref":"1234567890123","seconds":0.0418321949999995}',
+    );
     expect(luhn('4000056655665556')).toBe(true);
     expect(luhn('4000056655665557')).toBe(false);
     expect(scan()).toEqual([]);
@@ -28,7 +31,7 @@ describe('the leak scan', () => {
     expect(scan().map((f) => f.what)).toEqual(['a full card number']);
   });
 
-  it('finds a numeric secret standing alone, not as a few digits of a longer number (a log line\'s timestamp)', () => {
+  it("finds a numeric secret standing alone, not as a few digits of a longer number (a log line's timestamp)", () => {
     registerSecret('an activation code', '428190');
     record('clean', '{"level":20,"time":1795596428190,"msg":"caller authenticated"}');
     expect(scan()).toEqual([]);

@@ -24,7 +24,8 @@ const records: { source: string; text: string }[] = [];
 let scanned = 0;
 
 /** Field names whose values are secret wherever they appear in a caller's variables. */
-const SENSITIVE_FIELDS = /^(pin|newPin|activationCode|activation_code|cardNumber|card_number|clientSecret|client_secret|password|apiKey|secret)$/i;
+const SENSITIVE_FIELDS =
+  /^(pin|newPin|activationCode|activation_code|cardNumber|card_number|clientSecret|client_secret|password|apiKey|secret)$/i;
 
 export function registerSecret(what: string, value: string | undefined | null): void {
   // Short values (a 4-digit PIN) are still worth checking; empty ones would match everything.

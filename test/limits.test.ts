@@ -2,7 +2,17 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { graphql, Kind, parse, print, visit, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  graphql,
+  Kind,
+  parse,
+  print,
+  visit,
+  type ASTNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { anonymous } from '../src/auth/identity.ts';
 import { EVERYTHING } from '../src/auth/authenticate.ts';
@@ -33,10 +43,15 @@ interface Shipped {
 }
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
-const exampleFiles = readdirSync(new URL('../schema/operations/', import.meta.url)).map((file) => ({ file, document: parse(read(`../schema/operations/${file}`)) }));
+const exampleFiles = readdirSync(new URL('../schema/operations/', import.meta.url)).map((file) => ({
+  file,
+  document: parse(read(`../schema/operations/${file}`)),
+}));
 /** Codegen resolves a fragment spread against every file, so do we. */
 const fragments = new Map(
-  exampleFiles.flatMap(({ document }) => document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)).map((f) => [f.name.value, f]),
+  exampleFiles
+    .flatMap(({ document }) => document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION))
+    .map((f) => [f.name.value, f]),
 );
 
 function usedFragments(node: ASTNode, seen = new Set<FragmentDefinitionNode>()): Set<FragmentDefinitionNode> {
@@ -93,12 +108,32 @@ const stopped: Plugin = {
   onExecute: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
   onSubscribe: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: {} }),
 };
-const limitsOnly = createYoga({ schema, plugins: [...queryLimitPlugins(MARGIN_LIMITS, persistedDocuments(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger }))), stopped], maskedErrors: false, logging: false });
+const limitsOnly = createYoga({
+  schema,
+  plugins: [
+    ...queryLimitPlugins(
+      MARGIN_LIMITS,
+      persistedDocuments(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger })),
+    ),
+    stopped,
+  ],
+  maskedErrors: false,
+  logging: false,
+});
 
 describe('the shipped operations pass the default limits with margin', () => {
   it('finds them all', () => {
     expect(examples.length).toBeGreaterThan(50);
-    expect(bench.map((o) => o.name)).toEqual(['bench: Dashboard', 'bench: CardsScreen', 'bench: CardsScreenDeferred', 'bench: FxScreen', 'bench: DirectDebitScreen', 'bench: BenchCardCreate', 'bench: OneCallBalances', 'bench: BankEventsFeed']);
+    expect(bench.map((o) => o.name)).toEqual([
+      'bench: Dashboard',
+      'bench: CardsScreen',
+      'bench: CardsScreenDeferred',
+      'bench: FxScreen',
+      'bench: DirectDebitScreen',
+      'bench: BenchCardCreate',
+      'bench: OneCallBalances',
+      'bench: BankEventsFeed',
+    ]);
     expect(readmeExamples.length).toBeGreaterThan(50);
   });
 
@@ -113,7 +148,9 @@ describe('the shipped operations pass the default limits with margin', () => {
     // (BAD_USER_INPUT naming the variable), but that is not a limit.
     const { errors = [] } = (await response.json()) as { errors?: { message: string; extensions?: { variable?: string } }[] };
     expect(errors.filter((error) => error.extensions?.variable === undefined).map((error) => error.message)).toEqual([]);
-    expect(operationCost(schema, { document, operationName: undefined, variableValues: variables })).toBeLessThanOrEqual(MARGIN_LIMITS.maxCost);
+    expect(operationCost(schema, { document, operationName: undefined, variableValues: variables })).toBeLessThanOrEqual(
+      MARGIN_LIMITS.maxCost,
+    );
   });
 
   it('the benchmark sends its documents as written in bench/operations.graphql', () => {
@@ -137,7 +174,10 @@ describe('the trusted documents', () => {
 
   it('are the ids the typed documents carry', () => {
     const ids = Object.values(generated)
-      .filter((value): value is DocumentNode & { __meta__: { hash: string } } => typeof value === 'object' && value !== null && '__meta__' in value)
+      .filter(
+        (value): value is DocumentNode & { __meta__: { hash: string } } =>
+          typeof value === 'object' && value !== null && '__meta__' in value,
+      )
       .map((document) => document.__meta__.hash);
     expect(ids.sort()).toEqual(Object.keys(manifest).sort());
   });
@@ -154,7 +194,10 @@ describe('the trusted documents', () => {
 describe('configuration', () => {
   it('production turns introspection and GraphiQL off unless switched on', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).limits).toMatchObject({ production: true, introspection: false, graphiql: false });
-    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'true', GRAPHIQL: 'on' }).limits).toMatchObject({ introspection: true, graphiql: true });
+    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'true', GRAPHIQL: 'on' }).limits).toMatchObject({
+      introspection: true,
+      graphiql: true,
+    });
     expect(loadConfig({}).limits).toMatchObject({ production: false, introspection: true, graphiql: true });
   });
 
@@ -167,7 +210,14 @@ describe('configuration', () => {
 
   it('reads every limit from the environment', () => {
     const env = { MAX_DEPTH: '8', MAX_COST: '1000', MAX_ALIASES: '2', MAX_DIRECTIVES: '3', MAX_TOKENS: '500', MAX_BODY_BYTES: '2048' };
-    expect(loadConfig(env).limits).toMatchObject({ maxDepth: 8, maxCost: 1000, maxAliases: 2, maxDirectives: 3, maxTokens: 500, maxBodyBytes: 2048 });
+    expect(loadConfig(env).limits).toMatchObject({
+      maxDepth: 8,
+      maxCost: 1000,
+      maxAliases: 2,
+      maxDirectives: 3,
+      maxTokens: 500,
+      maxBodyBytes: 2048,
+    });
   });
 });
 

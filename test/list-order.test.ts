@@ -61,7 +61,12 @@ describe('list order', () => {
       { ...first, id: 'pyt_soon', scheduledPayoutDate: '2099-01-01' },
       { ...first, id: 'pyt_mid', scheduledPayoutDate: '2099-02-01' },
     ];
-    await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: '/svc/api/v1/transfer/upcomingpayouts', body: { ...raw.body, data: items } });
+    await kit.control('POST', 'faults', {
+      kind: 'contract',
+      method: 'GET',
+      path: '/svc/api/v1/transfer/upcomingpayouts',
+      body: { ...raw.body, data: items },
+    });
     const result = await kit.execute(parse('{ upcomingPayouts(first: 10) { nodes { upstreamId scheduledDate } } }'));
     expect(result.errors).toBeUndefined();
     const nodes = (result.data as { upcomingPayouts: { nodes: { upstreamId: string }[] } }).upcomingPayouts.nodes;

@@ -47,7 +47,8 @@ async function bearer(subject: string, claims: Record<string, unknown>, expiresI
 const ava = (expiresIn?: number) => bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' }, expiresIn);
 const admin = () => bearer('admin', { roles: ['admin'] });
 
-const run = async (query: string, headers: Record<string, string>) => kit.execute(parse(query) as TypedDocumentNode<Record<string, any>, Record<string, never>>, {}, headers);
+const run = async (query: string, headers: Record<string, string>) =>
+  kit.execute(parse(query) as TypedDocumentNode<Record<string, any>, Record<string, never>>, {}, headers);
 
 async function live(query: string, headers: Record<string, string>): Promise<Subscription> {
   const subscription = await subscribeSse(kit, query, {}, headers, { registered: false });
@@ -56,7 +57,10 @@ async function live(query: string, headers: Record<string, string>): Promise<Sub
 }
 
 async function setStatus(card: string, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
-  const updated = await run(`mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: ${status}, updatedBy: "Jane Doe" }) { __typename } }`, await admin());
+  const updated = await run(
+    `mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: ${status}, updatedBy: "Jane Doe" }) { __typename } }`,
+    await admin(),
+  );
   expect(updated.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
 }
 
@@ -77,7 +81,11 @@ describe('a live query as its caller', () => {
     const screen = await live('query MyCards @live { cards(first: 20) { nodes { upstreamId cardholderUpstreamId status } } }', await ava());
     await screen.next(1);
 
-    const rounds: ['INACTIVE' | 'ACTIVE', number][] = [['INACTIVE', 2], ['ACTIVE', 3], ['INACTIVE', 4]];
+    const rounds: ['INACTIVE' | 'ACTIVE', number][] = [
+      ['INACTIVE', 2],
+      ['ACTIVE', 3],
+      ['INACTIVE', 4],
+    ];
     for (const [status, pushes] of rounds) {
       // A second apart at the bank: a transition repeated within one second of it is taken for a redelivery.
       await kit.control('POST', 'clock/advance', { seconds: 1 });
@@ -91,8 +99,14 @@ describe('a live query as its caller', () => {
 
     const results = screen.received as CardList[];
     expect(results).toHaveLength(4);
-    for (const result of results) expect(new Set(result.data!.cards.nodes.map((card) => card.cardholderUpstreamId))).toEqual(new Set(['chd_demo_ava']));
-    expect(results.map((result) => result.data!.cards.nodes.find((card) => card.upstreamId === 'crd_demo_ava_v')?.status)).toEqual(['ACTIVE', 'INACTIVE', 'ACTIVE', 'INACTIVE']);
+    for (const result of results)
+      expect(new Set(result.data!.cards.nodes.map((card) => card.cardholderUpstreamId))).toEqual(new Set(['chd_demo_ava']));
+    expect(results.map((result) => result.data!.cards.nodes.find((card) => card.upstreamId === 'crd_demo_ava_v')?.status)).toEqual([
+      'ACTIVE',
+      'INACTIVE',
+      'ACTIVE',
+      'INACTIVE',
+    ]);
   });
 
   it('ends with TOKEN_EXPIRED when the JWT it was made with expires', async () => {

@@ -16,7 +16,10 @@ import { mustSkip } from './skip.ts';
  */
 
 const haveRedis = await redisAnswers(REDIS_URL);
-const skip = mustSkip(haveRedis || Boolean(process.env.CI), `live queries across instances: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL (CI has it)`);
+const skip = mustSkip(
+  haveRedis || Boolean(process.env.CI),
+  `live queries across instances: no Redis at ${REDIS_URL}; start redis-server or set REDIS_URL (CI has it)`,
+);
 
 const DASHBOARD = 'query Dashboard @live { balances { currency available { amount } } }';
 // 50 dashboards per instance, 10 to a WebSocket: within the defaults of src/config.ts (25 live
@@ -58,7 +61,13 @@ describe.skipIf(skip)('live queries across instances (Redis)', () => {
       liveQueries,
     });
     // A second instance on the same bank and the same Redis; the bank delivers its webhooks to the first.
-    second = createGateway({ upstream: first.upstreamConfig, logger: createLogger('silent'), redis: { url: REDIS_URL }, redisKeyPrefix, liveQueries });
+    second = createGateway({
+      upstream: first.upstreamConfig,
+      logger: createLogger('silent'),
+      redis: { url: REDIS_URL },
+      redisKeyPrefix,
+      liveQueries,
+    });
     await second.events.ready;
     secondBaseUrl = `http://127.0.0.1:${(await second.server.listen(0, '127.0.0.1')).port}`;
   });
@@ -82,7 +91,10 @@ describe.skipIf(skip)('live queries across instances (Redis)', () => {
           screen.results.push(result as Result);
           screen.arrivedAt.push(Date.now());
         };
-        client.subscribe({ query: DASHBOARD }, { next, error: (error) => void screen.results.push({ errors: [String(error)] }), complete: () => {} });
+        client.subscribe(
+          { query: DASHBOARD },
+          { next, error: (error) => void screen.results.push({ errors: [String(error)] }), complete: () => {} },
+        );
         return screen;
       });
     }).flat();

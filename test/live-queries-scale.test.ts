@@ -16,7 +16,13 @@ import { subscribeSse, subscribeWs, type Subscription } from './subscribe.ts';
 
 /** A gateway in service mode for one describe block, with what its tests open closed after each. */
 function useLiveKit(agentCode: string, liveQueries?: Partial<LiveQueryConfig>) {
-  const { kit, bearer } = useJwtKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode, subagentCode: `SUB-${agentCode}`, companyCode: `CO-${agentCode}` }, liveQueries, freshEachTest: true });
+  const { kit, bearer } = useJwtKit({
+    listen: true,
+    reconcileWebhooks: true,
+    webhooks: { agentCode, subagentCode: `SUB-${agentCode}`, companyCode: `CO-${agentCode}` },
+    liveQueries,
+    freshEachTest: true,
+  });
   const disposals: (() => unknown)[] = [];
   afterEach(async () => {
     for (const dispose of disposals.splice(0)) await dispose();
@@ -27,7 +33,8 @@ function useLiveKit(agentCode: string, liveQueries?: Partial<LiveQueryConfig>) {
     bearer,
     disposals,
     admin: () => bearer('admin', { roles: ['admin'] }),
-    run: async (query: string, headers: Record<string, string>) => kit.execute(parse(query) as TypedDocumentNode<Record<string, any>, Record<string, never>>, {}, headers),
+    run: async (query: string, headers: Record<string, string>) =>
+      kit.execute(parse(query) as TypedDocumentNode<Record<string, any>, Record<string, never>>, {}, headers),
   };
 }
 
@@ -42,11 +49,14 @@ describe('live dashboards on one instance', () => {
   const PUSH_BOUND_MS = 3_000;
 
   type Balances = { data?: { balances: { currency: string; available: { amount: string } }[] }; errors?: unknown };
-  const usd = (result: Balances | undefined) => Number(result?.data?.balances.find((balance) => balance.currency === 'USD')?.available.amount);
+  const usd = (result: Balances | undefined) =>
+    Number(result?.data?.balances.find((balance) => balance.currency === 'USD')?.available.amount);
 
   it('pushes each of 50 dashboards every deposit, each made as soon as the last was shown (inside the throttle interval)', async () => {
     const connectionParams = await admin();
-    const screens = await Promise.all(Array.from({ length: DASHBOARDS }, () => subscribeWs<Balances>(kit, DASHBOARD, {}, connectionParams, { registered: false })));
+    const screens = await Promise.all(
+      Array.from({ length: DASHBOARDS }, () => subscribeWs<Balances>(kit, DASHBOARD, {}, connectionParams, { registered: false })),
+    );
     for (const screen of screens) disposals.push(() => screen.close());
     await Promise.all(screens.map((screen) => screen.next(1)));
     let expected = usd(screens[0]!.received[0]);
@@ -61,7 +71,9 @@ describe('live dashboards on one instance', () => {
       expected += amount;
       const shown = () => screens.map((screen) => usd(screen.received.at(-1)));
       // Waited for, then compared: a dashboard left behind shows in the failure with the balance it kept.
-      await until(`every dashboard to show deposit ${deposit}`, () => shown().every((balance) => balance === expected), 5_000).catch(() => {});
+      await until(`every dashboard to show deposit ${deposit}`, () => shown().every((balance) => balance === expected), 5_000).catch(
+        () => {},
+      );
       expect(shown()).toEqual(screens.map(() => expected));
       // `until` looks every 100 ms: this is when the last push was seen, a little after it came.
       expect(Date.now() - answeredAt).toBeLessThan(PUSH_BOUND_MS);
@@ -89,7 +101,10 @@ describe("a cardholder's live card list", () => {
   }
 
   async function setStatus(card: string, status: 'ACTIVE' | 'INACTIVE', headers: Record<string, string>): Promise<void> {
-    const updated = await run(`mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: ${status}, updatedBy: "Jane Doe" }) { __typename } }`, headers);
+    const updated = await run(
+      `mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: ${status}, updatedBy: "Jane Doe" }) { __typename } }`,
+      headers,
+    );
     expect(updated.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
   }
 
@@ -97,7 +112,8 @@ describe("a cardholder's live card list", () => {
   async function cardsByHolder(headers: Record<string, string>): Promise<Map<string, Set<string>>> {
     const all = (await run('query { cards(first: 50) { nodes { upstreamId cardholderUpstreamId } } }', headers)) as CardList;
     const byHolder = new Map<string, Set<string>>();
-    for (const card of all.data!.cards.nodes) byHolder.set(card.cardholderUpstreamId, (byHolder.get(card.cardholderUpstreamId) ?? new Set()).add(card.upstreamId));
+    for (const card of all.data!.cards.nodes)
+      byHolder.set(card.cardholderUpstreamId, (byHolder.get(card.cardholderUpstreamId) ?? new Set()).add(card.upstreamId));
     return byHolder;
   }
 
@@ -105,13 +121,28 @@ describe("a cardholder's live card list", () => {
     const headers = await admin();
     const holders = ['chd_demo_ava', 'chd_demo_ops'] as const;
     // Two ACTIVE cards to toggle for each: Ava's seeded virtual card and a new one, and two new ones for the delegate.
-    const toggled = { chd_demo_ava: ['crd_demo_ava_v', await createCard('chd_demo_ava', headers)], chd_demo_ops: [await createCard('chd_demo_ops', headers), await createCard('chd_demo_ops', headers)] };
+    const toggled = {
+      chd_demo_ava: ['crd_demo_ava_v', await createCard('chd_demo_ava', headers)],
+      chd_demo_ops: [await createCard('chd_demo_ops', headers), await createCard('chd_demo_ops', headers)],
+    };
     const owned = await cardsByHolder(headers);
     for (const holder of holders) expect([...owned.get(holder)!]).toEqual(expect.arrayContaining(toggled[holder]));
 
     const screens: Record<(typeof holders)[number], Subscription<CardList>> = {
-      chd_demo_ava: await subscribeSse<CardList>(kit, MY_CARDS, {}, await bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' }), { registered: false }),
-      chd_demo_ops: await subscribeSse<CardList>(kit, MY_CARDS, {}, await bearer('ops-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ops' }), { registered: false }),
+      chd_demo_ava: await subscribeSse<CardList>(
+        kit,
+        MY_CARDS,
+        {},
+        await bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' }),
+        { registered: false },
+      ),
+      chd_demo_ops: await subscribeSse<CardList>(
+        kit,
+        MY_CARDS,
+        {},
+        await bearer('ops-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ops' }),
+        { registered: false },
+      ),
     };
     for (const screen of Object.values(screens)) disposals.push(() => screen.close());
     for (const screen of Object.values(screens)) await screen.next(1);
@@ -120,7 +151,9 @@ describe("a cardholder's live card list", () => {
     // Events alternate between the two cardholders and, within each, between their two cards, so one
     // round of four touches every toggled card once. Each round is a second later at the bank: a
     // transition repeated within one second of it is taken for a redelivery of the first.
-    const status = new Map<string, 'ACTIVE' | 'INACTIVE'>([...toggled.chd_demo_ava, ...toggled.chd_demo_ops].map((card) => [card, 'ACTIVE']));
+    const status = new Map<string, 'ACTIVE' | 'INACTIVE'>(
+      [...toggled.chd_demo_ava, ...toggled.chd_demo_ops].map((card) => [card, 'ACTIVE']),
+    );
     for (let event = 0; event < EVENTS; event += 1) {
       if (event % 4 === 0) await kit.control('POST', 'clock/advance', { seconds: 1 });
       const card = toggled[holders[event % 2]!][Math.floor(event / 2) % 2]!;
@@ -128,11 +161,16 @@ describe("a cardholder's live card list", () => {
       await setStatus(card, status.get(card)!, headers);
     }
 
-    const statusesOf = (result: CardList | undefined) => Object.fromEntries((result?.data?.cards.nodes ?? []).map((card) => [card.upstreamId, card.status]));
+    const statusesOf = (result: CardList | undefined) =>
+      Object.fromEntries((result?.data?.cards.nodes ?? []).map((card) => [card.upstreamId, card.status]));
     for (const holder of holders) {
       const screen = screens[holder];
       const shownLast = () => statusesOf(screen.received.at(-1));
-      await until(`${holder}'s list to show the last status of each card`, () => toggled[holder].every((card) => shownLast()[card] === status.get(card)), 5_000);
+      await until(
+        `${holder}'s list to show the last status of each card`,
+        () => toggled[holder].every((card) => shownLast()[card] === status.get(card)),
+        5_000,
+      );
       // Every push, not only the last: exactly this cardholder's cards, each saying whose it is.
       for (const result of screen.received) {
         expect(result.errors).toBeUndefined();

@@ -9,7 +9,12 @@ import { until } from './redis.ts';
  * balance read however many of them are open, and every one of them gets the new balance.
  */
 
-const kit = useKit({ listen: true, reconcileWebhooks: true, cache: false, webhooks: { agentCode: 'AG-LIVE-S', subagentCode: 'SUB-LIVE-S', companyCode: 'CO-LIVE-S' } });
+const kit = useKit({
+  listen: true,
+  reconcileWebhooks: true,
+  cache: false,
+  webhooks: { agentCode: 'AG-LIVE-S', subagentCode: 'SUB-LIVE-S', companyCode: 'CO-LIVE-S' },
+});
 const DASHBOARD = 'query SharedDashboard @live { balances { currency available { amount } } }';
 const SCREENS = 8;
 
@@ -27,14 +32,20 @@ describe('live queries sharing their re-runs', () => {
       const client = createClient({ url: `${kit.baseUrl!.replace(/^http/, 'ws')}/graphql` });
       disposals.push(() => client.dispose());
       const results: Result[] = [];
-      client.subscribe({ query: DASHBOARD }, { next: (result) => void results.push(result as Result), error: () => {}, complete: () => {} });
+      client.subscribe(
+        { query: DASHBOARD },
+        { next: (result) => void results.push(result as Result), error: () => {}, complete: () => {} },
+      );
       return results;
     });
     await until('every first result', () => screens.every((results) => results.length === 1));
     const before = usd(screens[0]![0]);
     await kit.resetCounts();
     await kit.control('POST', 'deposits', { currency: 'USD', amount: 215, payer_name: 'Initech' });
-    await until('every new balance', () => screens.every((results) => results.length === 2)).catch((e) => { console.log('DBG', JSON.stringify(screens.map((r) => r.map(usd)))); throw e; });
+    await until('every new balance', () => screens.every((results) => results.length === 2)).catch((e) => {
+      console.log('DBG', JSON.stringify(screens.map((r) => r.map(usd))));
+      throw e;
+    });
     expect(screens.map((results) => usd(results[1]))).toEqual(Array.from({ length: SCREENS }, () => before + 215));
     expect(kit.calls('/svc/api/v1/account/balance')).toHaveLength(1);
     expect(kit.gateway.live.stats()).toMatchObject({ open: SCREENS, groups: 1 });
@@ -46,7 +57,10 @@ describe('live queries sharing their re-runs', () => {
     const clients = Array.from({ length: 3 }, () => createClient({ url: `${kit.baseUrl!.replace(/^http/, 'ws')}/graphql` }));
     const screens = clients.map((client) => {
       const results: Result[] = [];
-      const stop = client.subscribe({ query: DASHBOARD }, { next: (result) => void results.push(result as Result), error: () => {}, complete: () => {} });
+      const stop = client.subscribe(
+        { query: DASHBOARD },
+        { next: (result) => void results.push(result as Result), error: () => {}, complete: () => {} },
+      );
       return { results, stop };
     });
     await until('every first result', () => screens.every((screen) => screen.results.length === 1));

@@ -18,7 +18,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 const DASHBOARD = 'query LiveDashboard @live { balances { currency available { amount } } }';
 
-type Result = { data?: { balances: { currency: string; available: { amount: string } }[] } | null; errors?: { message: string; extensions?: { code?: string } }[] };
+type Result = {
+  data?: { balances: { currency: string; available: { amount: string } }[] } | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
 const usd = (result: Result | undefined) => Number(result?.data?.balances.find((balance) => balance.currency === 'USD')?.available.amount);
 
 /** Results as they arrive on one HTTP response, split by `parse`; `close` is the client leaving. */
@@ -29,7 +32,12 @@ interface Stream {
 
 async function openHttp(kit: Kit, body: unknown, accept: string, split: (raw: string) => string[]): Promise<Stream & { status: number }> {
   const abort = new AbortController();
-  const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body), signal: abort.signal });
+  const response = await fetch(`${kit.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  });
   const received: Result[] = [];
   void (async () => {
     let raw = '';
@@ -52,7 +60,13 @@ const sseEvents = (raw: string) =>
     .split('\n\n')
     .slice(0, -1)
     .filter((message) => /^event: next/m.test(message))
-    .map((message) => message.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'));
+    .map((message) =>
+      message
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n'),
+    );
 
 /**
  * The JSON of each complete part of Yoga's multipart answer (`boundary="-"`, the incremental-delivery
@@ -94,7 +108,12 @@ async function deposit(kit: Kit, amount: number): Promise<void> {
 
 describe('live queries over more transports, by hash, logged once', () => {
   const log = capturingLogger();
-  const kit = useKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-LIVE-T', subagentCode: 'SUB-LIVE-T', companyCode: 'CO-LIVE-T' }, logger: log.logger });
+  const kit = useKit({
+    listen: true,
+    reconcileWebhooks: true,
+    webhooks: { agentCode: 'AG-LIVE-T', subagentCode: 'SUB-LIVE-T', companyCode: 'CO-LIVE-T' },
+    logger: log.logger,
+  });
   afterEach(async () => {
     for (const stream of opened.splice(0)) await stream.close();
     await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
@@ -110,8 +129,18 @@ describe('live queries over more transports, by hash, logged once', () => {
   });
 
   it.each([
-    { transport: 'HTTP multipart (Accept: multipart/mixed), each push a part', accept: 'multipart/mixed', parts: multipartParts, amount: 420 },
-    { transport: "Apollo's multipart protocol (subscriptionSpec=1.0), as a subscription is", accept: APOLLO_ACCEPT, parts: apolloParts, amount: 470 },
+    {
+      transport: 'HTTP multipart (Accept: multipart/mixed), each push a part',
+      accept: 'multipart/mixed',
+      parts: multipartParts,
+      amount: 420,
+    },
+    {
+      transport: "Apollo's multipart protocol (subscriptionSpec=1.0), as a subscription is",
+      accept: APOLLO_ACCEPT,
+      parts: apolloParts,
+      amount: 470,
+    },
   ])('pushes over $transport', async ({ accept, parts, amount }) => {
     const live = await openHttp(kit, { query: DASHBOARD }, accept, parts);
     opened.push(live);
@@ -123,7 +152,11 @@ describe('live queries over more transports, by hash, logged once', () => {
   });
 
   it('answers once over plain JSON', async () => {
-    const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: DASHBOARD }) });
+    const response = await fetch(`${kit.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: DASHBOARD }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(usd((await response.json()) as Result)).toBeGreaterThan(0);
@@ -160,7 +193,14 @@ describe('live queries over more transports, by hash, logged once', () => {
 describe('live queries as trusted documents', () => {
   const directory = mkdtempSync(join(tmpdir(), 'live-manifest-'));
   const manifest = join(directory, 'persisted-query-manifest.json');
-  writeFileSync(manifest, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(DASHBOARD), body: DASHBOARD, name: 'LiveDashboard', type: 'query' }] }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      format: 'apollo-persisted-query-manifest',
+      version: 1,
+      operations: [{ id: sha256(DASHBOARD), body: DASHBOARD, name: 'LiveDashboard', type: 'query' }],
+    }),
+  );
   const kit = useKit({
     listen: true,
     reconcileWebhooks: true,

@@ -48,7 +48,14 @@ function overWs(query: string, target: Kit = kit): Received {
   const client = createWsClient({ url: wsUrl(target) });
   cleanups.push(() => client.dispose());
   const results: Result[] = [];
-  const stop = client.subscribe({ query }, { next: (result) => void results.push(result as Result), error: (error) => void results.push({ errors: [{ message: String(error) }] }), complete: () => {} });
+  const stop = client.subscribe(
+    { query },
+    {
+      next: (result) => void results.push(result as Result),
+      error: (error) => void results.push({ errors: [{ message: String(error) }] }),
+      complete: () => {},
+    },
+  );
   return { results, stop };
 }
 
@@ -56,26 +63,46 @@ function overSse(query: string): Received {
   const client = createSseClient({ url: httpUrl(), headers: { 'x-graphql-csrf': '1' } });
   cleanups.push(() => client.dispose());
   const results: Result[] = [];
-  const stop = client.subscribe({ query }, { next: (result) => void results.push(result as Result), error: (error) => void results.push({ errors: [{ message: String(error) }] }), complete: () => {} });
+  const stop = client.subscribe(
+    { query },
+    {
+      next: (result) => void results.push(result as Result),
+      error: (error) => void results.push({ errors: [{ message: String(error) }] }),
+      complete: () => {},
+    },
+  );
   return { results, stop };
 }
 
-const usd = (result: Result | undefined) => (result?.data?.balances as { currency: string; available: { amount: string } }[] | undefined)?.find((b) => b.currency === 'USD')?.available.amount;
+const usd = (result: Result | undefined) =>
+  (result?.data?.balances as { currency: string; available: { amount: string } }[] | undefined)?.find((b) => b.currency === 'USD')
+    ?.available.amount;
 
 async function freeze(card: string): Promise<void> {
   const updated = await kit.execute(
-    parse(`mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: INACTIVE, updatedBy: "Jane Doe" }) { __typename } }`) as TypedDocumentNode<Record<string, any>, Record<string, never>>,
+    parse(
+      `mutation { cardUpdate(input: { cardId: "${encodeGlobalID('Card', card)}", status: INACTIVE, updatedBy: "Jane Doe" }) { __typename } }`,
+    ) as TypedDocumentNode<Record<string, any>, Record<string, never>>,
   );
   expect(updated.data?.cardUpdate.__typename).toBe('CardUpdateSuccess');
 }
 
 describe('live queries', () => {
   it('declares @live in the schema', () => {
-    expect(buildSchema().getDirective('live')?.args.map((arg) => arg.name)).toEqual(['if', 'throttle']);
+    expect(
+      buildSchema()
+        .getDirective('live')
+        ?.args.map((arg) => arg.name),
+    ).toEqual(['if', 'throttle']);
   });
 
   it('knows which kinds of record every root field reads', () => {
-    const known = new Set<string>([...STATIC_ROOTS, 'node', 'nodes', ...Object.values(ROOTS_BY_KIND).flatMap((roots) => [...roots.lists, ...roots.single])]);
+    const known = new Set<string>([
+      ...STATIC_ROOTS,
+      'node',
+      'nodes',
+      ...Object.values(ROOTS_BY_KIND).flatMap((roots) => [...roots.lists, ...roots.single]),
+    ]);
     const roots = Object.keys(buildSchema().getQueryType()!.getFields());
     expect(roots.filter((root) => !known.has(root))).toEqual([]);
     // And names none the schema lacks.
@@ -120,7 +147,11 @@ describe('live queries', () => {
     const client = createWsClient({ url: wsUrl() });
     cleanups.push(() => client.dispose());
     const results: Result[][] = [[], [], [], []];
-    for (const received of results) client.subscribe({ query: DASHBOARD }, { next: (result) => void received.push(result as Result), error: () => {}, complete: () => {} });
+    for (const received of results)
+      client.subscribe(
+        { query: DASHBOARD },
+        { next: (result) => void received.push(result as Result), error: () => {}, complete: () => {} },
+      );
     await until('every answer', () => results.every((received) => received.length === 1));
     const refused = results.filter((received) => received[0]?.errors?.[0]?.extensions?.code === 'LIVE_QUERY_LIMIT');
     expect(refused).toHaveLength(1);
@@ -128,7 +159,9 @@ describe('live queries', () => {
   });
 
   it('frees the store entry, its identifiers and timers when the client leaves', async () => {
-    const live = overWs('query Rates @live { balances { currency } fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "100") { __typename } }');
+    const live = overWs(
+      'query Rates @live { balances { currency } fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "100") { __typename } }',
+    );
     await until('the first result', () => live.results.length === 1);
     expect(kit.gateway.live.stats()).toMatchObject({ open: 1, timers: 1 });
     expect(kit.gateway.live.stats().tracked).toBeGreaterThan(0);

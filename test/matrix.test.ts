@@ -39,7 +39,12 @@ writeFileSync(
   JSON.stringify({
     format: 'apollo-persisted-query-manifest',
     version: 1,
-    operations: [...new Set([...ROWS.flatMap(clientTexts), SETUP_SUBSCRIPTION])].map((body) => ({ id: sha256(body), body, name: 'matrix', type: 'query' })),
+    operations: [...new Set([...ROWS.flatMap(clientTexts), SETUP_SUBSCRIPTION])].map((body) => ({
+      id: sha256(body),
+      body,
+      name: 'matrix',
+      type: 'query',
+    })),
   }),
 );
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -66,7 +71,11 @@ beforeAll(async () => {
  */
 async function registers(body: string): Promise<boolean> {
   const post = (params: object) =>
-    fetch(`${text.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(params) }).then((response) => response.text());
+    fetch(`${text.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(params),
+    }).then((response) => response.text());
   await post({ query: body, extensions: persistedQuery(body) });
   return !(await post({ extensions: persistedQuery(body) })).includes('PERSISTED_QUERY_NOT_FOUND');
 }
@@ -101,7 +110,9 @@ async function eventsLogged(kit: Kit): Promise<string> {
 
 /** The row's document without @defer, @stream and @live (and the variables only they used): what its answer must add up to. */
 function plain(document: string): string {
-  const stripped = visit(parse(document), { Directive: (node) => (['defer', 'stream', 'live'].includes(node.name.value) ? null : undefined) });
+  const stripped = visit(parse(document), {
+    Directive: (node) => (['defer', 'stream', 'live'].includes(node.name.value) ? null : undefined),
+  });
   const used = new Set<string>();
   visit(stripped, { VariableDefinition: () => false, Variable: (node) => void used.add(node.name.value) });
   return print(visit(stripped, { VariableDefinition: (node) => (used.has(node.variable.name.value) ? undefined : null) }));
@@ -160,7 +171,11 @@ async function runCell(row: Row, way: Way, form: Form): Promise<Verdict> {
     first: () => void (openAtFirst = kit.gateway.live.stats().open + kit.gateway.events.activeSubscriptions()),
   };
   const observed = await way.run(cell);
-  await until('the cell to let go of its stream', () => kit.gateway.live.stats().open === 0 && kit.gateway.events.activeSubscriptions() === 0, 5_000);
+  await until(
+    'the cell to let go of its stream',
+    () => kit.gateway.live.stats().open === 0 && kit.gateway.events.activeSubscriptions() === 0,
+    5_000,
+  );
   const verdict = judge(observed, want, { bankCalls: kit.calls().length, openAtFirst, reference, hashKnown });
   return verdict;
 }
@@ -187,16 +202,25 @@ for (const form of FORMS) {
 }
 
 const FRONTEND = new URL('../docs/frontend.md', import.meta.url);
-const MARKERS = { begin: '<!-- matrix: begin (test/matrix.test.ts writes it: MATRIX_WRITE=1 npm run test -- matrix) -->', end: '<!-- matrix: end -->' };
+const MARKERS = {
+  begin: '<!-- matrix: begin (test/matrix.test.ts writes it: MATRIX_WRITE=1 npm run test -- matrix) -->',
+  end: '<!-- matrix: end -->',
+};
 
 describe('the matrix leaves nothing out', () => {
   it('has rows for every executable directive the schema declares, in every place the directive may be written', async () => {
-    const response = await fetch(`${text.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: getIntrospectionQuery() }) });
+    const response = await fetch(`${text.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: getIntrospectionQuery() }),
+    });
     const schema = buildClientSchema(((await response.json()) as { data: IntrospectionQuery }).data);
     const covered = placementsOf(ROWS.map((row) => parse(row.document)));
-    const missing = schema
-      .getDirectives()
-      .flatMap((directive) => requiredPlacements(directive.locations as readonly DirectiveLocation[]).filter((place) => !covered.get(directive.name)?.has(place)).map((place) => `@${directive.name} ${place}`));
+    const missing = schema.getDirectives().flatMap((directive) =>
+      requiredPlacements(directive.locations as readonly DirectiveLocation[])
+        .filter((place) => !covered.get(directive.name)?.has(place))
+        .map((place) => `@${directive.name} ${place}`),
+    );
     expect(missing).toEqual([]);
   });
 

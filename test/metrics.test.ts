@@ -55,7 +55,12 @@ describe('/metrics', () => {
     for (const family of ['auth', 'banking', 'issuing', 'webhooks', 'direct-debit']) {
       expect(sample(text, `gateway_upstream_breaker_state{family="${family}"}`)).toBe(0);
     }
-    expect(sample(text, 'gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account/balance",family="banking",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account/balance",family="banking",status="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it("shows each bank host's concurrency limit, the calls in flight and waiting, and how long calls waited for a slot", async () => {

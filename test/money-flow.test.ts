@@ -45,7 +45,8 @@ describe('money flows through GraphQL', () => {
     for (const upcoming of (await kit.execute(UpcomingPayoutsDocument, { first: 100 })).data!.upcomingPayouts!.nodes!) {
       await kit.execute(PayoutCancelDocument, { input: { payoutId: upcoming!.id } });
     }
-    const rate = (await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'GBP', sourceAmount: '2500' })).data!.fxRate!;
+    const rate = (await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'GBP', sourceAmount: '2500' })).data!
+      .fxRate!;
     const usdBefore = await balance(kit, 'USD');
     const gbpBefore = await balance(kit, 'GBP');
 
@@ -92,7 +93,13 @@ describe('money flows through GraphQL', () => {
     if (created.data!.beneficiaryCreate.__typename !== 'BeneficiaryCreateSuccess') throw new Error(JSON.stringify(created));
     const beneficiary = created.data!.beneficiaryCreate.beneficiary;
 
-    const quote = await createQuote(kit, { quoteType: 'PAYOUT', lockPeriod: 'HOUR_1', sourceCurrency: 'EUR', destinationCurrency: 'USD', sourceAmount: '800' });
+    const quote = await createQuote(kit, {
+      quoteType: 'PAYOUT',
+      lockPeriod: 'HOUR_1',
+      sourceCurrency: 'EUR',
+      destinationCurrency: 'USD',
+      sourceAmount: '800',
+    });
     const scheduled = await kit.execute(PayoutCreateDocument, {
       idempotencyKey: 'initech-invoice-77',
       input: {

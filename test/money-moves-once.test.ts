@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConversionCreateDocument, DirectDebitCancelDocument, PayoutCreateDocument, type ConversionCreateInput, type PayoutCreateInput } from './generated/graphql.ts';
+import {
+  ConversionCreateDocument,
+  DirectDebitCancelDocument,
+  PayoutCreateDocument,
+  type ConversionCreateInput,
+  type PayoutCreateInput,
+} from './generated/graphql.ts';
 import { createQuote, PATHS, payoutInput } from './flows.ts';
 import { runWs } from './auth-clients.ts';
 import { useKit, type Kit } from './kit.ts';
@@ -42,7 +48,10 @@ const WRITES: Write[] = [
     bankKeepsKey: true,
     async prepare(kit) {
       const input: PayoutCreateInput = await payoutInput(kit, { reference: `Invoice ${randomUUID().slice(0, 8)}` });
-      return { target: input.reference, send: async (idempotencyKey) => (await kit.execute(PayoutCreateDocument, { input, idempotencyKey })).data!.payoutCreate as Outcome };
+      return {
+        target: input.reference,
+        send: async (idempotencyKey) => (await kit.execute(PayoutCreateDocument, { input, idempotencyKey })).data!.payoutCreate as Outcome,
+      };
     },
     held: (kit, reference) => [...kit.sandbox.store.payouts.values()].filter((payout) => payout.reference === reference).length,
   },
@@ -54,7 +63,11 @@ const WRITES: Write[] = [
     async prepare(kit) {
       const quote = await createQuote(kit, { conversionSchedule: 'NEXT_DAY' });
       const input: ConversionCreateInput = { quoteId: quote.id, sourceCurrency: 'USD', destinationCurrency: 'EUR', sourceAmount: '1000' };
-      return { target: quote.upstreamId, send: async (idempotencyKey) => (await kit.execute(ConversionCreateDocument, { input, idempotencyKey })).data!.conversionCreate as Outcome };
+      return {
+        target: quote.upstreamId,
+        send: async (idempotencyKey) =>
+          (await kit.execute(ConversionCreateDocument, { input, idempotencyKey })).data!.conversionCreate as Outcome,
+      };
     },
     held: (kit, quoteId) => [...kit.sandbox.store.conversions.values()].filter((conversion) => conversion.quoteId === quoteId).length,
   },
@@ -66,7 +79,12 @@ const WRITES: Write[] = [
     async prepare(kit) {
       // A pending UK collection of the demo data (each test starts from a fresh sandbox).
       const id = 'ddt_demo_gb_pending_1';
-      return { target: id, send: async (idempotencyKey) => (await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: id }, idempotencyKey })).data!.directDebitCancel as Outcome };
+      return {
+        target: id,
+        send: async (idempotencyKey) =>
+          (await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: id }, idempotencyKey })).data!
+            .directDebitCancel as Outcome,
+      };
     },
     held: (kit, id) => (kit.sandbox.store.directDebits.get(id)?.status === 'CANCELLED' ? 1 : 0),
   },
@@ -82,7 +100,11 @@ describe.each(WRITES)('$name whose answer is lost after the bank applied it', (w
     const { target, send } = await write.prepare(kit);
     await loseTheAnswer(write.path(target));
     const lost = await send();
-    expect(lost).toMatchObject({ __typename: 'OutcomeUnknown', idempotencyKey: expect.stringMatching(UUID), check: expect.stringContaining('before doing anything else') });
+    expect(lost).toMatchObject({
+      __typename: 'OutcomeUnknown',
+      idempotencyKey: expect.stringMatching(UUID),
+      check: expect.stringContaining('before doing anything else'),
+    });
     expect(lost.message).toContain(`idempotencyKey "${String(lost.idempotencyKey)}"`);
     expect(write.held(kit, target)).toBe(1);
 
@@ -114,7 +136,12 @@ describe.each(WRITES)('$name whose answer is lost after the bank applied it', (w
     });
     expect(again.requestId).not.toBe(lost.idempotencyKey);
     expect(write.held(kit, target)).toBe(1);
-    expect(kit.audit().filter((record) => record.field === write.name).map((record) => [record.outcome, record.detail])).toEqual([
+    expect(
+      kit
+        .audit()
+        .filter((record) => record.field === write.name)
+        .map((record) => [record.outcome, record.detail]),
+    ).toEqual([
       ['outcome_unknown', 'OutcomeUnknown'],
       ['bank_rejection', 'MayHaveGoneThrough'],
     ]);

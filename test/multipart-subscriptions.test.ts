@@ -88,7 +88,11 @@ function completeParts(raw: string): string[] {
 }
 
 describe('subscriptions over HTTP multipart (Apollo protocol), against the gateway', () => {
-  const kit = useKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-MP', subagentCode: 'SUB-MP', companyCode: 'CO-MP' } });
+  const kit = useKit({
+    listen: true,
+    reconcileWebhooks: true,
+    webhooks: { agentCode: 'AG-MP', subagentCode: 'SUB-MP', companyCode: 'CO-MP' },
+  });
   const url = () => `${kit.baseUrl}/graphql`;
   const open = () => kit.gateway.events.activeSubscriptions();
   let minutes = 0;
@@ -121,7 +125,9 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
 
     expect(errors).toEqual([]);
     expect(received.map((result) => result.error)).toEqual([undefined, undefined]);
-    const changes = received.map((result) => (result.data as { cardStatusChanged: { status: string; event: { upstreamId: string } } }).cardStatusChanged);
+    const changes = received.map(
+      (result) => (result.data as { cardStatusChanged: { status: string; event: { upstreamId: string } } }).cardStatusChanged,
+    );
     expect(changes.map((change) => [change.status, change.event.upstreamId])).toEqual([
       ['INACTIVE', `${CARD}_issuing.card.blocked`],
       ['ACTIVE', `${CARD}_issuing.card.active`],
@@ -133,7 +139,11 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
 
   it('serves the exact wire format: the content type, a heartbeat at once, payload-wrapped events, and the closing boundary when the gateway ends its subscriptions', async () => {
     const before = open();
-    const stream = await openRaw(url(), { query: 'subscription { cardStatusChanged(cardId: "crd_demo_ava_v") { status } }' }, { 'accept-encoding': 'gzip, deflate, br' });
+    const stream = await openRaw(
+      url(),
+      { query: 'subscription { cardStatusChanged(cardId: "crd_demo_ava_v") { status } }' },
+      { 'accept-encoding': 'gzip, deflate, br' },
+    );
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe(CONTENT_TYPE);
     // A stream is neither compressed (events would be held back) nor tagged.
@@ -147,7 +157,11 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     await stream.messages(1);
     const event = part('{"payload":{"data":{"cardStatusChanged":{"status":"INACTIVE"}}}}');
     // Heartbeats come every 5 s: past the first, however many the test's pace let in.
-    const withoutLaterHeartbeats = () => `${DELIMITER}${HEARTBEAT_PART}${stream.text().slice(DELIMITER.length + HEARTBEAT_PART.length).replaceAll(HEARTBEAT_PART, '')}`;
+    const withoutLaterHeartbeats = () =>
+      `${DELIMITER}${HEARTBEAT_PART}${stream
+        .text()
+        .slice(DELIMITER.length + HEARTBEAT_PART.length)
+        .replaceAll(HEARTBEAT_PART, '')}`;
     expect(withoutLaterHeartbeats()).toBe(`${DELIMITER}${HEARTBEAT_PART}${event}`);
 
     await kit.gateway.events.endSubscriptions();
@@ -195,7 +209,10 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     await until(() => open() === before, 'the first subscription let go');
 
     await setCard('ACTIVE');
-    const resumed = await openRaw(url(), { query: CARD_STATUS, variables: { cardId: CARD, after: frozen!.payload.data.cardStatusChanged.event.cursor } });
+    const resumed = await openRaw(url(), {
+      query: CARD_STATUS,
+      variables: { cardId: CARD, after: frozen!.payload.data.cardStatusChanged.event.cursor },
+    });
     const [missed] = (await resumed.messages(1)) as { payload: { data: { cardStatusChanged: { status: string } } } }[];
     expect(missed!.payload.data.cardStatusChanged.status).toBe('ACTIVE');
     resumed.abort();
@@ -204,14 +221,21 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
 
   it('answers a subscription refused before its stream starts in JSON when accepted, else as one part', async () => {
     const bad = { query: 'subscription { cardStatusChanged(after: "not-a-cursor") { status } }' };
-    const json = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', accept: APOLLO_ACCEPT }, body: JSON.stringify(bad) });
+    const json = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: APOLLO_ACCEPT },
+      body: JSON.stringify(bad),
+    });
     expect(json.headers.get('content-type')).toContain('application/graphql-response+json');
     expect((await json.json()) as unknown).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT', argument: 'after' } }] });
 
     const only = await openRaw(url(), bad, { accept: 'multipart/mixed;subscriptionSpec=1.0' });
     await only.ended;
     expect(only.response.headers.get('content-type')).toBe(CONTENT_TYPE);
-    expect(only.parts.map((text) => JSON.parse(text) as unknown)).toEqual([{}, { payload: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })] } }]);
+    expect(only.parts.map((text) => JSON.parse(text) as unknown)).toEqual([
+      {},
+      { payload: { errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })] } },
+    ]);
     expect(only.text().endsWith(CLOSING)).toBe(true);
   });
 
@@ -252,7 +276,11 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
 
   describe('an Accept that allows no answer: a 406 that says what was sent and what would work', () => {
     async function refusal(accept: string, query: string) {
-      const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+      const response = await fetch(url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept },
+        body: JSON.stringify({ query }),
+      });
       expect(response.status).toBe(406);
       expect(response.headers.get('content-type')).toContain('application/json');
       return ((await response.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] }).errors;
@@ -287,18 +315,29 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
       const errors = await refusal('application/json', '{ balances { currency ... @defer { available { amount } } } }');
       expect(errors).toEqual([
         {
-          message: 'An operation with @defer or @stream is answered in parts, which Accept: application/json does not allow: send Accept: multipart/mixed or text/event-stream.',
-          extensions: { code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED', received: 'application/json', accept: ['multipart/mixed', 'text/event-stream'] },
+          message:
+            'An operation with @defer or @stream is answered in parts, which Accept: application/json does not allow: send Accept: multipart/mixed or text/event-stream.',
+          extensions: {
+            code: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED',
+            received: 'application/json',
+            accept: ['multipart/mixed', 'text/event-stream'],
+          },
         },
       ]);
     });
 
     it('a plain query with multipart/mixed is answered as before (Yoga multipart, one part)', async () => {
-      const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body: JSON.stringify({ query: '{ balances { currency } }' }) });
+      const response = await fetch(url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+        body: JSON.stringify({ query: '{ balances { currency } }' }),
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('multipart/mixed; boundary="-"');
       const text = await response.text();
-      expect(text).toMatch(/^\r\n---\r\nContent-Type: application\/json; charset=utf-8\r\nContent-Length: \d+\r\n\r\n\{"data":\{"balances":\[/);
+      expect(text).toMatch(
+        /^\r\n---\r\nContent-Type: application\/json; charset=utf-8\r\nContent-Length: \d+\r\n\r\n\{"data":\{"balances":\[/,
+      );
       expect(text.endsWith('\r\n-----\r\n')).toBe(true);
     });
   });
@@ -317,14 +356,23 @@ describe('service mode: auth, CORS and CSRF apply to a multipart subscription as
   beforeAll(async () => {
     kit = await startKit({
       listen: true,
-      auth: { mode: 'service', apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY), roles: ['viewer'], cardholderId: null }], jwt: undefined, allowedOrigins: [ORIGIN] },
+      auth: {
+        mode: 'service',
+        apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY), roles: ['viewer'], cardholderId: null }],
+        jwt: undefined,
+        allowedOrigins: [ORIGIN],
+      },
     });
   });
   afterAll(() => kit?.close());
 
   it('refuses a wrong API key with a 401 in JSON before anything starts', async () => {
     const before = kit.gateway.events.activeSubscriptions();
-    const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', accept: APOLLO_ACCEPT, 'x-api-key': WRONG_KEY }, body: JSON.stringify({ query: SUBSCRIPTION }) });
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: APOLLO_ACCEPT, 'x-api-key': WRONG_KEY },
+      body: JSON.stringify({ query: SUBSCRIPTION }),
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toContain('json');
     expect(response.headers.get('www-authenticate')).toContain('realm="banking-gateway"');
@@ -345,13 +393,24 @@ describe('service mode: auth, CORS and CSRF apply to a multipart subscription as
 
   it('gives a page from another origin no CORS headers, and refuses its preflight', async () => {
     const other = 'https://evil.example';
-    const preflight = await fetch(url(), { method: 'OPTIONS', headers: { origin: other, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, accept, x-api-key' } });
+    const preflight = await fetch(url(), {
+      method: 'OPTIONS',
+      headers: {
+        origin: other,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, accept, x-api-key',
+      },
+    });
     expect(preflight.status).toBe(403);
     expect((await preflight.json()) as unknown).toMatchObject({ errors: [{ extensions: { code: 'ORIGIN_NOT_ALLOWED' } }] });
   });
 
   it('refuses a text/plain POST (a form any page could send) for want of a CSRF header', async () => {
-    const response = await fetch(url(), { method: 'POST', headers: { 'content-type': 'text/plain', accept: APOLLO_ACCEPT, 'x-api-key': API_KEY }, body: JSON.stringify({ query: SUBSCRIPTION }) });
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: APOLLO_ACCEPT, 'x-api-key': API_KEY },
+      body: JSON.stringify({ query: SUBSCRIPTION }),
+    });
     expect(response.status).toBe(403);
     expect((await response.json()) as unknown).toMatchObject({ errors: [{ extensions: { code: 'CSRF_HEADER_REQUIRED' } }] });
   });
@@ -441,7 +500,13 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
     let completed = false;
     let failure: unknown;
     // No cache: Apollo writes a protocol error's empty data to it, and warns that `ticks` is missing.
-    client.subscribe({ query: gql('subscription { ticks }'), fetchPolicy: 'no-cache' }).subscribe({ next: (result) => results.push(result), complete: () => (completed = true), error: (error: unknown) => ((failure = error), (completed = true)) });
+    client
+      .subscribe({ query: gql('subscription { ticks }'), fetchPolicy: 'no-cache' })
+      .subscribe({
+        next: (result) => results.push(result),
+        complete: () => (completed = true),
+        error: (error: unknown) => ((failure = error), (completed = true)),
+      });
     await until(() => feed !== undefined, 'subscribed');
     feed!.push(3);
     feed!.fail(new Error('boom'));
@@ -450,7 +515,9 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
     expect(results[0]).toMatchObject({ data: { ticks: 3 } });
     const failed = results.at(-1)!.error;
     expect(CombinedProtocolErrors.is(failed)).toBe(true);
-    expect((failed as CombinedProtocolErrors).errors).toEqual([{ message: 'Unexpected error.', locations: [{ line: 1, column: 1 }], extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+    expect((failed as CombinedProtocolErrors).errors).toEqual([
+      { message: 'Unexpected error.', locations: [{ line: 1, column: 1 }], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    ]);
     client.stop();
   });
 });

@@ -43,10 +43,14 @@ const AUTH: CallerAuthConfig = {
   allowedOrigins: [],
 };
 const OPERATIONS_PER_WINDOW = 8;
-const QUOTE = 'mutation Lock { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}, idempotencyKey: "observability-1") { __typename } }';
+const QUOTE =
+  'mutation Lock { quoteCreate(input: {quoteType: CONVERSION, lockPeriod: MINUTES_15, conversionSchedule: NEXT_DAY, sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "10"}, idempotencyKey: "observability-1") { __typename } }';
 
 const haveRedis = await redisAnswers(REDIS_URL);
-const skip = mustSkip(haveRedis || Boolean(process.env.CI), `the dashboard and alerts against /metrics: no Redis at ${REDIS_URL} (CI has it)`);
+const skip = mustSkip(
+  haveRedis || Boolean(process.env.CI),
+  `the dashboard and alerts against /metrics: no Redis at ${REDIS_URL} (CI has it)`,
+);
 
 describe.skipIf(skip)('the dashboard and the alerting rules name only what the gateway exports', () => {
   const prefix = `observability-test-${randomUUID()}`;
@@ -106,9 +110,13 @@ describe.skipIf(skip)('the dashboard and the alerting rules name only what the g
 
   it('every panel query and variable of the dashboard', () => {
     const dashboard = JSON.parse(read('deploy/observability/grafana/dashboards/gateway.json')) as Dashboard;
-    const queries = panelsOf(dashboard).flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr, legend: target.legendFormat })));
+    const queries = panelsOf(dashboard).flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr, legend: target.legendFormat })),
+    );
     expect(queries.length).toBeGreaterThan(30);
-    const problems = queries.flatMap(({ where, expr, legend }) => problemsOf(exported, where, expr, labelsIn(legend ?? '', /\{\{\s*(\w+)\s*\}\}/g)));
+    const problems = queries.flatMap(({ where, expr, legend }) =>
+      problemsOf(exported, where, expr, labelsIn(legend ?? '', /\{\{\s*(\w+)\s*\}\}/g)),
+    );
     for (const variable of dashboard.templating.list.filter((v) => v.type === 'query')) {
       const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
       const [, selector, label] = /^label_values\((.+),\s*(\w+)\)$/.exec(query) ?? [];
@@ -120,15 +128,26 @@ describe.skipIf(skip)('the dashboard and the alerting rules name only what the g
 
   it('every alerting rule, its annotations included', () => {
     const problems = rulesOf().flatMap((rule) =>
-      problemsOf(exported, `alert ${rule.alert}`, rule.expr, Object.values(rule.annotations).flatMap((text) => labelsIn(text, /\$labels\.(\w+)/g))),
+      problemsOf(
+        exported,
+        `alert ${rule.alert}`,
+        rule.expr,
+        Object.values(rule.annotations).flatMap((text) => labelsIn(text, /\$labels\.(\w+)/g)),
+      ),
     );
     expect(problems).toEqual([]);
   });
 
   it('a misspelt metric, a label no series has, or an unknown function is caught', () => {
-    expect(problemsOf(exported, 'x', 'rate(gateway_operation_duration_seconds_totl[5m])', [])).toEqual([expect.stringContaining('gateway_operation_duration_seconds_totl')]);
-    expect(problemsOf(exported, 'x', 'gateway_operation_duration_seconds{type="query"}', [])).toEqual([expect.stringContaining('histogram')]);
-    expect(problemsOf(exported, 'x', 'sum by (tenant) (gateway_redis_up{instance=~".+"})', [])).toEqual([expect.stringContaining('tenant')]);
+    expect(problemsOf(exported, 'x', 'rate(gateway_operation_duration_seconds_totl[5m])', [])).toEqual([
+      expect.stringContaining('gateway_operation_duration_seconds_totl'),
+    ]);
+    expect(problemsOf(exported, 'x', 'gateway_operation_duration_seconds{type="query"}', [])).toEqual([
+      expect.stringContaining('histogram'),
+    ]);
+    expect(problemsOf(exported, 'x', 'sum by (tenant) (gateway_redis_up{instance=~".+"})', [])).toEqual([
+      expect.stringContaining('tenant'),
+    ]);
     expect(problemsOf(exported, 'x', 'gateway_webhook_events_total{route="shared"}', [])).toEqual([expect.stringContaining('route')]);
     expect(problemsOf(exported, 'x', 'gateway_redis_up', ['family'])).toEqual([expect.stringContaining('family')]);
     expect(() => readPromql('sum(rated(gateway_redis_up[5m]))')).toThrow('rated() is no PromQL function');
@@ -143,18 +162,28 @@ describe('the dashboard', () => {
     const ids = panels.map((panel) => panel.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(dashboard.uid).toMatch(/^[\w-]{1,40}$/);
-    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
     for (const panel of panels) {
-      expect(panel.gridPos, panel.title).toEqual({ h: expect.any(Number), w: expect.any(Number), x: expect.any(Number), y: expect.any(Number) });
+      expect(panel.gridPos, panel.title).toEqual({
+        h: expect.any(Number),
+        w: expect.any(Number),
+        x: expect.any(Number),
+        y: expect.any(Number),
+      });
       if (panel.type === 'row') continue;
       expect(panel.datasource, panel.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
-      for (const target of panel.targets ?? []) expect(target.datasource, panel.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
+      for (const target of panel.targets ?? [])
+        expect(target.datasource, panel.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
     }
   });
 
   it('filters every query by the job and instance variables', () => {
-    const unfiltered = panels.flatMap((panel) => panel.targets ?? []).filter((target) => readPromql(target.expr).selectors.some((s) => !s.labels.includes('instance')));
+    const unfiltered = panels
+      .flatMap((panel) => panel.targets ?? [])
+      .filter((target) => readPromql(target.expr).selectors.some((s) => !s.labels.includes('instance')));
     expect(unfiltered.map((target) => target.expr)).toEqual([]);
   });
 });
@@ -177,7 +206,7 @@ describe('the alerting rules', () => {
     }
   });
 
-  it("link each to its runbook in docs/operations.md, and every runbook there to its alert", () => {
+  it('link each to its runbook in docs/operations.md, and every runbook there to its alert', () => {
     const anchors = new Set([...operations.matchAll(/^#{2,4} (.+)$/gm)].map((heading) => githubAnchor(heading[1]!)));
     for (const rule of rules) {
       expect(rule.annotations.runbook_url, rule.alert).toBe(`docs/operations.md#${githubAnchor(rule.alert)}`);
@@ -253,37 +282,53 @@ function problemsOf(exported: Exposition, where: string, expr: string, shown: st
     const series = metric === undefined ? undefined : exported.get(metric);
     if (!series) {
       const histogram = metric !== undefined && exported.has(`${metric}_bucket`);
-      problems.push(`${where}: ${metric ?? 'a selector without a metric name'} ${histogram ? 'is a histogram: select its _bucket, _sum or _count' : 'is not exported'}`);
+      problems.push(
+        `${where}: ${metric ?? 'a selector without a metric name'} ${histogram ? 'is a histogram: select its _bucket, _sum or _count' : 'is not exported'}`,
+      );
       continue;
     }
     for (const label of series) available.add(label);
-    for (const label of labels) if (!series.has(label) && !TARGET_LABELS.includes(label)) problems.push(`${where}: ${metric} has no label ${label}`);
+    for (const label of labels)
+      if (!series.has(label) && !TARGET_LABELS.includes(label)) problems.push(`${where}: ${metric} has no label ${label}`);
   }
-  for (const label of [...reading.groupingLabels, ...shown]) if (!available.has(label)) problems.push(`${where}: no metric of ${expr} has the label ${label}`);
+  for (const label of [...reading.groupingLabels, ...shown])
+    if (!available.has(label)) problems.push(`${where}: no metric of ${expr} has the label ${label}`);
   return problems;
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function githubAnchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** A query, a mutation, a refused caller, an answer that breaks its contract, a client over its window, a bank event (refused) and a subscription. */
 async function driveTraffic(kit: Kit): Promise<void> {
   const as = (key: string) => ({ 'x-api-key': key });
   const subscription = await subscribeWs(kit, 'subscription { bankEvents { id } }', {}, as(KEYS.operator));
-  for (let i = 0; i < 2; i++) expect((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.operator))).body.errors).toBeUndefined();
+  for (let i = 0; i < 2; i++)
+    expect((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.operator))).body.errors).toBeUndefined();
   expect((await post(kit.baseUrl!, QUOTE, as(KEYS.operator))).body.data.quoteCreate.__typename).toBe('QuoteCreateSuccess');
   expect((await post(kit.baseUrl!, '{ node(id: "not-an-id") { id } }', as(KEYS.operator))).body.errors).toBeDefined();
   // An answer that breaks its contract: the drift metric's endpoint and path.
   await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: '/svc/api/v1/account' });
-  expect((await post(kit.baseUrl!, '{ accounts(first: 1) { nodes { upstreamId } } }', as(KEYS.operator))).body.errors[0].extensions.code).toBe('UPSTREAM_CONTRACT_ERROR');
+  expect(
+    (await post(kit.baseUrl!, '{ accounts(first: 1) { nodes { upstreamId } } }', as(KEYS.operator))).body.errors[0].extensions.code,
+  ).toBe('UPSTREAM_CONTRACT_ERROR');
   expect((await post(kit.baseUrl!, '{ balances { currency } }')).status).toBe(401);
   const flood = [];
-  for (let i = 0; i <= OPERATIONS_PER_WINDOW; i++) flood.push((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.flood))).status);
+  for (let i = 0; i <= OPERATIONS_PER_WINDOW; i++)
+    flood.push((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.flood))).status);
   expect(flood.at(-1)).toBe(429);
   expect((await deliverEvent(kit.baseUrl, bankEvent(`observability-${randomUUID()}`))).status).toBe(503);
   await subscription.close();
   // The file destination fails after the mutation's answer (its writes are asynchronous).
-  await vi.waitFor(async () => expect(await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_audit_write_failures_total')).toContain('destination="file"'));
+  await vi.waitFor(async () =>
+    expect(await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_audit_write_failures_total')).toContain(
+      'destination="file"',
+    ),
+  );
 }

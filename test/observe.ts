@@ -15,4 +15,3 @@ export async function metric(target: { baseUrl: string | undefined }, name: stri
   const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
   return line ? Number(line.split(' ').at(-1)) : Number.NaN;
 }
-

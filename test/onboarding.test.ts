@@ -36,7 +36,13 @@ describe('viewer', () => {
       contactDetails: { email: DEMO_CREDENTIALS.email, phone: '+14155550100' },
       representatives: [
         { upstreamId: 'rep_demo_ava', firstName: 'Ava', lastName: 'Chen', role: 'OWNER', email: 'ava.chen@acme.example' },
-        { upstreamId: 'rep_demo_jordan', firstName: 'Jordan', lastName: 'Miles', role: 'AUTHORIZED_REPRESENTATIVE', email: 'jordan.miles@acme.example' },
+        {
+          upstreamId: 'rep_demo_jordan',
+          firstName: 'Jordan',
+          lastName: 'Miles',
+          role: 'AUTHORIZED_REPRESENTATIVE',
+          email: 'jordan.miles@acme.example',
+        },
       ],
       accountDetails: {
         businessName: 'Acme Trading Ltd',
@@ -52,7 +58,14 @@ describe('viewer', () => {
         accountPurposes: profile.account_details.account_usage.account_purpose,
         productReferences: profile.account_details.account_usage.product_reference,
         businessAddress: { addressLine1: '100 Market Street', suburb: 'San Francisco', state: 'CA', postcode: '94105', countryCode: 'US' },
-        registrationAddress: { line1: '100 Market Street', line2: 'Suite 400', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
+        registrationAddress: {
+          line1: '100 Market Street',
+          line2: 'Suite 400',
+          city: 'San Francisco',
+          state: 'CA',
+          postalCode: '94105',
+          country: 'US',
+        },
       },
     });
     expect(result.data!.viewer!.accountDetails!.accountPurposes).toContain('CARD_SPENDING');
@@ -116,7 +129,12 @@ describe('viewer', () => {
         createdAt: utc(rawRfi.answered_requests[0].created_at),
         updatedAt: utc(rawRfi.answered_requests[0].updated_at),
         questions: [
-          expect.objectContaining({ upstreamId: 'rfq_demo_business', key: null, answerType: 'TEXT', title: [en('Business activity'), zh('业务活动')] }),
+          expect.objectContaining({
+            upstreamId: 'rfq_demo_business',
+            key: null,
+            answerType: 'TEXT',
+            title: [en('Business activity'), zh('业务活动')],
+          }),
         ],
       },
     ]);

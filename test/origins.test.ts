@@ -18,7 +18,13 @@ describe('CORS preflights', () => {
     expect(response.status).toBe(403);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(await response.json()).toEqual({
-      errors: [{ message: 'Origin http://localhost:3000 may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).', extensions: { code: 'ORIGIN_NOT_ALLOWED' } }],
+      errors: [
+        {
+          message:
+            'Origin http://localhost:3000 may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).',
+          extensions: { code: 'ORIGIN_NOT_ALLOWED' },
+        },
+      ],
     });
   });
 

@@ -65,7 +65,10 @@ describe('payouts', () => {
   it('cancels by system reference number too', async () => {
     const payout = await createPayout(await payoutInput());
     const cancelled = await kit.execute(PayoutCancelDocument, { input: { systemReferenceNumber: payout.systemReferenceNumber } });
-    expect(cancelled.data!.payoutCancel).toMatchObject({ __typename: 'PayoutCancelSuccess', result: { systemReferenceNumber: payout.systemReferenceNumber } });
+    expect(cancelled.data!.payoutCancel).toMatchObject({
+      __typename: 'PayoutCancelSuccess',
+      result: { systemReferenceNumber: payout.systemReferenceNumber },
+    });
     expect((await kit.execute(PayoutDocument, { id: payout.id })).data!.payout!.status).toBe('CANCELLED');
   });
 
@@ -123,10 +126,17 @@ describe('payouts', () => {
       __typename: 'ValidationError',
       issues: [{ path: ['input', 'sourceAmount'], message: "must be the quote's 1000" }],
     });
-    const notABeneficiary = await kit.execute(PayoutCreateDocument, { input: { ...input, beneficiaryId: encodeGlobalID('Account', 'acc_demo_usd') } });
+    const notABeneficiary = await kit.execute(PayoutCreateDocument, {
+      input: { ...input, beneficiaryId: encodeGlobalID('Account', 'acc_demo_usd') },
+    });
     expect(notABeneficiary.data!.payoutCreate).toMatchObject({
       __typename: 'ValidationError',
-      issues: [{ path: ['input', 'beneficiaryId'], message: "is the global ID of an Account, not of a Beneficiary: give its global ID or the bank's own id" }],
+      issues: [
+        {
+          path: ['input', 'beneficiaryId'],
+          message: "is the global ID of an Account, not of a Beneficiary: give its global ID or the bank's own id",
+        },
+      ],
     });
     expect(kit.calls(PAYOUT_PATH, 'POST')).toHaveLength(0);
   });

@@ -48,8 +48,15 @@ function apolloClient(uri: string, fetchImpl: typeof fetch, options: { useGETFor
 }
 
 async function post(kit: Kit, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions?: { code?: string } }[] } };
+  const response = await fetch(`${kit.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions?: { code?: string } }[] },
+  };
 }
 
 const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
@@ -167,14 +174,14 @@ describe('automatic persisted queries with Redis: every instance knows a registe
   });
 });
 
-describe('automatic persisted queries with trusted documents: only the manifest\'s hashes run', () => {
+describe("automatic persisted queries with trusted documents: only the manifest's hashes run", () => {
   const kit = useKit({ listen: true, limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS } });
 
   it("with codegen's manifest, Apollo's link sends the document's manifest id (generateHash) and runs it by id at once", async () => {
     const client = recordingFetch();
-    const link = new PersistedQueryLink({ generateHash: (document) => (document as unknown as { __meta__: { hash: string } }).__meta__.hash }).concat(
-      new HttpLink({ uri: `${kit.baseUrl}/graphql`, fetch: client.fetch }),
-    );
+    const link = new PersistedQueryLink({
+      generateHash: (document) => (document as unknown as { __meta__: { hash: string } }).__meta__.hash,
+    }).concat(new HttpLink({ uri: `${kit.baseUrl}/graphql`, fetch: client.fetch }));
     const result = await new ApolloClient({ link, cache: new InMemoryCache() }).query({ query: DashboardDocument });
     expect((result.data as { balances: unknown[] }).balances.length).toBeGreaterThan(0);
     expect(client.sent).toEqual([{ method: 'POST', withDocument: false, hashed: true }]);
@@ -198,16 +205,25 @@ describe("trusted documents from Apollo's persisted query manifest (what Apollo 
   const body = print(addTypenameToDocument(query));
   const directory = mkdtempSync(join(tmpdir(), 'apollo-manifest-'));
   const manifest = join(directory, 'persisted-query-manifest.json');
-  writeFileSync(manifest, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256(body), body, name: 'Balances', type: 'query' }] }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      format: 'apollo-persisted-query-manifest',
+      version: 1,
+      operations: [{ id: sha256(body), body, name: 'Balances', type: 'query' }],
+    }),
+  );
   const kit = useKit({ listen: true, limits: { trustedDocuments: manifest } });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-  it("Apollo Client at its defaults (SHA-256 of the printed document) runs a listed document by hash alone", async () => {
+  it('Apollo Client at its defaults (SHA-256 of the printed document) runs a listed document by hash alone', async () => {
     const client = recordingFetch();
     const result = await apolloClient(`${kit.baseUrl}/graphql`, client.fetch).query({ query });
     expect((result.data as { balances: unknown[] }).balances.length).toBeGreaterThan(0);
     expect(client.sent).toEqual([{ method: 'POST', withDocument: false, hashed: true }]);
-    await expect(apolloClient(`${kit.baseUrl}/graphql`, recordingFetch().fetch).query({ query: gql(uniqueQuery()) })).rejects.toThrow(/Unknown document id/);
+    await expect(apolloClient(`${kit.baseUrl}/graphql`, recordingFetch().fetch).query({ query: gql(uniqueQuery()) })).rejects.toThrow(
+      /Unknown document id/,
+    );
   });
 });
 
@@ -235,7 +251,10 @@ describe('automatic persisted queries on the legacy graphql-ws subprotocol (Apol
     const socket = await legacySocket(kit.baseUrl!);
     try {
       const [unknown] = await socket.answer('1', { extensions });
-      expect(unknown).toMatchObject({ type: 'error', payload: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } });
+      expect(unknown).toMatchObject({
+        type: 'error',
+        payload: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] },
+      });
       const [registered] = await socket.answer('2', { query, extensions });
       expect(registered!.type).toBe('data');
       expect(Array.isArray(registered!.payload.data.balances)).toBe(true);

@@ -26,13 +26,19 @@ export function readExposition(text: string): Exposition {
     const declared = /^# TYPE (\S+) (\S+)$/.exec(line);
     if (declared) {
       const [, family, type] = declared as unknown as [string, string, string];
-      if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) add(`${family}${suffix}`, suffix === '_bucket' ? ['le'] : []);
-      else if (type === 'summary') for (const suffix of ['', '_sum', '_count']) add(`${family}${suffix}`, suffix === '' ? ['quantile'] : []);
+      if (type === 'histogram')
+        for (const suffix of ['_bucket', '_sum', '_count']) add(`${family}${suffix}`, suffix === '_bucket' ? ['le'] : []);
+      else if (type === 'summary')
+        for (const suffix of ['', '_sum', '_count']) add(`${family}${suffix}`, suffix === '' ? ['quantile'] : []);
       else add(family);
       continue;
     }
     const sample = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+\S+/.exec(line);
-    if (sample) add(sample[1]!, [...(sample[2] ?? '').matchAll(/([a-zA-Z_]\w*)="(?:[^"\\]|\\.)*"/g)].map((m) => m[1]!));
+    if (sample)
+      add(
+        sample[1]!,
+        [...(sample[2] ?? '').matchAll(/([a-zA-Z_]\w*)="(?:[^"\\]|\\.)*"/g)].map((m) => m[1]!),
+      );
   }
   return series;
 }
@@ -43,12 +49,93 @@ export interface PromqlReading {
   groupingLabels: string[];
 }
 
-const AGGREGATIONS = new Set(['sum', 'min', 'max', 'avg', 'group', 'stddev', 'stdvar', 'count', 'count_values', 'bottomk', 'topk', 'quantile', 'limitk', 'limit_ratio']);
+const AGGREGATIONS = new Set([
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'group',
+  'stddev',
+  'stdvar',
+  'count',
+  'count_values',
+  'bottomk',
+  'topk',
+  'quantile',
+  'limitk',
+  'limit_ratio',
+]);
 const FUNCTIONS = new Set([
-  ...['abs', 'absent', 'absent_over_time', 'ceil', 'changes', 'clamp', 'clamp_max', 'clamp_min', 'day_of_month', 'day_of_week', 'day_of_year', 'days_in_month', 'delta', 'deriv', 'exp', 'floor'],
-  ...['histogram_avg', 'histogram_count', 'histogram_fraction', 'histogram_quantile', 'histogram_stddev', 'histogram_stdvar', 'histogram_sum', 'holt_winters', 'double_exponential_smoothing', 'hour', 'idelta', 'increase', 'irate'],
-  ...['label_join', 'label_replace', 'ln', 'log10', 'log2', 'minute', 'month', 'predict_linear', 'rate', 'resets', 'round', 'scalar', 'sgn', 'sort', 'sort_desc', 'sort_by_label', 'sort_by_label_desc', 'sqrt'],
-  ...['time', 'timestamp', 'vector', 'year', 'avg_over_time', 'min_over_time', 'max_over_time', 'sum_over_time', 'count_over_time', 'quantile_over_time', 'stddev_over_time', 'stdvar_over_time', 'last_over_time', 'present_over_time', 'mad_over_time'],
+  ...[
+    'abs',
+    'absent',
+    'absent_over_time',
+    'ceil',
+    'changes',
+    'clamp',
+    'clamp_max',
+    'clamp_min',
+    'day_of_month',
+    'day_of_week',
+    'day_of_year',
+    'days_in_month',
+    'delta',
+    'deriv',
+    'exp',
+    'floor',
+  ],
+  ...[
+    'histogram_avg',
+    'histogram_count',
+    'histogram_fraction',
+    'histogram_quantile',
+    'histogram_stddev',
+    'histogram_stdvar',
+    'histogram_sum',
+    'holt_winters',
+    'double_exponential_smoothing',
+    'hour',
+    'idelta',
+    'increase',
+    'irate',
+  ],
+  ...[
+    'label_join',
+    'label_replace',
+    'ln',
+    'log10',
+    'log2',
+    'minute',
+    'month',
+    'predict_linear',
+    'rate',
+    'resets',
+    'round',
+    'scalar',
+    'sgn',
+    'sort',
+    'sort_desc',
+    'sort_by_label',
+    'sort_by_label_desc',
+    'sqrt',
+  ],
+  ...[
+    'time',
+    'timestamp',
+    'vector',
+    'year',
+    'avg_over_time',
+    'min_over_time',
+    'max_over_time',
+    'sum_over_time',
+    'count_over_time',
+    'quantile_over_time',
+    'stddev_over_time',
+    'stdvar_over_time',
+    'last_over_time',
+    'present_over_time',
+    'mad_over_time',
+  ],
   ...['acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'cos', 'cosh', 'sin', 'sinh', 'tan', 'tanh', 'deg', 'rad', 'pi'],
 ]);
 const BINARY_KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'atan2']);
@@ -56,7 +143,8 @@ const LABEL_LISTS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'g
 
 type Token = { kind: 'ident' | 'string' | 'number' | 'variable' | 'punct'; text: string };
 
-const TOKEN = /\s+|#[^\n]*|(?<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`)|(?<variable>\$\{[^}]*\}|\$\w+)|(?<ident>[a-zA-Z_:][\w:]*)|(?<number>\d[\w.]*(?:[eE][+-]?\d+)?)|(?<punct>=~|!~|==|!=|<=|>=|[-+*/%^<>=(){}[\],@:])/y;
+const TOKEN =
+  /\s+|#[^\n]*|(?<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`)|(?<variable>\$\{[^}]*\}|\$\w+)|(?<ident>[a-zA-Z_:][\w:]*)|(?<number>\d[\w.]*(?:[eE][+-]?\d+)?)|(?<punct>=~|!~|==|!=|<=|>=|[-+*/%^<>=(){}[\],@:])/y;
 
 function tokenize(expr: string): Token[] {
   const tokens: Token[] = [];

@@ -10,7 +10,10 @@ const BALANCE = '/svc/api/v1/account/balance';
 
 async function readyz(baseUrl: string | undefined) {
   const response = await fetch(`${baseUrl}/readyz`);
-  return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { status: string; detail: string; checks: Record<string, { ok: boolean; detail: string }> },
+  };
 }
 
 describe('readiness of an idle gateway: it probes the bank', () => {

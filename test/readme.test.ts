@@ -31,7 +31,13 @@ describe('README operations', () => {
  * fails on any error, a null result, an empty list where the demo data has entries, a mutation that
  * lands on an error member, or one that does not select `MutationError` (a failure would print `{}`).
  */
-const ERROR_TYPES = new Set(['InvalidOperation', 'ProgramNotSupported', 'UpstreamRejection', 'ValidationError', 'WebhookSubscriptionReserved']);
+const ERROR_TYPES = new Set([
+  'InvalidOperation',
+  'ProgramNotSupported',
+  'UpstreamRejection',
+  'ValidationError',
+  'WebhookSubscriptionReserved',
+]);
 
 function problemsOf(example: string, result: { errors?: readonly { message: string }[]; data?: Record<string, unknown> | null }): string[] {
   if (result.errors?.length) return result.errors.map((error) => error.message);
@@ -59,7 +65,12 @@ function emptyLists(path: string, value: unknown, depth = 0): string[] {
 describe('README operations, run as written', () => {
   // As `npm start` runs: the embedded sandbox's webhook codes, the gateway's own subscriptions filed,
   // the record cache on.
-  const kit = useKit({ listen: true, reconcileWebhooks: true, cache: true, webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' } });
+  const kit = useKit({
+    listen: true,
+    reconcileWebhooks: true,
+    cache: true,
+    webhooks: { agentCode: 'sandbox-agent', subagentCode: 'sandbox-subagent', companyCode: 'sandbox-company' },
+  });
 
   it('every example returns data, in document order, against the demo sandbox', async () => {
     const failures: string[] = [];

@@ -74,7 +74,9 @@ class Bank {
 
   async #attempt(id: string, instance: Kit): Promise<boolean> {
     try {
-      const { status } = await deliverEvent(instance.baseUrl, bankEvent(id, 'account.active', { status: 'ACTIVE' }), { signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+      const { status } = await deliverEvent(instance.baseUrl, bankEvent(id, 'account.active', { status: 'ACTIVE' }), {
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
       if (status === 202 || status === 200 || status === 503) this.figures[status] += 1;
       else this.figures.other += 1;
       if (status !== 202 && status !== 200) return false;
@@ -147,105 +149,134 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
     await redis?.stop();
   });
 
-  it('keeps every acknowledged event through the primary\'s death: each subscriber on both instances gets it once, catch-up has no gap, limits and APQ work on the new primary', { timeout: 60_000 }, async () => {
-    const a = await instance(log.logger);
-    const b = await instance();
-    opened.push(a, b);
-    const feeds: Feed[] = [];
-    for (const kit of [a, b]) feeds.push(await subscribeWs(kit, FEED, {}, { 'x-api-key': SUBSCRIBER_KEY }));
-    opened.push(...feeds);
-    const [onA, onB] = feeds as [Feed, Feed];
+  it(
+    "keeps every acknowledged event through the primary's death: each subscriber on both instances gets it once, catch-up has no gap, limits and APQ work on the new primary",
+    { timeout: 60_000 },
+    async () => {
+      const a = await instance(log.logger);
+      const b = await instance();
+      opened.push(a, b);
+      const feeds: Feed[] = [];
+      for (const kit of [a, b]) feeds.push(await subscribeWs(kit, FEED, {}, { 'x-api-key': SUBSCRIBER_KEY }));
+      opened.push(...feeds);
+      const [onA, onB] = feeds as [Feed, Feed];
 
-    const bank = new Bank();
-    const ids = eventIds(120);
-    const readiness = watchReadiness([a, b]);
-    const promotions = await redis.countPromotions();
-    opened.push({ close: async () => promotions.close() });
-    let killedAt = Number.POSITIVE_INFINITY;
-    const delivering = bank.deliver(ids, [a, b], () => Date.now() + 60_000);
-    await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, 20_000);
-    await redis.primary.stop();
-    killedAt = Date.now();
-    await redis.promoted();
-    const promotedMs = Date.now() - killedAt;
-    await delivering;
-    await Promise.all([onA.next(ids.length, 20_000), onB.next(ids.length, 20_000)]);
-    await until('both instances to say ready', async () => {
-      const answers = await Promise.all([a, b].map(async (kit) => ((await (await fetch(`${kit.baseUrl}/readyz`)).json()) as { status: string }).status));
-      return answers.every((status) => status === 'ready');
-    });
-    await readiness.stop();
+      const bank = new Bank();
+      const ids = eventIds(120);
+      const readiness = watchReadiness([a, b]);
+      const promotions = await redis.countPromotions();
+      opened.push({ close: async () => promotions.close() });
+      let killedAt = Number.POSITIVE_INFINITY;
+      const delivering = bank.deliver(ids, [a, b], () => Date.now() + 60_000);
+      await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, 20_000);
+      await redis.primary.stop();
+      killedAt = Date.now();
+      await redis.promoted();
+      const promotedMs = Date.now() - killedAt;
+      await delivering;
+      await Promise.all([onA.next(ids.length, 20_000), onB.next(ids.length, 20_000)]);
+      await until('both instances to say ready', async () => {
+        const answers = await Promise.all(
+          [a, b].map(async (kit) => ((await (await fetch(`${kit.baseUrl}/readyz`)).json()) as { status: string }).status),
+        );
+        return answers.every((status) => status === 'ready');
+      });
+      await readiness.stop();
 
-    console.log(
-      `failover with Sentinel: ${ids.length} events; answers 202: ${bank.figures[202]}, 200 (repeat): ${bank.figures[200]}, 503: ${bank.figures[503]}, ` +
-        `timeouts: ${bank.figures.timeouts}, retried: ${bank.figures.retried}; replica promoted ${promotedMs} ms after the kill; ` +
-        `delivered on A: ${onA.received.length}, on B: ${onB.received.length}; /readyz said ${[...readiness.seen].join(', ')}`,
-    );
-    // The bank gave up on nothing, and every event was acknowledged once.
-    expect(bank.figures.gaveUp).toBe(0);
-    expect(bank.acknowledgedAt.size).toBe(ids.length);
-    expect(bank.figures[503] + bank.figures.timeouts).toBeGreaterThan(0);
-    // Every acknowledged event reached each subscriber on both instances, once.
-    for (const feed of feeds) {
-      expect(repeats(idsOf(feed))).toEqual([]);
-      expect([...idsOf(feed)].sort()).toEqual([...ids].sort());
-    }
-    // On a starved machine the Sentinels may judge the new primary down too and fail over again:
-    // from here on, the primary is the one they name now (the gateway must have followed it).
-    const primaryPort = await redis.promoted();
-    // And the shared log on the new primary holds each of them once.
-    const logged = await loggedIds(primaryPort, prefix);
-    expect(repeats(logged)).toEqual([]);
-    expect([...logged].sort()).toEqual([...ids].sort());
+      console.log(
+        `failover with Sentinel: ${ids.length} events; answers 202: ${bank.figures[202]}, 200 (repeat): ${bank.figures[200]}, 503: ${bank.figures[503]}, ` +
+          `timeouts: ${bank.figures.timeouts}, retried: ${bank.figures.retried}; replica promoted ${promotedMs} ms after the kill; ` +
+          `delivered on A: ${onA.received.length}, on B: ${onB.received.length}; /readyz said ${[...readiness.seen].join(', ')}`,
+      );
+      // The bank gave up on nothing, and every event was acknowledged once.
+      expect(bank.figures.gaveUp).toBe(0);
+      expect(bank.acknowledgedAt.size).toBe(ids.length);
+      expect(bank.figures[503] + bank.figures.timeouts).toBeGreaterThan(0);
+      // Every acknowledged event reached each subscriber on both instances, once.
+      for (const feed of feeds) {
+        expect(repeats(idsOf(feed))).toEqual([]);
+        expect([...idsOf(feed)].sort()).toEqual([...ids].sort());
+      }
+      // On a starved machine the Sentinels may judge the new primary down too and fail over again:
+      // from here on, the primary is the one they name now (the gateway must have followed it).
+      const primaryPort = await redis.promoted();
+      // And the shared log on the new primary holds each of them once.
+      const logged = await loggedIds(primaryPort, prefix);
+      expect(repeats(logged)).toEqual([]);
+      expect([...logged].sort()).toEqual([...ids].sort());
 
-    // /readyz: degraded while Redis was away (the instance still serves), ready once the new primary answered.
-    expect([...readiness.seen].sort()).toEqual(['degraded', 'ready']);
-    // One outage and one return per failover, however many Sentinels announced it: the link follows
-    // the connection events need, which a later announcement of the same primary no longer cuts.
-    const outages = { unreachable: log.messages(/^Redis is unreachable: bank events/).length, back: log.messages(/^Redis is back: bank events/).length, promotions: promotions.count() };
-    expect(outages.unreachable, JSON.stringify(outages)).toBeGreaterThanOrEqual(1);
-    expect(outages.back, JSON.stringify(outages)).toBeGreaterThanOrEqual(1);
-    expect(Math.max(outages.unreachable, outages.back), JSON.stringify(outages)).toBeLessThanOrEqual(outages.promotions);
-    // A failover the Sentinels finished just now may not be in the log yet; the expect says what it named instead.
-    await until('the last "Redis is back" to name the primary the Sentinels name', () => log.messages(/^Redis is back: bank events/).at(-1)?.primary === `127.0.0.1:${primaryPort}`, 5_000).catch(() => {});
-    expect(log.messages(/^Redis is back: bank events/).at(-1)).toMatchObject({ primary: `127.0.0.1:${primaryPort}` });
+      // /readyz: degraded while Redis was away (the instance still serves), ready once the new primary answered.
+      expect([...readiness.seen].sort()).toEqual(['degraded', 'ready']);
+      // One outage and one return per failover, however many Sentinels announced it: the link follows
+      // the connection events need, which a later announcement of the same primary no longer cuts.
+      const outages = {
+        unreachable: log.messages(/^Redis is unreachable: bank events/).length,
+        back: log.messages(/^Redis is back: bank events/).length,
+        promotions: promotions.count(),
+      };
+      expect(outages.unreachable, JSON.stringify(outages)).toBeGreaterThanOrEqual(1);
+      expect(outages.back, JSON.stringify(outages)).toBeGreaterThanOrEqual(1);
+      expect(Math.max(outages.unreachable, outages.back), JSON.stringify(outages)).toBeLessThanOrEqual(outages.promotions);
+      // A failover the Sentinels finished just now may not be in the log yet; the expect says what it named instead.
+      await until(
+        'the last "Redis is back" to name the primary the Sentinels name',
+        () => log.messages(/^Redis is back: bank events/).at(-1)?.primary === `127.0.0.1:${primaryPort}`,
+        5_000,
+      ).catch(() => {});
+      expect(log.messages(/^Redis is back: bank events/).at(-1)).toMatchObject({ primary: `127.0.0.1:${primaryPort}` });
 
-    // Catch-up across the failover, from the last event acknowledged before the kill: on an instance
-    // that delivered it (its own log) and on a new one (the shared log on the new primary).
-    const before = onA.received.map((r) => r.data.bankEvents).filter(({ upstreamId }) => bank.acknowledgedAt.get(upstreamId)! < killedAt).at(-1)!;
-    const after = idsOf(onA).slice(idsOf(onA).indexOf(before.upstreamId) + 1);
-    expect(after.length).toBeGreaterThan(0);
-    const c = await instance();
-    opened.push(c);
-    for (const kit of [b, c]) {
-      const resumed: Feed = await subscribeWs(kit, FEED, { after: before.cursor }, { 'x-api-key': SUBSCRIBER_KEY });
-      opened.push(resumed);
-      await resumed.next(after.length, 10_000);
-      expect(repeats(idsOf(resumed))).toEqual([]);
-      expect([...idsOf(resumed)].sort()).toEqual([...after].sort());
-    }
+      // Catch-up across the failover, from the last event acknowledged before the kill: on an instance
+      // that delivered it (its own log) and on a new one (the shared log on the new primary).
+      const before = onA.received
+        .map((r) => r.data.bankEvents)
+        .filter(({ upstreamId }) => bank.acknowledgedAt.get(upstreamId)! < killedAt)
+        .at(-1)!;
+      const after = idsOf(onA).slice(idsOf(onA).indexOf(before.upstreamId) + 1);
+      expect(after.length).toBeGreaterThan(0);
+      const c = await instance();
+      opened.push(c);
+      for (const kit of [b, c]) {
+        const resumed: Feed = await subscribeWs(kit, FEED, { after: before.cursor }, { 'x-api-key': SUBSCRIBER_KEY });
+        opened.push(resumed);
+        await resumed.next(after.length, 10_000);
+        expect(repeats(idsOf(resumed))).toEqual([]);
+        expect([...idsOf(resumed)].sort()).toEqual([...after].sort());
+      }
 
-    // Limits are counted in the new primary again, across both instances.
-    await until('both instances to count operations in Redis again', async () => {
-      await Promise.all([a, b].map((kit) => post(kit.baseUrl!, BALANCES, { 'x-api-key': PROBE_KEY })));
-      return (await metric(a, 'gateway_client_rate_limit_shared')) === 1 && (await metric(b, 'gateway_client_rate_limit_shared')) === 1;
-    });
-    const served = [];
-    for (let n = 0; n < LIMIT.operations; n++) served.push((await post((n % 2 ? b : a).baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status);
-    expect(served).toEqual(Array.from({ length: LIMIT.operations }, () => 200));
-    expect([(await post(a.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status, (await post(b.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status]).toEqual([429, 429]);
+      // Limits are counted in the new primary again, across both instances.
+      await until('both instances to count operations in Redis again', async () => {
+        await Promise.all([a, b].map((kit) => post(kit.baseUrl!, BALANCES, { 'x-api-key': PROBE_KEY })));
+        return (await metric(a, 'gateway_client_rate_limit_shared')) === 1 && (await metric(b, 'gateway_client_rate_limit_shared')) === 1;
+      });
+      const served = [];
+      for (let n = 0; n < LIMIT.operations; n++)
+        served.push((await post((n % 2 ? b : a).baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status);
+      expect(served).toEqual(Array.from({ length: LIMIT.operations }, () => 200));
+      expect([
+        (await post(a.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status,
+        (await post(b.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status,
+      ]).toEqual([429, 429]);
 
-    // A hash registered through one instance runs by hash alone on the other: it is in the new primary.
-    const query = `query Failover_${randomUUID().replaceAll('-', '')} { balances { currency } }`;
-    const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
-    await fetch(`${a.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SUBSCRIBER_KEY }, body: JSON.stringify({ query, extensions }) });
-    const byHash = await fetch(`${b.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SUBSCRIBER_KEY }, body: JSON.stringify({ extensions }) });
-    expect(((await byHash.json()) as { data?: { balances?: unknown[] } }).data?.balances).toBeDefined();
+      // A hash registered through one instance runs by hash alone on the other: it is in the new primary.
+      const query = `query Failover_${randomUUID().replaceAll('-', '')} { balances { currency } }`;
+      const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
+      await fetch(`${a.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': SUBSCRIBER_KEY },
+        body: JSON.stringify({ query, extensions }),
+      });
+      const byHash = await fetch(`${b.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': SUBSCRIBER_KEY },
+        body: JSON.stringify({ extensions }),
+      });
+      expect(((await byHash.json()) as { data?: { balances?: unknown[] } }).data?.balances).toBeDefined();
 
-    // Nothing crashed: both instances answer, and no promise was left rejected.
-    for (const kit of [a, b]) expect((await fetch(`${kit.baseUrl}/healthz`)).status).toBe(200);
-    expect(unhandled).toEqual([]);
-  });
+      // Nothing crashed: both instances answer, and no promise was left rejected.
+      for (const kit of [a, b]) expect((await fetch(`${kit.baseUrl}/healthz`)).status).toBe(200);
+      expect(unhandled).toEqual([]);
+    },
+  );
 });
 
 describe.skipIf(skip)('Redis failover under a plain REDIS_URL (its address does not follow)', () => {
@@ -263,7 +294,8 @@ describe.skipIf(skip)('Redis failover under a plain REDIS_URL (its address does 
 
   it('never answers 202 for an event the promoted replica does not hold; the figures are printed', { timeout: 60_000 }, async () => {
     const kits = [];
-    for (let n = 0; n < 2; n++) kits.push(await startKit({ listen: true, redis: { url: redis.primary.url }, eventDurability: DURABLE, redisKeyPrefix: prefix }));
+    for (let n = 0; n < 2; n++)
+      kits.push(await startKit({ listen: true, redis: { url: redis.primary.url }, eventDurability: DURABLE, redisKeyPrefix: prefix }));
     opened.push(...kits);
     const feeds: Feed[] = [];
     for (const kit of kits) feeds.push(await subscribeWs(kit, FEED));

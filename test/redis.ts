@@ -22,9 +22,15 @@ export async function redisAnswers(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: hostname, port: Number(port || 6379) });
     socket.setTimeout(500);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -78,7 +84,10 @@ export class OwnRedis {
   async start(extra: string[] = []): Promise<void> {
     // Its own directory: a replica writes the primary's snapshot to disk during a full sync, whatever `--save` says.
     this.#directory ??= mkdtempSync(join(tmpdir(), `redis-${this.port}-`));
-    this.#process = await spawnRedis(['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.#directory, ...extra], 'Ready to accept connections');
+    this.#process = await spawnRedis(
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.#directory, ...extra],
+      'Ready to accept connections',
+    );
   }
   /** Freezes the server: connections stay open, nothing is answered (a hung Redis). */
   pause(paused: boolean): void {
@@ -112,7 +121,14 @@ export async function until(what: string, condition: () => Promise<boolean> | bo
 
 /** One command on a connection of its own that fails at once rather than retrying. */
 export async function askRedis<T>(port: number, use: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();
@@ -148,15 +164,22 @@ export class SentinelSet {
       await set.primary.start();
       for (const replica of set.replicas) {
         await replica.start(['--replicaof', '127.0.0.1', String(set.primary.port)]);
-        await until('a replica to be in sync', () => askRedis(replica.port, async (r) => (await r.info('replication')).includes('master_link_status:up')));
+        await until('a replica to be in sync', () =>
+          askRedis(replica.port, async (r) => (await r.info('replication')).includes('master_link_status:up')),
+        );
       }
       for (let i = 0; i < 3; i++) await set.#startSentinel(await freePort());
       // A failover needs the Sentinels to know the replicas and each other (a majority elects the leader).
-      await until('the Sentinels to know the replicas and each other', () => set.#allSentinels(async (r) => {
-        const fields = (await r.call('SENTINEL', 'MASTER', set.name)) as string[];
-        const field = (name: string) => Number(fields[fields.indexOf(name) + 1]);
-        return field('num-slaves') === set.replicas.length && field('num-other-sentinels') === 2;
-      }), 30_000);
+      await until(
+        'the Sentinels to know the replicas and each other',
+        () =>
+          set.#allSentinels(async (r) => {
+            const fields = (await r.call('SENTINEL', 'MASTER', set.name)) as string[];
+            const field = (name: string) => Number(fields[fields.indexOf(name) + 1]);
+            return field('num-slaves') === set.replicas.length && field('num-other-sentinels') === 2;
+          }),
+        30_000,
+      );
       return set;
     } catch (error) {
       await set.stop();
@@ -189,7 +212,10 @@ export class SentinelSet {
 
   /** The port the Sentinels name as the primary now. */
   async primaryPort(): Promise<number> {
-    const [, port] = (await askRedis(this.sentinels[0]!.port, (r) => r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name))) as [string, string];
+    const [, port] = (await askRedis(this.sentinels[0]!.port, (r) => r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name))) as [
+      string,
+      string,
+    ];
     return Number(port);
   }
 

@@ -130,7 +130,14 @@ describe('a link to another domain, without its permission', () => {
 
   it('refuses a link with arguments as one without', async () => {
     const caller = await only('cardholders-only-args', 'cardholders:read');
-    const answer = await asked(nodeQuery('Cardholder', 'chd_demo_ava', 'wallet(currency: "USD") { upstreamId } cards(first: 5, status: ACTIVE) { nodes { upstreamId } }'), caller);
+    const answer = await asked(
+      nodeQuery(
+        'Cardholder',
+        'chd_demo_ava',
+        'wallet(currency: "USD") { upstreamId } cards(first: 5, status: ACTIVE) { nodes { upstreamId } }',
+      ),
+      caller,
+    );
     expect(answer.body.errors.map((e: { path: unknown; extensions: unknown }) => [e.path, e.extensions])).toEqual([
       [['node', 'wallet'], { code: 'FORBIDDEN', permission: 'wallets:read' }],
       [['node', 'cards'], { code: 'FORBIDDEN', permission: 'cards:read' }],
@@ -141,7 +148,11 @@ describe('a link to another domain, without its permission', () => {
     const caller = await only('cards-only', 'cards:read');
     const selection = 'cardholder { upstreamId } cardholderSummary { email }';
     const before = await asked(nodeQuery('Card', 'crd_demo_ava_v', selection), caller);
-    const deleted = await post(kit.baseUrl!, 'mutation { cardholderDelete(input: { cardholderId: "chd_demo_ava" }) { __typename } }', await ADMIN());
+    const deleted = await post(
+      kit.baseUrl!,
+      'mutation { cardholderDelete(input: { cardholderId: "chd_demo_ava" }) { __typename } }',
+      await ADMIN(),
+    );
     expect(deleted.body.data.cardholderDelete.__typename).toBe('CardholderDeleteSuccess');
     const after = await asked(nodeQuery('Card', 'crd_demo_ava_v', selection), caller);
     expect(before.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([
@@ -152,7 +163,7 @@ describe('a link to another domain, without its permission', () => {
     expect(after.calls).toBe(before.calls);
   });
 
-  it("refuses me.cardholder without cardholders:read, whether or not the caller is bound, and reads nothing", async () => {
+  it('refuses me.cardholder without cardholders:read, whether or not the caller is bound, and reads nothing', async () => {
     const answer = await asked('{ me { name cardholder { upstreamId } } }', await only('payouts-reader', 'payouts:read'));
     expect(answer.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', permission: 'cardholders:read' });
     expect(answer.body.data.me).toEqual({ name: 'payouts-reader', cardholder: null });
@@ -160,7 +171,10 @@ describe('a link to another domain, without its permission', () => {
   });
 
   it('still reads each link for a caller who holds both permissions', async () => {
-    const answer = await asked(nodeQuery('Card', 'crd_demo_ava_v', 'cardholder { upstreamId } cardholderSummary { email }'), await only('both', 'cards:read', 'cardholders:read'));
+    const answer = await asked(
+      nodeQuery('Card', 'crd_demo_ava_v', 'cardholder { upstreamId } cardholderSummary { email }'),
+      await only('both', 'cards:read', 'cardholders:read'),
+    );
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data.node.cardholder).toEqual({ upstreamId: 'chd_demo_ava' });
     expect(answer.body.data.node.cardholderSummary.email).toEqual(expect.stringContaining('@'));
@@ -189,8 +203,13 @@ describe('a mutation, without its permission', () => {
   });
 
   it('answers a query field FORBIDDEN whatever its arguments, before their rules', async () => {
-    const answer = await asked('{ fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "-5") { sourceAmount { amount } } }', await only('no-fx', 'payouts:read'));
-    expect(answer.body.errors.map((e: { path: unknown; extensions: unknown }) => [e.path, e.extensions])).toEqual([[['fxRate'], { code: 'FORBIDDEN', permission: 'fx:read' }]]);
+    const answer = await asked(
+      '{ fxRate(sourceCurrency: "USD", destinationCurrency: "EUR", sourceAmount: "-5") { sourceAmount { amount } } }',
+      await only('no-fx', 'payouts:read'),
+    );
+    expect(answer.body.errors.map((e: { path: unknown; extensions: unknown }) => [e.path, e.extensions])).toEqual([
+      [['fxRate'], { code: 'FORBIDDEN', permission: 'fx:read' }],
+    ]);
     expect(answer.calls).toBe(0);
   });
 

@@ -12,11 +12,37 @@ const JSON_BODY = { 'content-type': 'application/json' };
 const CASES: { name: string; init: RequestInit; query?: string; status: number; code: string; message?: RegExp }[] = [
   { name: 'a body that is not JSON', init: { method: 'POST', headers: JSON_BODY, body: '{"query":' }, status: 400, code: 'BAD_REQUEST' },
   { name: 'no query', init: { method: 'POST', headers: JSON_BODY, body: '{}' }, status: 200, code: 'BAD_REQUEST' },
-  { name: 'variables that are not an object', init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ balances { currency } }","variables":"x"}' }, status: 400, code: 'BAD_REQUEST' },
-  { name: 'a syntax error', init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ balances { "}' }, status: 200, code: 'GRAPHQL_PARSE_FAILED' },
-  { name: 'an unknown field', init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ nope }"}' }, status: 200, code: 'GRAPHQL_VALIDATION_FAILED' },
-  { name: 'an operation name the document lacks', init: { method: 'POST', headers: JSON_BODY, body: '{"query":"query A { balances { currency } }","operationName":"B"}' }, status: 400, code: 'OPERATION_RESOLUTION_FAILURE' },
-  { name: 'a mutation over GET', init: { method: 'GET', headers: { 'x-graphql-csrf': '1' } }, query: '?query=mutation%7BaccountClose(input:%7BaccountId:%22x%22%7D)%7B__typename%7D%7D', status: 405, code: 'BAD_REQUEST' },
+  {
+    name: 'variables that are not an object',
+    init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ balances { currency } }","variables":"x"}' },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'a syntax error',
+    init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ balances { "}' },
+    status: 200,
+    code: 'GRAPHQL_PARSE_FAILED',
+  },
+  {
+    name: 'an unknown field',
+    init: { method: 'POST', headers: JSON_BODY, body: '{"query":"{ nope }"}' },
+    status: 200,
+    code: 'GRAPHQL_VALIDATION_FAILED',
+  },
+  {
+    name: 'an operation name the document lacks',
+    init: { method: 'POST', headers: JSON_BODY, body: '{"query":"query A { balances { currency } }","operationName":"B"}' },
+    status: 400,
+    code: 'OPERATION_RESOLUTION_FAILURE',
+  },
+  {
+    name: 'a mutation over GET',
+    init: { method: 'GET', headers: { 'x-graphql-csrf': '1' } },
+    query: '?query=mutation%7BaccountClose(input:%7BaccountId:%22x%22%7D)%7B__typename%7D%7D',
+    status: 405,
+    code: 'BAD_REQUEST',
+  },
   {
     name: 'a body in a content-type no GraphQL server takes',
     init: { method: 'POST', headers: { 'content-type': 'application/xml', 'x-graphql-csrf': '1' }, body: '<query/>' },

@@ -63,7 +63,15 @@ describe('request ids', () => {
     expect(lines.filter((l) => l.msg === 'operation executed')).toHaveLength(0);
     await afterAnswer();
     const operation = lines.find((l) => l.msg === 'operation executed');
-    expect(operation).toMatchObject({ requestId: id, clientRequestId: 'trace-me-1', operation: 'Balances', type: 'query', caller: 'anonymous', outcome: 'ok', level: 30 });
+    expect(operation).toMatchObject({
+      requestId: id,
+      clientRequestId: 'trace-me-1',
+      operation: 'Balances',
+      type: 'query',
+      caller: 'anonymous',
+      outcome: 'ok',
+      level: 30,
+    });
     expect(typeof operation!.ms).toBe('number');
     const upstream = lines.filter((l) => l.msg === 'upstream call');
     expect(upstream.length).toBeGreaterThanOrEqual(1);

@@ -71,7 +71,11 @@ describe('/readyz', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(graphqlHeaders(response)).toEqual(NONE);
-    expect(await response.json()).toMatchObject({ status: 'ready', detail: 'ready: bank, webhooks ok', checks: { bank: { ok: true }, webhooks: { ok: true } } });
+    expect(await response.json()).toMatchObject({
+      status: 'ready',
+      detail: 'ready: bank, webhooks ok',
+      checks: { bank: { ok: true }, webhooks: { ok: true } },
+    });
   });
 
   it('answers 503 stopping once the server stops', async () => {
@@ -133,7 +137,10 @@ describe('/webhooks', () => {
     const forged = await inProcess('/webhooks', signedDelivery(bankEvent('routes_2_account.active'), { 'x-signature': 'sha256=00' }));
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ error: 'x-signature does not match' });
-    const huge = await inProcess('/webhooks', signedDelivery(bankEvent('routes_3_account.active', 'account.active', { filler: 'x'.repeat(5000) })));
+    const huge = await inProcess(
+      '/webhooks',
+      signedDelivery(bankEvent('routes_3_account.active', 'account.active', { filler: 'x'.repeat(5000) })),
+    );
     expect(huge.status).toBe(413);
     expect(huge.headers.get('connection')).toBe('close');
     expect(await huge.json()).toEqual({ error: 'body exceeds 4096 bytes' });
@@ -155,7 +162,13 @@ describe('preflights', () => {
     expect(refused.status).toBe(403);
     expect(graphqlHeaders(refused)).toEqual(NONE);
     expect(await refused.json()).toEqual({
-      errors: [{ message: 'Origin http://localhost:3000 may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).', extensions: { code: 'ORIGIN_NOT_ALLOWED' } }],
+      errors: [
+        {
+          message:
+            'Origin http://localhost:3000 may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).',
+          extensions: { code: 'ORIGIN_NOT_ALLOWED' },
+        },
+      ],
     });
     const allowed = await inProcess('/graphql', preflight(ALLOWED_ORIGIN));
     expect(allowed.status).toBe(204);

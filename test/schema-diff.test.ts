@@ -1,6 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, Kind, parse, print, visit, type EnumValueDefinitionNode, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  parse,
+  print,
+  visit,
+  type EnumValueDefinitionNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { checkSchema, FILES } from '../src/tools/schema-diff.ts';
 
@@ -17,7 +29,8 @@ const released = read(FILES.released);
 function withoutField(sdl: string, typeName: string, fieldName: string): string {
   return print(
     visit(parse(sdl), {
-      ObjectTypeDefinition: (node) => (node.name.value === typeName ? { ...node, fields: node.fields?.filter((field) => field.name.value !== fieldName) } : undefined),
+      ObjectTypeDefinition: (node) =>
+        node.name.value === typeName ? { ...node, fields: node.fields?.filter((field) => field.name.value !== fieldName) } : undefined,
     }),
   );
 }
@@ -25,7 +38,11 @@ function withoutField(sdl: string, typeName: string, fieldName: string): string 
 /** `sdl` with one more value in the enum `enumName`. */
 function withEnumValue(sdl: string, enumName: string, value: string): string {
   const added: EnumValueDefinitionNode = { kind: Kind.ENUM_VALUE_DEFINITION, name: { kind: Kind.NAME, value } };
-  return print(visit(parse(sdl), { EnumTypeDefinition: (node) => (node.name.value === enumName ? { ...node, values: [...(node.values ?? []), added] } : undefined) }));
+  return print(
+    visit(parse(sdl), {
+      EnumTypeDefinition: (node) => (node.name.value === enumName ? { ...node, values: [...(node.values ?? []), added] } : undefined),
+    }),
+  );
 }
 
 /** Every deprecated member of `schema`, as graphql-inspector's paths name them. */
@@ -55,8 +72,14 @@ describe('npm run schema:diff', () => {
   it('fails on a removed field, naming it and saying it was never deprecated', async () => {
     const verdict = await checkSchema({ released, current: withoutHolderName }, []);
     expect(verdict.passed).toBe(false);
-    expect(verdict.lines).toContain("BREAKING  FIELD_REMOVED Account.accountHolderName: Field 'accountHolderName' was removed from object type 'Account'");
-    expect(verdict.lines).toContainEqual(expect.stringMatching(/^ +Account\.accountHolderName was not @deprecated in schema\/released\.graphql: deprecate it in a release first/));
+    expect(verdict.lines).toContain(
+      "BREAKING  FIELD_REMOVED Account.accountHolderName: Field 'accountHolderName' was removed from object type 'Account'",
+    );
+    expect(verdict.lines).toContainEqual(
+      expect.stringMatching(
+        /^ +Account\.accountHolderName was not @deprecated in schema\/released\.graphql: deprecate it in a release first/,
+      ),
+    );
     expect(verdict.lines.at(-1)).toBe('schema:diff failed: 1 breaking change not accepted, 0 stale entries');
   });
 
@@ -76,32 +99,42 @@ describe('npm run schema:diff', () => {
   });
 
   it('refuses an accepted entry without a reason, or with a blank one', async () => {
-    await expect(checkSchema({ released, current: withoutHolderName }, [removal])).rejects.toThrow(/schema\/accepted-changes\.json will not do:[^]*reason/);
+    await expect(checkSchema({ released, current: withoutHolderName }, [removal])).rejects.toThrow(
+      /schema\/accepted-changes\.json will not do:[^]*reason/,
+    );
     await expect(checkSchema({ released, current: withoutHolderName }, [{ ...removal, reason: '  ' }])).rejects.toThrow(/needs a reason/);
   });
 
   it('refuses an entry that names no change type of graphql-inspector, or no date', async () => {
     await expect(checkSchema({ released, current: released }, [{ ...removal, type: 'FIELD_GONE', reason: 'x' }])).rejects.toThrow(/type/);
-    await expect(checkSchema({ released, current: released }, [{ ...removal, accepted: 'last week', reason: 'x' }])).rejects.toThrow(/accepted/);
+    await expect(checkSchema({ released, current: released }, [{ ...removal, accepted: 'last week', reason: 'x' }])).rejects.toThrow(
+      /accepted/,
+    );
   });
 
   it('fails on a stale accepted entry, naming it', async () => {
     const verdict = await checkSchema({ released, current: released }, [{ ...removal, reason: 'removed, then put back' }]);
     expect(verdict.passed).toBe(false);
-    expect(verdict.lines).toContainEqual(expect.stringMatching(/^STALE +FIELD_REMOVED Account\.accountHolderName: no breaking change matches this entry of schema\/accepted-changes\.json/));
+    expect(verdict.lines).toContainEqual(
+      expect.stringMatching(
+        /^STALE +FIELD_REMOVED Account\.accountHolderName: no breaking change matches this entry of schema\/accepted-changes\.json/,
+      ),
+    );
     expect(verdict.lines.at(-1)).toBe('schema:diff failed: 0 breaking changes not accepted, 1 stale entry');
   });
 
   it('prints a dangerous change (a new enum value) with why it is dangerous, and passes', async () => {
     const verdict = await checkSchema({ released, current: withEnumValue(released, 'AccountStatus', 'FROZEN') }, []);
     expect(verdict.passed).toBe(true);
-    const line = verdict.lines.findIndex((text) => text === "dangerous ENUM_VALUE_ADDED AccountStatus.FROZEN: Enum value 'FROZEN' was added to enum 'AccountStatus'");
+    const line = verdict.lines.findIndex(
+      (text) => text === "dangerous ENUM_VALUE_ADDED AccountStatus.FROZEN: Enum value 'FROZEN' was added to enum 'AccountStatus'",
+    );
     expect(line).toBeGreaterThanOrEqual(0);
     expect(verdict.lines[line + 1]).toMatch(/^ +Adding an enum value may break existing clients/);
     expect(verdict.lines).toContain('schema/schema.graphql against schema/released.graphql: 0 breaking (0 accepted), 1 dangerous, 0 safe');
   });
 
-  it("docs/frontend.md names every member deprecated today, for the apps that still read them", () => {
+  it('docs/frontend.md names every member deprecated today, for the apps that still read them', () => {
     const sentence = /Deprecated today: (.+?)\.(?:\s|$)/s.exec(read('docs/frontend.md'))?.[1];
     const named = [...(sentence ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]);
     expect(named.sort()).toEqual(deprecatedMembers(buildSchema(read(FILES.current))).sort());

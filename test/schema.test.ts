@@ -1,5 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, printSchema } from 'graphql';
+import {
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  printSchema,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.ts';
 import { rootRequirements } from '../src/schema/requirements.ts';
@@ -12,20 +22,30 @@ describe('who may do what', () => {
     expect(declared.length).toBeGreaterThan(55);
     expect(declared.filter((field) => field.requirement.kind === 'undeclared').map((field) => `${field.root}.${field.name}`)).toEqual([]);
     // Only these may be run by any caller: who it is, and a record by id, whose type then decides.
-    expect(declared.filter((field) => field.requirement.kind === 'anyone').map((field) => `${field.root}.${field.name}`)).toEqual(['Query.me', 'Query.node', 'Query.nodes']);
+    expect(declared.filter((field) => field.requirement.kind === 'anyone').map((field) => `${field.root}.${field.name}`)).toEqual([
+      'Query.me',
+      'Query.node',
+      'Query.nodes',
+    ]);
   });
 
   it('declares the permission that reads every Node type', () => {
-    const nodes = Object.values(schema.getTypeMap()).filter((type) => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'));
-    const undeclared = nodes.filter((type) => !(type.extensions as { pothosOptions?: { authScopes?: { permission?: string } } }).pothosOptions?.authScopes?.permission);
+    const nodes = Object.values(schema.getTypeMap()).filter(
+      (type) => isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node'),
+    );
+    const undeclared = nodes.filter(
+      (type) => !(type.extensions as { pothosOptions?: { authScopes?: { permission?: string } } }).pothosOptions?.authScopes?.permission,
+    );
     expect(nodes.length).toBe(10);
     expect(undeclared.map((type) => type.name)).toEqual([]);
   });
 
-  it('says in each root field\'s description what it needs, as GraphiQL shows it', () => {
+  it("says in each root field's description what it needs, as GraphiQL shows it", () => {
     const fields = schema.getMutationType()!.getFields();
     expect(fields.payoutCreate!.description).toMatch(/Needs the permission `payouts:write`\.$/);
-    expect(fields.cardUpdate!.description).toMatch(/Needs the permission `cards:write`, or only `cards:control` when the input only changes status between ACTIVE and INACTIVE\.$/);
+    expect(fields.cardUpdate!.description).toMatch(
+      /Needs the permission `cards:write`, or only `cards:control` when the input only changes status between ACTIVE and INACTIVE\.$/,
+    );
     expect(schema.getQueryType()!.getFields().me!.description).toMatch(/Any caller may run it\.$/);
     expect(schema.getType('Card')!.description).toMatch(/Reading it needs the permission `cards:read`, wherever it appears\.$/);
   });
@@ -58,7 +78,20 @@ describe('schema conventions', () => {
     expect(missing).toEqual([]);
   });
 
-  const NOUNS = ['accessToken', 'account', 'beneficiary', 'cardholder', 'card', 'conversion', 'directDebit', 'mandate', 'payout', 'quote', 'wallet', 'webhookSubscription'];
+  const NOUNS = [
+    'accessToken',
+    'account',
+    'beneficiary',
+    'cardholder',
+    'card',
+    'conversion',
+    'directDebit',
+    'mandate',
+    'payout',
+    'quote',
+    'wallet',
+    'webhookSubscription',
+  ];
 
   it('names mutations noun first, with one input and an optional idempotency key, returning a result union', () => {
     const mutations = Object.values(schema.getMutationType()!.getFields());
@@ -111,7 +144,11 @@ describe('schema conventions', () => {
   it('matches the committed schema/schema.graphql', async () => {
     const committed = await readFile(new URL('../schema/schema.graphql', import.meta.url), 'utf8');
     // The committed file is codegen's print; compare type by type, ignoring blank-line layout.
-    const squash = (sdl: string) => sdl.replace(/\n\s*\n/g, '\n').replace(/^schema \{[^}]*\}\n/m, '').trim();
+    const squash = (sdl: string) =>
+      sdl
+        .replace(/\n\s*\n/g, '\n')
+        .replace(/^schema \{[^}]*\}\n/m, '')
+        .trim();
     expect(squash(committed)).toBe(squash(printSchema(schema)));
   });
 });

@@ -66,7 +66,8 @@ describe('graphql-ws authentication', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: 'mutation($input: AccessTokenCreateInput!) { accessTokenCreate(input: $input) { ... on AccessTokenCreateSuccess { token { accessToken } } } }',
+        query:
+          'mutation($input: AccessTokenCreateInput!) { accessTokenCreate(input: $input) { ... on AccessTokenCreateSuccess { token { accessToken } } } }',
         variables: { input: { clientKey: 'sandbox-client-key', clientSecret: 'sandbox-client-secret', email: 'treasury@acme.example' } },
       }),
     });
@@ -75,7 +76,10 @@ describe('graphql-ws authentication', () => {
       const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
       const result = await new Promise<any>((resolve, reject) => {
         let value: unknown;
-        client.subscribe({ query: '{ balances { currency } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+        client.subscribe(
+          { query: '{ balances { currency } }' },
+          { next: (v) => (value = v), error: reject, complete: () => resolve(value) },
+        );
       });
       await client.dispose();
       return result;

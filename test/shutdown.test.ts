@@ -23,12 +23,21 @@ function post(kit: Kit, body = BALANCES) {
 
 /** A graphql-ws subscriber that reports how its subscription and its socket ended. */
 function wsSubscriber(kit: Kit) {
-  const client = createClient({ url: `${kit.baseUrl!.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => {} });
+  const client = createClient({
+    url: `${kit.baseUrl!.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => {},
+  });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     client.on('closed', (event) => resolve({ code: (event as CloseEvent).code, reason: (event as CloseEvent).reason })),
   );
   const completed = new Promise<'complete' | 'error'>((resolve) =>
-    client.subscribe({ query: 'subscription { bankEvents { id } }' }, { next: () => {}, error: () => resolve('error'), complete: () => resolve('complete') }),
+    client.subscribe(
+      { query: 'subscription { bankEvents { id } }' },
+      { next: () => {}, error: () => resolve('error'), complete: () => resolve('complete') },
+    ),
   );
   return { closed, completed };
 }

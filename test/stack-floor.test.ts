@@ -16,7 +16,11 @@ describe('the stack floor', () => {
   it("answers every screen in the gateway's shape, with the gateway's upstream calls", async () => {
     for (let i = 1; i < CARDS_ON_SCREEN; i++) {
       const { query, variables } = extraCardMutation(i);
-      const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(`${kit.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
       expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
     }
     const floor = await StackFloorProcess.start(kit.sandbox.url, await directToken(kit.sandbox.url), []);

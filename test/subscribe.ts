@@ -62,7 +62,10 @@ function collector<T>(): { received: T[]; push(value: T): void; next(count?: num
     },
     next(count = received.length + 1, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} results, got ${received.length}: ${JSON.stringify(received)}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${count} results, got ${received.length}: ${JSON.stringify(received)}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (received.length >= count) {
             clearTimeout(timer);
@@ -104,9 +107,27 @@ export async function subscribeWs<T = any>(
       complete: () => (ended = true),
     },
   );
-  if (options.registered === false) return { ...results, close: async () => { dispose(); await client.dispose(); } };
+  if (options.registered === false)
+    return {
+      ...results,
+      close: async () => {
+        dispose();
+        await client.dispose();
+      },
+    };
   await registered(target, before);
-  return { ...results, close: () => closed(target, async () => { dispose(); await client.dispose(); }, () => ended) };
+  return {
+    ...results,
+    close: () =>
+      closed(
+        target,
+        async () => {
+          dispose();
+          await client.dispose();
+        },
+        () => ended,
+      ),
+  };
 }
 
 /**
@@ -174,7 +195,11 @@ export async function subscribeSse<T = any>(
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const message = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = message.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const data = message
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           if (/^event: next/m.test(message) && data) results.push(JSON.parse(data) as T);
           if (/^event: complete/m.test(message)) ended = true;
         }
@@ -185,5 +210,13 @@ export async function subscribeSse<T = any>(
   })();
   if (options.registered === false) return { ...results, close: async () => abort.abort() };
   await registered(target, before);
-  return { ...results, close: () => closed(target, () => abort.abort(), () => ended) };
+  return {
+    ...results,
+    close: () =>
+      closed(
+        target,
+        () => abort.abort(),
+        () => ended,
+      ),
+  };
 }

@@ -41,7 +41,9 @@ describe('one execution per event and selection', () => {
     expect((await deliverEvent(kit.baseUrl, blocked('2026-11-24T10:00:00+0000'))).status).toBe(202);
 
     for (const subscriber of same) {
-      expect(await subscriber.next(1)).toEqual([{ data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: 'crd_demo_ava_v', status: 'ACTIVE' } } } }]);
+      expect(await subscriber.next(1)).toEqual([
+        { data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: 'crd_demo_ava_v', status: 'ACTIVE' } } } },
+      ]);
     }
     const [withHolder] = await other.next(1);
     expect(withHolder.data.cardStatusChanged.card.cardholder.email).toContain('@');

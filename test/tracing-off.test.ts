@@ -25,7 +25,11 @@ describe('tracing without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('is off: no provider registered, no traceparent to the bank, no trace id in errors or the log', async () => {
     expect(loadConfig({}).tracing).toBeUndefined();
     await kit.control('POST', 'faults', { kind: 'status', status: 503, count: 10, method: 'GET', path: '/svc/api/v1/account/balance' });
-    const result = await kit.execute(OneCallBalancesDocument, {}, { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const result = await kit.execute(
+      OneCallBalancesDocument,
+      {},
+      { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    );
 
     expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(result.errors?.[0]?.extensions).not.toHaveProperty('traceId');

@@ -81,7 +81,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(operation).toMatchObject({ parentSpanId: '', kind: SPAN_KIND.server, service: 'gateway-under-test' });
     expect(operation.attributes).toMatchObject({ 'graphql.operation.name': 'Dashboard', 'graphql.operation.type': 'query' });
     expect(operation.attributes['gateway.request.id']).toEqual(calls[0]!.correlationId);
-    const phases = childrenOf(spans, operation).map((span) => span.name).sort();
+    const phases = childrenOf(spans, operation)
+      .map((span) => span.name)
+      .sort();
     expect(phases).toEqual(['graphql.execute', 'graphql.parse', 'graphql.validate']);
     const execute = one(spans, 'graphql.execute');
 
@@ -100,7 +102,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       expect(attempt, `the span of ${call.method} ${call.path}`).toBeDefined();
       expect(call.traceparent).toBe(traceparentOf(attempt!));
       expect(attempt!.kind).toBe(SPAN_KIND.client);
-      expect(attempt!.attributes).toMatchObject({ 'http.request.method': call.method, 'url.path': call.path, 'http.response.status_code': call.status, 'gateway.upstream.attempt': 1 });
+      expect(attempt!.attributes).toMatchObject({
+        'http.request.method': call.method,
+        'url.path': call.path,
+        'http.response.status_code': call.status,
+        'gateway.upstream.attempt': 1,
+      });
     }
     const beneficiary = attempts.filter((span) => String(span.attributes['url.path']).includes('/beneficiary'));
     expect(beneficiary.map((span) => span.parentSpanId)).toEqual([batches[0]!.spanId]);
@@ -128,15 +135,21 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(result.errors).toBeUndefined();
     const { spans } = await operationTrace('OneCallBalances', before);
     const execute = one(spans, 'graphql.execute');
-    const attempts = attemptsIn(spans).sort((a, b) => Number(a.attributes['gateway.upstream.attempt']) - Number(b.attributes['gateway.upstream.attempt']));
-    expect(attempts.map((span) => [span.attributes['gateway.upstream.attempt'], span.attributes['http.response.status_code'], span.status])).toEqual([
+    const attempts = attemptsIn(spans).sort(
+      (a, b) => Number(a.attributes['gateway.upstream.attempt']) - Number(b.attributes['gateway.upstream.attempt']),
+    );
+    expect(
+      attempts.map((span) => [span.attributes['gateway.upstream.attempt'], span.attributes['http.response.status_code'], span.status]),
+    ).toEqual([
       [1, 503, STATUS_ERROR],
       [2, 200, 0],
     ]);
     expect(attempts[1]!.attributes['http.request.resend_count']).toBe(1);
     expect(attempts.every((span) => span.parentSpanId === execute.spanId)).toBe(true);
     const calls = kit.calls(BALANCE);
-    expect(calls.map((call) => [call.status, call.traceparent])).toEqual(attempts.map((span) => [span.attributes['http.response.status_code'], traceparentOf(span)]));
+    expect(calls.map((call) => [call.status, call.traceparent])).toEqual(
+      attempts.map((span) => [span.attributes['http.response.status_code'], traceparentOf(span)]),
+    );
   });
 
   it("puts the trace id in each error's extensions and in the operation's log line", async () => {
@@ -179,14 +192,24 @@ function npmStart(env: Record<string, string>) {
   npm.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   npm.stderr!.on('data', () => {});
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-  const logLines = () => out.split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text) as Record<string, any>);
+  const logLines = () =>
+    out
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as Record<string, any>);
   return { npm, exited, logLines };
 }
 
 async function queryOnce(started: ReturnType<typeof npmStart>): Promise<unknown> {
   let url: string | undefined;
-  await expect.poll(() => (url = started.logLines().find((line) => line.msg === 'gateway ready')?.url), { timeout: 30_000, interval: 100 }).toBeDefined();
-  const response = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"query Started { balances { currency } }"}' });
+  await expect
+    .poll(() => (url = started.logLines().find((line) => line.msg === 'gateway ready')?.url), { timeout: 30_000, interval: 100 })
+    .toBeDefined();
+  const response = await fetch(url!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"query":"query Started { balances { currency } }"}',
+  });
   return response.json();
 }
 
@@ -201,7 +224,9 @@ describe('npm start with tracing', () => {
       // The batch would wait 5 s; the stop sends it at once.
       const operation = collector.spans.find((span) => span.name === 'graphql.operation Started');
       expect(operation?.service).toBe('gateway-eu');
-      expect(collector.spans.filter((span) => span.traceId === operation?.traceId && span.name === 'GET /svc/api/v1/account/balance')).toHaveLength(1);
+      expect(
+        collector.spans.filter((span) => span.traceId === operation?.traceId && span.name === 'GET /svc/api/v1/account/balance'),
+      ).toHaveLength(1);
     } finally {
       await collector.close();
     }

@@ -25,7 +25,11 @@ async function wave(kit: Kit, count: number, tag: string): Promise<number> {
 
 describe('the adaptive limit, against a bank that slows down', () => {
   // These tests count the bank calls of reads that repeat from test to test: the record cache (test/cache.test.ts) stays off.
-  const kit = useKit({ cache: false, sandbox: { latencyMs: 20 }, concurrency: { initial: 4, min: 2, max: 64, adaptive: true, perClient: 0, sharePercent: 50 } });
+  const kit = useKit({
+    cache: false,
+    sandbox: { latencyMs: 20 },
+    concurrency: { initial: 4, min: 2, max: 64, adaptive: true, perClient: 0, sharePercent: 50 },
+  });
 
   it('rises while the bank answers at its floor and the limit holds calls back, and falls when latency climbs', async () => {
     expect(HOST_LIMIT(kit).limit).toBe(4);
@@ -57,7 +61,11 @@ describe('the adaptive limit, against a bank that slows down', () => {
 describe('the adaptive limit, against a bank that sheds load with 429s', () => {
   // 100 ms of latency: a wave's 40 calls reach the bank while its first 6 are still being worked on,
   // however loaded the machine running the test is.
-  const kit = useKit({ cache: false, sandbox: { latencyMs: 100 }, concurrency: { initial: 40, min: 2, max: 64, adaptive: true, perClient: 0, sharePercent: 50 } });
+  const kit = useKit({
+    cache: false,
+    sandbox: { latencyMs: 100 },
+    concurrency: { initial: 40, min: 2, max: 64, adaptive: true, perClient: 0, sharePercent: 50 },
+  });
 
   it('falls towards what the bank takes, so later waves earn far fewer 429s, and every operation still succeeds', async () => {
     await kit.control('PUT', 'capacity', { concurrency: 6, overflow: 'reject' });
@@ -90,7 +98,11 @@ async function placeOfOneCall(kit: Kit, fanOutClient: string, oneCallClient: str
 
 describe('the fair queue, against the sandbox', () => {
   // Turns alone: no share of the limit held back for the other client (test/fair-share.test.ts has those).
-  const kit = useKit({ cache: false, sandbox: { latencyMs: 30 }, concurrency: { initial: 4, min: 1, max: 64, adaptive: false, perClient: 0, sharePercent: 100 } });
+  const kit = useKit({
+    cache: false,
+    sandbox: { latencyMs: 30 },
+    concurrency: { initial: 4, min: 1, max: 64, adaptive: false, perClient: 0, sharePercent: 100 },
+  });
 
   // Four in flight, then the one-call query's turn comes with the next free slot: among the first eight, not 41st.
   it("lets another client's one-call query in during a 40-call fan-out rather than after it", async () => {

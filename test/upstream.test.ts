@@ -67,21 +67,32 @@ describe('the calls to the bank, through the gateway', () => {
     // status, when it notices its connection closed: the wait allows a loaded machine's delays, and
     // ends well before the stall would.
     await expect.poll(() => kit.calls(BALANCE).length, { timeout: 10_000 }).toBe(2);
-    expect(kit.calls(BALANCE).map((c) => c.status).sort()).toEqual([200, null]);
+    expect(
+      kit
+        .calls(BALANCE)
+        .map((c) => c.status)
+        .sort(),
+    ).toEqual([200, null]);
   });
 
   it('never retries a write, even on 5xx', async () => {
     await kit.control('POST', 'faults', { kind: 'status', status: 503, method: 'POST', path: ACCOUNT });
     const result = await kit.execute(AccountCreateDocument, { input: createInput });
     // The bank may have applied it: the answer says so, with the key the write went with.
-    expect(result.data!.accountCreate).toMatchObject({ __typename: 'OutcomeUnknown', idempotencyKey: kit.calls(ACCOUNT, 'POST')[0]!.requestId });
+    expect(result.data!.accountCreate).toMatchObject({
+      __typename: 'OutcomeUnknown',
+      idempotencyKey: kit.calls(ACCOUNT, 'POST')[0]!.requestId,
+    });
     expect(kit.calls(ACCOUNT, 'POST')).toHaveLength(1);
   });
 
   it('never retries a write on a dropped connection', async () => {
     await kit.control('POST', 'faults', { kind: 'drop', method: 'POST', path: ACCOUNT });
     const result = await kit.execute(AccountCreateDocument, { input: createInput });
-    expect(result.data!.accountCreate).toMatchObject({ __typename: 'OutcomeUnknown', idempotencyKey: kit.calls(ACCOUNT, 'POST')[0]!.requestId });
+    expect(result.data!.accountCreate).toMatchObject({
+      __typename: 'OutcomeUnknown',
+      idempotencyKey: kit.calls(ACCOUNT, 'POST')[0]!.requestId,
+    });
     expect(kit.calls(ACCOUNT, 'POST')).toHaveLength(1);
   });
 
@@ -96,7 +107,10 @@ describe('the calls to the bank, through the gateway', () => {
     const body = (await response.json()) as { data: any; errors: any[] };
     expect(body.data.balances.length).toBeGreaterThan(0);
     expect(body.data.accounts).toBeNull();
-    expect(body.errors[0].extensions).toMatchObject({ code: 'UPSTREAM_CONTRACT_ERROR', upstreamRequestId: kit.calls(ACCOUNT)[0]!.requestId });
+    expect(body.errors[0].extensions).toMatchObject({
+      code: 'UPSTREAM_CONTRACT_ERROR',
+      upstreamRequestId: kit.calls(ACCOUNT)[0]!.requestId,
+    });
     expect(body.errors[0].extensions.endpoint).toBeUndefined();
     expect(body.errors[0].message).toMatch(/^The bank's answer breaks its documented contract at data\[0\]\.id: /);
     // The gateway carries on.
@@ -107,7 +121,12 @@ describe('the calls to the bank, through the gateway', () => {
     await kit.control('POST', 'faults', {
       kind: 'contract',
       path: BALANCE,
-      body: { code: '200', status: 'Success', message: 'ok', data: [{ currency: 'usd', available_balance: '1050.25', pending_amount: 0, reserved_amount: '12' }] },
+      body: {
+        code: '200',
+        status: 'Success',
+        message: 'ok',
+        data: [{ currency: 'usd', available_balance: '1050.25', pending_amount: 0, reserved_amount: '12' }],
+      },
     });
     const result = await kit.execute(BalancesDocument, {});
     expect(result.errors).toBeUndefined();
@@ -161,7 +180,9 @@ describe('a Retry-After longer than a call may wait', () => {
     expect(kit.calls(ACCOUNT)).toHaveLength(0);
     // The held call shows in the metrics as not sent, rate-limited.
     const metrics = await kit.gateway.metrics.registry.getSingleMetricAsString('gateway_upstream_call_duration_seconds');
-    expect(metrics).toContain('gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account",family="banking",status="rate-limited"} 1');
+    expect(metrics).toContain(
+      'gateway_upstream_call_duration_seconds_count{endpoint="GET /svc/api/v1/account",family="banking",status="rate-limited"} 1',
+    );
   });
 });
 

@@ -14,7 +14,9 @@ import { record } from './leak-scan.ts';
 const lines: Record<string, any>[] = [];
 const kit = useKit({
   listen: true,
-  logger: createLogger('debug', { write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)) }),
+  logger: createLogger('debug', {
+    write: (line: string) => (lines.push(JSON.parse(line) as Record<string, any>), record('gateway log', line)),
+  }),
 });
 
 const QUOTE = `mutation Quote($input: QuoteCreateInput!) { quoteCreate(input: $input) { __typename ... on MutationError { message } } }`;
@@ -53,7 +55,12 @@ describe('variables that do not fit', () => {
     const answer = await post(kit.baseUrl!, QUOTE, {}, { input });
     expect(answer.status).toBe(400);
     const paths = answer.body.errors.map((error: { extensions: { issues: { path: string[] }[] } }) => error.extensions.issues[0]!.path);
-    expect(paths).toEqual(expect.arrayContaining([['input', 'lockPeriod'], ['input', 'quoteType']]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        ['input', 'lockPeriod'],
+        ['input', 'quoteType'],
+      ]),
+    );
     expect(paths).toHaveLength(2);
     expect(answer.body.errors.every((error: { extensions: { code: string } }) => error.extensions.code === 'BAD_USER_INPUT')).toBe(true);
   });
@@ -69,21 +76,35 @@ describe('variables that do not fit', () => {
 
   it('over graphql-ws too', async () => {
     const outcome = await runWs(kit.baseUrl!, 'query ($first: Int!) { accounts(first: $first) { nodes { id } } }');
-    expect('result' in outcome ? outcome.result.errors?.[0]?.extensions : outcome).toMatchObject({ code: 'BAD_USER_INPUT', variable: 'first' });
+    expect('result' in outcome ? outcome.result.errors?.[0]?.extensions : outcome).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      variable: 'first',
+    });
   });
 });
 
 describe('a negative @stream(initialCount:)', () => {
-  const STREAM = (count: string) => `query ${count.startsWith('$') ? '($count: Int = 1) ' : ''}{ accounts(first: 5) { nodes @stream(initialCount: ${count}) { id } } }`;
+  const STREAM = (count: string) =>
+    `query ${count.startsWith('$') ? '($count: Int = 1) ' : ''}{ accounts(first: 5) { nodes @stream(initialCount: ${count}) { id } } }`;
   const accept = { accept: 'multipart/mixed, application/json' };
 
   it('literal or variable: BAD_USER_INPUT before execution, no bank call, nothing logged at error', async () => {
-    for (const [query, variables] of [[STREAM('-1'), undefined], [STREAM('$count'), { count: -3 }]] as const) {
+    for (const [query, variables] of [
+      [STREAM('-1'), undefined],
+      [STREAM('$count'), { count: -3 }],
+    ] as const) {
       const answer = await post(kit.baseUrl!, query, accept, variables);
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toHaveLength(1);
-      expect(answer.body.errors[0].message).toMatch(/^Argument "initialCount" of @stream on AccountConnection\.nodes must not be negative; got -[13]\.$/);
-      expect(answer.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'initialCount', directive: 'stream', field: 'AccountConnection.nodes' });
+      expect(answer.body.errors[0].message).toMatch(
+        /^Argument "initialCount" of @stream on AccountConnection\.nodes must not be negative; got -[13]\.$/,
+      );
+      expect(answer.body.errors[0].extensions).toEqual({
+        code: 'BAD_USER_INPUT',
+        argument: 'initialCount',
+        directive: 'stream',
+        field: 'AccountConnection.nodes',
+      });
     }
     expect(kit.calls('/account')).toHaveLength(0);
     expect(errorLines()).toEqual([]);
@@ -94,7 +115,11 @@ describe('a negative @stream(initialCount:)', () => {
   });
 
   it('zero and positive counts still stream', async () => {
-    const response = await fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'multipart/mixed' }, body: JSON.stringify({ query: STREAM('0') }) });
+    const response = await fetch(`${kit.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: STREAM('0') }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^multipart\/mixed/);
     expect(await response.text()).toMatch(/"items":\[\{"id":/);

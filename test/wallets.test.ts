@@ -85,7 +85,14 @@ describe('wallets', () => {
   });
 
   it('reads a bank that answers "not found" for a cardholder without wallets the same way', async () => {
-    await kit.control('POST', 'faults', { kind: 'status', status: 400, message: `Wallet for cardholder ${OPS} not found`, method: 'GET', path: WALLET_PATH, count: 1 });
+    await kit.control('POST', 'faults', {
+      kind: 'status',
+      status: 400,
+      message: `Wallet for cardholder ${OPS} not found`,
+      method: 'GET',
+      path: WALLET_PATH,
+      count: 1,
+    });
     const result = await kit.execute(CardholderWalletDocument, { id: OPS });
     expect(result.errors).toBeUndefined();
     expect(result.data!.cardholder).toMatchObject({ wallet: null, wallets: [] });
@@ -97,7 +104,12 @@ describe('wallets', () => {
       kind: 'contract',
       method: 'GET',
       path: WALLET_PATH,
-      body: { code: 200, status: 'success', message: 'ok', data: [{ ...raw, dailyLimitAmount: 0, weeklyLimitAmount: 250.5, totalLimitAmount: null }] },
+      body: {
+        code: 200,
+        status: 'success',
+        message: 'ok',
+        data: [{ ...raw, dailyLimitAmount: 0, weeklyLimitAmount: 250.5, totalLimitAmount: null }],
+      },
     });
     const wallet = await walletOf(AVA);
     expect(wallet!.limits).toEqual({
@@ -146,7 +158,10 @@ describe('wallets', () => {
 
   it('is refused until the cardholder is READY and KYC is completed', async () => {
     const pending = await kit.execute(WalletCreateDocument, { input: { cardholderId: gid(NEW), currency: 'USD' } });
-    expect(pending.data!.walletCreate).toMatchObject({ __typename: 'UpstreamRejection', upstreamMessage: `Cardholder ${NEW} is not READY` });
+    expect(pending.data!.walletCreate).toMatchObject({
+      __typename: 'UpstreamRejection',
+      upstreamMessage: `Cardholder ${NEW} is not READY`,
+    });
 
     const cardholder = await readyCardholder();
     const input = { cardholderId: cardholder.id, currency: 'USD' };
@@ -227,10 +242,20 @@ describe('wallet history', () => {
       updatedAt: null,
     });
     const load = conn2.edges![1]!.node!;
-    expect(load).toMatchObject({ type: 'LOAD', direction: 'CREDIT', amount: { amount: '600', currency: 'USD' }, available: { amount: '600' } });
+    expect(load).toMatchObject({
+      type: 'LOAD',
+      direction: 'CREDIT',
+      amount: { amount: '600', currency: 'USD' },
+      available: { amount: '600' },
+    });
     const coffee = conn2.edges![0]!.node!;
     // The settled purchase carries the time it was posted.
-    expect(coffee).toMatchObject({ type: 'PURCHASE', direction: 'DEBIT', amount: { amount: '45.5' }, cardAcceptorName: 'Blue Bottle Coffee' });
+    expect(coffee).toMatchObject({
+      type: 'PURCHASE',
+      direction: 'DEBIT',
+      amount: { amount: '45.5' },
+      cardAcceptorName: 'Blue Bottle Coffee',
+    });
     expect(coffee.updatedAt).toBe(utc(raw[2].updatedAt));
 
     // One wallet read and one history call a page, each with the cardholder and wallet headers.
@@ -253,14 +278,22 @@ describe('wallet history', () => {
 
     const today = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(0), to: day(0) } });
     expect(today.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!)).toEqual([
-      expect.objectContaining({ upstreamId: rawToday[0].slNo, type: 'PURCHASE', amount: { amount: '20', currency: 'USD' }, available: { amount: '480', currency: 'USD' } }),
+      expect.objectContaining({
+        upstreamId: rawToday[0].slNo,
+        type: 'PURCHASE',
+        amount: { amount: '20', currency: 'USD' },
+        available: { amount: '480', currency: 'USD' },
+      }),
     ]);
     const yesterday = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-1), to: day(-1) } });
     expect(yesterday.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId)).toEqual(rawYesterday.map((e) => e.slNo));
     const both = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-40), to: day(0) } });
     expect(both.data!.cardholder!.wallet!.history!.edges).toHaveLength(5);
 
-    const seen = kit.sandbox.requests().filter((r) => r.path === HISTORY_PATH).map((r) => r.query);
+    const seen = kit.sandbox
+      .requests()
+      .filter((r) => r.path === HISTORY_PATH)
+      .map((r) => r.query);
     expect(seen.map((q) => [q.from_date, q.to_date])).toEqual([
       [day(0), day(0)],
       [day(-1), day(-1)],
@@ -268,11 +301,12 @@ describe('wallet history', () => {
     ]);
   });
 
-  it('takes either end alone, and instants as well as days (Document 2, 4.3), sent at UTC in the bank\'s form', async () => {
+  it("takes either end alone, and instants as well as days (Document 2, 4.3), sent at UTC in the bank's form", async () => {
     await kit.control('POST', `cards/${AVA_CARD}/simulate`, { kind: 'authorization', amount: 20 });
     const rawAll = await rawIssuing(`${HISTORY_PATH}?page=1&size=100`, headers);
     await kit.resetCounts();
-    const ids = (result: Awaited<ReturnType<typeof history>>) => result.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId);
+    const ids = (result: Awaited<ReturnType<typeof history>>) =>
+      result.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId);
     const history = (window: { from?: string; to?: string }) => kit.execute(WalletHistoryDocument, { id: AVA, first: 100, window });
 
     const sinceToday = await history({ from: day(0) });
@@ -282,7 +316,10 @@ describe('wallet history', () => {
     // An instant with an offset goes out as the bank's yyyy-MM-ddTHH:mm:ss at UTC.
     const instant = await history({ from: `${day(0)}T02:00:00+02:00` });
     expect(instant.errors).toBeUndefined();
-    const seen = kit.sandbox.requests().filter((r) => r.path === HISTORY_PATH).map((r) => [r.query.from_date, r.query.to_date]);
+    const seen = kit.sandbox
+      .requests()
+      .filter((r) => r.path === HISTORY_PATH)
+      .map((r) => [r.query.from_date, r.query.to_date]);
     expect(seen).toEqual([
       [day(0), undefined],
       [undefined, day(-1)],
@@ -298,7 +335,10 @@ describe('wallet history', () => {
 
   it('refuses a range that ends before it starts, without calling the history', async () => {
     const result = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(0), to: day(-1) } });
-    expect(result.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: ['window', 'to'], message: 'must not be before from' }] });
+    expect(result.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      issues: [{ path: ['window', 'to'], message: 'must not be before from' }],
+    });
     expect(kit.calls(HISTORY_PATH)).toHaveLength(0);
   });
 });

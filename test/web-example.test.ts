@@ -23,7 +23,10 @@ import { apiClient, CARD_PATH } from '../sandbox/test/helpers.ts';
 const APP = fileURLToPath(new URL('../examples/web/', import.meta.url));
 const MANIFEST = join(APP, 'src/gql/persisted-documents.json');
 /** The manifest's id of the app's document for an operation: what the page sends in its place. */
-const documentIdOf = (operation: string) => Object.entries(JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, string>).find(([, text]) => text.includes(`query ${operation} `))![0];
+const documentIdOf = (operation: string) =>
+  Object.entries(JSON.parse(readFileSync(MANIFEST, 'utf8')) as Record<string, string>).find(([, text]) =>
+    text.includes(`query ${operation} `),
+  )![0];
 /** The amount of a row's balance cell ("Operating ACTIVE 431454.28 USD"), in cents. */
 const centsIn = (row: string) => Math.round(Number(/([\d.]+) USD/.exec(row)?.[1]) * 100);
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -44,7 +47,9 @@ function serve(dir: string): Promise<{ server: Server; origin: string }> {
       },
     );
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+  );
 }
 
 describe('the example web client in Chromium', () => {
@@ -100,14 +105,19 @@ describe('the example web client in Chromium', () => {
     // The live query is open (its subscribe frame went out) before the bank moves.
     expect(subscribeFrames.some((frame) => frame.includes(documentIdOf('AccountsScreen')))).toBe(true);
     await kit.control('POST', 'deposits', { currency: 'USD', amount: 1250, payer_name: 'Globex' });
-    await expect.poll(async () => centsIn(await usd.innerText({ timeout: 1_000 })), { timeout: 3_000, interval: 50 }).toBe(before + 125_000);
+    await expect
+      .poll(async () => centsIn(await usd.innerText({ timeout: 1_000 })), { timeout: 3_000, interval: 50 })
+      .toBe(before + 125_000);
   });
 
-  it("shows a card frozen at the bank by another user within 3 s, live", async () => {
+  it('shows a card frozen at the bank by another user within 3 s, live', async () => {
     const badge = page.locator('[data-card="crd_demo_ava_v"] .badge');
     await expect.poll(() => badge.innerText(), { timeout: 20_000 }).toBe('ACTIVE');
     const bank = await apiClient(kit.sandbox);
-    const changed = await bank.send('PATCH', CARD_PATH, { query: { id: 'crd_demo_ava_v' }, body: { card_status: 'INACTIVE', updated_by: 'Jordan Miles' } });
+    const changed = await bank.send('PATCH', CARD_PATH, {
+      query: { id: 'crd_demo_ava_v' },
+      body: { card_status: 'INACTIVE', updated_by: 'Jordan Miles' },
+    });
     expect(changed.status).toBe(200);
     const started = Date.now();
     await expect.poll(() => badge.getAttribute('data-status'), { timeout: 3_000, interval: 50 }).toBe('INACTIVE');
@@ -120,11 +130,16 @@ describe('the example web client in Chromium', () => {
     // The connection drops (no close frame); while the page is away, the card is activated again.
     for (const socket of upgrades.splice(0)) socket.destroy();
     const bank = await apiClient(kit.sandbox);
-    const changed = await bank.send('PATCH', CARD_PATH, { query: { id: 'crd_demo_ava_v' }, body: { card_status: 'ACTIVE', updated_by: 'Jordan Miles' } });
+    const changed = await bank.send('PATCH', CARD_PATH, {
+      query: { id: 'crd_demo_ava_v' },
+      body: { card_status: 'ACTIVE', updated_by: 'Jordan Miles' },
+    });
     expect(changed.status).toBe(200);
     await expect.poll(() => badge.getAttribute('data-status'), { timeout: 15_000, interval: 100 }).toBe('ACTIVE');
     // graphql-ws connected again and sent the live card list again, by its id: its first result is the card as it is now.
-    const cardLists = subscribeFrames.map((frame) => JSON.parse(frame) as { payload: { query: string } }).filter((frame) => frame.payload.query === documentIdOf('CardsScreen'));
+    const cardLists = subscribeFrames
+      .map((frame) => JSON.parse(frame) as { payload: { query: string } })
+      .filter((frame) => frame.payload.query === documentIdOf('CardsScreen'));
     expect(cardLists.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -171,7 +186,12 @@ describe('the example web client in Chromium', () => {
     expect(await done.innerText()).toMatch(/^Payout pay_/);
     expect([...kit.sandbox.store.payouts.values()].filter((payout) => payout.reference === reference)).toHaveLength(1);
     // Both sends carried the key made when "send" was first pressed; the bank replayed the first.
-    expect(kit.calls(payouts, 'POST').slice(-2).map((call) => [call.status, call.requestId])).toEqual([
+    expect(
+      kit
+        .calls(payouts, 'POST')
+        .slice(-2)
+        .map((call) => [call.status, call.requestId]),
+    ).toEqual([
       [null, key],
       [200, key],
     ]);

@@ -13,7 +13,10 @@ const ALL_EVENTS = '{ bankEvents { upstreamId name } }';
 describe('webhook intake', () => {
   it('publishes a well-signed event once to subscribers', async () => {
     const subscriber = await subscribeWs(kit, `subscription ${ALL_EVENTS}`);
-    expect(await deliver(event('acct_1_account.active'))).toEqual({ status: 202, body: { status: 'accepted', id: 'acct_1_account.active' } });
+    expect(await deliver(event('acct_1_account.active'))).toEqual({
+      status: 202,
+      body: { status: 'accepted', id: 'acct_1_account.active' },
+    });
     const [first] = await subscriber.next(1);
     expect(first).toEqual({ data: { bankEvents: { upstreamId: 'acct_1_account.active', name: 'account.active' } } });
     await subscriber.close();

@@ -2,7 +2,12 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
-import { CardUpdateDocument, WebhookSubscriptionCreateDocument, WebhookSubscriptionDeleteDocument, WebhookSubscriptionUpdateDocument } from './generated/graphql.ts';
+import {
+  CardUpdateDocument,
+  WebhookSubscriptionCreateDocument,
+  WebhookSubscriptionDeleteDocument,
+  WebhookSubscriptionUpdateDocument,
+} from './generated/graphql.ts';
 import { KIT_WEBHOOKS, useKit } from './kit.ts';
 import { call } from '../sandbox/test/helpers.ts';
 import { subscribeWs } from './subscribe.ts';
@@ -23,20 +28,40 @@ const SUBSCRIBE_PATH = '/api/subscribe';
 const LIST_PATH = '/api/subscribedwebhook';
 
 function raw(method: string, path: string, options: { query?: Record<string, string>; body?: unknown } = {}) {
-  return call(kit.sandbox, path, { method, headers: { 'x-api-key': DEMO_CREDENTIALS.apiKey, 'content-type': 'application/json' }, ...options });
+  return call(kit.sandbox, path, {
+    method,
+    headers: { 'x-api-key': DEMO_CREDENTIALS.apiKey, 'content-type': 'application/json' },
+    ...options,
+  });
 }
 
 async function stored(): Promise<{ event_name: string; webhook_url: string | null; subscription_type: string; company_code: string }[]> {
-  const response = await raw('POST', LIST_PATH, { query: { program_code: PROGRAM }, body: { agent_code: CODES.agentCode, subagent_code: CODES.subagentCode } });
+  const response = await raw('POST', LIST_PATH, {
+    query: { program_code: PROGRAM },
+    body: { agent_code: CODES.agentCode, subagent_code: CODES.subagentCode },
+  });
   return response.body;
 }
 
-const identity = (eventName: string) => ({ event_name: eventName, agent_code: CODES.agentCode, subagent_code: CODES.subagentCode, program_code: PROGRAM, company_code: CODES.companyCode });
+const identity = (eventName: string) => ({
+  event_name: eventName,
+  agent_code: CODES.agentCode,
+  subagent_code: CODES.subagentCode,
+  program_code: PROGRAM,
+  company_code: CODES.companyCode,
+});
 const writes = () => kit.calls().filter((c) => c.path === SUBSCRIBE_PATH);
 const logged = (pattern: RegExp) => lines.filter((line) => pattern.test(line.msg));
 const readyz = async () => {
   const response = await fetch(`${kit.baseUrl}/readyz`);
-  return { status: response.status, body: (await response.json()) as { status: string; detail: string; checks: { webhooks: { ok: boolean; uncovered: string[]; detail: string } } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      status: string;
+      detail: string;
+      checks: { webhooks: { ok: boolean; uncovered: string[]; detail: string } };
+    },
+  };
 };
 const catalogue = async (): Promise<string[]> =>
   (await raw('GET', '/getallwebhooks', { query: { program_code: PROGRAM } })).body.data.map((e: { event_name: string }) => e.event_name);
@@ -71,10 +96,20 @@ describe("the gateway's own webhook subscriptions", () => {
 
   it('files one deleted and one redirected subscription again on the next interval, saying so once each way', async () => {
     await raw('DELETE', SUBSCRIBE_PATH, { body: identity('conversion.settled') });
-    await raw('PATCH', SUBSCRIBE_PATH, { body: { ...identity('ga.new'), subscription_type: 'w', webhook_url: 'https://elsewhere.example/hooks', x_api_key: KIT_WEBHOOKS.apiKey, updated_by: 'someone' } });
+    await raw('PATCH', SUBSCRIBE_PATH, {
+      body: {
+        ...identity('ga.new'),
+        subscription_type: 'w',
+        webhook_url: 'https://elsewhere.example/hooks',
+        x_api_key: KIT_WEBHOOKS.apiKey,
+        updated_by: 'someone',
+      },
+    });
     const [found, fixed] = [logged(/missing or wrong/).length, logged(/filed again/).length];
 
-    await expect.poll(async () => (await stored()).find((s) => s.event_name === 'conversion.settled')?.webhook_url).toBe(`${kit.baseUrl}/webhooks`);
+    await expect
+      .poll(async () => (await stored()).find((s) => s.event_name === 'conversion.settled')?.webhook_url)
+      .toBe(`${kit.baseUrl}/webhooks`);
     await expect.poll(async () => (await stored()).find((s) => s.event_name === 'ga.new')?.webhook_url).toBe(`${kit.baseUrl}/webhooks`);
     // Several more passes: nothing more is said. Each subscription is named once when found and once
     // when fixed: in one line, or in two when a pass ran between the DELETE and the PATCH.
@@ -102,7 +137,9 @@ describe("the gateway's own webhook subscriptions", () => {
     expect(logged(/could not be filed/).length).toBe(failedBefore + 1);
 
     await kit.control('DELETE', 'faults');
-    await expect.poll(async () => (await readyz()).body).toMatchObject({ status: 'ready', checks: { webhooks: { ok: true, uncovered: [] } } });
+    await expect
+      .poll(async () => (await readyz()).body)
+      .toMatchObject({ status: 'ready', checks: { webhooks: { ok: true, uncovered: [] } } });
   });
 
   it('says once that it cannot check while the bank does not list subscriptions, and once that it can again', async () => {
@@ -118,7 +155,7 @@ describe("the gateway's own webhook subscriptions", () => {
   });
 });
 
-describe('writes to the gateway\'s own subscriptions through the graph', () => {
+describe("writes to the gateway's own subscriptions through the graph", () => {
   it('are refused with WebhookSubscriptionReserved and nothing sent; the same under another company code work', async () => {
     await kit.gateway.webhookReconciler.idle();
     await kit.resetCounts();
@@ -126,12 +163,20 @@ describe('writes to the gateway\'s own subscriptions through the graph', () => {
       __typename: 'WebhookSubscriptionReserved',
       message: expect.stringContaining("is the gateway's own subscription"),
     };
-    const update = await kit.execute(WebhookSubscriptionUpdateDocument, { input: { eventName: 'conversion.settled', type: 'NOTIFICATION', updatedBy: 'Sam Lee' } });
+    const update = await kit.execute(WebhookSubscriptionUpdateDocument, {
+      input: { eventName: 'conversion.settled', type: 'NOTIFICATION', updatedBy: 'Sam Lee' },
+    });
     expect(update.data!.webhookSubscriptionUpdate).toMatchObject(reserved);
     const remove = await kit.execute(WebhookSubscriptionDeleteDocument, { input: { eventName: 'conversion.settled' } });
     expect(remove.data!.webhookSubscriptionDelete).toMatchObject(reserved);
     const create = await kit.execute(WebhookSubscriptionCreateDocument, {
-      input: { eventName: 'conversion.settled', type: 'WEBHOOK', url: 'https://ops.acme.example/hooks', apiKey: 'ops-hook-key-00000001', createdBy: 'Sam Lee' },
+      input: {
+        eventName: 'conversion.settled',
+        type: 'WEBHOOK',
+        url: 'https://ops.acme.example/hooks',
+        apiKey: 'ops-hook-key-00000001',
+        createdBy: 'Sam Lee',
+      },
     });
     expect(create.data!.webhookSubscriptionCreate).toMatchObject(reserved);
     expect(writes()).toEqual([]);

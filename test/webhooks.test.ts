@@ -41,7 +41,6 @@ const KEY = 'whk-live-7f3a9c1e5b2d4abcd';
 const MASKED = '••••••••abcd';
 const OTHER_KEY = 'whk-live-0c4e8a2f6d1b9wxyz';
 
-
 /** A call to webhook management as the document has it: x-api-key and Content-Type only. */
 async function raw(method: string, path: string, options: { query?: Record<string, string>; body?: unknown } = {}) {
   return call(kit.sandbox, path, {
@@ -93,7 +92,10 @@ const HOOK: WebhookSubscriptionCreateInput = {
   createdBy: 'Jane Doe',
 };
 
-type Created = Extract<WebhookSubscriptionCreateMutation['webhookSubscriptionCreate'], { __typename: 'WebhookSubscriptionCreateSuccess' }>['subscription'];
+type Created = Extract<
+  WebhookSubscriptionCreateMutation['webhookSubscriptionCreate'],
+  { __typename: 'WebhookSubscriptionCreateSuccess' }
+>['subscription'];
 
 async function create(input: WebhookSubscriptionCreateInput = HOOK): Promise<Created> {
   const result = await kit.execute(WebhookSubscriptionCreateDocument, { input });
@@ -113,7 +115,14 @@ describe('webhook catalogue', () => {
     );
     const names = result.data!.webhookCatalogue!.map((e) => e.eventName);
     // Section 2.2's table.
-    for (const name of ['account.submitted', 'conversion.settled', 'ga.new', 'issuing.card.active', 'issuing.cardholder.ready', 'rfi.action_required']) {
+    for (const name of [
+      'account.submitted',
+      'conversion.settled',
+      'ga.new',
+      'issuing.card.active',
+      'issuing.cardholder.ready',
+      'rfi.action_required',
+    ]) {
       expect(names).toContain(name);
     }
     expect(result.data!.webhookCatalogue!.find((e) => e.eventName === 'conversion.settled')).toMatchObject({
@@ -172,7 +181,10 @@ describe('webhook subscriptions: reads', () => {
       });
     }
     expect(subscriptions!.find((s) => s.eventName === 'conversion.settled')).toMatchObject({ type: 'WEBHOOK', maskedApiKey: MASKED });
-    expect(subscriptions!.find((s) => s.eventName === 'issuing.card.active')).toMatchObject({ type: 'NOTIFICATION', senderEmail: 'alerts@acme.example' });
+    expect(subscriptions!.find((s) => s.eventName === 'issuing.card.active')).toMatchObject({
+      type: 'NOTIFICATION',
+      senderEmail: 'alerts@acme.example',
+    });
     // One read: POST with the codes in the body and the product id as program_code.
     expect(kit.sandbox.requests().map((r) => [r.method, r.path, r.query])).toEqual([['POST', LIST_PATH, { program_code: PROGRAM }]]);
   });
@@ -182,7 +194,9 @@ describe('webhook subscriptions: reads', () => {
     const configured = await kit.execute(WebhookSubscriptionsDocument, {});
     expect(configured.data!.webhookSubscriptions).toEqual([]);
     const other = await kit.execute(WebhookSubscriptionsDocument, { agentCode: 'AG-OTHER', subagentCode: 'SUB-OTHER' });
-    expect(other.data!.webhookSubscriptions!.map((s) => [s.eventName, s.agentCode, s.subagentCode])).toEqual([['ga.new', 'AG-OTHER', 'SUB-OTHER']]);
+    expect(other.data!.webhookSubscriptions!.map((s) => [s.eventName, s.agentCode, s.subagentCode])).toEqual([
+      ['ga.new', 'AG-OTHER', 'SUB-OTHER'],
+    ]);
   });
 
   it('is a BAD_USER_INPUT naming each code when neither given nor configured, with no upstream call', async () => {
@@ -242,7 +256,13 @@ describe('webhook subscriptions: writes', () => {
       companyCode: 'CO-EXPLICIT',
       createdBy: 'Jane Doe',
     });
-    expect(subscription).toMatchObject({ type: 'NOTIFICATION', url: null, maskedApiKey: null, senderEmail: 'alerts@acme.example', companyCode: 'CO-EXPLICIT' });
+    expect(subscription).toMatchObject({
+      type: 'NOTIFICATION',
+      url: null,
+      maskedApiKey: null,
+      senderEmail: 'alerts@acme.example',
+      companyCode: 'CO-EXPLICIT',
+    });
   });
 
   it('checks the conditional and format rules before anything is sent', async () => {
@@ -258,7 +278,10 @@ describe('webhook subscriptions: writes', () => {
     ];
     for (const [input, path, message] of cases) {
       const result = await kit.execute(WebhookSubscriptionCreateDocument, { input });
-      expect(result.data!.webhookSubscriptionCreate, JSON.stringify(input)).toMatchObject({ __typename: 'ValidationError', issues: [{ path, message }] });
+      expect(result.data!.webhookSubscriptionCreate, JSON.stringify(input)).toMatchObject({
+        __typename: 'ValidationError',
+        issues: [{ path, message }],
+      });
     }
     const both = await kit.execute(WebhookSubscriptionCreateDocument, { input: { ...HOOK, url: null, apiKey: null } });
     expect(both.data!.webhookSubscriptionCreate).toMatchObject({
@@ -317,7 +340,14 @@ describe('webhook subscriptions: writes', () => {
     expect(JSON.stringify(updated)).not.toContain(OTHER_KEY);
     expect(updated.data!.webhookSubscriptionUpdate).toMatchObject({
       __typename: 'WebhookSubscriptionUpdateSuccess',
-      subscription: { type: 'WEBHOOK', url: change.url, maskedApiKey: '••••••••wxyz', senderEmail: 'ops@acme.example', updatedBy: 'Sam Lee', createdBy: 'Jane Doe' },
+      subscription: {
+        type: 'WEBHOOK',
+        url: change.url,
+        maskedApiKey: '••••••••wxyz',
+        senderEmail: 'ops@acme.example',
+        updatedBy: 'Sam Lee',
+        createdBy: 'Jane Doe',
+      },
     });
     const after = (updated.data!.webhookSubscriptionUpdate as { subscription: Created }).subscription;
     expect(after.updatedAt).not.toBeNull();
@@ -330,7 +360,14 @@ describe('webhook subscriptions: writes', () => {
     });
     expect(notification.data!.webhookSubscriptionUpdate).toMatchObject({
       __typename: 'WebhookSubscriptionUpdateSuccess',
-      subscription: { type: 'NOTIFICATION', url: null, maskedApiKey: null, senderEmail: 'ops@acme.example', createdBy: 'Jane Doe', updatedBy: 'Sam Lee' },
+      subscription: {
+        type: 'NOTIFICATION',
+        url: null,
+        maskedApiKey: null,
+        senderEmail: 'ops@acme.example',
+        createdBy: 'Jane Doe',
+        updatedBy: 'Sam Lee',
+      },
     });
     const [stored] = await rawSubscriptions();
     expect(stored).toMatchObject({ subscription_type: 'n', sender_email: 'ops@acme.example', created_by: 'Jane Doe' });
@@ -401,7 +438,12 @@ describe('ensureWebhookSubscriptions', () => {
     const events = (await rawCatalogue()).map((e) => e.event_name);
     const [notification, elsewhere, otherKey, sameTail, right] = events as [string, string, string, string, string];
     await rawSubscribe({ event_name: notification, subscription_type: 'n' });
-    await rawSubscribe({ event_name: elsewhere, subscription_type: 'w', webhook_url: 'https://old.acme.example/webhooks', x_api_key: GATEWAY_KEY });
+    await rawSubscribe({
+      event_name: elsewhere,
+      subscription_type: 'w',
+      webhook_url: 'https://old.acme.example/webhooks',
+      x_api_key: GATEWAY_KEY,
+    });
     await rawSubscribe({ event_name: otherKey, subscription_type: 'w', webhook_url: TARGET, x_api_key: OTHER_KEY });
     // Masks alike (same last four characters), yet another key: still noticed.
     await rawSubscribe({ event_name: sameTail, subscription_type: 'w', webhook_url: TARGET, x_api_key: 'rotated-away-key-9a8b0001' });

@@ -65,7 +65,11 @@ const cardUpdate = (status: 'ACTIVE' | 'INACTIVE') =>
   `mutation { cardUpdate(input: {cardId: "crd_demo_ava_v", status: ${status}, updatedBy: "Jane Doe"}) { __typename ... on CardUpdateSuccess { card { status } } } }`;
 
 describe('the legacy graphql-ws subprotocol', () => {
-  const kit = useKit({ listen: true, reconcileWebhooks: true, webhooks: { agentCode: 'AG-LEG', subagentCode: 'SUB-LEG', companyCode: 'CO-LEG' } });
+  const kit = useKit({
+    listen: true,
+    reconcileWebhooks: true,
+    webhooks: { agentCode: 'AG-LEG', subagentCode: 'SUB-LEG', companyCode: 'CO-LEG' },
+  });
 
   it('answers a query with one data message, then complete', async () => {
     const client = new SubscriptionClient(wsUrl(kit.baseUrl), {}, WebSocket);
@@ -98,7 +102,8 @@ describe('the legacy graphql-ws subprotocol', () => {
 
   it('resumes after a cursor as graphql-transport-ws does: what was missed in order, then live, none twice', async () => {
     const ALL = print(BankEventsDocument);
-    const deliver = async (id: string) => expect((await deliverEvent(kit.baseUrl, bankEvent(id, 'account.suspended', { status: 'SUSPENDED' }))).status).toBe(202);
+    const deliver = async (id: string) =>
+      expect((await deliverEvent(kit.baseUrl, bankEvent(id, 'account.suspended', { status: 'SUSPENDED' }))).status).toBe(202);
     const ids = (results: any[]) => results.map((r) => r.data.bankEvents.upstreamId);
     const stamp = Date.now();
 
@@ -172,7 +177,9 @@ describe('the legacy graphql-ws subprotocol', () => {
         client.subscribe({ query }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
       });
     expect((await once('{ balances { currency } }')).data.balances.length).toBeGreaterThan(0);
-    expect(await once(cardUpdate('INACTIVE'))).toEqual({ data: { cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } } } });
+    expect(await once(cardUpdate('INACTIVE'))).toEqual({
+      data: { cardUpdate: { __typename: 'CardUpdateSuccess', card: { status: 'INACTIVE' } } },
+    });
     await client.dispose();
   });
 
@@ -192,7 +199,10 @@ describe('the legacy graphql-ws subprotocol', () => {
     const init = JSON.stringify({ type: 'connection_init', payload: {} });
     const start = (id: string) => JSON.stringify({ id, type: 'start', payload: { query: 'subscription { bankEvents { upstreamId } }' } });
     expect(await rawClose(kit, ['not json'])).toEqual({ code: 4400, reason: 'Invalid message received: not JSON' });
-    expect(await rawClose(kit, [JSON.stringify({ type: 'subscribe', id: '1' })])).toEqual({ code: 4400, reason: 'Invalid message received: unknown type' });
+    expect(await rawClose(kit, [JSON.stringify({ type: 'subscribe', id: '1' })])).toEqual({
+      code: 4400,
+      reason: 'Invalid message received: unknown type',
+    });
     expect(await rawClose(kit, [init, JSON.stringify({ id: '1', type: 'start', payload: {} })])).toEqual({
       code: 4400,
       reason: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)',
@@ -202,7 +212,13 @@ describe('the legacy graphql-ws subprotocol', () => {
     expect(await rawClose(kit, [init, start('1'), start('1')])).toEqual({ code: 4409, reason: 'Subscriber for this id already exists' });
     expect(await rawClose(kit, [init, JSON.stringify({ type: 'connection_terminate' })])).toEqual({ code: 1000, reason: 'Normal closure' });
     // The size limit of graphql-transport-ws and HTTP bodies: closed before the message is parsed.
-    expect((await rawClose(kit, [JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(DEFAULT_LIMITS.maxBodyBytes * 2) } })])).code).toBe(1009);
+    expect(
+      (
+        await rawClose(kit, [
+          JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(DEFAULT_LIMITS.maxBodyBytes * 2) } }),
+        ])
+      ).code,
+    ).toBe(1009);
     // The operation started before the duplicate ended with its socket.
     await until(() => kit.gateway.events.activeSubscriptions() === before);
   });
@@ -216,7 +232,12 @@ describe('the legacy subprotocol in service mode, with allowed origins', () => {
   const APP = 'http://localhost:5173';
   const kit = useKit({
     listen: true,
-    auth: { mode: 'service', apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY), roles: ['viewer'], cardholderId: null }], jwt: undefined, allowedOrigins: [APP] },
+    auth: {
+      mode: 'service',
+      apiKeys: [{ name: 'reporting', sha256: sha256Hex(API_KEY), roles: ['viewer'], cardholderId: null }],
+      jwt: undefined,
+      allowedOrigins: [APP],
+    },
   });
 
   it('serves a caller whose API key is in connectionParams', async () => {
@@ -229,7 +250,11 @@ describe('the legacy subprotocol in service mode, with allowed origins', () => {
 
   it('answers a wrong API key with connection_error, then closes the socket with 4403 as graphql-transport-ws does', async () => {
     const told: unknown[] = [];
-    const client = new SubscriptionClient(wsUrl(kit.baseUrl), { connectionParams: { 'x-api-key': OTHER_KEY }, connectionCallback: (error) => told.push(error) }, WebSocket);
+    const client = new SubscriptionClient(
+      wsUrl(kit.baseUrl),
+      { connectionParams: { 'x-api-key': OTHER_KEY }, connectionCallback: (error) => told.push(error) },
+      WebSocket,
+    );
     const frames = framesOf(client);
     const closed = closeOf(client);
     const reason = "The API key in x-api-key is not one of this gateway's keys";
@@ -256,7 +281,11 @@ describe('the legacy subprotocol in service mode, with allowed origins', () => {
     expect(errors[0]).toBe('Unexpected server response: 403');
     refused.close();
 
-    const allowed = new SubscriptionClient(wsUrl(kit.baseUrl), { connectionParams: { 'x-api-key': API_KEY }, wsOptionArguments: [{ origin: APP }] }, WebSocket);
+    const allowed = new SubscriptionClient(
+      wsUrl(kit.baseUrl),
+      { connectionParams: { 'x-api-key': API_KEY }, wsOptionArguments: [{ origin: APP }] },
+      WebSocket,
+    );
     expect((await run(allowed, '{ balances { currency } }')).error).toBeUndefined();
     allowed.close();
   });
@@ -282,7 +311,10 @@ describe('graceful shutdown', () => {
 describe('the adapter alone', () => {
   const lines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
-  const auth = { originAllowed: () => true, authorizeSocket: async () => ({ kind: 'anonymous', name: 'anonymous' }) } as unknown as CallerAuth;
+  const auth = {
+    originAllowed: () => true,
+    authorizeSocket: async () => ({ kind: 'anonymous', name: 'anonymous' }),
+  } as unknown as CallerAuth;
   let server: Server;
   let sockets: GraphqlWs;
   let baseUrl: string;
@@ -299,16 +331,32 @@ describe('the adapter alone', () => {
   });
 
   it('reads each client message as graphql-ws reads its own, refusing what is not one', () => {
-    expect(parseClientMessage('{"type":"connection_init","payload":{"x-api-key":"k"}}')).toEqual({ type: 'connection_init', payload: { 'x-api-key': 'k' } });
-    expect(parseClientMessage('{"id":"1","type":"start","payload":{"query":"{ a }","variables":null}}')).toEqual({ type: 'start', id: '1', payload: { query: '{ a }', variables: null } });
+    expect(parseClientMessage('{"type":"connection_init","payload":{"x-api-key":"k"}}')).toEqual({
+      type: 'connection_init',
+      payload: { 'x-api-key': 'k' },
+    });
+    expect(parseClientMessage('{"id":"1","type":"start","payload":{"query":"{ a }","variables":null}}')).toEqual({
+      type: 'start',
+      id: '1',
+      payload: { query: '{ a }', variables: null },
+    });
     expect(parseClientMessage('{"id":"1","type":"stop"}')).toEqual({ type: 'stop', id: '1' });
     expect(parseClientMessage('{"type":"connection_terminate"}')).toEqual({ type: 'connection_terminate' });
     expect(parseClientMessage('{"type":')).toEqual({ refused: 'Invalid message received: not JSON' });
     expect(parseClientMessage('[1]')).toEqual({ refused: 'Invalid message received: no type' });
     expect(parseClientMessage('{"type":"ping"}')).toEqual({ refused: 'Invalid message received: unknown type' });
     expect(parseClientMessage('{"type":"stop"}')).toEqual({ refused: 'Invalid message received: stop needs an id' });
-    for (const payload of [undefined, {}, { query: 1 }, { query: '{ a }', variables: [] }, { query: '{ a }', operationName: 2 }, { query: '{ a }', extensions: 'x' }]) {
-      expect(parseClientMessage(JSON.stringify({ id: '1', type: 'start', payload }))).toEqual({ refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)' });
+    for (const payload of [
+      undefined,
+      {},
+      { query: 1 },
+      { query: '{ a }', variables: [] },
+      { query: '{ a }', operationName: 2 },
+      { query: '{ a }', extensions: 'x' },
+    ]) {
+      expect(parseClientMessage(JSON.stringify({ id: '1', type: 'start', payload }))).toEqual({
+        refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)',
+      });
     }
     expect(parseClientMessage(JSON.stringify({ id: '', type: 'start', payload: { query: '{ a }' } }))).toHaveProperty('refused');
   });
@@ -328,7 +376,11 @@ describe('the adapter alone', () => {
     lines.length = 0;
     expect(await rawClose({ baseUrl }, ['{"type":'])).toEqual({ code: 4400, reason: 'Invalid message received: not JSON' });
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.code === 4400)!;
-    expect(logged).toMatchObject({ level: 30, reason: 'Invalid message received: not JSON', msg: 'WebSocket closed: the client broke the graphql-ws (legacy) protocol' });
+    expect(logged).toMatchObject({
+      level: 30,
+      reason: 'Invalid message received: not JSON',
+      msg: 'WebSocket closed: the client broke the graphql-ws (legacy) protocol',
+    });
     expect(JSON.stringify(logged)).not.toContain('stack');
   });
 
@@ -345,7 +397,11 @@ describe('the adapter alone', () => {
 });
 
 /** What a raw WebSocket offering `protocols` gets: the chosen subprotocol (and a close, if any soon), or the refusal. */
-function handshake(target: { baseUrl: string | undefined }, protocols: string[], path?: string): Promise<{ protocol?: string; closed?: { code: number; reason: string }; status?: number; error?: string }> {
+function handshake(
+  target: { baseUrl: string | undefined },
+  protocols: string[],
+  path?: string,
+): Promise<{ protocol?: string; closed?: { code: number; reason: string }; status?: number; error?: string }> {
   return new Promise((resolve) => {
     const socket = new WebSocket(wsUrl(target.baseUrl, path), protocols);
     socket.on('unexpected-response', (_request, response) => {
@@ -381,7 +437,14 @@ async function transportWsErrors(kit: Kit, query: string): Promise<unknown[]> {
   const client = createClient({ url: wsUrl(kit.baseUrl), webSocketImpl: WebSocket, retryAttempts: 0 });
   try {
     return await new Promise((resolve, reject) => {
-      client.subscribe({ query }, { next: (value) => reject(new Error(`unexpected result ${JSON.stringify(value)}`)), error: (errors) => resolve(errors as unknown[]), complete: () => reject(new Error('completed')) });
+      client.subscribe(
+        { query },
+        {
+          next: (value) => reject(new Error(`unexpected result ${JSON.stringify(value)}`)),
+          error: (errors) => resolve(errors as unknown[]),
+          complete: () => reject(new Error('completed')),
+        },
+      );
     });
   } finally {
     await client.dispose();

@@ -21,12 +21,23 @@ import { crmYoga } from './crm.ts';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const ports = { router: port('ROUTER_PORT', 4100), bank: port('BANK_PORT', 4000), crm: port('CRM_PORT', 4001), sandbox: port('SANDBOX_PORT', 4010) };
+const ports = {
+  router: port('ROUTER_PORT', 4100),
+  bank: port('BANK_PORT', 4000),
+  crm: port('CRM_PORT', 4001),
+  sandbox: port('SANDBOX_PORT', 4010),
+};
 const routerToken = process.env.FEDERATION_ROUTER_TOKEN ?? randomBytes(24).toString('base64url');
 const children: ChildProcess[] = [];
 
 /** Starts a process and resolves once a line of its output passes `ready`; its output goes on to ours. */
-function start(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, what: string, ready: (line: string) => boolean): Promise<void> {
+function start(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+  what: string,
+  ready: (line: string) => boolean,
+): Promise<void> {
   const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -48,7 +59,16 @@ try {
   await start(
     process.execPath,
     ['src/main.ts'],
-    { cwd: ROOT, env: { ...process.env, PORT: String(ports.bank), SANDBOX_PORT: String(ports.sandbox), FEDERATION_SUBGRAPH: 'true', FEDERATION_ROUTER_TOKEN: routerToken } },
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(ports.bank),
+        SANDBOX_PORT: String(ports.sandbox),
+        FEDERATION_SUBGRAPH: 'true',
+        FEDERATION_ROUTER_TOKEN: routerToken,
+      },
+    },
     'bank',
     (line) => line.includes('gateway ready'),
   );
@@ -60,7 +80,9 @@ try {
     { name: 'crm', url: crmUrl, sdl: await subgraphSdl(crmUrl) },
   ]);
   writeFileSync(`${HERE}supergraph.graphql`, supergraph);
-  const hiveGateway = createRequire(import.meta.url).resolve('@graphql-hive/gateway/package.json').replace(/package\.json$/, 'dist/bin.js');
+  const hiveGateway = createRequire(import.meta.url)
+    .resolve('@graphql-hive/gateway/package.json')
+    .replace(/package\.json$/, 'dist/bin.js');
   await start(
     process.execPath,
     [hiveGateway, 'supergraph', 'supergraph.graphql', '--port', String(ports.router)],

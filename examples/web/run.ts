@@ -27,7 +27,9 @@ function stop(code: number): void {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 15_000).unref();
-  Promise.all(children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve))))).then(() => process.exit(code));
+  Promise.all(
+    children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)))),
+  ).then(() => process.exit(code));
 }
 
 for (const child of children) child.once('exit', (code) => stop(code ?? 1));

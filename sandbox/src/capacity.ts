@@ -63,7 +63,10 @@ export function createCapacity(): Capacity {
       }
       if (setting.overflow === 'reject') {
         rejected += 1;
-        return { admitted: false, reply: statusFaultReply({ status: 429, message: 'Too many requests', retryAfterSeconds: setting.retryAfterSeconds }, errors) };
+        return {
+          admitted: false,
+          reply: statusFaultReply({ status: 429, message: 'Too many requests', retryAfterSeconds: setting.retryAfterSeconds }, errors),
+        };
       }
       return new Promise<Admission>((resolve) => {
         const onAbort = () => {

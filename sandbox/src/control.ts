@@ -37,7 +37,12 @@ const faultBody = z
     kind: z.enum(FAULT_KINDS),
     count: z.number().int().min(1).optional(),
     rate: z.number().min(0).max(1).optional(),
-    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
     // 4xx and 5xx only: they are the statuses that carry the error envelope.
     status: z.number().int().min(400).max(599).default(500),
     retryAfterSeconds: z.number().int().min(0).optional(),
@@ -100,16 +105,22 @@ export const controlRoutes: readonly Route[] = [
     return clockNow(runtime);
   }),
   controlRoute('GET', '/latency', ({ runtime }) => json({ ms: runtime.latency.current() })),
-  { ...controlRoute('PUT', '/latency', ({ body, runtime }) => {
-    const { ms } = validate(latencyBody, body);
-    runtime.latency.override(ms);
-    return json({ ms });
-  }), recordsUnchanged: true },
+  {
+    ...controlRoute('PUT', '/latency', ({ body, runtime }) => {
+      const { ms } = validate(latencyBody, body);
+      runtime.latency.override(ms);
+      return json({ ms });
+    }),
+    recordsUnchanged: true,
+  },
   controlRoute('GET', '/capacity', ({ runtime }) => json(runtime.capacity.current())),
-  { ...controlRoute('PUT', '/capacity', ({ body, runtime }) => {
-    runtime.capacity.set(validate(capacityBody, body));
-    return json(runtime.capacity.current());
-  }), recordsUnchanged: true },
+  {
+    ...controlRoute('PUT', '/capacity', ({ body, runtime }) => {
+      runtime.capacity.set(validate(capacityBody, body));
+      return json(runtime.capacity.current());
+    }),
+    recordsUnchanged: true,
+  },
   controlRoute('GET', '/faults', ({ runtime }) => json(runtime.faults.list())),
   controlRoute('POST', '/faults', ({ body, runtime }) => json(runtime.faults.add(toFaultSpec(validate(faultBody, body))))),
   controlRoute('DELETE', '/faults', ({ runtime }) => {
@@ -125,8 +136,11 @@ export const controlRoutes: readonly Route[] = [
   // The e-mails the bank would have sent (activation codes), oldest first.
   controlRoute('GET', '/emails', ({ runtime }) => json(listEmails(runtime.store))),
   controlRoute('GET', '/requests', ({ runtime }) => json(runtime.requestLog.list())),
-  { ...controlRoute('DELETE', '/requests', ({ runtime }) => {
-    runtime.requestLog.clear();
-    return json({ ok: true });
-  }), recordsUnchanged: true },
+  {
+    ...controlRoute('DELETE', '/requests', ({ runtime }) => {
+      runtime.requestLog.clear();
+      return json({ ok: true });
+    }),
+    recordsUnchanged: true,
+  },
 ];

@@ -45,8 +45,8 @@ export function runtimePartsOf(domains: readonly Domain[]): DomainParts {
     },
     eventDefault: (name) =>
       domains.map((domain) => domain.eventDefaults?.[name]).find((candidate) => candidate !== undefined) ??
-      // Every catalogue event has one (sandbox/test/domains.test.ts); a bare id is the fallback of a domain set without it.
-      { idPrefix: 'evt', data: ({ id }) => ({ id }) },
+        // Every catalogue event has one (sandbox/test/domains.test.ts); a bare id is the fallback of a domain set without it.
+        { idPrefix: 'evt', data: ({ id }) => ({ id }) },
   };
 }
 

@@ -61,8 +61,7 @@ export function createFaultQueue(): FaultQueue {
   let sequence = 0;
   const draws = new Map<string, Random>();
   const matches = (fault: Fault, method: string, path: string): boolean =>
-    (fault.method === null || fault.method.toUpperCase() === method.toUpperCase()) &&
-    (fault.path === null || fault.path === path);
+    (fault.method === null || fault.method.toUpperCase() === method.toUpperCase()) && (fault.path === null || fault.path === path);
   const fires = (fault: Fault): boolean => fault.rate === null || draws.get(fault.id)!.next() < fault.rate;
 
   return {

@@ -85,7 +85,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seed: options.seed ?? true,
     logger: options.logger ?? DEFAULT_LOGGER,
     program: options.program ?? 'CARDS',
-    webhooks: { signingSecret: options.webhookSigningSecret ?? null, retryDelaysMs: options.webhookRetryDelaysMs, timeoutMs: options.webhookTimeoutMs },
+    webhooks: {
+      signingSecret: options.webhookSigningSecret ?? null,
+      retryDelaysMs: options.webhookRetryDelaysMs,
+      timeoutMs: options.webhookTimeoutMs,
+    },
   });
   const segment = options.serviceSegment ?? 'svc';
   // Paths are declared as the documents write them; a deployment's own service name replaces `svc`.

@@ -10,7 +10,9 @@ function exitIfPortTaken(error: unknown): never {
   const { code } = error as { code?: string };
   if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
   const why = code === 'EADDRINUSE' ? 'is in use by another process' : 'needs privileges this process lacks';
-  process.stderr.write(`Port ${settings.port} ${why}: set SANDBOX_PORT to another port (for example SANDBOX_PORT=${settings.port + 100} npm run sandbox).\n`);
+  process.stderr.write(
+    `Port ${settings.port} ${why}: set SANDBOX_PORT to another port (for example SANDBOX_PORT=${settings.port + 100} npm run sandbox).\n`,
+  );
   process.exit(1);
 }
 
@@ -51,7 +53,9 @@ const sandbox = await startSandbox({
 console.log(`Banking API sandbox listening on ${sandbox.url}`);
 console.log('Demo credentials:');
 for (const [key, value] of Object.entries(DEMO_CREDENTIALS)) console.log(`  ${key}: ${value}`);
-console.log(`Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, capacity, faults, requests, program, emails, kyc, cards, cardholders, deposits, events, deliveries)`);
+console.log(
+  `Control API: ${sandbox.url}/sandbox/ (reset, clock, latency, capacity, faults, requests, program, emails, kyc, cards, cardholders, deposits, events, deliveries)`,
+);
 
 let stopping = false;
 const stop = (signal: string): void => {

@@ -13,7 +13,11 @@ export interface Paging {
 function integerParam(min: number, max?: number) {
   let rule = z.number().min(min, `must be at least ${min}`);
   if (max !== undefined) rule = rule.max(max, `must be at most ${max}`);
-  return z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number).pipe(rule);
+  return z
+    .string()
+    .regex(/^-?\d+$/, 'must be an integer')
+    .transform(Number)
+    .pipe(rule);
 }
 
 /** Query fields `page` (1-based) and `size`; spread into a route's query schema. */

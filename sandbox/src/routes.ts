@@ -65,7 +65,8 @@ export function createRouter(routes: readonly Route[]): Router {
       }
       const hit = hits.find(({ route }) => route.method === method);
       if (hit) return { kind: 'found', ...hit };
-      if (hits.length > 0) return { kind: 'method-not-allowed', allowed: hits.map(({ route }) => route.method), errors: hits[0]?.route.errors };
+      if (hits.length > 0)
+        return { kind: 'method-not-allowed', allowed: hits.map(({ route }) => route.method), errors: hits[0]?.route.errors };
       return { kind: 'not-found' };
     },
   };

@@ -15,7 +15,6 @@ import { createScheduler, schedulingClock, type JobHandler, type Scheduler } fro
 import { createStore, type CollectionFactory, type SandboxStore } from './store.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
 
-
 /** What the domains bring to the runtime, assembled from the domain list by domain.ts (runtimePartsOf). */
 export interface DomainParts {
   collections: readonly CollectionFactory[];

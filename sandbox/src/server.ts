@@ -1,7 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { breakContract, statusFaultReply, type Fault } from './faults.ts';
 import { assertHeaders, carriesRequestId, headerValue } from './headers.ts';
-import { ApiError, envelopeError, parseJsonBody, plainError, readBody, renderError, sendReply, serializeReply, type ErrorStyle, type Reply, type SerializedReply } from './http.ts';
+import {
+  ApiError,
+  envelopeError,
+  parseJsonBody,
+  plainError,
+  readBody,
+  renderError,
+  sendReply,
+  serializeReply,
+  type ErrorStyle,
+  type Reply,
+  type SerializedReply,
+} from './http.ts';
 import { requestFingerprint } from './idempotency.ts';
 import { SUBJECT_HEADERS } from './request-log.ts';
 import { WRITE_METHODS } from './http.ts';
@@ -82,7 +94,14 @@ async function handleApi(call: Call, router: Router, runtime: Runtime, calls: Ca
 }
 
 /** Within the bank's capacity (capacity.ts): a call past it waits its turn or is refused 429. */
-async function respond(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, deadlines: Deadlines): Promise<Outcome> {
+async function respond(
+  call: Call,
+  router: Router,
+  runtime: Runtime,
+  fault: Fault | null,
+  signal: AbortSignal,
+  deadlines: Deadlines,
+): Promise<Outcome> {
   const admission = await runtime.capacity.enter(signal, errorStyleFor(router, call));
   if (!admission.admitted) return 'reply' in admission ? admission.reply : 'aborted';
   try {
@@ -99,7 +118,14 @@ async function respond(call: Call, router: Router, runtime: Runtime, fault: Faul
  * round of calls arriving together is answered together, not one after another. A fault keeps its
  * documented order (the latency first, then what the fault does: drop, lose, status, stall, contract).
  */
-async function respondAdmitted(call: Call, router: Router, runtime: Runtime, fault: Fault | null, signal: AbortSignal, deadlines: Deadlines): Promise<Outcome> {
+async function respondAdmitted(
+  call: Call,
+  router: Router,
+  runtime: Runtime,
+  fault: Fault | null,
+  signal: AbortSignal,
+  deadlines: Deadlines,
+): Promise<Outcome> {
   const latency = runtime.latency.current();
   if (fault === null) {
     const answerAt = performance.now() + latency;
@@ -142,9 +168,13 @@ class CallSignals {
 
   constructor(closing: AbortSignal) {
     this.#closing = closing;
-    closing.addEventListener('abort', () => {
-      for (const call of this.#live) call.abort();
-    }, { once: true });
+    closing.addEventListener(
+      'abort',
+      () => {
+        for (const call of this.#live) call.abort();
+      },
+      { once: true },
+    );
   }
 
   signalFor(res: ServerResponse): AbortSignal {
@@ -186,7 +216,15 @@ async function dispatch(call: Call, router: Router, runtime: Runtime, fallback: 
     // Requests with query or path parameters carry no body (Document 1, section 4): a GET
     // body is ignored rather than parsed.
     const body = call.method === 'GET' ? undefined : parseJsonBody(raw);
-    const ctx: RequestContext = { runtime, method: route.method, path: call.path, params, query: call.query, headers: call.req.headers, body };
+    const ctx: RequestContext = {
+      runtime,
+      method: route.method,
+      path: call.path,
+      params,
+      query: call.query,
+      headers: call.req.headers,
+      body,
+    };
     const execute = (): Promise<Reply> => invoke(route, ctx, errors, runtime);
     if (route.headers === 'none' && WRITE_METHODS.has(call.method) && !route.recordsUnchanged) return await controlWrite(execute, runtime);
     if (!WRITE_METHODS.has(call.method) || !carriesRequestId(route.headers)) return await execute();

@@ -68,7 +68,10 @@ export function createStore(
   services: SandboxServices = {} as SandboxServices,
 ): SandboxStore {
   // The maps are what the domains' declarations say they are: each comes from the factory its type is read from.
-  const store = Object.assign({ emails: new Map(), jobs: new Map(), balances: new Map(), balanceHistory: new Map() }, ...collections.map((factory) => factory())) as SandboxStore;
+  const store = Object.assign(
+    { emails: new Map(), jobs: new Map(), balances: new Map(), balanceHistory: new Map() },
+    ...collections.map((factory) => factory()),
+  ) as SandboxStore;
   const core: Omit<SandboxStore, keyof SandboxCollections> = {
     services,
     events,

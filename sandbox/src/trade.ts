@@ -28,7 +28,11 @@ export function tradeRule(fields: TradeFields, options: { distinctCurrencies: bo
     }
     const given = [fields.sourceAmount, fields.destinationAmount].filter((key) => isGiven(value[key]));
     if (given.length !== 1) {
-      ctx.addIssue({ code: 'custom', path: [], message: `exactly one of ${fields.sourceAmount} and ${fields.destinationAmount} must be given` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `exactly one of ${fields.sourceAmount} and ${fields.destinationAmount} must be given`,
+      });
       return;
     }
     const [key] = given as [string];

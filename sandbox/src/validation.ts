@@ -23,9 +23,7 @@ export function parseWithRules<S extends z.ZodType>(schema: S, input: unknown): 
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
 function describeIssue(issue: z.core.$ZodIssue, separator: string): string {
@@ -50,9 +48,7 @@ function describeRule(issue: z.core.$ZodRawIssue): string {
       return `must be ${ARTICLE[issue.expected] ?? 'a'} ${expected}`;
     }
     case 'invalid_value':
-      return issue.values.length === 1
-        ? `must be ${String(issue.values[0])}`
-        : `must be one of ${issue.values.map(String).join(', ')}`;
+      return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of ${issue.values.map(String).join(', ')}`;
     case 'too_small':
       return sizeRule('at least', issue.origin, issue.minimum, issue.inclusive);
     case 'too_big':

@@ -145,9 +145,7 @@ describe('POST /svc/api/v1/account', () => {
 
   it('reports every invalid field at once', async () => {
     const response = await create({ type: 'virtual_account', required_features: [] });
-    expect(response.body.message).toBe(
-      'country is required; currency is required; required_features must contain at least 1 item(s)',
-    );
+    expect(response.body.message).toBe('country is required; currency is required; required_features must contain at least 1 item(s)');
   });
 
   it('rejects a body that is not JSON', async () => {

@@ -97,7 +97,10 @@ describe('GET /svc/api/v1/transfer/beneficiaryschema', () => {
     const de = (await schema({ account_currency: 'EUR', bank_country_code: 'DE', entity_type: 'COMPANY', transfer_method: 'SWIFT' })).body
       .data as { key: string; required: boolean; rule?: { pattern: string } }[];
     expect(de.find((row) => row.key === 'account_number')?.rule?.pattern).toBe('^DE\\d{2}[A-Z0-9]{11,30}$');
-    expect(de.find((row) => row.key === 'swift_code')).toMatchObject({ required: true, rule: { pattern: '^[A-Z]{4}DE[A-Z0-9]{2}([A-Z0-9]{3})?$' } });
+    expect(de.find((row) => row.key === 'swift_code')).toMatchObject({
+      required: true,
+      rule: { pattern: '^[A-Z]{4}DE[A-Z0-9]{2}([A-Z0-9]{3})?$' },
+    });
     expect(de.some((row) => row.key.startsWith('account_routing'))).toBe(false);
   });
 
@@ -109,7 +112,9 @@ describe('GET /svc/api/v1/transfer/beneficiaryschema', () => {
     [{ entity_type: 'TRUST' }, 'entity_type must be one of COMPANY, PERSONAL'],
     [{ transfer_method: undefined }, 'transfer_method is required'],
   ])('rejects %j', async (change, message) => {
-    const query = Object.fromEntries(Object.entries({ ...US_SWIFT, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const query = Object.fromEntries(
+      Object.entries({ ...US_SWIFT, ...change }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     expect((await schema(query)).body).toEqual(envelopeError(400, message));
   });
 });
@@ -118,7 +123,9 @@ describe('POST /svc/api/v1/transfer/beneficiary', () => {
   it('creates a beneficiary that reads back in full', async () => {
     const response = await create(usBody());
     expect(response.body).toMatchObject({ code: 200, status: 'success', message: 'Beneficiary created successfully' });
-    expect(response.body.data).toEqual([{ id: expect.stringMatching(/^ben_[0-9a-f]{16}$/), beneficiary_account_currency: null, beneficiary_account_number: null }]);
+    expect(response.body.data).toEqual([
+      { id: expect.stringMatching(/^ben_[0-9a-f]{16}$/), beneficiary_account_currency: null, beneficiary_account_number: null },
+    ]);
     const id = response.body.data[0].id as string;
     const read = await readOne(id);
     expect(read.body).toMatchObject({ code: 200, status: 'success', message: 'Beneficiary retrieved successfully' });
@@ -140,19 +147,49 @@ describe('POST /svc/api/v1/transfer/beneficiary', () => {
   // One failing value per documented rule; each message names the dotted path and the rule.
   it.each([
     ['entity_type', 'beneficiary.entity_type', 'PARTNERSHIP', 'beneficiary.entity_type: must match ^(COMPANY|PERSONAL)$'],
-    ['bank_country_code', 'beneficiary.bank_details.bank_country_code', 'XX', 'beneficiary.bank_details.bank_country_code: must match ^(AD|AE|AG|'],
-    ['account_currency', 'beneficiary.bank_details.account_currency', 'XYZ', 'beneficiary.bank_details.account_currency: must match ^(AED|AOA|'],
+    [
+      'bank_country_code',
+      'beneficiary.bank_details.bank_country_code',
+      'XX',
+      'beneficiary.bank_details.bank_country_code: must match ^(AD|AE|AG|',
+    ],
+    [
+      'account_currency',
+      'beneficiary.bank_details.account_currency',
+      'XYZ',
+      'beneficiary.bank_details.account_currency: must match ^(AED|AOA|',
+    ],
     ['transfer_method', 'transfer_methods', ['WIRE'], 'transfer_method: must match ^(LOCAL|SWIFT)$'],
     ['company_name', 'beneficiary.company_name', 'x'.repeat(101), 'beneficiary.company_name: must match ^.{1,100}$'],
-    ['swift_code', 'beneficiary.bank_details.swift_code', 'LSBKGB44', 'beneficiary.bank_details.swift_code: must match ^[A-Z]{4}US[A-Z0-9]{2}([A-Z0-9]{3})?$'],
-    ['account_number', 'beneficiary.bank_details.account_number', 'GLX-001', 'beneficiary.bank_details.account_number: must match ^[A-Za-z0-9]{1,26}$'],
+    [
+      'swift_code',
+      'beneficiary.bank_details.swift_code',
+      'LSBKGB44',
+      'beneficiary.bank_details.swift_code: must match ^[A-Z]{4}US[A-Z0-9]{2}([A-Z0-9]{3})?$',
+    ],
+    [
+      'account_number',
+      'beneficiary.bank_details.account_number',
+      'GLX-001',
+      'beneficiary.bank_details.account_number: must match ^[A-Za-z0-9]{1,26}$',
+    ],
     ['account_name', 'beneficiary.bank_details.account_name', 'G', 'beneficiary.bank_details.account_name: must match ^.{2,200}$'],
     ['country_code', 'beneficiary.address.country_code', 'ZZ', 'beneficiary.address.country_code: must match ^(AD|AE|AG|'],
     ['postcode', 'beneficiary.address.postcode', '7330', 'beneficiary.address.postcode: must match ^\\d{5}(-\\d{4})?$'],
-    ['street_address', 'beneficiary.address.street_address', '123456', 'beneficiary.address.street_address: must match ^(?!\\d+$).{5,200}$'],
+    [
+      'street_address',
+      'beneficiary.address.street_address',
+      '123456',
+      'beneficiary.address.street_address: must match ^(?!\\d+$).{5,200}$',
+    ],
     ['city', 'beneficiary.address.city', 'x'.repeat(51), 'beneficiary.address.city: must match ^.{1,50}$'],
     ['state', 'beneficiary.address.state', 'US-XX', 'beneficiary.address.state: must match ^(US-AK|US-AL|'],
-    ['personal_email', 'beneficiary.additional_info.personal_email', 'ap at globex', 'beneficiary.additional_info.personal_email: must match ^\\S*@\\S*$'],
+    [
+      'personal_email',
+      'beneficiary.additional_info.personal_email',
+      'ap at globex',
+      'beneficiary.additional_info.personal_email: must match ^\\S*@\\S*$',
+    ],
   ])('enforces the %s rule', async (_key, path, value, message) => {
     const response = await create(withValue(usBody(), path, value));
     expect(response.status).toBe(400);
@@ -201,7 +238,11 @@ describe('POST /svc/api/v1/transfer/beneficiary', () => {
 
   it('validates another combination by its own rules: GB LOCAL needs a sort code, no state, no SWIFT code', async () => {
     expect((await create(gbLocalBody())).status).toBe(200);
-    const wrong = withValue(withValue(gbLocalBody(), 'beneficiary.bank_details.account_routing_type1', 'aba'), 'beneficiary.address.postcode', '90210');
+    const wrong = withValue(
+      withValue(gbLocalBody(), 'beneficiary.bank_details.account_routing_type1', 'aba'),
+      'beneficiary.address.postcode',
+      '90210',
+    );
     expect((await create(wrong)).body.message).toBe(
       'beneficiary.bank_details.account_routing_type1: must match ^sort_code$; beneficiary.address.postcode: must match ^[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}$',
     );
@@ -331,7 +372,9 @@ describe('DELETE /svc/api/v1/transfer/beneficiary/{id}', () => {
     const response = await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_us`);
     expect(response.body).toEqual({ code: 200, status: 'success', message: 'Beneficiary deleted successfully', data: null });
     expect((await readOne('ben_demo_us')).body).toEqual(envelopeError(400, 'Beneficiary ben_demo_us not found'));
-    expect((await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_us`)).body).toEqual(envelopeError(400, 'Beneficiary ben_demo_us not found'));
+    expect((await t.api.send('DELETE', `${CREATE_PATH}/ben_demo_us`)).body).toEqual(
+      envelopeError(400, 'Beneficiary ben_demo_us not found'),
+    );
   });
 
   it('refuses while a payout to the beneficiary is pending', async () => {

@@ -59,7 +59,15 @@ describe('POST /svc/api/v1/card/assign', () => {
     expect(Math.abs(Date.parse(emails[0]!.time) - t.sandbox.clock.now().getTime())).toBeLessThan(5_000);
     const id = emails[0]!.cardId;
     const listed = await t.api.get(CARD_PATH, { query: { id } });
-    expect(listed.body.data).toEqual([expect.objectContaining({ cardHashId: id, cardStatus: 'INACTIVE', cardType: 'PHY', maskedCardNumber: MASKED, nameOnCard: 'Ava Chen' })]);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        cardHashId: id,
+        cardStatus: 'INACTIVE',
+        cardType: 'PHY',
+        maskedCardNumber: MASKED,
+        nameOnCard: 'Ava Chen',
+      }),
+    ]);
     const card = await cardDetail(t.api, id);
     expect(card).toMatchObject({
       form_factor: 'PHYSICAL',
@@ -113,13 +121,17 @@ describe('POST /svc/api/v1/card/activate?id=', () => {
     const response = await activate(id, { activation_code: code, pin: '482913' });
     expect(response.body).toEqual(doneEnvelope('Card activated successfully'));
     expect((await cardDetail(t.api, id)).card_status).toBe('ACTIVE');
-    expect((await activate(id, { activation_code: code, pin: '482913' })).body).toEqual(envelopeError(400, `Card ${id} is not an inactive physical card`));
+    expect((await activate(id, { activation_code: code, pin: '482913' })).body).toEqual(
+      envelopeError(400, `Card ${id} is not an inactive physical card`),
+    );
   });
 
   it('refuses a wrong code, a bad PIN, or either left out', async () => {
     const { id, code } = await assigned();
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await activate(id, { activation_code: wrong, pin: '482913' })).body).toEqual(envelopeError(400, 'activation_code is incorrect'));
+    expect((await activate(id, { activation_code: wrong, pin: '482913' })).body).toEqual(
+      envelopeError(400, 'activation_code is incorrect'),
+    );
     expect((await activate(id, { activation_code: code, pin: '12345' })).body).toEqual(envelopeError(400, 'pin must be 6 digits'));
     expect((await activate(id, { activation_code: code, pin: '12a456' })).body).toEqual(envelopeError(400, 'pin must be 6 digits'));
     expect((await activate(id, { pin: '482913' })).body).toEqual(envelopeError(400, 'activation_code is required for an assigned card'));
@@ -157,7 +169,9 @@ describe('POST /svc/api/v1/card/pin?id=', () => {
     const { id } = await assigned();
     expect((await resetPin(id, { pin: '7391' })).body).toEqual(envelopeError(400, 'pin must be 6 digits'));
     expect((await resetPin(id, {})).body).toEqual(envelopeError(400, 'pin is required'));
-    expect((await resetPin('crd_demo_ava_v', { pin: '739104' })).body).toEqual(envelopeError(400, 'Card crd_demo_ava_v is not an assigned physical card'));
+    expect((await resetPin('crd_demo_ava_v', { pin: '739104' })).body).toEqual(
+      envelopeError(400, 'Card crd_demo_ava_v is not an assigned physical card'),
+    );
     const noId = await t.api.send('POST', `${CARD_PATH}/pin`, { body: { pin: '739104' } });
     expect(noId.body).toEqual(envelopeError(400, 'id is a required parameter and is missing'));
   });

@@ -22,11 +22,14 @@ const t = useSandbox();
 const CARD = 'crd_demo_ava_v';
 
 const recharge = (id: string, body: Record<string, unknown>) => t.api.send('POST', `${CARD_PATH}/recharge`, { query: { id }, body });
-const usdBalance = async (): Promise<number> => (await t.api.get(BALANCE_PATH, { query: { currency: 'USD' } })).body.data[0].available_balance;
+const usdBalance = async (): Promise<number> =>
+  (await t.api.get(BALANCE_PATH, { query: { currency: 'USD' } })).body.data[0].available_balance;
 const latestHistory = async () => (await t.api.get(HISTORY_PATH)).body.data[0];
-const wallet = async (cardholderId = 'chd_demo_ava') => (await call(t.sandbox, WALLET_PATH, { headers: issuingHeaders('wallet', cardholderId) })).body.data[0];
+const wallet = async (cardholderId = 'chd_demo_ava') =>
+  (await call(t.sandbox, WALLET_PATH, { headers: issuingHeaders('wallet', cardholderId) })).body.data[0];
 const walletHistory = async (walletId = 'wal_demo_ava', cardholderId = 'chd_demo_ava') =>
-  (await call(t.sandbox, `${WALLET_PATH}/history`, { headers: issuingHeaders('wallet', cardholderId, { 'x-wallet-id': walletId }) })).body.data;
+  (await call(t.sandbox, `${WALLET_PATH}/history`, { headers: issuingHeaders('wallet', cardholderId, { 'x-wallet-id': walletId }) })).body
+    .data;
 const authorize = async (amount: number, extra: Record<string, unknown> = {}, card = CARD) => {
   const response = await simulate(t.sandbox, card, { kind: 'authorization', amount, ...extra });
   expect(response.status).toBe(200);
@@ -42,7 +45,14 @@ describe('POST /svc/api/v1/card/recharge?id=', () => {
     expect(response.body).toEqual(doneEnvelope('Card recharged successfully'));
     expect(cents(await usdBalance())).toBe(cents(before) - 12_550);
     const entry = await latestHistory();
-    expect(entry).toMatchObject({ amount: -125.5, currency: 'USD', fee: 0, source_type: 'CARD', transaction_type: 'CARD_LOAD', balance: await usdBalance() });
+    expect(entry).toMatchObject({
+      amount: -125.5,
+      currency: 'USD',
+      fee: 0,
+      source_type: 'CARD',
+      transaction_type: 'CARD_LOAD',
+      balance: await usdBalance(),
+    });
     expect(entry.description).toMatch(/^Card load to 428839\*{6}\d{4}$/);
     expect(await wallet()).toMatchObject({ amount: 625.5, holdingAmount: 625.5 });
     const [load] = await walletHistory();
@@ -89,7 +99,12 @@ describe('POST /svc/api/v1/card/recharge?id=', () => {
 
 describe('card activity simulation (Cards program: the wallet pays)', () => {
   it('approves an authorization: wallet debited at once, limits reduced', async () => {
-    await updateCard({ transaction_limits: [{ type: 'PER_TRANSACTION', value: 500 }, { type: 'DAILY', value: 100 }] });
+    await updateCard({
+      transaction_limits: [
+        { type: 'PER_TRANSACTION', value: 500 },
+        { type: 'DAILY', value: 100 },
+      ],
+    });
     const transaction = await authorize(20, { merchant: { name: 'Corner Deli', category_code: '5411', city: 'Oakland', country: 'US' } });
     expect(transaction).toMatchObject({
       transaction_type: 'PURCHASE',
@@ -98,7 +113,13 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
       transaction_amount: 20,
       billing_amount: 20,
       posted_date: null,
-      merchant: { name: 'Corner Deli', category_code: '5411', city: 'Oakland', country: 'US', identifier: expect.stringMatching(/^MID\d{9}$/) },
+      merchant: {
+        name: 'Corner Deli',
+        category_code: '5411',
+        city: 'Oakland',
+        country: 'US',
+        identifier: expect.stringMatching(/^MID\d{9}$/),
+      },
     });
     expect((await wallet()).amount).toBe(480);
     expect((await walletHistory())[0]).toMatchObject({
@@ -145,7 +166,12 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
       merchant: authorization.merchant,
     });
     expect((await wallet()).amount).toBe(475);
-    expect((await walletHistory())[0]).toMatchObject({ txn_type: 'REFUND', txn_direction: 'CREDIT', txn_status: 'APPROVED', txn_amount: 15 });
+    expect((await walletHistory())[0]).toMatchObject({
+      txn_type: 'REFUND',
+      txn_direction: 'CREDIT',
+      txn_status: 'APPROVED',
+      txn_amount: 15,
+    });
     const tooMuch = await simulate(t.sandbox, CARD, { kind: 'refund', amount: 25.01, transaction_id: authorization.transaction_id });
     expect(tooMuch.body).toEqual({ error: `amount exceeds what is left to refund of transaction ${authorization.transaction_id}` });
     expect((await simulate(t.sandbox, CARD, { kind: 'refund', amount: 5 })).body.transaction.matched_authorizations).toEqual([]);
@@ -165,7 +191,11 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
     expect(await authorize(500.01)).toMatchObject({ status: 'DECLINED', failure_reason: 'LIMIT_EXCEEDED' });
     await updateCard({ transaction_limits: [{ type: 'DAILY', value: 50 }] });
     expect((await authorize(30)).status).toBe('APPROVED');
-    expect(await authorize(20.01)).toMatchObject({ status: 'DECLINED', failure_reason: 'LIMIT_EXCEEDED', risk_details: { risk_actions_performed: ['TRANSACTION_BLOCKED'] } });
+    expect(await authorize(20.01)).toMatchObject({
+      status: 'DECLINED',
+      failure_reason: 'LIMIT_EXCEEDED',
+      risk_details: { risk_actions_performed: ['TRANSACTION_BLOCKED'] },
+    });
     expect((await authorize(20)).status).toBe('APPROVED');
     expect((await cardDetail(t.api, CARD)).spending_controls).toEqual([{ interval: 'DAILY', amount: 50, remaining: 0 }]);
     expect((await wallet()).amount).toBe(450);
@@ -174,7 +204,10 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
   it('declines an inactive card, and outside the authorization controls', async () => {
     await updateCard({ card_status: 'INACTIVE' });
     expect((await authorize(5)).failure_reason).toBe('CARD_INACTIVE');
-    await updateCard({ card_status: 'ACTIVE', authorization_controls: { allowed_merchant_categories: ['5411'], allowed_currencies: ['USD'] } });
+    await updateCard({
+      card_status: 'ACTIVE',
+      authorization_controls: { allowed_merchant_categories: ['5411'], allowed_currencies: ['USD'] },
+    });
     expect((await authorize(5)).failure_reason).toBe('TRANSACTION_NOT_ALLOWED'); // the default merchant is a 5814
     const grocer = { name: 'Grocer', category_code: '5411', city: 'Oakland', country: 'US' };
     expect((await authorize(5, { merchant: grocer })).status).toBe('APPROVED');
@@ -185,7 +218,13 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
 
   it('bills a foreign-currency purchase in the card currency', async () => {
     const transaction = await authorize(92, { currency: 'EUR' });
-    expect(transaction).toMatchObject({ status: 'APPROVED', transaction_amount: 92, transaction_currency: 'EUR', billing_amount: 100, billing_currency: 'USD' });
+    expect(transaction).toMatchObject({
+      status: 'APPROVED',
+      transaction_amount: 92,
+      transaction_currency: 'EUR',
+      billing_amount: 100,
+      billing_currency: 'USD',
+    });
     expect((await walletHistory())[0]).toMatchObject({ txn_amount: 100, acquirer_amount: '92.00', acquirer_currency: 'EUR' });
   });
 
@@ -207,7 +246,10 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
     [{ kind: 'settlement' }, 'transaction_id is required for settlement'],
     [{ kind: 'chargeback', amount: 1 }, 'kind must be one of authorization, settlement, refund'],
     [{ kind: 'authorization', amount: 1, currency: 'XYZ' }, 'currency XYZ has no exchange rate to the card currency USD'],
-    [{ kind: 'authorization', amount: 1, merchant: { name: 'X', category_code: '58', city: 'Y', country: 'US' } }, 'merchant.category_code must be 4 digits'],
+    [
+      { kind: 'authorization', amount: 1, merchant: { name: 'X', category_code: '58', city: 'Y', country: 'US' } },
+      'merchant.category_code must be 4 digits',
+    ],
     [{ kind: 'settlement', transaction_id: 'ctx_nope' }, `Transaction ctx_nope is not an authorization of card ${CARD}`],
   ])('refuses the simulation %j', async (body, error) => {
     const response = await simulate(t.sandbox, CARD, body);
@@ -216,6 +258,8 @@ describe('card activity simulation (Cards program: the wallet pays)', () => {
   });
 
   it('knows only existing cards', async () => {
-    expect((await simulate(t.sandbox, 'crd_nope', { kind: 'authorization', amount: 1 })).body).toEqual({ error: 'Card crd_nope not found' });
+    expect((await simulate(t.sandbox, 'crd_nope', { kind: 'authorization', amount: 1 })).body).toEqual({
+      error: 'Card crd_nope not found',
+    });
   });
 });

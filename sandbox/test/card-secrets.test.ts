@@ -21,7 +21,8 @@ const NEW_PIN = '164208';
 let sandbox: Sandbox;
 const logLines: string[] = [];
 beforeAll(async () => {
-  const capture = (obj: object, msg?: string) => logLines.push(`${msg ?? ''} ${JSON.stringify(obj, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`);
+  const capture = (obj: object, msg?: string) =>
+    logLines.push(`${msg ?? ''} ${JSON.stringify(obj, (_key, value: unknown) => (value instanceof Error ? value.message : value))}`);
   sandbox = await startTestSandbox({ logger: { info: capture, warn: capture } });
 });
 afterAll(() => sandbox.close());
@@ -37,8 +38,15 @@ describe('card secrets', () => {
       bodies.push(JSON.stringify(response.body));
       return response;
     };
-    const send = async (method: string, path: string, options: Parameters<typeof api.send>[2] = {}) => seen(await api.send(method, path, options));
-    const assign = { cardholder_id: 'chd_demo_ava', card_number: CARD_NUMBER, card_currency: 'USD', card_mode: 'SINGLE', created_by: 'Jordan Miles' };
+    const send = async (method: string, path: string, options: Parameters<typeof api.send>[2] = {}) =>
+      seen(await api.send(method, path, options));
+    const assign = {
+      cardholder_id: 'chd_demo_ava',
+      card_number: CARD_NUMBER,
+      card_currency: 'USD',
+      card_mode: 'SINGLE',
+      created_by: 'Jordan Miles',
+    };
 
     await send('POST', `${CARD_PATH}/assign`, { body: assign });
     await send('POST', `${CARD_PATH}/assign`, { body: assign }); // already assigned
@@ -60,7 +68,11 @@ describe('card secrets', () => {
     const detail = await send('GET', `${CARD_PATH}/detail`, { query: { id: cardId } });
     await send('GET', `${CARD_PATH}/transaction`, { query: { id: cardId } });
     await send('GET', HISTORY_PATH);
-    seen(await call(sandbox, `${WALLET_PATH}/history`, { headers: issuingHeaders('wallet', 'chd_demo_ava', { 'x-wallet-id': 'wal_demo_ava' }) }));
+    seen(
+      await call(sandbox, `${WALLET_PATH}/history`, {
+        headers: issuingHeaders('wallet', 'chd_demo_ava', { 'x-wallet-id': 'wal_demo_ava' }),
+      }),
+    );
     seen(await control(sandbox, 'GET', '/requests'));
 
     expect(detail.body.data[0]).toMatchObject({ card_number: '555555******4444', card_status: 'ACTIVE' });

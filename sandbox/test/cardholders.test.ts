@@ -34,7 +34,12 @@ describe('POST /svc/api/v1/card/cardholder', () => {
   it('creates a PENDING INDIVIDUAL and answers data [{ id }]', async () => {
     const response = await create(individualCardholder());
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ code: 200, status: 'success', message: 'Cardholder created successfully', data: [{ id: expect.stringMatching(/^chd_[0-9a-f]{16}$/) }] });
+    expect(response.body).toEqual({
+      code: 200,
+      status: 'success',
+      message: 'Cardholder created successfully',
+      data: [{ id: expect.stringMatching(/^chd_[0-9a-f]{16}$/) }],
+    });
 
     const read = await readOne(response.body.data[0].id);
     expect(read.body.data).toEqual([
@@ -70,7 +75,13 @@ describe('POST /svc/api/v1/card/cardholder', () => {
   });
 
   it('creates a DELEGATE with no individual, and accepts agent-code headers', async () => {
-    const body = { email: 'fleet@acme.example', mobile_number: '4155550199', type: 'DELEGATE', created_by: 'Jordan Miles', postal_address: HOME_ADDRESS };
+    const body = {
+      email: 'fleet@acme.example',
+      mobile_number: '4155550199',
+      type: 'DELEGATE',
+      created_by: 'Jordan Miles',
+      postal_address: HOME_ADDRESS,
+    };
     const response = await t.api.send('POST', CARDHOLDER_PATH, { body, headers: { 'agent-code': 'AG1', 'subagent-code': 'SUB7' } });
     expect(response.status).toBe(200);
     const read = (await readOne(response.body.data[0].id)).body.data[0];
@@ -90,7 +101,10 @@ describe('POST /svc/api/v1/card/cardholder', () => {
       { individual: { date_of_birth: '1990-06-01', name: { first_name: 'N0ah', last_name: 'Kim' }, address: HOME_ADDRESS } },
       'individual.name.first_name must contain only English letters, spaces, hyphens and apostrophes',
     ],
-    [{ individual: { date_of_birth: '1990-02-30', name: { first_name: 'Noah', last_name: 'Kim' }, address: HOME_ADDRESS } }, 'individual.date_of_birth must be a date in the form YYYY-MM-DD'],
+    [
+      { individual: { date_of_birth: '1990-02-30', name: { first_name: 'Noah', last_name: 'Kim' }, address: HOME_ADDRESS } },
+      'individual.date_of_birth must be a date in the form YYYY-MM-DD',
+    ],
     [{ individual: { date_of_birth: '1990-06-01', name: { first_name: 'Noah', last_name: 'Kim' } } }, 'individual.address is required'],
     [{ postal_address: { ...HOME_ADDRESS, country: 'usa' } }, 'postal_address.country must be a 2-letter country code in capitals'],
   ])('refuses %j: %s', async (overrides, message) => {
@@ -171,9 +185,15 @@ describe('PATCH /svc/api/v1/card/cardholder?id=', () => {
   });
 
   it.each([
-    [{ postal_address: { city: 'Austin', country: 'US', line1: '500 Congress Avenue', state: 'TX' } }, 'postal_address.postcode is required'],
+    [
+      { postal_address: { city: 'Austin', country: 'US', line1: '500 Congress Avenue', state: 'TX' } },
+      'postal_address.postcode is required',
+    ],
     [{ individual: { date_of_birth: '1988-03-14', name: { first_name: 'Ava', last_name: 'Chen' } } }, 'individual.address is required'],
-    [{ individual: { date_of_birth: '1988-03-14', name: { first_name: 'Ava' }, address: HOME_ADDRESS } }, 'individual.name.last_name is required'],
+    [
+      { individual: { date_of_birth: '1988-03-14', name: { first_name: 'Ava' }, address: HOME_ADDRESS } },
+      'individual.name.last_name is required',
+    ],
     [{ individual: { name: { first_name: 'Ava', last_name: 'Chen' }, address: HOME_ADDRESS } }, 'individual.date_of_birth is required'],
   ])('requires a composite object whole: %j', async (patch, message) => {
     const response = await update('chd_demo_ava', { ...patch, updated_by: 'Jordan Miles' });

@@ -31,7 +31,12 @@ describe('POST /svc/api/v1/card', () => {
     const holder = await readyCardholder(t.sandbox, t.api);
     const response = await holder.api.send('POST', CARD_PATH, { body: virtualCardBody(holder.id) });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ code: 200, status: 'success', message: 'Card created successfully', data: { id: expect.stringMatching(/^crd_[0-9a-f]{16}$/) } });
+    expect(response.body).toEqual({
+      code: 200,
+      status: 'success',
+      message: 'Card created successfully',
+      data: { id: expect.stringMatching(/^crd_[0-9a-f]{16}$/) },
+    });
     const list = await holder.api.get(CARD_PATH, { query: { cardholder_id: holder.id } });
     expect(list.body.data).toEqual([
       {
@@ -81,11 +86,23 @@ describe('POST /svc/api/v1/card', () => {
   it.each([
     [limitsOf([{ amount: 0, interval: 'DAILY' }]), `${LIMITS}[0].amount must be greater than 0`],
     [limitsOf([{ amount: -5, interval: 'DAILY' }]), `${LIMITS}[0].amount must be greater than 0`],
-    [limitsOf([{ amount: 10, interval: 'YEARLY' }]), `${LIMITS}[0].interval must be one of PER_TRANSACTION, DAILY, WEEKLY, MONTHLY, ALL_TIME`],
-    [limitsOf([{ amount: 10, interval: 'DAILY' }, { amount: 20, interval: 'DAILY' }]), `${LIMITS}[1] repeats the interval DAILY`],
+    [
+      limitsOf([{ amount: 10, interval: 'YEARLY' }]),
+      `${LIMITS}[0].interval must be one of PER_TRANSACTION, DAILY, WEEKLY, MONTHLY, ALL_TIME`,
+    ],
+    [
+      limitsOf([
+        { amount: 10, interval: 'DAILY' },
+        { amount: 20, interval: 'DAILY' },
+      ]),
+      `${LIMITS}[1] repeats the interval DAILY`,
+    ],
     [limitsOf([{ amount: 10.005, interval: 'DAILY' }]), `${LIMITS}[0].amount must have at most 2 decimal place(s) for USD`],
     [limitsOf([], 'usd'), 'authorization_controls.transaction_limits.currency must be a 3-letter ISO-4217 code in capitals'],
-    [{ authorization_controls: { allowed_transaction_count: 'TWICE', transaction_limits: { currency: 'USD', limits: [] } } }, 'authorization_controls.allowed_transaction_count must be one of SINGLE, MULTIPLE'],
+    [
+      { authorization_controls: { allowed_transaction_count: 'TWICE', transaction_limits: { currency: 'USD', limits: [] } } },
+      'authorization_controls.allowed_transaction_count must be one of SINGLE, MULTIPLE',
+    ],
     [{ program: { purpose: 'PERSONAL' } }, 'program.purpose must be COMMERCIAL'],
     [{ card_issuance_action: 'RENEW' }, 'card_issuance_action must be one of NEW, REPLACEMENT'],
     [{ card_type: 'METAL' }, 'card_type must be one of VIRTUAL, PHYSICAL'],
@@ -114,7 +131,9 @@ describe('GET /svc/api/v1/card', () => {
   });
 
   it('refuses status CLOSED as a filter', async () => {
-    expect((await t.api.get(CARD_PATH, { query: { status: 'CLOSED' } })).body).toEqual(envelopeError(400, 'status must be one of ACTIVE, INACTIVE'));
+    expect((await t.api.get(CARD_PATH, { query: { status: 'CLOSED' } })).body).toEqual(
+      envelopeError(400, 'status must be one of ACTIVE, INACTIVE'),
+    );
   });
 });
 
@@ -167,14 +186,24 @@ describe('GET /svc/api/v1/card/detail', () => {
       name_on_card: 'Ava Chen',
       nick_name: expect.stringMatching(/^Virtual card \d{4}$/),
       program: { purpose: 'COMMERCIAL', type: 'DEBIT' },
-      delivery_details: { delivery_mode: null, delivery_vendor: null, status: null, tracked: false, tracking_link: null, tracking_number: null, updated_at: null },
+      delivery_details: {
+        delivery_mode: null,
+        delivery_vendor: null,
+        status: null,
+        tracked: false,
+        tracking_link: null,
+        tracking_number: null,
+        updated_at: null,
+      },
       postal_address: null,
     });
   });
 
   it('needs an id and knows only existing cards', async () => {
     expect((await t.api.get(`${CARD_PATH}/detail`)).body).toEqual(envelopeError(400, 'id is a required parameter and is missing'));
-    expect((await t.api.get(`${CARD_PATH}/detail`, { query: { id: 'crd_nope' } })).body).toEqual(envelopeError(400, 'Card crd_nope not found'));
+    expect((await t.api.get(`${CARD_PATH}/detail`, { query: { id: 'crd_nope' } })).body).toEqual(
+      envelopeError(400, 'Card crd_nope not found'),
+    );
   });
 });
 
@@ -182,7 +211,11 @@ describe('PATCH /svc/api/v1/card?id=', () => {
   it('changes the given parameters, answers without data, and leaves the rest', async () => {
     const response = await patch(DEMO_CARD, {
       transaction_limits: [{ type: 'DAILY', value: 75 }],
-      authorization_controls: { allowed_merchant_categories: ['5411', '5812'], allowed_currencies: ['USD', 'EUR'], active_to: '2099-12-31T23:59:59Z' },
+      authorization_controls: {
+        allowed_merchant_categories: ['5411', '5812'],
+        allowed_currencies: ['USD', 'EUR'],
+        active_to: '2099-12-31T23:59:59Z',
+      },
       updated_by: 'Jordan Miles',
     });
     expect(response.body).toEqual(doneEnvelope('Card updated successfully'));
@@ -199,7 +232,10 @@ describe('PATCH /svc/api/v1/card?id=', () => {
     expect(card.card_status).toBe('ACTIVE');
 
     await patch(DEMO_CARD, { authorization_controls: { active_to: null }, updated_by: 'Jordan Miles' });
-    expect((await cardDetail(t.api, DEMO_CARD)).authorization_controls).toMatchObject({ active_to: null, allowed_currencies: ['USD', 'EUR'] });
+    expect((await cardDetail(t.api, DEMO_CARD)).authorization_controls).toMatchObject({
+      active_to: null,
+      allowed_currencies: ['USD', 'EUR'],
+    });
   });
 
   it('moves between ACTIVE and INACTIVE, and CLOSED is final', async () => {
@@ -222,13 +258,31 @@ describe('PATCH /svc/api/v1/card?id=', () => {
   it.each([
     [{ transaction_limits: [{ type: 'DAILY', value: 0 }] }, 'transaction_limits[0].value must be greater than 0'],
     [{ transaction_limits: [{ type: 'DAILY' }] }, 'transaction_limits[0].value is required'],
-    [{ transaction_limits: [{ amount: 5, interval: 'DAILY' }] }, 'transaction_limits[0].type is required; transaction_limits[0].value is required'],
-    [{ transaction_limits: [{ type: 'YEARLY', value: 5 }] }, 'transaction_limits[0].type must be one of PER_TRANSACTION, DAILY, WEEKLY, MONTHLY, ALL_TIME'],
+    [
+      { transaction_limits: [{ amount: 5, interval: 'DAILY' }] },
+      'transaction_limits[0].type is required; transaction_limits[0].value is required',
+    ],
+    [
+      { transaction_limits: [{ type: 'YEARLY', value: 5 }] },
+      'transaction_limits[0].type must be one of PER_TRANSACTION, DAILY, WEEKLY, MONTHLY, ALL_TIME',
+    ],
     [{ transaction_limits: [{ type: 'DAILY', value: 5.555 }] }, 'transaction_limits[0].value must have at most 2 decimal place(s) for USD'],
-    [{ authorization_controls: { allowed_merchant_categories: ['54111'] } }, 'authorization_controls.allowed_merchant_categories[0] must be a 4-digit merchant category code'],
-    [{ authorization_controls: { allowed_currencies: ['usd'] } }, 'authorization_controls.allowed_currencies[0] must be a 3-letter ISO-4217 code in capitals'],
-    [{ authorization_controls: { active_from: '2026-12-01' } }, 'authorization_controls.active_from must be a date-time in the form YYYY-MM-DDTHH:mm:ssZ'],
-    [{ authorization_controls: { active_from: '2026-02-30T00:00:00Z' } }, 'authorization_controls.active_from must be a date-time in the form YYYY-MM-DDTHH:mm:ssZ'],
+    [
+      { authorization_controls: { allowed_merchant_categories: ['54111'] } },
+      'authorization_controls.allowed_merchant_categories[0] must be a 4-digit merchant category code',
+    ],
+    [
+      { authorization_controls: { allowed_currencies: ['usd'] } },
+      'authorization_controls.allowed_currencies[0] must be a 3-letter ISO-4217 code in capitals',
+    ],
+    [
+      { authorization_controls: { active_from: '2026-12-01' } },
+      'authorization_controls.active_from must be a date-time in the form YYYY-MM-DDTHH:mm:ssZ',
+    ],
+    [
+      { authorization_controls: { active_from: '2026-02-30T00:00:00Z' } },
+      'authorization_controls.active_from must be a date-time in the form YYYY-MM-DDTHH:mm:ssZ',
+    ],
     [
       { authorization_controls: { active_from: '2026-12-01T00:00:00Z', active_to: '2026-11-01T00:00:00Z' } },
       'authorization_controls.active_from must not be after authorization_controls.active_to',
@@ -248,7 +302,8 @@ describe('PATCH /svc/api/v1/card?id=', () => {
 });
 
 describe('GET /svc/api/v1/card/transaction?id=', () => {
-  const transactions = (query: Record<string, string | number>) => t.api.get(`${CARD_PATH}/transaction`, { query: { id: DEMO_CARD, ...query } });
+  const transactions = (query: Record<string, string | number>) =>
+    t.api.get(`${CARD_PATH}/transaction`, { query: { id: DEMO_CARD, ...query } });
 
   it('answers a data object { has_more, items }, newest first', async () => {
     const response = await transactions({});
@@ -276,7 +331,15 @@ describe('GET /svc/api/v1/card/transaction?id=', () => {
       lifecycle_id: expect.stringMatching(/^lfc_[0-9a-f]{16}$/),
       masked_card_number: expect.stringMatching(MASKED),
       matched_authorizations: [],
-      merchant: { name: 'Blue Bottle Coffee', category_code: '5814', city: 'San Francisco', country: 'US', identifier: 'MID100000001', postcode: '94105', state: 'CA' },
+      merchant: {
+        name: 'Blue Bottle Coffee',
+        category_code: '5814',
+        city: 'San Francisco',
+        country: 'US',
+        identifier: 'MID100000001',
+        postcode: '94105',
+        state: 'CA',
+      },
       network_transaction_id: expect.stringMatching(/^\d{15}$/),
       posted_date: `${sandboxDay(t.sandbox, -1)}T23:30:00+0000`,
       retrieval_ref: expect.stringMatching(/^\d{12}$/),
@@ -305,7 +368,9 @@ describe('GET /svc/api/v1/card/transaction?id=', () => {
     const yesterday = sandboxDay(t.sandbox, -1);
     expect((await transactions({ from_created_at: yesterday, to_created_at: yesterday })).body.data.items).toHaveLength(4);
     expect((await transactions({ from_created_at: '2000-01-01', to_created_at: sandboxDay(t.sandbox) })).body.data.items).toHaveLength(4);
-    expect((await transactions({ from_created_at: sandboxDay(t.sandbox), to_created_at: sandboxDay(t.sandbox, 1) })).body.data.items).toEqual([]);
+    expect(
+      (await transactions({ from_created_at: sandboxDay(t.sandbox), to_created_at: sandboxDay(t.sandbox, 1) })).body.data.items,
+    ).toEqual([]);
     expect((await transactions({ from_created_at: yesterday })).body).toEqual(
       envelopeError(400, 'from_created_at and to_created_at must be given together'),
     );

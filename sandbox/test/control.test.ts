@@ -113,7 +113,12 @@ describe('faults', () => {
 
   it("'lose' handles the call fully, then closes the connection: a replay of its request id answers what was lost", async () => {
     await addFault({ kind: 'lose', method: 'POST', path: ACCOUNT_PATH });
-    const body = { type: 'virtual_account', country: 'US', currency: 'USD', required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }] };
+    const body = {
+      type: 'virtual_account',
+      country: 'US',
+      currency: 'USD',
+      required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }],
+    };
     const headers = { 'x-request-id': 'lost-1' };
     await expect(api.send('POST', ACCOUNT_PATH, { body, headers })).rejects.toThrow();
     // The account exists although no answer came back.
@@ -242,7 +247,12 @@ describe('latency', () => {
 
   it('is the time from arrival to answer: the bank works on a call as it arrives and answers when the latency has passed', async () => {
     await control(sandbox, 'PUT', '/latency', { ms: 300 });
-    const body = { type: 'virtual_account', country: 'US', currency: 'USD', required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }] };
+    const body = {
+      type: 'virtual_account',
+      country: 'US',
+      currency: 'USD',
+      required_features: [{ currency: 'USD', transfer_method: 'LOCAL' }],
+    };
     const started = performance.now();
     const created = api.send('POST', ACCOUNT_PATH, { body, headers: { 'x-request-id': 'latency-1' } });
     // Well inside the latency the account exists; the answer has not left.
@@ -296,7 +306,11 @@ describe('capacity', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     // Three waves of two: about 120 ms, where unlimited it would be one wave of 40.
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
-    const durations = sandbox.requests().slice(-6).map((r) => r.durationMs).sort((a, b) => a - b);
+    const durations = sandbox
+      .requests()
+      .slice(-6)
+      .map((r) => r.durationMs)
+      .sort((a, b) => a - b);
     expect(durations[5]).toBeGreaterThanOrEqual(115);
   });
 

@@ -35,7 +35,8 @@ function dd(path: string, options: CallOptions = {}): Promise<ApiResponse> {
 
 const onBehalfOf = (id: string) => ({ headers: { 'x-on-behalf-of': id } });
 const post = (path: string, options: CallOptions = {}) => dd(path, { ...options, method: 'POST' });
-const ids = (response: ApiResponse, key = 'transaction_id'): string[] => response.body.items.map((item: Record<string, string>) => item[key]);
+const ids = (response: ApiResponse, key = 'transaction_id'): string[] =>
+  response.body.items.map((item: Record<string, string>) => item[key]);
 const parseApiTime = (text: string): number => Date.parse(text.replace('+0000', 'Z'));
 const now = (): number => t.sandbox.clock.now().getTime();
 
@@ -50,7 +51,8 @@ async function collect(body: Record<string, unknown>): Promise<Record<string, an
   return response.body;
 }
 
-const gbpCollection = (amount: number, mandate = 'mdt_demo_gb_1') => collect({ global_account_id: 'ga_demo_gb', mandate_id: mandate, amount });
+const gbpCollection = (amount: number, mandate = 'mdt_demo_gb_1') =>
+  collect({ global_account_id: 'ga_demo_gb', mandate_id: mandate, amount });
 
 async function available(currency: string): Promise<number> {
   const response = await t.api.get(BALANCE_PATH, { query: { currency } });
@@ -59,7 +61,9 @@ async function available(currency: string): Promise<number> {
 
 /** The status events of one payout, oldest first. */
 function statusEvents(id: string) {
-  return t.sandbox.events().filter((event) => event.name === 'direct_debit.status_changed' && (event.data as { transaction_id: string }).transaction_id === id);
+  return t.sandbox
+    .events()
+    .filter((event) => event.name === 'direct_debit.status_changed' && (event.data as { transaction_id: string }).transaction_id === id);
 }
 
 describe('GET /api/v1/global_accounts/{id}', () => {
@@ -70,12 +74,22 @@ describe('GET /api/v1/global_accounts/{id}', () => {
       account_name: 'Acme Trading Ltd',
       account_number: '41234567',
       account_type: 'virtual_account',
-      capability: { clearing_systems: ['BACS', 'FASTER_PAYMENTS', 'CHAPS'], payment_methods: ['LOCAL', 'SWIFT'], support_direct_debit: true },
+      capability: {
+        clearing_systems: ['BACS', 'FASTER_PAYMENTS', 'CHAPS'],
+        payment_methods: ['LOCAL', 'SWIFT'],
+        support_direct_debit: true,
+      },
       country_code: 'GB',
       currency: 'GBP',
       iban: 'GB37TCBK99001241234567',
       id: 'ga_demo_gb',
-      institution: { address: '1 Poultry', branch_name: 'City of London', city: 'London', name: 'Thames Clearing Bank plc', zip_code: 'EC2R 8EJ' },
+      institution: {
+        address: '1 Poultry',
+        branch_name: 'City of London',
+        city: 'London',
+        name: 'Thames Clearing Bank plc',
+        zip_code: 'EC2R 8EJ',
+      },
       nick_name: 'GBP Collections',
       request_id: '5d0c3a9e-7b21-4c6f-9a3e-000000000001',
       routing_codes: [{ type: 'sort_code', value: '990012' }],
@@ -84,10 +98,23 @@ describe('GET /api/v1/global_accounts/{id}', () => {
 
   it('carries the routing codes of section 4.3 and the capability of each account', async () => {
     const account = async (id: string) => (await dd(`${GA_PATH}/${id}`)).body;
-    expect(await account('ga_demo_us')).toMatchObject({ country_code: 'US', currency: 'USD', iban: null, routing_codes: [{ type: 'ach', value: '026170024' }] });
+    expect(await account('ga_demo_us')).toMatchObject({
+      country_code: 'US',
+      currency: 'USD',
+      iban: null,
+      routing_codes: [{ type: 'ach', value: '026170024' }],
+    });
     expect(await account('ga_demo_us2')).toMatchObject({ country_code: 'US', routing_codes: [{ type: 'ach', value: '026183150' }] });
-    expect(await account('ga_demo_au')).toMatchObject({ country_code: 'AU', currency: 'AUD', routing_codes: [{ type: 'bsb', value: '062-000' }] });
-    expect(await account('ga_demo_ca')).toMatchObject({ country_code: 'CA', currency: 'CAD', routing_codes: [{ type: 'institution_number', value: '621' }] });
+    expect(await account('ga_demo_au')).toMatchObject({
+      country_code: 'AU',
+      currency: 'AUD',
+      routing_codes: [{ type: 'bsb', value: '062-000' }],
+    });
+    expect(await account('ga_demo_ca')).toMatchObject({
+      country_code: 'CA',
+      currency: 'CAD',
+      routing_codes: [{ type: 'institution_number', value: '621' }],
+    });
     const sg = await account('ga_demo_sg');
     expect(sg).toMatchObject({ country_code: 'SG', currency: 'SGD', capability: { support_direct_debit: false } });
     expect((await dd(`${GA_PATH}/ga_demo_nl`, onBehalfOf(CONNECTED))).body).toMatchObject({
@@ -234,7 +261,10 @@ describe('mandates', () => {
 
   it('names the scheme of each country', async () => {
     const scheme = async (account: string, holder?: string) =>
-      (await dd(`${GA_PATH}/${account}/mandates`, holder ? onBehalfOf(holder) : {})).body.items.map((item: any) => [item.payment_scheme, item.currency]);
+      (await dd(`${GA_PATH}/${account}/mandates`, holder ? onBehalfOf(holder) : {})).body.items.map((item: any) => [
+        item.payment_scheme,
+        item.currency,
+      ]);
     expect(await scheme('ga_demo_us')).toEqual([['ACH', 'USD']]);
     expect(await scheme('ga_demo_au')).toEqual([['BECS', 'AUD']]);
     expect(await scheme('ga_demo_ca')).toEqual([['PAD', 'CAD']]);
@@ -256,14 +286,28 @@ describe('mandates', () => {
     expect(ids(await dd(MANDATES, { query: { from_created_date: from, to_created_date: to } }), 'id')).toEqual(expected);
     expect(ids(await dd(MANDATES, { query: { from_created_at: from, to_created_at: to } }), 'id')).toEqual(expected);
     expect(ids(await dd(MANDATES, { query: { from_created_at: from, to_created_date: to, to_created_at: to } }), 'id')).toEqual(expected);
-    expect(ids(await dd(MANDATES, { query: { to_created_date: sandboxDay(t.sandbox, -13) } }), 'id')).toEqual(['mdt_demo_gb_3', 'mdt_demo_gb_2', 'mdt_demo_gb_1']);
-    expect(ids(await dd(MANDATES, { query: { from_created_date: sandboxDay(t.sandbox, -150) } }), 'id')).toEqual(['mdt_demo_gb_4', 'mdt_demo_gb_3', 'mdt_demo_gb_2']);
+    expect(ids(await dd(MANDATES, { query: { to_created_date: sandboxDay(t.sandbox, -13) } }), 'id')).toEqual([
+      'mdt_demo_gb_3',
+      'mdt_demo_gb_2',
+      'mdt_demo_gb_1',
+    ]);
+    expect(ids(await dd(MANDATES, { query: { from_created_date: sandboxDay(t.sandbox, -150) } }), 'id')).toEqual([
+      'mdt_demo_gb_4',
+      'mdt_demo_gb_3',
+      'mdt_demo_gb_2',
+    ]);
   });
 
   it('refuses malformed, inverted or contradictory dates, naming the field and rule', async () => {
     const error = async (query: Record<string, string>) => (await dd(MANDATES, { query })).body;
-    expect(await error({ from_created_date: '2026-02-30' })).toEqual({ code: 'invalid_request', message: 'from_created_date must be a date in the form YYYY-MM-DD' });
-    expect(await error({ to_created_at: '21/11/2026' })).toEqual({ code: 'invalid_request', message: 'to_created_at must be a date in the form YYYY-MM-DD' });
+    expect(await error({ from_created_date: '2026-02-30' })).toEqual({
+      code: 'invalid_request',
+      message: 'from_created_date must be a date in the form YYYY-MM-DD',
+    });
+    expect(await error({ to_created_at: '21/11/2026' })).toEqual({
+      code: 'invalid_request',
+      message: 'to_created_at must be a date in the form YYYY-MM-DD',
+    });
     expect(await error({ from_created_date: sandboxDay(t.sandbox), to_created_date: sandboxDay(t.sandbox, -1) })).toEqual({
       code: 'invalid_request',
       message: 'from_created_date must not be after to_created_date',
@@ -282,8 +326,14 @@ describe('mandates', () => {
     expect(second.body).toMatchObject({ has_more: false });
     expect(ids(second, 'id')).toEqual(['mdt_demo_gb_1']);
     expect((await dd(MANDATES, { query: { page_num: 3, page_size: 3 } })).body).toEqual({ has_more: false, items: [] });
-    expect((await dd(MANDATES, { query: { page_size: 101 } })).body).toEqual({ code: 'invalid_request', message: 'page_size must be at most 100' });
-    expect((await dd(MANDATES, { query: { page_num: 0 } })).body).toEqual({ code: 'invalid_request', message: 'page_num must be at least 1' });
+    expect((await dd(MANDATES, { query: { page_size: 101 } })).body).toEqual({
+      code: 'invalid_request',
+      message: 'page_size must be at most 100',
+    });
+    expect((await dd(MANDATES, { query: { page_num: 0 } })).body).toEqual({
+      code: 'invalid_request',
+      message: 'page_num must be at least 1',
+    });
   });
 
   it('refuses an account without direct debit with invalid_operation', async () => {
@@ -317,7 +367,10 @@ describe('mandates', () => {
     const before = await available('GBP');
     const later = await gbpCollection(200, 'mdt_demo_gb_4');
     expect(later).toMatchObject({ status: 'REJECTED', mandate_id: 'mdt_demo_gb_4', amount: 200 });
-    expect(statusEvents(later.transaction_id).map((event) => event.id)).toEqual([`${later.transaction_id}_NEW`, `${later.transaction_id}_REJECTED`]);
+    expect(statusEvents(later.transaction_id).map((event) => event.id)).toEqual([
+      `${later.transaction_id}_NEW`,
+      `${later.transaction_id}_REJECTED`,
+    ]);
     await clockTo(now() + 47 * HOUR);
     expect((await dd(`${DD_PATH}/${later.transaction_id}`)).body.status).toBe('REJECTED');
     // The payout already PENDING under it carries on and settles (section 4.2).
@@ -406,7 +459,10 @@ describe('GET /api/v1/direct_debits', () => {
     const third = await dd(DD_PATH, { query: { page_size: 5, page_num: 3 } });
     expect(third.body.has_more).toBe(false);
     expect(ids(third)).toEqual(seeded(30).slice(10));
-    expect((await dd(DD_PATH, { query: { page_size: 'ten' } })).body).toEqual({ code: 'invalid_request', message: 'page_size must be an integer' });
+    expect((await dd(DD_PATH, { query: { page_size: 'ten' } })).body).toEqual({
+      code: 'invalid_request',
+      message: 'page_size must be an integer',
+    });
   });
 });
 
@@ -492,14 +548,27 @@ describe('lifecycle on the sandbox clock', () => {
       name: 'direct_debit.status_changed',
       account_id: DEMO_CREDENTIALS.userId,
       version: '2025-02-14',
-      data: { transaction_id: id, mandate_id: 'mdt_demo_gb_1', global_account_id: 'ga_demo_gb', status: 'SETTLED', amount: 512.34, currency: 'GBP' },
+      data: {
+        transaction_id: id,
+        mandate_id: 'mdt_demo_gb_1',
+        global_account_id: 'ga_demo_gb',
+        status: 'SETTLED',
+        amount: 512.34,
+        currency: 'GBP',
+      },
     });
     expect(parseApiTime(events[2]?.created_at ?? '') - parseApiTime(events[1]?.created_at ?? '')).toBe(45 * HOUR);
   });
 
   it('other currencies stay PENDING 2 hours', async () => {
     const before = await available('USD');
-    const usd = await collect({ global_account_id: 'ga_demo_us2', mandate_id: 'mdt_demo_us2_1', amount: 40, currency: 'USD', statement_ref: 'HUDSON 0001' });
+    const usd = await collect({
+      global_account_id: 'ga_demo_us2',
+      mandate_id: 'mdt_demo_us2_1',
+      amount: 40,
+      currency: 'USD',
+      statement_ref: 'HUDSON 0001',
+    });
     expect(usd).toMatchObject({ status: 'PENDING', statement_ref: 'HUDSON 0001', global_account_id: 'ga_demo_us2' });
     await clockTo(parseApiTime(usd.created_at) + 2 * HOUR + SECOND);
     expect((await dd(`${DD_PATH}/${usd.transaction_id}`)).body.status).toBe('SETTLED');
@@ -517,7 +586,12 @@ describe('lifecycle on the sandbox clock', () => {
     expect((await dd(`${DD_PATH}/${large.transaction_id}`)).body.status).toBe('PENDING');
     await clockTo(createdAt + 47 * HOUR + SECOND);
     expect((await dd(`${DD_PATH}/${large.transaction_id}`)).body.status).toBe('SETTLED');
-    expect(statusEvents(large.transaction_id).map((event) => (event.data as { status: string }).status)).toEqual(['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED']);
+    expect(statusEvents(large.transaction_id).map((event) => (event.data as { status: string }).status)).toEqual([
+      'NEW',
+      'IN_REVIEW',
+      'PENDING',
+      'SETTLED',
+    ]);
   });
 
   it('rejects at settlement when the balance cannot cover it, debiting nothing', async () => {
@@ -529,7 +603,12 @@ describe('lifecycle on the sandbox clock', () => {
     expect((await dd(`${DD_PATH}/${aud.transaction_id}`)).body.status).toBe('REJECTED');
     await clockTo(parseApiTime(tooLarge.created_at) + 47 * HOUR + SECOND);
     expect((await dd(`${DD_PATH}/${tooLarge.transaction_id}`)).body.status).toBe('REJECTED');
-    expect(statusEvents(tooLarge.transaction_id).map((event) => (event.data as { status: string }).status)).toEqual(['NEW', 'IN_REVIEW', 'PENDING', 'REJECTED']);
+    expect(statusEvents(tooLarge.transaction_id).map((event) => (event.data as { status: string }).status)).toEqual([
+      'NEW',
+      'IN_REVIEW',
+      'PENDING',
+      'REJECTED',
+    ]);
     // Only the payouts the balance covers were debited.
     expect(gbp - (await available('GBP'))).toBe(cents(2_300 + 64.5 + 420 + 15_000 + 310));
     const balances = (await t.api.get(BALANCE_PATH)).body.data.map((balance: { currency: string }) => balance.currency);
@@ -551,12 +630,30 @@ describe('POST /sandbox/direct-debits', () => {
       return [response.status, response.body.error];
     };
     expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1' })).toEqual([400, 'amount is required']);
-    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 0 })).toEqual([400, 'amount must be greater than 0']);
-    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 1.234 })).toEqual([400, 'amount must have at most 2 decimal place(s) for GBP']);
-    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 1, currency: 'USD' })).toEqual([400, "currency must be GBP, the global account's currency"]);
-    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_us_1', amount: 1 })).toEqual([400, 'Mandate mdt_demo_us_1 belongs to global account ga_demo_us']);
-    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_nope', amount: 1 })).toEqual([404, 'Mandate mdt_nope not found']);
-    expect(await refused({ global_account_id: 'ga_demo_sg', mandate_id: 'mdt_demo_gb_1', amount: 1 })).toEqual([400, 'Global account ga_demo_sg does not support direct debit']);
+    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 0 })).toEqual([
+      400,
+      'amount must be greater than 0',
+    ]);
+    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 1.234 })).toEqual([
+      400,
+      'amount must have at most 2 decimal place(s) for GBP',
+    ]);
+    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_gb_1', amount: 1, currency: 'USD' })).toEqual([
+      400,
+      "currency must be GBP, the global account's currency",
+    ]);
+    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_demo_us_1', amount: 1 })).toEqual([
+      400,
+      'Mandate mdt_demo_us_1 belongs to global account ga_demo_us',
+    ]);
+    expect(await refused({ global_account_id: 'ga_demo_gb', mandate_id: 'mdt_nope', amount: 1 })).toEqual([
+      404,
+      'Mandate mdt_nope not found',
+    ]);
+    expect(await refused({ global_account_id: 'ga_demo_sg', mandate_id: 'mdt_demo_gb_1', amount: 1 })).toEqual([
+      400,
+      'Global account ga_demo_sg does not support direct debit',
+    ]);
   });
 });
 
@@ -580,7 +677,10 @@ describe('disputes (POST /sandbox/direct-debits/{id}/dispute)', () => {
     expect(cents(latest.balance)).toBe(before + cents(1250));
     const events = statusEvents('ddt_demo_gb_settled');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ id: 'ddt_demo_gb_settled_RETURNED', data: { status: 'RETURNED', amount: 1250, currency: 'GBP', mandate_id: 'mdt_demo_gb_1' } });
+    expect(events[0]).toMatchObject({
+      id: 'ddt_demo_gb_settled_RETURNED',
+      data: { status: 'RETURNED', amount: 1250, currency: 'GBP', mandate_id: 'mdt_demo_gb_1' },
+    });
 
     const again = await control(t.sandbox, 'POST', '/direct-debits/ddt_demo_gb_settled/dispute', { outcome: 'payer' });
     expect(again.status).toBe(400);
@@ -608,6 +708,8 @@ describe('disputes (POST /sandbox/direct-debits/{id}/dispute)', () => {
     const late = await control(t.sandbox, 'POST', '/direct-debits/ddt_demo_nl_settled/dispute', { outcome: 'payer' });
     expect(late.status).toBe(400);
     expect(late.body.error).toMatch(/^The dispute window of ddt_demo_nl_settled closed at \d{4}-\d{2}-\d{2}T20:00:00\+0000$/);
-    expect((await control(t.sandbox, 'POST', '/direct-debits/ddt_demo_gb_settled/dispute', { outcome: 'payer' })).body.status).toBe('RETURNED');
+    expect((await control(t.sandbox, 'POST', '/direct-debits/ddt_demo_gb_settled/dispute', { outcome: 'payer' })).body.status).toBe(
+      'RETURNED',
+    );
   });
 });

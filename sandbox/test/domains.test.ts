@@ -5,11 +5,14 @@ import { createStore } from '../src/store.ts';
 
 describe('the domains as they register with the core', () => {
   it('give every catalogue event exactly one default for POST /sandbox/events', () => {
-    const owners = EVENT_NAMES.map((name) => ({ name, domains: DOMAINS.filter((domain) => domain.eventDefaults?.[name] !== undefined).map((domain) => domain.name) }));
+    const owners = EVENT_NAMES.map((name) => ({
+      name,
+      domains: DOMAINS.filter((domain) => domain.eventDefaults?.[name] !== undefined).map((domain) => domain.name),
+    }));
     expect(owners.filter(({ domains }) => domains.length !== 1)).toEqual([]);
   });
 
-  it('bring their own collections, each named once; the ledger and the outbox are the core\'s', () => {
+  it("bring their own collections, each named once; the ledger and the outbox are the core's", () => {
     const byDomain = Object.fromEntries(DOMAINS.map((domain) => [domain.name, Object.keys(domain.collections?.() ?? {})]));
     expect(byDomain).toEqual({
       accounts: ['accounts', 'transactions'],
@@ -24,8 +27,13 @@ describe('the domains as they register with the core', () => {
       webhooks: ['webhookSubscriptions'],
       'direct-debit': ['globalAccounts', 'mandates', 'directDebits'],
     });
-    const store = createStore(DOMAINS.flatMap((domain) => (domain.collections ? [domain.collections] : [])), null);
-    const maps = Object.entries(store).filter(([, value]) => value instanceof Map).map(([name]) => name);
+    const store = createStore(
+      DOMAINS.flatMap((domain) => (domain.collections ? [domain.collections] : [])),
+      null,
+    );
+    const maps = Object.entries(store)
+      .filter(([, value]) => value instanceof Map)
+      .map(([name]) => name);
     expect(maps.sort()).toEqual([...Object.values(byDomain).flat(), 'balanceHistory', 'balances', 'emails', 'jobs'].sort());
   });
 

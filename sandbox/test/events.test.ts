@@ -114,7 +114,15 @@ describe('delivery', () => {
 
     await waitForAttempts(1);
     const attempts = [
-      { eventId: `${cardId}_issuing.card.active`, eventName: 'issuing.card.active', url: receiver.url, attempt: 1, status: 200, error: null, time: expect.stringMatching(ISO) },
+      {
+        eventId: `${cardId}_issuing.card.active`,
+        eventName: 'issuing.card.active',
+        url: receiver.url,
+        attempt: 1,
+        status: 200,
+        error: null,
+        time: expect.stringMatching(ISO),
+      },
     ];
     expect(t.sandbox.deliveries()).toEqual(attempts);
     expect((await control(t.sandbox, 'GET', '/deliveries')).body).toEqual(attempts);
@@ -198,7 +206,8 @@ describe('delivery', () => {
     await hooks('issuing.cardholder.pending');
     receiver.answer(500, 500);
     const first = (await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder() })).body.data[0].id;
-    const second = (await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder({ email: 'mia.lopez@acme.example' }) })).body.data[0].id;
+    const second = (await t.api.send('POST', CARDHOLDER_PATH, { body: individualCardholder({ email: 'mia.lopez@acme.example' }) })).body
+      .data[0].id;
     await waitForAttempts(4);
     expect(receiver.received.map((request) => [request.body.id, request.headers['x-api-key']])).toEqual([
       [`${first}_issuing.cardholder.pending`, HOOK_KEY],
@@ -213,7 +222,10 @@ describe('delivery', () => {
     await control(t.sandbox, 'POST', '/events', { name: 'account.submitted' });
     await delivered(receiver, 'account.submitted');
     await webhookCall(t.sandbox, 'PATCH', SUBSCRIBE_PATH, {
-      body: { ...subscriptionBody({ event_name: 'account.submitted', webhook_url: receiver.url, x_api_key: 'rotated-key' }), updated_by: 'Ava Chen' },
+      body: {
+        ...subscriptionBody({ event_name: 'account.submitted', webhook_url: receiver.url, x_api_key: 'rotated-key' }),
+        updated_by: 'Ava Chen',
+      },
     });
     await control(t.sandbox, 'POST', '/events', { name: 'account.submitted' });
     await delivered(receiver, 'account.submitted', 2);
@@ -221,7 +233,11 @@ describe('delivery', () => {
   });
 
   it('e-mails the user for a notification subscription', async () => {
-    const body = { ...subscriptionBody({ event_name: 'rfi.action_required', subscription_type: 'n', sender_email: 'alerts@acme.example' }), webhook_url: undefined, x_api_key: undefined };
+    const body = {
+      ...subscriptionBody({ event_name: 'rfi.action_required', subscription_type: 'n', sender_email: 'alerts@acme.example' }),
+      webhook_url: undefined,
+      x_api_key: undefined,
+    };
     await webhookCall(t.sandbox, 'POST', SUBSCRIBE_PATH, { body });
     const { eventId } = (await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_demo_kyc' })).body;
     expect(await newEmails(t.sandbox)).toEqual([
@@ -354,7 +370,13 @@ describe('emission points', () => {
     expect(t.sandbox.events().map((event) => event.name)).toEqual(['issuing.cardholder.pending']);
     await advanceMinutes(t.sandbox, 1);
     const [ready] = await delivered(receiver, 'issuing.cardholder.ready');
-    expect(ready).toEqual({ ...pending, id: `${id}_issuing.cardholder.ready`, name: 'issuing.cardholder.ready', data: { ...data, status: 'READY' }, created_at: apiTime(createdAt + 10 * 60_000) });
+    expect(ready).toEqual({
+      ...pending,
+      id: `${id}_issuing.cardholder.ready`,
+      name: 'issuing.cardholder.ready',
+      data: { ...data, status: 'READY' },
+      created_at: apiTime(createdAt + 10 * 60_000),
+    });
 
     await control(t.sandbox, 'POST', `/kyc/${id}/complete`);
     const api = await advanceClockTo(t.sandbox, t.sandbox.clock.now().getTime());
@@ -369,14 +391,23 @@ describe('emission points', () => {
   it('a card: active when activated, blocked when set INACTIVE, active again when set ACTIVE', async () => {
     await hooks('issuing.card.active', 'issuing.card.blocked');
     const assign = await t.api.send('POST', `${CARD_PATH}/assign`, {
-      body: { cardholder_id: 'chd_demo_ava', card_number: '4000056655665556', card_currency: 'USD', card_mode: 'SINGLE', created_by: 'Jordan Miles' },
+      body: {
+        cardholder_id: 'chd_demo_ava',
+        card_number: '4000056655665556',
+        card_currency: 'USD',
+        card_mode: 'SINGLE',
+        created_by: 'Jordan Miles',
+      },
     });
     expect(assign.status).toBe(200);
     const [email] = (await control(t.sandbox, 'GET', '/emails')).body;
     const cardId = email.cardId as string;
     expect(t.sandbox.events()).toEqual([]);
 
-    await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: cardId }, body: { activation_code: email.activationCode, pin: '482913' } });
+    await t.api.send('POST', `${CARD_PATH}/activate`, {
+      query: { id: cardId },
+      body: { activation_code: email.activationCode, pin: '482913' },
+    });
     const [active] = await delivered(receiver, 'issuing.card.active');
     expect(active).toEqual({
       id: `${cardId}_issuing.card.active`,
@@ -394,7 +425,9 @@ describe('emission points', () => {
     expect(blocked.id).toBe(`${cardId}_issuing.card.blocked`);
     expect(blocked.data).toMatchObject({
       card_status: 'INACTIVE',
-      authorization_controls: { transaction_limits: { currency: 'USD', limits: [{ amount: 250, interval: 'DAILY' }], cash_withdrawal_limits: [] } },
+      authorization_controls: {
+        transaction_limits: { currency: 'USD', limits: [{ amount: 250, interval: 'DAILY' }], cash_withdrawal_limits: [] },
+      },
     });
     // No change of status, no event.
     await setStatus('INACTIVE');
@@ -430,15 +463,26 @@ describe('emission points', () => {
     const declined = (await simulate(t.sandbox, 'crd_demo_ava_v', { kind: 'authorization', amount: 600 })).body.transaction;
     expect(declined.status).toBe('DECLINED');
     await simulate(t.sandbox, 'crd_demo_ava_v', { kind: 'settlement', transaction_id: purchase.transaction_id });
-    const refund = (await simulate(t.sandbox, 'crd_demo_ava_v', { kind: 'refund', amount: 2.5, transaction_id: purchase.transaction_id })).body.transaction;
+    const refund = (await simulate(t.sandbox, 'crd_demo_ava_v', { kind: 'refund', amount: 2.5, transaction_id: purchase.transaction_id }))
+      .body.transaction;
     const events = await delivered(receiver, 'issuing.transaction.succeeded', 2);
-    expect(events[1]).toMatchObject({ id: `${refund.transaction_id}_issuing.transaction.succeeded`, data: { transaction_type: 'REFUND', transaction_amount: 2.5, status: 'APPROVED' } });
+    expect(events[1]).toMatchObject({
+      id: `${refund.transaction_id}_issuing.transaction.succeeded`,
+      data: { transaction_type: 'REFUND', transaction_amount: 2.5, status: 'APPROVED' },
+    });
     expect(t.sandbox.events()).toHaveLength(2);
   });
 
   it('a conversion: scheduled when created, settled at its instant', async () => {
     await hooks('conversion.scheduled', 'conversion.settled');
-    const quoteBody = { quoteType: 'conversion', lockPeriod: '15_mins', conversionSchedule: 'next_day', sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 1000 };
+    const quoteBody = {
+      quoteType: 'conversion',
+      lockPeriod: '15_mins',
+      conversionSchedule: 'next_day',
+      sourceCurrencyCode: 'USD',
+      destinationCurrencyCode: 'EUR',
+      sourceAmount: 1000,
+    };
     const quote = (await t.api.send('POST', `${TRANSFER_PATH}/quote`, { body: quoteBody })).body.data[0];
     const created = (
       await t.api.send('POST', `${TRANSFER_PATH}/conversion`, {
@@ -481,7 +525,14 @@ describe('emission points', () => {
 
   it('a payout: funding scheduled when created, funded when it starts processing', async () => {
     await hooks('payout.transfer.funding.scheduled', 'payout.transfer.funding.funded');
-    const quoteBody = { quoteType: 'payout', lockPeriod: '15_mins', conversionSchedule: 'immediate', sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceAmount: 1000 };
+    const quoteBody = {
+      quoteType: 'payout',
+      lockPeriod: '15_mins',
+      conversionSchedule: 'immediate',
+      sourceCurrencyCode: 'USD',
+      destinationCurrencyCode: 'EUR',
+      sourceAmount: 1000,
+    };
     const quote = (await t.api.send('POST', `${TRANSFER_PATH}/quote`, { body: quoteBody })).body.data[0];
     const tomorrow = sandboxDay(t.sandbox, 1);
     const payout = (
@@ -539,7 +590,11 @@ describe('emission points', () => {
       },
       fee_paid_by: 'PAYER',
       payer: {
-        additional_info: { business_registration_number: 'C4839201', business_registration_type: 'COMPANY', business_incorporation_date: '2019-04-15' },
+        additional_info: {
+          business_registration_number: 'C4839201',
+          business_registration_type: 'COMPANY',
+          business_incorporation_date: '2019-04-15',
+        },
         address: { street_address: '100 Market Street', city: 'San Francisco', state: 'CA', country_code: 'US', postcode: '94105' },
         company_name: 'Acme Trading Ltd',
         entity_type: 'COMPANY',
@@ -580,21 +635,46 @@ describe('POST /sandbox/deposits', () => {
   it('announces the deposit, credits the balance through the ledger, then settles and tops up', async () => {
     await hooks('ga.new', 'deposit.settled', 'balance.ga.top_up');
     const before = await usd();
-    const response = await control(t.sandbox, 'POST', '/deposits', { currency: 'USD', amount: 1500.25, payer_name: 'Initech GmbH', reference: 'INV-77' });
+    const response = await control(t.sandbox, 'POST', '/deposits', {
+      currency: 'USD',
+      amount: 1500.25,
+      payer_name: 'Initech GmbH',
+      reference: 'INV-77',
+    });
     expect(response.status).toBe(200);
     const { depositId } = response.body;
     expect(depositId).toMatch(/^dep_[0-9a-f]{16}$/);
     const provider = t.sandbox.events().find((event) => event.name === 'deposit.settled')?.data as { provider_transaction_id: string };
     expect(provider.provider_transaction_id).toMatch(/^PTX\d{12}$/);
     // deposit.settled is named after the provider's transaction: no id repeats ga.new SETTLED's.
-    expect(response.body.events).toEqual([`${depositId}_NEW`, `${depositId}_PENDING`, `${depositId}_SETTLED`, `${provider.provider_transaction_id}_SETTLED`, `${depositId}_TOP_UP`]);
+    expect(response.body.events).toEqual([
+      `${depositId}_NEW`,
+      `${depositId}_PENDING`,
+      `${depositId}_SETTLED`,
+      `${provider.provider_transaction_id}_SETTLED`,
+      `${depositId}_TOP_UP`,
+    ]);
 
     const after = await usd();
     expect(after - before).toBe(150_025);
     const [entry] = (await t.api.get(HISTORY_PATH)).body.data;
-    expect(entry).toMatchObject({ amount: 1500.25, currency: 'USD', balance: after / 100, fee: 0, source_type: 'DEPOSIT', transaction_type: 'DEPOSIT', description: 'Incoming transfer from Initech GmbH' });
+    expect(entry).toMatchObject({
+      amount: 1500.25,
+      currency: 'USD',
+      balance: after / 100,
+      fee: 0,
+      source_type: 'DEPOSIT',
+      transaction_type: 'DEPOSIT',
+      description: 'Incoming transfer from Initech GmbH',
+    });
     const [credit] = (await t.api.get(TRANSACTIONS_PATH, { headers: { 'x-account-id': 'acc_demo_usd' } })).body.data;
-    expect(credit).toMatchObject({ amount: 1500.25, currency: 'USD', type: 'CREDIT', status: 'SETTLED', description: 'Incoming transfer from Initech GmbH' });
+    expect(credit).toMatchObject({
+      amount: 1500.25,
+      currency: 'USD',
+      type: 'CREDIT',
+      status: 'SETTLED',
+      description: 'Incoming transfer from Initech GmbH',
+    });
 
     const announced = await delivered(receiver, 'ga.new', 3);
     const accountNumber = t.sandbox.store.accounts.get('acc_demo_usd')?.account.account_number;
@@ -645,20 +725,36 @@ describe('POST /sandbox/deposits', () => {
       amount: 1500.25,
       balance: after / 100,
       type: 'DEPOSIT',
-      transaction_reference: { deposit_id: depositId, global_account_id: 'acc_demo_usd', payer_name: 'Initech GmbH', payer_bank_name: 'Sandbox Clearing Bank' },
+      transaction_reference: {
+        deposit_id: depositId,
+        global_account_id: 'acc_demo_usd',
+        payer_name: 'Initech GmbH',
+        payer_bank_name: 'Sandbox Clearing Bank',
+      },
       reference: 'INV-77',
       created_at: at,
     });
     // One receiver: the five arrive in the order they happened.
     await waitForAttempts(5);
     expect(receiver.received.map((request) => request.body.id)).toEqual(response.body.events);
-    expect(receiver.received.map((request) => request.body.name)).toEqual(['ga.new', 'ga.new', 'ga.new', 'deposit.settled', 'balance.ga.top_up']);
+    expect(receiver.received.map((request) => request.body.name)).toEqual([
+      'ga.new',
+      'ga.new',
+      'ga.new',
+      'deposit.settled',
+      'balance.ga.top_up',
+    ]);
   });
 
   it('a rejected deposit fails and moves nothing', async () => {
     await hooks('ga.new', 'deposit.rejected');
     const before = await usd();
-    const response = await control(t.sandbox, 'POST', '/deposits', { currency: 'EUR', amount: 80, account_id: 'acc_demo_eur', reject: true });
+    const response = await control(t.sandbox, 'POST', '/deposits', {
+      currency: 'EUR',
+      amount: 80,
+      account_id: 'acc_demo_eur',
+      reject: true,
+    });
     const { depositId } = response.body;
     const [rejected] = await delivered(receiver, 'deposit.rejected');
     const provider = rejected.data.provider_transaction_id as string;
@@ -704,23 +800,37 @@ describe('POST /sandbox/events', () => {
     const address = { address_line1: '100 Market Street', suburb: 'San Francisco', state: 'CA', postcode: '94105', country_code: 'US' };
     expect(active.data).toEqual({
       account_details: {
-        business_details: { address, address_english: { country_code: 'US', postcode: '94105' }, as_trustee: false, business_address: { address_line1: '100 Market Street' } },
+        business_details: {
+          address,
+          address_english: { country_code: 'US', postcode: '94105' },
+          as_trustee: false,
+          business_address: { address_line1: '100 Market Street' },
+        },
       },
     });
 
     // The data given is merged over the default, key by key.
-    await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', data: { account_details: { business_details: { business_name: 'Acme Holdings' } } } });
+    await control(t.sandbox, 'POST', '/events', {
+      name: 'account.suspended',
+      data: { account_details: { business_details: { business_name: 'Acme Holdings' } } },
+    });
     const [suspended] = await delivered(receiver, 'account.suspended');
     expect(suspended).toMatchObject({ id: `${USER}_account.suspended`, account_id: USER, version: '2025-02-14' });
     expect(suspended.data).toEqual({
-      account_details: { business_details: { address, business_name: 'Acme Holdings', tax_id: { number: 'C4839201', type: 'BUSINESS_REGISTRATION_NUMBER' } } },
+      account_details: {
+        business_details: { address, business_name: 'Acme Holdings', tax_id: { number: 'C4839201', type: 'BUSINESS_REGISTRATION_NUMBER' } },
+      },
       status: 'SUSPENDED',
     });
   });
 
   it('builds the data from the record the resource id names', async () => {
     await hooks('rfi.action_required', 'conversion.cancelled', 'direct_debit.status_changed');
-    const rfi = await control(t.sandbox, 'POST', '/events', { name: 'rfi.action_required', resource_id: 'rfi_demo_kyc', data: { type: 'AML' } });
+    const rfi = await control(t.sandbox, 'POST', '/events', {
+      name: 'rfi.action_required',
+      resource_id: 'rfi_demo_kyc',
+      data: { type: 'AML' },
+    });
     expect(rfi.body).toEqual({ eventId: 'rfi_demo_kyc_rfi.action_required' });
     expect((await delivered(receiver, 'rfi.action_required'))[0].data).toEqual({ id: 'rfi_demo_kyc', type: 'AML' });
 
@@ -729,9 +839,18 @@ describe('POST /sandbox/events', () => {
     await control(t.sandbox, 'POST', '/events', { name: 'conversion.cancelled', resource_id: conversion?.id });
     const [cancelled] = await delivered(receiver, 'conversion.cancelled');
     expect(cancelled.id).toBe(`${conversion?.id}_conversion.cancelled`);
-    expect(cancelled.data).toMatchObject({ conversion_id: conversion?.id, short_reference_id: conversion?.systemReferenceNumber, status: 'CANCELLED', sell_amount: conversion?.sourceAmount });
+    expect(cancelled.data).toMatchObject({
+      conversion_id: conversion?.id,
+      short_reference_id: conversion?.systemReferenceNumber,
+      status: 'CANCELLED',
+      sell_amount: conversion?.sourceAmount,
+    });
 
-    const debit = await control(t.sandbox, 'POST', '/events', { name: 'direct_debit.status_changed', resource_id: 'ddt_demo_gb_settled', data: { status: 'RETURNED' } });
+    const debit = await control(t.sandbox, 'POST', '/events', {
+      name: 'direct_debit.status_changed',
+      resource_id: 'ddt_demo_gb_settled',
+      data: { status: 'RETURNED' },
+    });
     expect(debit.body).toEqual({ eventId: 'ddt_demo_gb_settled_RETURNED' });
     const [returned] = await delivered(receiver, 'direct_debit.status_changed');
     expect(returned.data).toEqual({
@@ -822,12 +941,16 @@ describe('POST /sandbox/events', () => {
     const response = await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', resource_id: 'acc_demo_usd' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: `resource_id acc_demo_usd names no user: account events are about ${USER}` });
-    expect((await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', resource_id: USER })).body).toEqual({ eventId: `${USER}_account.suspended` });
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'account.suspended', resource_id: USER })).body).toEqual({
+      eventId: `${USER}_account.suspended`,
+    });
     expect(t.sandbox.events()).toHaveLength(1);
   });
 
   it('keeps sending deposit events, whose resource the sandbox keeps no record of, for any id', async () => {
-    expect((await control(t.sandbox, 'POST', '/events', { name: 'ga.new', resource_id: 'dep_anything' })).body).toEqual({ eventId: 'dep_anything_NEW' });
+    expect((await control(t.sandbox, 'POST', '/events', { name: 'ga.new', resource_id: 'dep_anything' })).body).toEqual({
+      eventId: 'dep_anything_NEW',
+    });
     expect((await control(t.sandbox, 'POST', '/events', { name: 'balance.ga.top_up' })).body.eventId).toMatch(/^dep_[0-9a-f]{16}_TOP_UP$/);
   });
 

@@ -24,7 +24,6 @@ const HOUR = 3_600_000;
 
 const parseApiTime = (text: string) => Date.parse(text.replace('+0000', 'Z'));
 
-
 const rate = (query: Record<string, string | number>) => t.api.get(RATE_PATH, { query });
 
 interface QuoteRequest {
@@ -55,7 +54,12 @@ async function newQuote(overrides: QuoteRequest = {}): Promise<Record<string, an
 
 const convert = (body: Record<string, unknown>) => t.api.send('POST', CONVERSION_PATH, { body });
 const conversionOf = (quote: Record<string, any>, amount: Record<string, number> = { source_amount: Number(quote.sourceAmount) }) =>
-  convert({ quote_id: quote.id, source_currency: quote.sourceCurrencyCode, destination_currency: quote.destinationCurrencyCode, ...amount });
+  convert({
+    quote_id: quote.id,
+    source_currency: quote.sourceCurrencyCode,
+    destination_currency: quote.destinationCurrencyCode,
+    ...amount,
+  });
 
 async function balances(): Promise<Record<string, { available: number; reserved: number }>> {
   const list = (await t.api.get(BALANCE_PATH)).body.data as { currency: string; available_balance: number; reserved_amount: number }[];
@@ -99,11 +103,13 @@ describe('GET /svc/api/v1/transfer/rate', () => {
   });
 
   it('computes the source side from a destination amount, in minor units, half up', async () => {
-    const fromYen = (await rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'JPY', destinationAmount: 10_000, sourceAmount: '' })).body
-      .data[0];
+    const fromYen = (await rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'JPY', destinationAmount: 10_000, sourceAmount: '' }))
+      .body.data[0];
     expect(fromYen).toMatchObject({ netExchangeRate: 149.4, sourceAmount: 66.93, destinationAmount: 10_000 });
     // 33.33 × 149.4 = 4979.502: yen have no minor unit.
-    expect((await rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'JPY', sourceAmount: 33.33 })).body.data[0].destinationAmount).toBe(4980);
+    expect(
+      (await rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'JPY', sourceAmount: 33.33 })).body.data[0].destinationAmount,
+    ).toBe(4980);
   });
 
   it.each([
@@ -222,7 +228,9 @@ describe('GET /svc/api/v1/transfer/quotedetails', () => {
   });
 
   it('answers an unknown or missing id', async () => {
-    expect((await t.api.get(DETAILS_PATH, { query: { quote_id: 'quo_nope' } })).body).toEqual(envelopeError(400, 'Quote quo_nope not found'));
+    expect((await t.api.get(DETAILS_PATH, { query: { quote_id: 'quo_nope' } })).body).toEqual(
+      envelopeError(400, 'Quote quo_nope not found'),
+    );
     expect((await t.api.get(DETAILS_PATH)).body).toEqual(envelopeError(400, 'quote_id is required'));
   });
 });
@@ -290,7 +298,12 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
 
   it('settles an immediate conversion before answering', async () => {
     const before = await balances();
-    const quote = await newQuote({ conversionSchedule: 'immediate', destinationCurrencyCode: 'SGD', sourceAmount: null, destinationAmount: 2000 });
+    const quote = await newQuote({
+      conversionSchedule: 'immediate',
+      destinationCurrencyCode: 'SGD',
+      sourceAmount: null,
+      destinationAmount: 2000,
+    });
     const created = (await conversionOf(quote, { destination_amount: 2000 })).body.data;
     expect(created.status).toBe('processing');
     expect(parseApiTime(created.conversion_time)).toBe(parseApiTime(created.createdTime));
@@ -320,7 +333,12 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     );
     const wrongCurrency = await convert({ quote_id: quote.id, source_amount: 1000, source_currency: 'GBP', destination_currency: 'EUR' });
     expect(wrongCurrency.body).toEqual(envelopeError(400, "source_currency GBP does not match the quote's USD"));
-    const wrongDestination = await convert({ quote_id: quote.id, source_amount: 1000, source_currency: 'USD', destination_currency: 'SGD' });
+    const wrongDestination = await convert({
+      quote_id: quote.id,
+      source_amount: 1000,
+      source_currency: 'USD',
+      destination_currency: 'SGD',
+    });
     expect(wrongDestination.body).toEqual(envelopeError(400, "destination_currency SGD does not match the quote's EUR"));
     // None of these used the quote up.
     expect((await conversionOf(quote)).status).toBe(200);
@@ -341,7 +359,9 @@ describe('POST /svc/api/v1/transfer/conversion', () => {
     expect((await conversionOf(quote)).body).toEqual(envelopeError(400, `Quote ${quote.id} has already been used`));
 
     const payoutQuote = await newQuote({ quoteType: 'payout' });
-    expect((await conversionOf(payoutQuote)).body).toEqual(envelopeError(400, `Quote ${payoutQuote.id} is a payout quote, not a conversion quote`));
+    expect((await conversionOf(payoutQuote)).body).toEqual(
+      envelopeError(400, `Quote ${payoutQuote.id} is a payout quote, not a conversion quote`),
+    );
 
     const shortLived = await newQuote({ lockPeriod: '5_mins' });
     t.api = await advanceClockTo(t.sandbox, parseApiTime(shortLived.expiryTime) - 1_000);
@@ -391,20 +411,31 @@ describe('conversion reads', () => {
       systemReferenceNumber: 'CNV1000000001',
       createdTime: null,
     });
-    expect(list[1]).toMatchObject({ id: 'cnv_demo_2', status: 'SETTLED', sourceAmount: 6354.53, destinationAmount: 5000, createdTime: null });
+    expect(list[1]).toMatchObject({
+      id: 'cnv_demo_2',
+      status: 'SETTLED',
+      sourceAmount: 6354.53,
+      destinationAmount: 5000,
+      createdTime: null,
+    });
   });
 
   it('has the demo conversions in the balance history, both legs, and their quotes used', async () => {
     const yesterday = sandboxMidnight(t.sandbox, -1);
-    const legs = (await t.api.get(HISTORY_PATH, { query: { from_date: sandboxDay(t.sandbox, -1), to_date: sandboxDay(t.sandbox, -1), size: 100 } })).body.data.filter(
-      (entry: { source_type: string; create_time: string }) => entry.source_type === 'CONVERSION' && parseApiTime(entry.create_time) >= yesterday + 19 * HOUR,
+    const legs = (
+      await t.api.get(HISTORY_PATH, { query: { from_date: sandboxDay(t.sandbox, -1), to_date: sandboxDay(t.sandbox, -1), size: 100 } })
+    ).body.data.filter(
+      (entry: { source_type: string; create_time: string }) =>
+        entry.source_type === 'CONVERSION' && parseApiTime(entry.create_time) >= yesterday + 19 * HOUR,
     );
-    expect(legs.map((entry: Record<string, unknown>) => [entry.currency, entry.amount, entry.transaction_type, entry.create_time])).toEqual([
-      ['GBP', 5000, 'CONVERSION_BUY', apiTime(yesterday + 20 * HOUR)],
-      ['USD', -6354.53, 'CONVERSION_SELL', apiTime(yesterday + 20 * HOUR)],
-      ['EUR', 9163.2, 'CONVERSION_BUY', apiTime(yesterday + 19 * HOUR)],
-      ['USD', -10_000, 'CONVERSION_SELL', apiTime(yesterday + 19 * HOUR)],
-    ]);
+    expect(legs.map((entry: Record<string, unknown>) => [entry.currency, entry.amount, entry.transaction_type, entry.create_time])).toEqual(
+      [
+        ['GBP', 5000, 'CONVERSION_BUY', apiTime(yesterday + 20 * HOUR)],
+        ['USD', -6354.53, 'CONVERSION_SELL', apiTime(yesterday + 20 * HOUR)],
+        ['EUR', 9163.2, 'CONVERSION_BUY', apiTime(yesterday + 19 * HOUR)],
+        ['USD', -10_000, 'CONVERSION_SELL', apiTime(yesterday + 19 * HOUR)],
+      ],
+    );
     const demoQuote = { quote_id: 'quo_demo_cnv_1', source_amount: 10_000, source_currency: 'USD', destination_currency: 'EUR' };
     expect((await convert(demoQuote)).body).toEqual(envelopeError(400, 'Quote quo_demo_cnv_1 has already been used'));
   });

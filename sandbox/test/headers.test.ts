@@ -17,14 +17,11 @@ describe('standard headers', () => {
     expect((await get({})).status).toBe(200);
   });
 
-  it.each(['x-api-key', 'x-product-id', 'x-request-id', 'x-user-id', 'Content-Type'])(
-    'answer 400 naming a missing %s',
-    async (name) => {
-      const response = await get({ [name.toLowerCase()]: undefined });
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual(envelopeError(400, `${name} is a required header and is missing`));
-    },
-  );
+  it.each(['x-api-key', 'x-product-id', 'x-request-id', 'x-user-id', 'Content-Type'])('answer 400 naming a missing %s', async (name) => {
+    const response = await get({ [name.toLowerCase()]: undefined });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelopeError(400, `${name} is a required header and is missing`));
+  });
 
   it('treat a blank header as missing', async () => {
     const response = await get({ 'x-user-id': '  ' });

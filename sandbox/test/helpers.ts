@@ -216,7 +216,10 @@ export function issuingHeaders(
   cardholderId: string,
   overrides: Record<string, string | undefined> = {},
 ): Record<string, string | undefined> {
-  const holder = family === 'wallet' ? { 'x-cardholder-id': cardholderId } : { 'x-cardholderhash-id': cardholderId, 'x-client-id': DEMO_CREDENTIALS.clientKey };
+  const holder =
+    family === 'wallet'
+      ? { 'x-cardholder-id': cardholderId }
+      : { 'x-cardholderhash-id': cardholderId, 'x-client-id': DEMO_CREDENTIALS.clientKey };
   return {
     'x-api-key': DEMO_CREDENTIALS.apiKey,
     'x-product-id': DEMO_CREDENTIALS.productId,
@@ -280,7 +283,13 @@ export function virtualCardBody(cardholderId: string, overrides: Record<string, 
     program: { purpose: 'COMMERCIAL' },
     authorization_controls: {
       allowed_transaction_count: 'MULTIPLE',
-      transaction_limits: { currency: 'USD', limits: [{ amount: 300, interval: 'PER_TRANSACTION' }, { amount: 1000, interval: 'DAILY' }] },
+      transaction_limits: {
+        currency: 'USD',
+        limits: [
+          { amount: 300, interval: 'PER_TRANSACTION' },
+          { amount: 1000, interval: 'DAILY' },
+        ],
+      },
     },
     is_personalized: true,
     ...overrides,

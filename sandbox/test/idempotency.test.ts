@@ -19,7 +19,13 @@ describe('idempotency on x-request-id', () => {
     const key = nextRequestId();
     const first = await createWith(key);
     // Same JSON with keys in another order is the same request.
-    const second = await createWith(key, { required_features: body.required_features, label: body.label, currency: 'AUD', country: 'AU', type: 'virtual_account' });
+    const second = await createWith(key, {
+      required_features: body.required_features,
+      label: body.label,
+      currency: 'AUD',
+      country: 'AU',
+      type: 'virtual_account',
+    });
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);

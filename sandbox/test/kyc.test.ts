@@ -7,10 +7,13 @@ const kyc = (path: string, cardholderId: string, overrides: Record<string, strin
   call(t.sandbox, `${KYC_PATH}${path}`, { headers: issuingHeaders('kyc', cardholderId, overrides) });
 
 describe('KYC headers (section 4.4)', () => {
-  it.each(['x-api-key', 'x-product-id', 'x-cardholderHash-id', 'x-client-id', 'x-request-id', 'Content-Type'])('name a missing %s', async (name) => {
-    const response = await kyc('', 'chd_demo_ava', { [name.toLowerCase()]: undefined });
-    expect(response.body).toEqual(envelopeError(400, `${name} is a required header and is missing`));
-  });
+  it.each(['x-api-key', 'x-product-id', 'x-cardholderHash-id', 'x-client-id', 'x-request-id', 'Content-Type'])(
+    'name a missing %s',
+    async (name) => {
+      const response = await kyc('', 'chd_demo_ava', { [name.toLowerCase()]: undefined });
+      expect(response.body).toEqual(envelopeError(400, `${name} is a required header and is missing`));
+    },
+  );
 
   it('take Authorization as optional, but only a valid one', async () => {
     expect((await kyc('', 'chd_demo_ava')).status).toBe(200);
@@ -67,7 +70,11 @@ describe('KYC requests for information', () => {
   });
 
   it('records a rejection, keeps the cardholder PENDING and clears it on completion', async () => {
-    const rejection = { reason: 'The address document is older than three months', address_codes: ['ADDRESS_PROOF_EXPIRED'], document_codes: ['DOC_BLURRY', 'DOC_CROPPED'] };
+    const rejection = {
+      reason: 'The address document is older than three months',
+      address_codes: ['ADDRESS_PROOF_EXPIRED'],
+      document_codes: ['DOC_BLURRY', 'DOC_CROPPED'],
+    };
     const rejected = await control(t.sandbox, 'POST', '/kyc/chd_demo_new/reject', rejection);
     expect(rejected.body.rfi).toEqual({
       services_declined_codes: { address: ['ADDRESS_PROOF_EXPIRED'], document: ['DOC_BLURRY', 'DOC_CROPPED'] },
@@ -77,17 +84,23 @@ describe('KYC requests for information', () => {
     expect((await kyc('', 'chd_demo_new')).body.data[0].kycStatus).toBe('PENDING');
 
     await control(t.sandbox, 'POST', '/kyc/chd_demo_new/complete');
-    expect((await kyc('/rfi', 'chd_demo_new')).body.data).toEqual([{ services_declined_codes: { address: [], document: [] }, declined_reason: '' }]);
+    expect((await kyc('/rfi', 'chd_demo_new')).body.data).toEqual([
+      { services_declined_codes: { address: [], document: [] }, declined_reason: '' },
+    ]);
   });
 
   it('gives the RFI answer link', async () => {
     const response = await kyc('/rfi/respond', 'chd_demo_new');
     expect(response.body.message).toBe('RFI response link generated successfully');
-    expect(response.body.data).toEqual([expect.objectContaining({ kycStatus: 'PENDING', kycLink: 'https://kyc.sandbox.example/rfi/chd_demo_new' })]);
+    expect(response.body.data).toEqual([
+      expect.objectContaining({ kycStatus: 'PENDING', kycLink: 'https://kyc.sandbox.example/rfi/chd_demo_new' }),
+    ]);
   });
 
   it('refuses rejecting a completed check, a reason-less rejection and an unknown cardholder', async () => {
-    expect((await control(t.sandbox, 'POST', '/kyc/chd_demo_ava/reject', { reason: 'late' })).body).toEqual({ error: 'KYC of cardholder chd_demo_ava is already completed' });
+    expect((await control(t.sandbox, 'POST', '/kyc/chd_demo_ava/reject', { reason: 'late' })).body).toEqual({
+      error: 'KYC of cardholder chd_demo_ava is already completed',
+    });
     expect((await control(t.sandbox, 'POST', '/kyc/chd_demo_new/reject', {})).body).toEqual({ error: 'reason is required' });
     expect((await control(t.sandbox, 'POST', '/kyc/chd_ghost/complete')).body).toEqual({ error: 'Cardholder chd_ghost not found' });
   });

@@ -40,13 +40,29 @@ describe('GET /svc/api/v1/user', () => {
       description_of_goods_or_services: 'Wholesale of electronic components to retailers',
       trade_name: 'Acme Trading',
       monthly_estimated_revenue: { amount: '250000', currency: 'USD' },
-      account_usage: { account_purpose: expect.arrayContaining(['PAYING_SUPPLIERS']), product_reference: expect.arrayContaining(['CARDS']) },
+      account_usage: {
+        account_purpose: expect.arrayContaining(['PAYING_SUPPLIERS']),
+        product_reference: expect.arrayContaining(['CARDS']),
+      },
       business_structure: 'SOLE_PROPRIETOR',
       website_url: 'https://acme-trading.example',
-      registration_address: { country: 'US', city: 'San Francisco', state: 'CA', postal_code: '94105', line1: '100 Market Street', line2: 'Suite 400' },
+      registration_address: {
+        country: 'US',
+        city: 'San Francisco',
+        state: 'CA',
+        postal_code: '94105',
+        line1: '100 Market Street',
+        line2: 'Suite 400',
+      },
       incorporation_date: '2019-04-15',
     });
-    expect(profile.representatives[0]).toEqual({ id: 'rep_demo_ava', first_name: 'Ava', last_name: 'Chen', role: 'OWNER', email: 'ava.chen@acme.example' });
+    expect(profile.representatives[0]).toEqual({
+      id: 'rep_demo_ava',
+      first_name: 'Ava',
+      last_name: 'Chen',
+      role: 'OWNER',
+      email: 'ava.chen@acme.example',
+    });
   });
 
   it('uses the standard headers', async () => {
@@ -83,7 +99,11 @@ describe('GET /svc/api/v1/user/rfi', () => {
       answer: { type: 'LIVENESS' },
       liveness: { url: 'https://kyc.sandbox.example/liveness/rep_demo_ava', status: 'NOT_STARTED' },
     });
-    expect(address).toMatchObject({ key: 'RESIDENTIAL_ADDRESS', answer: { type: 'ADDRESS' }, title: { en: 'Residential address', zh: '居住地址' } });
+    expect(address).toMatchObject({
+      key: 'RESIDENTIAL_ADDRESS',
+      answer: { type: 'ADDRESS' },
+      title: { en: 'Residential address', zh: '居住地址' },
+    });
     expect(address).not.toHaveProperty('liveness');
     expect(item.answered_requests).toHaveLength(1);
     expect(item.answered_requests[0].questions[0]).toMatchObject({ answer: { type: 'TEXT', text: expect.any(String) } });

@@ -20,8 +20,6 @@ const CANCEL_PATH = `${TRANSFER_PATH}/cancelpayout`;
 const UPCOMING_PATH = `${TRANSFER_PATH}/upcomingpayouts`;
 const DAY = 86_400_000;
 
-
-
 async function quote(overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const body = {
     quoteType: 'payout',
@@ -191,7 +189,13 @@ describe('payout lifecycle', () => {
   it('processes a payout for today before answering, with the LOCAL fee', async () => {
     const before = await available('USD');
     const q = await quote({ destinationCurrencyCode: 'GBP' });
-    const body = payoutBody(q, { beneficiaryId: 'ben_demo_gb', destinationCountry: 'GB', transferMethod: 'LOCAL', feeType: 'SHA', scheduledPayoutDate: sandboxDay(t.sandbox) });
+    const body = payoutBody(q, {
+      beneficiaryId: 'ben_demo_gb',
+      destinationCountry: 'GB',
+      transferMethod: 'LOCAL',
+      feeType: 'SHA',
+      scheduledPayoutDate: sandboxDay(t.sandbox),
+    });
     const { id } = await newPayout(body);
     expect(await statusOf(id)).toBe('PROCESSING');
     expect(await available('USD')).toBe(before - 100_100);

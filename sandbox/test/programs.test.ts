@@ -27,7 +27,8 @@ const t = useSandbox();
 const useProgram = (program: string) => control(t.sandbox, 'PUT', '/program', { program });
 const physicalBody = (cardholderId: string, overrides: Record<string, unknown> = {}) =>
   virtualCardBody(cardholderId, { card_type: 'PHYSICAL', postal_address: HOME_ADDRESS, ...overrides });
-const usdBalance = async (): Promise<number> => (await t.api.get(BALANCE_PATH, { query: { currency: 'USD' } })).body.data[0].available_balance;
+const usdBalance = async (): Promise<number> =>
+  (await t.api.get(BALANCE_PATH, { query: { currency: 'USD' } })).body.data[0].available_balance;
 
 describe('the program setting', () => {
   it('is CARDS by default, changed with PUT /sandbox/program and restored by a reset', async () => {
@@ -123,14 +124,19 @@ describe('the Banking program', () => {
 
   it('activates a created physical card without code or PIN, but checks a code that is sent', async () => {
     const first = await createCard(t.api, physicalBody('chd_demo_ava'));
-    expect((await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: first }, body: {} })).body).toEqual(doneEnvelope('Card activated successfully'));
+    expect((await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: first }, body: {} })).body).toEqual(
+      doneEnvelope('Card activated successfully'),
+    );
     expect((await cardDetail(t.api, first)).card_status).toBe('ACTIVE');
     const second = await createCard(t.api, physicalBody('chd_demo_ava'));
     const code = (await newEmails(t.sandbox))[1]!.activationCode as string;
     const wrong = code === '000000' ? '111111' : '000000';
     const refused = await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: second }, body: { activation_code: wrong } });
     expect(refused.body).toEqual(envelopeError(400, 'activation_code is incorrect'));
-    const accepted = await t.api.send('POST', `${CARD_PATH}/activate`, { query: { id: second }, body: { activation_code: code, pin: '246810' } });
+    const accepted = await t.api.send('POST', `${CARD_PATH}/activate`, {
+      query: { id: second },
+      body: { activation_code: code, pin: '246810' },
+    });
     expect(accepted.status).toBe(200);
   });
 
@@ -139,7 +145,9 @@ describe('the Banking program', () => {
     [{ is_personalized: false }, 'Only personalized cards can be physical'],
     [{ postal_address: { ...HOME_ADDRESS, line1: undefined } }, 'postal_address.line1 is required'],
   ])('refuses the physical card %j: %s', async (overrides, message) => {
-    expect((await t.api.send('POST', CARD_PATH, { body: physicalBody('chd_demo_ava', overrides) })).body).toEqual(envelopeError(400, message));
+    expect((await t.api.send('POST', CARD_PATH, { body: physicalBody('chd_demo_ava', overrides) })).body).toEqual(
+      envelopeError(400, message),
+    );
   });
 
   it('has no eKYC gate', async () => {
@@ -159,7 +167,11 @@ describe('the Banking program', () => {
 
     await simulate(t.sandbox, 'crd_demo_ava_v', { kind: 'refund', amount: 2.1, transaction_id: purchase.transaction_id });
     expect(cents(await usdBalance())).toBe(cents(before) - 4_000);
-    expect((await t.api.get(HISTORY_PATH)).body.data[0]).toMatchObject({ amount: 2.1, source_type: 'CARD', transaction_type: 'CARD_REFUND' });
+    expect((await t.api.get(HISTORY_PATH)).body.data[0]).toMatchObject({
+      amount: 2.1,
+      source_type: 'CARD',
+      transaction_type: 'CARD_REFUND',
+    });
     // The wallet is not touched.
     expect(t.sandbox.store.wallets.get('wal_demo_ava')?.amount).toBe(500);
   });

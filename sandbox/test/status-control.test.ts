@@ -45,7 +45,10 @@ describe('POST /sandbox/cards/{cardId}/status', () => {
   });
 
   it('closes a card for good with issuing.card.blocked; a closed card takes no other status', async () => {
-    expect((await setCardStatus(VIRTUAL_CARD, { status: 'CLOSED' })).body).toMatchObject({ status: 'CLOSED', eventId: `${VIRTUAL_CARD}_issuing.card.blocked` });
+    expect((await setCardStatus(VIRTUAL_CARD, { status: 'CLOSED' })).body).toMatchObject({
+      status: 'CLOSED',
+      eventId: `${VIRTUAL_CARD}_issuing.card.blocked`,
+    });
     expect(await cardStatusAtBank(VIRTUAL_CARD)).toBe('CLOSED');
     expect(t.sandbox.events()[0]?.data).toMatchObject({ card_status: 'CLOSED' });
 

@@ -14,7 +14,13 @@ describe('Deadlines', () => {
         late.push(performance.now() - at);
         order.push(`${name}:${reached}`);
       });
-    await Promise.all([wait('c', start + 40), wait('a1', start + 15), wait('a2', start + 15), wait('b', start + 25), wait('a3', start + 15)]);
+    await Promise.all([
+      wait('c', start + 40),
+      wait('a1', start + 15),
+      wait('a2', start + 15),
+      wait('b', start + 25),
+      wait('a3', start + 15),
+    ]);
     expect(order).toEqual(['a1:true', 'a2:true', 'a3:true', 'b:true', 'c:true']);
     expect(Math.min(...late)).toBeGreaterThanOrEqual(0);
   });

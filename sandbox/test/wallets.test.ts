@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  TOKEN_ERROR,
-  WALLET_PATH,
-  call,
-  envelopeError,
-  issuingHeaders,
-  readyCardholder,
-  sandboxDay,
-  useSandbox,
-} from './helpers.ts';
+import { TOKEN_ERROR, WALLET_PATH, call, envelopeError, issuingHeaders, readyCardholder, sandboxDay, useSandbox } from './helpers.ts';
 
 const t = useSandbox();
 
@@ -76,7 +67,9 @@ describe('POST /issuing/api/v1/wallet', () => {
         },
       ],
     });
-    expect((await createWallet(holder.id, { currency: 'EUR' })).body).toEqual(envelopeError(400, `Cardholder ${holder.id} already has a wallet in EUR`));
+    expect((await createWallet(holder.id, { currency: 'EUR' })).body).toEqual(
+      envelopeError(400, `Cardholder ${holder.id} already has a wallet in EUR`),
+    );
     expect((await getWallet(holder.id)).body.data).toEqual(response.body.data);
     // Create Wallet takes a currency and Get Wallet answers an array: a second currency is a second wallet.
     const usd = await createWallet(holder.id, { currency: 'USD' });
@@ -92,12 +85,18 @@ describe('POST /issuing/api/v1/wallet', () => {
   });
 
   it('refuses a PENDING, unknown or unverified cardholder and a bad currency', async () => {
-    expect((await createWallet('chd_demo_new', { currency: 'USD' })).body).toEqual(envelopeError(400, 'Cardholder chd_demo_new is not READY'));
+    expect((await createWallet('chd_demo_new', { currency: 'USD' })).body).toEqual(
+      envelopeError(400, 'Cardholder chd_demo_new is not READY'),
+    );
     expect((await createWallet('chd_ghost', { currency: 'USD' })).body).toEqual(envelopeError(400, 'Cardholder chd_ghost not found'));
-    expect((await createWallet('chd_demo_ops', { currency: 'usd' })).body).toEqual(envelopeError(400, 'currency must be a 3-letter ISO-4217 code in capitals'));
+    expect((await createWallet('chd_demo_ops', { currency: 'usd' })).body).toEqual(
+      envelopeError(400, 'currency must be a 3-letter ISO-4217 code in capitals'),
+    );
     expect((await createWallet('chd_demo_ops', {})).body).toEqual(envelopeError(400, 'currency is required'));
     const holder = await readyCardholder(t.sandbox, t.api, { kyc: false });
-    expect((await createWallet(holder.id, { currency: 'USD' })).body).toEqual(envelopeError(400, 'eKYC must be completed before wallet creation'));
+    expect((await createWallet(holder.id, { currency: 'USD' })).body).toEqual(
+      envelopeError(400, 'eKYC must be completed before wallet creation'),
+    );
   });
 });
 
@@ -106,12 +105,24 @@ describe('GET /issuing/api/v1/wallet', () => {
     const response = await getWallet('chd_demo_ava');
     expect(response.body.message).toBe('Wallet retrieved successfully');
     expect(response.body.data).toEqual([
-      expect.objectContaining({ id: 'wal_demo_ava', currency: 'USD', amount: 500, holdingAmount: 500, holdingCurrency: 'USD', status: 'ACTIVE' }),
+      expect.objectContaining({
+        id: 'wal_demo_ava',
+        currency: 'USD',
+        amount: 500,
+        holdingAmount: 500,
+        holdingCurrency: 'USD',
+        status: 'ACTIVE',
+      }),
     ]);
   });
 
   it('answers a cardholder without a wallet with an empty array (data: [])', async () => {
-    expect((await getWallet('chd_demo_ops')).body).toEqual({ code: 200, status: 'success', message: 'No wallet found for the cardholder', data: [] });
+    expect((await getWallet('chd_demo_ops')).body).toEqual({
+      code: 200,
+      status: 'success',
+      message: 'No wallet found for the cardholder',
+      data: [],
+    });
   });
 });
 
@@ -120,7 +131,9 @@ describe('GET /issuing/api/v1/wallet/history', () => {
     const response = await history();
     expect(response.body.message).toBe('Wallet history retrieved successfully');
     const entries = response.body.data;
-    expect(entries.map((e: Record<string, unknown>) => [e.genericSlNo, e.txn_type, e.txn_direction, e.txn_amount, e.available_amount])).toEqual([
+    expect(
+      entries.map((e: Record<string, unknown>) => [e.genericSlNo, e.txn_type, e.txn_direction, e.txn_amount, e.available_amount]),
+    ).toEqual([
       [4, 'REFUND', 'CREDIT', 10, 500],
       [3, 'PURCHASE', 'DEBIT', 64.5, 490],
       [2, 'PURCHASE', 'DEBIT', 45.5, 554.5],
@@ -171,13 +184,19 @@ describe('GET /issuing/api/v1/wallet/history', () => {
     expect((await history({ from_date: sandboxDay(t.sandbox), to_date: sandboxDay(t.sandbox) })).body.data).toEqual([]);
     // Either bound alone (Document 2, 4.3: all optional) leaves the other side open.
     expect((await history({ from_date: yesterday })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo)).toEqual(
-      (await history({ from_date: yesterday, to_date: sandboxDay(t.sandbox, 1) })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo),
+      (await history({ from_date: yesterday, to_date: sandboxDay(t.sandbox, 1) })).body.data.map(
+        (e: { genericSlNo: number }) => e.genericSlNo,
+      ),
     );
     expect((await history({ to_date: `${yesterday}T22:30:00` })).body.data.map((e: { genericSlNo: number }) => e.genericSlNo)).toEqual(
       expect.arrayContaining([3, 2]),
     );
-    expect((await history({ to_date: `${yesterday}T22:30:00` })).body.data.every((e: { genericSlNo: number }) => e.genericSlNo <= 3)).toBe(true);
-    expect((await history({ from_date: sandboxDay(t.sandbox), to_date: yesterday })).body).toEqual(envelopeError(400, 'from_date must not be after to_date'));
+    expect((await history({ to_date: `${yesterday}T22:30:00` })).body.data.every((e: { genericSlNo: number }) => e.genericSlNo <= 3)).toBe(
+      true,
+    );
+    expect((await history({ from_date: sandboxDay(t.sandbox), to_date: yesterday })).body).toEqual(
+      envelopeError(400, 'from_date must not be after to_date'),
+    );
     expect((await history({ from_date: `${yesterday} 22:00`, to_date: yesterday })).body).toEqual(
       envelopeError(400, 'from_date must be a date YYYY-MM-DD or a date-time yyyy-MM-ddTHH:mm:ss'),
     );
@@ -185,6 +204,8 @@ describe('GET /issuing/api/v1/wallet/history', () => {
 
   it("needs the cardholder's own wallet", async () => {
     expect((await history({}, 'wal_other')).body).toEqual(envelopeError(400, 'Wallet wal_other not found for cardholder chd_demo_ava'));
-    expect((await history({}, 'wal_demo_ava', 'chd_demo_ops')).body).toEqual(envelopeError(400, 'Wallet wal_demo_ava not found for cardholder chd_demo_ops'));
+    expect((await history({}, 'wal_demo_ava', 'chd_demo_ops')).body).toEqual(
+      envelopeError(400, 'Wallet wal_demo_ava not found for cardholder chd_demo_ops'),
+    );
   });
 });

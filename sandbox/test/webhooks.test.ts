@@ -30,7 +30,10 @@ const IDENTITY = {
 
 describe('webhook management headers', () => {
   it('needs x-api-key and Content-Type, answered without the envelope; no bearer token', async () => {
-    const missing = await webhookCall(t.sandbox, 'GET', '/getallwebhooks', { query: { program_code: PROGRAM }, headers: { 'x-api-key': undefined } });
+    const missing = await webhookCall(t.sandbox, 'GET', '/getallwebhooks', {
+      query: { program_code: PROGRAM },
+      headers: { 'x-api-key': undefined },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual(bareError('x-api-key is a required header and is missing'));
 
@@ -38,7 +41,10 @@ describe('webhook management headers', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual(bareError('x-api-key is invalid'));
 
-    const noType = await webhookCall(t.sandbox, 'GET', '/getallwebhooks', { query: { program_code: PROGRAM }, headers: { 'content-type': undefined } });
+    const noType = await webhookCall(t.sandbox, 'GET', '/getallwebhooks', {
+      query: { program_code: PROGRAM },
+      headers: { 'content-type': undefined },
+    });
     expect(noType.body).toEqual(bareError('Content-Type is a required header and is missing'));
 
     // Only the two headers: no token, no product or user header.
@@ -118,11 +124,24 @@ describe('POST /api/subscribe and POST /api/subscribedwebhook', () => {
   it('takes the key spelled x-api-key too, and a notification subscription without URL or key', async () => {
     const dashed = subscriptionBody({ x_api_key: undefined, 'x-api-key': 'dashed-key' });
     expect((await subscribeWith(dashed)).body).toEqual(bareSuccess('Subscribed successfully'));
-    const notification = { ...subscriptionBody({ event_name: 'conversion.settled', subscription_type: 'n' }), webhook_url: undefined, x_api_key: undefined };
+    const notification = {
+      ...subscriptionBody({ event_name: 'conversion.settled', subscription_type: 'n' }),
+      webhook_url: undefined,
+      x_api_key: undefined,
+    };
     expect((await subscribeWith(notification)).body).toEqual(bareSuccess('Subscribed successfully'));
 
     const records = await list();
-    expect(records.map((record) => [record.sl_no, record.event_name, record.subscription_type, record.webhook_url, record.x_api_key, record.sender_email])).toEqual([
+    expect(
+      records.map((record) => [
+        record.sl_no,
+        record.event_name,
+        record.subscription_type,
+        record.webhook_url,
+        record.x_api_key,
+        record.sender_email,
+      ]),
+    ).toEqual([
       // Document 3, 2.1 types all three as strings: "" where the type does not use one, and a
       // notification shows the default sender its e-mails come from.
       [1, 'issuing.card.active', 'w', 'https://hooks.acme.example/banking', 'dashed-key', ''],
@@ -131,13 +150,25 @@ describe('POST /api/subscribe and POST /api/subscribedwebhook', () => {
   });
 
   it.each([
-    ['an old { url, events } payload', { url: 'https://hooks.acme.example', events: ['issuing.card.active'] }, 'event_name: is required; subscription_type: is required; agent_code: is required; subagent_code: is required; program_code: is required; company_code: is required; created_by: is required'],
-    ['camel-case eventName', { ...subscriptionBody({ event_name: undefined }), eventName: 'issuing.card.active' }, 'event_name: is required'],
+    [
+      'an old { url, events } payload',
+      { url: 'https://hooks.acme.example', events: ['issuing.card.active'] },
+      'event_name: is required; subscription_type: is required; agent_code: is required; subagent_code: is required; program_code: is required; company_code: is required; created_by: is required',
+    ],
+    [
+      'camel-case eventName',
+      { ...subscriptionBody({ event_name: undefined }), eventName: 'issuing.card.active' },
+      'event_name: is required',
+    ],
     ['an unknown event', subscriptionBody({ event_name: 'card.created' }), 'event_name: must be an event listed by Get All Webhooks'],
     ['another subscription type', subscriptionBody({ subscription_type: 'x' }), 'subscription_type: must be one of w, n'],
     ['a webhook without its URL', subscriptionBody({ webhook_url: undefined }), 'webhook_url: is required when subscription_type is w'],
     ['a webhook without its key', subscriptionBody({ x_api_key: undefined }), 'x_api_key: is required when subscription_type is w'],
-    ['a URL that is not http(s)', subscriptionBody({ webhook_url: 'ftp://hooks.acme.example' }), 'webhook_url: must be an http or https URL'],
+    [
+      'a URL that is not http(s)',
+      subscriptionBody({ webhook_url: 'ftp://hooks.acme.example' }),
+      'webhook_url: must be an http or https URL',
+    ],
     ['a sender that is no address', subscriptionBody({ sender_email: 'alerts' }), 'sender_email: must contain @'],
     ['a blank agent code', subscriptionBody({ agent_code: ' ' }), 'agent_code: must be at least 1 character(s) long'],
     ['no body', undefined, 'request body must be a JSON object'],
@@ -165,7 +196,9 @@ describe('POST /api/subscribe and POST /api/subscribedwebhook', () => {
   it('retrieves only the agent and subagent asked for, in the program asked for', async () => {
     await subscribeWith(subscriptionBody());
     await subscribeWith(subscriptionBody({ subagent_code: 'SUB2' }));
-    expect((await subscribed({ agent_code: 'AG1', subagent_code: 'SUB2' })).body).toEqual([expect.objectContaining({ subagent_code: 'SUB2', sl_no: 1 })]);
+    expect((await subscribed({ agent_code: 'AG1', subagent_code: 'SUB2' })).body).toEqual([
+      expect.objectContaining({ subagent_code: 'SUB2', sl_no: 1 }),
+    ]);
     expect((await subscribed({ agent_code: 'AG9', subagent_code: 'SUB1' })).body).toEqual([]);
     expect((await subscribed(undefined, 'another-program')).body).toEqual([]);
     expect((await subscribed({ agent_code: 'AG1', subagent_code: 'SUB1' }, null)).body).toEqual(bareError('program_code: is required'));
@@ -202,7 +235,12 @@ describe('PATCH /api/subscribe', () => {
     await subscribeWith(subscriptionBody({ sender_email: 'alerts@acme.example' }));
     await update({ ...IDENTITY, subscription_type: 'n', sender_email: null, updated_by: 'Ava Chen' });
     const [record] = await list();
-    expect(record).toMatchObject({ subscription_type: 'n', sender_email: 'notifications@sandbox.example', webhook_url: 'https://hooks.acme.example/banking', x_api_key: HOOK_KEY });
+    expect(record).toMatchObject({
+      subscription_type: 'n',
+      sender_email: 'notifications@sandbox.example',
+      webhook_url: 'https://hooks.acme.example/banking',
+      x_api_key: HOOK_KEY,
+    });
   });
 
   it('needs the identity, updated_by and, for a webhook, URL and key; answers 404 for no such subscription', async () => {
@@ -223,7 +261,13 @@ describe('DELETE /api/subscribe', () => {
   it('deletes by identity, accepting the further fields the change history lists', async () => {
     await subscribeWith(subscriptionBody());
     await subscribeWith(subscriptionBody({ event_name: 'issuing.card.blocked' }));
-    const response = await remove({ ...IDENTITY, subscription_type: 'w', created_by: 'Jordan Miles', webhook_url: 'https://x.example', updated_by: 'Ava Chen' });
+    const response = await remove({
+      ...IDENTITY,
+      subscription_type: 'w',
+      created_by: 'Jordan Miles',
+      webhook_url: 'https://x.example',
+      updated_by: 'Ava Chen',
+    });
     expect(response.body).toEqual(bareSuccess('Subscription deleted successfully'));
     expect((await list()).map((record) => [record.sl_no, record.event_name])).toEqual([[1, 'issuing.card.blocked']]);
 

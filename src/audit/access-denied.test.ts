@@ -31,7 +31,12 @@ function manualTime(start = Date.parse('2025-03-04T05:06:00.000Z')) {
 function aggregator(options: { maxKeys?: number } = {}) {
   const time = manualTime();
   const written: AccessDeniedRecord[] = [];
-  const denials = createDenialAggregator((record) => written.push(record), { windowMs: 60_000, now: time.now, schedule: time.schedule, ...options });
+  const denials = createDenialAggregator((record) => written.push(record), {
+    windowMs: 60_000,
+    now: time.now,
+    schedule: time.schedule,
+    ...options,
+  });
   return { time, written, denials };
 }
 
@@ -51,7 +56,19 @@ describe('access-denied records', () => {
     const { time, written, denials } = aggregator();
     denials.deny(badKey());
     expect(written).toEqual([
-      { audit: 'access_denied', time: iso(0), reason: 'UNAUTHENTICATED', transport: 'http', caller: null, address: '203.0.113.7', count: 1, firstAt: iso(0), lastAt: iso(0), requestId: 'req-1', overflow: false },
+      {
+        audit: 'access_denied',
+        time: iso(0),
+        reason: 'UNAUTHENTICATED',
+        transport: 'http',
+        caller: null,
+        address: '203.0.113.7',
+        count: 1,
+        firstAt: iso(0),
+        lastAt: iso(0),
+        requestId: 'req-1',
+        overflow: false,
+      },
     ]);
     for (let i = 0; i < 49; i++) {
       time.advance(1_000);
@@ -61,7 +78,19 @@ describe('access-denied records', () => {
     time.advance(11_000);
     expect(written).toEqual([
       expect.objectContaining({ count: 1 }),
-      { audit: 'access_denied', time: iso(60_000), reason: 'UNAUTHENTICATED', transport: 'http', caller: null, address: '203.0.113.7', count: 49, firstAt: iso(1_000), lastAt: iso(49_000), requestId: null, overflow: false },
+      {
+        audit: 'access_denied',
+        time: iso(60_000),
+        reason: 'UNAUTHENTICATED',
+        transport: 'http',
+        caller: null,
+        address: '203.0.113.7',
+        count: 49,
+        firstAt: iso(1_000),
+        lastAt: iso(49_000),
+        requestId: null,
+        overflow: false,
+      },
     ]);
     // Nothing held: no timer left behind.
     expect(time.scheduled()).toBe(false);

@@ -91,7 +91,9 @@ export function createDenialAggregator(write: (record: AccessDeniedRecord) => vo
     cancel = schedule(sweep, Math.max(0, first - now()));
   };
   const open = (key: string, attempt: DeniedAttempt, overflow: boolean, at: number) => {
-    const subject = overflow ? { reason: attempt.reason, transport: attempt.transport, caller: null, address: null } : { reason: attempt.reason, transport: attempt.transport, caller: attempt.caller, address: attempt.address };
+    const subject = overflow
+      ? { reason: attempt.reason, transport: attempt.transport, caller: null, address: null }
+      : { reason: attempt.reason, transport: attempt.transport, caller: attempt.caller, address: attempt.address };
     const window: Window = { endsAt: at + windowMs, subject, overflow, held: 0, firstHeldAt: 0, lastHeldAt: 0 };
     const first = windows.size === 0;
     windows.set(key, window);

@@ -44,7 +44,13 @@ export function attemptStart(context: object): number {
 }
 
 /** The resolver's end: what it returned (a success or a typed error) or threw. */
-export function recordAttempt(context: object, info: GraphQLResolveInfo, args: Record<string, unknown>, ended: { value: unknown } | { thrown: unknown }, start = 0): void {
+export function recordAttempt(
+  context: object,
+  info: GraphQLResolveInfo,
+  args: Record<string, unknown>,
+  ended: { value: unknown } | { thrown: unknown },
+  start = 0,
+): void {
   const write = writersOf.get(context);
   if (!write) return;
   const writes = (context as AttemptContext).operation?.()?.writes.slice(start) ?? [];
@@ -72,7 +78,8 @@ function keyOf(args: Record<string, unknown>, writes: readonly SentWrite[]): Pic
  */
 function thrownOutcome(error: unknown, writes: readonly SentWrite[]): Outcome {
   // A refusal thrown before the errors plugin could make it a result (scope-auth's, on a field with no union) is still a refusal.
-  if (error instanceof PermissionDeniedError) return { outcome: 'forbidden', detail: 'FORBIDDEN', permission: error.permission, result: null };
+  if (error instanceof PermissionDeniedError)
+    return { outcome: 'forbidden', detail: 'FORBIDDEN', permission: error.permission, result: null };
   const last = writes.at(-1);
   if (last) return { outcome: bankOutcome(last.status), detail: null, permission: null, result: null, thrown: error };
   if (error instanceof OperationAbandonedError) return { outcome: 'not_sent', detail: null, permission: null, result: null };
@@ -88,11 +95,13 @@ function bankOutcome(status: number | undefined): MutationOutcome {
 
 function valueOutcome(value: unknown, context: object, info: GraphQLResolveInfo): Outcome {
   // The errors plugin answers a typed error as a proxy of it, and keeps its class here.
-  const errorClass = (typeof value === 'object' && value !== null ? errorTypeMap.get(value) : undefined) as (new (...args: never[]) => Error) | undefined;
+  const errorClass = (typeof value === 'object' && value !== null ? errorTypeMap.get(value) : undefined) as
+    (new (...args: never[]) => Error) | undefined;
   if (!errorClass) return { outcome: 'success', detail: null, permission: null, result: resultIdOf(value) };
   const detail = unionMemberOf(value, context, info);
   const is = (base: new (...args: never[]) => Error) => errorClass === base || errorClass.prototype instanceof base;
-  if (is(PermissionDeniedError)) return { outcome: 'forbidden', detail, permission: (value as PermissionDeniedError).permission, result: null };
+  if (is(PermissionDeniedError))
+    return { outcome: 'forbidden', detail, permission: (value as PermissionDeniedError).permission, result: null };
   if (is(WriteOutcomeUnknownError)) return { outcome: 'outcome_unknown', detail, permission: null, result: null };
   const rejected = is(UpstreamRejectedError) || is(ProgramNotSupportedError);
   return { outcome: rejected ? 'bank_rejection' : 'typed_error', detail, permission: null, result: null };
@@ -131,6 +140,7 @@ function bankIdOf(value: string): string {
 /** The bank id of what a successful write answered with: a record's own id, or a bare id. */
 function resultIdOf(value: unknown): string | null {
   if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string') return (value as { id: string }).id;
+  if (typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string')
+    return (value as { id: string }).id;
   return null;
 }

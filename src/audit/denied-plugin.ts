@@ -60,7 +60,13 @@ export function accessDeniedWatch(trail: AuditTrail, { requestIdOf, knownCaller 
       return (result) => {
         const reason = refusalOf(result);
         if (!reason) return;
-        trail.denied({ reason, transport: 'graphql-ws', caller: callerOf(context.caller), address: addressOf(context.req), requestId: context.requestId ?? null });
+        trail.denied({
+          reason,
+          transport: 'graphql-ws',
+          caller: callerOf(context.caller),
+          address: addressOf(context.req),
+          requestId: context.requestId ?? null,
+        });
       };
     },
     answered: ({ request, result, serverContext }) => {
@@ -69,7 +75,13 @@ export function accessDeniedWatch(trail: AuditTrail, { requestIdOf, knownCaller 
       // Yoga builds an HTTP request's GraphQL context on its server context: the caller is there once
       // the context was made (a bank token proven by then), else authentication may have found it.
       const context = serverContext as DeniedContext | undefined;
-      trail.denied({ reason, transport: 'http', caller: callerOf(context?.caller ?? knownCaller(request)), address: addressOf(context?.req), requestId: requestIdOf(request) });
+      trail.denied({
+        reason,
+        transport: 'http',
+        caller: callerOf(context?.caller ?? knownCaller(request)),
+        address: addressOf(context?.req),
+        requestId: requestIdOf(request),
+      });
     },
   };
 }

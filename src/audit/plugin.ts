@@ -65,7 +65,12 @@ function mutationWatch(trail: AuditTrail, options: MutationAuditOptions): (args:
   };
 }
 
-function recordOf(context: AuditedContext, operationName: string | null, attempt: Attempt, codeOf: MutationAuditOptions['codeOf']): MutationRecord {
+function recordOf(
+  context: AuditedContext,
+  operationName: string | null,
+  attempt: Attempt,
+  codeOf: MutationAuditOptions['codeOf'],
+): MutationRecord {
   const { caller } = context;
   return {
     audit: 'mutation',

@@ -13,7 +13,10 @@ import { attemptStart, recordAttempt } from './attempts.ts';
 class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   // Around the argument mappers, not only the resolver: a refusal before the input is read and an
   // input rule's ValidationError happen there, and each is an attempt too.
-  override wrapArgMappers(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  override wrapArgMappers(
+    resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
+    fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (fieldConfig.kind !== 'Mutation') return resolver;
     return async (parent, args, context, info) => {
       const start = attemptStart(context as object);

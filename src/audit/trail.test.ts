@@ -50,7 +50,10 @@ function countingObserver() {
   const counts = { written: zero(), failed: zero() };
   return {
     counts,
-    observer: { written: (to: 'stdout' | 'file' | 'redis') => void counts.written[to]++, failed: (to: 'stdout' | 'file' | 'redis') => void counts.failed[to]++ },
+    observer: {
+      written: (to: 'stdout' | 'file' | 'redis') => void counts.written[to]++,
+      failed: (to: 'stdout' | 'file' | 'redis') => void counts.failed[to]++,
+    },
     reset: () => Object.assign(counts, { written: zero(), failed: zero() }),
   };
 }
@@ -90,7 +93,14 @@ describe('the audit trail on stdout and in a file', () => {
     const { counts, observer } = countingObserver();
     const trail = openTrail({ destination: { kind: 'stdout' }, stdout, observer });
     const first = auditRecord();
-    const second = auditRecord({ field: 'cardFreeze', targets: { cardId: 'card_3x' }, outcome: 'forbidden', permission: 'cards:write', result: null, requestId: 'req-2' });
+    const second = auditRecord({
+      field: 'cardFreeze',
+      targets: { cardId: 'card_3x' },
+      outcome: 'forbidden',
+      permission: 'cards:write',
+      result: null,
+      requestId: 'req-2',
+    });
 
     trail.write(first);
     trail.write(second);
@@ -108,7 +118,10 @@ describe('the audit trail on stdout and in a file', () => {
     writeFileSync(existing, earlier);
     const fresh = join(dir, 'new', 'nested', 'audit.log');
     const { counts, observer } = countingObserver();
-    const records = [auditRecord({ requestId: 'req-a' }), auditRecord({ requestId: 'req-b', outcome: 'bank_rejection', detail: 'INSUFFICIENT_FUNDS' })];
+    const records = [
+      auditRecord({ requestId: 'req-a' }),
+      auditRecord({ requestId: 'req-b', outcome: 'bank_rejection', detail: 'INSUFFICIENT_FUNDS' }),
+    ];
 
     for (const path of [existing, fresh]) {
       const trail = openTrail({ destination: { kind: 'file', path }, observer });
@@ -119,7 +132,12 @@ describe('the audit trail on stdout and in a file', () => {
     }
 
     expect(readFileSync(existing, 'utf8')).toBe(earlier + records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    expect(readFileSync(fresh, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line))).toStrictEqual(records);
+    expect(
+      readFileSync(fresh, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toStrictEqual(records);
     expect(counts).toEqual({ written: { stdout: 0, file: 4, redis: 0 }, failed: { stdout: 0, file: 0, redis: 0 } });
   });
 
@@ -137,7 +155,9 @@ describe('the audit trail on stdout and in a file', () => {
 
     const warnings = log.warnings(/audit records are not reaching/);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.msg).toBe(`audit records are not reaching ${join(regularFile, 'audit.log')}, and go nowhere else: they are lost while it is away`);
+    expect(warnings[0]!.msg).toBe(
+      `audit records are not reaching ${join(regularFile, 'audit.log')}, and go nowhere else: they are lost while it is away`,
+    );
     // Enough to find the record elsewhere, nothing more of it.
     expect(warnings[0]!.record).toStrictEqual({ field: 'payoutCreate', outcome: 'success', requestId: 'req-lost-1' });
     expect(JSON.stringify(log.lines)).not.toContain('ben_8f2k');
@@ -179,7 +199,11 @@ describe('the audit trail on stdout and in a file', () => {
 
     expect(stdout.lines.join('')).not.toMatch(/"4111111111111111"|378282246310005|5555555555554444/);
     // Not a card number (fails the Luhn check), and a trace id's digits: both written as they are.
-    expect(JSON.parse(stdout.lines[0]!)).toStrictEqual({ ...leaking, clientRequestId: '[redacted]', targets: { cardId: '[redacted]', beneficiaryId: 'ben_8f2k', reference: '4111111111111112' } });
+    expect(JSON.parse(stdout.lines[0]!)).toStrictEqual({
+      ...leaking,
+      clientRequestId: '[redacted]',
+      targets: { cardId: '[redacted]', beneficiaryId: 'ben_8f2k', reference: '4111111111111112' },
+    });
     expect(JSON.parse(stdout.lines[1]!)).toStrictEqual(auditRecord({ requestId: 'req-2', targets: { cardId: '[redacted]' } }));
     const warnings = log.warnings(/card number/);
     expect(warnings).toHaveLength(1);
@@ -294,7 +318,13 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const key = 'audit-first-seconds';
     const log = capturedLog();
     const observed = countingObserver();
-    const trail = openTrail({ destination: { kind: 'off' }, redis: { url: redis.url }, redisKey: key, logger: log.logger, observer: observed.observer });
+    const trail = openTrail({
+      destination: { kind: 'off' },
+      redis: { url: redis.url },
+      redisKey: key,
+      logger: log.logger,
+      observer: observed.observer,
+    });
     trail.write(auditRecord({ requestId: 'req-at-once' }));
     await vi.waitFor(async () => expect(await lastRequestId(key)).toBe('req-at-once'));
     expect(observed.counts.failed.redis).toBe(0);
@@ -307,7 +337,14 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const log = capturedLog();
     const observed = countingObserver();
     const { counts, observer } = observed;
-    const trail = openTrail({ destination: { kind: 'off' }, stdout, redis: { url: redis.url }, redisMaxLen: 10, logger: log.logger, observer });
+    const trail = openTrail({
+      destination: { kind: 'off' },
+      stdout,
+      redis: { url: redis.url },
+      redisMaxLen: 10,
+      logger: log.logger,
+      observer,
+    });
     await untilConnected(trail, 'audit', observed);
 
     const records = Array.from({ length: 500 }, (_, i) => auditRecord({ requestId: `req-${i}` }));
@@ -332,7 +369,14 @@ describe.skipIf(skip)('the audit trail in a Redis Stream', () => {
     const log = capturedLog();
     const observed = countingObserver();
     const { counts, observer } = observed;
-    const trail = openTrail({ destination: { kind: 'stdout' }, stdout, redis: { url: redis.url }, redisKey: key, logger: log.logger, observer });
+    const trail = openTrail({
+      destination: { kind: 'stdout' },
+      stdout,
+      redis: { url: redis.url },
+      redisKey: key,
+      logger: log.logger,
+      observer,
+    });
     // Ends with a record the trail heard land: it is up, with nothing of its own in flight.
     await untilConnected(trail, key, observed);
     stdout.lines.length = 0;

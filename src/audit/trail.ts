@@ -103,7 +103,12 @@ type LineDestination = Exclude<AuditDestination, { kind: 'off' }>;
 
 function lineSink(options: AuditTrailOptions, destination: LineDestination): Sink {
   const tally = tallyOf(options.observer, destination.kind);
-  const delivery = trackDelivery({ name: nameOf(destination), elsewhere: options.redis ? 'Redis' : undefined, logger: options.logger, tally });
+  const delivery = trackDelivery({
+    name: nameOf(destination),
+    elsewhere: options.redis ? 'Redis' : undefined,
+    logger: options.logger,
+    tally,
+  });
   if (destination.kind === 'file') return destinationSink(() => fileDestination(destination.path), delivery);
   return options.stdout ? writerSink(options.stdout, delivery) : destinationSink(stdoutDestination, delivery);
 }
@@ -143,7 +148,10 @@ function cardNumberRedactor(logger: Logger): (record: AuditRecord) => { json: st
     const redacted = JSON.parse(json) as AuditRecord;
     if (!warned) {
       warned = true;
-      logger.warn({ record: identify(redacted) }, 'an audit record held a card number: it was written redacted (further ones are redacted without a warning)');
+      logger.warn(
+        { record: identify(redacted) },
+        'an audit record held a card number: it was written redacted (further ones are redacted without a warning)',
+      );
     }
     return { json, record: redacted };
   };

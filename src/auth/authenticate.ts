@@ -34,7 +34,10 @@ export function createAuthenticator(config: CallerAuthConfig, logger: Logger): A
   if (config.mode === 'service') return serviceAuthenticator(config, logger);
   if (config.mode === 'passthrough') return { authenticate: passthrough, challenge: `Bearer ${REALM}` };
   const everyone = anonymous(EVERYTHING);
-  return { authenticate: async (presented) => (presented.kind === 'bearer' ? unprovenToken(presented.token) : everyone), challenge: `Bearer ${REALM}` };
+  return {
+    authenticate: async (presented) => (presented.kind === 'bearer' ? unprovenToken(presented.token) : everyone),
+    challenge: `Bearer ${REALM}`,
+  };
 }
 
 /** Anonymous callers are let through here: they may only log in (see operations.ts). */
@@ -47,7 +50,10 @@ async function passthrough(presented: Presented): Promise<CallerIdentity> {
     case 'malformed':
       throw new AuthRefusal('invalid', 'Authorization must be "Bearer <token>", with a token from the accessTokenCreate mutation');
     default:
-      throw new AuthRefusal('invalid', `This gateway takes the bank's access token ("Authorization: Bearer <token>", from accessTokenCreate), not an API key`);
+      throw new AuthRefusal(
+        'invalid',
+        `This gateway takes the bank's access token ("Authorization: Bearer <token>", from accessTokenCreate), not an API key`,
+      );
   }
 }
 
@@ -57,8 +63,11 @@ function serviceAuthenticator(config: CallerAuthConfig, logger: Logger): Authent
   const jwt = config.jwt ? createJwtVerifier(config.jwt) : undefined;
   // Each ignored value once: claims are the identity provider's, and the same come with every request.
   const log = createThrottledLog(logger, Number.POSITIVE_INFINITY);
-  const ignoredClaimValue = ({ value, why }: IgnoredClaimValue) => log(`${why}:${value}`, 'warn', { value: value.slice(0, 100) }, IGNORED_CLAIM_VALUE[why]);
-  const accepted = [matchKey && `an API key in the ${API_KEY_HEADER} header`, jwt && 'a JWT as "Authorization: Bearer <jwt>"'].filter(Boolean).join(' or ');
+  const ignoredClaimValue = ({ value, why }: IgnoredClaimValue) =>
+    log(`${why}:${value}`, 'warn', { value: value.slice(0, 100) }, IGNORED_CLAIM_VALUE[why]);
+  const accepted = [matchKey && `an API key in the ${API_KEY_HEADER} header`, jwt && 'a JWT as "Authorization: Bearer <jwt>"']
+    .filter(Boolean)
+    .join(' or ');
   const challenge = [matchKey && `ApiKey ${REALM}, header="${API_KEY_HEADER}"`, jwt && `Bearer ${REALM}`].filter(Boolean).join(', ');
   const authenticate: Authenticate = async (presented) => {
     switch (presented.kind) {

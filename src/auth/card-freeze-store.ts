@@ -48,12 +48,18 @@ return 0`;
 
 /** Keys `<prefix>:<card id>`; instances that share freezes share the prefix, tests isolate themselves with it. */
 export function redisCardFreezeStore(target: RedisTarget, prefix: string, logger: Logger): CardFreezeStore {
-  const { command, close } = redisCommands(target, { commandTimeout: COMMAND_TIMEOUT_MS, logger, what: 'card freezes', outage: 'cardholders cannot lift freezes until it does' });
+  const { command, close } = redisCommands(target, {
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    logger,
+    what: 'card freezes',
+    outage: 'cardholders cannot lift freezes until it does',
+  });
   const key = (cardId: string) => `${prefix}:${cardId}`;
   return {
     get: (cardId) => command((redis) => redis.get(key(cardId))),
     set: (cardId, value) => command(async (redis) => void (await redis.set(key(cardId), value))),
-    replace: (cardId, expected, value) => command(async (redis) => (await redis.eval(REPLACE_SCRIPT, 1, key(cardId), expected ?? '', value)) === 1),
+    replace: (cardId, expected, value) =>
+      command(async (redis) => (await redis.eval(REPLACE_SCRIPT, 1, key(cardId), expected ?? '', value)) === 1),
     close,
   };
 }

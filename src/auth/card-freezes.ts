@@ -60,7 +60,8 @@ const UNKNOWN: unique symbol = Symbol('the store did not answer');
 
 /** Each `other` is unique, so a cardholder's freeze recorded "if nothing changed since" sees any change in between. */
 const otherChange = (): string => JSON.stringify({ by: 'other', at: new Date().toISOString(), change: randomUUID() } satisfies Origin);
-const ownFreeze = (cardholderId: string): string => JSON.stringify({ by: 'cardholder', cardholderId, at: new Date().toISOString() } satisfies Origin);
+const ownFreeze = (cardholderId: string): string =>
+  JSON.stringify({ by: 'cardholder', cardholderId, at: new Date().toISOString() } satisfies Origin);
 
 /** A value the gateway did not write reads as someone else's change: never as a cardholder's freeze. */
 function originOf(value: string): Origin {
@@ -82,14 +83,17 @@ export interface CardFreezesOptions {
 }
 
 export function createCardFreezes(options: CardFreezesOptions): CardFreezes {
-  const store = options.redis ? redisCardFreezeStore(options.redis, options.keyPrefix ?? 'card-freezes', options.logger) : memoryCardFreezeStore();
+  const store = options.redis
+    ? redisCardFreezeStore(options.redis, options.keyPrefix ?? 'card-freezes', options.logger)
+    : memoryCardFreezeStore();
   return cardFreezesOver(store, options.logger);
 }
 
 function cardFreezesOver(store: CardFreezeStore, logger: Logger): CardFreezes {
   const unsaved = unsavedChanges(store, logger);
   // What this instance could not save counts first: it refuses the cardholder until the store has it.
-  const read = async (cardId: string): Promise<string | null | typeof UNKNOWN> => unsaved.get(cardId) ?? store.get(cardId).catch((): typeof UNKNOWN => UNKNOWN);
+  const read = async (cardId: string): Promise<string | null | typeof UNKNOWN> =>
+    unsaved.get(cardId) ?? store.get(cardId).catch((): typeof UNKNOWN => UNKNOWN);
   const originAt = async (cardId: string): Promise<{ value: string | null | typeof UNKNOWN; origin: Origin | null | typeof UNKNOWN }> => {
     const value = await read(cardId);
     return { value, origin: typeof value === 'string' ? originOf(value) : value };
@@ -165,7 +169,12 @@ function unsavedChanges(store: CardFreezeStore, logger: Logger) {
   let timer: NodeJS.Timeout | undefined;
   const retry = async () => {
     for (const [cardId, value] of values) {
-      if (await store.set(cardId, value).then(() => true, () => false)) {
+      if (
+        await store.set(cardId, value).then(
+          () => true,
+          () => false,
+        )
+      ) {
         if (values.get(cardId) === value) values.delete(cardId);
         logger.info({ cardId }, 'card freezes: a status change kept in this instance is now in the store');
       }
@@ -185,7 +194,10 @@ function unsavedChanges(store: CardFreezeStore, logger: Logger) {
         values.delete(cardId);
       } catch (error) {
         values.set(cardId, value);
-        logger.error({ cardId, reason: (error as Error).message }, 'card freezes: a status change could not be stored; this instance refuses the cardholder to lift it and retries');
+        logger.error(
+          { cardId, reason: (error as Error).message },
+          'card freezes: a status change could not be stored; this instance refuses the cardholder to lift it and retries',
+        );
         timer ??= setInterval(() => void retry(), RETRY_MS).unref();
       }
     },

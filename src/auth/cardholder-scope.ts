@@ -103,6 +103,10 @@ function boundWallets(wallets: Upstream['wallets'], cardholderId: string): Upstr
 function boundKyc(kyc: Upstream['kyc'], cardholderId: string): Upstream['kyc'] {
   // Reached only through a cardholder the caller sees; another is one that does not exist.
   const own = <A extends unknown[], R>(read: (id: string, ...rest: A) => Promise<R>) =>
-    checkedFirst((id) => id === cardholderId, (id) => new LinkedRecordNotFoundError('Cardholder', id), read);
+    checkedFirst(
+      (id) => id === cardholderId,
+      (id) => new LinkedRecordNotFoundError('Cardholder', id),
+      read,
+    );
   return { ...kyc, status: own(kyc.status), rfi: own(kyc.rfi), rfiResponseLink: own(kyc.rfiResponseLink) };
 }

@@ -125,7 +125,10 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
       try {
         const caller = await authenticator.authenticate(presentedOnSocket(params, request.headers));
         if (passthrough && !caller.upstreamToken) {
-          throw new AuthRefusal('missing', 'Send connectionParams.authorization "Bearer <token>" (log in with accessTokenCreate over HTTP)');
+          throw new AuthRefusal(
+            'missing',
+            'Send connectionParams.authorization "Bearer <token>" (log in with accessTokenCreate over HTTP)',
+          );
         }
         return caller.unproven ? await complete(caller, request.socket.remoteAddress) : caller;
       } catch (error) {
@@ -186,7 +189,10 @@ function bankUserAccess(config: CallerAuthConfig): (user: string) => Access {
 /** A failed token check in the caller's words: the bank said no, or could not say. */
 function tokenRefusal(error: unknown): AuthRefusal {
   if (error instanceof UpstreamAuthError) {
-    return new AuthRefusal('invalid', 'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate');
+    return new AuthRefusal(
+      'invalid',
+      'The bank does not accept this access token (expired or revoked): log in again with accessTokenCreate',
+    );
   }
   return new AuthRefusal('unavailable', 'The access token cannot be checked right now: the bank is not answering', { cause: error });
 }

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createJwtVerifier, VERIFIED_TTL_MS, type JwtSettings } from './jwt.ts';
 
 /** A verifier whose key lookups are counted: jose asks for the key once per signature it checks. */
-async function setup(claims: Pick<JwtSettings, 'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles'> = { roleClaims: ['roles'] }) {
+async function setup(
+  claims: Pick<JwtSettings, 'roleClaims' | 'permissionClaims' | 'permissionClaimsGrantRoles'> = { roleClaims: ['roles'] },
+) {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const publicJwk = await importJWK(await exportJWK(publicKey), 'RS256');
   let lookups = 0;
@@ -12,9 +14,18 @@ async function setup(claims: Pick<JwtSettings, 'roleClaims' | 'permissionClaims'
     return publicJwk;
   };
   let clock = Date.now();
-  const verify = createJwtVerifier({ jwksUrl: 'https://idp.test/jwks', issuer: 'https://idp.test', audience: 'gw', ...claims }, { keys, now: () => clock });
+  const verify = createJwtVerifier(
+    { jwksUrl: 'https://idp.test/jwks', issuer: 'https://idp.test', audience: 'gw', ...claims },
+    { keys, now: () => clock },
+  );
   const sign = (claims: Record<string, unknown>, expiresInSeconds: number) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setIssuer('https://idp.test').setAudience('gw').setSubject('jane').setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds).sign(privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer('https://idp.test')
+      .setAudience('gw')
+      .setSubject('jane')
+      .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
+      .sign(privateKey);
   return { verify, sign, lookups: () => lookups, advance: (ms: number) => (clock += ms) };
 }
 
@@ -68,7 +79,10 @@ describe('JWT claims', () => {
   });
 
   it('reads the claims the operator names', async () => {
-    const named = await rolesOf({ groups: 'bookkeeper', permissions: ['payouts:read'], roles: ['admin'], scope: 'fx:read' }, { roleClaims: ['groups'], permissionClaims: ['permissions'] });
+    const named = await rolesOf(
+      { groups: 'bookkeeper', permissions: ['payouts:read'], roles: ['admin'], scope: 'fx:read' },
+      { roleClaims: ['groups'], permissionClaims: ['permissions'] },
+    );
     expect(named.roles).toEqual(['bookkeeper']);
     expect(named.permissions).toContain('payouts:read');
     expect(named.permissions).not.toContain('webhooks:write');

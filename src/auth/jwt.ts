@@ -130,7 +130,9 @@ function refusalFor(error: unknown): AuthRefusal {
   if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('its signature does not verify');
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return invalid('it is not a well-formed signed JWT');
   // Timeout, connection refused, a non-200 answer or a malformed key set: not the caller's fault.
-  return new AuthRefusal('unavailable', 'JWTs cannot be checked right now: the identity provider\u2019s JWKS is unreachable', { cause: error });
+  return new AuthRefusal('unavailable', 'JWTs cannot be checked right now: the identity provider\u2019s JWKS is unreachable', {
+    cause: error,
+  });
 }
 
 function claimProblem(error: InstanceType<typeof errors.JWTClaimValidationFailed>): string {

@@ -56,7 +56,11 @@ export function corsOptions(allowed: readonly string[]): false | ((request: Requ
  * CORS with other origins allowed) or reaches the CSRF check and is refused with a message about a
  * CSRF header, which sends the page's author looking in the wrong place.
  */
-export function preflightRefusal(check: OriginCheck, method: string | undefined, headers: { origin?: string; host?: string; 'access-control-request-method'?: string }): object | undefined {
+export function preflightRefusal(
+  check: OriginCheck,
+  method: string | undefined,
+  headers: { origin?: string; host?: string; 'access-control-request-method'?: string },
+): object | undefined {
   if (method !== 'OPTIONS' || headers['access-control-request-method'] === undefined) return undefined;
   if (check(headers.origin, headers.host)) return undefined;
   const message = `Origin ${headers.origin} may not call this gateway: add it to ALLOWED_ORIGINS (comma-separated origins, or * for any).`;

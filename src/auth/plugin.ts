@@ -17,10 +17,12 @@ export interface AuthPluginOptions {
   /** The identity of each request that passed, for the context factory. */
   identities: WeakMap<Request, CallerIdentity>;
   /** Passthrough only: the checks made once the operation is known. */
-  passthrough?: {
-    /** Resolves when the bank accepts the token; rejects with an AuthRefusal when not. */
-    proveToken(token: string, correlationId?: string): Promise<void>;
-  } | undefined;
+  passthrough?:
+    | {
+        /** Resolves when the bank accepts the token; rejects with an AuthRefusal when not. */
+        proveToken(token: string, correlationId?: string): Promise<void>;
+      }
+    | undefined;
   /** Logs (within bounds) and counts a refused caller. */
   logRefusal: (refusal: AuthRefusal, transport: string) => void;
 }
@@ -91,7 +93,10 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
     const token = context.caller.upstreamToken;
     if (!token) {
       return subscription || !anonymousMayRun(args.document, args.operationName)
-        ? new AuthRefusal('missing', 'Log in first: run the accessTokenCreate mutation, then send its token as "Authorization: Bearer <token>"')
+        ? new AuthRefusal(
+            'missing',
+            'Log in first: run the accessTokenCreate mutation, then send its token as "Authorization: Bearer <token>"',
+          )
         : undefined;
     }
     if (!subscription) return undefined;
@@ -121,7 +126,13 @@ export function useAuthentication(options: AuthPluginOptions): Plugin {
           return {
             onSubscribeResult: ({ result, setResult }) => {
               if (!isAsyncIterable(result)) return;
-              setResult(whileAccepted(result, () => passthrough.proveToken(token, requestId), (r) => refuse(r, 'subscription')));
+              setResult(
+                whileAccepted(
+                  result,
+                  () => passthrough.proveToken(token, requestId),
+                  (r) => refuse(r, 'subscription'),
+                ),
+              );
             },
           };
         },

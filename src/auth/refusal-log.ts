@@ -13,7 +13,11 @@ export interface RefusalObserver {
  * is counted. A credential that could not be checked (JWKS or bank down) is the operator's problem:
  * logged at warn with its cause, under the same bound.
  */
-export function createRefusalLog(logger: Logger, observer?: RefusalObserver, now?: () => number): (refusal: AuthRefusal, transport: string) => void {
+export function createRefusalLog(
+  logger: Logger,
+  observer?: RefusalObserver,
+  now?: () => number,
+): (refusal: AuthRefusal, transport: string) => void {
   const log = createThrottledLog(logger, undefined, now);
   return (refusal, transport) => {
     observer?.refused(refusal.kind);

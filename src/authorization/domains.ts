@@ -1,4 +1,12 @@
-import { getNamedType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { isPermission, type Permission } from '../permissions.ts';
 
 /**
@@ -110,7 +118,11 @@ function isMutationResult(type: GraphQLNamedType, schema: GraphQLSchema): boolea
   if (type.getInterfaces().some((i) => i.name === 'MutationError')) return true;
   // The errors plugin's Success types: what a mutation field answers when it went through.
   const mutation = schema.getMutationType();
-  return mutation != null && type.name.endsWith('Success') && Object.values(mutation.getFields()).some((field) => `${field.name}Success`.toLowerCase() === type.name.toLowerCase());
+  return (
+    mutation != null &&
+    type.name.endsWith('Success') &&
+    Object.values(mutation.getFields()).some((field) => `${field.name}Success`.toLowerCase() === type.name.toLowerCase())
+  );
 }
 
 /** The domain of every type that can hold fields; a type with none declared or listed is named in `unclassified`. */

@@ -29,7 +29,10 @@ class PothosReadGuardPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
     return schema;
   }
 
-  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  override wrapResolve(
+    resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
+    fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     // A field with input rules checks it around them instead (wrapArgMappers).
     if (this.disabled() || !this.returnsObjects(fieldConfig) || fieldConfig.argMappers.length > 0) return resolver;
     const guard = this.guardOf(fieldConfig);
@@ -39,14 +42,18 @@ class PothosReadGuardPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
     };
   }
 
-  override wrapArgMappers(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  override wrapArgMappers(
+    resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
+    fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (this.disabled() || fieldConfig.argMappers.length === 0) return resolver;
     const scopes = (fieldConfig.pothosOptions as { authScopes?: unknown }).authScopes;
     const where = `${fieldConfig.parentType}.${fieldConfig.name}`;
     const guard = this.returnsObjects(fieldConfig) ? this.guardOf(fieldConfig) : undefined;
     return (parent, args, context, info) => {
       // Raw arguments: a scope that depends on them (cardUpdate's) reads only their shape, which GraphQL already checked.
-      const needed = scopes === undefined ? null : permissionOf(typeof scopes === 'function' ? scopes(parent, args, context, info) : scopes);
+      const needed =
+        scopes === undefined ? null : permissionOf(typeof scopes === 'function' ? scopes(parent, args, context, info) : scopes);
       if (needed !== null) refuseWithout(needed, context, where);
       guard?.(context);
       return resolver(parent, args, context, info);

@@ -7,8 +7,22 @@ import { EventLog, type PublishedEvent } from './log.ts';
 import { withoutAddress } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
 
-const event = (id: string): BankEvent => ({ id, name: 'account.active', accountId: null, createdAt: null, version: null, data: {}, kind: 'other', details: null });
-const published = (id: string, cursor = encodeCursor({ kind: 's', id: `1-${id}` })): PublishedEvent => ({ ...event(id), occurrence: `occurrence-${id}`, cursor, receivedAt: '2026-11-24T00:00:00.000Z' });
+const event = (id: string): BankEvent => ({
+  id,
+  name: 'account.active',
+  accountId: null,
+  createdAt: null,
+  version: null,
+  data: {},
+  kind: 'other',
+  details: null,
+});
+const published = (id: string, cursor = encodeCursor({ kind: 's', id: `1-${id}` })): PublishedEvent => ({
+  ...event(id),
+  occurrence: `occurrence-${id}`,
+  cursor,
+  receivedAt: '2026-11-24T00:00:00.000Z',
+});
 const ids = (items: Delivery[]) => items.map((item) => (isFellBehind(item) ? 'fell behind' : item.id));
 
 async function take(iterator: AsyncIterator<Delivery>, count: number): Promise<Delivery[]> {
@@ -26,7 +40,14 @@ describe('cursors', () => {
     const cursor = { kind: 's', id: '1732400000000-3' } as const;
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
     // The provisional cursors of an earlier release (events accepted while Redis was away) are no longer handed out.
-    for (const text of ['', 'not a cursor', Buffer.from('v1:p:a1b2c3:17').toString('base64url'), Buffer.from('v1:s:abc').toString('base64url'), Buffer.from('v2:s:1-0').toString('base64url'), 'x'.repeat(200)]) {
+    for (const text of [
+      '',
+      'not a cursor',
+      Buffer.from('v1:p:a1b2c3:17').toString('base64url'),
+      Buffer.from('v1:s:abc').toString('base64url'),
+      Buffer.from('v2:s:1-0').toString('base64url'),
+      'x'.repeat(200),
+    ]) {
       expect(decodeCursor(text)).toBeNull();
     }
   });

@@ -181,7 +181,12 @@ export function createMemoryEventBus(options: MemoryEventBusOptions): EventBus {
       if (seen.has(occurrence)) return { status: 'duplicate' };
       seen.set(occurrence, true);
       const streamId = nextId();
-      const published: PublishedEvent = { ...event, occurrence, cursor: encodeCursor({ kind: 's', id: streamId }), receivedAt: new Date(now()).toISOString() };
+      const published: PublishedEvent = {
+        ...event,
+        occurrence,
+        cursor: encodeCursor({ kind: 's', id: streamId }),
+        receivedAt: new Date(now()).toISOString(),
+      };
       local.deliver(published, streamId, occurrence);
       observer.accepted();
       return { status: 'accepted', cursor: published.cursor };

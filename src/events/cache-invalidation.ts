@@ -72,7 +72,8 @@ export function createCacheInvalidation(options: CacheInvalidationOptions): Cach
   // Until it listens, this instance could miss another's write.
   cache.setTrusted(false);
   const stopListening = () => {
-    if (listening) logger.warn({ channel }, "the record cache is bypassed: other instances' writes cannot reach this one while Redis is away");
+    if (listening)
+      logger.warn({ channel }, "the record cache is bypassed: other instances' writes cannot reach this one while Redis is away");
     listening = false;
     cache.setTrusted(false);
   };

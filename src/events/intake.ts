@@ -62,7 +62,8 @@ function checkSender(request: Request, rawBody: string, options: IntakeOptions):
   if (!/^\d+$/.test(timestamp) || age > SIGNATURE_TOLERANCE_SECONDS) {
     return { status: 401, body: { error: `x-timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds from now` } };
   }
-  if (!sameSecret(signature, signatureFor(signingSecret, timestamp, rawBody))) return { status: 401, body: { error: 'x-signature does not match' } };
+  if (!sameSecret(signature, signatureFor(signingSecret, timestamp, rawBody)))
+    return { status: 401, body: { error: 'x-signature does not match' } };
   return null;
 }
 
@@ -93,7 +94,11 @@ async function receive(request: Request, options: IntakeOptions): Promise<Outcom
   const { event } = reading;
   const accepted = await options.bus.accept(event, occurrenceKey(event, rawBody));
   if (accepted.status === 'unavailable') {
-    return { status: 503, body: { error: `the event is not safely logged yet (${accepted.reason}): deliver it again`, id: event.id }, retryAfter: RETRY_AFTER_SECONDS };
+    return {
+      status: 503,
+      body: { error: `the event is not safely logged yet (${accepted.reason}): deliver it again`, id: event.id },
+      retryAfter: RETRY_AFTER_SECONDS,
+    };
   }
   if (accepted.status === 'accepted') options.onAccepted?.(event);
   if (accepted.status === 'duplicate') {
@@ -117,7 +122,8 @@ export function createWebhookIntake(options: IntakeOptions): WebhookIntake {
       outcome = { status: 500, body: { error: 'internal error' } };
     }
     // 503: the bus says once that Redis is away or replicas are short, not once per delivery.
-    if (outcome.status >= 400 && outcome.status !== 404 && outcome.status !== 503) options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
+    if (outcome.status >= 400 && outcome.status !== 404 && outcome.status !== 503)
+      options.logger.warn({ status: outcome.status, ...outcome.body }, 'webhook refused');
     options.onOutcome?.(outcome.status === 202 ? 'accepted' : outcome.status === 200 ? 'duplicate' : 'rejected', outcome.status);
     // The rest of an oversized body is never read, so the connection cannot carry another request.
     const headers = {

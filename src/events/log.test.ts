@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../test/gc.ts';
 import { EventLog, type PublishedEvent } from './log.ts';
 
-const event = (n: number) => ({ id: `evt_${n}`, name: 'card.updated', receivedAt: new Date(0).toISOString(), occurrence: `occ_${n}`, cursor: `c${n}` }) as unknown as PublishedEvent;
+const event = (n: number) =>
+  ({
+    id: `evt_${n}`,
+    name: 'card.updated',
+    receivedAt: new Date(0).toISOString(),
+    occurrence: `occ_${n}`,
+    cursor: `c${n}`,
+  }) as unknown as PublishedEvent;
 
 describe('the event log of one instance', () => {
   it('lets go of an event as soon as it is dropped, not at the next compaction', async () => {

@@ -13,7 +13,10 @@ const envelopeModel = z.object({
   id: z.string().min(1, 'id must not be empty'),
   name: z.string().min(1, 'name must not be empty'),
   account_id: optionalText,
-  data: z.record(z.string(), z.unknown()).nullish().transform((d) => d ?? {}),
+  data: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((d) => d ?? {}),
   // Always sent per section 2.3; a delivery without it is still taken (see occurrenceKey).
   created_at: orNull(upstreamDateTime),
   version: optionalText,
@@ -59,25 +62,27 @@ const kinds = {
   cardTransaction: {
     names: ['issuing.transaction.succeeded'],
     details: (e: EventEnvelope) =>
-      z.object({
-        card_id: text,
-        cardholder_id: text,
-        transaction_id: text,
-        transaction_type: text,
-        transaction_amount: amount,
-        transaction_currency: orNull(currencyCode),
-        status: text,
-        merchant: orNull(z.object({ name: text, category_code: text })),
-      }).transform((d) => ({
-        cardId: d.card_id ?? resourceIdOf(e),
-        cardholderId: d.cardholder_id,
-        transactionId: d.transaction_id,
-        transactionType: d.transaction_type,
-        amount: d.transaction_amount,
-        currency: d.transaction_currency,
-        status: d.status,
-        merchantName: d.merchant?.name ?? null,
-      })),
+      z
+        .object({
+          card_id: text,
+          cardholder_id: text,
+          transaction_id: text,
+          transaction_type: text,
+          transaction_amount: amount,
+          transaction_currency: orNull(currencyCode),
+          status: text,
+          merchant: orNull(z.object({ name: text, category_code: text })),
+        })
+        .transform((d) => ({
+          cardId: d.card_id ?? resourceIdOf(e),
+          cardholderId: d.cardholder_id,
+          transactionId: d.transaction_id,
+          transactionType: d.transaction_type,
+          amount: d.transaction_amount,
+          currency: d.transaction_currency,
+          status: d.status,
+          merchantName: d.merchant?.name ?? null,
+        })),
   },
   cardholderStatus: {
     names: ['issuing.cardholder.pending', 'issuing.cardholder.ready', 'issuing.cardholder.deleted'],
@@ -92,77 +97,83 @@ const kinds = {
   deposit: {
     names: ['ga.new', 'deposit.settled', 'deposit.rejected', 'balance.ga.top_up'],
     details: (e: EventEnvelope) =>
-      z.object({
-        deposit_id: text,
-        id: text,
-        global_account_id: text,
-        amount,
-        ccy: orNull(currencyCode),
-        currency: orNull(currencyCode),
-        process_status: text,
-        status: text,
-        balance: amount,
-        settlement_info: orNull(z.object({ payer_name: text, beneficiary_account_number: text })),
-        payer: orNull(z.object({ name: text })),
-        transaction_reference: orNull(z.object({ deposit_id: text, global_account_id: text, payer_name: text })),
-      }).transform((d) => ({
-        depositId: d.deposit_id ?? d.transaction_reference?.deposit_id ?? d.id ?? resourceIdOf(e),
-        globalAccountId: d.global_account_id ?? d.transaction_reference?.global_account_id ?? null,
-        // ga.new names the receiving account by its number only (Document 3, 6).
-        accountNumber: d.settlement_info?.beneficiary_account_number ?? null,
-        amount: d.amount,
-        currency: d.currency ?? d.ccy,
-        status: d.process_status ?? d.status ?? (e.name === 'balance.ga.top_up' ? 'TOPPED_UP' : null),
-        balanceAfter: d.balance,
-        payerName: d.settlement_info?.payer_name ?? d.payer?.name ?? d.transaction_reference?.payer_name ?? null,
-      })),
+      z
+        .object({
+          deposit_id: text,
+          id: text,
+          global_account_id: text,
+          amount,
+          ccy: orNull(currencyCode),
+          currency: orNull(currencyCode),
+          process_status: text,
+          status: text,
+          balance: amount,
+          settlement_info: orNull(z.object({ payer_name: text, beneficiary_account_number: text })),
+          payer: orNull(z.object({ name: text })),
+          transaction_reference: orNull(z.object({ deposit_id: text, global_account_id: text, payer_name: text })),
+        })
+        .transform((d) => ({
+          depositId: d.deposit_id ?? d.transaction_reference?.deposit_id ?? d.id ?? resourceIdOf(e),
+          globalAccountId: d.global_account_id ?? d.transaction_reference?.global_account_id ?? null,
+          // ga.new names the receiving account by its number only (Document 3, 6).
+          accountNumber: d.settlement_info?.beneficiary_account_number ?? null,
+          amount: d.amount,
+          currency: d.currency ?? d.ccy,
+          status: d.process_status ?? d.status ?? (e.name === 'balance.ga.top_up' ? 'TOPPED_UP' : null),
+          balanceAfter: d.balance,
+          payerName: d.settlement_info?.payer_name ?? d.payer?.name ?? d.transaction_reference?.payer_name ?? null,
+        })),
   },
   conversion: {
     names: ['conversion.scheduled', 'conversion.settled', 'conversion.cancelled', 'conversion.overdue'],
     details: (e: EventEnvelope) =>
-      z.object({
-        conversion_id: text,
-        status: text,
-        buy_currency: orNull(currencyCode),
-        buy_amount: amount,
-        sell_currency: orNull(currencyCode),
-        sell_amount: amount,
-        client_rate: amount,
-        conversion_date: text,
-      }).transform((d) => ({
-        conversionId: d.conversion_id ?? resourceIdOf(e),
-        status: d.status ?? e.name.split('.').at(-1)!.toUpperCase(),
-        buyCurrency: d.buy_currency,
-        buyAmount: d.buy_amount,
-        sellCurrency: d.sell_currency,
-        sellAmount: d.sell_amount,
-        rate: d.client_rate,
-        conversionDate: d.conversion_date,
-      })),
+      z
+        .object({
+          conversion_id: text,
+          status: text,
+          buy_currency: orNull(currencyCode),
+          buy_amount: amount,
+          sell_currency: orNull(currencyCode),
+          sell_amount: amount,
+          client_rate: amount,
+          conversion_date: text,
+        })
+        .transform((d) => ({
+          conversionId: d.conversion_id ?? resourceIdOf(e),
+          status: d.status ?? e.name.split('.').at(-1)!.toUpperCase(),
+          buyCurrency: d.buy_currency,
+          buyAmount: d.buy_amount,
+          sellCurrency: d.sell_currency,
+          sellAmount: d.sell_amount,
+          rate: d.client_rate,
+          conversionDate: d.conversion_date,
+        })),
   },
   payoutFunding: {
     names: ['payout.transfer.funding.scheduled', 'payout.transfer.funding.funded'],
     details: (e: EventEnvelope) =>
-      z.object({
-        id: text,
-        status: text,
-        funding: orNull(z.object({ status: text })),
-        transfer_amount: amount,
-        transfer_currency: orNull(currencyCode),
-        amount_payer_pays: amount,
-        source_currency: orNull(currencyCode),
-        reference: text,
-      }).transform((d) => ({
-        payoutId: d.id ?? resourceIdOf(e),
-        // A funded event's top-level status can still read SCHEDULED: the funding status is the news.
-        fundingStatus: d.funding?.status ?? e.name.split('.').at(-1)!.toUpperCase(),
-        status: d.status,
-        transferAmount: d.transfer_amount,
-        transferCurrency: d.transfer_currency,
-        amountPayerPays: d.amount_payer_pays,
-        sourceCurrency: d.source_currency,
-        reference: d.reference,
-      })),
+      z
+        .object({
+          id: text,
+          status: text,
+          funding: orNull(z.object({ status: text })),
+          transfer_amount: amount,
+          transfer_currency: orNull(currencyCode),
+          amount_payer_pays: amount,
+          source_currency: orNull(currencyCode),
+          reference: text,
+        })
+        .transform((d) => ({
+          payoutId: d.id ?? resourceIdOf(e),
+          // A funded event's top-level status can still read SCHEDULED: the funding status is the news.
+          fundingStatus: d.funding?.status ?? e.name.split('.').at(-1)!.toUpperCase(),
+          status: d.status,
+          transferAmount: d.transfer_amount,
+          transferCurrency: d.transfer_currency,
+          amountPayerPays: d.amount_payer_pays,
+          sourceCurrency: d.source_currency,
+          reference: d.reference,
+        })),
   },
   accountStatus: {
     names: ['account.submitted', 'account.active', 'account.suspended'],
@@ -171,20 +182,21 @@ const kinds = {
   },
   rfi: {
     names: ['rfi.action_required'],
-    details: (e: EventEnvelope) =>
-      z.object({ id: text, type: text }).transform((d) => ({ rfiId: d.id ?? resourceIdOf(e), type: d.type })),
+    details: (e: EventEnvelope) => z.object({ id: text, type: text }).transform((d) => ({ rfiId: d.id ?? resourceIdOf(e), type: d.type })),
   },
   directDebit: {
     names: ['direct_debit.status_changed'],
     details: (e: EventEnvelope) =>
-      z.object({ transaction_id: text, mandate_id: text, global_account_id: text, status: text, amount, currency: orNull(currencyCode) }).transform((d) => ({
-        transactionId: d.transaction_id ?? resourceIdOf(e),
-        mandateId: d.mandate_id,
-        globalAccountId: d.global_account_id,
-        status: d.status,
-        amount: d.amount,
-        currency: d.currency,
-      })),
+      z
+        .object({ transaction_id: text, mandate_id: text, global_account_id: text, status: text, amount, currency: orNull(currencyCode) })
+        .transform((d) => ({
+          transactionId: d.transaction_id ?? resourceIdOf(e),
+          mandateId: d.mandate_id,
+          globalAccountId: d.global_account_id,
+          status: d.status,
+          amount: d.amount,
+          currency: d.currency,
+        })),
   },
 } as const;
 

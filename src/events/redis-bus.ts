@@ -65,7 +65,14 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   const observer = options.observer ?? NO_BUS_OBSERVER;
   const instance = randomBytes(6).toString('hex');
   const link = createRedisLink(options.redis, logger, minReplicasAck > 0 ? replicaAckTimeoutMs : 0);
-  const stream = createRedisStream({ commands: link.commands, reader: link.reader, keyPrefix: options.keyPrefix ?? 'bank-events', instance, limits, logger });
+  const stream = createRedisStream({
+    commands: link.commands,
+    reader: link.reader,
+    keyPrefix: options.keyPrefix ?? 'bank-events',
+    instance,
+    limits,
+    logger,
+  });
   /** Occurrences this instance acknowledged: safe in the log, so a repeat needs no round trip. */
   const acknowledged = createSeenSet();
   const local = new LocalEvents(limits, Date.now);
@@ -87,7 +94,11 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
   const replicasShort = (now: boolean, held: number) => {
     if (now === short) return;
     short = now;
-    if (now) logger.warn({ replicas: held, needed: minReplicasAck, timeoutMs: replicaAckTimeoutMs }, 'too few Redis replicas confirm bank events in time: they are answered 503 (the bank delivers them again)');
+    if (now)
+      logger.warn(
+        { replicas: held, needed: minReplicasAck, timeoutMs: replicaAckTimeoutMs },
+        'too few Redis replicas confirm bank events in time: they are answered 503 (the bank delivers them again)',
+      );
     else logger.info({ needed: minReplicasAck }, 'Redis replicas confirm bank events again');
   };
 
@@ -105,7 +116,8 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
       // A WAIT that falls short says nothing against the primary: the link stays up.
       const held = Math.max(await stream.replicasHold(minReplicasAck, replicaAckTimeoutMs).catch(() => 0), 0);
       replicasShort(held < minReplicasAck, held);
-      if (held < minReplicasAck) return unlogged('replicas_short', `${held} of ${minReplicasAck} replicas confirmed it within ${replicaAckTimeoutMs} ms`);
+      if (held < minReplicasAck)
+        return unlogged('replicas_short', `${held} of ${minReplicasAck} replicas confirmed it within ${replicaAckTimeoutMs} ms`);
     }
     acknowledged.set(occurrence, true);
     if (id === null) return { status: 'duplicate' } as const;
@@ -134,7 +146,10 @@ export function createRedisEventBus(options: RedisEventBusOptions): EventBus {
     const end = await stream.end();
     if (lastRead === null) return end;
     if (compareStreamIds(end, lastRead) >= 0) return lastRead;
-    logger.warn({ lastRead, streamEnd: end }, 'the Redis event stream ends before the last entry read (a failover, or Redis restarted empty): reading it from its start');
+    logger.warn(
+      { lastRead, streamEnd: end },
+      'the Redis event stream ends before the last entry read (a failover, or Redis restarted empty): reading it from its start',
+    );
     return '0-0';
   }
 

@@ -44,7 +44,10 @@ describe('the event bus link to Redis', () => {
     await link.connected();
     await link.commands.ping();
     link.succeeded();
-    expect(lines.filter((line) => /^Redis is (unreachable|back)/.test(line)).map((line) => line.split(':')[0])).toEqual(['Redis is unreachable', 'Redis is back']);
+    expect(lines.filter((line) => /^Redis is (unreachable|back)/.test(line)).map((line) => line.split(':')[0])).toEqual([
+      'Redis is unreachable',
+      'Redis is back',
+    ]);
   });
 
   it("leaves the intake up while only the reader reconnects, and says the reader's trouble in its own lines", async () => {

@@ -84,7 +84,10 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
       everUp = true;
     } else {
       down = { reason: lastError, since: Date.now() };
-      logger.warn({ redis: where, reason: lastError }, 'Redis is unreachable: bank events are answered 503 (the bank delivers them again) until it answers');
+      logger.warn(
+        { redis: where, reason: lastError },
+        'Redis is unreachable: bank events are answered 503 (the bank delivers them again) until it answers',
+      );
     }
     for (const listener of listeners) listener(up);
   };
@@ -155,7 +158,10 @@ export function createRedisLink(target: RedisTarget, logger: Logger, waitMs = 0)
     readFailed: (error) => {
       if (!reading || closed) return;
       reading = false;
-      logger.info({ redis: where, reason: error instanceof Error ? error.message : String(error) }, "reading the shared event log failed: this instance's subscribers get new events once it reads again");
+      logger.info(
+        { redis: where, reason: error instanceof Error ? error.message : String(error) },
+        "reading the shared event log failed: this instance's subscribers get new events once it reads again",
+      );
     },
     close: async () => {
       closed = true;

@@ -132,7 +132,15 @@ export function createRedisStream(options: RedisStreamOptions) {
   return {
     /** Remembers the occurrence for a day and appends the event, atomically; null when the occurrence was accepted before. */
     append: (event: AcceptedEvent, occurrence: string) =>
-      scripts.bankEventAccept(keys.seen(occurrence), keys.stream, DEDUPE_RETENTION_MS, limits.maxEvents, JSON.stringify(event), options.instance, occurrence),
+      scripts.bankEventAccept(
+        keys.seen(occurrence),
+        keys.stream,
+        DEDUPE_RETENTION_MS,
+        limits.maxEvents,
+        JSON.stringify(event),
+        options.instance,
+        occurrence,
+      ),
 
     /**
      * Waits until `replicas` replicas hold every write this connection made (Redis WAIT), at most
@@ -148,7 +156,8 @@ export function createRedisStream(options: RedisStreamOptions) {
 
     /** The entries after `after`, waiting up to READ_BLOCK_MS for some (on the reader connection). */
     async read(after: string): Promise<StreamEntry[]> {
-      const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.stream, after)) as [string, [string, string[]][]][] | null;
+      const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.stream, after)) as
+        [string, [string, string[]][]][] | null;
       return (reply ?? []).flatMap(([, entries]) => entries.map(([id, raw]) => entryOf(id, raw)));
     },
 
@@ -168,7 +177,8 @@ export function createRedisStream(options: RedisStreamOptions) {
       if (!streamId || !stream) throw new CursorExpiredError(oldest);
       const retained =
         streamId === stream.maxDeleted ||
-        (compareStreamIds(streamId, stream.maxDeleted) > 0 && ((await commands.xrange(keys.stream, streamId, streamId)) as unknown[]).length === 1);
+        (compareStreamIds(streamId, stream.maxDeleted) > 0 &&
+          ((await commands.xrange(keys.stream, streamId, streamId)) as unknown[]).length === 1);
       if (!retained) throw new CursorExpiredError(oldest);
       const events: PublishedEvent[] = [];
       let through = streamId;

@@ -6,7 +6,10 @@ import type { PublishedEvent } from './log.ts';
  * read (is this card the caller's?). Order is kept: each event waits for its own answer before the
  * next is looked at. A fell-behind notice always passes: it ends the subscription.
  */
-export function keepOnly(source: AsyncIterableIterator<Delivery>, keep: (event: PublishedEvent) => boolean | Promise<boolean>): AsyncIterableIterator<Delivery> {
+export function keepOnly(
+  source: AsyncIterableIterator<Delivery>,
+  keep: (event: PublishedEvent) => boolean | Promise<boolean>,
+): AsyncIterableIterator<Delivery> {
   let ended = false;
   // Not an async generator: its return() would wait for the pending next(), i.e. for the next event.
   const end = async (): Promise<IteratorReturnResult<undefined>> => {

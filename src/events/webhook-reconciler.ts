@@ -60,7 +60,8 @@ type Target = { url: string; apiKey: string; agentCode: string; subagentCode: st
 function targetOf(config: ManagedConfig): Target {
   const { publicUrl, apiKey, agentCode, subagentCode, companyCode } = config;
   if (!publicUrl || !apiKey) return { skipped: 'PUBLIC_URL and WEBHOOK_API_KEY are not both set' };
-  if (!agentCode || !subagentCode || !companyCode) return { skipped: 'WEBHOOK_AGENT_CODE, WEBHOOK_SUBAGENT_CODE and WEBHOOK_COMPANY_CODE are not all set' };
+  if (!agentCode || !subagentCode || !companyCode)
+    return { skipped: 'WEBHOOK_AGENT_CODE, WEBHOOK_SUBAGENT_CODE and WEBHOOK_COMPANY_CODE are not all set' };
   return { url: `${publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`, apiKey, agentCode, subagentCode, companyCode };
 }
 
@@ -100,7 +101,14 @@ export async function ensureWebhookSubscriptions(options: EnsureWebhookSubscript
     const wanted = { type: 'WEBHOOK', url, apiKey } as const;
     try {
       // The complete record (the update sends every field): the stored sender and creator stay.
-      if (existing) await api.update({ ...identity, ...wanted, senderEmail: existing.senderEmail, createdBy: existing.createdBy ?? actor, updatedBy: actor });
+      if (existing)
+        await api.update({
+          ...identity,
+          ...wanted,
+          senderEmail: existing.senderEmail,
+          createdBy: existing.createdBy ?? actor,
+          updatedBy: actor,
+        });
       else await api.subscribe({ ...identity, ...wanted, createdBy: actor });
       (existing ? summary.updated : summary.created).push(eventName);
     } catch (error) {
@@ -174,11 +182,20 @@ export function createWebhookReconciler(options: WebhookReconcilerOptions): Webh
     const failed = summary.failed.map((f) => f.eventName);
     // The first pass files what a new deployment lacks: that is the start, not news.
     const first = passes === 1;
-    if (first) logger.info({ created: summary.created, updated: summary.updated, unchanged: summary.unchanged.length, url: `${publicUrl}${WEBHOOK_PATH}` }, 'webhook subscriptions filed');
+    if (first)
+      logger.info(
+        { created: summary.created, updated: summary.updated, unchanged: summary.unchanged.length, url: `${publicUrl}${WEBHOOK_PATH}` },
+        'webhook subscriptions filed',
+      );
     const found = first ? [] : [...fixed, ...failed].filter((name) => !reported.has(name));
-    if (found.length > 0) logger.warn({ eventNames: found, reason }, "the gateway's webhook subscriptions were missing or wrong: filing them again");
+    if (found.length > 0)
+      logger.warn({ eventNames: found, reason }, "the gateway's webhook subscriptions were missing or wrong: filing them again");
     const newlyFailed = summary.failed.filter((f) => !reported.has(f.eventName));
-    if (newlyFailed.length > 0) logger.error({ failed: newlyFailed }, 'webhook subscriptions could not be filed: those events will not arrive until a later pass files them');
+    if (newlyFailed.length > 0)
+      logger.error(
+        { failed: newlyFailed },
+        'webhook subscriptions could not be filed: those events will not arrive until a later pass files them',
+      );
     const back = first ? [] : [...fixed, ...summary.unchanged.filter((name) => reported.has(name))];
     if (back.length > 0) logger.info({ eventNames: back }, "the gateway's webhook subscriptions are filed again: live updates flow");
     for (const name of [...fixed, ...summary.unchanged]) reported.delete(name);
@@ -197,7 +214,8 @@ export function createWebhookReconciler(options: WebhookReconcilerOptions): Webh
       return summary;
     } catch (error) {
       const failure = explain(error);
-      if (checkFailure === null) logger.warn({ reason: failure }, "the gateway's webhook subscriptions cannot be checked; trying again every interval");
+      if (checkFailure === null)
+        logger.warn({ reason: failure }, "the gateway's webhook subscriptions cannot be checked; trying again every interval");
       checkFailure = failure;
       return { error: failure };
     }
@@ -243,9 +261,11 @@ export function createWebhookReconciler(options: WebhookReconcilerOptions): Webh
     coverage(): WebhookCoverage {
       const base = { essential: false as const, managed: managed(), uncovered, lastCheckedAt };
       if (!managed()) return { ...base, ok: true, detail: `not managed: ${unmanagedReason(config()) ?? 'not started'}` };
-      if (checkFailure !== null) return { ...base, ok: false, detail: `the gateway's webhook subscriptions cannot be checked: ${checkFailure}` };
+      if (checkFailure !== null)
+        return { ...base, ok: false, detail: `the gateway's webhook subscriptions cannot be checked: ${checkFailure}` };
       if (lastCheckedAt === null) return { ...base, ok: true, detail: 'first check under way' };
-      if (uncovered.length > 0) return { ...base, ok: false, detail: `no subscription delivers these events here: ${uncovered.join(', ')}` };
+      if (uncovered.length > 0)
+        return { ...base, ok: false, detail: `no subscription delivers these events here: ${uncovered.join(', ')}` };
       return { ...base, ok: true, detail: `every catalogue event is delivered to ${publicUrl}${WEBHOOK_PATH}` };
     },
     owns: (identity) =>

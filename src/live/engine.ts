@@ -1,5 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { getLiveDirectiveArgumentValues, getLiveDirectiveNode, isLiveQueryOperationDefinitionNode } from '@n1ru4l/graphql-live-query';
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
@@ -67,7 +74,11 @@ const LIVE_QUERY_LIMIT = 'LIVE_QUERY_LIMIT';
 const RATE_ROOTS = new Set([...ROOTS_BY_KIND['fx-rates'].single, ...ROOTS_BY_KIND.quotes.single]);
 
 /** Whether an operation is a live query: the one test the engine and the operation's bounds (transport/yoga.ts) share. */
-export function liveOperation(document: DocumentNode, operationName: string | null | undefined, variables: unknown): OperationDefinitionNode | undefined {
+export function liveOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: unknown,
+): OperationDefinitionNode | undefined {
   const operation = getOperationAST(document, operationName);
   return operation && isLiveQueryOperationDefinitionNode(operation, variables as Record<string, unknown> | null) ? operation : undefined;
 }
@@ -105,7 +116,8 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
       }
       let runs = 0;
       const throttle = rerunThrottle(intervalOf(operation, args.variableValues, config.throttleMs));
-      const executeAsCaller = (storeArgs: ExecutionArgs) => executeFn({ ...storeArgs, contextValue: seeingThrough(storeArgs.contextValue, context) });
+      const executeAsCaller = (storeArgs: ExecutionArgs) =>
+        executeFn({ ...storeArgs, contextValue: seeingThrough(storeArgs.contextValue, context) });
       const rerun = (storeArgs: ExecutionArgs) => {
         options.forgetReads(context);
         observer.rerun();
@@ -178,12 +190,18 @@ const notRun = (): ExecutionResult => ({});
 /** LIVE_QUERY_THROTTLE_MS at least: a client may ask for a longer interval (`@live(throttle:)`), never a shorter one. */
 function intervalOf(operation: OperationDefinitionNode, variables: unknown, throttleMs: number): number {
   const directive = getLiveDirectiveNode(operation);
-  const asked = directive ? getLiveDirectiveArgumentValues(directive, variables as Record<string, unknown> | null).throttleValue : undefined;
+  const asked = directive
+    ? getLiveDirectiveArgumentValues(directive, variables as Record<string, unknown> | null).throttleValue
+    : undefined;
   return Math.max(asked ?? 0, throttleMs);
 }
 
 function limitError(reason: PlaceRefusal, places: OpenPlaces): GraphQLError {
-  const { limit, message } = places.described(reason, { per_caller: 'LIVE_QUERY_MAX_PER_CALLER', per_connection: 'LIVE_QUERY_MAX_PER_CONNECTION' }, 'live queries');
+  const { limit, message } = places.described(
+    reason,
+    { per_caller: 'LIVE_QUERY_MAX_PER_CALLER', per_connection: 'LIVE_QUERY_MAX_PER_CONNECTION' },
+    'live queries',
+  );
   return new GraphQLError(message, { extensions: { code: LIVE_QUERY_LIMIT, limit, reason } });
 }
 

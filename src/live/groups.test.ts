@@ -58,11 +58,18 @@ describe('live queries grouped', () => {
     await tick();
     expect([a.made.length, b.made.length]).toEqual([1, 0]);
     a.made[0]!.push(result(1));
-    expect(await Promise.all([streamA.next(), streamB.next()])).toEqual([{ done: false, value: result(1) }, { done: false, value: result(1) }]);
+    expect(await Promise.all([streamA.next(), streamB.next()])).toEqual([
+      { done: false, value: result(1) },
+      { done: false, value: result(1) },
+    ]);
     const streamC = groups.join(args(), 'ops', c);
     expect(await streamC.next()).toEqual({ done: false, value: result(1) });
     a.made[0]!.push(result(2));
-    expect((await Promise.all([streamA.next(), streamB.next(), streamC.next()])).map((step) => step.value)).toEqual([result(2), result(2), result(2)]);
+    expect((await Promise.all([streamA.next(), streamB.next(), streamC.next()])).map((step) => step.value)).toEqual([
+      result(2),
+      result(2),
+      result(2),
+    ]);
     expect(c.made).toHaveLength(0);
     expect(groups.size()).toBe(1);
   });

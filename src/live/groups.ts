@@ -22,7 +22,11 @@ export interface GroupMember {
 
 export interface LiveGroups {
   /** The stream `member` receives in the group of `args` in `scope`; returning it leaves the group. */
-  join(args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, scope: string, member: GroupMember): AsyncIterableIterator<ExecutionResult>;
+  join(
+    args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>,
+    scope: string,
+    member: GroupMember,
+  ): AsyncIterableIterator<ExecutionResult>;
   /** Groups with a member: executions in the store. */
   size(): number;
 }

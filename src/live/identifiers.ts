@@ -55,7 +55,8 @@ export function identifiersForKinds(kinds: readonly RecordKind[]): string[] {
   return [...fields].map(rootIdentifier);
 }
 
-const listsOf = (kinds: readonly RecordKind[]): string[] => [...new Set(kinds.flatMap((kind) => ROOTS_BY_KIND[kind].lists))].map(rootIdentifier);
+const listsOf = (kinds: readonly RecordKind[]): string[] =>
+  [...new Set(kinds.flatMap((kind) => ROOTS_BY_KIND[kind].lists))].map(rootIdentifier);
 
 /** The records an event names by the bank's id, as [GraphQL type, bank id]; empty when it names none. */
 function recordsNamedBy(event: BankEvent): [string, string | null | undefined][] {
@@ -63,17 +64,33 @@ function recordsNamedBy(event: BankEvent): [string, string | null | undefined][]
     case 'cardStatus':
       return [['Card', event.details.cardId]];
     case 'cardTransaction':
-      return [['Card', event.details.cardId], ['Account', event.accountId]];
+      return [
+        ['Card', event.details.cardId],
+        ['Account', event.accountId],
+      ];
     case 'cardholderStatus':
       return [['Cardholder', event.details.cardholderId]];
     case 'deposit':
-      return [['Account', event.accountId], ['GlobalAccount', event.details.globalAccountId]];
+      return [
+        ['Account', event.accountId],
+        ['GlobalAccount', event.details.globalAccountId],
+      ];
     case 'conversion':
-      return [['Conversion', event.details.conversionId], ['Account', event.accountId]];
+      return [
+        ['Conversion', event.details.conversionId],
+        ['Account', event.accountId],
+      ];
     case 'payoutFunding':
-      return [['Payout', event.details.payoutId], ['Account', event.accountId]];
+      return [
+        ['Payout', event.details.payoutId],
+        ['Account', event.accountId],
+      ];
     case 'directDebit':
-      return [['DirectDebit', event.details.transactionId], ['GlobalAccount', event.details.globalAccountId], ['Account', event.accountId]];
+      return [
+        ['DirectDebit', event.details.transactionId],
+        ['GlobalAccount', event.details.globalAccountId],
+        ['Account', event.accountId],
+      ];
     default:
       return [];
   }
@@ -112,7 +129,10 @@ export function withRecordCollectors(schema: GraphQLSchema): GraphQLSchema {
       const fields = Object.fromEntries(
         Object.entries(config.fields).map(([name, field]) => [
           name,
-          { ...field, extensions: { ...field.extensions, liveQuery: { collectResourceIdentifiers: collect } } satisfies LiveQueryFieldExtensions },
+          {
+            ...field,
+            extensions: { ...field.extensions, liveQuery: { collectResourceIdentifiers: collect } } satisfies LiveQueryFieldExtensions,
+          },
         ]),
       );
       return new GraphQLObjectType({ ...config, fields });

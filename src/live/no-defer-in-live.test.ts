@@ -16,7 +16,10 @@ describe('NoDeferOrStreamInLiveQueryRule', () => {
   it.each([
     ['@defer in a named fragment', 'query { ...F0 } fragment F0 on Query { ... @defer { balances { currency } } }'],
     ['@defer on a spread', 'query { ...F0 @defer } fragment F0 on Query { total }'],
-    ['@stream in a fragment nested in a fragment', 'query { ...F0 } fragment F0 on Query { ...F1 } fragment F1 on Query { balances @stream { currency } }'],
+    [
+      '@stream in a fragment nested in a fragment',
+      'query { ...F0 } fragment F0 on Query { ...F1 } fragment F1 on Query { balances @stream { currency } }',
+    ],
     ['@defer in a fragment spread twice', 'query { ...F0 ... { ...F0 } } fragment F0 on Query { ... @defer { total } }'],
   ])('lets a query without @live defer and stream: %s', (_case, text) => {
     expect(messages(text)).toEqual([]);
@@ -28,7 +31,7 @@ describe('NoDeferOrStreamInLiveQueryRule', () => {
     ]);
   });
 
-  it('refuses @stream in the live query\'s own selection and @defer on a spread, each once', () => {
+  it("refuses @stream in the live query's own selection and @defer on a spread, each once", () => {
     expect(messages('query @live { balances @stream { currency } ...F0 @defer ...F0 } fragment F0 on Query { total }')).toEqual([
       'Cannot mix "@stream" with "@live": A live query reaches @stream in its own selection. A live query is pushed whole each time it changes: remove @live, or the @stream.',
       'Cannot mix "@defer" with "@live": A live query reaches @defer in its own selection. A live query is pushed whole each time it changes: remove @live, or the @defer.',
@@ -36,9 +39,12 @@ describe('NoDeferOrStreamInLiveQueryRule', () => {
   });
 
   it('judges each operation of a document by the fragments it spreads', () => {
-    const document = 'query Live @live { ...Plain } query Deferred { ...Later } fragment Plain on Query { total } fragment Later on Query { ... @defer { balances { currency } } }';
+    const document =
+      'query Live @live { ...Plain } query Deferred { ...Later } fragment Plain on Query { total } fragment Later on Query { ... @defer { balances { currency } } }';
     expect(messages(document)).toEqual([]);
-    expect(messages(`${document} query Both @live { ...Later }`)).toEqual([expect.stringContaining('The live query "Both" reaches @defer in fragment "Later"')]);
+    expect(messages(`${document} query Both @live { ...Later }`)).toEqual([
+      expect.stringContaining('The live query "Both" reaches @defer in fragment "Later"'),
+    ]);
   });
 
   it('takes @live(if: $variable) as live, and a literal if: false on either directive as off', () => {

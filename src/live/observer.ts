@@ -19,8 +19,16 @@ export function liveQueryMetrics(registry: Registry): LiveQueryObserver {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
-  const reruns = new Counter({ name: 'gateway_live_query_reruns_total', help: 'Live query executions after something they read changed (the first run not counted; identical live queries of one scope are one execution).', registers: [registry] });
-  const pushes = new Counter({ name: 'gateway_live_query_pushes_total', help: 'Results pushed to live queries: the first, then each re-run whose result changed.', registers: [registry] });
+  const reruns = new Counter({
+    name: 'gateway_live_query_reruns_total',
+    help: 'Live query executions after something they read changed (the first run not counted; identical live queries of one scope are one execution).',
+    registers: [registry],
+  });
+  const pushes = new Counter({
+    name: 'gateway_live_query_pushes_total',
+    help: 'Results pushed to live queries: the first, then each re-run whose result changed.',
+    registers: [registry],
+  });
   const bankReads = new Counter({
     name: 'gateway_live_query_bank_reads_total',
     help: "Bank reads live queries' re-runs caused (reads the record cache answered are not bank reads).",

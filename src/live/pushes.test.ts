@@ -19,7 +19,7 @@ function results(count: number): AsyncIterator<ExecutionResult> & AsyncIterable<
 
 const options = (expiresAt: number | undefined) => ({ expiresAt, pushed: () => {}, released: () => {} });
 
-describe('a live query\'s pushes', () => {
+describe("a live query's pushes", () => {
   it('keep nothing of each result once it is pushed: a live query open for hours does not grow', async () => {
     const pushes = pushesOf(results(60_000), options(Date.now() + 3_600_000));
     for (let i = 0; i < 1_000; i++) await pushes.next();
@@ -36,7 +36,11 @@ describe('a live query\'s pushes', () => {
   it('ends with TOKEN_EXPIRED at the expiry while it waits for a result, and lets go of the store', async () => {
     let returned = false;
     let released = false;
-    const waiting = { [Symbol.asyncIterator]: () => waiting, next: () => new Promise<IteratorResult<ExecutionResult>>(() => {}), return: async () => ((returned = true), { done: true as const, value: undefined }) };
+    const waiting = {
+      [Symbol.asyncIterator]: () => waiting,
+      next: () => new Promise<IteratorResult<ExecutionResult>>(() => {}),
+      return: async () => ((returned = true), { done: true as const, value: undefined }),
+    };
     const pushes = pushesOf(waiting, { expiresAt: Date.now() + 20, pushed: () => {}, released: () => (released = true) });
     const first = await pushes.next();
     expect(first.done).toBe(false);
@@ -49,7 +53,8 @@ describe('a live query\'s pushes', () => {
     const values = [{ data: { a: 1 } }, { data: { a: 1 } }, { data: { a: 2 } }];
     const source = {
       [Symbol.asyncIterator]: () => source,
-      next: async (): Promise<IteratorResult<ExecutionResult>> => (values.length > 0 ? { done: false, value: values.shift()! } : { done: true, value: undefined }),
+      next: async (): Promise<IteratorResult<ExecutionResult>> =>
+        values.length > 0 ? { done: false, value: values.shift()! } : { done: true, value: undefined },
       return: async () => ({ done: true as const, value: undefined }),
     };
     let pushed = 0;

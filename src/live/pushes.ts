@@ -12,7 +12,13 @@ const EXPIRED = Symbol('expired');
 
 /** The coded error a live query ends with when its credential expires (docs/errors.md). */
 function expiredResult(): ExecutionResult {
-  return { errors: [new GraphQLError('The credential this live query was made with has expired: start it again with a fresh one', { extensions: { code: 'TOKEN_EXPIRED' } })] };
+  return {
+    errors: [
+      new GraphQLError('The credential this live query was made with has expired: start it again with a fresh one', {
+        extensions: { code: 'TOKEN_EXPIRED' },
+      }),
+    ],
+  };
 }
 
 /**
@@ -22,7 +28,10 @@ function expiredResult(): ExecutionResult {
  * a generator waiting for the next result cannot be returned, and a client that leaves must free
  * the store's entry, its throttle timer and this expiry timer at once.
  */
-export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<ExecutionResult>, options: PushOptions): AsyncIterableIterator<ExecutionResult> {
+export function pushesOf(
+  source: AsyncIterator<ExecutionResult> & AsyncIterable<ExecutionResult>,
+  options: PushOptions,
+): AsyncIterableIterator<ExecutionResult> {
   let last: string | undefined;
   let finished = false;
   let expired = false;
@@ -31,10 +40,13 @@ export function pushesOf(source: AsyncIterator<ExecutionResult> & AsyncIterable<
   const timer =
     options.expiresAt === undefined
       ? undefined
-      : setTimeout(() => {
-          expired = true;
-          wake?.();
-        }, Math.max(0, options.expiresAt - Date.now()));
+      : setTimeout(
+          () => {
+            expired = true;
+            wake?.();
+          },
+          Math.max(0, options.expiresAt - Date.now()),
+        );
   const finish = () => {
     if (finished) return;
     finished = true;

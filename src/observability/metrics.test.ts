@@ -30,7 +30,16 @@ function withReference(name: string, labelNames: readonly string[], buckets: rea
 }
 
 /** Seconds on every bound of `buckets` and either side of it, 0, huge, and sums whose rounding depends on their order. */
-const secondsAround = (buckets: readonly number[]) => [...buckets.flatMap((bound) => [bound, bound * 0.999, bound * 1.001]), 0, 1e-7, 1e5, 0.1, 0.2, 0.3, 1 / 3];
+const secondsAround = (buckets: readonly number[]) => [
+  ...buckets.flatMap((bound) => [bound, bound * 0.999, bound * 1.001]),
+  0,
+  1e-7,
+  1e5,
+  0.1,
+  0.2,
+  0.3,
+  1 / 3,
+];
 
 /** `count` items of `pick`, walked interleaved: the n-th observation takes the (n * 7) % count-th. */
 const interleaved = <T>(count: number, pick: (i: number) => T) => {
@@ -44,9 +53,17 @@ afterEach(() => {
 
 describe('the histograms of every call and operation', () => {
   it('gateway_upstream_call_duration_seconds reads as prom-client’s Histogram would, over 30 endpoints, families and statuses, through a reset', async () => {
-    const { metrics, reference, texts, reset } = withReference('gateway_upstream_call_duration_seconds', ['endpoint', 'family', 'status'], LATENCY_BUCKETS);
+    const { metrics, reference, texts, reset } = withReference(
+      'gateway_upstream_call_duration_seconds',
+      ['endpoint', 'family', 'status'],
+      LATENCY_BUCKETS,
+    );
     const statuses: UpstreamCallRecord['status'][] = [200, 404, 500, 'network', 'timeout', 'circuit-open', 'deadline', 'rate-limited'];
-    const combination = interleaved(30, (i) => ({ endpoint: `GET /svc/api/v1/e${i % 10}`, family: `f${i % 3}`, status: statuses[i % statuses.length]! }));
+    const combination = interleaved(30, (i) => ({
+      endpoint: `GET /svc/api/v1/e${i % 10}`,
+      family: `f${i % 3}`,
+      status: statuses[i % statuses.length]!,
+    }));
     const call = (n: number, seconds: number) => {
       const record = { ...combination(n), durationMs: seconds * 1000 };
       metrics.upstream.call(record);
@@ -76,13 +93,21 @@ describe('the histograms of every call and operation', () => {
   });
 
   it('gateway_operation_duration_seconds reads as prom-client’s Histogram would, over names, types and outcomes', async () => {
-    const { metrics, reference, texts } = withReference('gateway_operation_duration_seconds', ['operation', 'type', 'outcome'], LATENCY_BUCKETS);
+    const { metrics, reference, texts } = withReference(
+      'gateway_operation_duration_seconds',
+      ['operation', 'type', 'outcome'],
+      LATENCY_BUCKETS,
+    );
     const results: [FinalResult, string][] = [
       [{ data: {} }, 'ok'],
       [{ data: {}, errors: [{ message: 'x' }] }, 'partial'],
       [{ errors: [{ message: 'x' }] }, 'error'],
     ];
-    const operation = interleaved(30, (i) => ({ name: `Screen${i % 10}`, type: i % 4 === 0 ? 'mutation' : 'query', result: results[i % 3]! }));
+    const operation = interleaved(30, (i) => ({
+      name: `Screen${i % 10}`,
+      type: i % 4 === 0 ? 'mutation' : 'query',
+      result: results[i % 3]!,
+    }));
     const now = 1_000_000;
     vi.spyOn(performance, 'now').mockReturnValue(now);
     secondsAround(LATENCY_BUCKETS).forEach((seconds, n) => {

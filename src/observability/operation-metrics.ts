@@ -86,9 +86,11 @@ export function operationMetrics(registry: Registry, openSubscriptions: () => nu
   const names = boundedNames(MAX_OPERATION_NAMES);
 
   const plugin: Plugin = {
-    onValidate: () => ({ result }) => {
-      if (result.length > 0) refused.inc();
-    },
+    onValidate:
+      () =>
+      ({ result }) => {
+        if (result.length > 0) refused.inc();
+      },
     onSubscribe: ({ args }) => {
       subscriptionsStarted.inc({ operation: names(describeOperation(args.document, args.operationName).name) });
     },
@@ -96,9 +98,11 @@ export function operationMetrics(registry: Registry, openSubscriptions: () => nu
       responses.inc({ status: String(response.status) });
     },
   };
-  const executed: ExecutionWatcher = ({ name, type, started }) => (result, ended) => {
-    operations.series(names(name), type, outcomeOf(result)).observe((ended - started) / 1000);
-  };
+  const executed: ExecutionWatcher =
+    ({ name, type, started }) =>
+    (result, ended) => {
+      operations.series(names(name), type, outcomeOf(result)).observe((ended - started) / 1000);
+    };
   return { plugin, executed, clientError: (code) => clientErrors.inc({ code: CLIENT_ERROR_CODES.has(code) ? code : 'other' }) };
 }
 

@@ -72,7 +72,11 @@ export type ExecutionWatcher = (operation: ExecutedOperation) => ((result: Final
 export function useExecutionWatchers(watchers: ExecutionWatcher[]): Plugin {
   return {
     onExecute: ({ args }) => {
-      const operation: ExecutedOperation = { ...describeOperation(args.document, args.operationName), started: performance.now(), contextValue: args.contextValue };
+      const operation: ExecutedOperation = {
+        ...describeOperation(args.document, args.operationName),
+        started: performance.now(),
+        contextValue: args.contextValue,
+      };
       const ends = watchers.map((watch) => watch(operation)).filter((end) => end !== undefined);
       if (ends.length === 0) return undefined;
       return {

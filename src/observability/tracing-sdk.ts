@@ -67,7 +67,8 @@ export function startTracing(config: TracingConfig, logger: Logger): Tracing {
 }
 
 function sdkLine(log: Logger) {
-  return (message: string, ...args: unknown[]) => log.warn({ detail: args.map(messageOf).join(' ') || undefined }, `OpenTelemetry: ${message}`);
+  return (message: string, ...args: unknown[]) =>
+    log.warn({ detail: args.map(messageOf).join(' ') || undefined }, `OpenTelemetry: ${message}`);
 }
 
 function messageOf(error: unknown): string {

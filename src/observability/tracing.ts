@@ -1,4 +1,15 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type Tracer,
+} from '@opentelemetry/api';
 import { GraphQLError, getOperationAST, type DocumentNode } from 'graphql';
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
@@ -155,16 +166,20 @@ export function useTracing(tracer: Tracer, requestIdOf: (request: Request) => st
         return phase(tracer, 'graphql.subscribe', request, wrapped, release);
       },
     },
-    onParse: ({ context: graphqlContext }) => ({ result }) => {
-      const operation = operations.get(requestOf(graphqlContext)!);
-      if (!operation) return;
-      if (result instanceof Error) return failed(trace.getActiveSpan(), [result]);
-      const params = (graphqlContext as { params?: { operationName?: string | null } }).params;
-      nameFrom(operation, result as DocumentNode, params?.operationName);
-    },
-    onValidate: ({ context: graphqlContext }) => ({ result }) => {
-      if (result.length > 0 && operations.has(requestOf(graphqlContext)!)) failed(trace.getActiveSpan(), result);
-    },
+    onParse:
+      ({ context: graphqlContext }) =>
+      ({ result }) => {
+        const operation = operations.get(requestOf(graphqlContext)!);
+        if (!operation) return;
+        if (result instanceof Error) return failed(trace.getActiveSpan(), [result]);
+        const params = (graphqlContext as { params?: { operationName?: string | null } }).params;
+        nameFrom(operation, result as DocumentNode, params?.operationName);
+      },
+    onValidate:
+      ({ context: graphqlContext }) =>
+      ({ result }) => {
+        if (result.length > 0 && operations.has(requestOf(graphqlContext)!)) failed(trace.getActiveSpan(), result);
+      },
     onExecute: ({ args }) => {
       const operation = operations.get(requestOf(args.contextValue)!);
       if (!operation) return;
@@ -211,7 +226,13 @@ function endExecution(span: Span, operation: OperationTrace, release: () => void
 /** A phase's errors on its span (the operation's are counted as the caller gets them, in withTraceId). */
 function failed(span: Span | undefined, errors: readonly { message: string }[]): void {
   span?.setAttribute(GRAPHQL_ATTRIBUTES.errorCount, errors.length);
-  span?.setStatus({ code: SpanStatusCode.ERROR, message: errors.map((error) => error.message).join('; ').slice(0, 500) });
+  span?.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: errors
+      .map((error) => error.message)
+      .join('; ')
+      .slice(0, 500),
+  });
 }
 
 function nameFrom(operation: OperationTrace, document: DocumentNode, operationName: string | null | undefined): void {
@@ -251,7 +272,8 @@ function once<A>(fn: (arg: A) => void): (arg: A) => void {
   };
 }
 
-const asGraphQLError = (error: unknown): GraphQLError => (error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error)));
+const asGraphQLError = (error: unknown): GraphQLError =>
+  error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error));
 
 type ResultLike = { errors?: readonly unknown[]; incremental?: readonly { errors?: readonly unknown[] }[] };
 
@@ -279,12 +301,19 @@ function stamp<R extends ResultLike>(operation: OperationTrace, result: R): R {
   return {
     ...result,
     ...(result.errors ? { errors: result.errors.map((error) => withExtension(error, traceId)) } : {}),
-    ...(result.incremental ? { incremental: result.incremental.map((entry) => (entry.errors ? { ...entry, errors: entry.errors.map((error) => withExtension(error, traceId)) } : entry)) } : {}),
+    ...(result.incremental
+      ? {
+          incremental: result.incremental.map((entry) =>
+            entry.errors ? { ...entry, errors: entry.errors.map((error) => withExtension(error, traceId)) } : entry,
+          ),
+        }
+      : {}),
   };
 }
 
 function withExtension(error: unknown, traceId: string): unknown {
-  if (!(error instanceof GraphQLError)) return { ...(error as object), extensions: { ...(error as { extensions?: object }).extensions, traceId } };
+  if (!(error instanceof GraphQLError))
+    return { ...(error as object), extensions: { ...(error as { extensions?: object }).extensions, traceId } };
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,

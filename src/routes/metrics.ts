@@ -13,6 +13,9 @@ export function useMetricsRoute(registry: Registry, token: string | undefined): 
         headers: { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' },
       });
     }
-    return new Response(await registry.metrics(), { status: 200, headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' } });
+    return new Response(await registry.metrics(), {
+      status: 200,
+      headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' },
+    });
   });
 }

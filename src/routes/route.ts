@@ -16,5 +16,8 @@ export function route(path: string, answer: (request: Request) => Response | Pro
 
 /** A JSON answer nobody may cache: health, readiness, refusals. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
 }

@@ -11,10 +11,15 @@ import { refusal } from './refusal.ts';
 export function useBodyLimit(maxBytes: number, hideLimit: boolean): Plugin {
   // The rest of the body is never read, so the connection cannot carry another request: close it.
   const tooLarge = () =>
-    refusal('REQUEST_ENTITY_TOO_LARGE', hideLimit ? 'Request body too large.' : `Request body too large: the limit is ${maxBytes} bytes.`, {}, {
-      status: 413,
-      headers: { connection: 'close' },
-    });
+    refusal(
+      'REQUEST_ENTITY_TOO_LARGE',
+      hideLimit ? 'Request body too large.' : `Request body too large: the limit is ${maxBytes} bytes.`,
+      {},
+      {
+        status: 413,
+        headers: { connection: 'close' },
+      },
+    );
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       const declared = request.headers.get('content-length');

@@ -27,7 +27,13 @@ function rateLimited(retryAfterMs: number, limit: ClientRateLimitConfig): GraphQ
  * the limit, the operation is refused whole rather than cut short, and nothing is sent to the bank.
  */
 function useClientRateLimit(limiter: ClientRateLimiter, limit: ClientRateLimitConfig, onRefused: () => void): Plugin {
-  const check = async ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void }) => {
+  const check = async ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: ExecutionArgs;
+    setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
+  }) => {
     // The context always has it (yoga.ts); `unknown` would count every such caller as one.
     const client = (args.contextValue as { client?: string }).client ?? 'unknown';
     const verdict = await limiter.take(client);

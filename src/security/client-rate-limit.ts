@@ -119,7 +119,7 @@ function redisBacked(
     if (state === 'local' || closed) return;
     state = 'local';
     observer?.shared?.(false);
-    logger.warn({ reason }, "Redis is unreachable: operations per client are counted by this instance alone until it is back");
+    logger.warn({ reason }, 'Redis is unreachable: operations per client are counted by this instance alone until it is back');
   };
   const up = () => {
     if (state === 'shared') return;

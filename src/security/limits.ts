@@ -37,9 +37,17 @@ export interface PersistedDocuments {
  * Trusted documents with a manifest (its hashes are the only ones: nothing can register another),
  * or else automatic persisted queries kept in `store`.
  */
-export function persistedDocuments(limits: Pick<QueryLimitsConfig, 'trustedDocuments'>, logger: Logger, store: PersistedQueryStore, fromRouter?: RouterTraffic): PersistedDocuments {
+export function persistedDocuments(
+  limits: Pick<QueryLimitsConfig, 'trustedDocuments'>,
+  logger: Logger,
+  store: PersistedQueryStore,
+  fromRouter?: RouterTraffic,
+): PersistedDocuments {
   const trusted = limits.trustedDocuments ? loadTrustedDocuments(limits.trustedDocuments) : undefined;
   if (!trusted) return { plugins: useAutomaticPersistedQueries(store), forSocket: apqSocketDocuments(store) };
-  logger.info({ manifest: limits.trustedDocuments, documents: trusted.size, routerMaySendText: fromRouter !== undefined }, 'only trusted documents are executed');
+  logger.info(
+    { manifest: limits.trustedDocuments, documents: trusted.size, routerMaySendText: fromRouter !== undefined },
+    'only trusted documents are executed',
+  );
   return { plugins: useTrustedDocuments(trusted, fromRouter), forSocket: trustedSocketDocuments(fromRouter) };
 }

@@ -33,7 +33,8 @@ export class OpenPlaces {
 
   /** What a client reads of a refusal: the limit it met, and a sentence naming the setting (`settings`) and what is held. */
   described(reason: PlaceRefusal, settings: Record<PlaceRefusal, string>, held: string): { limit: number; message: string } {
-    const [limit, who] = reason === 'per_caller' ? [this.#limits.perCaller, 'This caller'] : [this.#limits.perConnection, 'This connection'];
+    const [limit, who] =
+      reason === 'per_caller' ? [this.#limits.perCaller, 'This caller'] : [this.#limits.perConnection, 'This connection'];
     return { limit, message: `${who} already holds ${limit} open ${held} (${settings[reason]}): end one before starting another` };
   }
 

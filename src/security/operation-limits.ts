@@ -79,7 +79,13 @@ export function operationCost(schema: GraphQLSchema, args: OperationArgs): numbe
  */
 export function useOperationLimits(limits: OperationLimits): Plugin {
   const accepted = new WeakMap<DocumentNode, Set<string>>();
-  const check = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void }) => {
+  const check = ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: ExecutionArgs;
+    setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
+  }) => {
     const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
     const known = accepted.get(args.document);
     if (known?.has(key)) return;
@@ -151,7 +157,11 @@ function sizedOperation(
   return { document: sized, errors };
 }
 
-function argumentValues(definitions: readonly GraphQLArgument[], field: FieldNode, variables: Record<string, unknown>): Map<string, unknown> {
+function argumentValues(
+  definitions: readonly GraphQLArgument[],
+  field: FieldNode,
+  variables: Record<string, unknown>,
+): Map<string, unknown> {
   const values = new Map<string, unknown>();
   for (const definition of definitions) {
     const node = field.arguments?.find((a) => a.name.value === definition.name);
@@ -172,10 +182,14 @@ function boundErrors(coordinate: string, definitions: readonly GraphQLArgument[]
           : undefined;
     if (problem) {
       errors.push(
-        refusal('BAD_USER_INPUT', `Argument "${definition.name}" of ${coordinate} ${problem}; got ${Array.isArray(value) ? `${value.length} items` : value}.`, {
-          argument: definition.name,
-          field: coordinate,
-        }),
+        refusal(
+          'BAD_USER_INPUT',
+          `Argument "${definition.name}" of ${coordinate} ${problem}; got ${Array.isArray(value) ? `${value.length} items` : value}.`,
+          {
+            argument: definition.name,
+            field: coordinate,
+          },
+        ),
       );
     }
   }

@@ -96,9 +96,12 @@ function redisHashes(target: RedisTarget, prefix: string, logger: Logger) {
         (query) => (answered(), query),
         (error: Error) => (failed(error), null),
       ),
-    set: (hash: string, query: string): Promise<void> =>
-      redis.set(key(hash), query, 'EX', TTL_SECONDS).then(answered, failed),
-    close: () => redis.quit().then(() => undefined, () => redis.disconnect()),
+    set: (hash: string, query: string): Promise<void> => redis.set(key(hash), query, 'EX', TTL_SECONDS).then(answered, failed),
+    close: () =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
   };
 }
 
@@ -113,7 +116,10 @@ interface Offer {
 export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin[] {
   const offers = new WeakMap<Request, Offer>();
   // The plugin checks the hash and answers the protocol; registering is left to onValidate below.
-  const { onParams: protocol, ...apq } = useAPQ({ store: { get: (hash) => store.get(hash), set: () => undefined }, responseConfig: { forceStatusCodeOk: true } }) as Plugin;
+  const { onParams: protocol, ...apq } = useAPQ({
+    store: { get: (hash) => store.get(hash), set: () => undefined },
+    responseConfig: { forceStatusCodeOk: true },
+  }) as Plugin;
   return [
     {
       ...apq,
@@ -183,9 +189,12 @@ export function apqSocketDocuments(store: PersistedQueryStore): SocketDocuments 
     if (hash === undefined) return textSocketDocuments({ query });
     if (typeof query !== 'string') {
       const known = await store.get(hash);
-      return known === null ? createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }) : { query: known };
+      return known === null
+        ? createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })
+        : { query: known };
     }
-    if (sha256Hex(query) !== hash.toLowerCase()) return createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
+    if (sha256Hex(query) !== hash.toLowerCase())
+      return createGraphQLError('PersistedQueryMismatch', { extensions: { code: 'PERSISTED_QUERY_MISMATCH' } });
     return { query, validated: () => store.set(hash, query) };
   };
 }

@@ -79,7 +79,11 @@ export function fragmentsOf(document: DocumentNode): (name: string) => FragmentD
 /** Whether a document names any of `names` at all: most name none, and need no walk. */
 export function namesAnyDirective(document: DocumentNode, names: ReadonlySet<string>): boolean {
   const inSelections = (selectionSet: SelectionSetNode | undefined): boolean =>
-    selectionSet?.selections.some((selection) => selection.directives?.some((d) => names.has(d.name.value)) || inSelections((selection as { selectionSet?: SelectionSetNode }).selectionSet)) ?? false;
+    selectionSet?.selections.some(
+      (selection) =>
+        selection.directives?.some((d) => names.has(d.name.value)) ||
+        inSelections((selection as { selectionSet?: SelectionSetNode }).selectionSet),
+    ) ?? false;
   return document.definitions.some(
     (definition) =>
       (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) &&

@@ -47,7 +47,12 @@ export interface RefusalHttp {
   headers?: Record<string, string>;
 }
 
-export function refusal(code: RefusalCode, message: string, extensions: Record<string, unknown> = {}, http: RefusalHttp = { status: 400 }): GraphQLError {
+export function refusal(
+  code: RefusalCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+  http: RefusalHttp = { status: 400 },
+): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...extensions, http } });
 }
 

@@ -1,7 +1,10 @@
 import { getOperationAST, Kind, type DocumentNode, type OperationTypeNode, type SelectionSetNode } from 'graphql';
 
 /** The operation a request runs, and the names of its root fields (through fragments). */
-export function rootFields(document: DocumentNode, operationName?: string | null): { type: OperationTypeNode; fields: Set<string> } | undefined {
+export function rootFields(
+  document: DocumentNode,
+  operationName?: string | null,
+): { type: OperationTypeNode; fields: Set<string> } | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   const fragments = new Map(

@@ -42,4 +42,9 @@ export function useRouterOnlyFields(isRouter: RouterTraffic): Plugin {
 }
 
 const routerOnly = () =>
-  refusal('ROUTER_ONLY', `_entities and _service answer only the supergraph's router (its ${ROUTER_TOKEN_HEADER} header): read records by node or nodes instead.`, {}, { status: 403 });
+  refusal(
+    'ROUTER_ONLY',
+    `_entities and _service answer only the supergraph's router (its ${ROUTER_TOKEN_HEADER} header): read records by node or nodes instead.`,
+    {},
+    { status: 403 },
+  );

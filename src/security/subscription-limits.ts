@@ -11,7 +11,11 @@ export interface SubscriptionLimitsConfig {
 }
 
 function limitError(reason: PlaceRefusal, places: OpenPlaces): GraphQLError {
-  const { limit, message } = places.described(reason, { per_caller: 'SUBSCRIPTION_MAX_PER_CALLER', per_connection: 'SUBSCRIPTION_MAX_PER_CONNECTION' }, 'subscriptions');
+  const { limit, message } = places.described(
+    reason,
+    { per_caller: 'SUBSCRIPTION_MAX_PER_CALLER', per_connection: 'SUBSCRIPTION_MAX_PER_CONNECTION' },
+    'subscriptions',
+  );
   return refusal('SUBSCRIPTION_LIMIT', message, { limit, reason }, { status: 429 });
 }
 

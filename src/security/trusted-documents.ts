@@ -50,7 +50,9 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   }
   const entries = manifestEntries(manifest);
   if (!entries) {
-    throw new Error(`trusted documents: ${path} must be a JSON object of "sha256:<hex>": "<document>", or an Apollo persisted query manifest`);
+    throw new Error(
+      `trusted documents: ${path} must be a JSON object of "sha256:<hex>": "<document>", or an Apollo persisted query manifest`,
+    );
   }
   const documents = new Map<string, DocumentNode>();
   for (const [id, text] of entries) {
@@ -78,9 +80,11 @@ function manifestEntries(manifest: unknown): [string, unknown][] | undefined {
   return apollo.operations.map((operation: { id?: unknown; body?: unknown }) => [String(operation?.id), operation?.body]);
 }
 
-const notInList = () => refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
+const notInList = () =>
+  refusal('PERSISTED_QUERY_NOT_IN_LIST', 'Unknown document id: only the trusted documents of this gateway are executed.');
 const idRequired = () => refusal('PERSISTED_QUERY_ID_REQUIRED', 'No document id: send the id of a trusted document (documentId).');
-const onlyTrusted = () => refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
+const onlyTrusted = () =>
+  refusal('PERSISTED_QUERY_ONLY', 'Query text is not accepted: send the id of a trusted document (documentId) instead.');
 
 /**
  * `fromRouter`, with FEDERATION_SUBGRAPH: the supergraph's router (security/router.ts) sends the query

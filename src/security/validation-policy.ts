@@ -10,7 +10,13 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
  * guess at a time.
  */
 export function useValidationPolicy(options: { introspection: boolean; hideSuggestions: boolean }): Plugin {
-  const presentResult = ({ result, setResult }: { result: ExecutionResult | AsyncIterable<ExecutionResult>; setResult: (r: ExecutionResult) => void }) => {
+  const presentResult = ({
+    result,
+    setResult,
+  }: {
+    result: ExecutionResult | AsyncIterable<ExecutionResult>;
+    setResult: (r: ExecutionResult) => void;
+  }) => {
     // Streams carry per-event errors from resolvers, which say nothing of the schema.
     if (isAsyncIterable(result) || !result.errors) return;
     setResult({ ...result, errors: result.errors.map(withoutSuggestions) });

@@ -27,7 +27,9 @@ export function variableErrors(schema: GraphQLSchema, operation: OperationDefini
     if (given === undefined || given === null) {
       if (isNonNullType(type) && (given === null || !definition.defaultValue)) {
         const problem = given === null ? `must not be null` : 'was not provided';
-        errors.push(badVariable(definition, [], `Variable "$${name}" of required type "${String(type)}" ${problem}.`, `required (${String(type)})`));
+        errors.push(
+          badVariable(definition, [], `Variable "$${name}" of required type "${String(type)}" ${problem}.`, `required (${String(type)})`),
+        );
       }
       continue;
     }
@@ -36,7 +38,14 @@ export function variableErrors(schema: GraphQLSchema, operation: OperationDefini
       const field = /^Field "([^"]+)" (?:of required type|is not defined)/.exec(error.message)?.[1];
       const where = field === undefined ? path : [...path, field];
       // The value is not repeated: it may be the whole input, and messages are logged.
-      errors.push(badVariable(definition, where, `Variable "$${name}" is invalid at "${[name, ...where].join('.')}": ${error.message}`, error.message));
+      errors.push(
+        badVariable(
+          definition,
+          where,
+          `Variable "$${name}" is invalid at "${[name, ...where].join('.')}": ${error.message}`,
+          error.message,
+        ),
+      );
     });
   }
   return errors;

@@ -18,7 +18,9 @@ function main(argv: string[]): number {
     return 2;
   }
   if (!NAME.test(name)) {
-    process.stderr.write(`The name "${name}" may hold only letters, digits, ".", "_" and "-" (it names the caller in logs, metrics and the audit trail)\n`);
+    process.stderr.write(
+      `The name "${name}" may hold only letters, digits, ".", "_" and "-" (it names the caller in logs, metrics and the audit trail)\n`,
+    );
     return 2;
   }
   const grants = parseGrants(roles);

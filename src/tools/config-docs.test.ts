@@ -35,7 +35,16 @@ describe('the configuration docs', () => {
     expect(variableTables()).not.toContain('[object ');
     expect(envExample()).not.toContain('[object ');
     expect(readFileSync(DOC_PATH, 'utf8')).not.toContain('[object ');
-    const shaped = { path: ['destination'], schema: z.string().default('stdout').transform((kind) => ({ kind })), meta: { env: 'SOME_DESTINATION', meaning: 'where', rule: 'text' } };
-    expect(() => defaultOf(shaped)).toThrow('SOME_DESTINATION: its default is read into a shape, not text: give the setting its default in words');
+    const shaped = {
+      path: ['destination'],
+      schema: z
+        .string()
+        .default('stdout')
+        .transform((kind) => ({ kind })),
+      meta: { env: 'SOME_DESTINATION', meaning: 'where', rule: 'text' },
+    };
+    expect(() => defaultOf(shaped)).toThrow(
+      'SOME_DESTINATION: its default is read into a shape, not text: give the setting its default in words',
+    );
   });
 });

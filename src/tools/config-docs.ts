@@ -12,7 +12,10 @@ import { withGenerated, writeOrCheck } from './generated-part.ts';
 const ROOT = new URL('../../', import.meta.url);
 export const DOC_PATH = fileURLToPath(new URL('docs/configuration.md', ROOT));
 export const ENV_EXAMPLE_PATH = fileURLToPath(new URL('.env.example', ROOT));
-const MARKERS = { begin: '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->', end: '<!-- variables: end -->' };
+const MARKERS = {
+  begin: '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->',
+  end: '<!-- variables: end -->',
+};
 
 /**
  * A setting's default in words: the docs' own text where the schema's default is not the whole
@@ -25,7 +28,9 @@ export function defaultOf(entry: SettingEntry): string {
   if (value === undefined) return 'unset';
   if (Array.isArray(value) && value.every(isPlain)) return value.length === 0 ? 'none' : value.join(', ');
   if (isPlain(value)) return `\`${String(value)}\``;
-  throw new Error(`${entry.meta.env}: its default is read into a ${Array.isArray(value) ? 'list of shapes' : 'shape'}, not text: give the setting its default in words (setting's defaultText)`);
+  throw new Error(
+    `${entry.meta.env}: its default is read into a ${Array.isArray(value) ? 'list of shapes' : 'shape'}, not text: give the setting its default in words (setting's defaultText)`,
+  );
 }
 
 const isPlain = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
@@ -50,7 +55,9 @@ export function variableTables(): string {
         '',
         '| variable | default | rule | meaning |',
         '|---|---|---|---|',
-        ...entries.map((entry) => `| \`${entry.meta.env}\` | ${cell(defaultOf(entry))} | ${cell(entry.meta.rule)} | ${cell(entry.meta.meaning)} |`),
+        ...entries.map(
+          (entry) => `| \`${entry.meta.env}\` | ${cell(defaultOf(entry))} | ${cell(entry.meta.rule)} | ${cell(entry.meta.meaning)} |`,
+        ),
       ].join('\n'),
     )
     .join('\n\n');
@@ -75,7 +82,11 @@ export function envExample(): string {
   const sections = groups().map(({ meta, entries }) =>
     [
       `# --- ${meta.title} ---`,
-      ...entries.flatMap((entry) => ['', `# ${plain(entry.meta.meaning)} (default: ${plain(defaultOf(entry))}; ${entry.meta.rule})`, `# ${entry.meta.env}=`]),
+      ...entries.flatMap((entry) => [
+        '',
+        `# ${plain(entry.meta.meaning)} (default: ${plain(defaultOf(entry))}; ${entry.meta.rule})`,
+        `# ${entry.meta.env}=`,
+      ]),
     ].join('\n'),
   );
   return `${[header.join('\n'), ...sections].join('\n\n')}\n`;

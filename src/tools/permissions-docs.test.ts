@@ -10,8 +10,12 @@ describe('the permissions docs', () => {
 
   it('name, for each permission, what needs it and which roles hold it', () => {
     const tables = permissionTables();
-    expect(tables).toContain('| `payouts:write` | Send and cancel payouts. | `Mutation.payoutCancel`, `Mutation.payoutCreate` | `treasurer`, `admin` |');
-    expect(tables).toContain('| `Mutation.cardUpdate` | `cards:write`, or `cards:control` when the input only changes status between ACTIVE and INACTIVE |');
+    expect(tables).toContain(
+      '| `payouts:write` | Send and cancel payouts. | `Mutation.payoutCancel`, `Mutation.payoutCreate` | `treasurer`, `admin` |',
+    );
+    expect(tables).toContain(
+      '| `Mutation.cardUpdate` | `cards:write`, or `cards:control` when the input only changes status between ACTIVE and INACTIVE |',
+    );
     expect(tables).toContain('| `Query.node` | any caller |');
     expect(tables).not.toContain('nothing declared');
   });

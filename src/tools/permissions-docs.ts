@@ -72,7 +72,12 @@ export function permissionTables(schema: GraphQLSchema = buildSchema()): string 
     '',
     '| role | for | permissions (with what they imply) |',
     '|---|---|---|',
-    ...ROLE_NAMES.map((role) => `| ${code(role)} | ${ROLES[role].description} | ${ALL_PERMISSIONS.filter((p) => withImplied(ROLES[role].permissions).has(p)).map(code).join(', ')} |`),
+    ...ROLE_NAMES.map(
+      (role) =>
+        `| ${code(role)} | ${ROLES[role].description} | ${ALL_PERMISSIONS.filter((p) => withImplied(ROLES[role].permissions).has(p))
+          .map(code)
+          .join(', ')} |`,
+    ),
   ];
   const fields = [
     '### Every root field',

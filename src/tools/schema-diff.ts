@@ -41,7 +41,12 @@ const LABELS: Record<CriticalityLevel, string> = {
 };
 const ORDER = [CriticalityLevel.Breaking, CriticalityLevel.Dangerous, CriticalityLevel.NonBreaking];
 
-const REMOVALS: ReadonlySet<string> = new Set([ChangeType.FieldRemoved, ChangeType.InputFieldRemoved, ChangeType.EnumValueRemoved, ChangeType.FieldArgumentRemoved]);
+const REMOVALS: ReadonlySet<string> = new Set([
+  ChangeType.FieldRemoved,
+  ChangeType.InputFieldRemoved,
+  ChangeType.EnumValueRemoved,
+  ChangeType.FieldArgumentRemoved,
+]);
 
 /** Whether what `path` names (Type.field, Input.field, Enum.VALUE, Type.field.argument) is @deprecated in `schema`. */
 function deprecatedIn(schema: GraphQLSchema, path: string): boolean {
@@ -64,12 +69,19 @@ const UNDER = ' '.repeat(10);
 /** A change's line, and under it what the reader must know: why it may hurt, or why it passes or fails. */
 function linesOf(change: Change, accepted: AcceptedChange | undefined, released: GraphQLSchema): string[] {
   const lines = [`${LABELS[change.criticality.level].padEnd(UNDER.length)}${entryName(change)}: ${change.message}`];
-  if (change.criticality.level === CriticalityLevel.Dangerous && change.criticality.reason) lines.push(`${UNDER}${change.criticality.reason}`);
+  if (change.criticality.level === CriticalityLevel.Dangerous && change.criticality.reason)
+    lines.push(`${UNDER}${change.criticality.reason}`);
   if (change.criticality.level !== CriticalityLevel.Breaking) return lines;
   if (REMOVALS.has(change.type) && change.path && !deprecatedIn(released, change.path)) {
-    lines.push(`${UNDER}${change.path} was not @deprecated in ${FILES.released}: deprecate it in a release first and keep it for the deprecation window (docs/frontend.md, "Schema changes and deprecations")`);
+    lines.push(
+      `${UNDER}${change.path} was not @deprecated in ${FILES.released}: deprecate it in a release first and keep it for the deprecation window (docs/frontend.md, "Schema changes and deprecations")`,
+    );
   }
-  lines.push(accepted ? `${UNDER}accepted on ${accepted.accepted}: ${accepted.reason}` : `${UNDER}not accepted: breaks apps in the field unless ${FILES.accepted} lists it with a reason`);
+  lines.push(
+    accepted
+      ? `${UNDER}accepted on ${accepted.accepted}: ${accepted.reason}`
+      : `${UNDER}not accepted: breaks apps in the field unless ${FILES.accepted} lists it with a reason`,
+  );
   return lines;
 }
 
@@ -95,9 +107,14 @@ function verdictOf(changes: Change[], accepted: AcceptedChange[], released: Grap
   const passed = refused.length === 0 && stale.length === 0;
   const lines = [
     ...ORDER.flatMap(byLevel).flatMap((change) => linesOf(change, acceptanceOf(change), released)),
-    ...stale.map((entry) => `${'STALE'.padEnd(UNDER.length)}${entryName(entry)}: no breaking change matches this entry of ${FILES.accepted}; remove it`),
+    ...stale.map(
+      (entry) =>
+        `${'STALE'.padEnd(UNDER.length)}${entryName(entry)}: no breaking change matches this entry of ${FILES.accepted}; remove it`,
+    ),
     `${FILES.current} against ${FILES.released}: ${breaking.length} breaking (${breaking.length - refused.length} accepted), ${byLevel(CriticalityLevel.Dangerous).length} dangerous, ${byLevel(CriticalityLevel.NonBreaking).length} safe`,
-    passed ? 'schema:diff passed' : `schema:diff failed: ${plural(refused.length, 'breaking change', 'breaking changes')} not accepted, ${plural(stale.length, 'stale entry', 'stale entries')}`,
+    passed
+      ? 'schema:diff passed'
+      : `schema:diff failed: ${plural(refused.length, 'breaking change', 'breaking changes')} not accepted, ${plural(stale.length, 'stale entry', 'stale entries')}`,
   ];
   return { passed, lines };
 }

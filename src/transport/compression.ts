@@ -100,7 +100,14 @@ async function compressBody({ response, setResponse, fetchAPI }: ResponseArgs, e
 }
 
 /** The GraphiQL page: 304 for a browser that has it, else its bytes in the encoding asked for, compressed once. */
-async function pageResponse(fetchAPI: { Response: typeof Response }, request: Request, response: Response, headers: Headers, page: Cached, encoding: Encoding | null): Promise<Response> {
+async function pageResponse(
+  fetchAPI: { Response: typeof Response },
+  request: Request,
+  response: Response,
+  headers: Headers,
+  page: Cached,
+  encoding: Encoding | null,
+): Promise<Response> {
   headers.set('etag', page.etag);
   headers.set('cache-control', 'no-cache');
   if (request.headers.get('if-none-match') === page.etag) {
@@ -117,7 +124,13 @@ async function pageResponse(fetchAPI: { Response: typeof Response }, request: Re
   return withBody(fetchAPI, response, headers, body, encoding);
 }
 
-function withBody(fetchAPI: { Response: typeof Response }, response: Response, headers: Headers, body: Uint8Array, encoding: Encoding | null): Response {
+function withBody(
+  fetchAPI: { Response: typeof Response },
+  response: Response,
+  headers: Headers,
+  body: Uint8Array,
+  encoding: Encoding | null,
+): Response {
   if (encoding !== null) headers.set('content-encoding', encoding);
   headers.set('content-length', String(body.byteLength));
   return new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers });

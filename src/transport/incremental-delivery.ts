@@ -1,5 +1,13 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLDirective } from 'graphql';
+import {
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLDirective,
+} from 'graphql';
 import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
 import { directivesReached, fragmentsOf, namesAnyDirective } from '../security/reached-directives.ts';
 import { mediaRanges, multipartSubscriptions } from './multipart-subscriptions.ts';
@@ -108,7 +116,10 @@ function takesAny(request: Request, media: readonly string[]): boolean {
   return media.some((wanted) => {
     const [type = '', parameter] = wanted.split(';');
     const [name = '', value] = (parameter ?? '').split('=');
-    return ranges.some((range) => takes(range.type, type) && (parameter === undefined || range.type !== type || range.params.get(name.toLowerCase()) === value));
+    return ranges.some(
+      (range) =>
+        takes(range.type, type) && (parameter === undefined || range.type !== type || range.params.get(name.toLowerCase()) === value),
+    );
   });
 }
 
@@ -143,7 +154,10 @@ function namesIncremental(document: DocumentNode): boolean {
  * hook for the three: Yoga makes a payload and a chain of promise helpers for every hook of every
  * request, and most requests are none of these.
  */
-function useStreamAnswers(multipart: (payload: ResultProcessArgs) => boolean, notAcceptable: (payload: ResultProcessArgs) => boolean): Plugin {
+function useStreamAnswers(
+  multipart: (payload: ResultProcessArgs) => boolean,
+  notAcceptable: (payload: ResultProcessArgs) => boolean,
+): Plugin {
   return {
     onResultProcess: (payload) => {
       if (multipart(payload)) return;
@@ -178,7 +192,9 @@ function refusalInEventStream({ request, result, setResult }: ResultProcessArgs)
   if (isAsyncIterable(result)) return;
   const errors = (result as ExecutionResult).errors;
   if (!errors?.length) return;
-  const statuses = errors.map((error) => (error.extensions?.http as { status?: number } | undefined)?.status).filter((status) => status !== undefined);
+  const statuses = errors
+    .map((error) => (error.extensions?.http as { status?: number } | undefined)?.status)
+    .filter((status) => status !== undefined);
   // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
   // keeps its status and headers, which say what to do before any stream could start.
   if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
@@ -191,7 +207,14 @@ function answeredInStream(error: GraphQLError): GraphQLError {
   const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
   if (!http) return error;
   const { nodes, source, positions, path, originalError } = error;
-  return new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions: { ...error.extensions, http: { ...http, status: 200 } } });
+  return new GraphQLError(error.message, {
+    nodes,
+    source,
+    positions,
+    path,
+    originalError,
+    extensions: { ...error.extensions, http: { ...http, status: 200 } },
+  });
 }
 
 const JSON_TYPES = ['application/json', 'application/graphql-response+json'];
@@ -199,7 +222,8 @@ const JSON_TYPES = ['application/json', 'application/graphql-response+json'];
 const ANSWER_MEDIA_TYPES = [...JSON_TYPES, 'text/event-stream', 'multipart/mixed'];
 
 /** Whether a media range of an Accept header (`*\/*`, `text/*`, `text/event-stream`) takes `media`. */
-const takes = (range: string, media: string) => range === '*/*' || range === media || (range.endsWith('/*') && media.startsWith(range.slice(0, -1)));
+const takes = (range: string, media: string) =>
+  range === '*/*' || range === media || (range.endsWith('/*') && media.startsWith(range.slice(0, -1)));
 
 /** Yoga answers a single result as an event stream only when the client takes no JSON. */
 function acceptsOnlyEventStream(accept: string | null): boolean {
@@ -218,10 +242,23 @@ function useAnswerableAcceptOnly(): Plugin {
       if (request.method === 'GET' && !url.search) return;
       const accept = request.headers.get('accept');
       // Nearly every client names JSON or takes anything: no need to read its header further.
-      if (!accept || accept.includes('json') || accept.includes('*/*') || mediaRanges(accept).some((range) => ANSWER_MEDIA_TYPES.some((media) => takes(range.type, media)))) return;
+      if (
+        !accept ||
+        accept.includes('json') ||
+        accept.includes('*/*') ||
+        mediaRanges(accept).some((range) => ANSWER_MEDIA_TYPES.some((media) => takes(range.type, media)))
+      )
+        return;
       endResponse(
         Response.json(
-          { errors: [{ message: `The answer can be sent as ${ANSWER_MEDIA_TYPES.join(', ')}, none of which Accept: ${accept} allows.`, extensions: { code: 'NOT_ACCEPTABLE' } }] },
+          {
+            errors: [
+              {
+                message: `The answer can be sent as ${ANSWER_MEDIA_TYPES.join(', ')}, none of which Accept: ${accept} allows.`,
+                extensions: { code: 'NOT_ACCEPTABLE' },
+              },
+            ],
+          },
           { status: 406 },
         ),
       );
@@ -235,7 +272,10 @@ function useAnswerableAcceptOnly(): Plugin {
  * HttpLink, or any client that knows nothing of `@live`, gets the screen as it is now); anything
  * else is refused with a 406 that says what would work.
  */
-function notAcceptableRefusal(eventStreamOf: (request: Request) => EventStream | undefined, refusedBeforeRunning: WeakMap<Request, Refusal>) {
+function notAcceptableRefusal(
+  eventStreamOf: (request: Request) => EventStream | undefined,
+  refusedBeforeRunning: WeakMap<Request, Refusal>,
+) {
   return ({ request, result, resultProcessor, setResultProcessor }: ResultProcessArgs): boolean => {
     const refused = refusedBeforeRunning.get(request);
     if (refused) {
@@ -245,7 +285,9 @@ function notAcceptableRefusal(eventStreamOf: (request: Request) => EventStream |
     if (resultProcessor || !isAsyncIterable(result)) return false;
     const stream = eventStreamOf(request);
     if (stream === 'live query') {
-      const json = mediaRanges(request.headers.get('accept')).some((range) => range.type === GRAPHQL_RESPONSE_JSON) ? GRAPHQL_RESPONSE_JSON : 'application/json';
+      const json = mediaRanges(request.headers.get('accept')).some((range) => range.type === GRAPHQL_RESPONSE_JSON)
+        ? GRAPHQL_RESPONSE_JSON
+        : 'application/json';
       setResultProcessor(firstResultOnly, json);
       return true;
     }
@@ -274,7 +316,12 @@ function subscriptionRefusal(request: Request): Refusal {
   const received = quotedAccept(request);
   return {
     message: `A subscription is answered as a stream of events, which Accept: ${received} does not allow: send Accept: ${SUBSCRIPTION_MEDIA_TYPES.join(' or ')}, or subscribe over WebSocket (${SUBSCRIPTION_WEBSOCKET_PROTOCOL}).`,
-    extensions: { code: 'SUBSCRIPTION_TRANSPORT_NOT_ACCEPTED', received, accept: SUBSCRIPTION_MEDIA_TYPES, webSocketProtocol: SUBSCRIPTION_WEBSOCKET_PROTOCOL },
+    extensions: {
+      code: 'SUBSCRIPTION_TRANSPORT_NOT_ACCEPTED',
+      received,
+      accept: SUBSCRIPTION_MEDIA_TYPES,
+      webSocketProtocol: SUBSCRIPTION_WEBSOCKET_PROTOCOL,
+    },
   };
 }
 

@@ -10,8 +10,13 @@ import { mergePlugins } from './merged-plugins.ts';
 const schema = () =>
   createSchema({
     typeDefs: /* GraphQL */ `
-      type Query { hello: String, slow: String }
-      type Subscription { ticks: Int }
+      type Query {
+        hello: String
+        slow: String
+      }
+      type Subscription {
+        ticks: Int
+      }
     `,
     resolvers: {
       Query: { hello: () => 'world', slow: () => new Promise((resolve) => setTimeout(() => resolve('late'), 5)) },
@@ -92,7 +97,10 @@ function tracingPlugins(trace: Trace, options: { stopExecution?: boolean; endRes
         onExecuteDone: ({ result, setResult }) => {
           trace.push(`1 onExecuteDone ${JSON.stringify(result)}`);
           if (!(Symbol.asyncIterator in (result as object))) setResult({ ...(result as object), extensions: { first: true } });
-          return { onNext: ({ result: next }) => void trace.push(`1 onNext ${JSON.stringify(next)}`), onEnd: () => void trace.push('1 onEnd') };
+          return {
+            onNext: ({ result: next }) => void trace.push(`1 onNext ${JSON.stringify(next)}`),
+            onEnd: () => void trace.push('1 onEnd'),
+          };
         },
       });
     },
@@ -105,16 +113,21 @@ function tracingPlugins(trace: Trace, options: { stopExecution?: boolean; endRes
       return {
         onSubscribeResult: ({ result }) => {
           trace.push(`1 onSubscribeResult ${Symbol.asyncIterator in (result as object)}`);
-          return { onNext: ({ result: next, setResult }) => {
-            trace.push(`1 onNext ${JSON.stringify(next)}`);
-            setResult({ ...(next as object), extensions: { tick: true } });
-          }, onEnd: () => void trace.push('1 onEnd') };
+          return {
+            onNext: ({ result: next, setResult }) => {
+              trace.push(`1 onNext ${JSON.stringify(next)}`);
+              setResult({ ...(next as object), extensions: { tick: true } });
+            },
+            onEnd: () => void trace.push('1 onEnd'),
+          };
         },
         onSubscribeError: ({ error }) => void trace.push(`1 onSubscribeError ${String(error)}`),
       };
     },
     onResultProcess: ({ result, acceptableMediaTypes }) => {
-      trace.push(`1 onResultProcess ${Symbol.asyncIterator in (result as object) ? 'stream' : JSON.stringify(result)} ${acceptableMediaTypes.length}`);
+      trace.push(
+        `1 onResultProcess ${Symbol.asyncIterator in (result as object) ? 'stream' : JSON.stringify(result)} ${acceptableMediaTypes.length}`,
+      );
     },
     onResponse: ({ response, setResponse }) => {
       trace.push(`1 onResponse ${response.status}`);
@@ -130,7 +143,9 @@ function tracingPlugins(trace: Trace, options: { stopExecution?: boolean; endRes
     },
     onRequestParse: ({ requestParser }) => {
       trace.push(`2 onRequestParse parser set before: ${requestParser !== undefined}`);
-      return { onRequestParseDone: ({ requestParserResult }) => void trace.push(`2 onRequestParseDone ${JSON.stringify(requestParserResult)}`) };
+      return {
+        onRequestParseDone: ({ requestParserResult }) => void trace.push(`2 onRequestParseDone ${JSON.stringify(requestParserResult)}`),
+      };
     },
     onParams: ({ params }) => void trace.push(`2 onParams ${JSON.stringify(params.extensions)}`),
     onParse: ({ parseFn }) => {
@@ -152,7 +167,8 @@ function tracingPlugins(trace: Trace, options: { stopExecution?: boolean; endRes
       trace.push(`2 onSubscribe sees the wrapper: ${subscribeFn.toString().includes('wrapper')}`);
       return { onSubscribeResult: () => ({ onNext: ({ result }) => void trace.push(`2 onNext ${JSON.stringify(result)}`) }) };
     },
-    onResultProcess: ({ result }) => void trace.push(`2 onResultProcess ${Symbol.asyncIterator in (result as object) ? 'stream' : 'result'}`),
+    onResultProcess: ({ result }) =>
+      void trace.push(`2 onResultProcess ${Symbol.asyncIterator in (result as object) ? 'stream' : 'result'}`),
     onResponse: ({ response }) => void trace.push(`2 onResponse ${response.status} ${response.headers.get('x-first')}`),
   };
   const third: Plugin = {
@@ -161,7 +177,10 @@ function tracingPlugins(trace: Trace, options: { stopExecution?: boolean; endRes
     onResponse: () => maybeLater(void trace.push('3 onResponse')),
     onResultProcess: ({ request, setResultProcessor }) => {
       if (request.headers.get('accept') !== 'application/x-trace') return;
-      setResultProcessor((result, fetchAPI, mediaType) => new fetchAPI.Response(JSON.stringify(result), { headers: { 'content-type': mediaType } }), 'application/x-trace');
+      setResultProcessor(
+        (result, fetchAPI, mediaType) => new fetchAPI.Response(JSON.stringify(result), { headers: { 'content-type': mediaType } }),
+        'application/x-trace',
+      );
     },
   };
   return [first, second, third];
@@ -174,20 +193,35 @@ const yogaSide = (trace: Trace): Plugin => ({
   onResponse: () => void trace.push('after onResponse'),
 });
 
-async function traceOf(merged: boolean, requests: (yoga: ReturnType<typeof createYoga>) => Promise<string[]>, options?: Parameters<typeof tracingPlugins>[1]): Promise<{ trace: Trace; answers: string[] }> {
+async function traceOf(
+  merged: boolean,
+  requests: (yoga: ReturnType<typeof createYoga>) => Promise<string[]>,
+  options?: Parameters<typeof tracingPlugins>[1],
+): Promise<{ trace: Trace; answers: string[] }> {
   const trace: Trace = [];
   const plugins = tracingPlugins(trace, options);
-  const yoga = createYoga({ schema: schema(), logging: false, plugins: [...(merged ? [mergePlugins(plugins)] : plugins), yogaSide(trace)] });
+  const yoga = createYoga({
+    schema: schema(),
+    logging: false,
+    plugins: [...(merged ? [mergePlugins(plugins)] : plugins), yogaSide(trace)],
+  });
   const answers = await requests(yoga);
   return { trace, answers };
 }
 
 const post = async (yoga: ReturnType<typeof createYoga>, query: string, accept = 'application/json'): Promise<string> => {
-  const response = await yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+  const response = await yoga.fetch('http://gateway/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify({ query }),
+  });
   return `${response.status} ${response.headers.get('x-first')} ${response.headers.get('content-type')} ${await response.text()}`;
 };
 
-async function sameAsYoga(requests: (yoga: ReturnType<typeof createYoga>) => Promise<string[]>, options?: Parameters<typeof tracingPlugins>[1]): Promise<{ trace: Trace; answers: string[] }> {
+async function sameAsYoga(
+  requests: (yoga: ReturnType<typeof createYoga>) => Promise<string[]>,
+  options?: Parameters<typeof tracingPlugins>[1],
+): Promise<{ trace: Trace; answers: string[] }> {
   const separate = await traceOf(false, requests, options);
   const merged = await traceOf(true, requests, options);
   expect(merged.answers).toEqual(separate.answers);
@@ -256,9 +290,15 @@ describe('mergePlugins', () => {
   it('tells the other merged plugins when one replaces the schema', async () => {
     const seen: string[] = [];
     const replacement = schema();
-    const replacer: Plugin = { onSchemaChange: ({ schema: current, replaceSchema }) => void (current !== replacement && replaceSchema(replacement)) };
-    const listener: Plugin = { onSchemaChange: ({ schema: current }) => void seen.push(current === replacement ? 'replacement' : 'original') };
-    const outside: Plugin = { onSchemaChange: ({ schema: current }) => void seen.push(current === replacement ? 'outside: replacement' : 'outside: original') };
+    const replacer: Plugin = {
+      onSchemaChange: ({ schema: current, replaceSchema }) => void (current !== replacement && replaceSchema(replacement)),
+    };
+    const listener: Plugin = {
+      onSchemaChange: ({ schema: current }) => void seen.push(current === replacement ? 'replacement' : 'original'),
+    };
+    const outside: Plugin = {
+      onSchemaChange: ({ schema: current }) => void seen.push(current === replacement ? 'outside: replacement' : 'outside: original'),
+    };
     createYoga({ schema: schema(), logging: false, plugins: [mergePlugins([replacer, listener]), outside] });
     expect(seen).toContain('replacement');
     expect(seen).toContain('outside: replacement');

@@ -28,12 +28,23 @@ type AnyHook = (...args: any[]) => any;
 type Payload = Record<string, any>;
 
 /** The phases merged here, and the lifecycle hooks they forward. */
-const PHASES = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onExecute', 'onSubscribe', 'onResultProcess', 'onResponse'] as const;
+const PHASES = [
+  'onRequest',
+  'onRequestParse',
+  'onParams',
+  'onParse',
+  'onValidate',
+  'onExecute',
+  'onSubscribe',
+  'onResultProcess',
+  'onResponse',
+] as const;
 type Phase = (typeof PHASES)[number];
 const LIFECYCLE = ['onPluginInit', 'onSchemaChange'] as const;
 const KNOWN = new Set<string>([...PHASES, ...LIFECYCLE]);
 
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null | undefined)?.then === 'function';
 
 /** A phase's hooks run on one payload, in order, until one stops it; what they returned, kept. */
 class Run {

@@ -90,7 +90,13 @@ export function mediaRanges(accept: string | null): MediaRange[] {
         params: new Map(
           params.map((param) => {
             const [name = '', ...value] = param.split('=');
-            return [name.trim().toLowerCase(), value.join('=').trim().replace(/^"(.*)"$/, '$1')] as const;
+            return [
+              name.trim().toLowerCase(),
+              value
+                .join('=')
+                .trim()
+                .replace(/^"(.*)"$/, '$1'),
+            ] as const;
           }),
         ),
       };
@@ -171,7 +177,10 @@ function multipartResponse(result: Parameters<ResultProcessor>[0], fetchAPI: Fet
       closeQuietly(source);
     },
   });
-  return new fetchAPI.Response(stream, { status: 200, headers: { 'content-type': MULTIPART_SUBSCRIPTION_TYPE, 'cache-control': 'no-cache' } });
+  return new fetchAPI.Response(stream, {
+    status: 200,
+    headers: { 'content-type': MULTIPART_SUBSCRIPTION_TYPE, 'cache-control': 'no-cache' },
+  });
 }
 
 /**

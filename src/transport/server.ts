@@ -49,9 +49,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 /** What a request that arrives on a kept-alive connection during the stop gets: try another instance. */
 const SHUTTING_DOWN = {
-  errors: [{ message: 'The gateway is shutting down: retry the request (another instance will answer).', extensions: { code: 'SHUTTING_DOWN' } }],
+  errors: [
+    { message: 'The gateway is shutting down: retry the request (another instance will answer).', extensions: { code: 'SHUTTING_DOWN' } },
+  ],
 };
-
 
 /**
  * node:http's bounds on a client still sending its request: the headers and the whole request within
@@ -89,7 +90,13 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     void yoga.handle(req, res);
   });
 
-  const graphqlWs = attachGraphqlWs(server, { yoga, auth: options.auth, logger, maxPayloadBytes: options.maxBodyBytes, documents: options.socketDocuments });
+  const graphqlWs = attachGraphqlWs(server, {
+    yoga,
+    auth: options.auth,
+    logger,
+    maxPayloadBytes: options.maxBodyBytes,
+    documents: options.socketDocuments,
+  });
 
   /** Resolves true when every in-flight request has been answered, false when `graceMs` ran out first. */
   const drain = (graceMs: number): Promise<boolean> =>

@@ -51,7 +51,11 @@ type Outcome = ExecutionResult | AsyncIterable<ExecutionResult>;
 /** What a socket's operation needs from the gateway: one implementation serves both subprotocols (ws.ts). */
 export interface SocketOperations {
   /** Execution args through Yoga's envelop as `caller`, or the errors that refuse the operation before it runs. */
-  prepare(upgrade: IncomingMessage, payload: OperationPayload, caller: CallerIdentity | undefined): Promise<ExecutionArgs | readonly GraphQLError[]>;
+  prepare(
+    upgrade: IncomingMessage,
+    payload: OperationPayload,
+    caller: CallerIdentity | undefined,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]>;
   execute(args: ExecutionArgs): Outcome | Promise<Outcome>;
   subscribe(args: ExecutionArgs): Outcome | Promise<Outcome>;
   /**
@@ -125,7 +129,8 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
         // As graphql-ws: no operation before connection_init. One sent right after it (the
         // subscriptions-transport-ws client does) waits for its answer.
         if (!caller) return refuse(CLOSE.unauthorized, 'Unauthorized');
-        if (running.has(message.id)) return refuse(CLOSE.duplicateId, 'Subscriber for this id already exists', { id: message.id.slice(0, 64) });
+        if (running.has(message.id))
+          return refuse(CLOSE.duplicateId, 'Subscriber for this id already exists', { id: message.id.slice(0, 64) });
         return void start(caller, message.id, message.payload);
       case 'stop':
         return running.get(message.id)?.();
@@ -234,7 +239,8 @@ export function parseClientMessage(data: RawData | string): ClientMessage {
     case 'stop':
       return hasId(message) ? { type: 'stop', id: message.id } : { refused: 'Invalid message received: stop needs an id' };
     case 'start':
-      if (!hasId(message) || !isOperationPayload(message.payload)) return { refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)' };
+      if (!hasId(message) || !isOperationPayload(message.payload))
+        return { refused: 'Invalid message received: start needs an id and a payload with a query (or a persisted query hash)' };
       return { type: 'start', id: message.id, payload: message.payload };
     default:
       return { refused: 'Invalid message received: unknown type' };
@@ -277,12 +283,14 @@ function sent(socket: WebSocket, message: ServerMessage): Promise<void> {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNullish = (value: unknown): boolean => value === null || value === undefined;
-const hasId = (message: Record<string, unknown>): message is Record<string, unknown> & { id: string } => typeof message.id === 'string' && message.id.length > 0;
+const hasId = (message: Record<string, unknown>): message is Record<string, unknown> & { id: string } =>
+  typeof message.id === 'string' && message.id.length > 0;
 
 function isOperationPayload(payload: unknown): payload is OperationPayload {
   return (
     isObject(payload) &&
-    (typeof payload.query === 'string' || (isNullish(payload.query) && isObject(payload.extensions) && isObject(payload.extensions.persistedQuery))) &&
+    (typeof payload.query === 'string' ||
+      (isNullish(payload.query) && isObject(payload.extensions) && isObject(payload.extensions.persistedQuery))) &&
     (isNullish(payload.variables) || isObject(payload.variables)) &&
     (isNullish(payload.operationName) || typeof payload.operationName === 'string') &&
     (isNullish(payload.extensions) || isObject(payload.extensions))
@@ -290,4 +298,5 @@ function isOperationPayload(payload: unknown): payload is OperationPayload {
 }
 
 const isErrors = (value: ExecutionArgs | readonly GraphQLError[]): value is readonly GraphQLError[] => Array.isArray(value);
-const isAsyncIterable = (value: Outcome): value is AsyncIterable<ExecutionResult> => typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+const isAsyncIterable = (value: Outcome): value is AsyncIterable<ExecutionResult> =>
+  typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';

@@ -5,7 +5,9 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { coalesceSends } from './ws-sends.ts';
 
 /** A server socket with coalesceSends, its client, and a count of the writes its TCP socket made. */
-async function pair(maxUnsent?: number): Promise<{ server: WebSocket; client: WebSocket; received: string[]; writes: () => number; close: () => Promise<void> }> {
+async function pair(
+  maxUnsent?: number,
+): Promise<{ server: WebSocket; client: WebSocket; received: string[]; writes: () => number; close: () => Promise<void> }> {
   const http = createServer();
   const wss = new WebSocketServer({ server: http });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -38,7 +40,8 @@ async function pair(maxUnsent?: number): Promise<{ server: WebSocket; client: We
   };
 }
 
-const sent = (socket: WebSocket, data: string, log: string[]) => socket.send(data, (error) => log.push(error ? `${data} failed` : `${data} done`));
+const sent = (socket: WebSocket, data: string, log: string[]) =>
+  socket.send(data, (error) => log.push(error ? `${data} failed` : `${data} done`));
 
 describe('coalesced sends on a WebSocket', () => {
   let close: (() => Promise<void>) | undefined;

@@ -30,7 +30,8 @@ export function coalesceSends(socket: WebSocket, maxUnsent = MAX_UNSENT_BYTES): 
     turn = 'idle';
   };
   socket.send = ((data: unknown, optionsOrCallback?: SendOptions | SendCallback, maybeCallback?: SendCallback) => {
-    const [options, callback] = typeof optionsOrCallback === 'function' ? [{}, optionsOrCallback] : [optionsOrCallback ?? {}, maybeCallback];
+    const [options, callback] =
+      typeof optionsOrCallback === 'function' ? [{}, optionsOrCallback] : [optionsOrCallback ?? {}, maybeCallback];
     if (!callback || socket.readyState !== socket.OPEN || socket.bufferedAmount >= maxUnsent) return send(data, options, callback);
     if (turn === 'idle') {
       turn = 'sent';

@@ -183,12 +183,18 @@ function socketOperations(yoga: GatewayYoga, auth: CallerAuth, documents: Socket
       return args;
     },
     // A live query (@live) is a stream too: its client leaving ends it as a subscription's does.
-    execute: async (args) => endingWith((await envelopOf(args).execute(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
+    execute: async (args) =>
+      endingWith((await envelopOf(args).execute(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
     // graphql-ws returns a subscription's stream when its client completes it or its socket closes.
-    subscribe: async (args) => endingWith((await envelopOf(args).subscribe(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
+    subscribe: async (args) =>
+      endingWith((await envelopOf(args).subscribe(args)) as ExecutionResult | AsyncIterable<ExecutionResult>, () => end(args)) as never,
     end,
     // With tracing on, errors name the operation's trace, as over HTTP.
-    format: (args, result) => withTraceId((args?.contextValue as { request?: Request } | undefined)?.request, withoutHttp(result) ?? (result as FormattedExecutionResult)),
+    format: (args, result) =>
+      withTraceId(
+        (args?.contextValue as { request?: Request } | undefined)?.request,
+        withoutHttp(result) ?? (result as FormattedExecutionResult),
+      ),
   };
 }
 
@@ -207,7 +213,9 @@ async function operationArgs(
   if (named instanceof GraphQLError) return [named];
   // POST: Yoga refuses a mutation in a GET (a link could trigger one); a socket's operation is no link,
   // it came through the origin check and connection_init.
-  const request = carriedBySocket(new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade), signal: client }));
+  const request = carriedBySocket(
+    new Request(`http://gateway${GRAPHQL_PATH}`, { method: 'POST', headers: upgradeHeaders(upgrade), signal: client }),
+  );
   auth.adopt(request, caller);
   // `req`: the upgrade, whose remote address keys an anonymous caller's fair share (yoga.ts).
   const enveloped = yoga.getEnveloped({ request, params: payload, req: upgrade });
@@ -244,7 +252,10 @@ function upgradeHeaders(request: IncomingMessage): Headers {
 }
 
 /** The stream, which fires `end` the moment it is returned or thrown into: an event read in progress stops there and then. */
-function endingWith(outcome: ExecutionResult | AsyncIterable<ExecutionResult>, end: () => void): ExecutionResult | AsyncIterableIterator<ExecutionResult> {
+function endingWith(
+  outcome: ExecutionResult | AsyncIterable<ExecutionResult>,
+  end: () => void,
+): ExecutionResult | AsyncIterableIterator<ExecutionResult> {
   if (!(Symbol.asyncIterator in outcome)) return outcome;
   const stream = outcome[Symbol.asyncIterator]();
   const ending: AsyncIterableIterator<ExecutionResult> = {

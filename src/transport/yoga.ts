@@ -198,7 +198,8 @@ function useRoutes(routes: Plugin[]): Plugin {
   };
 }
 
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 
 /**
  * A route's answer with node:http's reason phrase (`403 Forbidden`) where the route made its Response
@@ -206,7 +207,11 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> => typeof 
  */
 function withReasonPhrase(response: Response): Response {
   if (response.statusText) return response;
-  return new Response(response.body, { status: response.status, statusText: STATUS_CODES[response.status] ?? '', headers: response.headers });
+  return new Response(response.body, {
+    status: response.status,
+    statusText: STATUS_CODES[response.status] ?? '',
+    headers: response.headers,
+  });
 }
 
 /**

@@ -77,10 +77,22 @@ const accountReads = records('accounts');
 const ACCOUNT_WRITE = ['accounts', 'direct-debit', 'user'] as const;
 
 export const accountEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/account', headers: 'standard', data: single(accountModel), changes: ACCOUNT_WRITE }),
+  create: endpoint({
+    method: 'POST',
+    path: '/{svc}/api/v1/account',
+    headers: 'standard',
+    data: single(accountModel),
+    changes: ACCOUNT_WRITE,
+  }),
   list: endpoint({ method: 'GET', path: '/{svc}/api/v1/account', headers: 'standard', data: z.array(accountModel), cache: accountReads }),
   close: endpoint({ method: 'DELETE', path: '/{svc}/api/v1/account', headers: 'standard', data: z.null(), changes: ACCOUNT_WRITE }),
-  balances: endpoint({ method: 'GET', path: '/{svc}/api/v1/account/balance', headers: 'standard', data: z.array(balanceModel), cache: accountReads }),
+  balances: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/account/balance',
+    headers: 'standard',
+    data: z.array(balanceModel),
+    cache: accountReads,
+  }),
   transactions: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/account/transactions',

@@ -62,7 +62,8 @@ describe('AdaptiveLimit', () => {
   it('halves on a 429, 503 or timeout, once for the calls that were already on their way', () => {
     const limit = new AdaptiveLimit({ ...OPTIONS, initial: 32, max: 64 });
     // Four overloads of calls sent before the first was answered: one decrease.
-    for (let i = 0; i < 4; i++) limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: i, endedAt: 20 + i, demand: 1, inFlight: 32 });
+    for (let i = 0; i < 4; i++)
+      limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: i, endedAt: 20 + i, demand: 1, inFlight: 32 });
     expect(limit.value).toBe(16);
     // A call sent after that decrease and refused again: a second one.
     limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: 30, endedAt: 50, demand: 1, inFlight: 16 });
@@ -71,7 +72,8 @@ describe('AdaptiveLimit', () => {
 
   it('never falls below its floor however long the bank pushes back', () => {
     const limit = new AdaptiveLimit(OPTIONS);
-    for (let t = 0; t < 2000; t += 100) limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: t, endedAt: t + 50, demand: 1, inFlight: 10 });
+    for (let t = 0; t < 2000; t += 100)
+      limit.record({ signal: 'overload', endpoint: 'GET /a', sentAt: t, endedAt: t + 50, demand: 1, inFlight: 10 });
     expect(limit.value).toBe(2);
   });
 

@@ -10,7 +10,13 @@ describe('startInSizeOrder', () => {
         started.push(name);
         return name;
       });
-    const results = await Promise.all([batch('details', 50), batch('cardholders', 2), batch('wallet-a', 1), batch('wallet-b', 1), batch('accounts', 5)]);
+    const results = await Promise.all([
+      batch('details', 50),
+      batch('cardholders', 2),
+      batch('wallet-a', 1),
+      batch('wallet-b', 1),
+      batch('accounts', 5),
+    ]);
     expect(started).toEqual(['wallet-a', 'wallet-b', 'cardholders', 'accounts', 'details']);
     // Each caller gets its own batch's result.
     expect(results).toEqual(['details', 'cardholders', 'wallet-a', 'wallet-b', 'accounts']);
@@ -19,7 +25,9 @@ describe('startInSizeOrder', () => {
   it('starts each batch in the async context it was asked for in (its trace span)', async () => {
     const storage = new AsyncLocalStorage<string>();
     const seen = await Promise.all(
-      ['big', 'small'].map((name, index) => storage.run(name, () => startInSizeOrder(index === 0 ? 10 : 1, async () => storage.getStore()))),
+      ['big', 'small'].map((name, index) =>
+        storage.run(name, () => startInSizeOrder(index === 0 ? 10 : 1, async () => storage.getStore())),
+      ),
     );
     expect(seen).toEqual(['big', 'small']);
   });

@@ -119,7 +119,11 @@ describe('beneficiary models: three upstream shapes, one domain shape', () => {
   it('reads a write result: only the id (and the bank details it may carry)', () => {
     const result = beneficiaryWriteResultModel.parse({ id: 'ben_1', beneficiary_account_currency: null, beneficiary_account_number: null });
     expect(result).toMatchObject({ id: 'ben_1', companyName: null, bankDetails: null, transferMethods: null });
-    const withAccount = beneficiaryWriteResultModel.parse({ id: 'ben_1', beneficiary_account_currency: 'USD', beneficiary_account_number: '42' });
+    const withAccount = beneficiaryWriteResultModel.parse({
+      id: 'ben_1',
+      beneficiary_account_currency: 'USD',
+      beneficiary_account_number: '42',
+    });
     expect(withAccount.bankDetails).toMatchObject({ accountCurrency: 'USD', accountNumber: '42', swiftCode: null });
   });
 
@@ -130,14 +134,23 @@ describe('beneficiary models: three upstream shapes, one domain shape', () => {
   });
 
   it('reads a schema entry; nickname has no rule, and a pattern that does not compile breaks the contract', () => {
-    expect(beneficiaryRuleModel.parse({ key: 'postcode', path: 'beneficiary.address.postcode', required: true, rule: { type: 'string', pattern: '^\\d{5}$' } })).toEqual({
+    expect(
+      beneficiaryRuleModel.parse({
+        key: 'postcode',
+        path: 'beneficiary.address.postcode',
+        required: true,
+        rule: { type: 'string', pattern: '^\\d{5}$' },
+      }),
+    ).toEqual({
       key: 'postcode',
       path: 'beneficiary.address.postcode',
       required: true,
       pattern: '^\\d{5}$',
     });
     expect(beneficiaryRuleModel.parse({ key: 'nickname', path: 'nickname', required: false }).pattern).toBeNull();
-    expect(beneficiaryRuleModel.safeParse({ key: 'x', path: 'x', required: true, rule: { type: 'string', pattern: '([' } }).success).toBe(false);
+    expect(beneficiaryRuleModel.safeParse({ key: 'x', path: 'x', required: true, rule: { type: 'string', pattern: '([' } }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -198,7 +211,9 @@ describe('write bodies', () => {
   });
 
   it('leaves out what was not given, so a partial update sends only its changes', () => {
-    expect(beneficiaryWriteBody({ nickname: 'New', transferMethods: null, beneficiary: { address: null, companyName: undefined } })).toEqual({
+    expect(
+      beneficiaryWriteBody({ nickname: 'New', transferMethods: null, beneficiary: { address: null, companyName: undefined } }),
+    ).toEqual({
       nickname: 'New',
       beneficiary: {},
     });
@@ -216,7 +231,10 @@ describe('mergeBeneficiaryUpdate', () => {
       beneficiary: { ...fullRequest.beneficiary, address: { postcode: '94105', city: 'San Francisco' } },
     });
     expect(mergeBeneficiaryUpdate(demo, {})).toEqual(fullRequest);
-    expect(mergeBeneficiaryUpdate(demo, { transferMethods: ['LOCAL'], nickname: 'x' })).toMatchObject({ transferMethods: ['LOCAL'], nickname: 'x' });
+    expect(mergeBeneficiaryUpdate(demo, { transferMethods: ['LOCAL'], nickname: 'x' })).toMatchObject({
+      transferMethods: ['LOCAL'],
+      nickname: 'x',
+    });
   });
 });
 

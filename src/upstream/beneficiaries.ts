@@ -98,9 +98,7 @@ export const beneficiaryModel: z.ZodType<Beneficiary> = flattened(
 /** `GET .../beneficiarylist`: `{ beneficiaryId, fullName, nickname, bankDetails }`. */
 export const beneficiaryListEntryModel = z
   .object({ beneficiaryId: z.string().min(1), fullName: optionalText, nickname: optionalText, bankDetails: orNull(bankDetailsModel) })
-  .transform((e) =>
-    beneficiaryWith({ id: e.beneficiaryId, nickname: e.nickname, companyName: e.fullName, bankDetails: e.bankDetails }),
-  );
+  .transform((e) => beneficiaryWith({ id: e.beneficiaryId, nickname: e.nickname, companyName: e.fullName, bankDetails: e.bankDetails }));
 
 /** Create and update answer `{ id, beneficiary_account_currency, beneficiary_account_number }` (both seen null). */
 export const beneficiaryWriteResultModel = z

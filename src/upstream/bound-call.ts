@@ -32,7 +32,15 @@ export function bindCall(connection: BankConnection, auth: TokenSource | undefin
   return (ep, options) => {
     const operation = scope.operation?.();
     const deadline = operation ? operation.deadline : typeof scope.deadline === 'function' ? scope.deadline() : scope.deadline;
-    return connection.call(ep, { ...options, correlationId: scope.correlationId, client: scope.client, cacheScope: scope.bypassCache ? undefined : scope.cacheScope, deadline, operation, auth });
+    return connection.call(ep, {
+      ...options,
+      correlationId: scope.correlationId,
+      client: scope.client,
+      cacheScope: scope.bypassCache ? undefined : scope.cacheScope,
+      deadline,
+      operation,
+      auth,
+    });
   };
 }
 

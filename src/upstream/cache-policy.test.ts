@@ -32,7 +32,9 @@ describe('the cache policy of the endpoints', () => {
     const undeclared = endpoints.filter((ep) => (ep.cache === undefined) === (ep.changes === undefined)).map(endpointName);
     expect(undeclared).toEqual([]);
     // A GET is a read unless it says what it changes (the KYC RFI answer is a GET that writes).
-    const readsWithoutPolicy = endpoints.filter((ep) => ep.method === 'GET' && ep.cache === undefined && !ep.changes?.length).map(endpointName);
+    const readsWithoutPolicy = endpoints
+      .filter((ep) => ep.method === 'GET' && ep.cache === undefined && !ep.changes?.length)
+      .map(endpointName);
     expect(readsWithoutPolicy).toEqual([]);
     const keptNotGet = endpoints.filter((ep) => typeof ep.cache === 'object' && ep.method !== 'GET').map(endpointName);
     expect(keptNotGet).toEqual([]);

@@ -31,10 +31,18 @@ export function camelCase(key: string): string {
  * `is_personalized`): a rule of the view rather than a transform of the whole object, which could
  * not be read lazily.
  */
-export function camelObject<Shape extends z.core.$ZodLooseShape>(shape: Shape, options: { preferring?: Partial<Record<CamelCase<keyof Shape & string>, keyof Shape & string>> } = {}) {
+export function camelObject<Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+  options: { preferring?: Partial<Record<CamelCase<keyof Shape & string>, keyof Shape & string>> } = {},
+) {
   type Fields = z.output<z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>>;
   const pairs = Object.keys(shape).map((snake): Pair => [snake, camelCase(snake)]);
-  const preferring = Object.fromEntries(Object.entries<string | undefined>(options.preferring ?? {}).map(([key, snake]) => [key, snake === undefined ? undefined : camelCase(snake)]));
+  const preferring = Object.fromEntries(
+    Object.entries<string | undefined>(options.preferring ?? {}).map(([key, snake]) => [
+      key,
+      snake === undefined ? undefined : camelCase(snake),
+    ]),
+  );
   // The maker is the transform itself: no call of ours between zod and the copy.
   const model = z.object(shape).transform(viewMaker<Fields, CamelCased<Fields>>(pairs, z.core.util.allowsEval.value, options.preferring));
   return readLazilyAs(model, objectPlan(shape, pairs, preferring as Record<string, string>));
@@ -62,7 +70,8 @@ export function flattened<T extends Record<string, unknown>, K extends keyof T &
  * both; a key without `_` (every key of the camelCase answers) is taken as it is, with no string work.
  */
 export function camelKeys<T extends z.ZodType>(model: T) {
-  const prepare = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value);
+  const prepare = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? camelCasedKeys(value) : value;
   // Read lazily as `model` reads the renamed object: the renaming is the preprocess's own.
   return readLazilyAs(z.preprocess(prepare, model), { kind: 'prepared', inner: model, prepare });
 }
@@ -82,10 +91,15 @@ function camelCasedKeys(value: object): object {
  * per parse, most of the parse. Elsewhere, that loop. The keys are the model's own, from this
  * source, written as JSON string literals.
  */
-export function viewMaker<From, To>(pairs: readonly Pair[], compile: boolean = z.core.util.allowsEval.value, preferring: Readonly<Record<string, string | undefined>> = {}): (fields: From) => To {
+export function viewMaker<From, To>(
+  pairs: readonly Pair[],
+  compile: boolean = z.core.util.allowsEval.value,
+  preferring: Readonly<Record<string, string | undefined>> = {},
+): (fields: From) => To {
   if (compile) {
     const read = (snake: string) => `fields[${JSON.stringify(snake)}]`;
-    const valueOf = (snake: string, camel: string) => (preferring[camel] === undefined ? read(snake) : `${read(preferring[camel])} ?? ${read(snake)}`);
+    const valueOf = (snake: string, camel: string) =>
+      preferring[camel] === undefined ? read(snake) : `${read(preferring[camel])} ?? ${read(snake)}`;
     const entries = pairs.map(([snake, camel]) => `${JSON.stringify(camel)}: ${valueOf(snake, camel)}`);
     return new Function('fields', `return { ${entries.join(', ')} };`) as (fields: From) => To;
   }

@@ -17,7 +17,12 @@ type CardholderType = (typeof CARDHOLDER_TYPES)[number];
 
 const nameModel = camelObject({ title: optionalText, first_name: optionalText, middle_name: optionalText, last_name: optionalText });
 
-const identificationModel = camelObject({ country: orNull(countryCode), expiry_date: orNull(upstreamDate), number: optionalText, type: optionalText });
+const identificationModel = camelObject({
+  country: orNull(countryCode),
+  expiry_date: orNull(upstreamDate),
+  number: optionalText,
+  type: optionalText,
+});
 
 const businessIdentifierModel = camelObject({ country_code: orNull(countryCode), number: optionalText, type: optionalText });
 
@@ -131,7 +136,11 @@ function individualBody(individual: Given<CardholderIndividualRequest>) {
     address: addressBody(individual.address),
     employers: individual.employers?.map((e) => ({
       business_name: given(e.businessName),
-      business_identifiers: e.businessIdentifiers?.map((b) => ({ country_code: given(b.countryCode), number: given(b.number), type: given(b.type) })),
+      business_identifiers: e.businessIdentifiers?.map((b) => ({
+        country_code: given(b.countryCode),
+        number: given(b.number),
+        type: given(b.type),
+      })),
     })),
   };
 }

@@ -4,7 +4,21 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { addressModel, anyCaseEnum, cardNumber, currencyCode, decimal, noData, optionalText, orEmpty, orEmptyObject, orFalse, orNull, single, upstreamDateTime } from './models.ts';
+import {
+  addressModel,
+  anyCaseEnum,
+  cardNumber,
+  currencyCode,
+  decimal,
+  noData,
+  optionalText,
+  orEmpty,
+  orEmptyObject,
+  orFalse,
+  orNull,
+  single,
+  upstreamDateTime,
+} from './models.ts';
 
 /** Document 2, sections 2.1-2.3 and 4.1: cards, their details and their transactions. */
 
@@ -50,8 +64,7 @@ const cardholderSummary = camelObject({
   phone_number: optionalText,
 });
 
-const spendingControl = z
-  .object({ amount: decimal, interval: z.enum(LIMIT_INTERVALS), remaining: orNull(decimal) });
+const spendingControl = z.object({ amount: decimal, interval: z.enum(LIMIT_INTERVALS), remaining: orNull(decimal) });
 
 const authorizationControls = camelObject({
   active_from: orNull(upstreamDateTime),
@@ -71,38 +84,41 @@ const delivery = camelObject({
 });
 
 /** Section 2.2: fields seen as null are kept, nullable, as the bank may fill them later. */
-const cardDetailModel = camelObject({
-  card_id: z.string().min(1),
-  personalized: bool,
-  is_personalized: bool,
-  card_bin: optionalText,
-  mode_type: optionalText,
-  card_product_id: optionalText,
-  available_balance: orNull(decimal),
-  no_pin_payment_amount: orNull(decimal),
-  risk_controls: orNull(z.unknown()),
-  purpose: optionalText,
-  created_at: orNull(upstreamDateTime),
-  card_scheme: optionalText,
-  brand: optionalText,
-  card_currency: currencyCode,
-  card_number: orNull(cardNumber),
-  form_factor: optionalText,
-  card_limit: orNull(decimal),
-  cardholder: orNull(cardholderSummary),
-  spending_controls: orEmpty(spendingControl),
-  authorization_controls: orNull(authorizationControls),
-  metadata: orNull(z.record(z.string(), z.unknown())),
-  card_status: orNull(cardStatus),
-  cardholder_id: optionalText,
-  created_by: optionalText,
-  name_on_card: optionalText,
-  nick_name: optionalText,
-  program: orNull(z.object({ purpose: optionalText, type: optionalText })),
-  delivery_details: orNull(delivery),
-  postal_address: orNull(addressModel),
-  // The bank sends the flag under either name: `personalized` is the one the graph reads.
-}, { preferring: { personalized: 'is_personalized' } });
+const cardDetailModel = camelObject(
+  {
+    card_id: z.string().min(1),
+    personalized: bool,
+    is_personalized: bool,
+    card_bin: optionalText,
+    mode_type: optionalText,
+    card_product_id: optionalText,
+    available_balance: orNull(decimal),
+    no_pin_payment_amount: orNull(decimal),
+    risk_controls: orNull(z.unknown()),
+    purpose: optionalText,
+    created_at: orNull(upstreamDateTime),
+    card_scheme: optionalText,
+    brand: optionalText,
+    card_currency: currencyCode,
+    card_number: orNull(cardNumber),
+    form_factor: optionalText,
+    card_limit: orNull(decimal),
+    cardholder: orNull(cardholderSummary),
+    spending_controls: orEmpty(spendingControl),
+    authorization_controls: orNull(authorizationControls),
+    metadata: orNull(z.record(z.string(), z.unknown())),
+    card_status: orNull(cardStatus),
+    cardholder_id: optionalText,
+    created_by: optionalText,
+    name_on_card: optionalText,
+    nick_name: optionalText,
+    program: orNull(z.object({ purpose: optionalText, type: optionalText })),
+    delivery_details: orNull(delivery),
+    postal_address: orNull(addressModel),
+    // The bank sends the flag under either name: `personalized` is the one the graph reads.
+  },
+  { preferring: { personalized: 'is_personalized' } },
+);
 export type CardDetail = z.output<typeof cardDetailModel>;
 
 const merchant = camelObject({

@@ -8,7 +8,11 @@ const CONFIG: BreakerConfig = { errorRate: 0.5, minCalls: 4, windowMs: 10_000, o
 function setup(config: BreakerConfig = CONFIG) {
   const clock = { now: 1_000_000 };
   const changes: BreakerState[] = [];
-  const breaker = new CircuitBreaker(config, (state) => changes.push(state), () => clock.now);
+  const breaker = new CircuitBreaker(
+    config,
+    (state) => changes.push(state),
+    () => clock.now,
+  );
   const run = (...verdicts: Verdict[]) => {
     for (const verdict of verdicts) breaker.acquire()!.settle(verdict);
   };

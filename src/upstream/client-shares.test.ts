@@ -12,7 +12,13 @@ function setup(rules: { perClient?: number; sharePercent?: number }) {
       shares.take(client);
     }
   };
-  return { shares, waiting, hold, may: (client: string, limit = 10) => shares.mayTake(client, limit, (c) => waiting.has(c)), advance: (ms: number) => (now += ms) };
+  return {
+    shares,
+    waiting,
+    hold,
+    may: (client: string, limit = 10) => shares.mayTake(client, limit, (c) => waiting.has(c)),
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 describe('ClientShares', () => {

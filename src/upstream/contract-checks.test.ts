@@ -13,7 +13,11 @@ function setup(config: ContractCheckConfig) {
   const violations: string[] = [];
   const lines: string[] = [];
   const logger = createLogger('info', { write: (line) => lines.push(line) });
-  const observer = { ...NO_OBSERVER, contractCheck: (e: string) => checked.push(e), contractViolation: (e: string, p: string) => violations.push(`${e} ${p}`) };
+  const observer = {
+    ...NO_OBSERVER,
+    contractCheck: (e: string) => checked.push(e),
+    contractViolation: (e: string, p: string) => violations.push(`${e} ${p}`),
+  };
   const checks = new ContractChecks(config, observer, logger, () => now);
   const answers = (endpoint: string, count: number) => Array.from({ length: count }, () => checks.wanted(endpoint)).filter(Boolean).length;
   return { checks, checked, violations, lines, answers, advance: (ms: number) => (now += ms) };
@@ -56,7 +60,11 @@ describe('ContractChecks', () => {
 
   it('keeps the label values of one endpoint bounded, whatever keys a payload invents', () => {
     const { checks, violations } = setup({ mode: 'off', samplePercent: 0 });
-    checks.found(A, 'req', Array.from({ length: 60 }, (_, i) => ({ path: `data.metadata.key${i}`, message: 'x' })));
+    checks.found(
+      A,
+      'req',
+      Array.from({ length: 60 }, (_, i) => ({ path: `data.metadata.key${i}`, message: 'x' })),
+    );
     expect(new Set(violations).size).toBe(51);
     expect(violations.at(-1)).toBe(`${A} (other fields)`);
   });

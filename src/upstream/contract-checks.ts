@@ -58,7 +58,8 @@ export class ContractChecks {
     if (mode === 'off') return false;
     const sampling = this.#sampling(endpoint);
     const now = this.#now();
-    let wanted = mode === 'all' || sampling.lastCheckedAt === Number.NEGATIVE_INFINITY || now - sampling.lastCheckedAt >= CONTRACT_CHECK_INTERVAL_MS;
+    let wanted =
+      mode === 'all' || sampling.lastCheckedAt === Number.NEGATIVE_INFINITY || now - sampling.lastCheckedAt >= CONTRACT_CHECK_INTERVAL_MS;
     sampling.owed += this.#config.samplePercent / 100;
     if (sampling.owed >= 1) {
       sampling.owed -= 1;
@@ -78,7 +79,12 @@ export class ContractChecks {
       this.#observer.contractViolation?.(endpoint, path);
       // With `all` the call fails and its error is logged already, with every issue.
       if (!this.failsWhole) {
-        this.#log(`${endpoint} ${path}`, 'warn', { endpoint, path, problem: issue.message, requestId }, `the bank's answers break their contract at ${path}: ${issue.message} (a whole-payload check; only operations that read this field fail)`);
+        this.#log(
+          `${endpoint} ${path}`,
+          'warn',
+          { endpoint, path, problem: issue.message, requestId },
+          `the bank's answers break their contract at ${path}: ${issue.message} (a whole-payload check; only operations that read this field fail)`,
+        );
       }
     }
   }

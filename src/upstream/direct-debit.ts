@@ -3,7 +3,19 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty, orEmptyObject, orFalse, orNull, upperCased, upstreamDateTime } from './models.ts';
+import {
+  anyCaseEnum,
+  countryCode,
+  currencyCode,
+  decimal,
+  optionalText,
+  orEmpty,
+  orEmptyObject,
+  orFalse,
+  orNull,
+  upperCased,
+  upstreamDateTime,
+} from './models.ts';
 
 /**
  * Document 3, sections 2.4-2.7 and 4.2: global accounts, direct debit mandates and direct debit
@@ -11,7 +23,6 @@ import { anyCaseEnum, countryCode, currencyCode, decimal, optionalText, orEmpty,
  */
 
 export const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
-
 
 /** Absent capability reads as none: no clearing systems, no payment methods, no direct debit. */
 const capability = orEmptyObject(
@@ -27,7 +38,9 @@ const globalAccountModel = camelObject({
   country_code: countryCode,
   currency: currencyCode,
   iban: optionalText,
-  institution: orNull(camelObject({ address: optionalText, branch_name: optionalText, city: optionalText, name: optionalText, zip_code: optionalText })),
+  institution: orNull(
+    camelObject({ address: optionalText, branch_name: optionalText, city: optionalText, name: optionalText, zip_code: optionalText }),
+  ),
   nick_name: optionalText,
   request_id: optionalText,
   routing_codes: orEmpty(z.object({ type: z.string(), value: z.string() })),
@@ -73,7 +86,13 @@ export const directDebitEndpoints = {
   globalAccount: endpoint({ method: 'GET', path: ACCOUNT, ...directDebitRead, data: globalAccountModel }),
   mandates: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates`, ...directDebitRead, data: page(mandateModel) }),
   mandate: endpoint({ method: 'GET', path: `${ACCOUNT}/mandates/{mandateId}`, ...directDebitRead, data: mandateModel }),
-  mandateCancel: endpoint({ method: 'POST', path: `${ACCOUNT}/mandates/{mandateId}/cancel`, ...directDebitEndpoint, data: z.literal(true), changes: ['direct-debit'] }),
+  mandateCancel: endpoint({
+    method: 'POST',
+    path: `${ACCOUNT}/mandates/{mandateId}/cancel`,
+    ...directDebitEndpoint,
+    data: z.literal(true),
+    changes: ['direct-debit'],
+  }),
   directDebits: endpoint({ method: 'GET', path: '/api/v1/direct_debits', ...directDebitRead, data: page(directDebitModel) }),
   directDebit: endpoint({ method: 'GET', path: '/api/v1/direct_debits/{transactionId}', ...directDebitRead, data: directDebitModel }),
   /** The debit's money returns to the account. */

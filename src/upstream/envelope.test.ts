@@ -54,9 +54,24 @@ describe('readBareBody (Document 3 has no envelope)', () => {
   });
 
   it('reads an error text from message, error or code', () => {
-    expect(readBareBody(400, { code: 'invalid_operation' })).toEqual({ ok: false, status: 400, message: 'invalid_operation', code: 'invalid_operation' });
-    expect(readBareBody(400, { code: 'invalid_operation', message: 'Only GBP' })).toEqual({ ok: false, status: 400, message: 'Only GBP', code: 'invalid_operation' });
-    expect(readBareBody(404, { message: 'No such mandate' })).toEqual({ ok: false, status: 404, message: 'No such mandate', code: undefined });
+    expect(readBareBody(400, { code: 'invalid_operation' })).toEqual({
+      ok: false,
+      status: 400,
+      message: 'invalid_operation',
+      code: 'invalid_operation',
+    });
+    expect(readBareBody(400, { code: 'invalid_operation', message: 'Only GBP' })).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Only GBP',
+      code: 'invalid_operation',
+    });
+    expect(readBareBody(404, { message: 'No such mandate' })).toEqual({
+      ok: false,
+      status: 404,
+      message: 'No such mandate',
+      code: undefined,
+    });
     expect(readBareBody(500, undefined)).toEqual({ ok: false, status: 500, message: undefined, code: undefined });
   });
 });
@@ -74,7 +89,13 @@ describe('payload building blocks', () => {
 
   it('normalises the upstream date-time forms to one instant', () => {
     const expected = '2026-01-05T10:00:00.000Z';
-    for (const form of ['2026-01-05T10:00:00+0000', '2026-01-05T10:00:00.000+0000', '2026-01-05T18:00:00+0800', '2026-01-05T10:00:00Z', '2026-01-05T10:00:00']) {
+    for (const form of [
+      '2026-01-05T10:00:00+0000',
+      '2026-01-05T10:00:00.000+0000',
+      '2026-01-05T18:00:00+0800',
+      '2026-01-05T10:00:00Z',
+      '2026-01-05T10:00:00',
+    ]) {
       expect(upstreamDateTime.parse(form).toISOString()).toBe(expected);
     }
     expect(upstreamDateTime.safeParse('yesterday').success).toBe(false);
@@ -99,7 +120,9 @@ describe('payload building blocks', () => {
     expect(type.parse('phy')).toBe('PHYSICAL');
     expect(anyCaseEnum(['w', 'n'], { lowerCase: true }).parse('W')).toBe('w');
     const refused = z.object({ type }).safeParse({ type: 'plastic' });
-    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([['type', 'Invalid option: expected one of "VIRTUAL"|"PHYSICAL"']]);
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['type', 'Invalid option: expected one of "VIRTUAL"|"PHYSICAL"'],
+    ]);
   });
 
   it('reads a currency code in any case and refuses one of another length, by its rule', () => {

@@ -155,7 +155,11 @@ export class WriteOutcomeUnknownError extends UpstreamError {
   readonly idempotencyKey: string;
   readonly check: string;
   constructor(details: UpstreamErrorDetails, check: string, options: { cause?: unknown; bankKeepsKey: boolean }) {
-    super(`The bank may or may not have applied this (its answer was lost). ${retryAdvice(details.requestId, options.bankKeepsKey)}`, details, options);
+    super(
+      `The bank may or may not have applied this (its answer was lost). ${retryAdvice(details.requestId, options.bankKeepsKey)}`,
+      details,
+      options,
+    );
     this.idempotencyKey = details.requestId;
     this.check = check;
   }
@@ -182,7 +186,11 @@ export class WriteMayHaveGoneThroughError extends UpstreamRejectedError {
   readonly earlierAt: string;
   readonly check: string;
   constructor(rejection: UpstreamRejectedError, earlier: { idempotencyKey: string; at: string }, check: string) {
-    super(rejection.status, rejection.upstreamMessage, { endpoint: rejection.endpoint, requestId: rejection.requestId, code: rejection.upstreamCode });
+    super(rejection.status, rejection.upstreamMessage, {
+      endpoint: rejection.endpoint,
+      requestId: rejection.requestId,
+      code: rejection.upstreamCode,
+    });
     this.message = `The bank refused this, but an earlier attempt of the same request (idempotencyKey "${earlier.idempotencyKey}", ${earlier.at}) may have gone through: ${check} Sent again with that key, the bank answers the earlier attempt's one result. The bank said: ${rejection.message}`;
     this.earlierIdempotencyKey = earlier.idempotencyKey;
     this.earlierAt = earlier.at;

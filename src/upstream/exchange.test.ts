@@ -94,14 +94,20 @@ describe('exchange', () => {
   });
 
   it('sends the method, headers and body it is given', async () => {
-    const answer = await exchange(pool, { method: 'POST', path: '/echo', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"x":1}' }, undefined);
+    const answer = await exchange(
+      pool,
+      { method: 'POST', path: '/echo', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"x":1}' },
+      undefined,
+    );
     expect(JSON.parse(answer.text)).toEqual({ method: 'POST', body: '{"x":1}', header: 'yes' });
   });
 
   it('tells the status as it arrives, before the body is in', async () => {
     const heard: string[] = [];
     let settled = false;
-    const answer = exchange(pool, { method: 'POST', path: '/headers-then-held-body' }, undefined, (status) => heard.push(`status ${status}`));
+    const answer = exchange(pool, { method: 'POST', path: '/headers-then-held-body' }, undefined, (status) =>
+      heard.push(`status ${status}`),
+    );
     void answer.finally(() => (settled = true));
     for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(heard).toEqual(['status 201']);
@@ -170,7 +176,9 @@ describe('exchange', () => {
   });
 
   it("fails with undici's error and code: a timeout, a connection refused", async () => {
-    await expect(exchange(slowPool, { method: 'GET', path: '/slow' }, undefined)).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+    await expect(exchange(slowPool, { method: 'GET', path: '/slow' }, undefined)).rejects.toMatchObject({
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+    });
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;

@@ -36,7 +36,12 @@ export interface Exchanged {
  * it arrives, before the body (a write's audit record keeps what the bank answered even when its
  * body is then lost).
  */
-export function exchange(pool: Dispatcher, options: Dispatcher.DispatchOptions, cut: ExchangeCut | undefined, onStatus?: (statusCode: number) => void): Promise<Exchanged> {
+export function exchange(
+  pool: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  cut: ExchangeCut | undefined,
+  onStatus?: (statusCode: number) => void,
+): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
     const handler = new TextAnswer(resolve, reject, cut, onStatus);
     try {
@@ -62,7 +67,12 @@ class TextAnswer implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #settled = false;
 
-  constructor(resolve: (answer: Exchanged) => void, reject: (error: Error) => void, cut: ExchangeCut | undefined, onStatus: ((statusCode: number) => void) | undefined) {
+  constructor(
+    resolve: (answer: Exchanged) => void,
+    reject: (error: Error) => void,
+    cut: ExchangeCut | undefined,
+    onStatus: ((statusCode: number) => void) | undefined,
+  ) {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#cut = cut;

@@ -8,7 +8,10 @@ function setup(limit: number) {
   const ask = (client: string, operation: string, label = `${client}/${operation}`, signal?: AbortSignal) => {
     const owner: SlotOwner = { client, operation };
     const slot = queue.acquire(owner, signal);
-    void slot.then(() => granted.push(label), () => {});
+    void slot.then(
+      () => granted.push(label),
+      () => {},
+    );
     return slot;
   };
   const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -173,7 +176,10 @@ describe('FairQueue with a cap per client', () => {
     const demands: number[] = [];
     const ask = (client: string, operation = 'op', signal?: AbortSignal) => {
       const slot = queue.acquire({ client, operation }, signal);
-      void slot.then((demand) => (granted.push(client), demands.push(demand)), () => {});
+      void slot.then(
+        (demand) => (granted.push(client), demands.push(demand)),
+        () => {},
+      );
       return slot;
     };
     const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -26,7 +26,10 @@ const LOCK_PERIOD_SPELLINGS: Record<string, LockPeriod> = {
   HOUR_24: '24_hours',
 };
 
-const lockPeriod = ruled(z.string(), (value) => LOCK_PERIOD_SPELLINGS[value] ?? LOCK_PERIOD_SPELLINGS[value.toUpperCase()] ?? problem(`unknown lock period "${value}"`));
+const lockPeriod = ruled(
+  z.string(),
+  (value) => LOCK_PERIOD_SPELLINGS[value] ?? LOCK_PERIOD_SPELLINGS[value.toUpperCase()] ?? problem(`unknown lock period "${value}"`),
+);
 
 /**
  * The generate response puts the conversion DATE the schedule implies here; the fetch response puts
@@ -46,9 +49,12 @@ const createdTime = z
   .union([upstreamDate, upstreamDateTime])
   .nullish()
   .transform((created): { on: string | null; at: Date | null } =>
-    created == null ? NOT_SENT : typeof created === 'string' ? { on: created, at: null } : { on: created.toISOString().slice(0, 10), at: created },
+    created == null
+      ? NOT_SENT
+      : typeof created === 'string'
+        ? { on: created, at: null }
+        : { on: created.toISOString().slice(0, 10), at: created },
   );
-
 
 const rateModel = z.object({
   netExchangeRate: decimal,
@@ -106,7 +112,13 @@ export const fxEndpoints = {
     data: single(rateModel),
     cache: { kinds: ['fx-rates'], ttl: 'rates' },
   }),
-  quoteCreate: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/quote', headers: 'standard', data: single(quoteModel), changes: ['quotes'] }),
+  quoteCreate: endpoint({
+    method: 'POST',
+    path: '/{svc}/api/v1/transfer/quote',
+    headers: 'standard',
+    data: single(quoteModel),
+    changes: ['quotes'],
+  }),
   quote: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/quotedetails',
@@ -122,7 +134,13 @@ export const fxEndpoints = {
     data: conversionModel,
     changes: ['conversions', 'quotes', 'accounts'],
   }),
-  conversion: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/conversion/{id}', headers: 'standard', data: conversionModel, cache: conversionReads }),
+  conversion: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/conversion/{id}',
+    headers: 'standard',
+    data: conversionModel,
+    cache: conversionReads,
+  }),
   conversionList: endpoint({
     method: 'GET',
     path: '/{svc}/api/v1/transfer/conversionlist',
@@ -173,7 +191,10 @@ export function fxApi(call: BoundCall) {
         },
       });
       // The generate response carries the date instead of the schedule: we know what we asked for.
-      return { ...quote, conversionSchedule: { ...quote.conversionSchedule, schedule: quote.conversionSchedule.schedule ?? request.conversionSchedule } };
+      return {
+        ...quote,
+        conversionSchedule: { ...quote.conversionSchedule, schedule: quote.conversionSchedule.schedule ?? request.conversionSchedule },
+      };
     },
     quote: (id: string) => orNullIfNotFound(call(fxEndpoints.quote, { query: { quote_id: id } })),
     conversionCreate: (request: ExchangeAmounts & { quoteId: string }, idempotencyKey?: string | null) =>

@@ -35,7 +35,12 @@ export class HostLimit {
 
   /** The limit in force, the calls in flight and those waiting (and of them, those held by their client's cap). */
   get state(): HostLimitReading {
-    return { limit: this.#limit.value, inFlight: this.#queue.inFlight, queued: this.#queue.queued, heldByClientShare: this.#queue.heldByClientShare };
+    return {
+      limit: this.#limit.value,
+      inFlight: this.#queue.inFlight,
+      queued: this.#queue.queued,
+      heldByClientShare: this.#queue.heldByClientShare,
+    };
   }
 
   /**
@@ -83,7 +88,14 @@ class GrantedSlot implements Slot {
   release(answer: LimitSignal, endpoint: string, stopped = false): void {
     if (this.#released) return;
     this.#released = true;
-    this.#limit.record({ signal: answer, endpoint, sentAt: this.#sentAt, endedAt: performance.now(), demand: this.#demand, inFlight: this.#inFlight });
+    this.#limit.record({
+      signal: answer,
+      endpoint,
+      sentAt: this.#sentAt,
+      endedAt: performance.now(),
+      demand: this.#demand,
+      inFlight: this.#inFlight,
+    });
     // After the record: a raised limit lets more than the one freed slot go.
     this.#queue.release(this.#client, stopped);
   }

@@ -19,7 +19,21 @@ const config: UpstreamConfig = {
 const runtime = createUpstreamRuntime(config, silentLogger);
 afterAll(() => runtime.close(true));
 
-const DOMAINS = ['directDebit', 'accounts', 'cards', 'cardholders', 'wallets', 'kyc', 'onboarding', 'beneficiaries', 'fx', 'payouts', 'webhooks', 'programCode', 'login'];
+const DOMAINS = [
+  'directDebit',
+  'accounts',
+  'cards',
+  'cardholders',
+  'wallets',
+  'kyc',
+  'onboarding',
+  'beneficiaries',
+  'fx',
+  'payouts',
+  'webhooks',
+  'programCode',
+  'login',
+];
 
 describe("a request's upstream", () => {
   it('makes a domain’s calls when it is first reached for, once, and no other domain’s', () => {

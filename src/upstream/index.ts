@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import { DEFAULT_CONCURRENCY, DEFAULT_RESILIENCE, type CacheConfig, type BankLoginCredentials, type ResilienceConfig, type UpstreamConfig } from '../config.ts';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RESILIENCE,
+  type CacheConfig,
+  type BankLoginCredentials,
+  type ResilienceConfig,
+  type UpstreamConfig,
+} from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
@@ -74,7 +81,8 @@ const DOMAINS = {
   fx: (request: RequestBinding) => fxApi(mainCall(request)),
   payouts: (request: RequestBinding) => payoutsApi(mainCall(request)),
   /** Webhook management: x-api-key only, so no token is fetched for it. */
-  webhooks: (request: RequestBinding) => webhooksApi(tokenlessCall(request.connections.main, request.scope), request.program.webhookCatalogues),
+  webhooks: (request: RequestBinding) =>
+    webhooksApi(tokenlessCall(request.connections.main, request.scope), request.program.webhookCatalogues),
   /** program_code of webhook management: the product id. */
   programCode: (request: RequestBinding) => request.program.programCode,
   /** Log in with client credentials a caller supplied (the accessTokenCreate mutation). */
@@ -206,7 +214,14 @@ export function createUpstreamRuntime(
   tracer?: Tracer,
   uncertainWrites?: UncertainWrites,
 ): UpstreamRuntime {
-  const callState = createSharedCallState({ resilience, retryBudget: retry?.retryBudget, observer, logger, uncertainWrites, contractCheck: config.contractCheck });
+  const callState = createSharedCallState({
+    resilience,
+    retryBudget: retry?.retryBudget,
+    observer,
+    logger,
+    uncertainWrites,
+    contractCheck: config.contractCheck,
+  });
   const concurrency = config.concurrency ?? DEFAULT_CONCURRENCY;
   // One limit per bank host, whichever base addresses on it the connections call.
   const hostLimits = new Map<string, HostLimit>();
@@ -217,11 +232,30 @@ export function createUpstreamRuntime(
     return limit;
   };
   const cache = createRecordCache(config.cache);
-  const connection = new BankConnection({ ...config, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.baseUrl), cache });
+  const connection = new BankConnection({
+    ...config,
+    logger,
+    retry,
+    callState,
+    concurrency,
+    tracer,
+    hostLimit: hostLimit(config.baseUrl),
+    cache,
+  });
   const directDebitConnection =
     config.directDebitBaseUrl === config.baseUrl
       ? connection
-      : new BankConnection({ ...config, baseUrl: config.directDebitBaseUrl, logger, retry, callState, concurrency, tracer, hostLimit: hostLimit(config.directDebitBaseUrl), cache });
+      : new BankConnection({
+          ...config,
+          baseUrl: config.directDebitBaseUrl,
+          logger,
+          retry,
+          callState,
+          concurrency,
+          tracer,
+          hostLimit: hostLimit(config.directDebitBaseUrl),
+          cache,
+        });
   const connections = { main: connection, directDebit: directDebitConnection };
   const credentials = config.credentials;
   const tokens = credentials ? new TokenManager({ login: () => login(connection, credentials), logger }) : undefined;
@@ -241,12 +275,20 @@ export function createUpstreamRuntime(
     forRequest: ({ callerToken: bearer, gatewayLogin, view, ...scope }) => {
       const auth = bearer ? callerToken(bearer) : gatewayLogin && tokens ? tokens : noToken;
       // Hashing the token is work for the cache alone: none when it is off.
-      return createUpstream(connections, auth, program, { ...scope, cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined });
+      return createUpstream(connections, auth, program, {
+        ...scope,
+        cacheScope: cache ? cacheScopeOf(bearer, auth === tokens, view) : undefined,
+      });
     },
     startOperation: (kind, client, correlationId) =>
       kind === 'subscription'
         ? startOperation({ deadline: undefined, client, correlationId })
-        : startOperation({ deadline: Date.now() + resilience.operationDeadlineMs, client, correlationId, onAbandoned: () => abandoned(correlationId) }),
+        : startOperation({
+            deadline: Date.now() + resilience.operationDeadlineMs,
+            client,
+            correlationId,
+            onAbandoned: () => abandoned(correlationId),
+          }),
     operationDeadlineMs: resilience.operationDeadlineMs,
     cache,
     breakerStates: () => callState.breakers.states(),

@@ -36,7 +36,13 @@ export const kycEndpoints = {
   status: endpoint({ method: 'GET', path: KYC, headers: 'issuing', data: single(kycStatusModel), cache: kycReads }),
   rfi: endpoint({ method: 'GET', path: `${KYC}/rfi`, headers: 'issuing', data: single(kycRfiModel), cache: kycReads }),
   /** A GET that answers the RFI (Document 2, 4.4): a write, never kept. */
-  rfiRespond: endpoint({ method: 'GET', path: `${KYC}/rfi/respond`, headers: 'issuing', data: single(kycStatusModel), changes: ['kyc', 'cardholders'] }),
+  rfiRespond: endpoint({
+    method: 'GET',
+    path: `${KYC}/rfi/respond`,
+    headers: 'issuing',
+    data: single(kycStatusModel),
+    changes: ['kyc', 'cardholders'],
+  }),
 };
 
 export function kycApi(call: BoundCall) {

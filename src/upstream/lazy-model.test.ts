@@ -21,7 +21,7 @@ function counted<T extends z.ZodType>(model: T) {
 }
 
 describe('readLazily', () => {
-  it("parses a field when it is first read, once, and no field that is not read", () => {
+  it('parses a field when it is first read, once, and no field that is not read', () => {
     const name = counted(z.string());
     const balance = counted(z.number());
     const model = camelObject({ account_name: name.model, available_balance: balance.model });
@@ -36,8 +36,23 @@ describe('readLazily', () => {
   it('reads nested objects and arrays of objects lazily too, each element on its own', () => {
     const status = counted(z.enum(['ACTIVE', 'CLOSED']));
     const item = camelObject({ item_id: z.string(), item_status: status.model });
-    const model = single(camelObject({ has_more: z.boolean(), items: z.array(item), owner: orNull(camelObject({ first_name: z.string() })) }));
-    const page = readLazily(model, [{ has_more: false, items: [{ item_id: 'a', item_status: 'ACTIVE' }, { item_id: 'b', item_status: 'nope' }], owner: { first_name: 'Ava' } }], FAIL);
+    const model = single(
+      camelObject({ has_more: z.boolean(), items: z.array(item), owner: orNull(camelObject({ first_name: z.string() })) }),
+    );
+    const page = readLazily(
+      model,
+      [
+        {
+          has_more: false,
+          items: [
+            { item_id: 'a', item_status: 'ACTIVE' },
+            { item_id: 'b', item_status: 'nope' },
+          ],
+          owner: { first_name: 'Ava' },
+        },
+      ],
+      FAIL,
+    );
     expect(page.items.map((i) => i.itemId)).toEqual(['a', 'b']);
     expect(status.runs.count).toBe(0);
     expect(page.items[0]!.itemStatus).toBe('ACTIVE');
@@ -72,13 +87,25 @@ describe('readLazily', () => {
   });
 
   it('reads absent values as their model does: null, an empty list, the object of nothing', () => {
-    const model = camelObject({ nick_name: orNull(z.string()), tags: orEmpty(z.string()), risk: orEmptyObject(camelObject({ factors: orEmpty(z.string()) })) });
+    const model = camelObject({
+      nick_name: orNull(z.string()),
+      tags: orEmpty(z.string()),
+      risk: orEmptyObject(camelObject({ factors: orEmpty(z.string()) })),
+    });
     const record = readLazily(model, {}, FAIL);
     expect(record).toEqual({ nickName: null, tags: [], risk: { factors: [] } });
   });
 
   it('gives what the whole parse gives, to spread, Object.keys, JSON and equality alike', () => {
-    const detail = { card_id: 'crd_1', card_currency: 'usd', is_personalized: true, personalized: false, card_number: '4242424242424242', spending_controls: [{ amount: '10.50', interval: 'DAILY' }], unknown_field: 1 };
+    const detail = {
+      card_id: 'crd_1',
+      card_currency: 'usd',
+      is_personalized: true,
+      personalized: false,
+      card_number: '4242424242424242',
+      spending_controls: [{ amount: '10.50', interval: 'DAILY' }],
+      unknown_field: 1,
+    };
     const whole = cardEndpoints.detail.data.parse([detail]);
     const lazy = readLazily(cardEndpoints.detail.data, [detail], FAIL);
     expect(lazy).toEqual(whole);
@@ -104,7 +131,14 @@ describe('readLazily', () => {
     const name = z.string();
     const parses = [vi.spyOn(status, 'safeParse'), vi.spyOn(name, 'safeParse')];
     const model = z.array(camelObject({ card_status: status, name_on_card: orNull(name) }));
-    const [kept, broken] = readLazily(model, [{ card_status: ' active', name_on_card: 'Ava' }, { card_status: 'OPEN', name_on_card: 7 }], FAIL);
+    const [kept, broken] = readLazily(
+      model,
+      [
+        { card_status: ' active', name_on_card: 'Ava' },
+        { card_status: 'OPEN', name_on_card: 7 },
+      ],
+      FAIL,
+    );
     expect([kept!.cardStatus, kept!.nameOnCard]).toEqual(['ACTIVE', 'Ava']);
     expect(parses.map((parse) => parse.mock.calls.length)).toEqual([0, 0]);
     expect(() => broken!.cardStatus).toThrow('data[1].card_status: Invalid option: expected one of "ACTIVE"|"CLOSED"');
@@ -128,7 +162,12 @@ describe('readLazily', () => {
     // What was read is not read again; the extra wins over the model's own field.
     expect([acting.mandateId, acting.actingFor, acting.amount, name.runs.count]).toEqual(['m1', null, 7, 1]);
     expect(() => acting.status).toThrow('data[0].status: ');
-    expect({ ...extended(readLazily(model, [{ mandate_id: 'm2', status: 'NEW', amount: 1 }], FAIL)[0]!, { actingFor: 'acct' }) }).toEqual({ mandateId: 'm2', status: 'NEW', amount: 1, actingFor: 'acct' });
+    expect({ ...extended(readLazily(model, [{ mandate_id: 'm2', status: 'NEW', amount: 1 }], FAIL)[0]!, { actingFor: 'acct' }) }).toEqual({
+      mandateId: 'm2',
+      status: 'NEW',
+      amount: 1,
+      actingFor: 'acct',
+    });
     // The record itself is as it was.
     expect([debit!.amount, 'actingFor' in debit!]).toEqual([5, false]);
   });
@@ -141,19 +180,34 @@ describe('readLazily', () => {
 
   it('reads a list the bank wraps in an object of one field (fieldOf) lazily, item by item, as zod would read it whole', () => {
     const status = counted(z.enum(['SETTLED', 'PENDING']));
-    const model = fieldOf(single(z.object({ conversions: z.array(camelObject({ conversion_id: z.string(), conversion_status: status.model })) })), 'conversions');
-    const body = [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }, { conversion_id: 'b', conversion_status: 'nope' }] }];
+    const model = fieldOf(
+      single(z.object({ conversions: z.array(camelObject({ conversion_id: z.string(), conversion_status: status.model })) })),
+      'conversions',
+    );
+    const body = [
+      {
+        conversions: [
+          { conversion_id: 'a', conversion_status: 'SETTLED' },
+          { conversion_id: 'b', conversion_status: 'nope' },
+        ],
+      },
+    ];
     const conversions = readLazily(model, body, FAIL);
     expect(conversions.map((c) => c.conversionId)).toEqual(['a', 'b']);
     expect(status.runs.count).toBe(0);
     expect(conversions[0]!.conversionStatus).toBe('SETTLED');
     expect(() => conversions[1]!.conversionStatus).toThrow('data[0].conversions[1].conversion_status: ');
-    expect(readLazily(model, [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }], FAIL)).toEqual(model.parse([{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }]));
+    expect(readLazily(model, [{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }], FAIL)).toEqual(
+      model.parse([{ conversions: [{ conversion_id: 'a', conversion_status: 'SETTLED' }] }]),
+    );
   });
 
   it('reads a record the bank nests (flattened) lazily: the nested fields beside the others, as the whole parse gives them', () => {
     const name = counted(z.string());
-    const model = flattened(camelObject({ id: z.string(), owner: camelObject({ first_name: name.model, last_name: z.string() }) }), 'owner');
+    const model = flattened(
+      camelObject({ id: z.string(), owner: camelObject({ first_name: name.model, last_name: z.string() }) }),
+      'owner',
+    );
     const body = { id: 'a', owner: { first_name: 'Ava', last_name: 'Lind' } };
     const record = readLazily(model, body, FAIL);
     expect(record.id).toBe('a');
@@ -177,7 +231,12 @@ describe('readLazily', () => {
       nickname: 'Supplier',
       payer_entity_type: 'COMPANY',
       transfer_methods: ['LOCAL'],
-      beneficiary: { entity_type: 'COMPANY', company_name: 'Contoso', address: { city: 'London', country_code: 'gb' }, bank_details: { account_currency: 'gbp', account_number: '1234' } },
+      beneficiary: {
+        entity_type: 'COMPANY',
+        company_name: 'Contoso',
+        address: { city: 'London', country_code: 'gb' },
+        bank_details: { account_currency: 'gbp', account_number: '1234' },
+      },
     };
     const lazy = readLazily(beneficiaryModel, body, FAIL);
     expect(lazy.companyName).toBe('Contoso');

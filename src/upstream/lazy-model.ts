@@ -47,7 +47,8 @@ function read(model: z.ZodType, raw: unknown, parent: string, segment: string | 
   const plan = planOf(model);
   switch (plan.kind) {
     case 'object':
-      if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return view(plan, raw as Record<string, unknown>, join(parent, segment), reading);
+      if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
+        return view(plan, raw as Record<string, unknown>, join(parent, segment), reading);
       break;
     case 'array':
       if (Array.isArray(raw)) return elements(plan.element, raw, join(parent, segment), reading);

@@ -5,7 +5,18 @@ import { Broken, FAIL } from '../../test/lazy-reading.ts';
 import type { ContractIssue } from './errors.ts';
 import { contractIssues, readLazily } from './lazy-model.ts';
 import { INVALID, planOf } from './lazy-plans.ts';
-import { anyCaseEnum, cardNumber, countryCode, currencyCode, decimal, optionalText, orFalse, orNull, upstreamDate, upstreamDateTime } from './models.ts';
+import {
+  anyCaseEnum,
+  cardNumber,
+  countryCode,
+  currencyCode,
+  decimal,
+  optionalText,
+  orFalse,
+  orNull,
+  upstreamDate,
+  upstreamDateTime,
+} from './models.ts';
 
 /**
  * What the upstream might send in a leaf field, odd spellings included: each model below is run on
@@ -13,20 +24,85 @@ import { anyCaseEnum, cardNumber, countryCode, currencyCode, decimal, optionalTe
  */
 const INPUTS: readonly unknown[] = [
   // Text: empty, blank, cases, padding.
-  '', ' ', 'abc', 'ABC', 'usd', ' usd ', 'USD', 'us', 'GB', 'ACTIVE', 'active', ' Active ', 'CLOSED', 'phy', 'PHYSICAL', 'w', ' N ', 'x',
+  '',
+  ' ',
+  'abc',
+  'ABC',
+  'usd',
+  ' usd ',
+  'USD',
+  'us',
+  'GB',
+  'ACTIVE',
+  'active',
+  ' Active ',
+  'CLOSED',
+  'phy',
+  'PHYSICAL',
+  'w',
+  ' N ',
+  'x',
   // Numbers as text, and what looks like one without being one.
-  '0', '1', '1.50', '-0012.50', '+1', '1e3', '1.', '.5', ' 12.0 ', '-0', '00', 'Infinity', 'NaN', '1,000',
+  '0',
+  '1',
+  '1.50',
+  '-0012.50',
+  '+1',
+  '1e3',
+  '1.',
+  '.5',
+  ' 12.0 ',
+  '-0',
+  '00',
+  'Infinity',
+  'NaN',
+  '1,000',
   // Numbers, the odd ones too.
-  0, -0, 1, 1.5, -12.5, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER, Infinity, -Infinity, Number.NaN,
+  0,
+  -0,
+  1,
+  1.5,
+  -12.5,
+  1e21,
+  1e-7,
+  5e-324,
+  Number.MAX_SAFE_INTEGER,
+  Infinity,
+  -Infinity,
+  Number.NaN,
   // Date-times and dates as the upstream writes them, and not.
-  '2026-01-05T10:00:00+0000', '2026-01-05T10:00:00.000+0000', '2026-01-05T10:00:00-0530', '2026-01-05 10:00:00', '2026-01-05T10:00:00Z',
-  '2026-01-05T10:00:00+08:00', ' 2026-01-05T10:00:00 ', '2026-01-05', ' 2026-01-05', '2026-13-45', '2026-1-5', 'not a date',
+  '2026-01-05T10:00:00+0000',
+  '2026-01-05T10:00:00.000+0000',
+  '2026-01-05T10:00:00-0530',
+  '2026-01-05 10:00:00',
+  '2026-01-05T10:00:00Z',
+  '2026-01-05T10:00:00+08:00',
+  ' 2026-01-05T10:00:00 ',
+  '2026-01-05',
+  ' 2026-01-05',
+  '2026-13-45',
+  '2026-1-5',
+  'not a date',
   // Card numbers, whole, spaced and masked.
-  '4242424242424242', '4242 4242 4242 4242', '4242-4242-4242-4242', '424242******4242', '12345',
+  '4242424242424242',
+  '4242 4242 4242 4242',
+  '4242-4242-4242-4242',
+  '424242******4242',
+  '12345',
   // Code points beyond one UTF-16 unit, and a lone surrogate.
-  '😀', 'a😀', '😀😀', '\uD800',
+  '😀',
+  'a😀',
+  '😀😀',
+  '\uD800',
   // Neither text nor number.
-  true, false, null, undefined, {}, [], ['x'], { amount: 1 },
+  true,
+  false,
+  null,
+  undefined,
+  {},
+  [],
+  ['x'],
+  { amount: 1 },
 ];
 
 /** The leaf building blocks of models.ts, each with the plan it declares. */
@@ -75,13 +151,21 @@ const NOT_LEAVES: Record<string, z.ZodType> = {
   'z.string().regex()': z.string().regex(/^a/),
   'z.string().refine()': z.string().refine((text) => text !== 'x'),
   'z.string().min(1).max(3)': z.string().min(1).max(3),
-  'z.string().min(1) with its own when': z.string().check(new z.core.$ZodCheckMinLength({ check: 'min_length', minimum: 1, when: (payload) => typeof payload.value === 'string' })),
+  'z.string().min(1) with its own when': z
+    .string()
+    .check(new z.core.$ZodCheckMinLength({ check: 'min_length', minimum: 1, when: (payload) => typeof payload.value === 'string' })),
   'z.string().max(3)': z.string().max(3),
   'z.enum() of numbers': z.enum({ One: 1, Two: 2 }),
   'z.exactOptional()': z.exactOptional(z.string()),
   'optional of a default': z.string().default('x').optional(),
-  'nullable of a refinement': z.string().refine((text) => text !== 'x').nullable(),
-  'a refined nullable': z.string().nullable().refine((text) => text !== 'x'),
+  'nullable of a refinement': z
+    .string()
+    .refine((text) => text !== 'x')
+    .nullable(),
+  'a refined nullable': z
+    .string()
+    .nullable()
+    .refine((text) => text !== 'x'),
   'z.string().transform()': z.string().transform((text) => text.length),
   'z.unknown()': z.unknown(),
 };
@@ -102,7 +186,8 @@ function lazily(model: z.ZodType, raw: unknown): { value: unknown } | { issues: 
 }
 
 /** An input as the test's name shows it: NaN, -0 and undefined as themselves, which JSON would not. */
-const show = (raw: unknown) => (Object.is(raw, -0) ? '-0' : typeof raw === 'number' || raw === undefined ? String(raw) : JSON.stringify(raw));
+const show = (raw: unknown) =>
+  Object.is(raw, -0) ? '-0' : typeof raw === 'number' || raw === undefined ? String(raw) : JSON.stringify(raw);
 
 describe.each(Object.entries({ ...BUILDERS, ...PLAIN }))('the leaf plan of %s', (_, model) => {
   it('is a leaf plan', () => {
@@ -152,7 +237,15 @@ describe('leaves read within a payload', () => {
   });
 
   it('gives what the whole parse gives', () => {
-    const raw = { amount: 1000.5, fee: null, currency: ' usd', booked_at: '2026-01-05T10:00:00+0000', status: 'active ', note: 'x', id: 'a' };
+    const raw = {
+      amount: 1000.5,
+      fee: null,
+      currency: ' usd',
+      booked_at: '2026-01-05T10:00:00+0000',
+      status: 'active ',
+      note: 'x',
+      id: 'a',
+    };
     const record = readLazily(model, raw, FAIL);
     expect({ ...record }).toStrictEqual({ ...model.parse(raw) });
     expect(record.bookedAt.getTime()).toBe(Date.UTC(2026, 0, 5, 10));

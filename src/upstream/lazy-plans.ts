@@ -74,7 +74,11 @@ export function readLazilyAs<T extends z.ZodType>(model: T, plan: LazyPlan): T {
 }
 
 /** An object plan from [bank key, view key] pairs of a zod object's shape. */
-export function objectPlan(shape: Readonly<Record<string, z.ZodType>>, pairs: readonly (readonly [source: string, key: string])[], preferring: Readonly<Record<string, string>> = {}): LazyPlan {
+export function objectPlan(
+  shape: Readonly<Record<string, z.ZodType>>,
+  pairs: readonly (readonly [source: string, key: string])[],
+  preferring: Readonly<Record<string, string>> = {},
+): LazyPlan {
   const fields = new Map<PropertyKey, LazyField>();
   for (const [source, key] of pairs) {
     // A view key Object.prototype already has (`constructor`, `toString`) would read as the
@@ -95,7 +99,8 @@ export function flattenedPlan(outer: z.ZodType, key: string): ObjectPlan {
   const plan = planOf(outer);
   const nested = plan.kind === 'object' ? plan.fields.get(key) : undefined;
   const inner = nested && planOf(nested.model);
-  if (plan.kind !== 'object' || !nested || nested.within || inner?.kind !== 'object') throw new Error(`flattenedPlan: ${key} is not an object of an object model`);
+  if (plan.kind !== 'object' || !nested || nested.within || inner?.kind !== 'object')
+    throw new Error(`flattenedPlan: ${key} is not an object of an object model`);
   const within: NestedObject = { source: nested.source, model: nested.model };
   const fields = new Map<PropertyKey, LazyField>(plan.fields);
   fields.delete(key);
@@ -124,11 +129,20 @@ export function planOf(model: z.ZodType): LazyPlan {
 }
 
 function recognised(model: z.ZodType): LazyPlan {
-  const def = model._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: unknown; element?: z.ZodType; checks?: unknown[] };
+  const def = model._zod.def as {
+    type: string;
+    shape?: Record<string, z.ZodType>;
+    catchall?: unknown;
+    element?: z.ZodType;
+    checks?: unknown[];
+  };
   // A refinement of a whole object is one of its checks: such an object is parsed whole.
   const unchecked = (def.checks ?? []).length === 0;
   if (def.type === 'object' && def.shape && def.catchall === undefined && unchecked) {
-    return objectPlan(def.shape, Object.keys(def.shape).map((key) => [key, key] as const));
+    return objectPlan(
+      def.shape,
+      Object.keys(def.shape).map((key) => [key, key] as const),
+    );
   }
   if (def.type === 'array' && def.element && unchecked) return { kind: 'array', element: def.element };
   return plainLeaf(model) ?? EAGER;
@@ -234,7 +248,8 @@ const WHEN_IT_HAS_LENGTH = (z.string().min(1)._zod.def as LeafDef).checks![0]!._
  */
 function minLengthString(checks: NonNullable<LeafDef['checks']>): LeafPlan | undefined {
   const check = checks.length === 1 ? checks[0]!._zod.def : undefined;
-  if (check?.check !== 'min_length' || check.when !== WHEN_IT_HAS_LENGTH || !Object.keys(check).every((key) => MIN_LENGTH_KEYS.has(key))) return undefined;
+  if (check?.check !== 'min_length' || check.when !== WHEN_IT_HAS_LENGTH || !Object.keys(check).every((key) => MIN_LENGTH_KEYS.has(key)))
+    return undefined;
   const minimum = check.minimum;
   if (typeof minimum !== 'number') return undefined;
   const codePoints = z.core.util.codePointLength;

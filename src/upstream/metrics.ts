@@ -46,7 +46,7 @@ function contractMetrics(registry: Registry): Pick<UpstreamObserver, 'contractCh
   });
   const violations = new Counter({
     name: 'gateway_upstream_contract_violations_total',
-    help: 'Fields of the bank\'s answers that broke their documented rule in a whole check, by endpoint and field path (array indexes collapsed: data[].status). Only operations that read such a field fail, unless UPSTREAM_CONTRACT_CHECK=all.',
+    help: "Fields of the bank's answers that broke their documented rule in a whole check, by endpoint and field path (array indexes collapsed: data[].status). Only operations that read such a field fail, unless UPSTREAM_CONTRACT_CHECK=all.",
     labelNames: ['endpoint', 'path'] as const,
     registers: [registry],
   });
@@ -72,9 +72,13 @@ function hostLimitMetrics(registry: Registry): Pick<UpstreamObserver, 'hostLimit
         for (const [host, read] of readers) this.set({ host }, pick(read()));
       },
     });
-  gauge('gateway_upstream_concurrency_limit', 'Calls the gateway lets be in flight to each bank host now (the adaptive limit).', (r) => r.limit);
+  gauge(
+    'gateway_upstream_concurrency_limit',
+    'Calls the gateway lets be in flight to each bank host now (the adaptive limit).',
+    (r) => r.limit,
+  );
   gauge('gateway_upstream_calls_in_flight', 'Calls in flight to each bank host now.', (r) => r.inFlight);
-  gauge('gateway_upstream_calls_queued', 'Calls waiting for a slot under each bank host\'s limit now.', (r) => r.queued);
+  gauge('gateway_upstream_calls_queued', "Calls waiting for a slot under each bank host's limit now.", (r) => r.queued);
   gauge(
     'gateway_upstream_calls_held_by_client_share',
     "Of the calls waiting, those held back by their client's own cap (CLIENT_MAX_UPSTREAM_IN_FLIGHT), not by the host's limit.",

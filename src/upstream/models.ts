@@ -92,7 +92,10 @@ function readDecimal(value: number | string): string | Problem {
  * same value reads the same whichever way it was sent ("1000.00" and 1000 both become "1000").
  */
 export const decimal = ruled(
-  readLazilyAs(z.custom<number | string>(isDecimalInput, 'must be a decimal number or decimal text'), { kind: 'leaf', read: (raw) => (isDecimalInput(raw) ? raw : INVALID) }),
+  readLazilyAs(z.custom<number | string>(isDecimalInput, 'must be a decimal number or decimal text'), {
+    kind: 'leaf',
+    read: (raw) => (isDecimalInput(raw) ? raw : INVALID),
+  }),
   readDecimal,
 );
 
@@ -186,7 +189,10 @@ export function fieldOf<T extends z.ZodType<object>, K extends keyof z.output<T>
 
 /** Most endpoints answer with an array holding one element; this takes that element. */
 export function single<T extends z.ZodType>(item: T) {
-  const model = z.array(item).length(1, 'must hold exactly one element').transform((items) => items[0] as z.output<T>);
+  const model = z
+    .array(item)
+    .length(1, 'must hold exactly one element')
+    .transform((items) => items[0] as z.output<T>);
   return readLazilyAs(model, { kind: 'single', element: item });
 }
 
@@ -243,7 +249,10 @@ export const orFalse = ruled(z.boolean().nullish(), (flag) => flag ?? false);
 /** A list the upstream may omit or send as null: always an array. */
 export function orEmpty<T extends z.ZodType>(item: T) {
   const list = z.array(item);
-  return readLazilyAs(list.nullish().transform((items): z.output<T>[] => items ?? []), { kind: 'absent-as', inner: list, absent: () => [] });
+  return readLazilyAs(
+    list.nullish().transform((items): z.output<T>[] => items ?? []),
+    { kind: 'absent-as', inner: list, absent: () => [] },
+  );
 }
 
 /**
@@ -257,7 +266,10 @@ export function orEmptyObject<T extends z.ZodType<object>>(model: T) {
 
 /** A value the upstream may omit or send as null, read as `absent` then (the same value every time). */
 export function orWhenAbsent<T extends z.ZodType>(model: T, absent: z.output<T>) {
-  return readLazilyAs(model.nullish().transform((value): z.output<T> => value ?? absent), { kind: 'absent-as', inner: model, absent: () => absent });
+  return readLazilyAs(
+    model.nullish().transform((value): z.output<T> => value ?? absent),
+    { kind: 'absent-as', inner: model, absent: () => absent },
+  );
 }
 
 /** An amount and its currency as one value (the graph's Money); null when either is missing. */

@@ -3,7 +3,20 @@ import type { BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
-import { countryCode, currencyCode, decimal, fieldOf, moneyOf, optionalText, orEmpty, orEmptyObject, orNull, single, upstreamDate, upstreamDateTime } from './models.ts';
+import {
+  countryCode,
+  currencyCode,
+  decimal,
+  fieldOf,
+  moneyOf,
+  optionalText,
+  orEmpty,
+  orEmptyObject,
+  orNull,
+  single,
+  upstreamDate,
+  upstreamDateTime,
+} from './models.ts';
 
 /** Document 2, sections 2.9, 2.10 and 4.5: the business's own profile and its account RFIs. */
 
@@ -46,7 +59,13 @@ const accountDetails = camelObject({
 });
 
 /** Section 2.9 says only "array"; the items are read as people objects {id, first_name, last_name, role, email}, as the sandbox sends them. */
-const representative = camelObject({ id: optionalText, first_name: optionalText, last_name: optionalText, role: optionalText, email: optionalText });
+const representative = camelObject({
+  id: optionalText,
+  first_name: optionalText,
+  last_name: optionalText,
+  role: optionalText,
+  email: optionalText,
+});
 
 const userProfileModel = camelObject({
   id: z.string().min(1),
@@ -73,14 +92,22 @@ const question = camelObject({
   attachments: orEmpty(z.unknown()),
   uploaded_orders: orEmpty(z.unknown()),
   sources: orEmpty(
-    camelObject({ id: optionalText, type: optionalText, person: orNull(camelObject({ first_name: optionalText, last_name: optionalText })) }),
+    camelObject({
+      id: optionalText,
+      type: optionalText,
+      person: orNull(camelObject({ first_name: optionalText, last_name: optionalText })),
+    }),
   ),
   answer: orNull(z.object({ type: z.enum(RFI_ANSWER_TYPES) })),
   key: optionalText,
   liveness: orNull(z.object({ url: optionalText, status: optionalText })),
 });
 
-const rfiRequest = camelObject({ created_at: orNull(upstreamDateTime), updated_at: orNull(upstreamDateTime), questions: orEmpty(question) });
+const rfiRequest = camelObject({
+  created_at: orNull(upstreamDateTime),
+  updated_at: orNull(upstreamDateTime),
+  questions: orEmpty(question),
+});
 export type RfiRequest = z.output<typeof rfiRequest>;
 
 const accountRfiModel = camelObject({

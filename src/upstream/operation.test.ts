@@ -16,7 +16,12 @@ describe('startOperation', () => {
   it('fires the operation signal alone when the client leaves, with the abandonment, counted once', () => {
     let abandoned = 0;
     const client = new AbortController();
-    const operation = startOperation({ deadline: Date.now() + 60_000, client: client.signal, correlationId: 'req-1', onAbandoned: () => abandoned++ });
+    const operation = startOperation({
+      deadline: Date.now() + 60_000,
+      client: client.signal,
+      correlationId: 'req-1',
+      onAbandoned: () => abandoned++,
+    });
     client.abort();
     expect(abandonment(operation.signal)).toBeInstanceOf(OperationAbandonedError);
     expect(operation.signal.reason).toMatchObject({ reason: 'DEADLINE_EXCEEDED', requestId: 'req-1' });

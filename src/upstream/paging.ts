@@ -24,11 +24,7 @@ export function pagesForWindow(offset: number, limit: number, maxSize = MAX_UPST
 }
 
 /** Fetches the items [offset, offset+limit) of a paged upstream list. */
-export async function fetchWindow<T>(
-  offset: number,
-  limit: number,
-  fetchPage: (slice: PageSlice) => Promise<T[]>,
-): Promise<T[]> {
+export async function fetchWindow<T>(offset: number, limit: number, fetchPage: (slice: PageSlice) => Promise<T[]>): Promise<T[]> {
   const slices = pagesForWindow(offset, limit);
   const items: T[] = [];
   for (const slice of slices) {

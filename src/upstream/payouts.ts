@@ -57,10 +57,34 @@ const payoutReads = records('payouts');
 const PAYOUT_WRITE = ['payouts', 'accounts'] as const;
 
 export const payoutEndpoints = {
-  create: endpoint({ method: 'POST', path: '/{svc}/api/v1/transfer/payout', headers: 'standard', data: single(created), changes: PAYOUT_WRITE }),
-  status: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/payout/{id}', headers: 'standard', data: single(statusOnly), cache: payoutReads }),
-  cancel: endpoint({ method: 'PATCH', path: '/{svc}/api/v1/transfer/cancelpayout', headers: 'standard', data: z.looseObject({}), changes: PAYOUT_WRITE }),
-  upcoming: endpoint({ method: 'GET', path: '/{svc}/api/v1/transfer/upcomingpayouts', headers: 'standard', data: z.array(upcoming), cache: payoutReads }),
+  create: endpoint({
+    method: 'POST',
+    path: '/{svc}/api/v1/transfer/payout',
+    headers: 'standard',
+    data: single(created),
+    changes: PAYOUT_WRITE,
+  }),
+  status: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/payout/{id}',
+    headers: 'standard',
+    data: single(statusOnly),
+    cache: payoutReads,
+  }),
+  cancel: endpoint({
+    method: 'PATCH',
+    path: '/{svc}/api/v1/transfer/cancelpayout',
+    headers: 'standard',
+    data: z.looseObject({}),
+    changes: PAYOUT_WRITE,
+  }),
+  upcoming: endpoint({
+    method: 'GET',
+    path: '/{svc}/api/v1/transfer/upcomingpayouts',
+    headers: 'standard',
+    data: z.array(upcoming),
+    cache: payoutReads,
+  }),
 };
 
 export interface PayoutRequest {

@@ -13,7 +13,11 @@ export interface RecordCacheReading extends RecordCacheStats {
  */
 export function recordCacheMetrics(registry: Registry, read: () => RecordCacheReading | undefined): void {
   /** A counter whose series follow counts of the cache, each advanced by what it gained since the last scrape. */
-  const counter = (name: string, help: string, series: readonly { labels?: Record<string, string>; pick: (r: RecordCacheReading) => number }[]) => {
+  const counter = (
+    name: string,
+    help: string,
+    series: readonly { labels?: Record<string, string>; pick: (r: RecordCacheReading) => number }[],
+  ) => {
     const seen = series.map(() => 0);
     new Counter({
       name,
@@ -40,12 +44,14 @@ export function recordCacheMetrics(registry: Registry, read: () => RecordCacheRe
       { labels: { result: 'joined' }, pick: (r) => r.joined },
     ],
   );
-  counter('gateway_record_cache_invalidations_total', 'Invalidations of the record cache: bank events, writes of this instance and of the others.', [
-    { pick: (r) => r.invalidations },
-  ]);
+  counter(
+    'gateway_record_cache_invalidations_total',
+    'Invalidations of the record cache: bank events, writes of this instance and of the others.',
+    [{ pick: (r) => r.invalidations }],
+  );
   counter(
     'gateway_record_cache_invalidations_lost_total',
-    "Writes of this instance whose invalidation could not be published to the other instances (Redis away); they may show the records changed until their TTL.",
+    'Writes of this instance whose invalidation could not be published to the other instances (Redis away); they may show the records changed until their TTL.',
     [{ pick: (r) => r.lostInvalidations }],
   );
   new Gauge({

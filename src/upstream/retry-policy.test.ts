@@ -30,7 +30,7 @@ describe('RetryBudget', () => {
   it('by default carries 100 reads through 30% failures, and caps an outage near 1.5 calls per call', () => {
     // Simulated with a fixed PRNG: every read retried until it succeeds, as the default policy would.
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const budget = new RetryBudget(DEFAULT_RETRY_BUDGET, () => 0);
     let failedReads = 0;
     for (let read = 0; read < 100; read += 1) {

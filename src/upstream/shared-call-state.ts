@@ -48,6 +48,11 @@ export function createSharedCallState(options: SharedCallStateOptions = {}): Sha
   const rateLimitHolds = new RateLimitHolds(now);
   const stoppedCalls = new StoppedCalls(observer, resilience.operationDeadlineMs);
   const uncertainWrites = options.uncertainWrites ?? memoryUncertainWrites();
-  const contractChecks = new ContractChecks(options.contractCheck ?? DEFAULT_CONTRACT_CHECK, options.observer ?? NO_OBSERVER, options.logger ?? silentLogger, now);
+  const contractChecks = new ContractChecks(
+    options.contractCheck ?? DEFAULT_CONTRACT_CHECK,
+    options.observer ?? NO_OBSERVER,
+    options.logger ?? silentLogger,
+    now,
+  );
   return { observer, lastAnswers, breakers, rateLimitHolds, retryBudget, stoppedCalls, uncertainWrites, contractChecks };
 }

@@ -64,7 +64,8 @@ export function redisUncertainWrites(target: RedisTarget, prefix: string, logger
   });
   const key = (fingerprint: string) => `${prefix}:${fingerprint}`;
   return {
-    remember: (fingerprint, write) => command(async (redis) => void (await redis.set(key(fingerprint), JSON.stringify(write), 'PX', UNCERTAIN_WRITE_TTL_MS))),
+    remember: (fingerprint, write) =>
+      command(async (redis) => void (await redis.set(key(fingerprint), JSON.stringify(write), 'PX', UNCERTAIN_WRITE_TTL_MS))),
     find: (fingerprint) => command(async (redis) => parsed(await redis.get(key(fingerprint)))),
     forget: (fingerprint) => command(async (redis) => void (await redis.del(key(fingerprint)))),
     close,
@@ -76,7 +77,9 @@ function parsed(value: string | null): UncertainWrite | undefined {
   if (value === null) return undefined;
   try {
     const write = JSON.parse(value) as Partial<UncertainWrite>;
-    return typeof write.idempotencyKey === 'string' && typeof write.at === 'string' ? { idempotencyKey: write.idempotencyKey, at: write.at } : undefined;
+    return typeof write.idempotencyKey === 'string' && typeof write.at === 'string'
+      ? { idempotencyKey: write.idempotencyKey, at: write.at }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -85,7 +88,9 @@ function parsed(value: string | null): UncertainWrite | undefined {
 /** The request as the bank would tell a repeat of it: caller, method, path with query, body without its request id. */
 export function requestFingerprint(call: UpstreamCall): string {
   const who = call.options.client ?? call.options.cacheScope ?? '';
-  return createHash('sha256').update(JSON.stringify([who, call.ep.method, call.path, canonical(withoutRequestId(call.body))])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([who, call.ep.method, call.path, canonical(withoutRequestId(call.body))]))
+    .digest('base64url');
 }
 
 /** Document 2's create card repeats its key as the body's request_id: a repeat under another key differs there alone. */
@@ -125,5 +130,7 @@ export function whereToLook(call: UpstreamCall): string {
   const places = kindsChangedBy(call.ep)
     .map((kind) => WHERE_TO_LOOK[kind])
     .filter((place): place is string => place !== undefined);
-  return places.length === 0 ? 'Read the record back before doing anything else.' : `Look at ${places.join(', and ')} before doing anything else.`;
+  return places.length === 0
+    ? 'Read the record back before doing anything else.'
+    : `Look at ${places.join(', and ')} before doing anything else.`;
 }

@@ -70,7 +70,13 @@ export const walletEndpoints = {
   /** The cardholder's record lists its wallets. */
   create: endpoint({ method: 'POST', path: WALLET, headers: 'issuing', data: single(walletModel), changes: ['wallets', 'cardholders'] }),
   list: endpoint({ method: 'GET', path: WALLET, headers: 'issuing', data: z.array(walletModel), cache: walletReads }),
-  history: endpoint({ method: 'GET', path: `${WALLET}/history`, headers: 'issuing', data: z.array(walletHistoryEntryModel), cache: walletReads }),
+  history: endpoint({
+    method: 'GET',
+    path: `${WALLET}/history`,
+    headers: 'issuing',
+    data: z.array(walletHistoryEntryModel),
+    cache: walletReads,
+  }),
 };
 
 export interface WalletHistoryPage {
@@ -85,7 +91,11 @@ export function walletsApi(call: BoundCall) {
   const cardholder = (cardholderId: string) => ({ 'x-cardholder-id': cardholderId });
   return {
     create: async (cardholderId: string, currency: string, idempotencyKey?: string | null): Promise<Wallet> => ({
-      ...(await call(walletEndpoints.create, { headers: cardholder(cardholderId), body: { currency }, idempotencyKey: idempotencyKey ?? undefined })),
+      ...(await call(walletEndpoints.create, {
+        headers: cardholder(cardholderId),
+        body: { currency },
+        idempotencyKey: idempotencyKey ?? undefined,
+      })),
       cardholderId,
     }),
     /**

@@ -21,7 +21,9 @@ export type WebhookSubscriptionType = (typeof SUBSCRIPTION_TYPES)[number];
 
 const UPSTREAM_TYPE: Record<WebhookSubscriptionType, 'w' | 'n'> = { WEBHOOK: 'w', NOTIFICATION: 'n' };
 
-const subscriptionType = anyCaseEnum(['w', 'n'], { lowerCase: true }).transform((t): WebhookSubscriptionType => (t === 'w' ? 'WEBHOOK' : 'NOTIFICATION'));
+const subscriptionType = anyCaseEnum(['w', 'n'], { lowerCase: true }).transform((t): WebhookSubscriptionType =>
+  t === 'w' ? 'WEBHOOK' : 'NOTIFICATION',
+);
 
 // --- Keys --------------------------------------------------------------------------------------
 
@@ -75,7 +77,11 @@ const httpDate = z
 const integer = z.union([z.number().int(), z.string().trim().regex(/^\d+$/, 'must be an integer').transform(Number)]);
 
 /** Section 2.2, one entry of Get All Webhooks. */
-const webhookCatalogueEntryModel = camelObject({ event_name: z.string().min(1), event_description: optionalText, program_code: z.string().min(1) });
+const webhookCatalogueEntryModel = camelObject({
+  event_name: z.string().min(1),
+  event_description: optionalText,
+  program_code: z.string().min(1),
+});
 export type WebhookCatalogueEntry = z.output<typeof webhookCatalogueEntryModel>;
 
 /** The five fields that identify a subscription (one per event name and set of codes). */
@@ -135,7 +141,14 @@ const webhookWriteAnswerModel = z.object({
 
 /** Webhook management reads are never kept by the record cache, and its writes change no record it keeps. */
 const webhookEndpoint = <Data>(method: HttpMethod, path: string, data: z.ZodType<Data>, effect: 'read' | 'write') =>
-  endpoint({ method, path, headers: 'webhook', envelope: false, data, ...(effect === 'read' ? { cache: 'never' as const } : { changes: [] }) });
+  endpoint({
+    method,
+    path,
+    headers: 'webhook',
+    envelope: false,
+    data,
+    ...(effect === 'read' ? { cache: 'never' as const } : { changes: [] }),
+  });
 
 export const webhookEndpoints = {
   /** The same for every user: a program-wide cache of its own (webhooksApi), not the record cache. */

@@ -87,19 +87,27 @@ export function judge(observed: Observed, want: Expected, around: Around): Verdi
   if (streams) {
     check(observed.leftOpen, 'the stream open after its first result');
     check(around.openAtFirst > 0, 'the gateway holding the stream open at its first result');
-    check(isDeepStrictEqual(withoutTypenames(observed.results[0]?.data), withoutTypenames(around.reference)), `first result ${JSON.stringify(observed.results[0]?.data)}, want ${JSON.stringify(around.reference)}`);
+    check(
+      isDeepStrictEqual(withoutTypenames(observed.results[0]?.data), withoutTypenames(around.reference)),
+      `first result ${JSON.stringify(observed.results[0]?.data)}, want ${JSON.stringify(around.reference)}`,
+    );
   } else {
     check(!observed.leftOpen, 'the answer complete');
     check(want.kind === 'one' ? parts === 1 : parts > 1, `${want.kind === 'one' ? 'one result' : 'more than one part'}, got ${parts}`);
     const data = mergedData(observed.results, observed.merged);
-    check(isDeepStrictEqual(withoutTypenames(data), withoutTypenames(around.reference)), `data ${JSON.stringify(data)}, want ${JSON.stringify(around.reference)}`);
+    check(
+      isDeepStrictEqual(withoutTypenames(data), withoutTypenames(around.reference)),
+      `data ${JSON.stringify(data)}, want ${JSON.stringify(around.reference)}`,
+    );
   }
-  if (around.hashKnown && observed.answeredByHashAlone === false) problems.push('answered by the hash alone (it was registered), but the text had to be sent');
+  if (around.hashKnown && observed.answeredByHashAlone === false)
+    problems.push('answered by the hash alone (it was registered), but the text had to be sent');
   return { shown, problems };
 }
 
 function shownOf(observed: Observed, want: Expected): string {
-  if (observed.leftOpen) return observed.results.length === 0 ? 'no answer' : want.kind === 'live' || want.kind === 'event' ? want.kind : 'left open';
+  if (observed.leftOpen)
+    return observed.results.length === 0 ? 'no answer' : want.kind === 'live' || want.kind === 'event' ? want.kind : 'left open';
   const parts = observed.merged ? (observed.wireResults ?? observed.results.length) : observed.results.length;
   return parts > 1 ? 'parts' : 'one';
 }

@@ -45,7 +45,10 @@ export function mergedData(payloads: readonly ExecutionPayload[], merged: boolea
 
 /** Every error of the payloads, incremental parts' included. */
 export function errorsOf(payloads: readonly ExecutionPayload[]): { message: string; extensions?: Record<string, unknown> }[] {
-  return payloads.flatMap((payload) => [...(payload.errors ?? []), ...((payload.incremental ?? []).flatMap((part) => part.errors ?? []) as { message: string }[])]);
+  return payloads.flatMap((payload) => [
+    ...(payload.errors ?? []),
+    ...((payload.incremental ?? []).flatMap((part) => part.errors ?? []) as { message: string }[]),
+  ]);
 }
 
 function at(value: unknown, path: readonly (string | number)[]): unknown {
@@ -56,7 +59,12 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
     if (isObject(existing) && isObject(value)) deepMerge(existing, value);
-    else if (Array.isArray(existing) && Array.isArray(value)) value.forEach((item, index) => (isObject(existing[index]) && isObject(item) ? deepMerge(existing[index] as Record<string, unknown>, item) : (existing[index] = item)));
+    else if (Array.isArray(existing) && Array.isArray(value))
+      value.forEach((item, index) =>
+        isObject(existing[index]) && isObject(item)
+          ? deepMerge(existing[index] as Record<string, unknown>, item)
+          : (existing[index] = item),
+      );
     else target[key] = value;
   }
 }
@@ -67,5 +75,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function withoutTypenames(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutTypenames);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__typename').map(([key, item]) => [key, withoutTypenames(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== '__typename')
+      .map(([key, item]) => [key, withoutTypenames(item)]),
+  );
 }

@@ -38,14 +38,20 @@ export function placementsOf(documents: readonly DocumentNode[]): Map<string, Se
       if (definition.kind !== Kind.OPERATION_DEFINITION && definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
       const fragment = definition.kind === Kind.FRAGMENT_DEFINITION ? definition.name.value : undefined;
       const inSelections: Placement[] =
-        fragment === undefined ? ['inline'] : [depths.get(fragment) === 1 ? 'in a named fragment' : 'in a nested fragment', ...((spreads.get(fragment) ?? 0) > 1 ? ['in a fragment spread twice' as const] : [])];
+        fragment === undefined
+          ? ['inline']
+          : [
+              depths.get(fragment) === 1 ? 'in a named fragment' : 'in a nested fragment',
+              ...((spreads.get(fragment) ?? 0) > 1 ? ['in a fragment spread twice' as const] : []),
+            ];
       definition.directives?.forEach((d) => add(d.name.value, fragment === undefined ? 'on the operation' : 'on a fragment definition'));
       visit(definition.selectionSet, {
         FragmentSpread: (node) => node.directives?.forEach((d) => add(d.name.value, 'on a spread')),
         Field: (node) => node.directives?.forEach((d) => inSelections.forEach((place) => add(d.name.value, place))),
         InlineFragment: (node) => node.directives?.forEach((d) => inSelections.forEach((place) => add(d.name.value, place))),
       });
-      if (definition.kind === Kind.OPERATION_DEFINITION) definition.variableDefinitions?.forEach((v) => v.directives?.forEach((d) => add(d.name.value, 'on a variable definition')));
+      if (definition.kind === Kind.OPERATION_DEFINITION)
+        definition.variableDefinitions?.forEach((v) => v.directives?.forEach((d) => add(d.name.value, 'on a variable definition')));
     }
   }
   return found;
@@ -53,7 +59,9 @@ export function placementsOf(documents: readonly DocumentNode[]): Map<string, Se
 
 /** How far each fragment is from an operation: 1 for one an operation spreads, 2 for one spread by such a fragment... */
 function fragmentDepths(document: DocumentNode): Map<string, number> {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   const depths = new Map<string, number>();
   const spreadIn = (node: object) => {
     const names: string[] = [];

@@ -43,7 +43,10 @@ export function printedMatrix(rows: readonly Row[], ways: readonly Way[], record
     matrixTable(rows, ways, records),
     '',
     ...ways.map((way) => `- ${way.name}: ${way.client}.`),
-    ...failed.map((record) => `- ✗ ${record.row.group}: ${record.row.name}, ${record.way.name}, ${FORM_NAMES[record.form]}: ${record.verdict!.problems.join('; ')}`),
+    ...failed.map(
+      (record) =>
+        `- ✗ ${record.row.group}: ${record.row.name}, ${record.way.name}, ${FORM_NAMES[record.form]}: ${record.verdict!.problems.join('; ')}`,
+    ),
   ].join('\n');
 }
 

@@ -21,7 +21,14 @@ const SUBSCRIPTION = 'subscription { bankEvents { name } }';
 export async function probeWaysIn(baseUrl: string): Promise<Served[]> {
   const url = `${baseUrl}/graphql`;
   const served: Served[] = [];
-  const http = async (probe: string, method: string, accept: string, query: string, id: WayInId | undefined, answered: (contentType: string, status: number) => boolean) => {
+  const http = async (
+    probe: string,
+    method: string,
+    accept: string,
+    query: string,
+    id: WayInId | undefined,
+    answered: (contentType: string, status: number) => boolean,
+  ) => {
     const target = method === 'GET' ? `${url}?query=${encodeURIComponent(query)}` : url;
     const abort = new AbortController();
     const response = await fetch(target, {
@@ -37,17 +44,33 @@ export async function probeWaysIn(baseUrl: string): Promise<Served[]> {
   const streamed = (type: string) => (contentType: string, status: number) => status === 200 && contentType.startsWith(type);
   await http('GET, JSON', 'GET', 'application/graphql-response+json', '{ balances { currency } }', 'http-get', json);
   await http('POST, JSON', 'POST', 'application/graphql-response+json', '{ balances { currency } }', 'http-post', json);
-  for (const method of ['PUT', 'PATCH', 'DELETE']) await http(`${method}`, method, 'application/json', '{ balances { currency } }', undefined, (_type, status) => status < 400);
+  for (const method of ['PUT', 'PATCH', 'DELETE'])
+    await http(`${method}`, method, 'application/json', '{ balances { currency } }', undefined, (_type, status) => status < 400);
   await http('@defer, multipart/mixed', 'POST', 'multipart/mixed', DEFERRED, 'multipart-mixed', streamed('multipart/mixed'));
-  await http("@defer, Apollo's deferSpec", 'POST', 'multipart/mixed;deferSpec=20220824', DEFERRED, 'multipart-apollo', streamed('multipart/mixed'));
+  await http(
+    "@defer, Apollo's deferSpec",
+    'POST',
+    'multipart/mixed;deferSpec=20220824',
+    DEFERRED,
+    'multipart-apollo',
+    streamed('multipart/mixed'),
+  );
   await http('@defer, SSE', 'POST', 'text/event-stream', DEFERRED, 'sse', streamed('text/event-stream'));
   await http('@defer, NDJSON', 'POST', 'application/x-ndjson', DEFERRED, undefined, (_type, status) => status === 200);
   await http('subscription, SSE', 'POST', 'text/event-stream', SUBSCRIPTION, 'sse', streamed('text/event-stream'));
-  await http("subscription, Apollo's subscriptionSpec", 'POST', 'multipart/mixed;subscriptionSpec=1.0', SUBSCRIPTION, 'multipart-apollo', streamed('multipart/mixed'));
+  await http(
+    "subscription, Apollo's subscriptionSpec",
+    'POST',
+    'multipart/mixed;subscriptionSpec=1.0',
+    SUBSCRIPTION,
+    'multipart-apollo',
+    streamed('multipart/mixed'),
+  );
   await http('subscription, plain multipart/mixed', 'POST', 'multipart/mixed', SUBSCRIPTION, undefined, (_type, status) => status === 200);
   await http('subscription, NDJSON', 'POST', 'application/x-ndjson', SUBSCRIPTION, undefined, (_type, status) => status === 200);
   const page = await fetch(url, { headers: { accept: 'text/html' } });
-  if (page.status === 200 && (page.headers.get('content-type') ?? '').startsWith('text/html')) served.push({ probe: 'the page', id: 'graphiql' });
+  if (page.status === 200 && (page.headers.get('content-type') ?? '').startsWith('text/html'))
+    served.push({ probe: 'the page', id: 'graphiql' });
   await page.body?.cancel();
   const subprotocols: [string, WayInId][] = [
     [GRAPHQL_TRANSPORT_WS_PROTOCOL, 'graphql-transport-ws'],
@@ -69,7 +92,9 @@ function speaks(url: string, subprotocol: string): Promise<boolean> {
       resolve(answer);
     };
     const timer = setTimeout(() => done(false), 2_000);
-    socket.on('open', () => (socket.protocol === subprotocol ? socket.send(JSON.stringify({ type: 'connection_init', payload: {} })) : done(false)));
+    socket.on('open', () =>
+      socket.protocol === subprotocol ? socket.send(JSON.stringify({ type: 'connection_init', payload: {} })) : done(false),
+    );
     socket.on('message', (raw) => done((JSON.parse(String(raw)) as { type: string }).type === 'connection_ack'));
     socket.on('close', () => done(false));
     socket.on('error', () => done(false));

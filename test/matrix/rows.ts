@@ -42,7 +42,8 @@ export interface Row {
 
 const ACCOUNTS = 'accounts(first: 2) { nodes { upstreamId } }';
 const LIVE_WITH_DEFER = /^Cannot mix "@defer" with "@live": The live query "\w+" reaches @defer (in its own selection|in fragment "\w+")/;
-const LIVE_WITH_STREAM = /^Cannot mix "@stream" with "@live": The live query "\w+" reaches @stream (in its own selection|in fragment "\w+")/;
+const LIVE_WITH_STREAM =
+  /^Cannot mix "@stream" with "@live": The live query "\w+" reaches @stream (in its own selection|in fragment "\w+")/;
 const refusedLive = (message: RegExp): Nature => ({ refused: 'GRAPHQL_VALIDATION_FAILED', message });
 
 const DEFER: Row[] = [
@@ -59,20 +60,41 @@ const DEFER: Row[] = [
     nature: 'parts',
     document: `query DeferNested { ...Screen } fragment Screen on Query { ${ACCOUNTS} ...Later } fragment Later on Query { ... @defer { balances { currency } } }`,
   },
-  { group: '@defer', name: 'on a spread', nature: 'parts', document: `query DeferOnSpread { ${ACCOUNTS} ...Later @defer } fragment Later on Query { balances { currency } }` },
+  {
+    group: '@defer',
+    name: 'on a spread',
+    nature: 'parts',
+    document: `query DeferOnSpread { ${ACCOUNTS} ...Later @defer } fragment Later on Query { balances { currency } }`,
+  },
   {
     group: '@defer',
     name: 'in a fragment spread twice',
     nature: 'parts',
-    document: 'query DeferSpreadTwice { accounts(first: 2) { nodes { ...Row } } account(id: "acc_demo_usd") { ...Row } } fragment Row on Account { upstreamId ... @defer { status label } }',
+    document:
+      'query DeferSpreadTwice { accounts(first: 2) { nodes { ...Row } } account(id: "acc_demo_usd") { ...Row } } fragment Row on Account { upstreamId ... @defer { status label } }',
   },
 ];
 
 const STREAM_NODES = 'fragment Nodes on AccountConnection { nodes @stream(initialCount: 1) { upstreamId } }';
 const STREAM: Row[] = [
-  { group: '@stream', name: 'inline', nature: 'parts', document: 'query StreamInline { accounts(first: 5) { nodes @stream(initialCount: 1) { upstreamId } } }' },
-  { group: '@stream', name: 'in a named fragment', nature: 'parts', document: `query StreamInFragment { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}` },
-  { group: '@stream', name: 'in a nested fragment', nature: 'parts', document: `query StreamNested { ...Screen } fragment Screen on Query { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}` },
+  {
+    group: '@stream',
+    name: 'inline',
+    nature: 'parts',
+    document: 'query StreamInline { accounts(first: 5) { nodes @stream(initialCount: 1) { upstreamId } } }',
+  },
+  {
+    group: '@stream',
+    name: 'in a named fragment',
+    nature: 'parts',
+    document: `query StreamInFragment { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}`,
+  },
+  {
+    group: '@stream',
+    name: 'in a nested fragment',
+    nature: 'parts',
+    document: `query StreamNested { ...Screen } fragment Screen on Query { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}`,
+  },
   {
     group: '@stream',
     name: 'in a fragment spread twice',
@@ -90,8 +112,20 @@ function conditional(directive: 'skip' | 'include'): Row[] {
   const declared = `($${variable}: Boolean!)`;
   const amounts = `fragment Amounts on Balance { currency available ${off} { amount } }`;
   return [
-    { group: `@${directive}`, name: 'inline', nature: 'query', variables, document: `query ${name}Inline${declared} { balances { currency available ${off} { amount } } }` },
-    { group: `@${directive}`, name: 'in a named fragment', nature: 'query', variables, document: `query ${name}InFragment${declared} { balances { ...Amounts } } ${amounts}` },
+    {
+      group: `@${directive}`,
+      name: 'inline',
+      nature: 'query',
+      variables,
+      document: `query ${name}Inline${declared} { balances { currency available ${off} { amount } } }`,
+    },
+    {
+      group: `@${directive}`,
+      name: 'in a named fragment',
+      nature: 'query',
+      variables,
+      document: `query ${name}InFragment${declared} { balances { ...Amounts } } ${amounts}`,
+    },
     {
       group: `@${directive}`,
       name: 'in a nested fragment',
@@ -118,18 +152,25 @@ function conditional(directive: 'skip' | 'include'): Row[] {
 
 const LIVE: Row[] = [
   { group: '@live', name: 'inline', nature: 'live', document: 'query LiveInline @live { balances { currency } }' },
-  { group: '@live', name: 'with a named fragment', nature: 'live', document: 'query LiveFragment @live { ...Screen } fragment Screen on Query { balances { currency } }' },
+  {
+    group: '@live',
+    name: 'with a named fragment',
+    nature: 'live',
+    document: 'query LiveFragment @live { ...Screen } fragment Screen on Query { balances { currency } }',
+  },
   {
     group: '@live',
     name: 'with a nested fragment',
     nature: 'live',
-    document: 'query LiveNested @live { ...Screen } fragment Screen on Query { ...Money } fragment Money on Query { balances { currency } }',
+    document:
+      'query LiveNested @live { ...Screen } fragment Screen on Query { ...Money } fragment Money on Query { balances { currency } }',
   },
   {
     group: '@live',
     name: 'with a fragment spread twice',
     nature: 'live',
-    document: 'query LiveSpreadTwice @live { balances { ...Money } usd: balances(currency: "USD") { ...Money } } fragment Money on Balance { currency }',
+    document:
+      'query LiveSpreadTwice @live { balances { ...Money } usd: balances(currency: "USD") { ...Money } } fragment Money on Balance { currency }',
   },
   {
     group: '@live + @defer',
@@ -159,7 +200,8 @@ const LIVE: Row[] = [
     group: '@live + @defer',
     name: 'in a fragment spread twice',
     nature: refusedLive(LIVE_WITH_DEFER),
-    document: 'query LiveDeferSpreadTwice @live { accounts(first: 2) { nodes { ...Row } } account(id: "acc_demo_usd") { ...Row } } fragment Row on Account { upstreamId ... @defer { status } }',
+    document:
+      'query LiveDeferSpreadTwice @live { accounts(first: 2) { nodes { ...Row } } account(id: "acc_demo_usd") { ...Row } } fragment Row on Account { upstreamId ... @defer { status } }',
   },
   {
     group: '@live + @stream',
@@ -167,7 +209,12 @@ const LIVE: Row[] = [
     nature: refusedLive(LIVE_WITH_STREAM),
     document: 'query LiveStreamInline @live { accounts(first: 5) { nodes @stream(initialCount: 1) { upstreamId } } }',
   },
-  { group: '@live + @stream', name: 'in a named fragment', nature: refusedLive(LIVE_WITH_STREAM), document: `query LiveStreamInFragment @live { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}` },
+  {
+    group: '@live + @stream',
+    name: 'in a named fragment',
+    nature: refusedLive(LIVE_WITH_STREAM),
+    document: `query LiveStreamInFragment @live { accounts(first: 5) { ...Nodes } } ${STREAM_NODES}`,
+  },
   {
     group: '@live + @stream',
     name: 'in a nested fragment',
@@ -183,7 +230,9 @@ const LIVE: Row[] = [
 ];
 
 const TWO_OPERATIONS =
-  'query Live @live { ...Plain } query Deferred { ...Later } fragment Plain on Query { balances { currency } } fragment Later on Query { ' + ACCOUNTS + ' ... @defer { balances { currency } } }';
+  'query Live @live { ...Plain } query Deferred { ...Later } fragment Plain on Query { balances { currency } } fragment Later on Query { ' +
+  ACCOUNTS +
+  ' ... @defer { balances { currency } } }';
 
 const CARD_UPDATE = 'cardUpdate(input: { cardId: "crd_demo_ava_v", status: ACTIVE, updatedBy: "Jordan Miles" })';
 
@@ -213,7 +262,8 @@ const COMBINED: Row[] = [
     group: 'combined',
     name: '@stream inside @defer',
     nature: 'parts',
-    document: 'query StreamInDefer { balances { currency } ... @defer { accounts(first: 5) { nodes @stream(initialCount: 1) { upstreamId } } } }',
+    document:
+      'query StreamInDefer { balances { currency } ... @defer { accounts(first: 5) { nodes @stream(initialCount: 1) { upstreamId } } } }',
   },
   {
     group: 'combined',
@@ -222,9 +272,26 @@ const COMBINED: Row[] = [
     variables: () => ({ withAmounts: false }),
     document: 'query LiveInclude($withAmounts: Boolean!) @live { balances { currency available @include(if: $withAmounts) { amount } } }',
   },
-  { group: 'combined', name: 'a live and a deferred operation: the live one', nature: 'live', operationName: 'Live', document: TWO_OPERATIONS },
-  { group: 'combined', name: 'a live and a deferred operation: the deferred one', nature: 'parts', operationName: 'Deferred', document: TWO_OPERATIONS },
-  { group: 'mutation', name: 'plain', nature: 'mutation', document: `mutation CardActive { ${CARD_UPDATE} { __typename ... on CardUpdateSuccess { card { upstreamId status } } } }` },
+  {
+    group: 'combined',
+    name: 'a live and a deferred operation: the live one',
+    nature: 'live',
+    operationName: 'Live',
+    document: TWO_OPERATIONS,
+  },
+  {
+    group: 'combined',
+    name: 'a live and a deferred operation: the deferred one',
+    nature: 'parts',
+    operationName: 'Deferred',
+    document: TWO_OPERATIONS,
+  },
+  {
+    group: 'mutation',
+    name: 'plain',
+    nature: 'mutation',
+    document: `mutation CardActive { ${CARD_UPDATE} { __typename ... on CardUpdateSuccess { card { upstreamId status } } } }`,
+  },
   {
     group: 'mutation',
     name: '@defer on its payload',
@@ -246,7 +313,8 @@ const SUBSCRIPTION: Row[] = [
     name: 'in a named fragment, with @include',
     nature: 'subscription',
     variables: ({ cursor }) => ({ after: cursor, withData: false }),
-    document: 'subscription EventsInFragment($after: String!, $withData: Boolean!) { bankEvents(after: $after) { ...Event } } fragment Event on BankEvent { name upstreamId data @include(if: $withData) }',
+    document:
+      'subscription EventsInFragment($after: String!, $withData: Boolean!) { bankEvents(after: $after) { ...Event } } fragment Event on BankEvent { name upstreamId data @include(if: $withData) }',
   },
   {
     // The executor sends each event whole: a @defer below a subscription's root has no effect (on its root it is refused).
@@ -254,22 +322,54 @@ const SUBSCRIPTION: Row[] = [
     name: 'with @defer below its root: each event whole',
     nature: 'subscription',
     variables: ({ cursor }) => ({ after: cursor }),
-    document: 'subscription EventsDeferred($after: String!) { bankEvents(after: $after) { name ...Later @defer } } fragment Later on BankEvent { upstreamId }',
+    document:
+      'subscription EventsDeferred($after: String!) { bankEvents(after: $after) { name ...Later @defer } } fragment Later on BankEvent { upstreamId }',
   },
 ];
 
-const DEEP = 'cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { upstreamId } } } } } } } } } } } }';
+const DEEP =
+  'cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { cards(first: 1) { nodes { cardholder { upstreamId } } } } } } } } } } } }';
 const LIMITS: Row[] = [
-  { group: 'limits', name: 'deeper than MAX_DEPTH', nature: { refused: 'QUERY_TOO_COMPLEX', message: /^The operation is too complex \(depth\)/ }, document: `query TooDeep { ${DEEP} }` },
+  {
+    group: 'limits',
+    name: 'deeper than MAX_DEPTH',
+    nature: { refused: 'QUERY_TOO_COMPLEX', message: /^The operation is too complex \(depth\)/ },
+    document: `query TooDeep { ${DEEP} }`,
+  },
   {
     group: 'limits',
     name: 'more directives than MAX_DIRECTIVES',
     nature: { refused: 'QUERY_TOO_COMPLEX', message: /^The operation is too complex \(directives\)/ },
     document: `query TooManyDirectives { balances { currency${' @include(if: true)'.repeat(11)} } }`,
   },
-  { group: 'limits', name: 'a page larger than the largest', nature: { refused: 'BAD_USER_INPUT' }, document: 'query PageTooLarge { accounts(first: 1000) { nodes { upstreamId } } }' },
-  { group: 'limits', name: 'a batch of two operations', nature: { refused: 'BAD_REQUEST', message: /^Batching is not supported/ }, batch: true, document: 'query Batched { balances { currency } }' },
-  { group: 'limits', name: 'a directive the schema lacks', nature: { refused: 'GRAPHQL_VALIDATION_FAILED', message: /Unknown directive "@cached"/ }, document: 'query UnknownDirective { balances @cached { currency } }' },
+  {
+    group: 'limits',
+    name: 'a page larger than the largest',
+    nature: { refused: 'BAD_USER_INPUT' },
+    document: 'query PageTooLarge { accounts(first: 1000) { nodes { upstreamId } } }',
+  },
+  {
+    group: 'limits',
+    name: 'a batch of two operations',
+    nature: { refused: 'BAD_REQUEST', message: /^Batching is not supported/ },
+    batch: true,
+    document: 'query Batched { balances { currency } }',
+  },
+  {
+    group: 'limits',
+    name: 'a directive the schema lacks',
+    nature: { refused: 'GRAPHQL_VALIDATION_FAILED', message: /Unknown directive "@cached"/ },
+    document: 'query UnknownDirective { balances @cached { currency } }',
+  },
 ];
 
-export const ROWS: readonly Row[] = [...DEFER, ...STREAM, ...conditional('skip'), ...conditional('include'), ...LIVE, ...COMBINED, ...SUBSCRIPTION, ...LIMITS];
+export const ROWS: readonly Row[] = [
+  ...DEFER,
+  ...STREAM,
+  ...conditional('skip'),
+  ...conditional('include'),
+  ...LIVE,
+  ...COMBINED,
+  ...SUBSCRIPTION,
+  ...LIMITS,
+];

@@ -68,7 +68,8 @@ const CSRF = { 'x-graphql-csrf': '1' };
 const JSON_ACCEPT = 'application/graphql-response+json, application/json';
 
 function version(name: string): string {
-  return (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 const wsUrl = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/graphql`;
@@ -82,7 +83,11 @@ const NO_BATCH = 'its protocol has no batches';
 function httpParams(cell: Cell, withText = cell.form === 'text'): Record<string, unknown> {
   const common = { variables: cell.variables, operationName: cell.operationName };
   if (cell.form === 'trusted') return { documentId: id(cell), ...common };
-  return { ...(withText ? { query: cell.query } : {}), ...(cell.form === 'apq' ? { extensions: persistedQuery(cell.query) } : {}), ...common };
+  return {
+    ...(withText ? { query: cell.query } : {}),
+    ...(cell.form === 'apq' ? { extensions: persistedQuery(cell.query) } : {}),
+    ...common,
+  };
 }
 
 const notFound = (payload: ExecutionPayload | undefined) => payload?.errors?.[0]?.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND';
@@ -110,7 +115,12 @@ async function overHttp(cell: Cell, method: 'GET' | 'POST', params: unknown): Pr
   });
   const payloads = payloadsOf(response.headers.get('content-type') ?? '', await response.text());
   cell.first();
-  return { results: payloads.flatMap((payload) => (Array.isArray(payload) ? payload : [payload])), merged: false, leftOpen: false, status: response.status };
+  return {
+    results: payloads.flatMap((payload) => (Array.isArray(payload) ? payload : [payload])),
+    merged: false,
+    leftOpen: false,
+    status: response.status,
+  };
 }
 
 /** A client's error as the refusal it carries: GraphQL errors, a status, a socket's close. */
@@ -127,10 +137,19 @@ function refusalFrom(error: unknown): NonNullable<Observed['refusal']> {
     message?: string;
   };
   const errors = Array.isArray(error) ? (error as GraphQLishError[]) : (e?.errors ?? e?.graphQLErrors);
-  if (errors?.length) return { code: errors[0]!.extensions?.code as string | undefined, message: errors[0]!.message, status: e?.statusCode ?? e?.response?.status };
+  if (errors?.length)
+    return {
+      code: errors[0]!.extensions?.code as string | undefined,
+      message: errors[0]!.message,
+      status: e?.statusCode ?? e?.response?.status,
+    };
   if (e?.bodyText) {
     const body = payloadsOf('application/json', e.bodyText)[0];
-    return { code: body?.errors?.[0]?.extensions?.code as string | undefined, message: body?.errors?.[0]?.message ?? e.bodyText, status: e.statusCode };
+    return {
+      code: body?.errors?.[0]?.extensions?.code as string | undefined,
+      message: body?.errors?.[0]?.message ?? e.bodyText,
+      status: e.statusCode,
+    };
   }
   if (e?.networkError) return refusalFrom(e.networkError);
   if (typeof e?.code === 'number') return { code: `close ${e.code}`, message: e.reason ?? '' };
@@ -207,7 +226,10 @@ const POST: Way = {
   carries: { parts: false, liveStream: false, subscriptions: false, mutations: true },
   sentText: asWritten,
   cannot: () => undefined,
-  run: (cell) => (cell.row.batch ? overHttp(cell, 'POST', [httpParams(cell, true), httpParams(cell, true)]) : byForm(cell, (params) => overHttp(cell, 'POST', params))),
+  run: (cell) =>
+    cell.row.batch
+      ? overHttp(cell, 'POST', [httpParams(cell, true), httpParams(cell, true)])
+      : byForm(cell, (params) => overHttp(cell, 'POST', params)),
 };
 
 /** Apollo Client at its defaults; @defer needs its incremental handler, and the APQ link its sha256. */
@@ -217,7 +239,12 @@ const APOLLO: Way = {
   client: `Apollo Client ${version('@apollo/client')}: HttpLink({ uri }), InMemoryCache, incrementalHandler Defer20220824Handler; PersistedQueryLink({ sha256 }) for hashes; BatchHttpLink for a batch`,
   carries: { parts: true, liveStream: false, subscriptions: true, mutations: true },
   sentText: (document) => apolloPrint(new InMemoryCache().transformDocument(parse(document))),
-  cannot: (row, form) => (row.operationName ? 'Apollo Client takes a document with one operation' : row.batch && form !== 'text' ? 'the batch is shown with its text' : undefined),
+  cannot: (row, form) =>
+    row.operationName
+      ? 'Apollo Client takes a document with one operation'
+      : row.batch && form !== 'text'
+        ? 'the batch is shown with its text'
+        : undefined,
   run: async (cell) => {
     const wire = tappedFetch();
     const uri = `${cell.baseUrl}/graphql`;
@@ -231,7 +258,10 @@ const APOLLO: Way = {
         const both = await Promise.allSettled([client.query({ query: document }), client.query({ query: document })]);
         const failed = both.find((outcome) => outcome.status === 'rejected');
         cell.first();
-        return fromWire({ results: [], merged: true, leftOpen: false, ...(failed ? { refusal: refusalFrom(failed.reason) } : {}) }, wire.exchanges);
+        return fromWire(
+          { results: [], merged: true, leftOpen: false, ...(failed ? { refusal: refusalFrom(failed.reason) } : {}) },
+          wire.exchanges,
+        );
       }
       if (isMutation(cell.row.nature)) {
         const observed = await client.mutate({ mutation: document, variables }).then(
@@ -240,7 +270,10 @@ const APOLLO: Way = {
         );
         return fromWire(observed, wire.exchanges);
       }
-      const observable = cell.row.nature === 'subscription' ? client.subscribe({ query: document, variables }) : client.watchQuery({ query: document, variables });
+      const observable =
+        cell.row.nature === 'subscription'
+          ? client.subscribe({ query: document, variables })
+          : client.watchQuery({ query: document, variables });
       const observed = await untilDone(cell, true, (sink) => {
         const subscription = (observable as { subscribe: (observer: object) => { unsubscribe(): void } }).subscribe({
           next: (result: { data?: unknown; error?: unknown; dataState?: string; loading?: boolean }) => {
@@ -269,12 +302,24 @@ const URQL: Way = {
   carries: { parts: true, liveStream: true, subscriptions: true, mutations: true },
   // Its cache exchange adds __typename to queries and mutations, not to subscriptions.
   sentText: (document) => stringifyDocument(/^\s*subscription\b/.test(document) ? parse(document) : formatDocument(parse(document))),
-  cannot: (row) => (row.operationName ? 'urql sends a document\'s first operation' : row.batch ? NO_BATCH : undefined),
+  cannot: (row) => (row.operationName ? "urql sends a document's first operation" : row.batch ? NO_BATCH : undefined),
   run: async (cell) => {
     const wire = tappedFetch();
     const persisted =
-      cell.form === 'text' ? [] : [persistedExchange(cell.form === 'trusted' ? { enforcePersistedQueries: true, enableForMutation: true, enableForSubscriptions: true } : {})];
-    const client = new UrqlClient({ url: `${cell.baseUrl}/graphql`, exchanges: [cacheExchange, ...persisted, fetchExchange], fetch: wire.fetch, fetchSubscriptions: true, fetchOptions: { headers: CSRF } });
+      cell.form === 'text'
+        ? []
+        : [
+            persistedExchange(
+              cell.form === 'trusted' ? { enforcePersistedQueries: true, enableForMutation: true, enableForSubscriptions: true } : {},
+            ),
+          ];
+    const client = new UrqlClient({
+      url: `${cell.baseUrl}/graphql`,
+      exchanges: [cacheExchange, ...persisted, fetchExchange],
+      fetch: wire.fetch,
+      fetchSubscriptions: true,
+      fetchOptions: { headers: CSRF },
+    });
     const source = isMutation(cell.row.nature)
       ? client.mutation(cell.query, cell.variables ?? {})
       : cell.row.nature === 'subscription'
@@ -318,7 +363,10 @@ const RELAY: Way = {
     const fetchFn: FetchFunction = (params, variables) =>
       Observable.create((sink) => {
         const body = params.text ? { query: params.text, variables } : { documentId: params.id, variables };
-        const sent = httpRequest(`${cell.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, multipart/mixed' } });
+        const sent = httpRequest(`${cell.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, multipart/mixed' },
+        });
         sent.on('response', (response: IncomingMessage) => {
           void (async () => {
             const parts = await meros<ExecutionPayload>(response);
@@ -328,7 +376,8 @@ const RELAY: Way = {
               for await (const chunk of response) chunks.push(chunk as Buffer);
               sink.next(JSON.parse(Buffer.concat(chunks).toString('utf8')) as never);
             } else {
-              for await (const part of parts as AsyncGenerator<{ json: boolean; body: unknown }>) sink.next((part.json ? part.body : JSON.parse(String(part.body))) as never);
+              for await (const part of parts as AsyncGenerator<{ json: boolean; body: unknown }>)
+                sink.next((part.json ? part.body : JSON.parse(String(part.body))) as never);
             }
             sink.complete();
           })().catch((error: unknown) => sink.error(error as Error));
@@ -339,13 +388,22 @@ const RELAY: Way = {
       });
     const operationKind = isMutation(cell.row.nature) ? 'mutation' : 'query';
     const name = getOperationAST(parse(cell.query))?.name?.value;
-    const params = { id: cell.form === 'trusted' ? id(cell) : null, text: cell.form === 'trusted' ? null : cell.query, name, operationKind, metadata: {}, cacheID: cell.query } as unknown as RequestParameters;
+    const params = {
+      id: cell.form === 'trusted' ? id(cell) : null,
+      text: cell.form === 'trusted' ? null : cell.query,
+      name,
+      operationKind,
+      metadata: {},
+      cacheID: cell.query,
+    } as unknown as RequestParameters;
     return untilDone(cell, false, (sink) => {
-      const subscription = Network.create(fetchFn).execute(params, cell.variables ?? {}, {}).subscribe({
-        next: (payload) => sink.next(payload as ExecutionPayload),
-        error: (error: Error) => sink.error(error),
-        complete: () => sink.complete(),
-      });
+      const subscription = Network.create(fetchFn)
+        .execute(params, cell.variables ?? {}, {})
+        .subscribe({
+          next: (payload) => sink.next(payload as ExecutionPayload),
+          error: (error: Error) => sink.error(error),
+          complete: () => sink.complete(),
+        });
       return () => subscription.unsubscribe();
     });
   },
@@ -377,10 +435,18 @@ const GRAPHQL_WS: Way = {
   carries: { parts: true, liveStream: true, subscriptions: true, mutations: true },
   sentText: asWritten,
   cannot: (row, form) =>
-    row.batch ? NO_BATCH : form === 'apq' ? "graphql-ws' Subscribe message must carry the text; a trusted document's id goes in its place" : undefined,
+    row.batch
+      ? NO_BATCH
+      : form === 'apq'
+        ? "graphql-ws' Subscribe message must carry the text; a trusted document's id goes in its place"
+        : undefined,
   run: async (cell) => {
     const client = createWsClient({ url: wsUrl(cell.baseUrl) });
-    const payload = { query: cell.form === 'trusted' ? id(cell) : cell.query, variables: cell.variables, operationName: cell.operationName };
+    const payload = {
+      query: cell.form === 'trusted' ? id(cell) : cell.query,
+      variables: cell.variables,
+      operationName: cell.operationName,
+    };
     try {
       return await untilDone(cell, false, (sink) => client.subscribe(payload, sink as never));
     } finally {
@@ -405,7 +471,13 @@ const LEGACY_WS: Way = {
     if (cell.form === 'text') {
       const client = new SubscriptionClient(wsUrl(cell.baseUrl), {}, WebSocket);
       try {
-        return await untilDone(cell, false, (sink) => client.request({ query: cell.query, variables: cell.variables, operationName: cell.operationName }).subscribe(sink as never).unsubscribe);
+        return await untilDone(
+          cell,
+          false,
+          (sink) =>
+            client.request({ query: cell.query, variables: cell.variables, operationName: cell.operationName }).subscribe(sink as never)
+              .unsubscribe,
+        );
       } finally {
         client.close();
       }
@@ -417,7 +489,8 @@ const LEGACY_WS: Way = {
       const common = { variables: cell.variables, operationName: cell.operationName };
       const first = await send({ extensions, ...common });
       if (cell.form === 'trusted') return first;
-      if (!notFound(first.results[0]) && first.refusal?.code !== 'PERSISTED_QUERY_NOT_FOUND') return { ...first, answeredByHashAlone: true };
+      if (!notFound(first.results[0]) && first.refusal?.code !== 'PERSISTED_QUERY_NOT_FOUND')
+        return { ...first, answeredByHashAlone: true };
       return { ...(await send({ query: cell.query, extensions, ...common })), answeredByHashAlone: false };
     } finally {
       socket.close();

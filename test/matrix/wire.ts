@@ -27,7 +27,14 @@ export function tappedFetch(): { fetch: typeof fetch; exchanges: Exchange[] } {
     const body = request.method === 'POST' ? await request.clone().text() : '';
     const sentText = /"query"\s*:\s*"/.test(body) || new URL(request.url).searchParams.has('query');
     const response = await fetch(request);
-    const exchange: Exchange = { method: request.method, sentText, status: response.status, contentType: response.headers.get('content-type') ?? '', results: 0, firstCode: undefined };
+    const exchange: Exchange = {
+      method: request.method,
+      sentText,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      results: 0,
+      firstCode: undefined,
+    };
     exchanges.push(exchange);
     if (!response.body) return response;
     const [forClient, forCount] = response.body.tee();
@@ -64,13 +71,27 @@ export function payloadsOf(contentType: string, text: string): ExecutionPayload[
     });
   if (contentType.startsWith('multipart/mixed')) {
     const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1] ?? '-';
-    const parts = text.split(`--${boundary}`).slice(1, -1).map((part) => part.slice(part.indexOf('\r\n\r\n') + 4).trim());
+    const parts = text
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4).trim());
     // Apollo's multipart subscriptions wrap each result (`{"payload": …}`) and send `{}` heartbeats.
     return json(parts).flatMap((part) => (part.payload ? [part.payload] : Object.keys(part).length === 0 ? [] : [part]));
   }
   if (contentType.startsWith('text/event-stream')) {
-    const events = text.split('\n\n').slice(0, -1).filter((message) => /^event: next/m.test(message));
-    return json(events.map((message) => message.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n')));
+    const events = text
+      .split('\n\n')
+      .slice(0, -1)
+      .filter((message) => /^event: next/m.test(message));
+    return json(
+      events.map((message) =>
+        message
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n'),
+      ),
+    );
   }
   return text.trim() ? json([text]) : [];
 }

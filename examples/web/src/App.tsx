@@ -10,21 +10,56 @@ import type { PayoutCreateInput } from './gql/graphql.ts';
 const AccountsScreen = graphql(`
   query AccountsScreen @live {
     accounts(first: 20) {
-      nodes { upstreamId label accountNumber status requiredFeatures { currency } }
+      nodes {
+        upstreamId
+        label
+        accountNumber
+        status
+        requiredFeatures {
+          currency
+        }
+      }
     }
-    balances { currency available { amount currency } }
+    balances {
+      currency
+      available {
+        amount
+        currency
+      }
+    }
   }
 `);
 
 const CardsScreen = graphql(`
   query CardsScreen @live {
-    cards(first: 20) { nodes { upstreamId maskedNumber type status currency cardholder { email } } }
+    cards(first: 20) {
+      nodes {
+        upstreamId
+        maskedNumber
+        type
+        status
+        currency
+        cardholder {
+          email
+        }
+      }
+    }
   }
 `);
 
 const PayoutFormData = graphql(`
   query PayoutFormData {
-    beneficiaries(first: 50) { nodes { upstreamId companyName bankDetails { accountCurrency bankCountryCode } transferMethods } }
+    beneficiaries(first: 50) {
+      nodes {
+        upstreamId
+        companyName
+        bankDetails {
+          accountCurrency
+          bankCountryCode
+        }
+        transferMethods
+      }
+    }
   }
 `);
 
@@ -32,9 +67,21 @@ const PayoutQuote = graphql(`
   mutation PayoutQuote($input: QuoteCreateInput!) {
     quoteCreate(input: $input) {
       __typename
-      ... on QuoteCreateSuccess { quote { upstreamId } }
-      ... on ValidationError { message issues { path message } }
-      ... on MutationError { message }
+      ... on QuoteCreateSuccess {
+        quote {
+          upstreamId
+        }
+      }
+      ... on ValidationError {
+        message
+        issues {
+          path
+          message
+        }
+      }
+      ... on MutationError {
+        message
+      }
     }
   }
 `);
@@ -43,11 +90,31 @@ const PayoutSend = graphql(`
   mutation PayoutSend($input: PayoutCreateInput!, $idempotencyKey: String) {
     payoutCreate(input: $input, idempotencyKey: $idempotencyKey) {
       __typename
-      ... on PayoutCreateSuccess { payout { upstreamId status scheduledDate } }
-      ... on ValidationError { message issues { path message } }
-      ... on OutcomeUnknown { idempotencyKey check }
-      ... on MayHaveGoneThrough { earlierIdempotencyKey check }
-      ... on MutationError { message }
+      ... on PayoutCreateSuccess {
+        payout {
+          upstreamId
+          status
+          scheduledDate
+        }
+      }
+      ... on ValidationError {
+        message
+        issues {
+          path
+          message
+        }
+      }
+      ... on OutcomeUnknown {
+        idempotencyKey
+        check
+      }
+      ... on MayHaveGoneThrough {
+        earlierIdempotencyKey
+        check
+      }
+      ... on MutationError {
+        message
+      }
     }
   }
 `);
@@ -80,7 +147,9 @@ function Accounts() {
               <tr key={account.upstreamId} data-account={account.upstreamId}>
                 <td>{account.label ?? account.accountNumber}</td>
                 <td>{account.status}</td>
-                <td>{available.get(currency) ?? '—'} {currency}</td>
+                <td>
+                  {available.get(currency) ?? '—'} {currency}
+                </td>
               </tr>
             );
           })}
@@ -105,7 +174,11 @@ function Cards() {
           return (
             <li key={card.upstreamId} data-card={card.upstreamId}>
               {card.maskedNumber} {card.type} {card.currency} {card.cardholder?.email}{' '}
-              <span className="badge" data-status={status} style={{ color: 'white', background: BADGE[status] ?? '#333', borderRadius: 8, padding: '0 6px' }}>
+              <span
+                className="badge"
+                data-status={status}
+                style={{ color: 'white', background: BADGE[status] ?? '#333', borderRadius: 8, padding: '0 6px' }}
+              >
                 {status}
               </span>
             </li>
@@ -129,9 +202,15 @@ function fieldErrors(issues: readonly Issue[]): FieldErrors {
  * Why a mutation failed, by field: its ValidationError's issues, or, when the gateway refused the
  * variables themselves (`"abc"` for a Decimal: BAD_USER_INPUT before anything ran), their issues.
  */
-function failure(result: OperationResult, outcome: { __typename?: string; message?: string; issues?: readonly Issue[] } | null | undefined, fallback: string): FieldErrors {
+function failure(
+  result: OperationResult,
+  outcome: { __typename?: string; message?: string; issues?: readonly Issue[] } | null | undefined,
+  fallback: string,
+): FieldErrors {
   if (outcome?.__typename === 'ValidationError' && outcome.issues) return fieldErrors(outcome.issues);
-  const refused = (result.error?.graphQLErrors ?? []).flatMap((error) => (error.extensions?.code === 'BAD_USER_INPUT' ? ((error.extensions.issues as Issue[] | undefined) ?? []) : []));
+  const refused = (result.error?.graphQLErrors ?? []).flatMap((error) =>
+    error.extensions?.code === 'BAD_USER_INPUT' ? ((error.extensions.issues as Issue[] | undefined) ?? []) : [],
+  );
   if (refused.length > 0) return fieldErrors(refused);
   return { form: outcome?.message ?? result.error?.message ?? fallback };
 }
@@ -153,7 +232,16 @@ function PayoutForm() {
     const beneficiary = beneficiaries.find((b) => b.upstreamId === form.get('beneficiary'));
     const sourceAmount = String(form.get('sourceAmount'));
     const destinationCurrency = beneficiary?.bankDetails?.accountCurrency ?? 'USD';
-    const quoteResult = await quote({ input: { quoteType: 'PAYOUT', lockPeriod: 'MINUTES_15', conversionSchedule: 'IMMEDIATE', sourceCurrency: 'USD', destinationCurrency, sourceAmount } });
+    const quoteResult = await quote({
+      input: {
+        quoteType: 'PAYOUT',
+        lockPeriod: 'MINUTES_15',
+        conversionSchedule: 'IMMEDIATE',
+        sourceCurrency: 'USD',
+        destinationCurrency,
+        sourceAmount,
+      },
+    });
     const quoted = quoteResult.data?.quoteCreate;
     if (quoted?.__typename !== 'QuoteCreateSuccess') {
       setErrors(failure(quoteResult, quoted, 'The quote failed'));
@@ -178,18 +266,28 @@ function PayoutForm() {
     setErrors({});
     setDone(null);
     // The key is made when the person presses "send", and kept, with the input, until a definite answer.
-    const attempt = pending ?? (await newPayout(new FormData(event.currentTarget)).then((input) => input && { input, key: crypto.randomUUID(), why: '' }));
+    const attempt =
+      pending ??
+      (await newPayout(new FormData(event.currentTarget)).then((input) => input && { input, key: crypto.randomUUID(), why: '' }));
     if (!attempt) return;
     const sendResult = await send({ input: attempt.input, idempotencyKey: attempt.key });
     const sent = sendResult.data?.payoutCreate;
     if (!sent || sent.__typename === 'OutcomeUnknown') {
-      return setPending({ ...attempt, why: `We could not confirm this payout: the bank may have made it. ${sent?.check ?? ''} "Retry safely" cannot pay twice.` });
+      return setPending({
+        ...attempt,
+        why: `We could not confirm this payout: the bank may have made it. ${sent?.check ?? ''} "Retry safely" cannot pay twice.`,
+      });
     }
     if (sent.__typename === 'MayHaveGoneThrough') {
-      return setPending({ ...attempt, key: sent.earlierIdempotencyKey, why: `An earlier attempt may have gone through. ${sent.check} "Retry safely" answers what became of it.` });
+      return setPending({
+        ...attempt,
+        key: sent.earlierIdempotencyKey,
+        why: `An earlier attempt may have gone through. ${sent.check} "Retry safely" answers what became of it.`,
+      });
     }
     setPending(null);
-    if (sent.__typename === 'PayoutCreateSuccess') return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
+    if (sent.__typename === 'PayoutCreateSuccess')
+      return setDone(`Payout ${sent.payout.upstreamId} ${sent.payout.status} for ${sent.payout.scheduledDate}`);
     setErrors(failure(sendResult, sent, 'The payout failed'));
   }
 
@@ -199,21 +297,25 @@ function PayoutForm() {
       <form onSubmit={submit}>
         {/* While an answer is not definite, the payout is locked: a retry must send the same one. */}
         <fieldset disabled={pending !== null} style={{ border: 'none', padding: 0, margin: 0 }}>
-        <label>
-          Beneficiary{' '}
-          <select name="beneficiary">
-            {beneficiaries.map((b) => (
-              <option key={b.upstreamId} value={b.upstreamId}>
-                {b.companyName} ({b.bankDetails?.accountCurrency})
-              </option>
-            ))}
-          </select>
-        </label>
-        <Field name="sourceAmount" label="Amount (USD)" errors={errors} />
-        <Field name="reference" label="Reference" errors={errors} defaultValue="Invoice 1001" />
+          <label>
+            Beneficiary{' '}
+            <select name="beneficiary">
+              {beneficiaries.map((b) => (
+                <option key={b.upstreamId} value={b.upstreamId}>
+                  {b.companyName} ({b.bankDetails?.accountCurrency})
+                </option>
+              ))}
+            </select>
+          </label>
+          <Field name="sourceAmount" label="Amount (USD)" errors={errors} />
+          <Field name="reference" label="Reference" errors={errors} defaultValue="Invoice 1001" />
         </fieldset>
         <button type="submit">{pending ? 'Retry safely' : 'Send payout'}</button>
-        {pending && <p role="alert" data-pending-key={pending.key}>{pending.why}</p>}
+        {pending && (
+          <p role="alert" data-pending-key={pending.key}>
+            {pending.why}
+          </p>
+        )}
         {errors.form && <p role="alert">{errors.form}</p>}
         {done && <p role="status">{done}</p>}
       </form>

@@ -14,7 +14,13 @@ function documentId(document: TypedDocumentNode<unknown, never> | object): strin
 
 /** Queries and mutations over HTTP, by id alone when the gateway runs only trusted documents. */
 const byId: Exchange[] = TRUSTED_DOCUMENTS
-  ? [persistedExchange({ enforcePersistedQueries: true, enableForMutation: true, generateHash: async (_query, document) => documentId(document) })]
+  ? [
+      persistedExchange({
+        enforcePersistedQueries: true,
+        enableForMutation: true,
+        generateHash: async (_query, document) => documentId(document),
+      }),
+    ]
   : [];
 
 /** Subscriptions over graphql-ws: reconnects forever, with the gateway's own backoff on top. */

@@ -6,4 +6,21 @@
  */
 
 export { ConfigError, settingsReader, type SettingEntry, type SettingsSchema } from './reader.ts';
-export { flag, flagOr, group, groupAs, httpUrl, int, list, oneOf, oneOfOr, setting, text, textOr, unsetIfEmpty, type GroupMeta, type GroupSettings, type SettingMeta } from './rules.ts';
+export {
+  flag,
+  flagOr,
+  group,
+  groupAs,
+  httpUrl,
+  int,
+  list,
+  oneOf,
+  oneOfOr,
+  setting,
+  text,
+  textOr,
+  unsetIfEmpty,
+  type GroupMeta,
+  type GroupSettings,
+  type SettingMeta,
+} from './rules.ts';

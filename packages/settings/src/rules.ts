@@ -58,7 +58,9 @@ export function int(min: number, max: number, fallback: number) {
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess(unsetIfEmpty, z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional()).meta({ rule: values.join(', ') });
+  return z
+    .preprocess(unsetIfEmpty, z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional())
+    .meta({ rule: values.join(', ') });
 }
 
 export function oneOfOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
@@ -81,13 +83,24 @@ export function flag() {
 
 /** A flag with a fixed default when unset. */
 export function flagOr(fallback: boolean) {
-  return flag().transform((v) => v ?? fallback).meta({ rule: 'true or false' });
+  return flag()
+    .transform((v) => v ?? fallback)
+    .meta({ rule: 'true or false' });
 }
 
 /** Comma-separated entries, each held to `entry`. */
 export function list<T extends z.ZodType>(entry: T, normalise: (item: string) => string, rule: string) {
   return z
-    .preprocess((v) => (typeof v === 'string' ? v.split(',').map((item) => normalise(item.trim())).filter(Boolean) : []), z.array(entry))
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((item) => normalise(item.trim()))
+              .filter(Boolean)
+          : [],
+      z.array(entry),
+    )
     .meta({ rule });
 }
 

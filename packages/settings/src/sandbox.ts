@@ -15,7 +15,11 @@ export const PROGRAMS = ['CARDS', 'BANKING'] as const;
 export const sandboxSettingsSchema = group('The sandbox', 'The embedded sandbox of `npm start`, and `npm run sandbox` on its own.', {
   port: setting('SANDBOX_PORT', int(0, 65535, 4010), 'port of the embedded sandbox (and of `npm run sandbox`)'),
   host: setting('SANDBOX_HOST', textOr('127.0.0.1'), 'interface `npm run sandbox` listens on (the embedded sandbox always uses loopback)'),
-  latencyMs: setting('SANDBOX_LATENCY_MS', int(0, 60_000, 0), "time from each API call's arrival to its answer (the sandbox does the call's work inside it)"),
+  latencyMs: setting(
+    'SANDBOX_LATENCY_MS',
+    int(0, 60_000, 0),
+    "time from each API call's arrival to its answer (the sandbox does the call's work inside it)",
+  ),
   webhookSigningSecret: setting(
     'SANDBOX_WEBHOOK_SIGNING_SECRET',
     text(),
@@ -24,7 +28,10 @@ export const sandboxSettingsSchema = group('The sandbox', 'The embedded sandbox 
   program: setting(
     'SANDBOX_PROGRAM',
     z
-      .preprocess((v) => (typeof v === 'string' && v !== '' ? v.toUpperCase() : undefined), z.enum(PROGRAMS, { error: `must be one of ${PROGRAMS.join(', ')}` }).default('CARDS'))
+      .preprocess(
+        (v) => (typeof v === 'string' && v !== '' ? v.toUpperCase() : undefined),
+        z.enum(PROGRAMS, { error: `must be one of ${PROGRAMS.join(', ')}` }).default('CARDS'),
+      )
       .meta({ rule: PROGRAMS.join(', ') }),
     'card program the sandbox simulates (`npm run sandbox` only; the embedded one uses CARDS)',
   ),

@@ -9,7 +9,10 @@ const schema = z
     proxy: groupAs(
       'The proxy',
       'Where calls go.',
-      { url: setting('PROXY_URL', text(), 'where calls go'), timeoutMs: setting('PROXY_TIMEOUT_MS', int(1, 1_000, 100), 'how long one call may take') },
+      {
+        url: setting('PROXY_URL', text(), 'where calls go'),
+        timeoutMs: setting('PROXY_TIMEOUT_MS', int(1, 1_000, 100), 'how long one call may take'),
+      },
       ({ url, timeoutMs }) => (url ? { url, timeoutMs } : undefined),
     ),
   })
@@ -28,8 +31,14 @@ describe('a schema of groups read into views', () => {
   it('reads the environment into the views, and names each problem by its variable', () => {
     const reader = settingsReader(schema);
     expect(reader.read({})).toEqual({ ok: true, settings: { server: { port: 80 }, proxy: undefined, listening: ':80' } });
-    expect(reader.read({ PROXY_URL: 'http://proxy', PORT: '8080' })).toEqual({ ok: true, settings: { server: { port: 8080 }, proxy: { url: 'http://proxy', timeoutMs: 100 }, listening: ':8080' } });
-    expect(reader.read({ PORT: 'eighty', PROXY_TIMEOUT_MS: '0' })).toEqual({ ok: false, problems: ['PORT must be a number', 'PROXY_TIMEOUT_MS must be at least 1'] });
+    expect(reader.read({ PROXY_URL: 'http://proxy', PORT: '8080' })).toEqual({
+      ok: true,
+      settings: { server: { port: 8080 }, proxy: { url: 'http://proxy', timeoutMs: 100 }, listening: ':8080' },
+    });
+    expect(reader.read({ PORT: 'eighty', PROXY_TIMEOUT_MS: '0' })).toEqual({
+      ok: false,
+      problems: ['PORT must be a number', 'PROXY_TIMEOUT_MS must be at least 1'],
+    });
     expect(reader.variable('proxy.timeoutMs')).toBe('PROXY_TIMEOUT_MS');
   });
 });

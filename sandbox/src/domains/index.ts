@@ -43,4 +43,10 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const PAYLOADS_COVER_CATALOGUE: Same<keyof EventPayloads, EventName> = true;
 
 // Fails to compile when a service a domain declares (services.ts) has no provider here.
-export const SERVICES = { ...cardholderServices, ...kycServices, ...walletServices, ...quoteServices, ...onboardingServices } satisfies SandboxServices;
+export const SERVICES = {
+  ...cardholderServices,
+  ...kycServices,
+  ...walletServices,
+  ...quoteServices,
+  ...onboardingServices,
+} satisfies SandboxServices;

@@ -70,4 +70,3 @@ export function attemptSpanStage(tracer: Tracer, origin: URL): Stage<Answer> {
     }
   };
 }
-

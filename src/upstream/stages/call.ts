@@ -144,7 +144,10 @@ const templates = new Map<string, PathPart[]>();
 function templateOf(path: string): PathPart[] {
   let parts = templates.get(path);
   if (parts === undefined) {
-    parts = path.split(/(\{\w+\})/).filter((part) => part !== '').map((part) => (part.startsWith('{') ? { name: part.slice(1, -1) } : part));
+    parts = path
+      .split(/(\{\w+\})/)
+      .filter((part) => part !== '')
+      .map((part) => (part.startsWith('{') ? { name: part.slice(1, -1) } : part));
     templates.set(path, parts);
   }
   return parts;

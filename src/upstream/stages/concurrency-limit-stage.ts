@@ -20,17 +20,26 @@ function ownerOf(call: UpstreamCall) {
  */
 export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<SharedCallState, 'stoppedCalls'>): Stage<Answer> {
   // The failure of a call whose operation ended while it waited: no closure per call for it.
-  const leftInQueue = (call: UpstreamCall, queuedAt: number): Error => stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
+  const leftInQueue = (call: UpstreamCall, queuedAt: number): Error =>
+    stoppedCalls.errorFor(call.signal, call, false, performance.now() - queuedAt);
   // The slot's outcome is handled in handlers, not in an async function (see passOn).
   const sendIn = <T extends Answer>(slot: Slot, call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>): Promise<T> =>
     passOn(next, call).then(
       (answer) => {
         // A read its operation cut (its client left): the slot is free, but others may be leaving too.
-        slot.release(answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer', call.details.endpoint, call.signal?.aborted === true);
+        slot.release(
+          answer.statusCode === 429 || answer.statusCode === 503 ? 'overload' : 'answer',
+          call.details.endpoint,
+          call.signal?.aborted === true,
+        );
         return answer;
       },
       (error: unknown) => {
-        slot.release(error instanceof UpstreamNetworkError && error.timedOut ? 'overload' : 'none', call.details.endpoint, call.signal?.aborted === true);
+        slot.release(
+          error instanceof UpstreamNetworkError && error.timedOut ? 'overload' : 'none',
+          call.details.endpoint,
+          call.signal?.aborted === true,
+        );
         throw error;
       },
     );
@@ -38,7 +47,12 @@ export function concurrencyLimitStage(limit: HostLimit, { stoppedCalls }: Pick<S
   // and another call's may fire first and free this slot a moment before this one's: by the clock,
   // not the signal, a call past its deadline stays unsent. The signal too: the client may have left
   // while the grant was on its way.
-  const sendGranted = <T extends Answer>(slot: Slot, call: UpstreamCall, next: (call: UpstreamCall) => Promise<T>, queuedAt: number): Promise<T> => {
+  const sendGranted = <T extends Answer>(
+    slot: Slot,
+    call: UpstreamCall,
+    next: (call: UpstreamCall) => Promise<T>,
+    queuedAt: number,
+  ): Promise<T> => {
     const deadline = call.options.deadline;
     if ((deadline !== undefined && Date.now() >= deadline) || call.signal?.aborted) {
       slot.release('none', call.details.endpoint, true);

@@ -12,7 +12,10 @@ export type Stage<Outcome = unknown> = <T extends Outcome>(call: UpstreamCall, n
  * `stages` in order, outermost first, around `last`: composed once, so a call makes no function
  * per stage on its way in (each stage hands the call to the next itself).
  */
-export function composeStages<T>(stages: readonly Stage<T>[], last: (call: UpstreamCall) => Promise<T>): (call: UpstreamCall) => Promise<T> {
+export function composeStages<T>(
+  stages: readonly Stage<T>[],
+  last: (call: UpstreamCall) => Promise<T>,
+): (call: UpstreamCall) => Promise<T> {
   return stages.reduceRight<(call: UpstreamCall) => Promise<T>>((next, stage) => (call) => stage(call, next), last);
 }
 
@@ -28,4 +31,3 @@ export function passOn<T>(next: (call: UpstreamCall) => Promise<T>, call: Upstre
     return Promise.reject(error as Error);
   }
 }
-

@@ -17,7 +17,11 @@ function setup(contractCheck: ContractCheckConfig = { mode: 'all', samplePercent
   const lines: string[] = [];
   const violations: string[] = [];
   const logger = createLogger('info', { write: (line) => lines.push(line) });
-  const callState = createSharedCallState({ contractCheck, logger, observer: { ...NO_OBSERVER, contractViolation: (endpoint, path) => violations.push(`${endpoint} ${path}`) } });
+  const callState = createSharedCallState({
+    contractCheck,
+    logger,
+    observer: { ...NO_OBSERVER, contractViolation: (endpoint, path) => violations.push(`${endpoint} ${path}`) },
+  });
   const call = prepareCall(accountEndpoints.list, {}, { prefix: '', serviceSegment: 'svc' }, 1);
   const read = (statusCode: number, body: unknown, headers: Record<string, string> = {}) => {
     try {
@@ -32,8 +36,19 @@ function setup(contractCheck: ContractCheckConfig = { mode: 'all', samplePercent
 describe('readAnswer', () => {
   it('gives the data of a success envelope as its model parses it', () => {
     const { read } = setup();
-    const account = { ...ACCOUNT, status: 'ACTIVE', account_number: '12345678', account_holder_name: 'Ava', country_code: 'GB', institution: null, supported_features: [], required_features: [] };
-    expect(read(200, { code: 200, status: 'success', data: [account] })).toMatchObject([{ id: 'acc_1', accountNumber: '12345678', status: 'ACTIVE' }]);
+    const account = {
+      ...ACCOUNT,
+      status: 'ACTIVE',
+      account_number: '12345678',
+      account_holder_name: 'Ava',
+      country_code: 'GB',
+      institution: null,
+      supported_features: [],
+      required_features: [],
+    };
+    expect(read(200, { code: 200, status: 'success', data: [account] })).toMatchObject([
+      { id: 'acc_1', accountNumber: '12345678', status: 'ACTIVE' },
+    ]);
   });
 
   it('turns an error envelope into the typed error of its status, carrying the bank message', () => {
@@ -58,14 +73,24 @@ describe('readAnswer', () => {
     expect(wrong).toBeInstanceOf(UpstreamContractError);
     expect((wrong as UpstreamContractError).issues.map((issue) => issue.path)).toContain('data[0].status');
     expect(lines.filter((line) => line.includes('"level":50'))).toHaveLength(2);
-    expect(violations).toEqual(['GET /svc/api/v1/account data[].status', 'GET /svc/api/v1/account data[].account_number', 'GET /svc/api/v1/account data[].account_holder_name', 'GET /svc/api/v1/account data[].country_code']);
+    expect(violations).toEqual([
+      'GET /svc/api/v1/account data[].status',
+      'GET /svc/api/v1/account data[].account_number',
+      'GET /svc/api/v1/account data[].account_holder_name',
+      'GET /svc/api/v1/account data[].country_code',
+    ]);
   });
 
   it('sampling, gives data its model refuses all the same: the broken field fails when read, alone; the check counts it', () => {
     const { lines, read, violations } = setup({ mode: 'sample', samplePercent: 0 });
-    const [account] = read(200, { code: 200, status: 'success', data: [{ ...ACCOUNT, status: 'OPEN' }] }) as { id: string; status: string }[];
+    const [account] = read(200, { code: 200, status: 'success', data: [{ ...ACCOUNT, status: 'OPEN' }] }) as {
+      id: string;
+      status: string;
+    }[];
     expect(account!.id).toBe('acc_1');
-    expect(() => account!.status).toThrow(expect.objectContaining({ issues: [{ path: 'data[0].status', message: expect.stringContaining('ACTIVE') }] }));
+    expect(() => account!.status).toThrow(
+      expect.objectContaining({ issues: [{ path: 'data[0].status', message: expect.stringContaining('ACTIVE') }] }),
+    );
     // The first answer of the endpoint was checked whole: each broken field counted, warned once.
     expect(violations).toContain('GET /svc/api/v1/account data[].status');
     expect(lines.filter((line) => line.includes('"level":40'))).toHaveLength(violations.length);

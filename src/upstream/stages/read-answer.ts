@@ -27,7 +27,8 @@ export function readAnswer(call: UpstreamCall, answer: Answer, shared: AnswerRea
   if (reading.ok === false) {
     const retryAfterMs = parseRetryAfter(answer.headers['retry-after']);
     const error = httpErrorFor(reading.status, reading.message, { ...details, code: reading.code, retryAfterMs });
-    if (error instanceof UpstreamRateLimitError && retryAfterMs !== undefined) shared.rateLimitHolds.holdOff(call.family, Date.now() + retryAfterMs);
+    if (error instanceof UpstreamRateLimitError && retryAfterMs !== undefined)
+      shared.rateLimitHolds.holdOff(call.family, Date.now() + retryAfterMs);
     throw error;
   }
   const checks = shared.contractChecks;

@@ -53,7 +53,9 @@ describe('recordCacheStage', () => {
     await stage(card(), next);
     await stage(balances(), next);
     const update = newCall(cardEndpoints.update, { cacheScope: 'ava', body: {} });
-    await expect(stage(update, () => Promise.reject(new UpstreamServerError(503, 'lost', update.details)))).rejects.toBeInstanceOf(UpstreamServerError);
+    await expect(stage(update, () => Promise.reject(new UpstreamServerError(503, 'lost', update.details)))).rejects.toBeInstanceOf(
+      UpstreamServerError,
+    );
     expect(await stage(card(), next)).toBe(3);
     // A card update changes no account: the balances stay kept.
     expect(await stage(balances(), next)).toBe(2);
@@ -66,7 +68,8 @@ describe('recordCacheStage', () => {
     const client = new AbortController();
     const leaving = startOperation({ deadline: undefined, client: client.signal });
     const staying = startOperation({ deadline: undefined, client: undefined });
-    const cutWhenItLeaves = () => new Promise<string>((_, reject) => leaving.signal.addEventListener('abort', () => reject(leaving.signal.reason)));
+    const cutWhenItLeaves = () =>
+      new Promise<string>((_, reject) => leaving.signal.addEventListener('abort', () => reject(leaving.signal.reason)));
     let answer!: (value: string) => void;
     const ownCall = () => new Promise<string>((resolve) => (answer = resolve));
     const first = stage(newCall(accountEndpoints.balances, { cacheScope: 'ava', operation: leaving }), cutWhenItLeaves);

@@ -37,7 +37,13 @@ async function changing<T>(cache: RecordCache, call: UpstreamCall, next: () => P
  * leaves; a read whose client is still there then reads again (joining another's call, or making
  * its own) rather than fail for someone else's departure.
  */
-async function sharedRead<T>(cache: RecordCache, key: string, policy: CachePolicy, next: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+async function sharedRead<T>(
+  cache: RecordCache,
+  key: string,
+  policy: CachePolicy,
+  next: () => Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   try {
     return await cache.read(key, policy, next);
   } catch (error) {

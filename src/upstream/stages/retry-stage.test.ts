@@ -31,7 +31,8 @@ function answers(call: UpstreamCall, ...errors: ((call: UpstreamCall) => Error)[
   return next;
 }
 const down = (call: UpstreamCall) => new UpstreamServerError(503, 'down', call.details);
-const slowDown = (ms: number) => (call: UpstreamCall) => new UpstreamRateLimitError(429, 'slow down', { ...call.details, retryAfterMs: ms });
+const slowDown = (ms: number) => (call: UpstreamCall) =>
+  new UpstreamRateLimitError(429, 'slow down', { ...call.details, retryAfterMs: ms });
 
 describe('retryStage', () => {
   it('retries a read after 5xx until it answers, logging each retry', async () => {

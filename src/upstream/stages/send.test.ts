@@ -35,7 +35,12 @@ describe('headersFor', () => {
   it('sends the direct debit family the bearer token alone, plus its own headers', () => {
     const call = prepareCall(directDebitEndpoints.directDebits, { headers: { 'x-on-behalf-of': 'acc_1' } }, TARGET, 1);
     call.token = 'tok';
-    expect(headersFor(call, IDENTITY)).toEqual({ 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer tok', 'x-on-behalf-of': 'acc_1' });
+    expect(headersFor(call, IDENTITY)).toEqual({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: 'Bearer tok',
+      'x-on-behalf-of': 'acc_1',
+    });
   });
 });
 

@@ -33,7 +33,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * (the request was on the wire), the operation's abandonment (a read cut when its client left), a
  * timeout's or a network failure's.
  */
-export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>, logger: Logger) {
+export function send(
+  pool: Dispatcher,
+  identity: GatewayIdentity,
+  { observer, stoppedCalls }: Pick<SharedCallState, 'observer' | 'stoppedCalls'>,
+  logger: Logger,
+) {
   // Handlers rather than an async function, as the stages read outcomes (pipeline.ts, passOn).
   return (call: UpstreamCall): Promise<Answer> => {
     // The last look before the wire, for a write too: its operation ended (its client left, its
@@ -43,12 +48,18 @@ export function send(pool: Dispatcher, identity: GatewayIdentity, { observer, st
     const signal = wireSignal(call);
     const started = performance.now();
     const sent = noteWrite(call);
-    return exchange(pool, { method: call.ep.method, path: call.path, headers, body: call.body ?? null }, listenedTo(call, signal), sent && ((status) => (sent.status = status))).then(
+    return exchange(
+      pool,
+      { method: call.ep.method, path: call.path, headers, body: call.body ?? null },
+      listenedTo(call, signal),
+      sent && ((status) => (sent.status = status)),
+    ).then(
       (response) => {
         const ms = performance.now() - started;
         observe(observer, call, response.statusCode, ms);
         // Built only when it is written: a copy of the call's log fields per call is no small part of a busy screen's garbage.
-        if (logger.isLevelEnabled('debug')) logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
+        if (logger.isLevelEnabled('debug'))
+          logger.debug({ ...logFields(call), status: response.statusCode, ms: Math.round(ms) }, 'upstream call');
         return { statusCode: response.statusCode, headers: response.headers, body: parseJson(response.text) };
       },
       (error: unknown) => {
@@ -83,7 +94,14 @@ function noteWrite(call: UpstreamCall): SentWrite | undefined {
   return sent;
 }
 
-function failureOf(call: UpstreamCall, signal: AbortSignal | undefined, error: unknown, ms: number, observer: UpstreamObserver, stoppedCalls: StoppedCalls): UpstreamError {
+function failureOf(
+  call: UpstreamCall,
+  signal: AbortSignal | undefined,
+  error: unknown,
+  ms: number,
+  observer: UpstreamObserver,
+  stoppedCalls: StoppedCalls,
+): UpstreamError {
   if (signal?.aborted) return stoppedCalls.errorFor(signal, call, true, ms);
   const code = (error as { code?: string }).code;
   const timedOut = code !== undefined && TIMEOUT_CODES.has(code);

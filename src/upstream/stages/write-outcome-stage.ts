@@ -42,7 +42,9 @@ export function writeOutcomeStage(uncertain: UncertainWrites, logger: Logger): S
       return answer;
     } catch (error) {
       if (outcomeUnknown(error)) {
-        await quietly('remember', () => uncertain.remember(fingerprint, { idempotencyKey: call.details.requestId, at: new Date().toISOString() }));
+        await quietly('remember', () =>
+          uncertain.remember(fingerprint, { idempotencyKey: call.details.requestId, at: new Date().toISOString() }),
+        );
         throw new WriteOutcomeUnknownError(call.details, whereToLook(call), { cause: error, bankKeepsKey: sendsIdempotencyKey(call.ep) });
       }
       if (!(error instanceof UpstreamRejectedError)) throw error;

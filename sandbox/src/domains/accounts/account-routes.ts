@@ -14,9 +14,7 @@ const createBody = z.object({
   currency: currencyCode,
   // null is read as "no label", like an absent field.
   label: z.string().nullish(),
-  required_features: z
-    .array(z.object({ currency: currencyCode, transfer_method: z.enum(TRANSFER_METHODS) }))
-    .min(1),
+  required_features: z.array(z.object({ currency: currencyCode, transfer_method: z.enum(TRANSFER_METHODS) })).min(1),
 });
 
 const listQuery = z.object({

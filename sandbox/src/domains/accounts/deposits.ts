@@ -68,13 +68,29 @@ function receivingAccount(store: SandboxStore, currency: string, accountId: stri
 function credit(store: SandboxStore, deposit: Deposit): number {
   const description = `Incoming transfer from ${deposit.payerName}`;
   const cents = toCents(deposit.amount);
-  post(store, { currency: deposit.currency, cents, feeCents: 0, description, source_type: 'DEPOSIT', transaction_type: 'DEPOSIT', at: deposit.at });
+  post(store, {
+    currency: deposit.currency,
+    cents,
+    feeCents: 0,
+    description,
+    source_type: 'DEPOSIT',
+    transaction_type: 'DEPOSIT',
+    at: deposit.at,
+  });
   const id = store.newId('txn');
   store.transactions.set(id, {
     id,
     accountId: deposit.globalAccountId,
     createdAt: deposit.at,
-    transaction: { amount: deposit.amount, create_time: formatApiTime(deposit.at), description, currency: deposit.currency, id, type: 'CREDIT', status: 'SETTLED' },
+    transaction: {
+      amount: deposit.amount,
+      create_time: formatApiTime(deposit.at),
+      description,
+      currency: deposit.currency,
+      id,
+      type: 'CREDIT',
+      status: 'SETTLED',
+    },
   });
   return store.balances.get(deposit.currency)?.available_balance ?? 0;
 }
@@ -96,7 +112,10 @@ export const depositRoute: Route = controlRoute('POST', '/deposits', ({ body, ru
   const at = runtime.clock.now().getTime();
   const deposit = incomingDeposit(store, input, store.newId('dep'), at);
   const { events } = store;
-  const emitted = [events.emit('ga.new', gaNewData(deposit, 'NEW'), deposit.id, at), events.emit('ga.new', gaNewData(deposit, 'PENDING'), deposit.id, at)];
+  const emitted = [
+    events.emit('ga.new', gaNewData(deposit, 'NEW'), deposit.id, at),
+    events.emit('ga.new', gaNewData(deposit, 'PENDING'), deposit.id, at),
+  ];
   if (input.reject) {
     emitted.push(events.emit('ga.new', gaNewData(deposit, 'FAILED'), deposit.id, at));
     emitted.push(events.emit('deposit.rejected', depositRejectedData(deposit), deposit.providerTransactionId, at));

@@ -5,7 +5,6 @@ import { VIRTUAL_ACCOUNT } from '../../codes.ts';
 import { bankFor, ibanCountry, localClearingSystem, withCheckDigits, type Bank } from '../../institutions.ts';
 import type { Account, AccountStatus, RequiredFeature, RoutingCode, SupportedFeature } from './types.ts';
 
-
 export interface AccountSpec {
   id: string;
   country: string;

@@ -104,7 +104,15 @@ function accountActivity(
     const feeCents = credit ? (random.chance(0.25) ? 1_500 : 0) : random.pick([500, 1_000, 2_500]);
     const net = credit ? cents - feeCents : -(cents + feeCents);
     balanceCents += net;
-    movements.push({ id: `bh_${suffix}`, currency: account.currency, createdAt, cents: net, feeCents, description, kind: credit ? 'DEPOSIT' : 'PAYOUT' });
+    movements.push({
+      id: `bh_${suffix}`,
+      currency: account.currency,
+      createdAt,
+      cents: net,
+      feeCents,
+      description,
+      kind: credit ? 'DEPOSIT' : 'PAYOUT',
+    });
   }
   return movements;
 }

@@ -14,11 +14,52 @@ interface DemoAccount extends LedgerAccount {
 
 /** Fixed ids, so documentation, tests and the gateway's examples can name them. */
 const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { id: 'acc_demo_usd', country: 'US', currency: 'USD', label: 'USD Operating', methods: ['LOCAL', 'SWIFT'], openedDaysAgo: 500, openingBalance: 185_000 },
-  { id: 'acc_demo_eur', country: 'DE', currency: 'EUR', label: 'EUR Collections', methods: ['LOCAL', 'SWIFT'], openedDaysAgo: 420, openingBalance: 96_000 },
-  { id: 'acc_demo_gbp', country: 'GB', currency: 'GBP', label: 'GBP Payroll', methods: ['LOCAL'], openedDaysAgo: 300, openingBalance: 54_000 },
-  { id: 'acc_demo_sgd', country: 'SG', currency: 'SGD', label: 'SGD Receivables', methods: ['LOCAL'], openedDaysAgo: 200, openingBalance: 72_000 },
-  { id: 'acc_demo_hkd', country: 'HK', currency: 'HKD', label: 'HKD Legacy', methods: ['LOCAL'], openedDaysAgo: 150, openingBalance: 40_000, closedDaysAgo: 30 },
+  {
+    id: 'acc_demo_usd',
+    country: 'US',
+    currency: 'USD',
+    label: 'USD Operating',
+    methods: ['LOCAL', 'SWIFT'],
+    openedDaysAgo: 500,
+    openingBalance: 185_000,
+  },
+  {
+    id: 'acc_demo_eur',
+    country: 'DE',
+    currency: 'EUR',
+    label: 'EUR Collections',
+    methods: ['LOCAL', 'SWIFT'],
+    openedDaysAgo: 420,
+    openingBalance: 96_000,
+  },
+  {
+    id: 'acc_demo_gbp',
+    country: 'GB',
+    currency: 'GBP',
+    label: 'GBP Payroll',
+    methods: ['LOCAL'],
+    openedDaysAgo: 300,
+    openingBalance: 54_000,
+  },
+  {
+    id: 'acc_demo_sgd',
+    country: 'SG',
+    currency: 'SGD',
+    label: 'SGD Receivables',
+    methods: ['LOCAL'],
+    openedDaysAgo: 200,
+    openingBalance: 72_000,
+  },
+  {
+    id: 'acc_demo_hkd',
+    country: 'HK',
+    currency: 'HKD',
+    label: 'HKD Legacy',
+    methods: ['LOCAL'],
+    openedDaysAgo: 150,
+    openingBalance: 40_000,
+    closedDaysAgo: 30,
+  },
 ];
 
 const DEMO_SEED = 20_260_122;

@@ -5,7 +5,6 @@ import type { Institution } from '../../institutions.ts';
 export const ACCOUNT_STATUSES = ['ACTIVE', 'INACTIVE', 'CLOSED'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-
 export interface RoutingCode {
   type: 'bank_code' | 'branch_code' | 'swift';
   value: string;

@@ -92,7 +92,8 @@ export function fieldsAfterUpdate(current: BeneficiaryFields, body: unknown): Be
       patch.bank_details === undefined
         ? old.bank_details
         : bankDetails({ ...patch.bank_details, bank_name: patch.bank_details.bank_name ?? old.bank_details.bank_name }),
-    additional_info: patch.additional_info === undefined ? old.additional_info : { personal_email: patch.additional_info?.personal_email ?? null },
+    additional_info:
+      patch.additional_info === undefined ? old.additional_info : { personal_email: patch.additional_info?.personal_email ?? null },
   };
   return checked({
     nickname: input.nickname === undefined ? current.nickname : input.nickname,
@@ -104,7 +105,9 @@ export function fieldsAfterUpdate(current: BeneficiaryFields, body: unknown): Be
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = parseWithRules(schema, body);
   if (result.success) return result.data;
-  const items = result.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`));
+  const items = result.error.issues.map((issue) =>
+    issue.path.length === 0 ? issue.message : `${formatPath(issue.path)}: ${issue.message}`,
+  );
   throw badRequest(items.join('; '));
 }
 

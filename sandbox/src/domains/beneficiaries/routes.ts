@@ -13,7 +13,9 @@ import { ENTITY_TYPES, type BeneficiaryRecord } from './types.ts';
 import { beneficiaryView, listEntry, writeResult } from './wire.ts';
 
 const schemaQuery = z.object({
-  account_currency: currencyCode.pipe(z.string().refine((code) => ACCOUNT_CURRENCIES.includes(code), 'is not a supported account currency')),
+  account_currency: currencyCode.pipe(
+    z.string().refine((code) => ACCOUNT_CURRENCIES.includes(code), 'is not a supported account currency'),
+  ),
   bank_country_code: countryCode.pipe(z.string().refine((code) => BANK_COUNTRIES.includes(code), 'is not a supported bank country')),
   entity_type: z.enum(ENTITY_TYPES),
   transfer_method: z.enum(TRANSFER_METHODS),

@@ -108,7 +108,11 @@ const ADDED_HOUR_MS = 11 * 3_600_000;
 export function seedBeneficiaries(store: SandboxStore, now: number): void {
   const today = startOfUtcDay(now);
   for (const { addedDaysAgo, ...demo } of DEMO_BENEFICIARIES) {
-    const record: BeneficiaryRecord = { ...structuredClone(demo), payer_entity_type: 'COMPANY', createdAt: today - addedDaysAgo * DAY_MS + ADDED_HOUR_MS };
+    const record: BeneficiaryRecord = {
+      ...structuredClone(demo),
+      payer_entity_type: 'COMPANY',
+      createdAt: today - addedDaysAgo * DAY_MS + ADDED_HOUR_MS,
+    };
     store.beneficiaries.set(record.id, record);
   }
 }

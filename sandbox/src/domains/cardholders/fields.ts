@@ -6,7 +6,6 @@ import type { Identification, Individual, PersonName } from './types.ts';
 
 /** Validated input turned into stored fields: every member present, null where not given. */
 
-
 export function toIndividual(input: IndividualInput, identification: Identification | null, now: number): Individual {
   // A rule of the sandbox: nobody is born in the future.
   if ((parseDay(input.date_of_birth) ?? 0) > now) throw badRequest('individual.date_of_birth must not be in the future');

@@ -57,7 +57,10 @@ const readCardholders: Route = {
     const { page_num, page_size, status } = validate(listQuery, query);
     const matching = [...store.cardholders.values()].filter((record) => status === undefined || record.status === status);
     const page = pageOf(matching, (record) => record.createdAt, { page: page_num, size: page_size });
-    return ok(page.map((record) => cardholderView(record, { list: true })), 'Cardholders retrieved successfully');
+    return ok(
+      page.map((record) => cardholderView(record, { list: true })),
+      'Cardholders retrieved successfully',
+    );
   },
 };
 

@@ -8,7 +8,6 @@ import { CARDHOLDER_TYPES } from './types.ts';
 
 const text = z.string().min(1);
 
-
 // "English characters only": letters, with spaces, hyphens and apostrophes between them.
 const nameText = z.string().regex(/^[A-Za-z]+(?:[ '-]+[A-Za-z]+)*$/, 'must contain only English letters, spaces, hyphens and apostrophes');
 

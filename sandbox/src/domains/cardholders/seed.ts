@@ -5,7 +5,14 @@ import type { Address } from '../../address.ts';
 
 const HOUR_MS = 3_600_000;
 
-const HEAD_OFFICE: Address = { city: 'San Francisco', country: 'US', line1: '100 Market Street', line2: 'Suite 400', state: 'CA', postcode: '94105' };
+const HEAD_OFFICE: Address = {
+  city: 'San Francisco',
+  country: 'US',
+  line1: '100 Market Street',
+  line2: 'Suite 400',
+  state: 'CA',
+  postcode: '94105',
+};
 
 interface DemoCardholder {
   fields: CardholderFields;

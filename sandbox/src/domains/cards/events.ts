@@ -1,4 +1,12 @@
-import type { CardRecord, CardStatus, CardTransactionRecord, CardTransactionStatus, CardTransactionType, Limit, TransactionCount } from './types.ts';
+import type {
+  CardRecord,
+  CardStatus,
+  CardTransactionRecord,
+  CardTransactionStatus,
+  CardTransactionType,
+  Limit,
+  TransactionCount,
+} from './types.ts';
 import { recordDefault, type EventDefault } from '../../events/defaults.ts';
 
 /** The card events of Document 3, section 6, and their data. */

@@ -34,9 +34,11 @@ export const createCardBody = z
     const { currency, limits } = value.authorization_controls.transaction_limits;
     limitRules(limits, currency, ['authorization_controls', 'transaction_limits', 'limits'], ctx);
     if (value.card_type !== 'PHYSICAL') return;
-    if (value.postal_address == null) ctx.addIssue({ code: 'custom', path: ['postal_address'], message: 'is required for a PHYSICAL card' });
+    if (value.postal_address == null)
+      ctx.addIssue({ code: 'custom', path: ['postal_address'], message: 'is required for a PHYSICAL card' });
     // The document's own sentence, used as the message.
-    if (!value.is_personalized) ctx.addIssue({ code: 'custom', path: ['is_personalized'], message: 'Only personalized cards can be physical' });
+    if (!value.is_personalized)
+      ctx.addIssue({ code: 'custom', path: ['is_personalized'], message: 'Only personalized cards can be physical' });
   });
 
 const isoSecond = z.string().refine((text) => parseSecondTime(text, 'Z') !== null, 'must be a date-time in the form YYYY-MM-DDTHH:mm:ssZ');
@@ -100,7 +102,8 @@ type LimitInput = { amount: number; interval: string };
 function limitRules(limits: readonly LimitInput[], currency: string | null, path: (string | number)[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   limits.forEach((limit, index) => {
-    if (seen.has(limit.interval)) ctx.addIssue({ code: 'custom', path: [...path, index], message: `repeats the interval ${limit.interval}` });
+    if (seen.has(limit.interval))
+      ctx.addIssue({ code: 'custom', path: [...path, index], message: `repeats the interval ${limit.interval}` });
     seen.add(limit.interval);
     const problem = currency === null ? null : minorUnitsProblem(limit.amount, currency);
     if (problem !== null) ctx.addIssue({ code: 'custom', path: [...path, index, 'amount'], message: problem });

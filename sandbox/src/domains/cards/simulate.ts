@@ -26,7 +26,12 @@ export interface Activity {
 /** Approved: funds debited at once and the limits' remainders reduced. Declined: nothing moves. */
 export function authorize(store: SandboxStore, card: CardRecord, activity: Activity): CardTransactionRecord {
   const billingCents = convertedCents(activity.amountCents, activity.currency, card.currency);
-  const attempt = { billingCents, transactionCurrency: activity.currency, merchantCategory: activity.merchant.category_code, at: activity.at };
+  const attempt = {
+    billingCents,
+    transactionCurrency: activity.currency,
+    merchantCategory: activity.merchant.category_code,
+    at: activity.at,
+  };
   let failure = declineReason(store, card, attempt);
   if (failure === null && !fundsCover(store, activity.program, card, billingCents)) failure = 'INSUFFICIENT_FUNDS';
   const record = recordTransaction(store, card, {

@@ -70,7 +70,8 @@ function allowed(card: CardRecord, attempt: Attempt): boolean {
 /** Purchases that went through (APPROVED, later SETTLED). */
 function approvedPurchases(store: SandboxStore, cardId: string): CardTransactionRecord[] {
   return [...store.cardTransactions.values()].filter(
-    ({ cardId: owner, transaction }) => owner === cardId && transaction.transaction_type === 'PURCHASE' && transaction.status !== 'DECLINED',
+    ({ cardId: owner, transaction }) =>
+      owner === cardId && transaction.transaction_type === 'PURCHASE' && transaction.status !== 'DECLINED',
   );
 }
 

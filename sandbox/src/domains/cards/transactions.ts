@@ -60,6 +60,7 @@ export function recordTransaction(store: SandboxStore, card: CardRecord, spec: T
     },
   };
   store.cardTransactions.set(id, record);
-  if (spec.status === 'APPROVED') store.events.emit('issuing.transaction.succeeded', cardTransactionData(record, card.cardholderId), id, spec.at);
+  if (spec.status === 'APPROVED')
+    store.events.emit('issuing.transaction.succeeded', cardTransactionData(record, card.cardholderId), id, spec.at);
   return record;
 }

@@ -50,7 +50,8 @@ export function cardDetail(store: SandboxStore, program: Program, card: CardReco
     card_bin: null,
     mode_type: null,
     card_product_id: null,
-    available_balance: rulesOf(program).funds === 'wallet' ? (store.services.walletIn(store, card.cardholderId, card.currency)?.amount ?? null) : null,
+    available_balance:
+      rulesOf(program).funds === 'wallet' ? (store.services.walletIn(store, card.cardholderId, card.currency)?.amount ?? null) : null,
     no_pin_payment_amount: null,
     risk_controls: null,
     purpose: 'COMMERCIAL',

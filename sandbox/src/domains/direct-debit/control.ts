@@ -45,8 +45,10 @@ export const directDebitControlRoutes: readonly Route[] = [
     if (!capability.support_direct_debit) throw badRequest(`Global account ${account.id} does not support direct debit`);
     const mandate = store.mandates.get(input.mandate_id);
     if (mandate === undefined) throw notFound('Mandate', input.mandate_id);
-    if (mandate.globalAccountId !== account.id) throw badRequest(`Mandate ${mandate.id} belongs to global account ${mandate.globalAccountId}`);
-    if (input.currency !== undefined && input.currency !== currency) throw badRequest(`currency must be ${currency}, the global account's currency`);
+    if (mandate.globalAccountId !== account.id)
+      throw badRequest(`Mandate ${mandate.id} belongs to global account ${mandate.globalAccountId}`);
+    if (input.currency !== undefined && input.currency !== currency)
+      throw badRequest(`currency must be ${currency}, the global account's currency`);
     assertMinorUnits('amount', input.amount, currency);
     const now = runtime.clock.now().getTime();
     const statementRef = input.statement_ref ?? newStatementRef(store);

@@ -17,7 +17,13 @@ import { directDebitView, globalAccountView, mandateView, pageView } from './wir
  * connected account, no envelope. Successes are the documented bodies (an object, the page
  * wrapper, or `true` for the cancels); errors are `{ code, message }` (codedError).
  */
-const route = (method: HttpMethod, path: string, handler: Handler): Route => ({ method, path, headers: 'direct-debit', errors: codedError, handler });
+const route = (method: HttpMethod, path: string, handler: Handler): Route => ({
+  method,
+  path,
+  headers: 'direct-debit',
+  errors: codedError,
+  handler,
+});
 
 const ACCOUNT = '/api/v1/global_accounts/:global_account_id';
 const MANDATE = `${ACCOUNT}/mandates/:mandate_id`;
@@ -37,7 +43,10 @@ const mandates = route('GET', `${ACCOUNT}/mandates`, ({ headers, params, query, 
   const { status, paging, dates } = validate(mandatesQuery, query);
   const window = mandateWindow(dates);
   const matching = [...store.mandates.values()].filter(
-    (mandate) => mandate.globalAccountId === account.id && (status === undefined || mandate.status === status) && inDateRange(mandate.createdAt, window),
+    (mandate) =>
+      mandate.globalAccountId === account.id &&
+      (status === undefined || mandate.status === status) &&
+      inDateRange(mandate.createdAt, window),
   );
   return json(pageView(pageWithMore(matching, byCreation, paging), (mandate: MandateRecord) => mandateView(mandate, account)));
 });
@@ -61,7 +70,9 @@ const directDebits = route('GET', DIRECT_DEBITS, ({ headers, query, runtime }) =
   const held = new Set(visibleAccounts(store, holderOf(headers)).map((account) => account.id));
   const { paging, dates } = validate(directDebitsQuery, query);
   const window = directDebitWindow(dates, startOfUtcDay(runtime.clock.now().getTime()));
-  const matching = [...store.directDebits.values()].filter((record) => held.has(record.globalAccountId) && inDateRange(record.createdAt, window));
+  const matching = [...store.directDebits.values()].filter(
+    (record) => held.has(record.globalAccountId) && inDateRange(record.createdAt, window),
+  );
   return json(pageView(pageWithMore(matching, byCreation, paging), (record: DirectDebitRecord) => directDebitView(record)));
 });
 
@@ -77,4 +88,12 @@ const cancelDirectDebitRoute = route('POST', `${DIRECT_DEBITS}/:transaction_id/c
   return json(true);
 });
 
-export const directDebitRoutes: readonly Route[] = [globalAccount, mandates, mandate, cancelMandateRoute, directDebits, directDebit, cancelDirectDebitRoute];
+export const directDebitRoutes: readonly Route[] = [
+  globalAccount,
+  mandates,
+  mandate,
+  cancelMandateRoute,
+  directDebits,
+  directDebit,
+  cancelDirectDebitRoute,
+];

@@ -59,20 +59,66 @@ function demoDirectDebits(now: number, today: number): DemoDirectDebit[] {
   // GBP payouts stay PENDING 45 hours: these settle yesterday at 22:00 and 22:30.
   const gbpSettlingAt = (hours: number): number => yesterday(hours) - 45 * HOUR_MS;
   return [
-    { id: 'ddt_demo_gb_old', mandate: 'mdt_demo_gb_2', amount: 150, statementRef: 'CONTOSO 7730021', createdAt: daysAgo(45, 9), cancelAfterMs: 2 * HOUR_MS },
-    { id: 'ddt_demo_gb_cancelled', mandate: 'mdt_demo_gb_1', amount: 780, statementRef: 'NORTHWIND Q3-0412', createdAt: daysAgo(8, 9), cancelAfterMs: 6 * HOUR_MS },
+    {
+      id: 'ddt_demo_gb_old',
+      mandate: 'mdt_demo_gb_2',
+      amount: 150,
+      statementRef: 'CONTOSO 7730021',
+      createdAt: daysAgo(45, 9),
+      cancelAfterMs: 2 * HOUR_MS,
+    },
+    {
+      id: 'ddt_demo_gb_cancelled',
+      mandate: 'mdt_demo_gb_1',
+      amount: 780,
+      statementRef: 'NORTHWIND Q3-0412',
+      createdAt: daysAgo(8, 9),
+      cancelAfterMs: 6 * HOUR_MS,
+    },
     { id: 'ddt_demo_gb_rejected', mandate: 'mdt_demo_gb_3', amount: 45, statementRef: 'FABRIKAM POL-88213', createdAt: daysAgo(5, 9) },
     { id: 'ddt_demo_gb_settled', mandate: 'mdt_demo_gb_1', amount: 1_250, statementRef: 'NORTHWIND Q3-0413', createdAt: gbpSettlingAt(22) },
-    { id: 'ddt_demo_gb_returned', mandate: 'mdt_demo_gb_2', amount: 89.99, statementRef: 'CONTOSO 7730022', createdAt: gbpSettlingAt(22.5), returnedAt: yesterday(23) },
+    {
+      id: 'ddt_demo_gb_returned',
+      mandate: 'mdt_demo_gb_2',
+      amount: 89.99,
+      statementRef: 'CONTOSO 7730022',
+      createdAt: gbpSettlingAt(22.5),
+      returnedAt: yesterday(23),
+    },
     { id: 'ddt_demo_au_rejected', mandate: 'mdt_demo_au_1', amount: 530, statementRef: 'SCU 40012877', createdAt: yesterday(19) },
     { id: 'ddt_demo_nl_settled', mandate: 'mdt_demo_nl_1', amount: 275, statementRef: 'POLDER 2026-118', createdAt: yesterday(20) },
     { id: 'ddt_demo_us_settled', mandate: 'mdt_demo_us_1', amount: 2_450, statementRef: 'TAILSPIN PR-5521', createdAt: yesterday(21.75) },
-    { id: 'ddt_demo_gb_pending_3', mandate: 'mdt_demo_gb_4', amount: 2_300, statementRef: 'LITWARE LIC-2210', createdAt: now - 40 * HOUR_MS },
+    {
+      id: 'ddt_demo_gb_pending_3',
+      mandate: 'mdt_demo_gb_4',
+      amount: 2_300,
+      statementRef: 'LITWARE LIC-2210',
+      createdAt: now - 40 * HOUR_MS,
+    },
     { id: 'ddt_demo_gb_pending_2', mandate: 'mdt_demo_gb_2', amount: 64.5, statementRef: 'CONTOSO 7730023', createdAt: now - 20 * HOUR_MS },
     { id: 'ddt_demo_gb_pending_1', mandate: 'mdt_demo_gb_1', amount: 420, statementRef: 'NORTHWIND Q3-0414', createdAt: now - 3 * HOUR_MS },
-    { id: 'ddt_demo_gb_review', mandate: 'mdt_demo_gb_1', amount: 15_000, statementRef: 'NORTHWIND ANNUAL', createdAt: now - 30 * MINUTE_MS },
-    { id: 'ddt_demo_ca_pending', mandate: 'mdt_demo_ca_1', amount: 1_100, statementRef: 'MAPLE LEASE 0931', createdAt: now - 35 * MINUTE_MS },
-    { id: 'ddt_demo_gb_new', mandate: 'mdt_demo_gb_2', amount: 310, statementRef: 'CONTOSO 7730024', createdAt: now - MINUTE_MS, intakeAt: now + 15 * MINUTE_MS },
+    {
+      id: 'ddt_demo_gb_review',
+      mandate: 'mdt_demo_gb_1',
+      amount: 15_000,
+      statementRef: 'NORTHWIND ANNUAL',
+      createdAt: now - 30 * MINUTE_MS,
+    },
+    {
+      id: 'ddt_demo_ca_pending',
+      mandate: 'mdt_demo_ca_1',
+      amount: 1_100,
+      statementRef: 'MAPLE LEASE 0931',
+      createdAt: now - 35 * MINUTE_MS,
+    },
+    {
+      id: 'ddt_demo_gb_new',
+      mandate: 'mdt_demo_gb_2',
+      amount: 310,
+      statementRef: 'CONTOSO 7730024',
+      createdAt: now - MINUTE_MS,
+      intakeAt: now + 15 * MINUTE_MS,
+    },
   ];
 }
 
@@ -95,7 +141,8 @@ export function seedDirectDebits(store: SandboxStore, now: number): void {
   for (const demo of DEMO_MANDATES) {
     const mandate = openMandate(store, demo, today);
     const { cancelledDaysAgo } = demo;
-    if (cancelledDaysAgo !== undefined) steps.push({ at: today - cancelledDaysAgo * DAY_MS + 14 * HOUR_MS, run: (at) => cancelMandate(mandate, at) });
+    if (cancelledDaysAgo !== undefined)
+      steps.push({ at: today - cancelledDaysAgo * DAY_MS + 14 * HOUR_MS, run: (at) => cancelMandate(mandate, at) });
   }
   for (const demo of demoDirectDebits(now, today)) steps.push(...directDebitSteps(store, demo));
   const runner = createScheduler(() => store, new Map(Object.entries(DIRECT_DEBIT_JOBS)));
@@ -135,8 +182,11 @@ function directDebitSteps(store: SandboxStore, demo: DemoDirectDebit): Step[] {
     if (record === undefined) throw new Error(`demo direct debit ${id} was not opened`);
     return record;
   };
-  const steps: Step[] = [{ at: createdAt, run: () => openDirectDebit(store, { id, account, mandate, amount, statementRef, createdAt, intakeAt }) }];
-  if (demo.cancelAfterMs !== undefined) steps.push({ at: createdAt + demo.cancelAfterMs, run: (at) => cancelDirectDebit(store, opened(), at) });
+  const steps: Step[] = [
+    { at: createdAt, run: () => openDirectDebit(store, { id, account, mandate, amount, statementRef, createdAt, intakeAt }) },
+  ];
+  if (demo.cancelAfterMs !== undefined)
+    steps.push({ at: createdAt + demo.cancelAfterMs, run: (at) => cancelDirectDebit(store, opened(), at) });
   if (demo.returnedAt !== undefined) steps.push({ at: demo.returnedAt, run: (at) => resolveDispute(store, opened(), 'payer', at) });
   return steps;
 }

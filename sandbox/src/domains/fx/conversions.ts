@@ -68,8 +68,18 @@ export const settleConversion: JobHandler = (store, job) => {
     source_type: 'CONVERSION',
     at: job.at,
   } satisfies Partial<Posting>;
-  settleReserved(store, { ...leg, currency: conversion.sourceCurrency, cents: -toCents(conversion.sourceAmount), transaction_type: 'CONVERSION_SELL' });
-  post(store, { ...leg, currency: conversion.destinationCurrency, cents: toCents(conversion.destinationAmount), transaction_type: 'CONVERSION_BUY' });
+  settleReserved(store, {
+    ...leg,
+    currency: conversion.sourceCurrency,
+    cents: -toCents(conversion.sourceAmount),
+    transaction_type: 'CONVERSION_SELL',
+  });
+  post(store, {
+    ...leg,
+    currency: conversion.destinationCurrency,
+    cents: toCents(conversion.destinationAmount),
+    transaction_type: 'CONVERSION_BUY',
+  });
   conversion.status = 'SETTLED';
   store.events.emit('conversion.settled', conversionUpdatedData(conversion, 'SETTLED', job.at), conversion.id, job.at);
 };

@@ -66,8 +66,10 @@ export function conversionUpdatedData(conversion: ConversionRecord, status: stri
 }
 
 const conversionDefault = (status: string): EventDefault =>
-  recordDefault('conversion', (store) => store.conversions, (record, { at }) =>
-    status === 'SCHEDULED' ? conversionScheduledData(record) : conversionUpdatedData(record, status, at),
+  recordDefault(
+    'conversion',
+    (store) => store.conversions,
+    (record, { at }) => (status === 'SCHEDULED' ? conversionScheduledData(record) : conversionUpdatedData(record, status, at)),
   );
 
 export const conversionEventDefaults = {

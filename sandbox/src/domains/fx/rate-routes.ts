@@ -10,7 +10,12 @@ import { fxCurrency, PRICING_FIELDS } from './schemas.ts';
 // "Blank if the other is given": an empty parameter counts as absent.
 const queryAmount = z.preprocess(
   (value) => (value === '' ? undefined : value),
-  z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number').transform(Number).pipe(z.number().positive()).optional(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a decimal number')
+    .transform(Number)
+    .pipe(z.number().positive())
+    .optional(),
 );
 
 const rateQuery = z

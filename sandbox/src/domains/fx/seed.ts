@@ -23,8 +23,24 @@ const QUOTE_LEAD_MS = 5 * 60_000;
  * each land at the end of the history and no earlier running balance moves.
  */
 const DEMO_CONVERSIONS: readonly DemoConversion[] = [
-  { id: 'cnv_demo_1', quoteId: 'quo_demo_cnv_1', systemReferenceNumber: 'CNV1000000001', source: 'USD', destination: 'EUR', fixed: { side: 'source', amount: 10_000 }, hour: 19 },
-  { id: 'cnv_demo_2', quoteId: 'quo_demo_cnv_2', systemReferenceNumber: 'CNV1000000002', source: 'USD', destination: 'GBP', fixed: { side: 'destination', amount: 5_000 }, hour: 20 },
+  {
+    id: 'cnv_demo_1',
+    quoteId: 'quo_demo_cnv_1',
+    systemReferenceNumber: 'CNV1000000001',
+    source: 'USD',
+    destination: 'EUR',
+    fixed: { side: 'source', amount: 10_000 },
+    hour: 19,
+  },
+  {
+    id: 'cnv_demo_2',
+    quoteId: 'quo_demo_cnv_2',
+    systemReferenceNumber: 'CNV1000000002',
+    source: 'USD',
+    destination: 'GBP',
+    fixed: { side: 'destination', amount: 5_000 },
+    hour: 20,
+  },
 ];
 
 /**
@@ -48,7 +64,12 @@ export function seedFx(store: SandboxStore, now: number): void {
   }
   // Two unused quotes of 1,000 USD into EUR, locked for 24 hours from the seed: what the README's
   // payoutCreate and conversionCreate examples run against.
-  const ready = { lockPeriod: '24_hours' as const, sourceCurrency: 'USD', destinationCurrency: 'EUR', fixed: { side: 'source' as const, amount: 1_000 } };
+  const ready = {
+    lockPeriod: '24_hours' as const,
+    sourceCurrency: 'USD',
+    destinationCurrency: 'EUR',
+    fixed: { side: 'source' as const, amount: 1_000 },
+  };
   createQuote(store, { ...ready, quoteType: 'payout', conversionSchedule: 'immediate' }, now, 'quo_demo_payout');
   createQuote(store, { ...ready, quoteType: 'conversion', conversionSchedule: 'next_day' }, now, 'quo_demo_conversion');
 }

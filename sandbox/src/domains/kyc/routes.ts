@@ -20,7 +20,8 @@ const kycStatus: Route = {
   method: 'GET',
   path: BASE,
   headers: 'kyc',
-  handler: (ctx) => ok([kycStatusView(ctx.runtime.store, kycFor(ctx, 'Get Cardholder KYC'), 'submit')], 'KYC status retrieved successfully'),
+  handler: (ctx) =>
+    ok([kycStatusView(ctx.runtime.store, kycFor(ctx, 'Get Cardholder KYC'), 'submit')], 'KYC status retrieved successfully'),
 };
 
 /** Endpoint 42, GET /issuing/api/v1/kyc/rfi. */
@@ -36,7 +37,8 @@ const rfiRespond: Route = {
   method: 'GET',
   path: `${BASE}/rfi/respond`,
   headers: 'kyc',
-  handler: (ctx) => ok([kycStatusView(ctx.runtime.store, kycFor(ctx, 'Respond to RFI'), 'rfi')], 'RFI response link generated successfully'),
+  handler: (ctx) =>
+    ok([kycStatusView(ctx.runtime.store, kycFor(ctx, 'Respond to RFI'), 'rfi')], 'RFI response link generated successfully'),
 };
 
 export const kycRoutes: readonly Route[] = [kycStatus, rfiDetails, rfiRespond];

@@ -81,5 +81,9 @@ export const onboardingEventDefaults = {
   'account.active': { idPrefix: 'user', data: ({ store }) => accountActiveData(businessProfile(store)) },
   'account.submitted': { idPrefix: 'user', data: () => ({}) },
   'account.suspended': { idPrefix: 'user', data: ({ store }) => accountSuspendedData(businessProfile(store)) },
-  'rfi.action_required': recordDefault('account RFI', (store) => store.accountRfis, ({ rfi }) => ({ id: rfi.id, type: rfi.type })),
+  'rfi.action_required': recordDefault(
+    'account RFI',
+    (store) => store.accountRfis,
+    ({ rfi }) => ({ id: rfi.id, type: rfi.type }),
+  ),
 } satisfies Record<string, EventDefault>;

@@ -23,17 +23,33 @@ export const DEMO_PROFILE: UserProfile = {
     description_of_goods_or_services: 'Wholesale of electronic components to retailers',
     trade_name: 'Acme Trading',
     monthly_estimated_revenue: { amount: '250000', currency: 'USD' },
-    account_usage: { account_purpose: ['PAYING_SUPPLIERS', 'RECEIVING_PAYMENTS', 'CARD_SPENDING'], product_reference: ['ACCOUNTS', 'PAYOUTS', 'CARDS'] },
+    account_usage: {
+      account_purpose: ['PAYING_SUPPLIERS', 'RECEIVING_PAYMENTS', 'CARD_SPENDING'],
+      product_reference: ['ACCOUNTS', 'PAYOUTS', 'CARDS'],
+    },
     business_structure: 'SOLE_PROPRIETOR',
     website_url: 'https://acme-trading.example',
-    registration_address: { country: 'US', city: 'San Francisco', state: 'CA', postal_code: '94105', line1: '100 Market Street', line2: 'Suite 400' },
+    registration_address: {
+      country: 'US',
+      city: 'San Francisco',
+      state: 'CA',
+      postal_code: '94105',
+      line1: '100 Market Street',
+      line2: 'Suite 400',
+    },
     incorporation_date: '2019-04-15',
   },
   agreements: { agreed_to_terms_and_conditions: true },
   contact_details: { phone: '+14155550100', email: DEMO_CREDENTIALS.email },
   representatives: [
     { id: 'rep_demo_ava', first_name: 'Ava', last_name: 'Chen', role: 'OWNER', email: 'ava.chen@acme.example' },
-    { id: 'rep_demo_jordan', first_name: 'Jordan', last_name: 'Miles', role: 'AUTHORIZED_REPRESENTATIVE', email: 'jordan.miles@acme.example' },
+    {
+      id: 'rep_demo_jordan',
+      first_name: 'Jordan',
+      last_name: 'Miles',
+      role: 'AUTHORIZED_REPRESENTATIVE',
+      email: 'jordan.miles@acme.example',
+    },
   ],
 };
 

@@ -48,7 +48,9 @@ export function createPayout(body: unknown, runtime: Runtime): PayoutRecord {
   if (input.scheduledPayoutDate < utcDay(now)) throw badRequest('scheduledPayoutDate must be today or a future date');
   const beneficiary = found(store.beneficiaries.get(input.beneficiaryId), 'Beneficiary', input.beneficiaryId);
   if (!beneficiary.transfer_methods.includes(input.transferMethod)) {
-    throw badRequest(`transferMethod ${input.transferMethod} is not one of the beneficiary's transfer methods (${beneficiary.transfer_methods.join(', ')})`);
+    throw badRequest(
+      `transferMethod ${input.transferMethod} is not one of the beneficiary's transfer methods (${beneficiary.transfer_methods.join(', ')})`,
+    );
   }
   const quote = store.services.usableQuote(store, store.services.claimOf(input, PAYOUT_FIELDS, 'payout', input.quoteId), now);
   const payout = openPayout(store, {

@@ -50,7 +50,13 @@ interface PayoutFields {
 }
 
 export interface PayoutScheduledData extends PayoutFields {
-  beneficiary: { address: PostalAddress; bank_details: BankDetails; company_name: string; entity_type: string | null; type: 'BANK_ACCOUNT' };
+  beneficiary: {
+    address: PostalAddress;
+    bank_details: BankDetails;
+    company_name: string;
+    entity_type: string | null;
+    type: 'BANK_ACCOUNT';
+  };
   fee_paid_by: 'PAYER';
   payer: {
     additional_info: { business_registration_number: string; business_registration_type: 'COMPANY'; business_incorporation_date: string };
@@ -167,7 +173,11 @@ export function payoutFundedData(store: SandboxStore, payout: PayoutRecord, at: 
 }
 
 const payoutDefault = (build: (store: SandboxStore, record: PayoutRecord, at: number) => object): EventDefault =>
-  recordDefault('payout', (store) => store.payouts, (record, { store, at }) => build(store, record, at));
+  recordDefault(
+    'payout',
+    (store) => store.payouts,
+    (record, { store, at }) => build(store, record, at),
+  );
 
 export const payoutEventDefaults = {
   'payout.transfer.funding.funded': payoutDefault(payoutFundedData),

@@ -73,4 +73,3 @@ export const completePayout: JobHandler = (store, job) => {
   const payout = store.payouts.get(job.subjectId);
   if (payout?.status === 'PROCESSING') payout.status = 'COMPLETED';
 };
-

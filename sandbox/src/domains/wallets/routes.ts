@@ -42,7 +42,8 @@ const createWallet: Route = {
     const { store } = ctx.runtime;
     const cardholder = store.services.readyCardholder(store, cardholderId);
     store.services.assertEkycDone(ctx.runtime.program.current(), store, cardholder.id, 'wallet creation');
-    if (walletIn(store, cardholder.id, currency) !== undefined) throw badRequest(`Cardholder ${cardholder.id} already has a wallet in ${currency}`);
+    if (walletIn(store, cardholder.id, currency) !== undefined)
+      throw badRequest(`Cardholder ${cardholder.id} already has a wallet in ${currency}`);
     const wallet = openWallet(store, cardholder.id, currency, ctx.runtime.clock.now().getTime());
     return ok([walletView(wallet)], 'Wallet created successfully');
   },
@@ -71,7 +72,10 @@ const walletHistory: Route = {
     const entries = [...ctx.runtime.store.walletHistory.values()].filter(
       (record) => record.walletId === wallet.id && (range === null || (record.createdAt >= range.from && record.createdAt <= range.to)),
     );
-    return ok(pageOf(entries, (record) => record.createdAt, paging).map((record) => record.entry), 'Wallet history retrieved successfully');
+    return ok(
+      pageOf(entries, (record) => record.createdAt, paging).map((record) => record.entry),
+      'Wallet history retrieved successfully',
+    );
   },
 };
 

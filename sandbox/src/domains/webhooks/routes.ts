@@ -15,7 +15,13 @@ import { identityKey, type SubscriptionIdentity, type SubscriptionRecord } from 
  * `{ message, status: "ERROR" }`; a field's message is `<field>: <rule>`. The retired paths
  * under /svc/api/v1/webhook/ are not routed, so they answer 404 like any unknown path.
  */
-const route = (method: HttpMethod, path: string, handler: Handler): Route => ({ method, path, headers: 'webhook', errors: bareError, handler });
+const route = (method: HttpMethod, path: string, handler: Handler): Route => ({
+  method,
+  path,
+  headers: 'webhook',
+  errors: bareError,
+  handler,
+});
 
 const check = <S extends z.ZodType>(schema: S, input: unknown): z.output<S> => validate(schema, input, ': ');
 
@@ -89,7 +95,8 @@ const subscribedWebhooks = route('POST', '/api/subscribedwebhook', ({ body, quer
   const { program_code } = check(programQuery, query);
   const owner = check(ownerBody, body);
   const records = [...runtime.store.webhookSubscriptions.values()].filter(
-    (record) => record.program_code === program_code && record.agent_code === owner.agent_code && record.subagent_code === owner.subagent_code,
+    (record) =>
+      record.program_code === program_code && record.agent_code === owner.agent_code && record.subagent_code === owner.subagent_code,
   );
   return json(records.map(subscriptionView));
 });

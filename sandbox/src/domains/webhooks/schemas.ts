@@ -32,19 +32,27 @@ const delivery = {
 type Optional = string | null | undefined;
 
 /** A webhook needs somewhere to go and the key to send; a notification needs neither. */
-function webhookFields(value: { subscription_type: string; webhook_url?: Optional; x_api_key?: Optional; 'x-api-key'?: Optional }, ctx: z.RefinementCtx): void {
+function webhookFields(
+  value: { subscription_type: string; webhook_url?: Optional; x_api_key?: Optional; 'x-api-key'?: Optional },
+  ctx: z.RefinementCtx,
+): void {
   if (value.subscription_type !== 'w') return;
-  if (value.webhook_url == null) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'is required when subscription_type is w' });
+  if (value.webhook_url == null)
+    ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'is required when subscription_type is w' });
   if ((value.x_api_key ?? value['x-api-key']) == null) {
     ctx.addIssue({ code: 'custom', path: ['x_api_key'], message: 'is required when subscription_type is w' });
   }
 }
 
 /** Endpoint 47. updated_by is listed as optional by the change history: accepted, not used. */
-export const subscribeBody = z.object({ ...subscription, created_by: text, ...delivery, updated_by: text.nullish() }).superRefine(webhookFields);
+export const subscribeBody = z
+  .object({ ...subscription, created_by: text, ...delivery, updated_by: text.nullish() })
+  .superRefine(webhookFields);
 
 /** Endpoint 49. created_by may come along (the change history lists it) and is not used. */
-export const updateBody = z.object({ ...subscription, updated_by: text, ...delivery, created_by: text.nullish() }).superRefine(webhookFields);
+export const updateBody = z
+  .object({ ...subscription, updated_by: text, ...delivery, created_by: text.nullish() })
+  .superRefine(webhookFields);
 
 /** Endpoint 50: the identity; the further fields the change history lists are ignored. */
 export const deleteBody = z.object(identity);
