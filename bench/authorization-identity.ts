@@ -106,7 +106,8 @@ function auditMeasure(): { measure: Measure; check(): void; close(): Promise<voi
   let requests = 0;
   const once = () => {
     const contextValue = { caller, requestId: `bench-audit-${++requests}` };
-    plugin.onExecute!({ args: { document, operationName: 'BenchCardCreate', contextValue } } as never);
+    // Synchronous (useMutationAudit's hook returns nothing), though a hook's type allows a promise.
+    void plugin.onExecute!({ args: { document, operationName: 'BenchCardCreate', contextValue } } as never);
     recordAttempt(contextValue, info, variables, { value: card });
   };
   return {

@@ -92,7 +92,7 @@ export function bankReads(start: FloorStart): BankReads {
     const response = await pool.request({ method: 'GET', path: search ? `${path}?${search}` : path, headers: headersFor(family, subject) });
     const text = await response.body.text();
     if (response.statusCode >= 300) throw new Error(`GET ${path}: HTTP ${response.statusCode} ${text.slice(0, 300)}`);
-    const body = JSON.parse(text) as Json;
+    const body = JSON.parse(text);
     return family === 'direct-debit' ? body : body.data;
   }
 

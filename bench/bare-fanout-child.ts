@@ -54,7 +54,7 @@ function start(): Promise<number> {
   // Yoga's default target, with Node's warning past 10 listeners off: each subscriber is one, by design.
   const eventTarget = new EventTarget();
   setMaxListeners(0, eventTarget);
-  const pubsub = createPubSub<{ bankEvents: [Event] }>({ eventTarget: eventTarget as never });
+  const pubsub = createPubSub<{ bankEvents: [Event] }>({ eventTarget: eventTarget });
   const yoga = createYoga({
     schema: createSchema({
       typeDefs,

@@ -208,8 +208,11 @@ const LOCK_PERIODS: Record<string, string> = {
   '24_hours': 'HOURS_24',
 };
 
+// The bank's amounts are JSON numbers or decimal text.
 const money = (amount: unknown, currency: unknown) =>
-  amount === null || amount === undefined || currency == null ? null : { amount: String(amount), currency };
+  amount === null || amount === undefined || currency == null
+    ? null
+    : { amount: typeof amount === 'string' || typeof amount === 'number' ? String(amount) : JSON.stringify(amount), currency };
 const firstOf = (args: { first?: number | null }) => args.first ?? DEFAULT_FIRST;
 
 function once<T>(context: Context, key: string, read: () => Promise<T>): Promise<T> {
@@ -394,7 +397,8 @@ function start(request: FloorStart): RequestListener {
     // The plugin the gateway answers @defer with (src/transport/incremental-delivery.ts), for that phase alone.
     plugins: request.defer ? [useDeferStream()] : [],
   });
-  return yoga;
+  // As the gateway's server hands a request to Yoga (src/transport/server.ts).
+  return (req, res) => void yoga.handle(req, res);
 }
 
 // The benchmark going away closes the server and the pool.

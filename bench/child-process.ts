@@ -191,7 +191,7 @@ export function answerServerRequests<Start extends { id: number; kind: 'start' }
     const request = asked as Start | ServerChildRequest;
     switch (request.kind) {
       case 'start':
-        return start(request as Start);
+        return start(request);
       case 'memory': {
         const usage = process.memoryUsage();
         return { rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, heapTotalMb: usage.heapTotal / MB };

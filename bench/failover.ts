@@ -79,7 +79,7 @@ class GatewayUnderTest {
     const gateway = new GatewayUnderTest(child, `http://127.0.0.1:${port}`);
     const ready = new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`a gateway exited with ${code} before it was ready`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         const { msg = '', reason, primary } = JSON.parse(line) as { msg?: string; reason?: string; primary?: string };
         gateway.lines.push({ at: Date.now(), msg, detail: reason ?? primary ?? '' });
         if (msg === 'gateway ready') resolve();

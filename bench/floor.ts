@@ -52,21 +52,21 @@ async function replay(sandboxUrl: string, headers: Record<string, string>, call:
 async function replayOnce(sandboxUrl: string, headers: Record<string, string>, rounds: RequestLogEntry[][]): Promise<Replay> {
   const started = performance.now();
   // Settled to the error or null, so a failed call is reported once, after the others, never unhandled.
-  const calls: Promise<unknown>[] = [];
+  const calls: Promise<Error | null>[] = [];
   let firstRound: Promise<number> | undefined;
   for (const round of rounds) {
     const sent = round.map((call) =>
       replay(sandboxUrl, headers, call).then(
         () => null,
-        (error: unknown) => error ?? new Error('replay failed'),
+        (error: unknown) => (error instanceof Error ? error : new Error('replay failed', { cause: error })),
       ),
     );
     firstRound ??= Promise.all(sent).then(() => performance.now() - started);
     calls.push(...sent);
     await Promise.race(sent);
   }
-  const failures = (await Promise.all(calls)).filter((outcome) => outcome !== null);
-  if (failures.length > 0) throw failures[0];
+  const failure = (await Promise.all(calls)).find((outcome) => outcome !== null);
+  if (failure) throw failure;
   return { wall: performance.now() - started, firstRound: (await firstRound) ?? 0 };
 }
 

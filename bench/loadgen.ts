@@ -28,7 +28,7 @@ function run({ target, connections, seconds, amount }: LoadRequest): Promise<Loa
         verifyBody: (body) => !isFailure(target, typeof body === 'string' ? body : String(body ?? '')),
       },
       (error, result) => {
-        if (error) return reject(error);
+        if (error) return reject(error instanceof Error ? error : new Error(`autocannon: ${String(error)}`));
         resolve({
           connections,
           seconds: result.duration,

@@ -81,7 +81,7 @@ function sampleEvent(): AcceptedEvent {
       rails: 'SWIFT',
       payment_reference: `PR${id.slice(0, 12).toUpperCase()}`,
     },
-  } as AcceptedEvent;
+  };
 }
 
 // --- Redis's own figures ----------------------------------------------------------------------
@@ -351,7 +351,7 @@ async function startReplica(primaryPort: number): Promise<{ child: ChildProcess;
   );
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('MASTER <-> REPLICA sync: Finished with success')) resolve();
     });

@@ -56,7 +56,7 @@ export async function startSandboxProcess(latencyMs: number, signingSecret: stri
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
     child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} before listening`)));

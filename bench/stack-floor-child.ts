@@ -495,7 +495,8 @@ function start(request: FloorStart): RequestListener {
     graphiql: false,
     logging: false,
   });
-  return yoga;
+  // As the gateway's server hands a request to Yoga (src/transport/server.ts).
+  return (req, res) => void yoga.handle(req, res);
 }
 
 // The benchmark going away closes the server and the pool.

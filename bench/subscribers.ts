@@ -106,7 +106,8 @@ function awaitReceipts(event: number | null, target: number, timeoutMs: number):
 async function disconnect(): Promise<{ clients: number }> {
   generation += 1;
   const count = clients.length;
-  await Promise.all(clients.splice(0).map((client) => client.dispose()));
+  // A client's dispose may answer at once or with a promise (graphql-ws's type): each a promise here.
+  await Promise.all(clients.splice(0).map(async (client) => client.dispose()));
   errors = 0;
   pass = newPass([], 0);
   return { clients: count };

@@ -270,7 +270,8 @@ async function withFloor<T>(use: (server: FanoutServer) => Promise<T>): Promise<
   const subscriptions = new Map<WebSocket, string>();
   wss.on('connection', (socket) => {
     socket.on('message', (raw) => {
-      const message = JSON.parse(String(raw)) as { type: string; id?: string };
+      // A Buffer: ws's default binaryType.
+      const message = JSON.parse((raw as Buffer).toString()) as { type: string; id?: string };
       if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
       else if (message.type === 'subscribe' && message.id) subscriptions.set(socket, message.id);
     });

@@ -25,7 +25,6 @@ import {
   parseGrants,
   ROLE_NAMES,
   type Grants,
-  type Role,
 } from './permissions.ts';
 
 export { ConfigError };

@@ -179,14 +179,15 @@ export function createMaskError(logger: Logger, clientError?: (code: string) => 
  * only at debug. Anything else Yoga reports goes through as it is.
  */
 export function yogaLogging(logger: Logger): Pick<Logger, 'debug' | 'info' | 'warn' | 'error'> {
+  const logError: (...args: unknown[]) => void = logger.error.bind(logger);
   return {
     debug: logger.debug.bind(logger),
     info: logger.info.bind(logger),
     warn: logger.warn.bind(logger),
-    error: ((first: unknown, ...rest: unknown[]) =>
+    error: (first: unknown, ...rest: unknown[]) =>
       first instanceof Error
         ? logger.debug({ reason: first.message }, 'an error answered to a caller, logged where it was masked')
-        : (logger.error as (...args: unknown[]) => void)(first, ...rest)) as Logger['error'],
+        : logError(first, ...rest),
   };
 }
 
@@ -230,5 +231,5 @@ export function withoutHttp(result: ExecutionResult): FormattedExecutionResult |
       const { http: _http, ...extensions } = error.extensions ?? {};
       return { ...(typeof error.toJSON === 'function' ? error.toJSON() : error), extensions };
     }),
-  } as FormattedExecutionResult;
+  };
 }

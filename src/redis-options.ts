@@ -192,10 +192,10 @@ function reconnectingAfterEnd(redis: Redis): Redis {
   };
   const quit = redis.quit.bind(redis);
   const disconnect = redis.disconnect.bind(redis);
-  redis.quit = ((...args: Parameters<Redis['quit']>) => {
+  redis.quit = (...args: Parameters<Redis['quit']>) => {
     closing();
     return quit(...args);
-  }) as Redis['quit'];
+  };
   redis.disconnect = (reconnect = false) => {
     if (!reconnect) closing();
     disconnect(reconnect);

@@ -66,10 +66,10 @@ function burst(body: unknown) {
   const child = spawn(process.execPath, [script, `${kit.baseUrl}/graphql`, String(CLIENTS), JSON.stringify(body)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const report = createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  const report = createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   return {
     async leave(): Promise<Left> {
-      child.stdin!.end('leave\n');
+      child.stdin.end('leave\n');
       const { value } = await report;
       await once(child, 'exit');
       return JSON.parse(value as string) as Left;
@@ -81,7 +81,7 @@ describe('a burst of clients that leave before their calls are sent', () => {
   it('costs the bank no call sent after the last of them left', async () => {
     await kit.control('PUT', 'latency', { ms: LATENCY_MS });
     let left: Left;
-    let gatewaySawAll = 0;
+    let gatewaySawAll: number;
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     try {
       const clients = burst({ query: DASHBOARD.query });

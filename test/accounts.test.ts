@@ -29,7 +29,7 @@ describe('accounts', () => {
     await kit.resetCounts();
     const result = await kit.execute(AccountsDocument, { first: 50 });
     expect(result.errors).toBeUndefined();
-    const nodes = result.data!.accounts!.edges!.map((e) => e!.node!);
+    const nodes = result.data!.accounts!.edges.map((e) => e.node);
     expect(nodes.length).toBe(raw.body.data.length);
     expect(nodes.length).toBeGreaterThanOrEqual(4);
     const first = raw.body.data[0];
@@ -51,12 +51,12 @@ describe('accounts', () => {
 
   it('filters by status and currency upstream', async () => {
     const closed = await kit.execute(AccountsDocument, { status: 'CLOSED' });
-    const statuses = closed.data!.accounts!.edges!.map((e) => e!.node!.status);
+    const statuses = closed.data!.accounts!.edges.map((e) => e.node.status);
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(['CLOSED']));
     const usd = await kit.execute(AccountsDocument, { currency: 'USD' });
-    for (const edge of usd.data!.accounts!.edges!) {
-      expect(edge!.node!.supportedFeatures.some((f) => f.currency === 'USD')).toBe(true);
+    for (const edge of usd.data!.accounts!.edges) {
+      expect(edge.node.supportedFeatures.some((f) => f.currency === 'USD')).toBe(true);
     }
     const listCalls = kit.calls(ACCOUNT_PATH, 'GET');
     expect(listCalls.at(-2)!.status).toBe(200);
@@ -64,7 +64,7 @@ describe('accounts', () => {
 
   it('reads one account by global ID, by bank id and through node, via one upstream call each', async () => {
     const list = await kit.execute(AccountsDocument, { first: 2 });
-    const [a, b] = list.data!.accounts!.edges!.map((e) => e!.node!);
+    const [a, b] = list.data!.accounts!.edges.map((e) => e.node);
     await kit.resetCounts();
 
     const byGlobal = await kit.execute(AccountDocument, { id: a!.id });
@@ -84,7 +84,7 @@ describe('accounts', () => {
 
   it('batches and de-duplicates reads by id in one operation: one upstream call', async () => {
     const list = await kit.execute(AccountsDocument, { first: 3 });
-    const ids = list.data!.accounts!.edges!.map((e) => e!.node!.id);
+    const ids = list.data!.accounts!.edges.map((e) => e.node.id);
     await kit.resetCounts();
     const query = /* GraphQL */ `
       query Three($a: ID!, $b: ID!, $c: ID!) {
@@ -117,7 +117,7 @@ describe('accounts', () => {
 describe('account transactions', () => {
   async function firstAccountId(): Promise<{ id: string; upstreamId: string }> {
     const result = await kit.execute(AccountsDocument, { status: 'ACTIVE', first: 1 });
-    return result.data!.accounts!.edges![0]!.node!;
+    return result.data!.accounts!.edges[0]!.node;
   }
 
   it('pages through transactions newest first, one upstream call per page, matching the upstream', async () => {
@@ -128,15 +128,15 @@ describe('account transactions', () => {
     const page1 = await kit.execute(AccountTransactionsDocument, { id: account.id, first: 5 });
     expect(page1.errors).toBeUndefined();
     const conn1 = page1.data!.account!.transactions!;
-    expect(conn1.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.body.data.slice(0, 5).map((t: any) => t.id));
+    expect(conn1.edges.map((e) => e.node.upstreamId)).toEqual(raw.body.data.slice(0, 5).map((t: any) => t.id));
     expect(conn1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
 
     const page2 = await kit.execute(AccountTransactionsDocument, { id: account.id, first: 5, after: conn1.pageInfo.endCursor });
     const conn2 = page2.data!.account!.transactions!;
-    expect(conn2.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.body.data.slice(5, 10).map((t: any) => t.id));
+    expect(conn2.edges.map((e) => e.node.upstreamId)).toEqual(raw.body.data.slice(5, 10).map((t: any) => t.id));
     expect(conn2.pageInfo.hasPreviousPage).toBe(true);
 
-    const tx = conn1.edges![0]!.node!;
+    const tx = conn1.edges[0]!.node;
     const rawTx = raw.body.data[0];
     expect(tx.amount).toEqual({ amount: String(rawTx.amount), currency: rawTx.currency });
     expect(tx.createdAt).toBe(new Date(rawTx.create_time.replace('+0000', 'Z')).toISOString());
@@ -150,7 +150,7 @@ describe('account transactions', () => {
     const dateRange = { from: isoDay(-30), to: isoDay(0) };
     const result = await kit.execute(AccountTransactionsDocument, { id: account.id, first: 100, dateRange });
     expect(result.errors).toBeUndefined();
-    const dates = result.data!.account!.transactions!.edges!.map((e) => e!.node!.createdAt.slice(0, 10));
+    const dates = result.data!.account!.transactions!.edges.map((e) => e.node.createdAt.slice(0, 10));
     expect(dates.length).toBeGreaterThan(0);
     for (const date of dates) {
       expect(date >= dateRange.from && date <= dateRange.to).toBe(true);
@@ -201,12 +201,12 @@ describe('balances and balance history', () => {
     const dateRange = { from: isoDay(-7), to: isoDay(0) };
     const result = await kit.execute(BalanceHistoryDocument, { first: 50, dateRange });
     expect(result.errors).toBeUndefined();
-    const entries = result.data!.balanceHistory!.nodes!;
+    const entries = result.data!.balanceHistory!.nodes;
     expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) {
-      const day = entry!.createdAt.slice(0, 10);
+      const day = entry.createdAt.slice(0, 10);
       expect(day >= dateRange.from && day <= dateRange.to).toBe(true);
-      expect(entry!.balanceAfter.currency).toBe(entry!.amount.currency);
+      expect(entry.balanceAfter.currency).toBe(entry.amount.currency);
     }
     await kit.resetCounts();
     const tooLong = await kit.execute(BalanceHistoryDocument, { first: 5, dateRange: { from: isoDay(-8), to: isoDay(0) } });

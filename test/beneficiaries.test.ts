@@ -79,7 +79,7 @@ describe('beneficiaries: reads', () => {
 
     const result = await kit.execute(BeneficiariesDocument, { first: 50 });
     expect(result.errors).toBeUndefined();
-    const nodes = result.data!.beneficiaries!.edges!.map((e) => e!.node!);
+    const nodes = result.data!.beneficiaries!.edges.map((e) => e.node);
     expect(nodes.map((n) => n.upstreamId)).toEqual(raw.map((b) => b.beneficiaryId));
     for (const [i, node] of nodes.entries()) {
       const entry = raw[i];
@@ -112,12 +112,12 @@ describe('beneficiaries: reads', () => {
     await kit.resetCounts();
     const page1 = await kit.execute(BeneficiariesDocument, { first: 2 });
     const conn1 = page1.data!.beneficiaries!;
-    expect(conn1.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(0, 2).map((b) => b.beneficiaryId));
+    expect(conn1.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(0, 2).map((b) => b.beneficiaryId));
     expect(conn1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
 
     const page2 = await kit.execute(BeneficiariesDocument, { first: 2, after: conn1.pageInfo.endCursor });
     const conn2 = page2.data!.beneficiaries!;
-    expect(conn2.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(2, 4).map((b) => b.beneficiaryId));
+    expect(conn2.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(2, 4).map((b) => b.beneficiaryId));
     expect(conn2.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
 
     // One look-ahead item tells whether a next page exists.
@@ -139,7 +139,7 @@ describe('beneficiaries: reads', () => {
     expect(raw.length).toBeGreaterThan(0);
     await kit.resetCounts();
     const result = await kit.execute(BeneficiariesDocument, { currency: 'GBP' });
-    const nodes = result.data!.beneficiaries!.edges!.map((e) => e!.node!);
+    const nodes = result.data!.beneficiaries!.edges.map((e) => e.node);
     expect(nodes.map((n) => n.upstreamId)).toEqual(raw.map((b) => b.beneficiaryId));
     expect(new Set(nodes.map((n) => n.bankDetails!.accountCurrency))).toEqual(new Set(['GBP']));
     expect(queries(LIST_PATH)).toEqual([{ limit: '21', offset: '0', currency: 'GBP' }]);

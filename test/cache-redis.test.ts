@@ -75,7 +75,7 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     expect(first.calls(CARD_LIST)).toHaveLength(0);
 
     const invalidations = first.gateway.upstream.cache!.stats.invalidations;
-    const updated = await run(second, CardUpdateDocument as DocumentNode, {
+    const updated = await run(second, CardUpdateDocument, {
       input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' },
     });
     expect(updated.errors).toBeUndefined();
@@ -94,7 +94,7 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     expect(caches[0]!.stats.invalidations).toBe(before[0]! + 1);
     for (const arrival of arrivals) expect((await arrival.next()).done).toBe(false);
     expect(caches.map((cache) => cache.stats.invalidations)).toEqual(before.map((count) => count + 1));
-    await Promise.all(arrivals.map((arrival) => arrival.return?.()));
+    for (const arrival of arrivals) await arrival.return?.();
   });
 
   it('reads from the bank while Redis is away, and trusts its cache again once it listens', async () => {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/api-keys.ts';
 import type { ApiKeyConfig, CallerAuthConfig } from '../src/config.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
 import { createLogger } from '../src/logger.ts';
-import { useKit, type Kit } from './kit.ts';
+import { useKit } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';
 import { freePort, REDIS_URL, redisAnswers } from './redis.ts';
 import { mustSkip } from './skip.ts';

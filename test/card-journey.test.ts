@@ -33,17 +33,17 @@ describe('one query for a cardholder screen', () => {
     expect(result.errors).toBeUndefined();
     const cardholder = result.data!.cardholder!;
     expect(cardholder).toMatchObject({ upstreamId: 'chd_demo_ava', status: 'READY', kyc: { status: 'COMPLETED' } });
-    const card = cardholder.cards!.nodes!.find((c) => c!.upstreamId === 'crd_demo_ava_v')!;
+    const card = cardholder.cards!.nodes.find((c) => c.upstreamId === 'crd_demo_ava_v')!;
     expect(card).toMatchObject({ type: 'VIRTUAL', status: 'ACTIVE', program: { purpose: 'COMMERCIAL' } });
-    expect(card.transactions!.nodes!.length).toBeGreaterThan(0);
+    expect(card.transactions!.nodes.length).toBeGreaterThan(0);
     expect(cardholder.wallet).toMatchObject({ status: 'ACTIVE', amount: { currency: 'USD' } });
-    expect(cardholder.wallet!.history!.nodes!.length).toBeGreaterThan(0);
+    expect(cardholder.wallet!.history!.nodes.length).toBeGreaterThan(0);
 
     const calls = kit
       .calls()
       .map((c) => `${c.method} ${c.path} ${JSON.stringify(kit.sandbox.requests().find((r) => r.requestId === c.requestId)?.query)}`);
     expect(new Set(calls).size).toBe(calls.length);
-    const cards = cardholder.cards!.nodes!.length;
+    const cards = cardholder.cards!.nodes.length;
     // cardholder, card list, one detail and one transactions page per card, wallet, history, KYC.
     expect(kit.calls()).toHaveLength(2 + 2 * cards + 3);
     expect(kit.calls('/svc/api/v1/card/detail')).toHaveLength(cards);
@@ -51,7 +51,7 @@ describe('one query for a cardholder screen', () => {
 
   it('does not call the detail endpoint when no detail field is asked for', async () => {
     const result = await kit.execute(CardholderCardsBriefDocument, { id: 'chd_demo_ava' });
-    expect(result.data!.cardholder!.cards!.nodes!.length).toBeGreaterThan(0);
+    expect(result.data!.cardholder!.cards!.nodes.length).toBeGreaterThan(0);
     expect(kit.calls('/svc/api/v1/card/detail')).toHaveLength(0);
     expect(kit.calls()).toHaveLength(2);
   });
@@ -130,8 +130,8 @@ describe('a cardholder from creation to spending', () => {
     });
     await spend({ kind: 'authorization', amount: 400 });
 
-    const transactions = (await kit.execute(CardTransactionsDocument, { id: virtualCard.id, first: 10 })).data!.card!.transactions!.nodes!;
-    expect(transactions.map((t) => [t!.type, t!.status, t!.amount.amount, t!.failureReason])).toEqual([
+    const transactions = (await kit.execute(CardTransactionsDocument, { id: virtualCard.id, first: 10 })).data!.card!.transactions!.nodes;
+    expect(transactions.map((t) => [t.type, t.status, t.amount.amount, t.failureReason])).toEqual([
       ['PURCHASE', 'DECLINED', '400', 'LIMIT_EXCEEDED'],
       ['PURCHASE', 'APPROVED', '40', null],
     ]);
@@ -140,9 +140,9 @@ describe('a cardholder from creation to spending', () => {
     expect(full.spendingControls![0]!.remaining).toEqual({ amount: '110', currency: 'USD' });
 
     const overview = (await kit.execute(CardholderOverviewDocument, { id: cardholder.id })).data!.cardholder!;
-    expect(overview.cards!.nodes!.map((c) => c!.type).sort()).toEqual(['PHYSICAL', 'VIRTUAL']);
+    expect(overview.cards!.nodes.map((c) => c.type).sort()).toEqual(['PHYSICAL', 'VIRTUAL']);
     expect(overview.wallet!.amount).toEqual({ amount: '210', currency: 'USD' });
-    expect(overview.wallet!.history!.nodes!.map((h) => [h!.type, h!.direction, h!.amount!.amount])).toEqual([
+    expect(overview.wallet!.history!.nodes.map((h) => [h.type, h.direction, h.amount!.amount])).toEqual([
       ['PURCHASE', 'DEBIT', '40'],
       ['LOAD', 'CREDIT', '250'],
     ]);

@@ -102,7 +102,7 @@ describe('cardholders: reads', () => {
 
     const result = await kit.execute(CardholdersDocument, { first: 50 });
     expect(result.errors).toBeUndefined();
-    const nodes = result.data!.cardholders!.edges!.map((e) => e!.node!);
+    const nodes = result.data!.cardholders!.edges.map((e) => e.node);
     expect(nodes.map((n) => n.upstreamId)).toEqual(raw.map((c) => c.id));
 
     const ava = nodes.find((n) => n.upstreamId === AVA)!;
@@ -154,13 +154,13 @@ describe('cardholders: reads', () => {
     await kit.resetCounts();
 
     const pending = await kit.execute(CardholdersDocument, { status: 'PENDING' });
-    const nodes = pending.data!.cardholders!.edges!.map((e) => e!.node!);
+    const nodes = pending.data!.cardholders!.edges.map((e) => e.node);
     expect(nodes.map((n) => n.upstreamId)).toEqual(rawPending.map((c) => c.id));
     expect(nodes.map((n) => n.email)).toEqual(['nora.lind@acme.example', 'liam.patel@acme.example']);
     expect(new Set(nodes.map((n) => n.status))).toEqual(new Set(['PENDING']));
 
     const ready = await kit.execute(CardholdersDocument, { status: 'READY' });
-    expect(ready.data!.cardholders!.edges!.map((e) => e!.node!.upstreamId)).toEqual([OPS, AVA]);
+    expect(ready.data!.cardholders!.edges.map((e) => e.node.upstreamId)).toEqual([OPS, AVA]);
     expect(queries(PATH).map((q) => q.status)).toEqual(['PENDING', 'READY']);
   });
 
@@ -173,16 +173,16 @@ describe('cardholders: reads', () => {
 
     const page1 = await kit.execute(CardholdersDocument, { first: 2 });
     const conn1 = page1.data!.cardholders!;
-    expect(conn1.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(0, 2).map((c) => c.id));
+    expect(conn1.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(0, 2).map((c) => c.id));
     expect(conn1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
 
     const page2 = await kit.execute(CardholdersDocument, { first: 2, after: conn1.pageInfo.endCursor });
     const conn2 = page2.data!.cardholders!;
-    expect(conn2.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(2, 4).map((c) => c.id));
+    expect(conn2.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(2, 4).map((c) => c.id));
     expect(conn2.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 
     const page3 = await kit.execute(CardholdersDocument, { first: 2, after: conn2.pageInfo.endCursor });
-    expect(page3.data!.cardholders!.edges!.map((e) => e!.node!.upstreamId)).toEqual([raw[4].id]);
+    expect(page3.data!.cardholders!.edges.map((e) => e.node.upstreamId)).toEqual([raw[4].id]);
     expect(page3.data!.cardholders!.pageInfo.hasNextPage).toBe(false);
 
     // One call a page; each asks for the window and one more item to know if a next page exists.
@@ -384,7 +384,7 @@ describe('cardholders: writes', () => {
     expect(queries(PATH, 'DELETE')).toEqual([{ id: created.upstreamId }]);
     expect(await read(created.id)).toBeNull();
     const list = await kit.execute(CardholdersDocument, { first: 50 });
-    expect(list.data!.cardholders!.edges!.map((e) => e!.node!.upstreamId)).not.toContain(created.upstreamId);
+    expect(list.data!.cardholders!.edges.map((e) => e.node.upstreamId)).not.toContain(created.upstreamId);
 
     const again = await kit.execute(CardholderDeleteDocument, { input: { cardholderId: created.id } });
     expect(again.data!.cardholderDelete).toMatchObject({

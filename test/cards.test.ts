@@ -57,11 +57,11 @@ describe('cards', () => {
 
   it('lists cards by cardholder and status, masked', async () => {
     const result = await kit.execute(CardsDocument, { first: 20, cardholderId: AVA, status: 'ACTIVE' });
-    const cards = result.data!.cards!.nodes!;
+    const cards = result.data!.cards!.nodes;
     expect(cards.length).toBeGreaterThan(0);
     for (const card of cards) {
-      expect(card!.status).toBe('ACTIVE');
-      expect(card!.maskedNumber).toMatch(/^\d{6}\*+\d{4}$/);
+      expect(card.status).toBe('ACTIVE');
+      expect(card.maskedNumber).toMatch(/^\d{6}\*+\d{4}$/);
     }
     // One list call, filtered by the bank: the cardholder's own id and the status went upstream.
     const lists = kit.sandbox.requests().filter((r) => r.path === CARD_PATH && r.method === 'GET');
@@ -116,7 +116,7 @@ describe('cards', () => {
     const page = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 2 });
     expect(page.errors).toBeUndefined();
     const connection = page.data!.card!.transactions!;
-    expect(connection.nodes!.length).toBeGreaterThan(0);
+    expect(connection.nodes.length).toBeGreaterThan(0);
     const today = new Date().toISOString().slice(0, 10);
     const ranged = await kit.execute(CardTransactionsDocument, {
       id: AVA_CARD,
@@ -125,7 +125,7 @@ describe('cards', () => {
     });
     expect(ranged.data!.card!.transactions!.nodes).toEqual([]);
     const recent = await kit.execute(CardTransactionsDocument, { id: AVA_CARD, first: 50, dateRange: { from: '2000-01-01', to: today } });
-    expect(recent.data!.card!.transactions!.nodes!.length).toBeGreaterThan(0);
+    expect(recent.data!.card!.transactions!.nodes.length).toBeGreaterThan(0);
   });
 
   it('checks a physical card for its address and personalisation before sending', async () => {
@@ -218,7 +218,7 @@ describe('card reads by id in one operation', () => {
       await kit.execute(CardCreateDocument, { input: virtualCard });
     }
     const listed = await kit.execute(CardsDocument, { first: 50 });
-    return listed.data!.cards!.nodes!.slice(0, count).map((c) => c!.upstreamId);
+    return listed.data!.cards!.nodes.slice(0, count).map((c) => c.upstreamId);
   }
 
   async function readAll(ids: string[]) {

@@ -96,7 +96,7 @@ describe('every answer checked whole (UPSTREAM_CONTRACT_CHECK=all, the test kit 
     const result = await kit.execute(parse(SCREEN));
     // The list's fields come from another call and still render; the detail's fail.
     expect(result.data).toMatchObject({ card: { maskedNumber: expect.stringMatching(/^\d{6}\*+\d{4}$/), availableBalance: null } });
-    expect(result.errors!.map((error) => [error.path, error.extensions!.code])).toEqual(
+    expect(result.errors!.map((error) => [error.path, error.extensions.code])).toEqual(
       expect.arrayContaining([[['card', 'availableBalance'], 'UPSTREAM_CONTRACT_ERROR']]),
     );
     expect(result.errors![0]!.message).toMatch(/at data\[0\]\.brand: /);

@@ -61,7 +61,7 @@ const compiled = new Map<string, z.ZodType>();
 function compile(key: string, schema: () => JsonSchema): z.ZodType {
   let validator = compiled.get(key);
   if (validator === undefined) {
-    validator = z.fromJSONSchema({ $defs: CONTRACT.$defs, ...schema() } as Parameters<typeof z.fromJSONSchema>[0]);
+    validator = z.fromJSONSchema({ $defs: CONTRACT.$defs, ...schema() });
     compiled.set(key, validator);
   }
   return validator;

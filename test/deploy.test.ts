@@ -39,13 +39,13 @@ describe('compose.yaml', () => {
 
   it('gives each gateway a configuration that loads, in service mode against the sandbox, sharing Redis', () => {
     for (const name of ['gateway-1', 'gateway-2']) {
-      const config = loadConfig(compose.services[name]!.environment!);
+      const config = loadConfig(compose.services[name]!.environment);
       expect(config.auth.mode).toBe('service');
       expect(config.upstream.bank?.baseUrl).toBe('http://sandbox:4010');
       expect(config.events.redis).toEqual({ url: 'redis://redis:6379' });
       expect(config.limits).toMatchObject({ production: true, introspection: false, graphiql: false });
     }
-    expect(loadConfig(compose.services['gateway-1']!.environment!).webhooks.publicUrl).toBe('http://gateway-1:4000');
+    expect(loadConfig(compose.services['gateway-1']!.environment).webhooks.publicUrl).toBe('http://gateway-1:4000');
   });
 
   it('starts the gateways only once Redis answers and the sandbox serves', () => {
@@ -120,7 +120,7 @@ describe("compose.yaml's observability profile", () => {
     expect(job!.metrics_path).toBe('/metrics');
     const gateways = ['gateway-1', 'gateway-2'];
     expect(job!.static_configs.flatMap((c) => c.targets)).toEqual(
-      gateways.map((name) => `${name}:${loadConfig(compose.services[name]!.environment!).server.port}`),
+      gateways.map((name) => `${name}:${loadConfig(compose.services[name]!.environment).server.port}`),
     );
     for (const name of gateways)
       expect(job!.authorization).toEqual({ type: 'Bearer', credentials: compose.services[name]!.environment!.METRICS_TOKEN });
@@ -229,7 +229,7 @@ describe('.env.example and the ignore files', () => {
   it("gives each gateway a stop grace longer than its SHUTDOWN_GRACE_MS, so Docker's SIGKILL never cuts a graceful stop", () => {
     for (const name of ['gateway-1', 'gateway-2']) {
       const service = compose.services[name]!;
-      const graceMs = loadConfig(service.environment!).resilience.shutdownGraceMs;
+      const graceMs = loadConfig(service.environment).resilience.shutdownGraceMs;
       const stopMs = Number(/^(\d+)s$/.exec(service.stop_grace_period ?? '')?.[1]) * 1000;
       expect(stopMs).toBeGreaterThanOrEqual(graceMs + 5_000);
     }

@@ -26,33 +26,31 @@ describe('direct debit', () => {
       capability: { supportsDirectDebit: true },
       actingFor: null,
     });
-    const mandates = account.mandates!.nodes!;
-    expect(mandates.map((m) => m!.status)).toEqual(expect.arrayContaining(['ACTIVE', 'CANCELLED']));
-    const debits = mandates.flatMap((m) => m!.directDebits!.nodes!);
-    expect(debits.some((d) => d!.status === 'PENDING')).toBe(true);
+    const mandates = account.mandates!.nodes;
+    expect(mandates.map((m) => m.status)).toEqual(expect.arrayContaining(['ACTIVE', 'CANCELLED']));
+    const debits = mandates.flatMap((m) => m.directDebits!.nodes);
+    expect(debits.some((d) => d.status === 'PENDING')).toBe(true);
     for (const debit of debits) {
-      expect(debit!.amount.currency).toBe('GBP');
-      expect(debit!.disputeWindow).toMatchObject({ indefinite: true, withoutReviewUntil: null });
+      expect(debit.amount.currency).toBe('GBP');
+      expect(debit.disputeWindow).toMatchObject({ indefinite: true, withoutReviewUntil: null });
     }
     // The direct debit endpoint of the sandbox answered without an envelope; one global account read.
     expect(kit.calls('/api/v1/global_accounts/ga_demo_gb')).toHaveLength(1);
     // Each mandate lists its own payouts, in the bank's order, as the list of them all says.
-    const all = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes!;
+    const all = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes;
     for (const mandate of mandates) {
       const own = all
-        .filter((d) => d!.mandate?.upstreamId === mandate!.upstreamId && d!.account?.upstreamId === 'ga_demo_gb')
-        .map((d) => d!.upstreamId);
-      expect(mandate!.directDebits!.nodes!.map((d) => d!.upstreamId)).toEqual(own);
+        .filter((d) => d.mandate?.upstreamId === mandate.upstreamId && d.account?.upstreamId === 'ga_demo_gb')
+        .map((d) => d.upstreamId);
+      expect(mandate.directDebits!.nodes.map((d) => d.upstreamId)).toEqual(own);
     }
-    expect(mandates.some((m) => m!.directDebits!.nodes!.length > 1)).toBe(true);
+    expect(mandates.some((m) => m.directDebits!.nodes.length > 1)).toBe(true);
   });
 
   it('cancels a pending UK payout, cancels a mandate, and a later collection under it is rejected', async () => {
     const account = await ukAccount();
-    const active = account.mandates!.nodes!.find(
-      (m) => m!.status === 'ACTIVE' && m!.directDebits!.nodes!.some((d) => d!.status === 'PENDING'),
-    )!;
-    const pending = active.directDebits!.nodes!.find((d) => d!.status === 'PENDING')!;
+    const active = account.mandates!.nodes.find((m) => m.status === 'ACTIVE' && m.directDebits!.nodes.some((d) => d.status === 'PENDING'))!;
+    const pending = active.directDebits!.nodes.find((d) => d.status === 'PENDING')!;
 
     const cancelled = await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: pending.id } });
     expect(cancelled.data!.directDebitCancel).toEqual({
@@ -77,10 +75,10 @@ describe('direct debit', () => {
   });
 
   it('returns the bank refusing a non-GBP cancel as a typed InvalidOperation', async () => {
-    const debits = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes!;
+    const debits = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes;
     const usd =
-      debits.find((d) => d!.amount.currency === 'USD' && d!.status === 'PENDING') ?? debits.find((d) => d!.amount.currency !== 'GBP')!;
-    const result = await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: usd!.id } });
+      debits.find((d) => d.amount.currency === 'USD' && d.status === 'PENDING') ?? debits.find((d) => d.amount.currency !== 'GBP')!;
+    const result = await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: usd.id } });
     expect(result.data!.directDebitCancel).toMatchObject({
       __typename: 'InvalidOperation',
       code: 'invalid_operation',
@@ -96,13 +94,13 @@ describe('direct debit', () => {
   });
 
   it('lists the last 30 days by default and a given range otherwise', async () => {
-    const recent = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes!;
+    const recent = (await kit.execute(DirectDebitsDocument, { first: 100 })).data!.directDebits!.nodes;
     const cutoff = Date.now() - 31 * 86_400_000;
     expect(recent.length).toBeGreaterThan(0);
-    for (const debit of recent) expect(Date.parse(debit!.createdAt)).toBeGreaterThan(cutoff);
+    for (const debit of recent) expect(Date.parse(debit.createdAt)).toBeGreaterThan(cutoff);
     const old = (
       await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { from: '2000-01-01', to: new Date().toISOString().slice(0, 10) } })
-    ).data!.directDebits!.nodes!;
+    ).data!.directDebits!.nodes;
     expect(old.length).toBeGreaterThan(recent.length);
   });
 
@@ -110,7 +108,7 @@ describe('direct debit', () => {
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const endOnly = await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { to: day(-2) } });
     expect(endOnly.errors).toBeUndefined();
-    const createdDays = endOnly.data!.directDebits!.nodes!.map((d) => d!.createdAt.slice(0, 10));
+    const createdDays = endOnly.data!.directDebits!.nodes.map((d) => d.createdAt.slice(0, 10));
     expect(createdDays.length).toBeGreaterThan(0);
     for (const created of createdDays) {
       expect(created <= day(-2)).toBe(true);
@@ -118,7 +116,7 @@ describe('direct debit', () => {
     }
     const startOnly = await kit.execute(DirectDebitsDocument, { first: 100, dateRange: { from: day(-1) } });
     expect(startOnly.errors).toBeUndefined();
-    for (const debit of startOnly.data!.directDebits!.nodes!) expect(debit!.createdAt.slice(0, 10) >= day(-1)).toBe(true);
+    for (const debit of startOnly.data!.directDebits!.nodes) expect(debit.createdAt.slice(0, 10) >= day(-1)).toBe(true);
     const sent = kit.sandbox
       .requests()
       .filter((r) => r.path === '/api/v1/direct_debits')

@@ -234,7 +234,8 @@ async function runSh(
     env: shellEnv(options.env),
     timeoutMs: options.timeoutMs ?? 30_000,
   });
-  const parts = stdout.split(/\n\x1e(\d+)\n/);
+  // Split at the marks: a line of the record separator (0x1e, the mark's \036, which no command prints) and the command's number.
+  const parts = stdout.split(new RegExp(`\\n${String.fromCharCode(0x1e)}(\\d+)\\n`));
   const outputs: string[] = [];
   for (let k = 1; k < parts.length; k += 2) outputs[Number(parts[k])] = parts[k + 1] ?? '';
   if (status !== 0) {
@@ -371,7 +372,7 @@ const SH_CHECKS: { name: string; matches: (block: Block) => boolean; check: (ran
     name: 'the cards first, then each card\u2019s deferred balance and cardholder',
     matches: (block) => block.code.includes('accept: multipart/mixed') && block.code.includes('@defer'),
     check: ([ran]) => {
-      const parts = [...ran!.output.matchAll(/^\{.*\}$/gm)].map(([json]) => JSON.parse(json) as any);
+      const parts = [...ran!.output.matchAll(/^\{.*\}$/gm)].map(([json]) => JSON.parse(json));
       const [initial, ...rest] = parts;
       const cards = initial.data.cards.nodes as { maskedNumber: string; status: string }[];
       expect(cards.length).toBeGreaterThan(0);
@@ -770,7 +771,7 @@ describe("in service mode, as docs/permissions.md's worked examples start the ga
     registerSecret('a caller JWT', token);
     return { authorization: `Bearer ${token}` };
   };
-  const execute = (query: string, headers: Record<string, string>) => service!.execute(parse(query) as never, {}, headers);
+  const execute = (query: string, headers: Record<string, string>) => service!.execute(parse(query), {}, headers);
 
   it.each(['treasurer', 'cardholder'])('the %s JWT example: its claims grant what its me answer says', async (who) => {
     const result = (await execute(

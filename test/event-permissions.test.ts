@@ -109,8 +109,8 @@ const transports: [string, Subscribe][] = [
 describe('the table of event permissions', () => {
   it('gives every kind of event the gateway models a read permission', () => {
     for (const kind of EVENT_KINDS) {
-      expect(EVENT_PERMISSIONS[kind as keyof typeof EVENT_PERMISSIONS], `no permission for ${kind} events`).toBeDefined();
-      expect(EVENT_PERMISSIONS[kind as keyof typeof EVENT_PERMISSIONS].read).toMatch(/:read$/);
+      expect(EVENT_PERMISSIONS[kind], `no permission for ${kind} events`).toBeDefined();
+      expect(EVENT_PERMISSIONS[kind].read).toMatch(/:read$/);
     }
     expect(Object.keys(EVENT_PERMISSIONS).sort()).toEqual([...EVENT_KINDS].sort());
   });

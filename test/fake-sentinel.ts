@@ -19,9 +19,9 @@ export class FakeSentinel {
   }
 
   static async start(primary: { host: string; port: number }): Promise<FakeSentinel> {
-    let sentinel: FakeSentinel | undefined;
-    const server = createServer((socket) => sentinel!.serve(socket));
-    sentinel = new FakeSentinel(server, primary);
+    // Made before the first connection: the server only listens below.
+    const server = createServer((socket) => sentinel.serve(socket));
+    const sentinel = new FakeSentinel(server, primary);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return sentinel;
   }

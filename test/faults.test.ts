@@ -19,7 +19,7 @@ import { useKit, type Kit } from './kit.ts';
 const { balance: BALANCE, account: ACCOUNT, login: LOGIN, payout: PAYOUT } = PATHS;
 const accountInput = ACCOUNT_INPUT;
 
-const extensionsOf = (result: ExecutionResult) => result.errors?.[0]?.extensions as Record<string, unknown> | undefined;
+const extensionsOf = (result: ExecutionResult) => result.errors?.[0]?.extensions;
 
 /** The sandbox's log of `method` calls, grouped by x-request-id (a read's retries share it). */
 function attemptsById(kit: Kit, method: string): Map<string, (number | null)[]> {

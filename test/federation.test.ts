@@ -52,7 +52,7 @@ const kit = useKit({
   reconcileWebhooks: true,
   federation: { subgraph: true, routerToken: ROUTER_TOKEN },
 });
-const crm = createServer(crmYoga);
+const crm = createServer((req, res) => void crmYoga.handle(req, res));
 let router: ReturnType<typeof createGatewayRuntime>;
 
 beforeAll(async () => {

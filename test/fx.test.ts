@@ -120,20 +120,20 @@ describe('conversions', () => {
     expect(cents(usdAfter.reserved.amount)).toBe(cents(usdBefore.reserved.amount));
     expect(cents(eurAfter.available.amount)).toBe(cents(eurBefore.available.amount) + cents(q.destinationAmount.amount));
 
-    const history = (await kit.execute(BalanceHistoryDocument, { first: 20 })).data!.balanceHistory!.nodes!;
-    const legs = history.filter((entry) => entry!.sourceType === 'CONVERSION').slice(0, 2);
-    expect(legs.map((l) => [l!.transactionType, l!.amount.currency]).sort()).toEqual([
+    const history = (await kit.execute(BalanceHistoryDocument, { first: 20 })).data!.balanceHistory!.nodes;
+    const legs = history.filter((entry) => entry.sourceType === 'CONVERSION').slice(0, 2);
+    expect(legs.map((l) => [l.transactionType, l.amount.currency]).sort()).toEqual([
       ['CONVERSION_BUY', 'EUR'],
       ['CONVERSION_SELL', 'USD'],
     ]);
-    const buy = legs.find((l) => l!.transactionType === 'CONVERSION_BUY')!;
-    const sell = legs.find((l) => l!.transactionType === 'CONVERSION_SELL')!;
+    const buy = legs.find((l) => l.transactionType === 'CONVERSION_BUY')!;
+    const sell = legs.find((l) => l.transactionType === 'CONVERSION_SELL')!;
     expect(cents(buy.amount.amount)).toBe(cents(q.destinationAmount.amount));
     expect(cents(sell.amount.amount)).toBe(-100_000);
     expect(buy.balanceAfter).toEqual(eurAfter.available);
 
-    const listed = (await kit.execute(ConversionsDocument, { first: 50 })).data!.conversions!.nodes!;
-    expect(listed.map((c) => c!.upstreamId)).toContain(conversion.upstreamId);
+    const listed = (await kit.execute(ConversionsDocument, { first: 50 })).data!.conversions!.nodes;
+    expect(listed.map((c) => c.upstreamId)).toContain(conversion.upstreamId);
   });
 
   it('checks amounts and currencies against the quote before sending anything', async () => {

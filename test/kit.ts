@@ -261,7 +261,7 @@ const scannedLogger = createLogger('debug', { write: (line: string) => record('g
 /** Every answer the gateway gives, in-process or over HTTP (SSE included), goes to the leak scan. */
 function recordResponses(gateway: Gateway): void {
   const fetchInProcess = gateway.yoga.fetch;
-  gateway.yoga.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  gateway.yoga.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     if (typeof init?.body === 'string') registerSensitiveInput(safeJson(init.body));
     const response = await fetchInProcess(input as never, init as never);
     if (!response.headers.get('content-type')?.includes('text/event-stream')) {
@@ -271,7 +271,7 @@ function recordResponses(gateway: Gateway): void {
         .then((text) => record('in-process response', text));
     }
     return response;
-  }) as typeof gateway.yoga.fetch;
+  };
   gateway.server.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const chunks: string[] = [];
     const write = res.write.bind(res);
@@ -279,7 +279,7 @@ function recordResponses(gateway: Gateway): void {
     const keep = (chunk: unknown) => {
       if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk).toString('utf8'));
     };
-    res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk as never, ...(rest as [])))) as typeof res.write;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...(rest as [])))) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk as never, ...(rest as [])))) as typeof res.end;
     res.once('close', () => record(`HTTP ${req.method} ${req.url}`, chunks.join('')));
   });

@@ -55,7 +55,7 @@ const manifests: Manifest[] = files
       const kind = `${raw.apiVersion}/${raw.kind}`;
       const Class = MODELS[kind as Kind];
       if (!Class) throw new Error(`${file}: no model for ${kind}: add its kubernetes-models class to MODELS`);
-      return { file, kind, object: new Class(raw as never) as Model };
+      return { file, kind, object: new Class(raw as never) };
     }),
   );
 
@@ -186,11 +186,11 @@ describe('deploy/kubernetes', () => {
   });
 
   it('scales from two pods on CPU, rolls out without losing capacity, and lets a drain take one pod at a time', () => {
-    expect(hpa.spec!.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata!.name });
-    expect(hpa.spec!.minReplicas).toBeGreaterThanOrEqual(2);
-    expect(hpa.spec!.maxReplicas).toBeGreaterThan(hpa.spec!.minReplicas!);
-    expect(hpa.spec!.metrics?.map((metric) => metric.resource?.name)).toEqual(['cpu']);
-    expect(hpa.spec!.behavior?.scaleDown?.stabilizationWindowSeconds).toBeGreaterThan(0);
+    expect(hpa.spec.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata!.name });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas!);
+    expect(hpa.spec.metrics?.map((metric) => metric.resource?.name)).toEqual(['cpu']);
+    expect(hpa.spec.behavior?.scaleDown?.stabilizationWindowSeconds).toBeGreaterThan(0);
     // The autoscaler owns the count: a `replicas` here would be set back on every apply.
     expect(deployment.spec!.replicas).toBeUndefined();
     expect(deployment.spec!.strategy).toMatchObject({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } });

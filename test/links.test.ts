@@ -14,7 +14,7 @@ async function run(query: string): Promise<{ data: Record<string, unknown> | nul
   const result = await kit.execute(parse(query));
   return {
     data: result.data as Record<string, unknown> | null | undefined,
-    errors: (result.errors ?? []) as readonly GraphQLFormattedError[],
+    errors: result.errors ?? [],
   };
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildClientSchema, getIntrospectionQuery, parse, print, visit, type DirectiveLocation, type IntrospectionQuery } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, parse, print, visit, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withGenerated } from '../src/tools/generated-part.ts';
 import { WAYS_IN } from '../src/transport/ways-in.ts';
@@ -217,7 +217,7 @@ describe('the matrix leaves nothing out', () => {
     const schema = buildClientSchema(((await response.json()) as { data: IntrospectionQuery }).data);
     const covered = placementsOf(ROWS.map((row) => parse(row.document)));
     const missing = schema.getDirectives().flatMap((directive) =>
-      requiredPlacements(directive.locations as readonly DirectiveLocation[])
+      requiredPlacements(directive.locations)
         .filter((place) => !covered.get(directive.name)?.has(place))
         .map((place) => `@${directive.name} ${place}`),
     );

@@ -42,8 +42,8 @@ const SUPPLIER: BeneficiaryCreateInput = {
 describe('money flows through GraphQL', () => {
   it('rate → quote → conversion → settlement moves both balances by the quoted amounts, with both legs in the history', async () => {
     // A quiet business: no scheduled payout may move the balances while the clock runs ahead.
-    for (const upcoming of (await kit.execute(UpcomingPayoutsDocument, { first: 100 })).data!.upcomingPayouts!.nodes!) {
-      await kit.execute(PayoutCancelDocument, { input: { payoutId: upcoming!.id } });
+    for (const upcoming of (await kit.execute(UpcomingPayoutsDocument, { first: 100 })).data!.upcomingPayouts!.nodes) {
+      await kit.execute(PayoutCancelDocument, { input: { payoutId: upcoming.id } });
     }
     const rate = (await kit.execute(FxRateDocument, { sourceCurrency: 'USD', destinationCurrency: 'GBP', sourceAmount: '2500' })).data!
       .fxRate!;
@@ -63,19 +63,19 @@ describe('money flows through GraphQL', () => {
     await kit.control('POST', 'clock/advance', { days: 2 });
     expect((await kit.execute(ConversionDocument, { id: conversion.id })).data!.conversion!.status).toBe('SETTLED');
 
-    const history = (await kit.execute(BalanceHistoryDocument, { first: 50 })).data!.balanceHistory!.nodes!;
+    const history = (await kit.execute(BalanceHistoryDocument, { first: 50 })).data!.balanceHistory!.nodes;
     // Creditors keep collecting direct debits while the clock runs: what else moved each balance is
     // in the history, and the conversion must account for exactly the rest.
     const otherMoves = (currency: string) =>
       history
-        .filter((h) => h!.amount.currency === currency && h!.sourceType !== 'CONVERSION' && h!.createdAt > conversion.createdAt!)
-        .reduce((sum, h) => sum + cents(h!.amount.amount), 0);
+        .filter((h) => h.amount.currency === currency && h.sourceType !== 'CONVERSION' && h.createdAt > conversion.createdAt!)
+        .reduce((sum, h) => sum + cents(h.amount.amount), 0);
     expect(cents((await balance(kit, 'USD')).available.amount)).toBe(cents(usdBefore.available.amount) - cents('2500') + otherMoves('USD'));
     expect(cents((await balance(kit, 'GBP')).available.amount)).toBe(
       cents(gbpBefore.available.amount) + cents(quote.destinationAmount.amount) + otherMoves('GBP'),
     );
-    const legs = history.filter((h) => h!.sourceType === 'CONVERSION').slice(0, 2);
-    expect(legs.map((h) => `${h!.transactionType} ${h!.amount.amount} ${h!.amount.currency}`).sort()).toEqual(
+    const legs = history.filter((h) => h.sourceType === 'CONVERSION').slice(0, 2);
+    expect(legs.map((h) => `${h.transactionType} ${h.amount.amount} ${h.amount.currency}`).sort()).toEqual(
       [`CONVERSION_BUY ${quote.destinationAmount.amount} GBP`, 'CONVERSION_SELL -2500 USD'].sort(),
     );
   });
@@ -120,8 +120,8 @@ describe('money flows through GraphQL', () => {
     const payout = scheduled.data!.payoutCreate.payout;
     expect(payout).toMatchObject({ status: 'PENDING', beneficiary: { id: beneficiary.id, companyName: 'Initech LLC' } });
 
-    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes!;
-    expect(upcoming.find((p) => p!.id === payout.id)).toMatchObject({
+    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes;
+    expect(upcoming.find((p) => p.id === payout.id)).toMatchObject({
       scheduledDate: day(5),
       sourceAmount: { amount: '800', currency: 'EUR' },
       destinationAmount: quote.destinationAmount,

@@ -50,7 +50,7 @@ const WRITES: Write[] = [
       const input: PayoutCreateInput = await payoutInput(kit, { reference: `Invoice ${randomUUID().slice(0, 8)}` });
       return {
         target: input.reference,
-        send: async (idempotencyKey) => (await kit.execute(PayoutCreateDocument, { input, idempotencyKey })).data!.payoutCreate as Outcome,
+        send: async (idempotencyKey) => (await kit.execute(PayoutCreateDocument, { input, idempotencyKey })).data!.payoutCreate,
       };
     },
     held: (kit, reference) => [...kit.sandbox.store.payouts.values()].filter((payout) => payout.reference === reference).length,
@@ -65,8 +65,7 @@ const WRITES: Write[] = [
       const input: ConversionCreateInput = { quoteId: quote.id, sourceCurrency: 'USD', destinationCurrency: 'EUR', sourceAmount: '1000' };
       return {
         target: quote.upstreamId,
-        send: async (idempotencyKey) =>
-          (await kit.execute(ConversionCreateDocument, { input, idempotencyKey })).data!.conversionCreate as Outcome,
+        send: async (idempotencyKey) => (await kit.execute(ConversionCreateDocument, { input, idempotencyKey })).data!.conversionCreate,
       };
     },
     held: (kit, quoteId) => [...kit.sandbox.store.conversions.values()].filter((conversion) => conversion.quoteId === quoteId).length,
@@ -82,8 +81,7 @@ const WRITES: Write[] = [
       return {
         target: id,
         send: async (idempotencyKey) =>
-          (await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: id }, idempotencyKey })).data!
-            .directDebitCancel as Outcome,
+          (await kit.execute(DirectDebitCancelDocument, { input: { directDebitId: id }, idempotencyKey })).data!.directDebitCancel,
       };
     },
     held: (kit, id) => (kit.sandbox.store.directDebits.get(id)?.status === 'CANCELLED' ? 1 : 0),

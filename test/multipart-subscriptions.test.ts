@@ -456,7 +456,7 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
 
   beforeAll(async () => {
     const yoga = createYoga({ schema, plugins: incrementalDelivery({ multipartHeartbeatMs: 40 }), logging: false });
-    server = createServer(yoga);
+    server = createServer((req, res) => void yoga.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
   });
@@ -500,13 +500,11 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
     let completed = false;
     let failure: unknown;
     // No cache: Apollo writes a protocol error's empty data to it, and warns that `ticks` is missing.
-    client
-      .subscribe({ query: gql('subscription { ticks }'), fetchPolicy: 'no-cache' })
-      .subscribe({
-        next: (result) => results.push(result),
-        complete: () => (completed = true),
-        error: (error: unknown) => ((failure = error), (completed = true)),
-      });
+    client.subscribe({ query: gql('subscription { ticks }'), fetchPolicy: 'no-cache' }).subscribe({
+      next: (result) => results.push(result),
+      complete: () => (completed = true),
+      error: (error: unknown) => ((failure = error), (completed = true)),
+    });
     await until(() => feed !== undefined, 'subscribed');
     feed!.push(3);
     feed!.fail(new Error('boom'));

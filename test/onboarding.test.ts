@@ -83,7 +83,7 @@ describe('viewer', () => {
     const rfis = result.data!.viewer!.rfis!;
     expect(rfis.pageInfo.hasNextPage).toBe(false);
     expect(rfis.nodes).toHaveLength(raw.length);
-    const [rfi] = rfis.nodes!;
+    const [rfi] = rfis.nodes;
     const [rawRfi] = raw;
     expect(rfi).toMatchObject({
       upstreamId: 'rfi_demo_kyc',

@@ -40,8 +40,8 @@ describe('payouts', () => {
     expect(payout.beneficiary!.companyName).toBeTruthy();
     expect(payout.systemReferenceNumber).toMatch(/^PAY\d{10}$/);
 
-    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes!;
-    const listed = upcoming.find((p) => p!.upstreamId === payout.upstreamId)!;
+    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes;
+    const listed = upcoming.find((p) => p.upstreamId === payout.upstreamId)!;
     expect(listed).toMatchObject({
       status: 'PENDING',
       reference: 'Invoice 2026-114',
@@ -58,8 +58,8 @@ describe('payouts', () => {
       __typename: 'PayoutCancelSuccess',
       result: { payout: { id: payout.id, status: 'CANCELLED' } },
     });
-    const after = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes!;
-    expect(after.map((p) => p!.upstreamId)).not.toContain(payout.upstreamId);
+    const after = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes;
+    expect(after.map((p) => p.upstreamId)).not.toContain(payout.upstreamId);
   });
 
   it('cancels by system reference number too', async () => {
@@ -81,8 +81,8 @@ describe('payouts', () => {
     const usdAfter = await balance(kit, 'USD');
     // SWIFT with fee type OUR costs 25 in the source currency (README).
     expect(cents(usdAfter.available.amount)).toBe(cents(usdBefore.available.amount) - 100_000 - 2_500);
-    const history = (await kit.execute(BalanceHistoryDocument, { first: 10 })).data!.balanceHistory!.nodes!;
-    const entry = history.find((h) => h!.sourceType === 'PAYOUT')!;
+    const history = (await kit.execute(BalanceHistoryDocument, { first: 10 })).data!.balanceHistory!.nodes;
+    const entry = history.find((h) => h.sourceType === 'PAYOUT')!;
     expect(entry).toMatchObject({ transactionType: 'PAYOUT', fee: { amount: '25', currency: 'USD' } });
     expect(cents(entry.amount.amount)).toBe(-102_500);
 
@@ -103,8 +103,8 @@ describe('payouts', () => {
     const first = await createPayout(input, key);
     const second = await createPayout(input, key);
     expect(second.upstreamId).toBe(first.upstreamId);
-    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes!;
-    expect(upcoming.filter((p) => p!.reference === input.reference)).toHaveLength(1);
+    const upcoming = (await kit.execute(UpcomingPayoutsDocument, { first: 50 })).data!.upcomingPayouts!.nodes;
+    expect(upcoming.filter((p) => p.reference === input.reference)).toHaveLength(1);
     expect(new Set(kit.calls(PAYOUT_PATH, 'POST').map((c) => c.requestId))).toEqual(new Set([key]));
   });
 

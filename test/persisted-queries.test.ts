@@ -231,7 +231,8 @@ describe("trusted documents from Apollo's persisted query manifest (what Apollo 
 async function legacySocket(baseUrl: string) {
   const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-ws');
   const frames: { type: string; id?: string; payload?: any }[] = [];
-  socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+  // A Buffer: ws's default binaryType.
+  socket.on('message', (data) => frames.push(JSON.parse((data as Buffer).toString())));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
   const answer = async (id: string, payload: unknown) => {

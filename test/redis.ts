@@ -50,7 +50,7 @@ async function spawnRedis(args: string[], ready: string): Promise<ChildProcess> 
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(ready)) resolve();
     });
@@ -58,7 +58,7 @@ async function spawnRedis(args: string[], ready: string): Promise<ChildProcess> 
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });
   // Past start-up its output is not read: drained, so a full pipe never stalls it.
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 

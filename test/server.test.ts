@@ -71,7 +71,7 @@ describe('graphql-ws authentication', () => {
         variables: { input: { clientKey: 'sandbox-client-key', clientSecret: 'sandbox-client-secret', email: 'treasury@acme.example' } },
       }),
     });
-    const token = ((await login.json()) as any).data.accessTokenCreate.token.accessToken as string;
+    const token = (await login.json()).data.accessTokenCreate.token.accessToken as string;
     const run = async (connectionParams: Record<string, string>) => {
       const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
       const result = await new Promise<any>((resolve, reject) => {

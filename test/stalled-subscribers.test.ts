@@ -31,7 +31,8 @@ describe('a subscriber that stops reading', () => {
       const before = kit.gateway.events.activeSubscriptions();
       const socket = new WebSocket(`${kit.baseUrl!.replace(/^http/, 'ws')}/graphql`, protocol);
       const frames: Frame[] = [];
-      socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+      // A Buffer: ws's default binaryType.
+      socket.on('message', (data) => frames.push(JSON.parse((data as Buffer).toString())));
       await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
       socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
       await expect.poll(() => frames.some((f) => f.type === 'connection_ack')).toBe(true);

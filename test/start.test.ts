@@ -24,8 +24,8 @@ function npmStart(env: Record<string, string>): Started {
   });
   let out = '';
   let err = '';
-  npm.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  npm.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  npm.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
   return { npm, stdout: () => out, stderr: () => err, exited };
 }

@@ -189,8 +189,8 @@ function npmStart(env: Record<string, string>) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  npm.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  npm.stderr!.on('data', () => {});
+  npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  npm.stderr.on('data', () => {});
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
   const logLines = () =>
     out

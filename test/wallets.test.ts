@@ -210,14 +210,14 @@ describe('wallet history', () => {
     const page1 = await kit.execute(WalletHistoryDocument, { id: AVA, first: 2 });
     expect(page1.errors).toBeUndefined();
     const conn1 = page1.data!.cardholder!.wallet!.history!;
-    expect(conn1.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(0, 2).map((e) => e.slNo));
+    expect(conn1.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(0, 2).map((e) => e.slNo));
     expect(conn1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const page2 = await kit.execute(WalletHistoryDocument, { id: AVA, first: 2, after: conn1.pageInfo.endCursor });
     const conn2 = page2.data!.cardholder!.wallet!.history!;
-    expect(conn2.edges!.map((e) => e!.node!.upstreamId)).toEqual(raw.slice(2, 4).map((e) => e.slNo));
+    expect(conn2.edges.map((e) => e.node.upstreamId)).toEqual(raw.slice(2, 4).map((e) => e.slNo));
     expect(conn2.pageInfo.hasNextPage).toBe(false);
 
-    const refund = conn1.edges![0]!.node!;
+    const refund = conn1.edges[0]!.node;
     const rawRefund = raw[0];
     expect(refund).toEqual({
       upstreamId: rawRefund.slNo,
@@ -241,14 +241,14 @@ describe('wallet history', () => {
       initiatedAt: utc(rawRefund.initiatedAt),
       updatedAt: null,
     });
-    const load = conn2.edges![1]!.node!;
+    const load = conn2.edges[1]!.node;
     expect(load).toMatchObject({
       type: 'LOAD',
       direction: 'CREDIT',
       amount: { amount: '600', currency: 'USD' },
       available: { amount: '600' },
     });
-    const coffee = conn2.edges![0]!.node!;
+    const coffee = conn2.edges[0]!.node;
     // The settled purchase carries the time it was posted.
     expect(coffee).toMatchObject({
       type: 'PURCHASE',
@@ -277,7 +277,7 @@ describe('wallet history', () => {
     await kit.resetCounts();
 
     const today = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(0), to: day(0) } });
-    expect(today.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!)).toEqual([
+    expect(today.data!.cardholder!.wallet!.history!.edges.map((e) => e.node)).toEqual([
       expect.objectContaining({
         upstreamId: rawToday[0].slNo,
         type: 'PURCHASE',
@@ -286,7 +286,7 @@ describe('wallet history', () => {
       }),
     ]);
     const yesterday = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-1), to: day(-1) } });
-    expect(yesterday.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId)).toEqual(rawYesterday.map((e) => e.slNo));
+    expect(yesterday.data!.cardholder!.wallet!.history!.edges.map((e) => e.node.upstreamId)).toEqual(rawYesterday.map((e) => e.slNo));
     const both = await kit.execute(WalletHistoryDocument, { id: AVA, first: 10, window: { from: day(-40), to: day(0) } });
     expect(both.data!.cardholder!.wallet!.history!.edges).toHaveLength(5);
 
@@ -306,7 +306,7 @@ describe('wallet history', () => {
     const rawAll = await rawIssuing(`${HISTORY_PATH}?page=1&size=100`, headers);
     await kit.resetCounts();
     const ids = (result: Awaited<ReturnType<typeof history>>) =>
-      result.data!.cardholder!.wallet!.history!.edges!.map((e) => e!.node!.upstreamId);
+      result.data!.cardholder!.wallet!.history!.edges.map((e) => e.node.upstreamId);
     const history = (window: { from?: string; to?: string }) => kit.execute(WalletHistoryDocument, { id: AVA, first: 100, window });
 
     const sinceToday = await history({ from: day(0) });

@@ -31,7 +31,8 @@ type Frame = { type: string; id?: string; payload?: any };
 /** Every message the client's socket receives, parsed (the client is connected in its constructor). */
 function framesOf(client: SubscriptionClient): Frame[] {
   const frames: Frame[] = [];
-  (client.client as WebSocket).on('message', (data) => frames.push(JSON.parse(String(data)) as Frame));
+  // A Buffer: ws's default binaryType.
+  (client.client as WebSocket).on('message', (data) => frames.push(JSON.parse((data as Buffer).toString()) as Frame));
   return frames;
 }
 

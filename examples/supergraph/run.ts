@@ -42,7 +42,7 @@ function start(
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       process.stdout.write(`[${what}] ${line}\n`);
       if (ready(line)) resolve();
     });
@@ -54,7 +54,7 @@ function stop(): void {
   crm.close();
 }
 
-const crm = createServer(crmYoga);
+const crm = createServer((req, res) => void crmYoga.handle(req, res));
 try {
   await start(
     process.execPath,

@@ -27,7 +27,8 @@ function stop(code: number): void {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 15_000).unref();
-  Promise.all(
+  // Waits on exits alone: nothing here rejects.
+  void Promise.all(
     children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)))),
   ).then(() => process.exit(code));
 }

@@ -1,4 +1,4 @@
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { CallerIdentity } from '../auth/identity.ts';
 import type { AuditTrail } from './trail.ts';
 
@@ -91,11 +91,11 @@ function refusalOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null || Array.isArray(result) || Symbol.asyncIterator in result) return undefined;
   const { data, errors } = result as ExecutionResult;
   if (data != null || !errors) return undefined;
-  for (const error of errors as readonly GraphQLError[]) {
+  for (const error of errors) {
     if (error.path !== undefined) continue;
     const code = error.extensions?.code;
     if (typeof code === 'string' && DENIED.has(code)) return code;
-    if ((error.extensions?.http as { status?: number } | undefined)?.status === 405) return MUTATION_OVER_GET;
+    if (error.extensions?.http?.status === 405) return MUTATION_OVER_GET;
   }
   return undefined;
 }

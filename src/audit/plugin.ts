@@ -55,7 +55,7 @@ function mutationWatch(trail: AuditTrail, options: MutationAuditOptions): (args:
   return (args) => {
     const definition = getOperationAST(args.document, args.operationName);
     if (definition?.operation !== 'mutation') return;
-    const context = args.contextValue as unknown as AuditedContext;
+    const context = args.contextValue as AuditedContext;
     const operation = definition.name?.value ?? null;
     watchAttempts(context, (attempt) => {
       const record = recordOf(context, operation, attempt, options.codeOf);

@@ -19,13 +19,13 @@ class PothosAuditPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (fieldConfig.kind !== 'Mutation') return resolver;
     return async (parent, args, context, info) => {
-      const start = attemptStart(context as object);
+      const start = attemptStart(context);
       try {
         const value = await resolver(parent, args, context, info);
-        recordAttempt(context as object, info, args as Record<string, unknown>, { value }, start);
+        recordAttempt(context, info, args as Record<string, unknown>, { value }, start);
         return value;
       } catch (thrown) {
-        recordAttempt(context as object, info, args as Record<string, unknown>, { thrown }, start);
+        recordAttempt(context, info, args as Record<string, unknown>, { thrown }, start);
         throw thrown;
       }
     };
@@ -36,6 +36,7 @@ const pluginName = 'audit';
 export default pluginName;
 
 declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Pothos' types live in a global namespace that only a namespace declaration can augment
   export namespace PothosSchemaTypes {
     interface Plugins<Types extends SchemaTypes> {
       audit: PothosAuditPlugin<Types>;

@@ -31,5 +31,8 @@ export function createRefusalLog(
 
 function causeOf(refusal: AuthRefusal): string | undefined {
   const cause = refusal.cause;
-  return cause instanceof Error ? cause.message : cause === undefined ? undefined : String(cause);
+  if (cause instanceof Error) return cause.message;
+  if (cause === undefined) return undefined;
+  // A cause that is no Error (the gateway gives none): text as it is, anything else as JSON.
+  return typeof cause === 'string' ? cause : JSON.stringify(cause);
 }

@@ -136,7 +136,7 @@ export function domainsOf(schema: GraphQLSchema): { domains: Map<string, Domain>
     if (isObjectType(type)) {
       const node = nodeTypeOf(type);
       const nodes = node && domainOf(node);
-      if (nodes) return { permission: nodes.permission, why: `its nodes' (${node.name})` } as Domain;
+      if (nodes) return { permission: nodes.permission, why: `its nodes' (${node.name})` };
     }
     if (roots.has(type.name)) return { permission: null, why: 'a root type: each field declares its own permission' };
     if (!isObjectType(type)) return { permission: null, why: 'an interface or union: the object it resolves to carries its own domain' };

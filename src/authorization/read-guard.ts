@@ -97,10 +97,12 @@ const pluginName = 'readGuard';
 export default pluginName;
 
 declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Pothos' types live in a global namespace that only a namespace declaration can augment
   export namespace PothosSchemaTypes {
     interface Plugins<Types extends SchemaTypes> {
       readGuard: PothosReadGuardPlugin<Types>;
     }
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- merging into Pothos' interface takes its type parameters, names and all
     interface ObjectTypeOptions<Types extends SchemaTypes = SchemaTypes, Shape = unknown> {
       /**
        * The read permission of the data this type carries, for a type that is not a Node (a Node

@@ -1,3 +1,4 @@
+import { asError } from '../upstream/deadline-signals.ts';
 import type { LogEntry, PublishedEvent } from './log.ts';
 
 /**
@@ -114,7 +115,7 @@ class Subscriber implements AsyncIterableIterator<Delivery> {
   throw(error?: unknown): Promise<IteratorResult<Delivery>> {
     this.#queue = [];
     this.#finish();
-    return Promise.reject(error);
+    return Promise.reject(asError(error));
   }
 
   #finish(): void {

@@ -118,7 +118,8 @@ export function createRedisStream(options: RedisStreamOptions) {
     for (let i = 0; i + 1 < reply.length; i += 2) fields.set(String(reply[i]), reply[i + 1]);
     const first = fields.get('first-entry') as [string, string[]] | null | undefined;
     // Redis before 7.0 does not report max-deleted-entry-id: then only a cursor still in the stream is valid.
-    return { maxDeleted: String(fields.get('max-deleted-entry-id') ?? '0-0'), first: first?.[0] ?? null };
+    const maxDeleted = fields.get('max-deleted-entry-id') as string | undefined;
+    return { maxDeleted: maxDeleted ?? '0-0', first: first?.[0] ?? null };
   }
 
   /** Drops entries past the age limit (the count limit is kept by every append). */
@@ -156,8 +157,7 @@ export function createRedisStream(options: RedisStreamOptions) {
 
     /** The entries after `after`, waiting up to READ_BLOCK_MS for some (on the reader connection). */
     async read(after: string): Promise<StreamEntry[]> {
-      const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.stream, after)) as
-        [string, [string, string[]][]][] | null;
+      const reply = await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.stream, after);
       return (reply ?? []).flatMap(([, entries]) => entries.map(([id, raw]) => entryOf(id, raw)));
     },
 

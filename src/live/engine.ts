@@ -141,8 +141,8 @@ export function createLiveQueryEngine(options: LiveQueryEngineOptions): LiveQuer
         observer.opened();
         const stopRates = rates.hold(rateRoots);
         // The execution in the store is its group's (groups.ts): made with this caller's context when it leads.
-        const start = async () => (await liveExecute(executionArgs as ExecutionArgs)) as AsyncIterable<ExecutionResult> | ExecutionResult;
-        const results = groups.join(executionArgs as ExecutionArgs, options.scopeOf(context), { start });
+        const start = async () => (await liveExecute(executionArgs)) as AsyncIterable<ExecutionResult> | ExecutionResult;
+        const results = groups.join(executionArgs, options.scopeOf(context), { start });
         return pushesOf(results, {
           expiresAt: context.caller.expiresAt,
           pushed: observer.pushed,

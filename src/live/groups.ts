@@ -1,5 +1,6 @@
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { plainData, selectionKeys } from '../events/shared-execution.ts';
+import { asError } from '../upstream/deadline-signals.ts';
 
 /**
  * Identical live queries as one: the same document, operation and variables, from callers in the
@@ -91,7 +92,7 @@ class Group {
       // Every member's stream ends with it; one that joins after starts the execution afresh.
       this.#stop();
       this.#latest = undefined;
-      for (const inbox of [...this.#members.values()]) inbox.fail(error);
+      for (const inbox of [...this.#members.values()]) inbox.fail(asError(error));
       this.#members.clear();
     });
   }
@@ -131,7 +132,7 @@ class Group {
 class Inbox implements AsyncIterableIterator<ExecutionResult> {
   readonly #left: () => void;
   #pending: { result: ExecutionResult; last: boolean } | undefined;
-  #failure: { error: unknown } | undefined;
+  #failure: { error: Error } | undefined;
   #waiting: { resolve: (step: IteratorResult<ExecutionResult>) => void; reject: (error: unknown) => void } | undefined;
   #done = false;
   #gone = false;
@@ -153,7 +154,7 @@ class Inbox implements AsyncIterableIterator<ExecutionResult> {
     this.#deliver(result, true);
   }
 
-  fail(error: unknown): void {
+  fail(error: Error): void {
     if (this.#done) return;
     const waiting = this.#waiting;
     if (!waiting) return void (this.#failure = { error });

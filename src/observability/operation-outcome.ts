@@ -33,7 +33,7 @@ export interface FinalResult {
 export function whenExecuted(done: (result: FinalResult) => void) {
   return ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => {
     if (!isAsyncIterable(result)) {
-      if ('errors' in result || 'data' in result) done(result as FinalResult);
+      if ('errors' in result || 'data' in result) done(result);
       return undefined;
     }
     const errors: GraphQLError[] = [];

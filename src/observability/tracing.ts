@@ -98,7 +98,10 @@ class OperationTrace {
 
   failed(errors: readonly { extensions?: Record<string, unknown> | undefined }[]): void {
     this.#errorCount += errors.length;
-    for (const error of errors) this.#codes.add(String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'));
+    for (const error of errors) {
+      const code = error.extensions?.code;
+      this.#codes.add(typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR');
+    }
   }
 
   #end(): void {

@@ -292,8 +292,9 @@ interface Narrowing<K extends Exclude<EventKind, 'other'>> {
 /** The events of one kind, optionally of one resource, after a cursor. */
 function subscribeTo<K extends Exclude<EventKind, 'other'>>(kind: K, narrowing?: Narrowing<K>) {
   return async (_root: unknown, args: Record<string, unknown>, context: GatewayContext) => {
-    const given = narrowing ? args[narrowing.arg] : undefined;
-    const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(String(given), narrowing!.typename) : String(given);
+    // An ID or a String argument (below), which GraphQL has made text.
+    const given = narrowing ? (args[narrowing.arg] as string | null | undefined) : undefined;
+    const wanted = given == null ? null : narrowing!.typename ? upstreamIdFrom(given, narrowing!.typename) : given;
     const alias = wanted !== null && narrowing?.alias ? await narrowing.alias.of(wanted, context) : null;
     const isWanted = (event: EventOfKind<K>) => narrowing!.idOf(event) === wanted || (alias !== null && narrowing!.alias!.in(event) === alias);
     return subscribeVisible(context, args.after, (event) => event.kind === kind && (wanted === null || isWanted(event as EventOfKind<K>)));

@@ -119,7 +119,7 @@ export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin
   const { onParams: protocol, ...apq } = useAPQ({
     store: { get: (hash) => store.get(hash), set: () => undefined },
     responseConfig: { forceStatusCodeOk: true },
-  }) as Plugin;
+  });
   return [
     {
       ...apq,

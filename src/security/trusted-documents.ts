@@ -46,7 +46,7 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   try {
     manifest = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`trusted documents: cannot read the manifest ${path}: ${(error as Error).message}`);
+    throw new Error(`trusted documents: cannot read the manifest ${path}: ${(error as Error).message}`, { cause: error });
   }
   const entries = manifestEntries(manifest);
   if (!entries) {

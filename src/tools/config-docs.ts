@@ -33,7 +33,8 @@ export function defaultOf(entry: SettingEntry): string {
   );
 }
 
-const isPlain = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
+const isPlain = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 

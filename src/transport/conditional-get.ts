@@ -51,7 +51,7 @@ async function tagged({ request, response, setResponse, fetchAPI }: ResponseArgs
     return;
   }
   headers.set('content-length', String(bytes.byteLength));
-  setResponse(new fetchAPI.Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, statusText: response.statusText, headers }));
+  setResponse(new fetchAPI.Response(bytes, { status: 200, statusText: response.statusText, headers }));
 }
 
 /** If-None-Match's weak comparison (RFC 9110, 13.1.2): any listed tag, weak or strong, or `*`. */

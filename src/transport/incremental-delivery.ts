@@ -55,7 +55,7 @@ export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): P
   const notAcceptable = notAcceptableRefusal(eventStreamOf, refused);
   return [
     useAnswerableAcceptOnly(),
-    useDeferStream() as Plugin,
+    useDeferStream(),
     useStreamFormAccepted(refused),
     ...(options.eventStreamOf ? [] : [useSubscriptionsNoted(subscriptions)]),
     useStreamAnswers(multipart, notAcceptable),
@@ -192,9 +192,7 @@ function refusalInEventStream({ request, result, setResult }: ResultProcessArgs)
   if (isAsyncIterable(result)) return;
   const errors = (result as ExecutionResult).errors;
   if (!errors?.length) return;
-  const statuses = errors
-    .map((error) => (error.extensions?.http as { status?: number } | undefined)?.status)
-    .filter((status) => status !== undefined);
+  const statuses = errors.map((error) => error.extensions?.http?.status).filter((status) => status !== undefined);
   // Only the operation's own faults (400): a refused caller (401, 403) or a spent window (429)
   // keeps its status and headers, which say what to do before any stream could start.
   if (statuses.length === 0 || statuses.some((status) => status !== 400)) return;
@@ -204,7 +202,7 @@ function refusalInEventStream({ request, result, setResult }: ResultProcessArgs)
 }
 
 function answeredInStream(error: GraphQLError): GraphQLError {
-  const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+  const http = error.extensions?.http;
   if (!http) return error;
   const { nodes, source, positions, path, originalError } = error;
   return new GraphQLError(error.message, {

@@ -24,8 +24,18 @@ import type { Plugin } from 'graphql-yoga';
  * A hook this does not know (one a later Yoga adds) throws when the gateway is built, not in a request.
  */
 
-type AnyHook = (...args: any[]) => any;
-type Payload = Record<string, any>;
+/**
+ * What this file handles without Yoga's and envelop's types, which differ for each phase: a hook's
+ * payload (also a plugin, or what a hook returned), read and set by name; a hook, called with its
+ * payload; a payload's setter or stopper, called with what the hooks gave it.
+ */
+type Payload = Record<string, unknown>;
+type AnyHook = (payload: Payload) => unknown;
+type Setter = (...values: unknown[]) => void;
+/** A payload whose `K` are setters. */
+type WithSetters<K extends string> = Payload & Record<K, Setter>;
+/** What envelop gives onSchemaChange. */
+type SchemaChange = Parameters<NonNullable<Plugin['onSchemaChange']>>[0];
 
 /** The phases merged here, and the lifecycle hooks they forward. */
 const PHASES = [
@@ -124,7 +134,7 @@ function mergedSetterHooks(hooks: AnyHook[], setter: string, field: string): Any
   if (hooks.length <= 1) return hooks[0];
   return (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const set = payload[setter] as AnyHook;
+    const set = payload[setter] as Setter;
     payload[setter] = (value: unknown) => {
       payload[field] = value;
       set(value);
@@ -141,7 +151,7 @@ type PhaseHooks = Record<Phase, AnyHook[]>;
 const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   onRequest: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setRequest, setRequestHandler, endResponse } = payload;
+    const { setRequest, setRequestHandler, endResponse } = payload as WithSetters<'setRequest' | 'setRequestHandler' | 'endResponse'>;
     payload.setRequest = (request: unknown) => {
       payload.request = request;
       setRequest(request);
@@ -159,7 +169,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onRequestParse: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setRequestParser, endResponse } = payload;
+    const { setRequestParser, endResponse } = payload as WithSetters<'setRequestParser' | 'endResponse'>;
     payload.setRequestParser = (parser: unknown) => {
       payload.requestParser = parser;
       setRequestParser(parser);
@@ -175,7 +185,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onParams: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setParams, setParamsHandler } = payload;
+    const { setParams, setParamsHandler } = payload as WithSetters<'setParams' | 'setParamsHandler'>;
     payload.setParams = (params: unknown) => {
       payload.params = params;
       setParams(params);
@@ -189,7 +199,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   // Envelop calls these two and their after-hooks synchronously.
   onParse: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setParseFn } = payload;
+    const { setParseFn } = payload as WithSetters<'setParseFn'>;
     payload.setParseFn = (parse: unknown) => {
       payload.parseFn = parse;
       setParseFn(parse);
@@ -198,7 +208,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onValidate: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setValidationFn } = payload;
+    const { setValidationFn } = payload as WithSetters<'setValidationFn'>;
     payload.setValidationFn = (validate: unknown) => {
       payload.validateFn = validate;
       setValidationFn(validate);
@@ -207,7 +217,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onExecute: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setExecuteFn, setResultAndStopExecution } = payload;
+    const { setExecuteFn, setResultAndStopExecution } = payload as WithSetters<'setExecuteFn' | 'setResultAndStopExecution'>;
     payload.setExecuteFn = (execute: unknown) => {
       payload.executeFn = execute;
       setExecuteFn(execute);
@@ -223,7 +233,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onSubscribe: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setSubscribeFn, setResultAndStopExecution } = payload;
+    const { setSubscribeFn, setResultAndStopExecution } = payload as WithSetters<'setSubscribeFn' | 'setResultAndStopExecution'>;
     payload.setSubscribeFn = (subscribe: unknown) => {
       payload.subscribeFn = subscribe;
       setSubscribeFn(subscribe);
@@ -241,7 +251,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onResultProcess: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setResult, setResultProcessor } = payload;
+    const { setResult, setResultProcessor } = payload as WithSetters<'setResult' | 'setResultProcessor'>;
     payload.setResult = (result: unknown) => {
       payload.result = result;
       setResult(result);
@@ -255,7 +265,7 @@ const MERGERS: Record<Phase, (hooks: AnyHook[]) => AnyHook> = {
   },
   onResponse: (hooks) => (payload: Payload) => {
     const run = new Run(hooks, payload);
-    const { setResponse } = payload;
+    const { setResponse } = payload as WithSetters<'setResponse'>;
     payload.setResponse = (response: unknown) => {
       payload.response = response;
       setResponse(response);
@@ -314,13 +324,13 @@ export function mergePlugins(plugins: readonly Plugin[]): Plugin {
   }
   // Defined where an added plugin may need it too: envelop asks for onSchemaChange when the schema changes.
   if (members.some((plugin) => plugin.onSchemaChange || plugin.onPluginInit)) {
-    merged.onSchemaChange = (payload: Payload) => notifySchemaChange(members, payload, -1);
+    merged.onSchemaChange = (payload: SchemaChange) => notifySchemaChange(members, payload, -1);
   }
-  return merged as Plugin;
+  return merged;
 }
 
 /** Each merged plugin but `except` hears of the new schema; one that replaces it is heard by the others, as in envelop. */
-function notifySchemaChange(members: readonly Plugin[], payload: Payload, except: number): void {
+function notifySchemaChange(members: readonly Plugin[], payload: SchemaChange, except: number): void {
   members.forEach((plugin, index) => {
     if (index === except || !plugin.onSchemaChange) return;
     plugin.onSchemaChange({

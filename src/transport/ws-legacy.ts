@@ -222,11 +222,18 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
   }
 }
 
+/** A message's text: ws hands it over as a Buffer (its default binaryType), or in the other shapes a binaryType gives. */
+function textOf(data: RawData | string): string {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString();
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString();
+}
+
 /** A client message checked as graphql-ws checks its own (parseMessage): anything else is refused. */
 export function parseClientMessage(data: RawData | string): ClientMessage {
   let message: unknown;
   try {
-    message = JSON.parse(String(data));
+    message = JSON.parse(textOf(data));
   } catch {
     return { refused: 'Invalid message received: not JSON' };
   }

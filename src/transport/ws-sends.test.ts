@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { coalesceSends } from './ws-sends.ts';
@@ -14,10 +14,11 @@ async function pair(
   const connected = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
   const client = new WebSocket(`ws://127.0.0.1:${(http.address() as AddressInfo).port}`);
   const received: string[] = [];
-  client.on('message', (data) => received.push(String(data)));
+  // A Buffer: ws's default binaryType.
+  client.on('message', (data) => received.push((data as Buffer).toString()));
   const server = await connected;
   await new Promise((resolve) => (client.readyState === WebSocket.OPEN ? resolve(null) : client.once('open', resolve)));
-  const raw = (server as unknown as { _socket: Socket & { _writev: Function; _write: Function } })._socket;
+  const raw = (server as unknown as { _socket: Record<'_writev' | '_write', (...args: unknown[]) => unknown> })._socket;
   let writes = 0;
   for (const method of ['_writev', '_write'] as const) {
     const original = raw[method].bind(raw);

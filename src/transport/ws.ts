@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import { withoutHttp } from '../errors.ts';
 import { withTraceId } from '../observability/tracing.ts';
 import { textSocketDocuments, type SocketDocuments } from '../security/persisted-queries.ts';
+import { asError } from '../upstream/deadline-signals.ts';
 import { carriedBySocket } from './incremental-delivery.ts';
 import { coalesceSends } from './ws-sends.ts';
 import { LEGACY_PROTOCOL, serveLegacyGraphqlWs, type OperationPayload, type SocketOperations } from './ws-legacy.ts';
@@ -101,7 +102,7 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         for (const args of running.get(ctx.extra)?.values() ?? []) operations.end(args);
       },
       onNext: (_ctx, _id, _payload, args, result) => operations.format(args, result),
-      onError: (_ctx, _id, _payload, errors) => operations.format(undefined, { errors }).errors as GraphQLFormattedError[],
+      onError: (_ctx, _id, _payload, errors) => operations.format(undefined, { errors }).errors,
     },
     current,
   );
@@ -269,7 +270,7 @@ function endingWith(
     },
     throw: (error?: unknown) => {
       end();
-      return stream.throw?.(error) ?? Promise.reject(error);
+      return stream.throw?.(error) ?? Promise.reject(asError(error));
     },
   };
   return ending;

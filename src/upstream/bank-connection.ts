@@ -2,6 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
 import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import { asError } from './deadline-signals.ts';
 import type { Endpoint } from './endpoint.ts';
 import { HostLimit } from './host-limit.ts';
 import type { RecordCache } from './record-cache.ts';
@@ -105,7 +106,7 @@ export class BankConnection {
       // readAnswer read it with ep.data, the model that gives Data.
       return this.#pipeline(prepareCall(ep, options, this.#target, this.#retry.maxAttempts)) as Promise<Data>;
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(asError(error));
     }
   }
 

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { asError } from './deadline-signals.ts';
 
 /**
  * Loader batches that fall due together start smallest first.
@@ -39,7 +40,7 @@ export function startInSizeOrder<T>(size: number, start: () => Promise<T>): Prom
       try {
         start().then(resolve, reject);
       } catch (error) {
-        reject(error);
+        reject(asError(error));
       }
     };
     // The first batch due runs in the microtask queued from its own async context, which the

@@ -39,6 +39,15 @@ export async function pause(ms: number, signal: AbortSignal | undefined): Promis
   }
 }
 
+/**
+ * A reason to reject a promise with, as an Error: what was thrown or rejected (a catch, an
+ * iterator's `throw`, an AbortSignal's reason) passed on as it is when it is an Error, as every such
+ * reason in the gateway is; anything else wrapped in one, as its cause.
+ */
+export function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error('rejected with a value that is not an Error', { cause: reason });
+}
+
 /** The promise's outcome, or `onAbort()` thrown once the signal aborts (the promise runs on regardless). */
 export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
   if (!signal) return promise;
@@ -56,7 +65,7 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefin
       },
       (error: unknown) => {
         signal.removeEventListener('abort', abort);
-        reject(error);
+        reject(asError(error));
       },
     );
   });

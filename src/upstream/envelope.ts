@@ -67,7 +67,7 @@ function errorText(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   for (const key of ['message', 'error', 'code']) {
-    if (typeof record[key] === 'string') return record[key] as string;
+    if (typeof record[key] === 'string') return record[key];
   }
   return undefined;
 }

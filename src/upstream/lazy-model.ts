@@ -147,8 +147,8 @@ const VIEW: ProxyHandler<Target> = {
 function valueOf(target: Target, state: ViewState, field: LazyField): unknown {
   const kept = target[field.key];
   if (kept !== undefined) return kept;
-  const failure = state.failures?.get(field.key);
-  if (failure !== undefined) throw failure;
+  const { failures } = state;
+  if (failures?.has(field.key)) throw failures.get(field.key);
   try {
     const value = settle(target, state, field);
     target[field.key] = value;

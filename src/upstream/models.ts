@@ -182,7 +182,7 @@ export const optionalText = orNull(z.string());
  */
 export function fieldOf<T extends z.ZodType<object>, K extends keyof z.output<T> & string>(model: T, key: K) {
   return readLazilyAs(
-    model.transform((value) => value[key] as z.output<T>[K]),
+    model.transform((value) => value[key]),
     { kind: 'field', inner: model, key },
   );
 }

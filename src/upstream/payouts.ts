@@ -50,7 +50,7 @@ const statusOnly = z.object({ id: z.string().min(1), status }).transform((p): Pa
 
 // An upcoming payout the bank gives no status is pending: not sent yet. A rule of the field, not a
 // transform of the whole record, so the record is read lazily (lazy-model.ts).
-const upcoming = z.object({ id: z.string().min(1), ...payoutFields, status: orWhenAbsent(status, 'PENDING' as PayoutStatus) });
+const upcoming = z.object({ id: z.string().min(1), ...payoutFields, status: orWhenAbsent(status, 'PENDING') });
 
 const payoutReads = records('payouts');
 /** A payout's money leaves the account, or comes back. */

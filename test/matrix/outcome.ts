@@ -61,9 +61,7 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
     if (isObject(existing) && isObject(value)) deepMerge(existing, value);
     else if (Array.isArray(existing) && Array.isArray(value))
       value.forEach((item, index) =>
-        isObject(existing[index]) && isObject(item)
-          ? deepMerge(existing[index] as Record<string, unknown>, item)
-          : (existing[index] = item),
+        isObject(existing[index]) && isObject(item) ? deepMerge(existing[index], item) : (existing[index] = item),
       );
     else target[key] = value;
   }

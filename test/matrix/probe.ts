@@ -95,7 +95,8 @@ function speaks(url: string, subprotocol: string): Promise<boolean> {
     socket.on('open', () =>
       socket.protocol === subprotocol ? socket.send(JSON.stringify({ type: 'connection_init', payload: {} })) : done(false),
     );
-    socket.on('message', (raw) => done((JSON.parse(String(raw)) as { type: string }).type === 'connection_ack'));
+    // A Buffer: ws's default binaryType.
+    socket.on('message', (raw) => done((JSON.parse((raw as Buffer).toString()) as { type: string }).type === 'connection_ack'));
     socket.on('close', () => done(false));
     socket.on('error', () => done(false));
   });

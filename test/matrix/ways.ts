@@ -173,18 +173,17 @@ interface Sink {
 function untilDone(cell: Cell, merged: boolean, start: (sink: Sink) => () => unknown): Promise<Observed> {
   return new Promise((resolve) => {
     const results: ExecutionPayload[] = [];
-    let stop: (() => unknown) | undefined;
     let done = false;
     const finish = (observed: Partial<Observed>) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       // A client may call back before it returned its stop: let go on the next turn.
-      setImmediate(() => void Promise.resolve(stop?.()).catch(() => {}));
+      setImmediate(() => void Promise.resolve(stop()).catch(() => {}));
       resolve({ results, merged, leftOpen: false, ...observed });
     };
     const timer = setTimeout(() => finish({ leftOpen: true }), CELL_TIMEOUT_MS);
-    stop = start({
+    const stop = start({
       next: (payload) => {
         if (done) return;
         results.push(payload);
@@ -420,7 +419,7 @@ const SSE: Way = {
   run: async (cell) => {
     const client = createSseClient({ url: `${cell.baseUrl}/graphql` });
     try {
-      return await byForm(cell, (params) => untilDone(cell, false, (sink) => client.subscribe(params as never, sink as never)));
+      return await byForm(cell, (params) => untilDone(cell, false, (sink) => client.subscribe(params as never, sink)));
     } finally {
       client.dispose();
     }
@@ -448,7 +447,7 @@ const GRAPHQL_WS: Way = {
       operationName: cell.operationName,
     };
     try {
-      return await untilDone(cell, false, (sink) => client.subscribe(payload, sink as never));
+      return await untilDone(cell, false, (sink) => client.subscribe(payload, sink));
     } finally {
       await client.dispose();
     }
@@ -475,8 +474,7 @@ const LEGACY_WS: Way = {
           cell,
           false,
           (sink) =>
-            client.request({ query: cell.query, variables: cell.variables, operationName: cell.operationName }).subscribe(sink as never)
-              .unsubscribe,
+            client.request({ query: cell.query, variables: cell.variables, operationName: cell.operationName }).subscribe(sink).unsubscribe,
         );
       } finally {
         client.close();
@@ -504,7 +502,8 @@ async function legacySocket(baseUrl: string) {
   const sinks = new Map<string, Sink>();
   let next = 0;
   socket.on('message', (raw) => {
-    const frame = JSON.parse(String(raw)) as { type: string; id?: string; payload?: ExecutionPayload };
+    // A Buffer: ws's default binaryType.
+    const frame = JSON.parse((raw as Buffer).toString()) as { type: string; id?: string; payload?: ExecutionPayload };
     const sink = frame.id === undefined ? undefined : sinks.get(frame.id);
     if (frame.type === 'data') sink?.next(frame.payload!);
     else if (frame.type === 'error') sink?.error(frame.payload && 'errors' in frame.payload ? frame.payload.errors : [frame.payload]);

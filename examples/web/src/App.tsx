@@ -215,6 +215,12 @@ function failure(
   return { form: outcome?.message ?? result.error?.message ?? fallback };
 }
 
+/** A text input's value (a form's entry is a file only for a file input). */
+function textOf(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
 /** A payout sent whose answer was not definite: retried with the same input and key until it is (docs/frontend.md, "Sending money safely"). */
 type Pending = { input: PayoutCreateInput; key: string; why: string };
 
@@ -230,7 +236,7 @@ function PayoutForm() {
   /** The payout the form describes, against a fresh quote; null when the quote failed (its errors shown). */
   async function newPayout(form: FormData): Promise<PayoutCreateInput | null> {
     const beneficiary = beneficiaries.find((b) => b.upstreamId === form.get('beneficiary'));
-    const sourceAmount = String(form.get('sourceAmount'));
+    const sourceAmount = textOf(form, 'sourceAmount');
     const destinationCurrency = beneficiary?.bankDetails?.accountCurrency ?? 'USD';
     const quoteResult = await quote({
       input: {
@@ -256,7 +262,7 @@ function PayoutForm() {
       destinationCountry: beneficiary?.bankDetails?.bankCountryCode ?? 'US',
       feeType: 'SHA',
       transferMethod: beneficiary?.transferMethods?.[0] ?? 'SWIFT',
-      reference: String(form.get('reference')),
+      reference: textOf(form, 'reference'),
       sourceOfFunds: 'Business revenue',
     };
   }
@@ -294,7 +300,7 @@ function PayoutForm() {
   return (
     <section aria-label="Payout">
       <h2>New payout</h2>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         {/* While an answer is not definite, the payout is locked: a retry must send the same one. */}
         <fieldset disabled={pending !== null} style={{ border: 'none', padding: 0, margin: 0 }}>
           <label>

@@ -65,7 +65,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 
 export function oneOfOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
   const schema = z.enum(values, { error: `must be one of ${values.join(', ')}` });
-  return z.preprocess(unsetIfEmpty, schema.default(fallback as z.output<typeof schema>)).meta({ rule: values.join(', ') });
+  return z.preprocess(unsetIfEmpty, schema.default(fallback)).meta({ rule: values.join(', ') });
 }
 
 /** `true`/`false` (also 1/0, yes/no, on/off); unset = a default that may depend on NODE_ENV. */

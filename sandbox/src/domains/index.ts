@@ -40,7 +40,7 @@ export const DOMAINS: readonly Domain[] = [
 
 // Fails to compile when the domains' event payloads (their events.ts) and the catalogue name different events.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const PAYLOADS_COVER_CATALOGUE: Same<keyof EventPayloads, EventName> = true;
+const _PAYLOADS_COVER_CATALOGUE: Same<keyof EventPayloads, EventName> = true;
 
 // Fails to compile when a service a domain declares (services.ts) has no provider here.
 export const SERVICES = {

@@ -1,3 +1,4 @@
+import { asError } from '../deadline-signals.ts';
 import type { UpstreamCall } from './call.ts';
 
 /**
@@ -28,6 +29,6 @@ export function passOn<T>(next: (call: UpstreamCall) => Promise<T>, call: Upstre
   try {
     return next(call);
   } catch (error) {
-    return Promise.reject(error as Error);
+    return Promise.reject(asError(error));
   }
 }

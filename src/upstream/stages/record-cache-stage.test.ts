@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { cardEndpoints } from '../cards.ts';
+import { asError } from '../deadline-signals.ts';
 import { OperationAbandonedError, UpstreamServerError } from '../errors.ts';
 import { startOperation } from '../operation.ts';
 import { RecordCache } from '../record-cache.ts';
@@ -69,7 +70,7 @@ describe('recordCacheStage', () => {
     const leaving = startOperation({ deadline: undefined, client: client.signal });
     const staying = startOperation({ deadline: undefined, client: undefined });
     const cutWhenItLeaves = () =>
-      new Promise<string>((_, reject) => leaving.signal.addEventListener('abort', () => reject(leaving.signal.reason)));
+      new Promise<string>((_, reject) => leaving.signal.addEventListener('abort', () => reject(asError(leaving.signal.reason))));
     let answer!: (value: string) => void;
     const ownCall = () => new Promise<string>((resolve) => (answer = resolve));
     const first = stage(newCall(accountEndpoints.balances, { cacheScope: 'ava', operation: leaving }), cutWhenItLeaves);

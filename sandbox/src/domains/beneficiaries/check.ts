@@ -35,7 +35,9 @@ function valuesAt(fields: BeneficiaryFields, path: string): unknown[] {
 
 function broken(rule: SchemaRule, value: unknown): string | null {
   if (value === null || value === undefined || value === '') return rule.required ? 'is required' : null;
-  if (rule.rule !== undefined && !compiled(rule.rule.pattern).test(String(value))) return `must match ${rule.rule.pattern}`;
+  // The fields are text (types.ts); anything else would be tested as its JSON.
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (rule.rule !== undefined && !compiled(rule.rule.pattern).test(text)) return `must match ${rule.rule.pattern}`;
   return null;
 }
 

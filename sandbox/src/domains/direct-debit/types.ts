@@ -58,8 +58,7 @@ export interface MandateRecord {
  * Section 3's payout statuses, plus `CANCELLED`, the sandbox's name for the state a cancelled
  * PENDING payout moves to (the document gives none).
  */
-const DIRECT_DEBIT_STATUSES = ['NEW', 'IN_REVIEW', 'PENDING', 'SETTLED', 'REJECTED', 'RETURNED', 'CANCELLED'] as const;
-export type DirectDebitStatus = (typeof DIRECT_DEBIT_STATUSES)[number];
+export type DirectDebitStatus = 'NEW' | 'IN_REVIEW' | 'PENDING' | 'SETTLED' | 'REJECTED' | 'RETURNED' | 'CANCELLED';
 
 /** A direct debit payout: money a creditor collects from the business under a mandate. */
 export interface DirectDebitRecord {

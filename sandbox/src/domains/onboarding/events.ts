@@ -36,11 +36,9 @@ export interface AccountSuspendedData {
   status: 'SUSPENDED';
 }
 
-const RFI_TYPES = ['KYC', 'AML', 'ADDRESS', 'IDENTITY'] as const;
-
 interface RfiData {
   id: string;
-  type: (typeof RFI_TYPES)[number];
+  type: 'KYC' | 'AML' | 'ADDRESS' | 'IDENTITY';
 }
 
 function addressOf(profile: UserProfile): BusinessAddress {
