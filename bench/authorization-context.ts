@@ -1,13 +1,13 @@
-import { createCardFreezes } from '../src/auth/card-freezes.ts';
-import { createCallerAuth, type CallerAuth } from '../src/auth/index.ts';
-import { sha256Hex } from '../src/auth/api-keys.ts';
-import { fairShareKey, type CallerIdentity } from '../src/auth/identity.ts';
-import { DEFAULT_EVENT_LOG, type ApiKeyConfig, type CallerAuthConfig } from '../src/config.ts';
+import { createCardFreezes } from '../src/authorization/card-freezes.ts';
+import { createCallerAuth, type CallerAuth } from '../src/authentication/index.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
+import { fairShareKey, type CallerIdentity } from '../src/authentication/identity.ts';
+import { DEFAULT_EVENT_LOG, type ApiKeyConfig, type CallerAuthConfig } from '../src/settings/index.ts';
 import type { GatewayContext } from '../src/context.ts';
 import { createMemoryEventBus } from '../src/events/bus.ts';
-import { silentLogger } from '../src/logger.ts';
-import { accessOf } from '../src/permissions.ts';
-import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { silentLogger } from '../src/platform/logger.ts';
+import { accessOf } from '../src/authorization/permissions.ts';
+import { sandboxUpstreamConfig } from '../src/start/sandbox-upstream.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from '../src/upstream/index.ts';
 
 /**

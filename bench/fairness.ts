@@ -12,7 +12,7 @@ import { summarize, type Summary } from './stats.ts';
  * from this process; its p50 then against its p50 on the idle gateway just before.
  *
  * Two clients, honestly told apart: the benchmark's gateway runs AUTH_MODE none, which keys an
- * anonymous caller by the address it connects from (src/auth/identity.ts). autocannon connects from
+ * anonymous caller by the address it connects from (src/authentication/identity.ts). autocannon connects from
  * 127.0.0.1; the other client from 127.0.0.2 (a loopback address of its own; node:http, since
  * undici's connector does not take a local address). The limits per client stay at their shipped
  * defaults (or what CLIENT_* sets, as for `npm start`): the figure is the fair queue as shipped.

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { loadConfig, type LiveQueryConfig } from '../src/config.ts';
+import { loadConfig, type LiveQueryConfig } from '../src/settings/index.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { createLogger, stdoutLines } from '../src/logger.ts';
-import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { createLogger, stdoutLines } from '../src/platform/logger.ts';
+import { sandboxUpstreamConfig } from '../src/start/sandbox-upstream.ts';
 import { answerServerRequests } from './child-process.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LiveQueryConfig } from '../src/config.ts';
+import type { LiveQueryConfig } from '../src/settings/index.ts';
 import { ServerProcess } from './child-process.ts';
 import type { GatewayRequest, WatchResult } from './gateway-child.ts';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
-import type { EventDurability } from '../src/config.ts';
+import type { EventDurability } from '../src/settings/index.ts';
 import type { Gateway } from '../src/gateway.ts';
 import { answerRequests, BenchChild } from './child-process.ts';
 import { startHeapFlags } from './gateway-process.ts';
@@ -107,10 +107,10 @@ let gateway: Gateway | undefined;
 async function startGateway(request: Extract<GatewayRequest, { kind: 'start' }>): Promise<number> {
   // Loaded in the gateway's process alone: bench/report.ts imports this file for its row.
   const [{ loadConfig }, { createGateway }, { silentLogger }, { sandboxUpstreamConfig }] = await Promise.all([
-    import('../src/config.ts'),
+    import('../src/settings/index.ts'),
     import('../src/gateway.ts'),
-    import('../src/logger.ts'),
-    import('../src/sandbox-upstream.ts'),
+    import('../src/platform/logger.ts'),
+    import('../src/start/sandbox-upstream.ts'),
   ]);
   const config = loadConfig(process.env);
   const upstream = { ...sandboxUpstreamConfig({ url: request.sandboxUrl }), concurrency: config.concurrency };

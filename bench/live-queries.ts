@@ -1,4 +1,4 @@
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/settings/index.ts';
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
 import { liveQueryRows } from './report.ts';
 import { readSettings, type Settings } from './settings.ts';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { DEFAULT_EVENT_LOG } from '../src/config.ts';
+import { DEFAULT_EVENT_LOG } from '../src/settings/index.ts';
 import type { AcceptedEvent } from '../src/events/log.ts';
 import { createRedisStream } from '../src/events/redis-stream.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { freePort, OwnRedis } from '../test/redis.ts';
 import { summarize, table } from './stats.ts';
 

@@ -3,7 +3,7 @@ import type { AuthorizationResult } from './authorization.ts';
 import type { IdentityCosts } from './authorization-identity.ts';
 import type { ScreenScopeCost } from './authorization-scopes.ts';
 import type { CacheResult } from './cache.ts';
-import type { ClientRateLimitConfig } from '../src/config.ts';
+import type { ClientRateLimitConfig } from '../src/settings/index.ts';
 import type { DeferResult, DeferRuns } from './defer.ts';
 import { FLOOD_ADDRESS, FLOOD_CONNECTIONS, FLOOD_SECONDS, QUIET_ADDRESS, type FairnessResult } from './fairness.ts';
 import type { LoadResult } from './load.ts';

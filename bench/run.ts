@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/settings/index.ts';
 import { fileURLToPath } from 'node:url';
 import { measureAuthorization } from './authorization.ts';
 import { measureCache } from './cache.ts';

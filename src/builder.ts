@@ -11,18 +11,8 @@ import { z } from 'zod';
 import AuditPlugin from './audit/pothos-plugin.ts';
 import ReadGuardPlugin from './authorization/read-guard.ts';
 import type { GatewayContext } from './context.ts';
-import { PermissionDeniedError, isPermission, type Permission } from './permissions.ts';
-import { MAX_LIST_ARGUMENT } from './security/page-size.ts';
-import {
-  CountryCodeScalar,
-  CurrencyScalar,
-  DateOrDateTimeScalar,
-  DateScalar,
-  DateTimeScalar,
-  DecimalScalar,
-  JSONObjectScalar,
-  JSONScalar,
-} from './scalars.ts';
+import { PermissionDeniedError, isPermission, type Permission } from './authorization/permissions.ts';
+import { MAX_LIST_ARGUMENT } from './limits/page-size.ts';
 
 /**
  * The one Pothos builder. It sets the conventions every domain follows (nullable by default, Relay
@@ -30,7 +20,7 @@ import {
  */
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
-  // Every root field declares the one permission it needs (permissions.ts), or `anyone` where any
+  // Every root field declares the one permission it needs (authorization/permissions.ts), or `anyone` where any
   // caller may run it; Node types declare the permission that reads them.
   AuthScopes: { permission: Permission; anyone: boolean };
   DefaultFieldNullability: true;
@@ -101,7 +91,7 @@ export const builder = new SchemaBuilder<{
         'Entities of the graph by their global IDs, in the order asked. Each needs the permission that reads its type: an entity the caller may not read is null with a FORBIDDEN error at its place, and is not read.',
       authScopes: { anyone: true },
       resolve: (_root, args, context, info) => readableNodes(args.ids, context, info),
-      // Each id may cost an upstream read; security/operation-limits.ts refuses more before execution.
+      // Each id may cost an upstream read; limits/operation-limits.ts refuses more before execution.
       args: {
         ids: {
           description: `Global IDs, as found in \`id\` fields; at most ${MAX_LIST_ARGUMENT}.`,
@@ -188,15 +178,6 @@ function missingPermission(failure: AuthFailure): Permission {
 function capitalise(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
-
-builder.addScalarType('Decimal', DecimalScalar);
-builder.addScalarType('DateTime', DateTimeScalar);
-builder.addScalarType('Date', DateScalar);
-builder.addScalarType('CountryCode', CountryCodeScalar);
-builder.addScalarType('Currency', CurrencyScalar);
-builder.addScalarType('JSONObject', JSONObjectScalar);
-builder.addScalarType('JSON', JSONScalar);
-builder.addScalarType('DateOrDateTime', DateOrDateTimeScalar);
 
 builder.queryType({ description: 'Reads: accounts, balances and their histories.' });
 builder.mutationType({ description: "Writes, named noun first so a domain's mutations sit together." });

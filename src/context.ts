@@ -1,9 +1,9 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { CardFreezes } from './auth/card-freezes.ts';
-import type { CallerIdentity } from './auth/identity.ts';
-import type { WebhookConfig } from './config.ts';
+import type { CardFreezes } from './authorization/card-freezes.ts';
+import type { CallerIdentity } from './authentication/identity.ts';
+import type { WebhookConfig } from './settings/index.ts';
 import type { EventBus } from './events/bus.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './platform/logger.ts';
 import type { Upstream } from './upstream/index.ts';
 import type { OperationBounds } from './upstream/operation.ts';
 import type { WebhookSubscriptionIdentity } from './upstream/webhooks.ts';
@@ -25,7 +25,7 @@ export interface GatewayContext {
   clientRequestId?: string | null | undefined;
   /** Accepted bank events, for subscriptions. */
   events: EventBus;
-  /** Who made each card's freeze: a cardholder lifts only its own (auth/card-freezes.ts). */
+  /** Who made each card's freeze: a cardholder lifts only its own (authorization/card-freezes.ts). */
   cardFreezes: CardFreezes;
   /** The configured agent, sub-agent and company codes of webhook subscriptions. */
   webhookCodes: Partial<Pick<WebhookConfig, 'agentCode' | 'subagentCode' | 'companyCode'>>;

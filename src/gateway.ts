@@ -2,10 +2,10 @@ import type { Tracer } from '@opentelemetry/api';
 import { auditMetrics } from './audit/metrics.ts';
 import { useAuditTrail } from './audit/plugin.ts';
 import { createAuditTrail, type AuditTrail } from './audit/trail.ts';
-import { createCardFreezes } from './auth/card-freezes.ts';
-import { createCallerAuth, type CallerAuth } from './auth/index.ts';
-import type { CallerIdentity } from './auth/identity.ts';
-import { ALL_PERMISSIONS } from './permissions.ts';
+import { createCardFreezes } from './authorization/card-freezes.ts';
+import { createCallerAuth, type CallerAuth } from './authentication/index.ts';
+import type { CallerIdentity } from './authentication/identity.ts';
+import { ALL_PERMISSIONS } from './authorization/permissions.ts';
 import {
   DEFAULT_AUTH,
   DEFAULT_CACHE,
@@ -28,7 +28,7 @@ import {
   type RedisTarget,
   type UpstreamConfig,
   type WebhookConfig,
-} from './config.ts';
+} from './settings/index.ts';
 import { createMemoryEventBus, type EventBus } from './events/bus.ts';
 import { createCacheInvalidation } from './events/cache-invalidation.ts';
 import { createLiveQueryEngine, type LiveQueryEngine } from './live/engine.ts';
@@ -37,22 +37,22 @@ import { liveQueryMetrics } from './live/observer.ts';
 import { createRedisEventBus } from './events/redis-bus.ts';
 import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
 import { createWebhookReconciler, type WebhookReconciler } from './events/webhook-reconciler.ts';
-import { describeError } from './errors.ts';
+import { describeError } from './transport/errors.ts';
 import type { GatewayContext } from './context.ts';
 import { createWebhookIntake } from './events/intake.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './platform/logger.ts';
 import { buildSchema } from './schema/index.ts';
 import { forgetRequestReads } from './schema/loaders.ts';
-import type { ReadinessTiming } from './health.ts';
+import type { ReadinessTiming } from './routes/health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
 import { operationLog } from './observability/operation-log.ts';
 import { useExecutionWatchers } from './observability/operation-outcome.ts';
-import { clientRateLimit } from './security/client-limits.ts';
+import { clientRateLimit } from './limits/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
-import { persistedDocuments, queryLimitPlugins } from './security/limits.ts';
-import { createPersistedQueryStore } from './security/persisted-queries.ts';
-import { routerTraffic, useRouterOnlyFields } from './security/router.ts';
-import { useSubscriptionLimits } from './security/subscription-limits.ts';
+import { persistedDocuments, queryLimitPlugins } from './limits/index.ts';
+import { createPersistedQueryStore } from './limits/persisted-queries.ts';
+import { routerTraffic, useRouterOnlyFields } from './limits/router.ts';
+import { useSubscriptionLimits } from './limits/subscription-limits.ts';
 import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
@@ -137,7 +137,7 @@ function subscriptionScope(caller: CallerIdentity): string {
   ].join('|');
 }
 
-/** The code a thrown error is answered with (errors.ts), for the audit record of a field that threw. */
+/** The code a thrown error is answered with (transport/errors.ts), for the audit record of a field that threw. */
 function errorCodeOf(error: unknown): string | undefined {
   const code = describeError(error)?.extensions.code ?? (error as { extensions?: { code?: unknown } } | undefined)?.extensions?.code;
   return typeof code === 'string' ? code : undefined;

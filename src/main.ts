@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig, upstreamFor, type Config, type UpstreamConfig, type WebhookConfig } from './config.ts';
-import { loadDotEnv } from './env-file.ts';
-import { exitIfPortTaken } from './port-taken.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { ConfigError, loadConfig, upstreamFor, type Config, type UpstreamConfig, type WebhookConfig } from './settings/index.ts';
+import { loadDotEnv } from './settings/env-file.ts';
+import { exitIfPortTaken } from './start/port-taken.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
 import type { Sandbox } from '@banking-gateway/sandbox';
 
 /**
@@ -44,7 +44,7 @@ async function sandboxUpstream(
   logger: Logger,
 ): Promise<{ upstream: UpstreamConfig; sandbox: Sandbox }> {
   const { startSandbox } = await import('@banking-gateway/sandbox');
-  const { sandboxUpstreamConfig } = await import('./sandbox-upstream.ts');
+  const { sandboxUpstreamConfig } = await import('./start/sandbox-upstream.ts');
   const sandbox = await startSandbox({
     port: config.sandbox.port,
     latencyMs: config.sandbox.latencyMs,
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   // The SDK is loaded only when tracing is on: off, the gateway neither loads nor registers it.
   const tracing = config.tracing ? (await import('./observability/tracing-sdk.ts')).startTracing(config.tracing, logger) : undefined;
   const { createGateway } = await import('./gateway.ts');
-  const { accessSummary, announceStart } = await import('./start-banner.ts');
+  const { accessSummary, announceStart } = await import('./start/start-banner.ts');
   const { DEMO_CREDENTIALS } = await import('@banking-gateway/sandbox');
   const gateway = createGateway({
     upstream,

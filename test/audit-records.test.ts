@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessDeniedRecord } from '../src/audit/record.ts';
-import { DEFAULT_AUTH, type CallerAuthConfig } from '../src/config.ts';
+import { DEFAULT_AUTH, type CallerAuthConfig } from '../src/settings/index.ts';
 import { runWs } from './auth-clients.ts';
 import { rawUpstream, startKit, useKit, type Kit } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';

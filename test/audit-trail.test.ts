@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { parse } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { startKit, type Kit } from './kit.ts';
 import { record } from './leak-scan.ts';
 import { REDIS_URL, redisAnswers } from './redis.ts';

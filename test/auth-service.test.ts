@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/auth/api-keys.ts';
-import { createLogger } from '../src/logger.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { post, runWs } from './auth-clients.ts';
 import { JWT_AUDIENCE, JWT_ISSUER, startJwks, unsignedJwt, type Jwks } from './jwks.ts';
 import { startKit, type Kit } from './kit.ts';

@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual, createApiKeyMatcher, sha256Hex } from '../src/auth/api-keys.ts';
-import { presentedCredential, presentedOnSocket } from '../src/auth/credentials.ts';
-import { CSRF_HEADER, useCsrfPrevention } from '../src/auth/csrf.ts';
-import { anonymousMayRun } from '../src/auth/operations.ts';
-import { createOriginCheck } from '../src/auth/origins.ts';
-import { closeReason } from '../src/auth/refusal.ts';
-import { loadConfig } from '../src/config.ts';
+import { constantTimeEqual, createApiKeyMatcher, sha256Hex } from '../src/authentication/api-keys.ts';
+import { presentedCredential, presentedOnSocket } from '../src/authentication/credentials.ts';
+import { CSRF_HEADER, useCsrfPrevention } from '../src/authentication/csrf.ts';
+import { anonymousMayRun } from '../src/authorization/anonymous-operations.ts';
+import { createOriginCheck } from '../src/authentication/origins.ts';
+import { closeReason } from '../src/authentication/refusal.ts';
+import { loadConfig } from '../src/settings/index.ts';
 
 /** The pieces of caller authentication that need no gateway; the transports are in test/auth-*.test.ts. */
 

@@ -3,7 +3,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
 import { describe, expect, it } from 'vitest';
-import type { CallerAuthConfig } from '../src/config.ts';
+import type { CallerAuthConfig } from '../src/settings/index.ts';
 import { AccessTokenCreateDocument, BalancesDocument } from './generated/graphql.ts';
 import { runWs } from './auth-clients.ts';
 import { rawUpstream, useKit, type Kit } from './kit.ts';

@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { CardActivateDocument, CardAssignDocument, CardFullDocument, CardPinResetDocument, CardsDocument } from './generated/graphql.ts';
 import { useKit } from './kit.ts';
 

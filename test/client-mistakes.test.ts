@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/auth/api-keys.ts';
-import { createLogger } from '../src/logger.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { post } from './auth-clients.ts';
 import { startKit, type Kit } from './kit.ts';
 import { record, registerSecret } from './leak-scan.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientRateLimiter, type ClientRateLimiter } from '../src/security/client-rate-limit.ts';
+import { createClientRateLimiter, type ClientRateLimiter } from '../src/limits/client-rate-limit.ts';
 import { capturingLogger } from './observe.ts';
 import { askRedis, freePort, haveRedisServer, OwnRedis, until } from './redis.ts';
 import { mustSkip } from './skip.ts';

@@ -17,7 +17,7 @@ import {
   type SubscribeFunction,
 } from 'relay-runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
+import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/settings/index.ts';
 import { apiClient } from '../sandbox/test/helpers.ts';
 import { BalancesDocument } from './generated/graphql.ts';
 import { useKit, type Kit } from './kit.ts';

@@ -1,7 +1,7 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { CSRF_HEADER } from '../src/auth/csrf.ts';
-import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
+import { CSRF_HEADER } from '../src/authentication/csrf.ts';
+import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/settings/index.ts';
 import { useConditionalGet } from '../src/transport/conditional-get.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { DashboardDocument } from './generated/graphql.ts';

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { rawUpstream, useKit, type Kit } from './kit.ts';
 
 // Issue 39: the bank's answers are read field by field as the operation asks for them, and checked

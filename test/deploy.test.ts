@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES, loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, loadConfig } from '../src/settings/index.ts';
 
 /**
  * The deployment files are product too: compose.yaml's gateways must start with the configuration

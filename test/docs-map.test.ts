@@ -183,7 +183,7 @@ describe("docs/architecture.md's layer diagram", () => {
       if (/^\s*│\s*$/.test(text)) drawn.push([]);
       // A row's names: the list it starts with at column 0 to 2, comma-separated (a trailing comma
       // goes on to the next row); a row indented deeper continues a description.
-      const names = /^ {0,2}((?:[\w.-]+(?:\.ts|\/),\s*)*[\w.-]+(?:\.ts|\/))/.exec(text)?.[1] ?? '';
+      const names = /^ {0,2}((?:(?:[\w.-]+\/)*[\w.-]+(?:\.ts|\/),\s*)*(?:[\w.-]+\/)*[\w.-]+(?:\.ts|\/))/.exec(text)?.[1] ?? '';
       drawn.at(-1)!.push(
         ...names
           .split(/,\s*/)

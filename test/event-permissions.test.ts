@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../src/events/models.ts';
-import { ALL_PERMISSIONS } from '../src/permissions.ts';
+import { ALL_PERMISSIONS } from '../src/authorization/permissions.ts';
 import { EVENT_PERMISSIONS, UNKNOWN_EVENT_PERMISSIONS } from '../src/schema/event-visibility.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { useJwtKit } from './jwt-kit.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/auth/api-keys.ts';
-import type { CallerAuthConfig } from '../src/config.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
+import type { CallerAuthConfig } from '../src/settings/index.ts';
 import { post } from './auth-clients.ts';
 import { startKit, type Kit } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
  * get-master-addr-by-name`), knows no other Sentinel, and sends `+switch-master` announcements when
  * the test says, to every client subscribed to them. Real Sentinels refuse PUBLISH from clients and
  * announce on their own schedule; the failover follower's decisions need announcements at chosen
- * moments, with chosen addresses (src/redis-options.ts).
+ * moments, with chosen addresses (src/platform/redis-options.ts).
  */
 export class FakeSentinel {
   primary: { host: string; port: number };

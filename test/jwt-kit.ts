@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { ApiKeyConfig, JwtConfig } from '../src/config.ts';
+import type { ApiKeyConfig, JwtConfig } from '../src/settings/index.ts';
 import { JWT_AUDIENCE, JWT_ISSUER, startJwks, type Jwks } from './jwks.ts';
 import { startKit, type Kit, type KitOptions } from './kit.ts';
 import { registerSecret } from './leak-scan.ts';

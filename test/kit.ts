@@ -22,13 +22,13 @@ import {
   type ResilienceConfig,
   type UpstreamConfig,
   type WebhookConfig,
-} from '../src/config.ts';
+} from '../src/settings/index.ts';
 import type { AccessDeniedRecord, AuditRecord, MutationRecord } from '../src/audit/record.ts';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import type { ReadinessTiming } from '../src/health.ts';
-import { createLogger, type Logger } from '../src/logger.ts';
+import type { ReadinessTiming } from '../src/routes/health.ts';
+import { createLogger, type Logger } from '../src/platform/logger.ts';
 import { startSandbox, type RequestLogEntry, type Sandbox, type SandboxOptions } from '@banking-gateway/sandbox';
-import { sandboxUpstreamConfig } from '../src/sandbox-upstream.ts';
+import { sandboxUpstreamConfig } from '../src/start/sandbox-upstream.ts';
 import { apiClient, type ApiResponse } from '../sandbox/test/helpers.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../src/upstream/retry-policy.ts';
 import { KIT_WEBHOOKS } from './kit-secrets.ts';

@@ -5,7 +5,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CONFIG_VARIABLES, loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, loadConfig } from '../src/settings/index.ts';
 
 /**
  * deploy/kubernetes/ is product too, and no cluster runs here: every manifest is built with
@@ -126,7 +126,7 @@ describe('deploy/kubernetes', () => {
     for (const probe of [container.livenessProbe, container.startupProbe, container.readinessProbe]) {
       expect(containerPort(probe!.httpGet!.port)).toBe(port);
     }
-    // An idle pod's readiness may probe the bank for up to 3 s (src/health.ts, PROBE_TIMEOUT_MS).
+    // An idle pod's readiness may probe the bank for up to 3 s (src/routes/health.ts, PROBE_TIMEOUT_MS).
     expect(container.readinessProbe!.timeoutSeconds).toBeGreaterThan(3);
     expect(pod.metadata!.annotations).toMatchObject({ 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
   });

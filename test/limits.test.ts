@@ -14,19 +14,19 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import { anonymous } from '../src/auth/identity.ts';
-import { EVERYTHING } from '../src/auth/authenticate.ts';
+import { anonymous } from '../src/authentication/identity.ts';
+import { EVERYTHING } from '../src/authentication/authenticate.ts';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../bench/operations.ts';
-import { DEFAULT_LIMITS, loadConfig, SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
-import { silentLogger } from '../src/logger.ts';
+import { DEFAULT_LIMITS, loadConfig, SHIPPED_TRUSTED_DOCUMENTS } from '../src/settings/index.ts';
+import { silentLogger } from '../src/platform/logger.ts';
 import { buildSchema } from '../src/schema/index.ts';
-import { persistedDocuments, queryLimitPlugins } from '../src/security/limits.ts';
-import { operationCost } from '../src/security/operation-limits.ts';
-import { MAX_PAGE_SIZE } from '../src/security/page-size.ts';
-import { sha256Hex as sha256 } from '../src/security/secrets.ts';
-import { loadTrustedDocuments } from '../src/security/trusted-documents.ts';
-import { createPersistedQueryStore } from '../src/security/persisted-queries.ts';
+import { persistedDocuments, queryLimitPlugins } from '../src/limits/index.ts';
+import { operationCost } from '../src/limits/operation-limits.ts';
+import { MAX_PAGE_SIZE } from '../src/limits/page-size.ts';
+import { sha256Hex as sha256 } from '../src/platform/secrets.ts';
+import { loadTrustedDocuments } from '../src/limits/trusted-documents.ts';
+import { createPersistedQueryStore } from '../src/limits/persisted-queries.ts';
 import * as generated from './generated/graphql.ts';
 
 /**

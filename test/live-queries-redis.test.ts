@@ -3,7 +3,7 @@ import { createClient } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/gateway.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { startKit, type Kit } from './kit.ts';
 import { metric } from './observe.ts';
 import { REDIS_URL, redisAnswers, until } from './redis.ts';
@@ -22,7 +22,7 @@ const skip = mustSkip(
 );
 
 const DASHBOARD = 'query Dashboard @live { balances { currency available { amount } } }';
-// 50 dashboards per instance, 10 to a WebSocket: within the defaults of src/config.ts (25 live
+// 50 dashboards per instance, 10 to a WebSocket: within the defaults of src/settings/index.ts (25 live
 // queries per connection, 100 per caller on one instance; every dashboard here is one anonymous caller).
 const CONNECTIONS_PER_INSTANCE = 5;
 const PER_CONNECTION = 10;

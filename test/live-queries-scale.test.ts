@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { parse } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveQueryConfig } from '../src/config.ts';
+import type { LiveQueryConfig } from '../src/settings/index.ts';
 import { useJwtKit } from './jwt-kit.ts';
 import { metric } from './observe.ts';
 import { until } from './redis.ts';
@@ -42,7 +42,7 @@ describe('live dashboards on one instance', () => {
   const { kit, admin, disposals } = useLiveKit('AG-LIVE-S');
   const DASHBOARD = 'query Dashboard @live { balances { currency available { amount } } }';
   // 50 dashboards of one caller, each on a WebSocket of its own: within LIVE_QUERY_MAX_PER_CALLER
-  // (100), src/config.ts's default.
+  // (100), src/settings/index.ts's default.
   const DASHBOARDS = 50;
   const DEPOSITS = 5;
   // The target is 1 s from the deposit's answer to the last push; the bound leaves room for a busy machine.

@@ -3,7 +3,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { CombinedProtocolErrors } from '@apollo/client/errors';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/auth/api-keys.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
 import { incrementalDelivery } from '../src/transport/incremental-delivery.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { CardUpdateDocument } from './generated/graphql.ts';

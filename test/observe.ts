@@ -1,4 +1,4 @@
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 
 /** What an operator sees of a gateway under test: its log lines and its metrics. */
 

@@ -8,7 +8,7 @@ import { addTypenameToDocument } from '@apollo/client/utilities';
 import { print } from 'graphql';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/config.ts';
+import { SHIPPED_TRUSTED_DOCUMENTS } from '../src/settings/index.ts';
 import { DashboardDocument } from './generated/graphql.ts';
 import { startKit, useKit, type Kit } from './kit.ts';
 import { capturingLogger } from './observe.ts';

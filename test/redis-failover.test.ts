@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/auth/api-keys.ts';
-import type { CallerAuthConfig, EventDurability, RedisTarget } from '../src/config.ts';
+import { sha256Hex } from '../src/authentication/api-keys.ts';
+import type { CallerAuthConfig, EventDurability, RedisTarget } from '../src/settings/index.ts';
 import { post } from './auth-clients.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { startKit, type Kit } from './kit.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { domainGuards, domainsOf } from '../src/authorization/domains.ts';
 import { buildSchema } from '../src/schema/index.ts';
 import { typePermission } from '../src/schema/requirements.ts';
-import type { Permission } from '../src/permissions.ts';
+import type { Permission } from '../src/authorization/permissions.ts';
 import { post } from './auth-clients.ts';
 import { useJwtKit } from './jwt-kit.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { afterAnswer, useKit } from './kit.ts';
 import { record } from './leak-scan.ts';
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../src/config.ts';
+import { DEFAULT_LIMITS } from '../src/settings/index.ts';
 import { bankEvent, deliverEvent } from './deliver.ts';
 import { useKit, type Kit } from './kit.ts';
 import { subscribeWs } from './subscribe.ts';

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { accessSummary, startBanner } from '../src/start-banner.ts';
+import { loadConfig } from '../src/settings/index.ts';
+import { accessSummary, startBanner } from '../src/start/start-banner.ts';
 
 // Issue 15, point 7: `npm start` as a person meets it. It says where GraphiQL is (and not when it is
 // off), a taken port names the variable to change, and SIGTERM to npm stops the gateway it started.

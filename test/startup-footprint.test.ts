@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * What a gateway holds from its start: the packages that only some settings need are loaded when
- * those settings ask for them (src/on-first-use.ts), and the sandbox's code only by an embedded start.
+ * those settings ask for them (src/platform/on-first-use.ts), and the sandbox's code only by an embedded start.
  * Every module loaded stays in the heap for the life of the process, and V8 lets a heap grow to a
  * multiple of what it keeps, so each is paid for several times over in peak RSS.
  */
@@ -27,10 +27,10 @@ function modulesLoaded(env: Record<string, string>): string[] {
 import { registerHooks } from 'node:module';
 const loaded = [];
 registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-const { loadConfig } = await import(${JSON.stringify(src('config.ts'))});
+const { loadConfig } = await import(${JSON.stringify(src('settings/index.ts'))});
 const { createGateway } = await import(${JSON.stringify(src('gateway.ts'))});
-const { createLogger, stdoutLines } = await import(${JSON.stringify(src('logger.ts'))});
-const { sandboxUpstreamConfig } = await import(${JSON.stringify(src('sandbox-upstream.ts'))});
+const { createLogger, stdoutLines } = await import(${JSON.stringify(src('platform/logger.ts'))});
+const { sandboxUpstreamConfig } = await import(${JSON.stringify(src('start/sandbox-upstream.ts'))});
 const config = loadConfig(process.env);
 const upstream = { ...sandboxUpstreamConfig({ url: 'http://127.0.0.1:9' }), concurrency: config.concurrency };
 const gateway = createGateway({ logger: createLogger('info', stdoutLines(${JSON.stringify(join(dir, 'log'))})), upstream, webhooks: { apiKey: 'k'.repeat(32), signingSecret: 's'.repeat(32) }, clientRateLimit: config.clientRateLimit, liveQueries: config.liveQueries });

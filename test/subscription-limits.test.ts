@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_LIMITS } from '../src/config.ts';
+import { DEFAULT_LIMITS } from '../src/settings/index.ts';
 import { useKit, type Kit } from './kit.ts';
 import { metric } from './observe.ts';
 import { subscribeSse } from './subscribe.ts';

@@ -1,7 +1,7 @@
 import { context, propagation, trace, ProxyTracerProvider } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
+import { loadConfig } from '../src/settings/index.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { OneCallBalancesDocument } from './generated/graphql.ts';
 import { afterAnswer, useKit } from './kit.ts';
 import { record } from './leak-scan.ts';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { startTracing, type Tracing } from '../src/observability/tracing-sdk.ts';
 import { DashboardDocument, OneCallBalancesDocument } from './generated/graphql.ts';
 import { afterAnswer, startKit, type Kit } from './kit.ts';

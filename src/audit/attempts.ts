@@ -1,7 +1,7 @@
 import { errorTypeMap } from '@pothos/plugin-errors';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { getNamedType, isUnionType, type GraphQLResolveInfo } from 'graphql';
-import { PermissionDeniedError } from '../permissions.ts';
+import { PermissionDeniedError } from '../authorization/permissions.ts';
 import { OperationAbandonedError, ProgramNotSupportedError, UpstreamRejectedError, WriteOutcomeUnknownError } from '../upstream/errors.ts';
 import type { SentWrite } from '../upstream/operation.ts';
 import type { MutationOutcome } from './record.ts';

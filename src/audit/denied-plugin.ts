@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import type { CallerIdentity } from '../auth/identity.ts';
+import type { CallerIdentity } from '../authentication/identity.ts';
 import type { AuditTrail } from './trail.ts';
 
 /**
@@ -28,7 +28,7 @@ const MUTATION_OVER_GET = 'MUTATION_OVER_GET';
 export interface AccessDeniedAuditOptions {
   /** The gateway's own id of a request (yoga.ts). */
   requestIdOf: (request: Request) => string;
-  /** Who authentication found the request's caller to be, if it got that far (auth/index.ts). */
+  /** Who authentication found the request's caller to be, if it got that far (authentication/index.ts). */
   knownCaller: (request: Request) => CallerIdentity | undefined;
 }
 

@@ -1,5 +1,5 @@
-import type { RedisTarget } from '../config.ts';
-import { connectRedis } from '../redis-options.ts';
+import type { RedisTarget } from '../settings/index.ts';
+import { connectRedis } from '../platform/redis-options.ts';
 import type { AuditRecord } from './record.ts';
 import type { Delivery, Sink, Tally } from './sink.ts';
 

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, haveRedisServer, OwnRedis } from '../../test/redis.ts';
 import { mustSkip } from '../../test/skip.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../platform/logger.ts';
 import type { AuditRecord, MutationRecord } from './record.ts';
 import { createAuditTrail, type AuditTrail, type AuditTrailOptions } from './trail.ts';
 
@@ -171,7 +171,7 @@ describe('the audit trail on stdout and in a file', () => {
     // pino flushes its destinations synchronously at exit, in the main thread only: hence a process.
     const script = `
       import { createAuditTrail } from ${JSON.stringify(new URL('./trail.ts', import.meta.url).pathname)};
-      import { silentLogger } from ${JSON.stringify(new URL('../logger.ts', import.meta.url).pathname)};
+      import { silentLogger } from ${JSON.stringify(new URL('../platform/logger.ts', import.meta.url).pathname)};
       let failed = 0;
       const trail = createAuditTrail({ destination: { kind: 'file', path: ${JSON.stringify(join(regularFile, 'audit.log'))} }, logger: silentLogger, observer: { written() {}, failed: () => void failed++ } });
       trail.write(${JSON.stringify(auditRecord())});

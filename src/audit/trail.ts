@@ -1,11 +1,11 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { luhn } from '../upstream/models.ts';
 import { createDenialAggregator, type DeniedAttempt, type DenialOptions } from './access-denied.ts';
 import { destinationSink, fileDestination, stdoutDestination, writerSink } from './line-sink.ts';
 import type { AuditRecord } from './record.ts';
 import { redisSink } from './redis-sink.ts';
 import { identify, reasonOf, trackDelivery, type Sink } from './sink.ts';
-import type { RedisTarget } from '../config.ts';
+import type { RedisTarget } from '../settings/index.ts';
 
 /**
  * The audit trail: every mutation field that ran, and the refusals before execution (aggregated:

@@ -7,7 +7,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { isPermission, type Permission } from '../permissions.ts';
+import { isPermission, type Permission } from './permissions.ts';
 
 /**
  * Whose data each type of the graph carries, and so which fields must check a permission before

@@ -1,6 +1,6 @@
 import SchemaBuilder, { BasePlugin, unwrapOutputFieldType, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
-import { PermissionDeniedError, type Permission } from '../permissions.ts';
+import { PermissionDeniedError, type Permission } from './permissions.ts';
 import { domainGuards } from './domains.ts';
 
 /**
@@ -109,7 +109,7 @@ declare global {
        * declares it with authScopes): every field that returns it from another domain checks it first
        * (src/authorization/domains.ts).
        */
-      readPermission?: import('../permissions.ts').Permission;
+      readPermission?: import('./permissions.ts').Permission;
     }
   }
 }

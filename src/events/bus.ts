@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
-import type { EventLogConfig } from '../config.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
+import type { EventLogConfig } from '../settings/index.ts';
 import { decodeCursor, encodeCursor, streamIdGenerator, type Cursor } from './cursor.ts';
 import { CursorExpiredError, InvalidCursorError } from './errors.ts';
 import { Fanout, type Delivery, type Subscriber, type SubscriptionOptions } from './fanout.ts';
@@ -23,7 +23,7 @@ export type { Delivery, PublishedEvent };
  */
 type AcceptResult = { status: 'accepted'; cursor: string } | { status: 'duplicate' } | { status: 'unavailable'; reason: string };
 
-/** A part of /readyz (see src/health.ts): `detail` says what is wrong in words an operator can act on. */
+/** A part of /readyz (see src/routes/health.ts): `detail` says what is wrong in words an operator can act on. */
 interface BusHealth {
   ok: boolean;
   detail: string;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { ALL_RECORD_KINDS, kindsChangedByEvent, type RecordKind } from '../upstream/cache-policy.ts';
 import type { RecordCache } from '../upstream/record-cache.ts';
-import { connectRedis } from '../redis-options.ts';
+import { connectRedis } from '../platform/redis-options.ts';
 import { COMMAND_TIMEOUT_MS } from './redis-link.ts';
 import type { BankEvent } from './models.ts';
-import type { RedisTarget } from '../config.ts';
+import type { RedisTarget } from '../settings/index.ts';
 
 export interface CacheInvalidation {
   /** A bank event reached this instance (its intake, or the shared log): drop what it changed. */

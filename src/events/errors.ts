@@ -1,5 +1,5 @@
 /**
- * Why a subscription cannot resume where a client asked (`after`). src/errors.ts gives each its
+ * Why a subscription cannot resume where a client asked (`after`). src/transport/errors.ts gives each its
  * GraphQL code: CURSOR_INVALID (BAD_USER_INPUT), CURSOR_EXPIRED, EVENT_LOG_UNAVAILABLE.
  */
 

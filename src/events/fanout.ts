@@ -1,4 +1,4 @@
-import { asError } from '../upstream/deadline-signals.ts';
+import { asError } from '../platform/as-error.ts';
 import type { LogEntry, PublishedEvent } from './log.ts';
 
 /**

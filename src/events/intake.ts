@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { readAtMost } from '../security/body-size.ts';
-import { sameSecret } from '../security/secrets.ts';
+import type { WebhookConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
+import { readAtMost } from '../limits/body-size.ts';
+import { sameSecret } from '../platform/secrets.ts';
 import type { EventBus } from './bus.ts';
 import { occurrenceKey, readEvent, type BankEvent } from './models.ts';
 

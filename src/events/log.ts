@@ -1,4 +1,4 @@
-import type { EventLogConfig } from '../config.ts';
+import type { EventLogConfig } from '../settings/index.ts';
 import { cursorKey, type Cursor } from './cursor.ts';
 import type { BankEvent } from './models.ts';
 

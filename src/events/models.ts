@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sha256Hex } from '../security/secrets.ts';
+import { sha256Hex } from '../platform/secrets.ts';
 import { currencyCode, decimal, optionalText, orNull, upstreamDateTime } from '../upstream/models.ts';
 
 /**

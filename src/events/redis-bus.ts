@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_EVENT_DURABILITY, type EventDurability, type EventLogConfig, type RedisTarget } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import { DEFAULT_EVENT_DURABILITY, type EventDurability, type EventLogConfig, type RedisTarget } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import {
   createSeenSet,
   LocalEvents,

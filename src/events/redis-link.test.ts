@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../platform/logger.ts';
 import { COMMAND_TIMEOUT_MS, createRedisLink, type RedisLink } from './redis-link.ts';
 
 /** The shared Redis of these machines and CI (never stopped by a test). */

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { RedisTarget } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { connectRedis, describeRedisTarget, primaryAddress } from '../redis-options.ts';
+import type { RedisTarget } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
+import { connectRedis, describeRedisTarget, primaryAddress } from '../platform/redis-options.ts';
 
 /**
  * The bus's two Redis connections (commands, and the blocking stream reader) and one verdict on

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { EventLogConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { EventLogConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import { DEDUPE_RETENTION_MS } from './bus.ts';
 import { compareStreamIds, encodeCursor, type Cursor } from './cursor.ts';
 import { CursorExpiredError } from './errors.ts';

@@ -1,7 +1,7 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
 
 /**
  * Subscriptions resolve each event once per selection, not once per subscriber. graphql-js runs a

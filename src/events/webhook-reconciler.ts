@@ -1,5 +1,5 @@
-import type { WebhookConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { WebhookConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
 import { carriesApiKey, findSubscription, type WebhookSubscription, type WebhookSubscriptionIdentity } from '../upstream/webhooks.ts';
 import { WEBHOOK_PATH } from './intake.ts';
@@ -132,7 +132,7 @@ export interface WebhookReconcilerOptions {
   explain?: (error: unknown) => string;
 }
 
-/** For /readyz (see src/health.ts): not essential, so a gap makes the answer "degraded", not 503. */
+/** For /readyz (see src/routes/health.ts): not essential, so a gap makes the answer "degraded", not 503. */
 type WebhookCoverage = {
   ok: boolean;
   essential: false;

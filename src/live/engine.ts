@@ -10,10 +10,10 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { getLiveDirectiveArgumentValues, getLiveDirectiveNode, isLiveQueryOperationDefinitionNode } from '@n1ru4l/graphql-live-query';
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
-import type { LiveQueryConfig } from '../config.ts';
+import type { LiveQueryConfig } from '../settings/index.ts';
 import type { GatewayContext } from '../context.ts';
 import type { BankEvent } from '../events/models.ts';
-import { connectionOf, OpenPlaces, type PlaceRefusal } from '../security/open-counts.ts';
+import { connectionOf, OpenPlaces, type PlaceRefusal } from '../limits/open-counts.ts';
 import type { RecordKind } from '../upstream/cache-policy.ts';
 import { identifiersForEvent, identifiersForKinds, ROOTS_BY_KIND } from './identifiers.ts';
 import type { LiveQueryObserver } from './observer.ts';

@@ -1,6 +1,6 @@
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { plainData, selectionKeys } from '../events/shared-execution.ts';
-import { asError } from '../upstream/deadline-signals.ts';
+import { asError } from '../platform/as-error.ts';
 
 /**
  * Identical live queries as one: the same document, operation and variables, from callers in the

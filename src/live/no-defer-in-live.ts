@@ -1,6 +1,6 @@
 import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import { getLiveDirectiveNode } from '@n1ru4l/graphql-live-query';
-import { directivesReached, isOn } from '../security/reached-directives.ts';
+import { directivesReached, isOn } from '../platform/reached-directives.ts';
 
 const INCREMENTAL = new Set(['defer', 'stream']);
 

@@ -1,6 +1,6 @@
 import { Histogram, Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LATENCY_BUCKETS } from '../metrics-registry.ts';
+import { LATENCY_BUCKETS } from '../platform/metrics-registry.ts';
 import { QUEUE_BUCKETS } from '../upstream/metrics.ts';
 import type { UpstreamCallRecord } from '../upstream/observer.ts';
 import { createMetrics } from './metrics.ts';

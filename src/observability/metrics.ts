@@ -1,12 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
-import type { RefusalObserver } from '../auth/refusal-log.ts';
-import { callerRefusalMetrics } from '../auth/refusal-metrics.ts';
+import type { RefusalObserver } from '../authentication/refusal-log.ts';
+import { callerRefusalMetrics } from '../authentication/refusal-metrics.ts';
 import type { EventBusObserver } from '../events/bus.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
 import { eventBusMetrics, webhookMetrics } from '../events/metrics.ts';
-import { createMetricsRegistry } from '../metrics-registry.ts';
-import { clientLimitMetrics, type ClientLimitMetrics } from '../security/metrics.ts';
+import { createMetricsRegistry } from '../platform/metrics-registry.ts';
+import { clientLimitMetrics, type ClientLimitMetrics } from '../limits/metrics.ts';
 import { upstreamMetrics } from '../upstream/metrics.ts';
 import type { UpstreamObserver } from '../upstream/observer.ts';
 import { recordCacheMetrics, type RecordCacheReading } from '../upstream/record-cache-metrics.ts';

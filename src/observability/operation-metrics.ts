@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { LabelledHistogram } from '../labelled-metrics.ts';
-import { LATENCY_BUCKETS } from '../metrics-registry.ts';
+import { LabelledHistogram } from '../platform/labelled-metrics.ts';
+import { LATENCY_BUCKETS } from '../platform/metrics-registry.ts';
 import { describeOperation, outcomeOf, type ExecutionWatcher } from './operation-outcome.ts';
 
 /**

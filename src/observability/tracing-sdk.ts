@@ -5,8 +5,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { TracingConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { TracingConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 
 /** The tracing SDK as the process runs it: the tracer the gateway's spans come from, and its stop. */
 export interface Tracing {

@@ -13,7 +13,7 @@ import {
 import { GraphQLError, getOperationAST, type DocumentNode } from 'graphql';
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.ts';
-import { semanticConventions } from '../on-first-use.ts';
+import { semanticConventions } from '../platform/on-first-use.ts';
 import { describeOperation, whenExecuted, type FinalResult } from './operation-outcome.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
-import type { OriginCheck } from '../auth/origins.ts';
+import type { OriginCheck } from '../authentication/origins.ts';
 import type { WebhookIntake } from '../events/intake.ts';
 import { useLiveness } from './healthz.ts';
 import { useMetricsRoute } from './metrics.ts';

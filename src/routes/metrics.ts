@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
-import { bearerToken } from '../auth/credentials.ts';
-import { sameSecret } from '../security/secrets.ts';
+import { bearerToken } from '../authentication/credentials.ts';
+import { sameSecret } from '../platform/secrets.ts';
 import { route } from './route.ts';
 
 /** GET /metrics: the registry in Prometheus' text format; with `token` (METRICS_TOKEN), only for `Authorization: Bearer <token>`. */

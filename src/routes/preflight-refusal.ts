@@ -1,10 +1,10 @@
 import type { Plugin } from 'graphql-yoga';
-import { preflightRefusal, type OriginCheck } from '../auth/origins.ts';
+import { preflightRefusal, type OriginCheck } from '../authentication/origins.ts';
 import { jsonAnswer } from './route.ts';
 
 /**
  * A CORS preflight from a page whose origin is not allowed, on any path the routes before it did
- * not take, is answered 403 with what to change (auth/origins.ts says why), before CORS would
+ * not take, is answered 403 with what to change (authentication/origins.ts says why), before CORS would
  * answer it a bare 204.
  */
 export function usePreflightRefusal(originAllowed: OriginCheck): Plugin {

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { readiness, type ReadinessCheck, type ReadinessTiming } from '../health.ts';
+import { readiness, type ReadinessCheck, type ReadinessTiming } from './health.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
 import { jsonAnswer, route } from './route.ts';
 

@@ -149,7 +149,7 @@ const CardActivateInput = builder.inputType('CardActivateInput', {
 /**
  * An activation makes a card ACTIVE: by anyone but its cardholder, a change of status like any other;
  * by its bound cardholder, allowed only on a card that awaits its first activation or is its own
- * freeze (auth/card-freezes.ts), so activating cannot lift someone else's block. Its own card is
+ * freeze (authorization/card-freezes.ts), so activating cannot lift someone else's block. Its own card is
  * made sure of first (the narrowed list): another cardholder's card answers as no card, whatever the
  * gateway knows of its freezes.
  */
@@ -239,7 +239,7 @@ function freezesOnly(input: { status?: string | null; currency?: unknown; limits
 }
 
 /**
- * A change of status, through the freezes' origins (auth/card-freezes.ts): a bound cardholder's
+ * A change of status, through the freezes' origins (authorization/card-freezes.ts): a bound cardholder's
  * unfreeze is decided from them alone, before any bank call; its freeze is always sent, and is its
  * own only if the card was ACTIVE before. That read takes a query no other read makes (`status`
  * with `id`), so no answer kept by the record cache for another screen stands in for the bank; and

@@ -1,5 +1,5 @@
 import { offsetForArgs, offsetToCursor } from '@pothos/plugin-relay';
-import { pageSizeProblem } from '../security/page-size.ts';
+import { pageSizeProblem } from '../limits/page-size.ts';
 import { fetchWindow, MAX_UPSTREAM_PAGE_SIZE, type PageSlice } from '../upstream/paging.ts';
 import { validationErrors } from './mutation-errors.ts';
 
@@ -15,7 +15,7 @@ interface ConnectionArgs {
 /**
  * `first`/`last` out of bounds are refused, not clamped: a client asking for 500 items must not
  * take the 100 it got for the whole list. (The gateway refuses them before execution already, see
- * security/operation-limits.ts; this holds for any other caller of the schema.)
+ * limits/operation-limits.ts; this holds for any other caller of the schema.)
  */
 function pageArgs(args: ConnectionArgs): ConnectionArgs {
   const issues = (['first', 'last'] as const).flatMap((name) => {

@@ -2,7 +2,7 @@ import type { GatewayContext } from '../context.ts';
 import type { Delivery, PublishedEvent } from '../events/bus.ts';
 import type { EventKind, ModelledEventKind } from '../events/models.ts';
 import { keepOnly } from '../events/stream-filter.ts';
-import { ALL_PERMISSIONS, type Permission } from '../permissions.ts';
+import { ALL_PERMISSIONS, type Permission } from '../authorization/permissions.ts';
 
 /**
  * What a subscriber receives of the bank's events. An event is its resource's record in another

@@ -5,6 +5,7 @@ import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type G
 import { declaredPermission } from '../authorization/domains.ts';
 import { builder } from '../builder.ts';
 import { requirementOf, requirementText } from './requirements.ts';
+import './scalars.ts';
 import './mutation-errors.ts';
 import './auth.ts';
 import './me.ts';

@@ -1,6 +1,6 @@
-import type { CallerIdentity } from '../auth/identity.ts';
+import type { CallerIdentity } from '../authentication/identity.ts';
 import { builder } from '../builder.ts';
-import { ALL_PERMISSIONS } from '../permissions.ts';
+import { ALL_PERMISSIONS } from '../authorization/permissions.ts';
 import { CardholderNode } from './cardholders.ts';
 import { mayRun, requirementOf } from './requirements.ts';
 

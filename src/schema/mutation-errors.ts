@@ -1,6 +1,6 @@
 import { InputValidationError, type StandardSchemaV1 } from '@pothos/plugin-validation';
 import { builder } from '../builder.ts';
-import { PermissionDeniedError } from '../permissions.ts';
+import { PermissionDeniedError } from '../authorization/permissions.ts';
 import { ProgramNotSupportedError, UpstreamRejectedError, WriteMayHaveGoneThroughError, WriteOutcomeUnknownError } from '../upstream/errors.ts';
 
 /** The typed errors a mutation returns as data rather than throws, and the ValidationError it builds from broken rules. */

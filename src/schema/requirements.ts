@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { isPermission, type Permission } from '../permissions.ts';
+import { isPermission, type Permission } from '../authorization/permissions.ts';
 
 /**
  * What each root field needs, read back from the schema's own declarations (the `authScopes` each

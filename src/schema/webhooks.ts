@@ -2,7 +2,7 @@ import type { InputFieldBuilder, SchemaTypes } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
-import type { WebhookConfig } from '../config.ts';
+import type { WebhookConfig } from '../settings/index.ts';
 import { UpstreamNotFoundError, UpstreamRejectedError } from '../upstream/errors.ts';
 import {
   SUBSCRIPTION_TYPES,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../auth/api-keys.ts';
-import { parseGrants, ROLE_NAMES } from '../permissions.ts';
+import { sha256Hex } from '../authentication/api-keys.ts';
+import { parseGrants, ROLE_NAMES } from '../authorization/permissions.ts';
 
 /**
  * `npm run api-key -- <name> <roles>`: a fresh random API key for a caller of AUTH_MODE=service, and

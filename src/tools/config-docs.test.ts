@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CONFIG_VARIABLES, loadConfig, SETTINGS } from '../config.ts';
+import { CONFIG_VARIABLES, loadConfig, SETTINGS } from '../settings/index.ts';
 import { defaultOf, DOC_PATH, ENV_EXAMPLE_PATH, envExample, variableTables, withTables } from './config-docs.ts';
 
 describe('the configuration docs', () => {

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { configSchema, SETTINGS, type GroupMeta, type SettingEntry } from '../config.ts';
+import { configSchema, SETTINGS, type GroupMeta, type SettingEntry } from '../settings/index.ts';
 import { withGenerated, writeOrCheck } from './generated-part.ts';
 
 /**
  * `npm run config:docs`: docs/configuration.md's tables of variables and .env.example, written
- * from the configuration schema (src/config.ts); `-- --check` fails instead when they drift.
+ * from the configuration schema (src/settings/index.ts); `-- --check` fails instead when they drift.
  */
 
 const ROOT = new URL('../../', import.meta.url);
 export const DOC_PATH = fileURLToPath(new URL('docs/configuration.md', ROOT));
 export const ENV_EXAMPLE_PATH = fileURLToPath(new URL('.env.example', ROOT));
 const MARKERS = {
-  begin: '<!-- variables: generated from src/config.ts by `npm run config:docs`; edit there -->',
+  begin: '<!-- variables: generated from src/settings/index.ts by `npm run config:docs`; edit there -->',
   end: '<!-- variables: end -->',
 };
 
@@ -78,7 +78,7 @@ export function envExample(): string {
     '# default; docs/configuration.md says more. Copy to .env and uncomment what you change:',
     '# npm start and npm run sandbox read .env when it exists, and compose.yaml passes it to the gateways.',
     '# Never commit a .env holding real secrets (.gitignore and .dockerignore keep it out).',
-    '# Generated from src/config.ts by `npm run config:docs`; edit there.',
+    '# Generated from src/settings/index.ts by `npm run config:docs`; edit there.',
   ];
   const sections = groups().map(({ meta, entries }) =>
     [

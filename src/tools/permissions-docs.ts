@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
-import { ALL_PERMISSIONS, PERMISSIONS, ROLE_NAMES, ROLES, withImplied, type Permission } from '../permissions.ts';
+import { ALL_PERMISSIONS, PERMISSIONS, ROLE_NAMES, ROLES, withImplied, type Permission } from '../authorization/permissions.ts';
 import { domainGuards, domainsOf } from '../authorization/domains.ts';
 import { buildSchema } from '../schema/index.ts';
 import { rootRequirements, type Requirement } from '../schema/requirements.ts';
@@ -9,13 +9,13 @@ import { withGenerated, writeOrCheck } from './generated-part.ts';
 
 /**
  * `npm run permissions:docs`: docs/permissions.md's tables, written from the code itself (the
- * permissions table of src/permissions.ts and what each field of the schema declares); `-- --check`
+ * permissions table of src/authorization/permissions.ts and what each field of the schema declares); `-- --check`
  * fails instead when they drift, as a test does.
  */
 
 export const DOC_PATH = fileURLToPath(new URL('../../docs/permissions.md', import.meta.url));
 const MARKERS = {
-  begin: '<!-- permissions: generated from src/permissions.ts and the schema by `npm run permissions:docs`; edit there -->',
+  begin: '<!-- permissions: generated from src/authorization/permissions.ts and the schema by `npm run permissions:docs`; edit there -->',
   end: '<!-- permissions: end -->',
 };
 

@@ -9,7 +9,7 @@ import {
   type GraphQLDirective,
 } from 'graphql';
 import { isAsyncIterable, processRegularResult, type Plugin } from 'graphql-yoga';
-import { directivesReached, fragmentsOf, namesAnyDirective } from '../security/reached-directives.ts';
+import { directivesReached, fragmentsOf, namesAnyDirective } from '../platform/reached-directives.ts';
 import { mediaRanges, multipartSubscriptions } from './multipart-subscriptions.ts';
 
 /** The media types an operation with @defer or @stream can be answered in. */
@@ -129,7 +129,7 @@ function answeredInParts({ schema, document, operationName, variableValues }: Ex
   const operation = getOperationAST(document, operationName);
   if (!operation) return false;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {});
-  // Variables that do not fit are refused by the limits (security/operation-limits.ts), with where.
+  // Variables that do not fit are refused by the limits (limits/operation-limits.ts), with where.
   if (coerced.errors) return false;
   const definitions = new Map<string, GraphQLDirective>();
   for (const name of INCREMENTAL_DIRECTIVES) {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallerAuth } from '../auth/index.ts';
+import type { CallerAuth } from '../authentication/index.ts';
 import { WEBHOOK_PATH } from '../events/intake.ts';
-import type { Logger } from '../logger.ts';
-import type { SocketDocuments } from '../security/persisted-queries.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { SocketDocuments } from '../limits/persisted-queries.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
 import { attachGraphqlWs } from './ws.ts';
 import { GRAPHQL_PATH, type createGatewayYoga } from './yoga.ts';
@@ -17,7 +17,7 @@ export interface GatewayServerOptions {
   maxBodyBytes: number;
   /** How long a client has to send a whole request (headers and body) before its connection is closed with 408. */
   clientRequestTimeoutMs: number;
-  /** How a WebSocket operation names its document: text, or a persisted hash (security/limits.ts). */
+  /** How a WebSocket operation names its document: text, or a persisted hash (limits/index.ts). */
   socketDocuments: SocketDocuments;
   upstream: UpstreamRuntime;
   logger: Logger;

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
-import { isSocketRefusal, type CallerAuth } from '../auth/index.ts';
-import type { CallerIdentity } from '../auth/identity.ts';
-import type { Logger } from '../logger.ts';
+import { isSocketRefusal, type CallerAuth } from '../authentication/index.ts';
+import type { CallerIdentity } from '../authentication/identity.ts';
+import type { Logger } from '../platform/logger.ts';
 
 /**
  * The legacy `graphql-ws` subprotocol: the protocol of subscriptions-transport-ws (its PROTOCOL.md),

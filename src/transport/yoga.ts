@@ -4,17 +4,17 @@ import type { Tracer } from '@opentelemetry/api';
 import { useCORS } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { CSRF_HEADER } from '../auth/csrf.ts';
-import type { CallerAuth } from '../auth/index.ts';
-import { fairShareKey } from '../auth/identity.ts';
+import { CSRF_HEADER } from '../authentication/csrf.ts';
+import type { CallerAuth } from '../authentication/index.ts';
+import { fairShareKey } from '../authentication/identity.ts';
 import { useResponseCompression } from './compression.ts';
 import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
-import { createMaskError, useCodedEmptyRefusals, yogaLogging } from '../errors.ts';
+import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
 import { incrementalDelivery, type EventStream } from './incremental-delivery.ts';
 import { mergePlugins } from './merged-plugins.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { liveOperation } from '../live/engine.ts';
 import { whenExecuted } from '../observability/operation-outcome.ts';
 import { useTracing } from '../observability/tracing.ts';
@@ -255,7 +255,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     batching: false,
-    // The body limit is ours (security/body-size.ts, MAX_BODY_BYTES): checked on Content-Length before
+    // The body limit is ours (limits/body-size.ts, MAX_BODY_BYTES): checked on Content-Length before
     // parsing, counted only for chunked bodies. Yoga's own would pipe every body through a stream as well.
     maxRequestBodySize: false,
     // Ours, after the routes (below): Yoga's own would answer every OPTIONS, a route's included, with a 204.

@@ -1,4 +1,4 @@
-import type { ConcurrencyConfig } from '../config.ts';
+import type { ConcurrencyConfig } from '../settings/index.ts';
 
 /**
  * How many calls the gateway lets be in flight to one bank host, learnt from the bank's answers.

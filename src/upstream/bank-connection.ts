@@ -1,8 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import { Pool } from 'undici';
-import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { asError } from './deadline-signals.ts';
+import { DEFAULT_CONCURRENCY, type ConcurrencyConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
+import { asError } from '../platform/as-error.ts';
 import type { Endpoint } from './endpoint.ts';
 import { HostLimit } from './host-limit.ts';
 import type { RecordCache } from './record-cache.ts';

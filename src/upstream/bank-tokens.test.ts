@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../platform/logger.ts';
 import { DEFAULT_TOKEN_LIFETIME_MS, expiresAtFrom, TokenManager } from './bank-tokens.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { BankLoginCredentials } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { BankLoginCredentials } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { BankConnection, TokenSource } from './bank-connection.ts';
 import { endpoint } from './endpoint.ts';
 import { single } from './models.ts';

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { asError } from './deadline-signals.ts';
+import { asError } from '../platform/as-error.ts';
 
 /**
  * Loader batches that fall due together start smallest first.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BreakerConfig } from '../config.ts';
+import type { BreakerConfig } from '../settings/index.ts';
 import { CircuitBreaker, type Verdict } from './circuit-breaker.ts';
 import type { BreakerState } from './observer.ts';
 

@@ -1,4 +1,4 @@
-import type { BreakerConfig } from '../config.ts';
+import type { BreakerConfig } from '../settings/index.ts';
 import type { BreakerState } from './observer.ts';
 import { RollingCounts } from './rolling-window.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractCheckConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
+import type { ContractCheckConfig } from '../settings/index.ts';
+import { createLogger } from '../platform/logger.ts';
 import { collapseIndexes, CONTRACT_CHECK_INTERVAL_MS, ContractChecks } from './contract-checks.ts';
 import { NO_OBSERVER } from './observer.ts';
 

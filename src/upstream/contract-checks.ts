@@ -1,5 +1,5 @@
-import type { ContractCheckConfig } from '../config.ts';
-import { createThrottledLog, type Logger } from '../logger.ts';
+import type { ContractCheckConfig } from '../settings/index.ts';
+import { createThrottledLog, type Logger } from '../platform/logger.ts';
 import type { ContractIssue } from './errors.ts';
 import type { UpstreamObserver } from './observer.ts';
 

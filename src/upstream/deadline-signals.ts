@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { asError } from '../platform/as-error.ts';
 
 /** A signal that aborts when the deadline passes, and the release that clears its timer. */
 export interface DeadlineSignal {
@@ -37,15 +38,6 @@ export async function pause(ms: number, signal: AbortSignal | undefined): Promis
     if ((error as { name?: string }).name === 'AbortError') return false;
     throw error;
   }
-}
-
-/**
- * A reason to reject a promise with, as an Error: what was thrown or rejected (a catch, an
- * iterator's `throw`, an AbortSignal's reason) passed on as it is when it is an Error, as every such
- * reason in the gateway is; anything else wrapped in one, as its cause.
- */
-export function asError(reason: unknown): Error {
-  return reason instanceof Error ? reason : new Error('rejected with a value that is not an Error', { cause: reason });
 }
 
 /** The promise's outcome, or `onAbort()` thrown once the signal aborts (the promise runs on regardless). */

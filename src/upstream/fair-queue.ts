@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
 import { ClientShares, type ClientShareRules } from './client-shares.ts';
 
 /** Who is asking for a slot: the caller (API key, JWT subject, bank user) and its GraphQL operation. */

@@ -1,5 +1,5 @@
-import type { BreakerConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { BreakerConfig } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import { CircuitBreaker } from './circuit-breaker.ts';
 import { UpstreamUnavailableError, type UpstreamErrorDetails } from './errors.ts';
 import { FAMILIES, type UpstreamFamily } from './families.ts';

@@ -1,4 +1,4 @@
-import type { ConcurrencyConfig } from '../config.ts';
+import type { ConcurrencyConfig } from '../settings/index.ts';
 import { AdaptiveLimit, type LimitSignal } from './adaptive-limit.ts';
 import { FairQueue, type SlotOwner } from './fair-queue.ts';
 import type { HostLimitReading, UpstreamObserver } from './observer.ts';

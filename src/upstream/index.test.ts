@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { UpstreamConfig } from '../config.ts';
-import { silentLogger } from '../logger.ts';
+import type { UpstreamConfig } from '../settings/index.ts';
+import { silentLogger } from '../platform/logger.ts';
 import { NoCredentialsError } from './errors.ts';
 import { createUpstreamRuntime, withDomains } from './index.ts';
 

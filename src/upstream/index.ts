@@ -7,8 +7,8 @@ import {
   type BankLoginCredentials,
   type ResilienceConfig,
   type UpstreamConfig,
-} from '../config.ts';
-import type { Logger } from '../logger.ts';
+} from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
 import { accountsApi } from './accounts.ts';
 import { cardsApi } from './cards.ts';
 import { directDebitApi } from './direct-debit.ts';

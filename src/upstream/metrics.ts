@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { LabelledHistogram } from '../labelled-metrics.ts';
-import { LATENCY_BUCKETS } from '../metrics-registry.ts';
+import { LabelledHistogram } from '../platform/labelled-metrics.ts';
+import { LATENCY_BUCKETS } from '../platform/metrics-registry.ts';
 import type { BreakerState, HostLimitReading, UpstreamObserver } from './observer.ts';
 
 /** The metrics of the calls to the bank: the calls, breakers, each host's concurrency limit, abandoned operations, contract drift. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
 import { ALL_RECORD_KINDS, type CachePolicy, type RecordKind, type TtlClass } from './cache-policy.ts';
 
 /** How long each class of record is kept when no event or mutation says it changed (UPSTREAM_CACHE_*). */

@@ -1,5 +1,5 @@
-import { DEFAULT_CONTRACT_CHECK, DEFAULT_RESILIENCE, type ContractCheckConfig, type ResilienceConfig } from '../config.ts';
-import { silentLogger, type Logger } from '../logger.ts';
+import { DEFAULT_CONTRACT_CHECK, DEFAULT_RESILIENCE, type ContractCheckConfig, type ResilienceConfig } from '../settings/index.ts';
+import { silentLogger, type Logger } from '../platform/logger.ts';
 import { ContractChecks } from './contract-checks.ts';
 import { FamilyBreakers } from './family-breakers.ts';
 import { LastAnswers } from './last-answers.ts';

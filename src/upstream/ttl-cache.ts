@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
 
 /**
  * A small time-bounded cache shared across requests, for upstream data that changes rarely

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { entryBound } from '../lru-bounds.ts';
-import type { RedisTarget } from '../config.ts';
-import type { Logger } from '../logger.ts';
-import { redisCommands } from '../redis-options.ts';
+import { entryBound } from '../platform/lru-bounds.ts';
+import type { RedisTarget } from '../settings/index.ts';
+import type { Logger } from '../platform/logger.ts';
+import { redisCommands } from '../platform/redis-options.ts';
 import { kindsChangedBy, type RecordKind } from './cache-policy.ts';
 import type { UpstreamCall } from './stages/call.ts';
 

@@ -1,6 +1,6 @@
 /**
  * @banking-gateway/settings: settings from the environment, as zod schemas that carry their
- * variable, rule and meaning. The gateway's configuration (src/config.ts) and the sandbox are both
+ * variable, rule and meaning. The gateway's configuration (src/settings/index.ts) and the sandbox are both
  * written with it, so they read the environment, report problems and document themselves the same
  * way; it depends on neither. The sandbox's own group is at `@banking-gateway/settings/sandbox`.
  */

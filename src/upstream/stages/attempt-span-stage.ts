@@ -1,5 +1,5 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { semanticConventions } from '../../on-first-use.ts';
+import { semanticConventions } from '../../platform/on-first-use.ts';
 import { UpstreamError } from '../errors.ts';
 import type { Stage } from './pipeline.ts';
 import type { Answer } from './send.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RESILIENCE } from '../../config.ts';
-import { createLogger } from '../../logger.ts';
+import { DEFAULT_RESILIENCE } from '../../settings/index.ts';
+import { createLogger } from '../../platform/logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamRejectedError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import { createSharedCallState } from '../shared-call-state.ts';

@@ -1,7 +1,7 @@
 import type { Verdict } from '../circuit-breaker.ts';
 import { UpstreamNetworkError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import type { SharedCallState } from '../shared-call-state.ts';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { logFields, observe, ownedBy, type UpstreamCall } from './call.ts';
 import { passOn, type Stage } from './pipeline.ts';
 

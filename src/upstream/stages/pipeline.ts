@@ -1,4 +1,4 @@
-import { asError } from '../deadline-signals.ts';
+import { asError } from '../../platform/as-error.ts';
 import type { UpstreamCall } from './call.ts';
 
 /**

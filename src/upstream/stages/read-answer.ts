@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { ContractChecks } from '../contract-checks.ts';
 import { readBareBody, readEnvelope } from '../envelope.ts';
 import { httpErrorFor, UpstreamContractError, UpstreamRateLimitError, type ContractIssue, type UpstreamErrorDetails } from '../errors.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountEndpoints } from '../accounts.ts';
 import { cardEndpoints } from '../cards.ts';
-import { asError } from '../deadline-signals.ts';
+import { asError } from '../../platform/as-error.ts';
 import { OperationAbandonedError, UpstreamServerError } from '../errors.ts';
 import { startOperation } from '../operation.ts';
 import { RecordCache } from '../record-cache.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../logger.ts';
+import { createLogger } from '../../platform/logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { UpstreamRateLimitError, UpstreamServerError, UpstreamUnavailableError } from '../errors.ts';
 import { createSharedCallState } from '../shared-call-state.ts';

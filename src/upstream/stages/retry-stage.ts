@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { pause } from '../deadline-signals.ts';
 import { UpstreamRateLimitError } from '../errors.ts';
 import { isRetryable, retryDelayMs, type RetryPolicy } from '../retry-policy.ts';

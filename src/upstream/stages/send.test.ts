@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../logger.ts';
+import { silentLogger } from '../../platform/logger.ts';
 import { accountEndpoints } from '../accounts.ts';
 import { directDebitEndpoints } from '../direct-debit.ts';
 import { payoutEndpoints } from '../payouts.ts';

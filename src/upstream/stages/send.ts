@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { sendsIdempotencyKey, type HeaderSet } from '../endpoint.ts';
 import { UpstreamNetworkError, type UpstreamError } from '../errors.ts';
 import type { UpstreamObserver } from '../observer.ts';
