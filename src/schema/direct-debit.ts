@@ -1,94 +1,30 @@
+/**
+ * Document 3, sections 2.4-2.7, 4.2 and 4.3 in the graph: global accounts, direct debit mandates and
+ * payouts, linked both ways, and the queries that read them. Writes: direct-debit-mutations.ts.
+ */
+
+/*
+ * Every read and write can act for a connected account (x-on-behalf-of): the records it returns
+ * remember it, and their global IDs carry it, so links and later mutations act for the same account
+ * (direct-debit-reads.ts).
+ */
+
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
-import {
-  DIRECT_DEBIT_STATUSES,
-  type ActingFor,
-  type DirectDebit,
-  type GlobalAccount,
-  type ListWindow,
-  type Mandate,
-} from '../upstream/direct-debit.ts';
-import { InvalidOperationError } from '../upstream/errors.ts';
-import { extended } from '../upstream/lazy-model.ts';
+import { DIRECT_DEBIT_STATUSES, type DirectDebit, type GlobalAccount, type Mandate } from '../upstream/direct-debit.ts';
 import { RoutingCodeType } from './accounts.ts';
 import { onlyFound } from './batched-reads.ts';
 import { arrayConnection, pagedConnection } from './connections.ts';
 import { OpenDateRangeInput, windowOrderRule } from './dates.ts';
+import { acting, keyOf, MAX_SCAN_PAGES, partsOf, scanDirectDebits, type Acting } from './direct-debit-reads.ts';
 import { readLink } from './links.ts';
 import { BANK_ORDER } from './list-order.ts';
-import { perRequestLoader } from './loaders.ts';
 import { Money, money } from './money.ts';
-import { MUTATION_ERRORS, MutationError, orAlreadyDone } from './mutation-errors.ts';
-import { idempotencyKeyArg } from './mutation-inputs.ts';
-import { bankIdIn, bankIdRule, recordIdDescription } from './record-ids.ts';
+import { bankIdRule } from './record-ids.ts';
 import { disputeWindow, type DisputeWindow } from './dispute-windows.ts';
 import { loaderBatch } from './loader-batch.ts';
 
-/**
- * Document 3, sections 2.4-2.7, 4.2 and 4.3 in the graph: global accounts, direct debit mandates and
- * payouts, linked both ways. Every read and write can act for a connected account (x-on-behalf-of):
- * the records it returns remember it, and their global IDs carry it, so links and later mutations
- * act for the same account.
- */
-
-type Acting<T> = T & { actingFor: ActingFor };
-// Read through, not spread: a list of a hundred payouts would parse every field of each (lazy-model.ts).
-const acting = <T extends object>(actingFor: ActingFor) => (record: T): Acting<T> => extended(record, { actingFor });
-
-/** Keys and global IDs: `<actingFor>~<id parts>`; an empty first part is the platform itself. */
-export const keyOf = (actingFor: ActingFor, ...parts: string[]) => [actingFor ?? '', ...parts].join('~');
-function partsOf(key: string): { actingFor: ActingFor; parts: string[] } {
-  const [first = '', ...parts] = key.split('~');
-  return { actingFor: first || null, parts };
-}
-
-/** Lists without an account or mandate filter upstream are scanned page by page, this far at most. */
-const MAX_SCAN_PAGES = 20;
-
-/** One read per page and window per request: every mandate of a screen scans the same pages. */
-const directDebitPage = perRequestLoader('DirectDebitPage', (key: string, context: GatewayContext) => {
-  const { actingFor, parts } = partsOf(key);
-  const [page = '1', fromDate = '', toDate = ''] = parts;
-  return context.upstream.directDebit.directDebits({ page: Number(page), size: 100, fromDate: fromDate || undefined, toDate: toDate || undefined }, actingFor);
-});
-
-/** The ids a scan keeps a global account's or a mandate's payouts by. */
-type ScanKey = 'globalAccountId' | 'mandateId';
-
-/**
- * A page's payouts grouped by one of their ids, once per page and id: every mandate of a screen
- * scans the same pages, and reading each payout's id once per mandate was ten reads of every
- * payout on a screen of ten mandates.
- */
-const pageGroups = new WeakMap<object, Partial<Record<ScanKey, Map<string | null, DirectDebit[]>>>>();
-
-function payoutsOf(page: { items: DirectDebit[] }, by: ScanKey, id: string): readonly DirectDebit[] {
-  let groups = pageGroups.get(page);
-  if (!groups) pageGroups.set(page, (groups = {}));
-  let grouped = groups[by];
-  if (!grouped) {
-    grouped = new Map();
-    for (const payout of page.items) {
-      const key = payout[by];
-      const group = grouped.get(key);
-      if (group) group.push(payout);
-      else grouped.set(key, [payout]);
-    }
-    groups[by] = grouped;
-  }
-  return grouped.get(id) ?? [];
-}
-
-/** The payouts whose `by` is `id`, page after page of the bank's list, in its order. */
-async function scanDirectDebits(context: GatewayContext, window: Omit<ListWindow, 'page' | 'size'>, actingFor: ActingFor, by: ScanKey, id: string) {
-  const kept: DirectDebit[] = [];
-  for (let page = 1; page <= MAX_SCAN_PAGES; page++) {
-    const result = await directDebitPage(context).load(keyOf(actingFor, String(page), window.fromDate ?? '', window.toDate ?? ''));
-    kept.push(...payoutsOf(result, by, id));
-    if (!result.hasMore) break;
-  }
-  return kept.map(acting<DirectDebit>(actingFor));
-}
+export { keyOf } from './direct-debit-reads.ts';
 
 // --- Global account -----------------------------------------------------------------------------
 
@@ -365,74 +301,3 @@ builder.queryFields((t) => ({
     { name: 'DirectDebitEdge' },
   ),
 }));
-
-// --- Mutations ----------------------------------------------------------------------------------
-
-builder.objectType(InvalidOperationError, {
-  name: 'InvalidOperation',
-  description: 'The bank refused an operation the resource does not allow (code invalid_operation), e.g. cancelling a direct debit that is not a pending UK GBP payout.',
-  interfaces: [MutationError],
-  fields: (t) => ({
-    code: t.string({ nullable: false, description: "The bank's error code.", resolve: (e) => e.upstreamCode ?? 'invalid_operation' }),
-    requestId: t.exposeString('requestId', { nullable: false, description: 'Trace id of the call.' }),
-  }),
-});
-
-const DIRECT_DEBIT_ERRORS = [...MUTATION_ERRORS, InvalidOperationError];
-
-const MandateCancelInput = builder.inputType('MandateCancelInput', {
-  description: 'The mandate to cancel; future collections under it are rejected.',
-  fields: (t) => ({ mandateId: t.id({ required: true, description: recordIdDescription('Mandate', 'The mandate (it carries whom you act for)') }) }),
-});
-
-builder.mutationField('mandateCancel', (t) =>
-  t.field({
-    authScopes: { permission: 'direct-debit:write' },
-    type: MandateNode,
-    nullable: false,
-    description: 'Cancels a direct debit mandate. Payouts already in process can be disputed through support once settled.',
-    errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'mandate', description: 'The mandate, read again.' } },
-    args: { input: t.arg({ type: MandateCancelInput, required: true, description: 'The mandate.' }), ...idempotencyKeyArg() },
-    resolve: async (_root, { input, idempotencyKey }, context) => {
-      const key = bankIdIn(input.mandateId, ['input', 'mandateId'], 'Mandate', 2);
-      const { actingFor, parts } = partsOf(key);
-      const [accountId = '', mandateId = ''] = parts;
-      const loader = MandateNode.getDataloader(context);
-      await orAlreadyDone(
-        () => context.upstream.directDebit.mandateCancel(accountId, mandateId, actingFor, idempotencyKey),
-        idempotencyKey,
-        async () => (await loader.clear(key).load(key))?.status === 'CANCELLED',
-      );
-      loader.clear(key);
-      return key;
-    },
-  }),
-);
-
-const DirectDebitCancelInput = builder.inputType('DirectDebitCancelInput', {
-  description: 'The direct debit payout to cancel: only PENDING GBP payouts in the United Kingdom can be.',
-  fields: (t) => ({ directDebitId: t.id({ required: true, description: recordIdDescription('DirectDebit', 'The payout (it carries whom you act for)') }) }),
-});
-
-builder.mutationField('directDebitCancel', (t) =>
-  t.field({
-    authScopes: { permission: 'direct-debit:write' },
-    type: DirectDebitNode,
-    nullable: false,
-    description: 'Cancels a PENDING UK GBP direct debit payout; anything else comes back as InvalidOperation.',
-    errors: { types: DIRECT_DEBIT_ERRORS, dataField: { name: 'directDebit', description: 'The payout, read again.' } },
-    args: { input: t.arg({ type: DirectDebitCancelInput, required: true, description: 'The payout.' }), ...idempotencyKeyArg() },
-    resolve: async (_root, { input, idempotencyKey }, context) => {
-      const key = bankIdIn(input.directDebitId, ['input', 'directDebitId'], 'DirectDebit', 1);
-      const { actingFor, parts } = partsOf(key);
-      const loader = DirectDebitNode.getDataloader(context);
-      await orAlreadyDone(
-        () => context.upstream.directDebit.directDebitCancel(parts[0] ?? '', actingFor, idempotencyKey),
-        idempotencyKey,
-        async () => (await loader.clear(key).load(key))?.status === 'CANCELLED',
-      );
-      loader.clear(key);
-      return key;
-    },
-  }),
-);

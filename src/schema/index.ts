@@ -14,12 +14,14 @@ import './beneficiaries.ts';
 import './fx.ts';
 import './payouts.ts';
 import './cardholders.ts';
+import './cardholder-mutations.ts';
 import './wallets.ts';
 import './onboarding.ts';
 import './cards.ts';
 import './card-mutations.ts';
 import './webhooks.ts';
 import './direct-debit.ts';
+import './direct-debit-mutations.ts';
 import './events.ts';
 import './entities.ts';
 
