@@ -35,7 +35,6 @@ import { createLiveQueryEngine, type LiveQueryEngine } from './live/engine.ts';
 import { withRecordCollectors } from './live/identifiers.ts';
 import { liveQueryMetrics } from './live/observer.ts';
 import { createRedisEventBus } from './events/redis-bus.ts';
-import { useSharedSubscriptionExecution } from './events/shared-execution.ts';
 import { createWebhookReconciler, type WebhookReconciler } from './events/webhook-reconciler.ts';
 import { describeError } from './transport/errors.ts';
 import type { GatewayContext } from './context.ts';
@@ -45,20 +44,19 @@ import { buildSchema } from './schema/index.ts';
 import { forgetRequestReads } from './schema/loaders.ts';
 import type { ReadinessTiming } from './routes/health.ts';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.ts';
-import { operationLog } from './observability/operation-log.ts';
-import { useExecutionWatchers } from './observability/operation-outcome.ts';
 import { clientRateLimit } from './limits/client-limits.ts';
 import { gatewayRoutes } from './routes/index.ts';
-import { persistedDocuments, queryLimitPlugins } from './limits/index.ts';
+import { persistedDocuments } from './limits/documents.ts';
 import { createPersistedQueryStore } from './limits/persisted-queries.ts';
-import { routerTraffic, useRouterOnlyFields } from './limits/router.ts';
-import { useSubscriptionLimits } from './limits/subscription-limits.ts';
+import { routerTraffic } from './limits/router.ts';
 import { createGatewayServer, type GatewayServer } from './transport/server.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from './upstream/index.ts';
 import { redisUncertainWrites } from './upstream/uncertain-writes.ts';
 import type { RetryPolicy } from './upstream/retry-policy.ts';
 import type { UpstreamCallRecord } from './upstream/observer.ts';
-import { createGatewayYoga, requestIdOf } from './transport/yoga.ts';
+import { createGatewayYoga } from './transport/yoga.ts';
+import { requestPath } from './transport/request-path.ts';
+import { requestIdOf } from './transport/request-state.ts';
 
 export interface Gateway {
   /** Where each mutation field that ran, and each refusal before execution, is recorded; closed by the server's stop (or by an owner that never listened). */
@@ -249,53 +247,49 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
     tracer: options.tracer,
-    watchers: [
-      useAuditTrail(auditTrail, {
+    clientError: metrics.clientError,
+    plugins: requestPath({
+      tracer: options.tracer,
+      routes: gatewayRoutes({
+        readiness: {
+          upstream,
+          upstreamBaseUrl: options.upstream.baseUrl,
+          timing: options.readiness,
+          checks: {
+            // Only with Redis: the memory bus has nothing outside the process to fail.
+            ...(options.redis ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
+            webhooks: () => webhookReconciler.coverage(),
+          },
+          stopping: () => server.stopping,
+        },
+        metrics: { registry: metrics.registry, token: options.metricsToken },
+        webhookIntake: createWebhookIntake({
+          config: webhooks,
+          bus: events,
+          logger,
+          onOutcome: metrics.webhook,
+          onAccepted: cacheInvalidation.event,
+        }),
+        originAllowed: auth.originAllowed,
+      }),
+      auth,
+      upstream,
+      audit: useAuditTrail(auditTrail, {
         mutations: { codeOf: errorCodeOf, onAttempt: audited.mutation },
         denied: { requestIdOf, knownCaller: auth.knownCaller },
       }),
-    ],
-    clientError: metrics.clientError,
-    routes: gatewayRoutes({
-      readiness: {
-        upstream,
-        upstreamBaseUrl: options.upstream.baseUrl,
-        timing: options.readiness,
-        checks: {
-          // Only with Redis: the memory bus has nothing outside the process to fail.
-          ...(options.redis ? { redis: () => events.health() ?? { ok: true, detail: 'no Redis' } } : {}),
-          webhooks: () => webhookReconciler.coverage(),
-        },
-        stopping: () => server.stopping,
-      },
-      metrics: { registry: metrics.registry, token: options.metricsToken },
-      webhookIntake: createWebhookIntake({
-        config: webhooks,
-        bus: events,
-        logger,
-        onOutcome: metrics.webhook,
-        onAccepted: cacheInvalidation.event,
-      }),
-      originAllowed: auth.originAllowed,
-    }),
-    plugins: [
-      metrics.plugin,
-      // Metrics' durations and the operation log: one description of each operation for both.
-      useExecutionWatchers([metrics.executed, operationLog()]),
-      // A subgraph's own doors are the router's: refused to anyone else before anything runs.
-      ...(fromRouter ? [useRouterOnlyFields(fromRouter)] : []),
-      ...queryLimitPlugins(limits, persisted),
-      // After the limits: an operation they refuse costs its client nothing.
-      ...perClient.plugins,
-      live.plugin,
+      metrics,
+      limits,
+      persisted,
+      fromRouter,
+      perClient,
+      live,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       // An event's result depends on whose bank view it is read with and what the caller may see of it.
-      useSharedSubscriptionExecution({ scopeOf: (context) => subscriptionScope((context as GatewayContext).caller) }),
-      // After it: the place a subscription takes is held around what runs it (subscription-limits.ts).
-      useSubscriptionLimits(limits, (reason) =>
+      subscriptionScope: (context) => subscriptionScope((context as GatewayContext).caller),
+      subscriptionRefused: (reason) =>
         metrics.clientLimits.refused(reason === 'per_caller' ? 'subscriptions_per_caller' : 'subscriptions_per_connection'),
-      ),
-    ],
+    }),
   });
   const server = createGatewayServer({
     yoga,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
-import type { CallerAuthConfig } from '../settings/index.ts';
+import { callerCredentialProblems, ConfigError, type CallerAuthConfig } from '../settings/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import { accessOf, type Access } from '../authorization/permissions.ts';
 import { UpstreamAuthError } from '../upstream/errors.ts';
@@ -10,7 +10,6 @@ import { createAuthenticator, EVERYTHING } from './authenticate.ts';
 import { createBankUsers, type BankUsers } from './bank-users.ts';
 import { boundToCardholder } from '../authorization/cardholder-scope.ts';
 import { presentedInHeaders, presentedOnSocket } from './credentials.ts';
-import { useCsrfPrevention } from './csrf.ts';
 import { addressKey, type CallerIdentity } from './identity.ts';
 import { corsOptions, createOriginCheck } from './origins.ts';
 import { createTokenCheck, guardTokenless, type TokenCheck } from './passthrough.ts';
@@ -30,8 +29,8 @@ export interface SocketRefusal {
  */
 export interface CallerAuth {
   config: CallerAuthConfig;
-  /** Yoga plugins: CSRF prevention, then authentication before the document is parsed. */
-  plugins: Plugin[];
+  /** The Yoga plugin: the credential before the body is read; in passthrough mode, its rules for each operation. */
+  plugin: Plugin;
   cors: YogaServerOptions<Record<string, unknown>, Record<string, unknown>>['cors'];
   /**
    * The identity of an HTTP/SSE request the plugins let in (or of a graphql-ws operation, see
@@ -79,9 +78,9 @@ export function isSocketRefusal(value: CallerIdentity | SocketRefusal): value is
 }
 
 export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps): CallerAuth {
-  if (config.mode === 'service' && config.apiKeys.length === 0 && !config.jwt) {
-    throw new Error('AUTH_MODE service needs API keys (GATEWAY_API_KEY_HASHES) or a JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE)');
-  }
+  // The start's own rule (settings), for a configuration built without the environment.
+  const credentialProblems = callerCredentialProblems(config);
+  if (credentialProblems.length > 0) throw new ConfigError(credentialProblems);
   const { logger } = deps;
   const logRefusal = createRefusalLog(logger, deps.observer);
   const authenticator = createAuthenticator(config, logger);
@@ -95,7 +94,7 @@ export function createCallerAuth(config: CallerAuthConfig, deps: CallerAuthDeps)
 
   return {
     config,
-    plugins: [useCsrfPrevention(), useAuthentication({ authenticator, identities, passthrough, logRefusal })],
+    plugin: useAuthentication({ authenticator, identities, passthrough, logRefusal }),
     cors: corsOptions(config.allowedOrigins),
     identify: async (request, remoteAddress) => {
       try {

@@ -57,7 +57,7 @@ export interface ClientRateLimitOptions {
 /** The operations per window: the plugin that counts them, one count outside an operation, and the close of its Redis connection. */
 export interface ClientRateLimit {
   /** None while the limit is off (0). */
-  plugins: Plugin[];
+  plugin: Plugin | undefined;
   /**
    * Counts one operation of `client` outside the plugin (a proof of a new bank token, counted against
    * the anonymous caller's address): the refusal to answer with when over, else undefined.
@@ -69,7 +69,7 @@ export interface ClientRateLimit {
 /** The plugin and what closes its Redis connection; no plugin while the limit is off (0). */
 export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimit {
   const { limit, observer } = options;
-  if (limit.operations === 0) return { plugins: [], take: async () => undefined, close: async () => {} };
+  if (limit.operations === 0) return { plugin: undefined, take: async () => undefined, close: async () => {} };
   const limiter = createClientRateLimiter({
     ...limit,
     redis: options.redis,
@@ -78,7 +78,7 @@ export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimi
     observer,
   });
   return {
-    plugins: [useClientRateLimit(limiter, limit, () => observer.refused())],
+    plugin: useClientRateLimit(limiter, limit, () => observer.refused()),
     take: async (client) => {
       const verdict = await limiter.take(client);
       if (verdict.allowed) return undefined;

@@ -1,4 +1,3 @@
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import {
   getOperationAST,
   getVariableValues,
@@ -36,30 +35,37 @@ export interface IncrementalDeliveryOptions {
 export type EventStream = 'subscription' | 'live query';
 
 /**
- * Answers in more than one part over HTTP:
- * - `@defer` and `@stream` (Yoga's defer-stream plugin: its validation rules; the directives are in
- *   the schema), over multipart (`Accept: multipart/mixed`) or SSE (`Accept: text/event-stream`);
- * - subscriptions over SSE (Yoga's own) and over multipart in Apollo's protocol
- *   (`Accept: multipart/mixed;subscriptionSpec=1.0`, multipart-subscriptions.ts).
- * A caller whose Accept allows none of these for its operation gets, instead of Yoga's bare 406, a
- * GraphQL error saying what it sent and what would work, and the execution is stopped; one whose
- * Accept allows no answer at all is refused before anything runs. Every Accept is read by one
- * parser (multipart-subscriptions.ts `mediaRanges`).
+ * Answers in more than one part over HTTP: `@defer` and `@stream` (Yoga's defer-stream plugin, which
+ * the request path lists between these) over multipart or SSE; subscriptions over SSE (Yoga's own)
+ * and over multipart in Apollo's protocol (multipart-subscriptions.ts). A caller whose Accept allows
+ * none of these for its operation gets, instead of Yoga's bare 406, a GraphQL error saying what it
+ * sent and what would work, before anything runs. Every Accept is read by one parser (`mediaRanges`).
  */
-export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): Plugin[] {
+export interface IncrementalDelivery {
+  /** An Accept that allows no answer at all: a 406 before anything runs. */
+  answerableAcceptOnly: Plugin;
+  /** An operation answered in parts, or a subscription, whose Accept takes no such answer: refused before it runs. */
+  streamFormAccepted: Plugin;
+  /** Which requests are subscriptions: only without `eventStreamOf`, which already says so. */
+  subscriptionsNoted: Plugin | undefined;
+  /** How a stream's result goes out: Apollo's multipart, a refusal that says what would work, a refusal inside an event stream. */
+  streamAnswers: Plugin;
+}
+
+/** The plugins of answers in parts, sharing what they learn of each request. */
+export function incrementalDelivery(options: IncrementalDeliveryOptions = {}): IncrementalDelivery {
   const subscriptions = new WeakSet<Request>();
   const eventStreamOf = options.eventStreamOf ?? ((request: Request) => (subscriptions.has(request) ? 'subscription' : undefined));
   const streamsEvents = (request: Request) => eventStreamOf(request) !== undefined;
   const multipart = multipartSubscriptions({ streamsEvents, heartbeatMs: options.multipartHeartbeatMs });
   const refused = new WeakMap<Request, Refusal>();
   const notAcceptable = notAcceptableRefusal(eventStreamOf, refused);
-  return [
-    useAnswerableAcceptOnly(),
-    useDeferStream(),
-    useStreamFormAccepted(refused),
-    ...(options.eventStreamOf ? [] : [useSubscriptionsNoted(subscriptions)]),
-    useStreamAnswers(multipart, notAcceptable),
-  ];
+  return {
+    answerableAcceptOnly: useAnswerableAcceptOnly(),
+    streamFormAccepted: useStreamFormAccepted(refused),
+    subscriptionsNoted: options.eventStreamOf ? undefined : useSubscriptionsNoted(subscriptions),
+    streamAnswers: useStreamAnswers(multipart, notAcceptable),
+  };
 }
 
 /** Requests made for a WebSocket's operations (ws.ts): a socket carries every result as a message of its own, whatever its upgrade's Accept said. */

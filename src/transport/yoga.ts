@@ -1,25 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { Tracer } from '@opentelemetry/api';
-import { useCORS } from '@whatwg-node/server';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from '../authentication/csrf.ts';
 import type { CallerAuth } from '../authentication/index.ts';
 import { fairShareKey } from '../authentication/identity.ts';
-import { useResponseCompression } from './compression.ts';
-import { useConditionalGet } from './conditional-get.ts';
 import type { GatewayContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
-import { createMaskError, useCodedEmptyRefusals, yogaLogging } from './errors.ts';
-import { incrementalDelivery, type EventStream } from './incremental-delivery.ts';
-import { mergePlugins } from './merged-plugins.ts';
 import type { Logger } from '../platform/logger.ts';
-import { liveOperation } from '../live/engine.ts';
-import { whenExecuted } from '../observability/operation-outcome.ts';
-import { useTracing } from '../observability/tracing.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
-import type { OperationBounds } from '../upstream/operation.ts';
+import { createMaskError, yogaLogging } from './errors.ts';
+import { stateOf } from './request-state.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -62,15 +52,8 @@ export interface YogaOptions {
   /** The gateway's own webhook subscriptions; none when absent. */
   gatewayWebhooks?: GatewayContext['gatewayWebhooks'];
   graphiql?: boolean;
-  /**
-   * Answers outside GraphQL (routes/: /healthz, /readyz, /metrics, /webhooks...): registered first,
-   * and what one answers goes out as it made it.
-   */
-  routes?: Plugin[];
-  /** Limits, metrics and the like, in the order they should run (after authentication). */
-  plugins?: Plugin[];
-  /** Plugins that watch every executed operation: before authentication's and the limits', so they see those stop one. */
-  watchers?: Plugin[];
+  /** The request path: every plugin, in order (request-path.ts). */
+  plugins: Plugin[];
   /** Told of each error that is the caller's own mistake, by code (metrics). */
   clientError?: (code: string) => void;
   /** With it (OTEL_EXPORTER_OTLP_ENDPOINT set), each operation is a trace (observability/tracing.ts). */
@@ -94,152 +77,6 @@ function clientRequestIdOf(request: Request): string | null {
 function remoteAddressOf(req: unknown): string | undefined {
   return (req as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress;
 }
-
-/**
- * What the gateway keeps of one request, in one place rather than a map each: its id, made as it
- * arrives (useRequestId) or when first asked (a socket's operation), and what bounds its upstream
- * calls once its operation starts (useOperationBounds), which its context reads with no lookup.
- */
-interface RequestState {
-  readonly id: string;
-  operation?: OperationBounds | undefined;
-  /** A subscription or a live query: answered as a stream of events (incremental-delivery.ts). */
-  eventStream?: EventStream;
-}
-
-const requests = new WeakMap<Request, RequestState>();
-
-function stateOf(request: Request): RequestState {
-  let state = requests.get(request);
-  if (state === undefined) requests.set(request, (state = { id: randomUUID() }));
-  return state;
-}
-
-const requestOf = (args: { contextValue: unknown }) => (args.contextValue as { request?: Request }).request;
-
-/**
- * One signal per operation, made as it starts, that its upstream calls stop on (upstream/operation.ts).
- * A query or mutation: the operation deadline (OPERATION_DEADLINE_MS: every call, with its time
- * queued, its retries and waits, and any token it needs, is over by its start plus this) or its
- * client leaving, whichever comes first: the request's signal, which Yoga's node:http adapter aborts
- * when the response closes before it finished (a closed tab, a dropped connection, a load balancer's
- * timeout), and ws.ts when the socket closes. Made in onExecute, which queries and mutations pass
- * and subscriptions do not: a subscription's context lives for hours, so a deadline counted from its
- * start would fail every event after the first minutes; its signal is its life (onSubscribe), and
- * each event's reads are bounded by the per-call timeout and the retry budget.
- *
- * The executor is handed the client's leaving too, as Yoga's useExecutionCancellation hands it the
- * request's signal (that plugin's whole work, done here rather than in one more hook per operation):
- * an abandoned screen ends as one aborted execution, not an error per field left. Not the
- * operation's signal: a field past the deadline still answers with its own coded error. A query's or
- * mutation's is the operation's `clientLeft`, a signal of Node's own that the executor reads at
- * every field, rather than the request's @whatwg-node Proxy.
- */
-function useOperationBounds(upstream: UpstreamRuntime): Plugin {
-  return {
-    onExecute({ args }) {
-      const request = requestOf(args);
-      if (!request) return;
-      const state = stateOf(request);
-      // A live query lives as a subscription does: its re-runs come long after any deadline from its start.
-      const kind = liveOperation(args.document, args.operationName, args.variableValues) ? 'subscription' : 'execution';
-      if (kind === 'subscription') state.eventStream = 'live query';
-      const operation = upstream.startOperation(kind, request.signal, state.id);
-      (args as { signal?: AbortSignal }).signal = operation.clientLeft;
-      state.operation = operation;
-      return { onExecuteDone: whenExecuted(() => operation.end()) };
-    },
-    onSubscribe({ args }) {
-      const request = requestOf(args);
-      if (!request) return;
-      (args as { signal?: AbortSignal }).signal = request.signal;
-      const state = stateOf(request);
-      state.eventStream = 'subscription';
-      state.operation = upstream.startOperation('subscription', request.signal, state.id);
-    },
-  };
-}
-
-/** The requests a route answered (YogaOptions.routes). */
-const routed = new WeakSet<Request>();
-
-/**
- * The routes (YogaOptions.routes) as one onRequest hook: each route's own, in order, until one
- * answers; what it answers the plugins after it leave alone (graphqlOnly). One hook rather than one
- * per route, because every request, GraphQL's included, asks each route in turn, and Yoga makes a
- * payload and a chain of promise helpers for each hook it calls (about 1.3 KB a hook per request,
- * counted with bench/allocations.ts): six routes were 8 KB of every operation.
- */
-function useRoutes(routes: Plugin[]): Plugin {
-  const answers = routes.map((route) => {
-    const { onRequest, ...others } = route;
-    if (!onRequest || Object.keys(others).length > 0) throw new Error('a route is an onRequest hook and nothing else');
-    return onRequest;
-  });
-  return {
-    onRequest: (payload) => {
-      let answered = false;
-      const asRoute = {
-        ...payload,
-        endResponse: (response: Response) => {
-          answered = true;
-          routed.add(payload.request);
-          payload.endResponse(withReasonPhrase(response));
-        },
-      };
-      const askFrom = (first: number): void | Promise<void> => {
-        for (let index = first; index < answers.length && !answered; index++) {
-          const asking: unknown = answers[index]!(asRoute);
-          if (isPromiseLike(asking)) return Promise.resolve(asking).then(() => askFrom(index + 1));
-        }
-      };
-      return askFrom(0);
-    },
-  };
-}
-
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
-
-/**
- * A route's answer with node:http's reason phrase (`403 Forbidden`) where the route made its Response
- * without one: Yoga's own answers carry it, and node:http wrote it when it answered these paths.
- */
-function withReasonPhrase(response: Response): Response {
-  if (response.statusText) return response;
-  return new Response(response.body, {
-    status: response.status,
-    statusText: STATUS_CODES[response.status] ?? '',
-    headers: response.headers,
-  });
-}
-
-/**
- * A plugin whose response hook passes over the routes' answers: they go out as a route made them,
- * with no CORS headers, request id, ETag or compression, and are not counted among the GraphQL
- * endpoint's answers, as when node:http answered them before Yoga.
- */
-function graphqlOnly(plugin: Plugin): Plugin {
-  const { onResponse } = plugin;
-  if (!onResponse) return plugin;
-  return { ...plugin, onResponse: (payload) => (routed.has(payload.request) ? undefined : onResponse(payload)) };
-}
-
-/** The gateway's own id of a request: made once, as it arrives (useRequestId) or when first asked (a socket's operation). */
-export function requestIdOf(request: Request): string {
-  return stateOf(request).id;
-}
-
-/** Every answer says which request it was, by the gateway's own id, so a caller can quote it to an operator. */
-const useRequestId = (): Plugin => ({
-  onRequest: ({ request }) => {
-    stateOf(request);
-  },
-  onResponse: ({ request, response }) => {
-    const id = requests.get(request)?.id;
-    if (id) response.headers.set('x-request-id', id);
-  },
-});
 
 /**
  * The GraphQL app, apart from any listener: tests call `yoga.fetch` in-process. GraphiQL is served
@@ -269,28 +106,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger, options.clientError) },
     logging: yogaLogging(options.logger),
-    // Tracing first: its span is the parent of all the others do. Then the routes, before anything
-    // of GraphQL sees their requests. Compression last: every other plugin has set its headers by
-    // then (the ETag names the JSON).
-    // The gateway's own plugins run as one (merged-plugins.ts): a hook per phase, not one per plugin.
-    plugins: [
-      ...(options.tracer ? [useTracing(options.tracer, (request) => requests.get(request)?.id)] : []),
-      mergePlugins([
-        useRoutes(options.routes ?? []),
-        ...[
-          ...(auth.cors === false ? [] : [useCORS(auth.cors) as Plugin]),
-          useRequestId(),
-          useCodedEmptyRefusals(),
-          useOperationBounds(options.upstream),
-          ...incrementalDelivery({ eventStreamOf: (request) => requests.get(request)?.eventStream }),
-          ...(options.watchers ?? []),
-          ...auth.plugins,
-          ...(options.plugins ?? []),
-          useConditionalGet(),
-          useResponseCompression(),
-        ].map(graphqlOnly),
-      ]),
-    ],
+    plugins: options.plugins,
     context: async ({ request, req }) => {
       const address = remoteAddressOf(req);
       const caller = await auth.identify(request, address);
