@@ -1,3 +1,5 @@
+/** The bytes a process allocates on its JS heap, counted from a start to a stop: every server process of the benchmark keeps one counter. */
+
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * The context src/transport/yoga.ts builds for a request, made in this process for graphql-js `execute`:
+ * an API-key caller with the admin role (every check passes, as for an allowed screen).
+ */
+
 import { createCardFreezes } from '../src/authorization/card-freezes.ts';
 import { createCallerAuth, type CallerAuth } from '../src/authentication/index.ts';
 import { sha256Hex } from '../src/authentication/api-keys.ts';
@@ -9,15 +14,6 @@ import { silentLogger } from '../src/platform/logger.ts';
 import { accessOf } from '../src/authorization/permissions.ts';
 import { sandboxUpstreamConfig } from '../src/start/sandbox-upstream.ts';
 import { createUpstreamRuntime, type UpstreamRuntime } from '../src/upstream/index.ts';
-
-/**
- * The context src/transport/yoga.ts builds for a request, for graphql-js `execute` in this process: an API-key
- * caller with the admin role (every check passes, as for an allowed screen), the upstream bound to
- * it through the caller auth's guard, a silent logger, a memory event bus. The upstream runtime
- * points at the sandbox with the record cache on and nothing expiring for a day: once a screen has
- * run, every read of it is a cache hit, so the measured runs make no bank call (the cache's own
- * counts prove it) and no I/O is in the figure.
- */
 
 /** API keys configured for the identity measure; the caller presents the last (each is compared anyway). */
 export const CONFIGURED_API_KEYS = 5;
@@ -48,6 +44,10 @@ export interface InMemoryWorld {
   close(): Promise<void>;
 }
 
+/**
+ * The upstream points at the sandbox with the record cache on and nothing expiring for a day: once a
+ * screen has run, every read of it is a hit, so the measured runs make no bank call and no I/O is in the figure.
+ */
 export function inMemoryWorld(sandboxUrl: string): InMemoryWorld {
   const cache = { enabled: true, recordsTtlMs: DAY_MS, ratesTtlMs: DAY_MS, referenceTtlMs: DAY_MS, maxEntries: 100_000 };
   const runtime = createUpstreamRuntime({ ...sandboxUpstreamConfig({ url: sandboxUrl }), cache }, silentLogger);

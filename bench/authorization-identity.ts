@@ -1,3 +1,8 @@
+/**
+ * What authorization costs a request besides the scope checks, each timed alone in this process: an
+ * API key's check, a JWT's (on its first request and on a later one), a mutation's audit record.
+ */
+
 import { setImmediate as turn } from 'node:timers/promises';
 import { parse, type GraphQLResolveInfo } from 'graphql';
 import { recordAttempt } from '../src/audit/attempts.ts';
@@ -8,21 +13,10 @@ import type { CallerIdentity } from '../src/authentication/identity.ts';
 import type { Presented } from '../src/authentication/credentials.ts';
 import { silentLogger } from '../src/platform/logger.ts';
 import { accessOf } from '../src/authorization/permissions.ts';
-import { JWT_AUDIENCE, JWT_ISSUER, startJwks } from '../test/jwks.ts';
+import { JWT_AUDIENCE, JWT_ISSUER, startJwks } from '../test/helpers/jwks.ts';
 import { benchApiKey, CONFIGURED_API_KEYS, serviceAuthConfig } from './authorization-context.ts';
 import { extraCardMutation } from './operations.ts';
 import { spreadOf } from './stats.ts';
-
-/**
- * The per-request costs of authorization besides the scope checks, each timed alone in this
- * process: who is calling (an API key among CONFIGURED_API_KEYS; an RS256 JWT once the JWKS is
- * fetched, on its first request and on a later one, when its verification is remembered), and a
- * mutation's audit record. Calls are timed in batches (a batch's time over its
- * calls, so the clock's own cost and resolution vanish); the three take turns batch by batch, the
- * order rotated each round, so a busy spell of the machine falls on all of them alike. Median and
- * p95 over the batches, after as many rounds of warm-up; the event loop gets a turn between
- * batches only.
- */
 
 export interface PerCall {
   /** Calls in each timed batch, and batches. */
@@ -52,6 +46,11 @@ interface Measure {
 
 const measure = (batch: number, once: Measure['once']): Measure => ({ batch, once, cpu: [], wall: [] });
 
+/**
+ * Timed in batches, a batch's time over its calls, so the clock's own cost and resolution vanish; the
+ * measures take turns batch by batch, the order rotated each round, so a busy spell of the machine
+ * falls on all alike. The event loop gets a turn between batches only; the first half of the rounds warms up.
+ */
 async function timeInTurns(measures: Measure[], rounds: number): Promise<void> {
   for (let round = 0; round < 2 * rounds; round++) {
     for (let k = 0; k < measures.length; k++) {

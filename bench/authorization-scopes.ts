@@ -1,20 +1,14 @@
+/**
+ * What the scope checks cost one screen: its document executed against the schema with scope-auth (A)
+ * and without (B), every read answered from memory, beside a second schema with the checks (A').
+ */
+
 import { setImmediate as turn } from 'node:timers/promises';
 import { execute, isObjectType, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { buildSchema } from '../src/schema/index.ts';
 import type { BenchOperation } from './operations.ts';
 import type { InMemoryWorld } from './authorization-context.ts';
 import { spreadOf, type Spread } from './stats.ts';
-
-/**
- * What the scope checks cost one screen: its document executed with graphql-js `execute` against
- * the schema with scope-auth (A) and without (B), every read answered from memory. A third schema,
- * built with the checks again (A'), runs beside them: A against A' is the same code, so their
- * difference is what chance alone makes of two batches, the floor any difference must clear.
- * Runs are interleaved, the order rotated each round (A B A', B A' A, A' A B), so drift of the
- * machine (frequency, GC, other processes) falls on all three alike. Each run is timed by the
- * process's CPU time (process.cpuUsage, µs); the event loop gets a turn between runs, never
- * inside one, so timers and IPC of the process land outside the figures.
- */
 
 /** process.cpuUsage counts whole microseconds: no difference finer than that is seen. */
 const CLOCK_MS = 0.001;
@@ -109,6 +103,12 @@ async function countChecks(
   return counts;
 }
 
+/**
+ * A against A' is the same code: their difference is what chance alone makes, the floor any difference
+ * must clear. Runs are interleaved, the order rotated each round (A B A', B A' A, A' A B), so the
+ * machine's drift falls on all three alike; each is timed by the process's CPU time, with the event
+ * loop's turn between runs, never inside one.
+ */
 export async function measureScreenScopes(
   operation: BenchOperation,
   schemas: ScopeSchemas,

@@ -1,8 +1,8 @@
+/** The benchmark as a client of the bank itself: the baselines the gateway is measured against (the direct call, the bare floor). */
+
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
-
-/** The benchmark as a client of the bank itself: the baselines the gateway is measured against (the direct call, the bare floor). */
 
 /** A token of the bank's own, as a direct client would hold (a second login leaves the gateway's valid). */
 export async function directToken(sandboxUrl: string): Promise<string> {

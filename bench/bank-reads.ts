@@ -1,13 +1,11 @@
+/**
+ * The floors' reads of the bank (bench/bare-yoga-child.ts, bench/stack-floor-child.ts): undici straight to
+ * the sandbox on a pool set up as the gateway's, with its headers. Nothing of src/ or the sandbox is
+ * imported, so a floor's process holds only what it measures: what it needs comes in the start request.
+ */
+
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
-
-/**
- * The floors' reads of the bank (the bare Yoga floor's process, bench/bare-yoga-child.ts, and the
- * stack floor's, bench/stack-floor-child.ts): undici straight to the sandbox on one keep-alive pool
- * set up as src/upstream/bank-connection.ts sets up the gateway's, with the headers the gateway
- * sends. It imports nothing of src/ nor of the sandbox, so a floor's process holds only what it
- * measures: what it needs comes in the start request.
- */
 
 /** The pool's settings, as src/upstream/bank-connection.ts gives its Pool (connections: the concurrency ceiling). */
 export interface BarePoolOptions {

@@ -1,3 +1,5 @@
+/** V8's full collector without --expose-gc, for the benchmark's servers (their live heap) and the tests. */
+
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { graphqlTarget, isFailure, type HttpTarget, type LoadResult } from './load.ts';
 import { OPERATIONS } from './operations.ts';
+import { FLOOD_CONNECTIONS, FLOOD_SECONDS, QUIET_ADDRESS } from './parameters.ts';
 import type { Settings } from './settings.ts';
 import { waitForQuiet, type BenchWorld } from './setup.ts';
 import { summarize, type Summary } from './stats.ts';
@@ -17,12 +18,6 @@ import { summarize, type Summary } from './stats.ts';
  * undici's connector does not take a local address). The limits per client stay at their shipped
  * defaults (or what CLIENT_* sets, as for `npm start`): the figure is the fair queue as shipped.
  */
-
-export const FLOOD_CONNECTIONS = 100;
-/** How long the flood runs: a second to build up, then the other client's runs, with room to spare. */
-export const FLOOD_SECONDS = 10;
-export const FLOOD_ADDRESS = '127.0.0.1';
-export const QUIET_ADDRESS = '127.0.0.2';
 
 export interface FairnessResult {
   operation: string;

@@ -1,132 +1,23 @@
-import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
-import { peakRssMb } from './memory.ts';
-import type { BenchOperation } from './operations.ts';
-import { measureInterleaved, medianRun } from './interleaved.ts';
-import type { BenchWorld } from './setup.ts';
+/** `npx node bench/heap.ts`: the heap sizing sweep alone, on a world of its own, printed as report/heap.ts renders it. */
 
-/**
- * Heap sizing, measured rather than guessed: the same screens at c=50 through a gateway process per
- * configuration of V8's heap (one process each, so each peak RSS is that configuration's alone), all
- * started together on the same sandbox and measured in interleaved rounds (interleaved.ts): each
- * round every screen on every configuration, their order rotating from screen to screen and round to
- * round, so the host's drift over minutes falls on every configuration alike (one after another, the
- * shipped configuration's throughput read 93 to 100 % of the best from one run to the next). Per
- * screen: throughput, the gateway's CPU per operation and the bytes it allocates per operation, each
- * the median of the rounds; per configuration: the process's peak RSS (the kernel's high-water mark,
- * VmHWM) over them. What `npm start` ships is one of them, marked.
- */
+import { LOADED_SCREENS, measureHeapConfigs } from './heap-sizing.ts';
+import { OPERATIONS } from './operations.ts';
+import { heapLines } from './report/heap.ts';
+import { readSettings } from './settings.ts';
+import { prepareCardsScreen, startWorld, warmToken } from './setup.ts';
 
-/** Rounds of the sweep: each is every screen on every configuration. */
-const HEAP_ROUNDS = 2;
-
-interface HeapConfig {
-  label: string;
-  /** Node flags of the gateway's process. */
-  flags: string[];
-}
-
-/** The candidates: the first container sizing, V8's own, small and large young generations under a 512 MB old-space cap, and 16 MB semi-spaces under larger caps. */
-const HEAP_CONFIGS: HeapConfig[] = [
-  { label: 'old 128 MB, semi-space 8 MB (shipped first)', flags: ['--max-old-space-size=128', '--max-semi-space-size=8'] },
-  { label: "V8's defaults", flags: [] },
-  { label: 'old 512 MB, semi-space 16 MB', flags: ['--max-old-space-size=512', '--max-semi-space-size=16'] },
-  { label: 'old 512 MB, semi-space 64 MB (shipped before)', flags: ['--max-old-space-size=512', '--max-semi-space-size=64'] },
-  { label: 'old 1024 MB, semi-space 16 MB', flags: ['--max-old-space-size=1024', '--max-semi-space-size=16'] },
-  { label: 'old 2048 MB, semi-space 16 MB', flags: ['--max-old-space-size=2048', '--max-semi-space-size=16'] },
-];
-
-interface ScreenUnderLoad {
-  screen: string;
-  rps: number;
-  /** The gateway process's CPU (user + system) per successful operation, ms. */
-  cpuMsPerOp: number;
-  /** JS heap bytes the gateway allocated per successful operation. */
-  allocatedKbPerOp: number;
-  errors: number;
-}
-
-export interface HeapConfigResult extends HeapConfig {
-  /** Whether these are the flags `npm start` ships. */
-  shipped: boolean;
-  screens: ScreenUnderLoad[];
-  /** The gateway process's peak RSS over all its screens, MB. */
-  peakRssMb: number;
-}
-
-/** The screens measured under load (bench/operations.ts names). */
-export const LOADED_SCREENS = ['dashboard', 'cards screen (50 cards)', 'fx screen', 'direct debit screen'];
-
-const sameFlags = (a: string[], b: string[]) => [...a].sort().join(' ') === [...b].sort().join(' ');
-
-/** Every candidate (BENCH_HEAP_CONFIGS: `;`-separated flag sets, to try others), with `npm start`'s flags added when they are none of them. */
-function heapConfigs(): HeapConfig[] {
-  const shipped = startHeapFlags();
-  const tried = process.env.BENCH_HEAP_CONFIGS?.split(';').map((flags) => ({
-    label: flags.trim() || "V8's defaults",
-    flags: flags.trim().split(/\s+/).filter(Boolean),
-  }));
-  if (tried) return tried.some((config) => sameFlags(config.flags, shipped)) ? tried : [...tried, { label: 'as shipped', flags: shipped }];
-  return HEAP_CONFIGS.some((config) => sameFlags(config.flags, shipped))
-    ? HEAP_CONFIGS
-    : [...HEAP_CONFIGS, { label: 'as shipped', flags: shipped }];
-}
-
-export async function measureHeapConfigs(
-  world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'load'>,
-  screens: BenchOperation[],
-  options: { connections: number; seconds: number; progress?: (message: string) => void },
-): Promise<HeapConfigResult[]> {
-  const shipped = startHeapFlags();
-  const configs = heapConfigs();
-  const gateways: GatewayProcess[] = [];
-  try {
-    for (const config of configs) gateways.push(await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, config.flags));
-    options.progress?.(`heap: ${configs.length} configurations, ${HEAP_ROUNDS} interleaved rounds`);
-    const servers = Object.fromEntries(gateways.map((gateway, i) => [String(i), gateway]));
-    const runs = await measureInterleaved(servers, world.load, {
-      ...options,
-      sandboxUrl: world.sandboxUrl,
-      operations: screens,
-      rounds: HEAP_ROUNDS,
-    });
-    return configs.map((config, i) => ({
-      ...config,
-      shipped: sameFlags(config.flags, shipped),
-      screens: [...runs.values()].map((screen) => {
-        const { name, rps, cpuMsPerOp, allocatedKbPerOp, errors } = medianRun(screen[String(i)]!);
-        return { screen: name, rps, cpuMsPerOp, allocatedKbPerOp, errors };
-      }),
-      peakRssMb: peakRssMb(gateways[i]!.pid),
-    }));
-  } finally {
-    await Promise.all(gateways.map((gateway) => gateway.close()));
-  }
-}
-
-/** `node bench/heap.ts`: the sweep alone, on a world of its own, printed as a table. */
-if (import.meta.main) {
-  const { readSettings } = await import('./settings.ts');
-  const { OPERATIONS } = await import('./operations.ts');
-  const { prepareCardsScreen, startWorld, warmToken } = await import('./setup.ts');
-  const settings = readSettings();
-  const world = await startWorld(settings.latencyMs);
-  try {
-    await warmToken(world);
-    await prepareCardsScreen(world);
-    const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
-    const results = await measureHeapConfigs(world, screens, {
-      connections: settings.connections,
-      seconds: settings.seconds,
-      progress: (m) => console.error(m),
-    });
-    for (const config of results) {
-      console.log(`${config.shipped ? '* ' : '  '}${config.label}: peak RSS ${config.peakRssMb.toFixed(0)} MB`);
-      for (const s of config.screens)
-        console.log(
-          `    ${s.screen.padEnd(26)} ${s.rps.toFixed(0).padStart(5)} req/s  ${s.cpuMsPerOp.toFixed(2)} ms CPU/op  ${s.allocatedKbPerOp.toFixed(0)} KB/op  ${s.errors} errors`,
-        );
-    }
-  } finally {
-    await world.close();
-  }
+const settings = readSettings();
+const world = await startWorld(settings.latencyMs);
+try {
+  await warmToken(world);
+  await prepareCardsScreen(world);
+  const screens = OPERATIONS.filter((operation) => LOADED_SCREENS.includes(operation.name));
+  const results = await measureHeapConfigs(world, screens, {
+    connections: settings.connections,
+    seconds: settings.seconds,
+    progress: (m) => console.error(m),
+  });
+  for (const line of heapLines(results)) console.log(line);
+} finally {
+  await world.close();
 }

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BareFloor } from './bare-yoga.ts';
 import type { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, type LoadGenerator } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import type { BenchOperation } from './operations.ts';
-import { measureScreensCpu, type ScreenCpu } from './screens-under-load.ts';
+import { measureScreensCpu, type BareFloor, type ScreenCpu } from './screens-under-load.ts';
 import type { BenchWorld } from './setup.ts';
 import { median } from './stats.ts';
 
@@ -110,7 +109,8 @@ async function warmAndWeigh(server: ServerProcess, load: LoadGenerator, options:
   return largest;
 }
 
-type Compared = 'bare' | 'stack' | 'gateway';
+/** The servers the targets compare: the two floors and the gateway as shipped. */
+export type Compared = 'bare' | 'stack' | 'gateway';
 
 /**
  * Bare Yoga, the stack floor and a fresh gateway process with the benchmark gateway's flags (`npm

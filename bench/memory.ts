@@ -131,15 +131,6 @@ export class MemorySampler {
   }
 }
 
-/** The highest of `pick` over the phases whose name passes `which`. */
-export function peakOf(report: MemoryReport, which: (phase: string) => boolean, pick: (p: PhasePeak) => number | null): number | null {
-  const values = report.phases
-    .filter((p) => which(p.phase))
-    .map(pick)
-    .filter((v): v is number => v !== null);
-  return values.length > 0 ? Math.max(...values) : null;
-}
-
 /** The kernel's high-water mark of a process's resident set (VmHWM), MB. */
 export function peakRssMb(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;

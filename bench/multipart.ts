@@ -1,7 +1,7 @@
 /**
  * GraphQL incremental delivery over `multipart/mixed` (Yoga's boundary `-`): each part is headers,
  * a blank line, then one JSON payload, followed by the next boundary. Used by the benchmark's @defer
- * timing and by test/defer-stream.test.ts.
+ * timing and by test/protocol/defer-stream.test.ts.
  */
 
 /** The complete parts at the head of `buffer`, as JSON text, and what is left to complete. */

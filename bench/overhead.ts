@@ -4,6 +4,7 @@ import type { ServerProcess } from './child-process.ts';
 import type { WatchResult } from './gateway-child.ts';
 import { graphqlTarget, type HttpTarget, type LoadResult, type LoadRunResult } from './load.ts';
 import { countCalls } from './measure.ts';
+import { ONE_CALL_QUERY, OVERHEAD_ROUNDS } from './parameters.ts';
 import type { Settings } from './settings.ts';
 import { setUpstreamLatency, type BenchWorld } from './setup.ts';
 import { rotated } from './interleaved.ts';
@@ -16,7 +17,6 @@ import { median } from './stats.ts';
  * the gateway's process records a CPU profile of each of its runs there (open it in Chrome DevTools).
  */
 
-export const ONE_CALL_QUERY = '{ balances { currency available { amount } } }';
 const BALANCE_PATH = '/svc/api/v1/account/balance';
 
 /** Bare Yoga's own per-request cost: its one-call query against the same endpoint called directly. */
@@ -44,9 +44,6 @@ export interface OverheadResult {
   /** The probe through bare Yoga at the load level, in the same rounds: graphql-yoga's own cost there (also in its level). */
   bareOneCall: BareOneCall | null;
 }
-
-/** Rounds of each level: the paths take turns, their order rotating from round to round. */
-export const OVERHEAD_ROUNDS = 3;
 
 /** GET balance as a client of the bank calls it. */
 export function directTarget(sandboxUrl: string, token: string): HttpTarget {

@@ -1,6 +1,5 @@
-import { BareYogaProcess } from './bare-yoga.ts';
-import { StackFloorProcess } from './stack-floor.ts';
 import { directToken } from './bank-client.ts';
+import { BareYogaProcess, StackFloorProcess } from './floor-servers.ts';
 import type { ServerProcess } from './child-process.ts';
 import { graphqlTarget, LoadGenerator } from './load.ts';
 import { ONE_CALL_BALANCES, OPERATIONS } from './operations.ts';

@@ -1,32 +1,46 @@
+/**
+ * `npm run bench`: every measure in turn against the gateway over the sandbox on loopback, then
+ * report/results.ts's rendering written to bench/RESULTS.md and printed. Progress goes to stderr.
+ */
+
 import { writeFile } from 'node:fs/promises';
-import { loadConfig } from '../src/settings/index.ts';
 import { fileURLToPath } from 'node:url';
-import { measureAuthorization } from './authorization.ts';
-import { measureCache } from './cache.ts';
-import { BareYogaProcess, checkSameAnswers, measureBareSequential } from './bare-yoga.ts';
-import { StackFloorProcess } from './stack-floor.ts';
+import { loadConfig } from '../src/settings/index.ts';
+import { measureAuthorization } from './authorization-cost.ts';
 import { directToken } from './bank-client.ts';
+import { measureBareSequential } from './bare-yoga-floor.ts';
+import { measureCache } from './cache.ts';
 import { measureDefer } from './defer.ts';
-import { FLOOD_CONNECTIONS, measureFairness } from './fairness.ts';
-import { LOADED_SCREENS, measureHeapConfigs } from './heap.ts';
-import { FLOOD_CONCURRENCY, measureIntakeFlood } from './intake.ts';
+import { measureFairness } from './fairness.ts';
+import { BareYogaProcess, StackFloorProcess } from './floor-servers.ts';
+import { LOADED_SCREENS, measureHeapConfigs } from './heap-sizing.ts';
+import { measureIntakeFlood } from './intake-flood.ts';
 import { INTERLEAVED_ROUNDS, measureBesideFloors } from './interleaved.ts';
-import { measureLiveQueries } from './live-queries.ts';
+import { measureLiveQueries } from './live-dashboards.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
 import { OPERATIONS } from './operations.ts';
 import { measureOverhead } from './overhead.ts';
-import { BENCH_PROCESS, perClientLimits, renderReport, SUBSCRIBERS_CHILD, subscriptionPhase } from './report.ts';
+import { FLOOD_CONNECTIONS, INTAKE_CONCURRENCY } from './parameters.ts';
+import { perClientLimits, renderReport } from './report/results.ts';
+import { checkSameAnswers } from './same-answers.ts';
 import { readSettings } from './settings.ts';
 import { prepareCardsScreen, startWorld, waitForQuiet, warmToken } from './setup.ts';
-import { measureSubscriptions } from './subscriptions.ts';
+import { measureSubscriptions, type SubscriptionStage } from './subscriptions.ts';
 
-/**
- * `npm run bench`: the gateway over the sandbox on loopback. Upstream calls and wall time per
- * operation, throughput and latency under load, the gateway's overhead over a direct call,
- * subscription fan-out to 1,000 clients, 1,000 live dashboards, and memory; written to
- * bench/RESULTS.md and printed. Progress goes to stderr. Tuned by the variables of bench/settings.ts.
- */
+/** The memory sampler's names for this process (timing loop, webhook posts, the floor's server) and the subscribers'. */
+const BENCH_PROCESS = 'benchmark process';
+const SUBSCRIBERS_CHILD = 'subscribers child';
+
+const SUBSCRIPTION_PHASES: Record<SubscriptionStage, string> = {
+  gateway: 'subscriptions: gateway',
+  floor: "subscriptions: floor (bare ws server in the benchmark's process)",
+  bare: 'subscriptions: bare Yoga with graphql-ws (its own process; this gateway idle)',
+};
+
+/** The memory phase of each stage of the subscription measure. */
+const subscriptionPhase = (stage: SubscriptionStage, subscribers: number): string =>
+  `${SUBSCRIPTION_PHASES[stage]}, ${subscribers} clients`;
 
 const RESULTS_PATH = fileURLToPath(new URL('RESULTS.md', import.meta.url));
 const progress = (message: string) => console.error(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${message}`);
@@ -102,7 +116,7 @@ try {
   const liveQueries = await measureLiveQueries(world, settings);
 
   memory.phase('webhook intake flood (a second gateway with Redis; this one idle)');
-  progress(`webhook intake: ${FLOOD_CONCURRENCY} deliveries at once with Redis, ${settings.subscribers} subscribers`);
+  progress(`webhook intake: ${INTAKE_CONCURRENCY} deliveries at once with Redis, ${settings.subscribers} subscribers`);
   const intake = await measureIntakeFlood(world, { subscribers: settings.subscribers }).catch((error: unknown) => {
     progress(`webhook intake not measured: ${error instanceof Error ? error.message : String(error)}`);
     return null;

@@ -28,6 +28,15 @@ export interface ScreenCpu {
   errors: number;
 }
 
+/** A floor (bare Yoga, the stack floor): per screen its req/s, CPU and bytes per operation at c=50 (by default); its process's peak RSS over them all. */
+export interface BareFloor {
+  screens: ScreenCpu[];
+  /** The kernel's high-water mark of the floor server's resident set over its screens (VmHWM), MB. */
+  peakRssMb: number;
+  /** Its JS heap right after a full collection taken mid-load at c=50, the largest over the screens, MB (where measured). */
+  liveHeapMb?: number;
+}
+
 export interface CpuMeasureOptions {
   /** The sandbox, waited on until quiet before each measured run (what the warm-up left in flight). */
   sandboxUrl: string;

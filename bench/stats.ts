@@ -44,19 +44,3 @@ export function spreadOf(samples: readonly number[]): Spread {
   const sorted = [...samples].sort((a, b) => a - b);
   return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 }
-
-/** Milliseconds, to two decimals under 10 ms and one above: enough to tell tenths of a millisecond apart. */
-export function ms(value: number): string {
-  if (!Number.isFinite(value)) return 'n/a';
-  return value < 10 ? value.toFixed(2) : value.toFixed(1);
-}
-
-/** A markdown table of the report. */
-export const table = (header: string[], rows: string[][]): string =>
-  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-
-/** A target's verdict cell: met or not, and why. */
-export const verdict = (met: boolean, detail: string): string => (met ? `**met** (${detail})` : `**not met** (${detail})`);
-
-/** A verdict's note that bare Yoga's own figure (`bare`, NaN when not measured) is over the `limit` by itself; '' when it is not. */
-export const bareAloneOver = (bare: number, limit: number): string => (bare > limit ? `, bare Yoga alone ${ms(bare - limit)} ms over` : '');

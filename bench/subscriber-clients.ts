@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { BenchChild, type ChildReply } from './child-process.ts';
+import { LIVE_DASHBOARD_QUERY } from './parameters.ts';
 
 /**
  * The subscribers' own process (bench/subscribers.ts), driven from here over IPC: the graphql-ws
@@ -30,7 +31,7 @@ export const WATCHES = {
   },
   /** The dashboard's balances as a live query, keyed by the USD balance available: each deposit shows as a key of its own. */
   'live-balances': {
-    query: 'query Dashboard @live { balances { currency available { amount } } }',
+    query: LIVE_DASHBOARD_QUERY,
     key: (data: Data) => usdCentsKey(data.balances as { currency: string; available: { amount: string | number } }[]),
   },
 } satisfies Record<string, { query: string; key(data: Data): string | undefined }>;

@@ -284,3 +284,13 @@ describe('the settings package', () => {
     expect(cyclesIn(new Map(sources.map((path) => [path, importsOf(path)])), SETTINGS)).toEqual([]);
   });
 });
+
+describe('the whole repository', () => {
+  const ROOT = fileURLToPath(new URL('../', import.meta.url));
+  const sources = ['src', 'test', 'bench', 'sandbox', 'packages', 'examples'].flatMap((dir) => files(join(ROOT, dir), { tests: true }));
+
+  it('has no import cycle between files: the gateway, its tests, the benchmark, the sandbox, the packages and the examples', () => {
+    expect(sources.length).toBeGreaterThan(500);
+    expect(cyclesIn(new Map(sources.map((path) => [path, importsOf(path)])), ROOT)).toEqual([]);
+  });
+});

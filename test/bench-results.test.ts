@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryPass } from '../bench/subscriptions.ts';
 import type { LoadResult } from '../bench/load.ts';
 import type { OperationResult } from '../bench/measure.ts';
-import { renderReport, type Machine, type RunResults } from '../bench/report.ts';
+import { renderReport, type Machine, type RunResults } from '../bench/report/results.ts';
 import type { Summary } from '../bench/stats.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fill } from '../bench/template.ts';
+import { fill } from '../bench/report/template.ts';
 
 /** The report's templates are filled strictly: neither side can name what the other lacks. */
 
@@ -12,8 +12,8 @@ describe('fill', () => {
   });
 
   it('throws naming a placeholder that has no value, and the template', () => {
-    expect(() => fill('p50 {{p50}} ms, p99 {{p99}} ms', { p50: 1 }, 'bench/templates/x.md')).toThrow(
-      'bench/templates/x.md: the placeholder {{p99}} has no value',
+    expect(() => fill('p50 {{p50}} ms, p99 {{p99}} ms', { p50: 1 }, 'bench/report/templates/x.md')).toThrow(
+      'bench/report/templates/x.md: the placeholder {{p99}} has no value',
     );
   });
 
@@ -29,8 +29,8 @@ describe('fill', () => {
   });
 });
 
-describe('the templates of bench/templates/', () => {
-  const TEMPLATES = new URL('../bench/templates/', import.meta.url);
+describe('the templates of bench/report/templates/', () => {
+  const TEMPLATES = new URL('../bench/report/templates/', import.meta.url);
 
   it('wrap their prose at 100 characters, as the docs do', () => {
     const long = readdirSync(TEMPLATES).flatMap((file) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkSameAnswers } from '../bench/bare-yoga.ts';
 import { directToken } from '../bench/bank-client.ts';
 import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
-import { StackFloorProcess } from '../bench/stack-floor.ts';
+import { checkSameAnswers } from '../bench/same-answers.ts';
+import { StackFloorProcess } from '../bench/floor-servers.ts';
 import { useKit } from './kit.ts';
 
 /**

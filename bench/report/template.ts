@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The report's prose lives in Markdown templates (bench/templates/), where it reads and wraps like
+ * The report's prose lives in Markdown templates (bench/report/templates/), where it reads and wraps like
  * the rest of the docs; the code fills their {{placeholders}}. A placeholder without a value, or a
  * value no placeholder asks for, throws: the template and the code that fills it cannot drift apart
  * without the next report (and test/bench-results.test.ts) failing.
@@ -30,5 +30,5 @@ export function fill(template: string, values: TemplateValues, source = 'the tem
 /** A template of bench/templates/, read once, as a function of the values it needs. */
 export function template(file: string): (values: TemplateValues) => string {
   const text = readFileSync(new URL(`templates/${file}`, import.meta.url), 'utf8');
-  return (values) => fill(text, values, `bench/templates/${file}`);
+  return (values) => fill(text, values, `bench/report/templates/${file}`);
 }

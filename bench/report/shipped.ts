@@ -1,36 +1,16 @@
-import type { BareFloor, BareSequential } from './bare-yoga.ts';
-import type { ScreenCpu as BareScreenCpu } from './screens-under-load.ts';
-import type { HeapConfigResult } from './heap.ts';
-import type { OperationResult } from './measure.ts';
-import type { BareOneCall, OverheadLevel } from './overhead.ts';
-import { bareAloneOver, ms, table, verdict } from './stats.ts';
-
 /**
- * The targets of performance as shipped (issue 30), and the tables behind them: heap sizing measured
- * per configuration, CPU per operation against a bare Yoga server making the same calls, and the
- * gateway's own time per round of upstream calls.
+ * Performance as shipped in the report (issue 30): the gateway's time per round of calls, its peak RSS,
+ * CPU and bytes per operation against bare Yoga's, the load level's overhead, and the floors' table.
  */
 
-const SHIPPED_TARGETS = {
-  /** At concurrency 1: wall p50 over the bare floor, per round of upstream calls. */
-  perRoundMs: 1,
-  /** As shipped, each screen's c=50 throughput against the best heap configuration of the run. */
-  throughputOfBest: 0.95,
-  /** Peak RSS of the shipped configuration's process at c=50, against bare Yoga's with the same flags (issue 39). */
-  rssOfBare: 1.25,
-  /** CPU per operation at c=50, as shipped, against bare Yoga making the same calls in the same run. */
-  cpuOfBare: 1.3,
-  /** JS heap bytes allocated per operation at c=50, as shipped, against bare Yoga's. */
-  allocatedOfBare: 1.3,
-  /**
-   * The one-call query's p50 over the direct call at c=50, or, above it, no more than graphql-yoga's
-   * own per-request cost measured in the same run (the bare Yoga floor's overhead on the same probe).
-   */
-  loadedOverheadMs: 5,
-} as const;
+import type { BareSequential } from '../bare-yoga-floor.ts';
+import type { OperationResult } from '../measure.ts';
+import type { BareOneCall, OverheadLevel } from '../overhead.ts';
+import type { BareFloor, ScreenCpu as BareScreenCpu } from '../screens-under-load.ts';
+import { bareAloneOver, fixed, ms, table, verdict } from './format.ts';
+import { SHIPPED_TARGETS } from './targets.ts';
 
-const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-
+/** At concurrency 1, the gateway's wall time over the bare floor within its allowance per round of calls. */
 export function perRoundRow(
   o: Pick<OperationResult, 'name' | 'wall' | 'floor' | 'criticalPath' | 'betweenRounds'>,
   bare?: BareSequential,
@@ -48,29 +28,6 @@ export function perRoundRow(
       `the gateway between rounds p50 ${ms(o.betweenRounds.p50)} ms (n=${o.betweenRounds.count})${bareText}`,
     verdict(met, met ? `${ms(allowance - over)} ms to spare` : `${ms(over - allowance)} ms over${bareAloneOver(bareOver, allowance)}`),
   ];
-}
-
-const shippedOf = (heap: HeapConfigResult[]) => heap.find((config) => config.shipped);
-
-export function heapRows(heap: HeapConfigResult[]): string[][] {
-  const shipped = shippedOf(heap);
-  if (!shipped) return [['heap sizing as shipped', 'the shipped flags were not measured', verdict(false, 'no figure')]];
-  return shipped.screens.map((screen) => {
-    const best = heap.reduce(
-      (top, config) => {
-        const rps = config.screens.find((s) => s.screen === screen.screen)?.rps ?? 0;
-        return rps > top.rps ? { rps, label: config.label } : top;
-      },
-      { rps: 0, label: '' },
-    );
-    const share = screen.rps / best.rps;
-    return [
-      `as shipped, c=50 throughput ≥ ${SHIPPED_TARGETS.throughputOfBest * 100} % of the best heap configuration: ${screen.screen}`,
-      `${fixed(screen.rps, 0)} req/s vs ${fixed(best.rps, 0)} (${best.label}): ${Math.round(share * 100)} %; ` +
-        `peak RSS ${fixed(shipped.peakRssMb, 0)} MB`,
-      verdict(share >= SHIPPED_TARGETS.throughputOfBest, share >= 1 ? 'the best' : `${Math.round((1 - share) * 100)} % below`),
-    ];
-  });
 }
 
 /**
@@ -127,36 +84,27 @@ export interface Floors {
   stack: BareScreenCpu[] | null;
 }
 
-export function cpuRows(shipped: Shipped | null, floors: Floors): string[][] {
-  return ofBareRows(shipped, floors, {
-    what: 'CPU per operation',
-    ratio: SHIPPED_TARGETS.cpuOfBare,
-    of: (screen) => screen.cpuMsPerOp,
-    unit: 'ms',
-    digits: 2,
-    byRound: (screen) => screen.cpuMsPerOpByRound,
-  });
-}
-
-export function allocationRows(shipped: Shipped | null, floors: Floors): string[][] {
-  return ofBareRows(shipped, floors, {
-    what: 'JS heap allocated per operation',
-    ratio: SHIPPED_TARGETS.allocatedOfBare,
-    of: (screen) => screen.allocatedKbPerOp,
-    unit: 'KB',
-    digits: 0,
-  });
-}
-
 interface OfBare {
   what: string;
   ratio: number;
-  of: (screen: { cpuMsPerOp: number; allocatedKbPerOp: number }) => number;
+  /** The screen's figure set against bare Yoga's. */
+  figure: 'cpuMsPerOp' | 'allocatedKbPerOp';
   unit: string;
   digits: number;
-  /** The figure of each interleaved round, where the rows show how far the rounds agree. */
-  byRound?: (screen: { cpuMsPerOpByRound?: number[] }) => number[] | undefined;
 }
+
+const CPU: OfBare = { what: 'CPU per operation', ratio: SHIPPED_TARGETS.cpuOfBare, figure: 'cpuMsPerOp', unit: 'ms', digits: 2 };
+const BYTES: OfBare = {
+  what: 'JS heap allocated per operation',
+  ratio: SHIPPED_TARGETS.allocatedOfBare,
+  figure: 'allocatedKbPerOp',
+  unit: 'KB',
+  digits: 0,
+};
+
+/** CPU per operation, and JS heap bytes allocated per operation: each screen against bare Yoga's. */
+export const cpuRows = (shipped: Shipped | null, floors: Floors): string[][] => ofBareRows(shipped, floors, CPU);
+export const allocationRows = (shipped: Shipped | null, floors: Floors): string[][] => ofBareRows(shipped, floors, BYTES);
 
 /** The gateway's figure over bare Yoga's, round by round (each round measures both within seconds): how far the rounds agree. */
 function roundRatios(gateway: number[] | undefined, bare: number[] | undefined): string {
@@ -165,8 +113,9 @@ function roundRatios(gateway: number[] | undefined, bare: number[] | undefined):
 }
 
 /** Each screen as shipped at c=50 against bare Yoga's figure of the same run, within `ratio` of it. */
-function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, unit, digits, byRound }: OfBare): string[][] {
+function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, figure, unit, digits }: OfBare): string[][] {
   if (!shipped) return [];
+  const of = (screen: BareScreenCpu) => screen[figure];
   return shipped.screens.map((screen) => {
     const bareScreen = floors.bare?.find((b) => b.name === screen.name);
     const floor = bareScreen ? of(bareScreen) : Number.NaN;
@@ -178,30 +127,14 @@ function ofBareRows(shipped: Shipped | null, floors: Floors, { what, ratio, of, 
     const stack = stackScreen
       ? `; the stack floor (the required libraries alone) ${fixed(of(stackScreen), digits)} ${unit}, ${fixed(of(stackScreen) / floor)} × bare, the gateway ${fixed(measured / of(stackScreen))} × it`
       : '';
-    const rounds = byRound ? roundRatios(byRound(screen), bareScreen ? byRound(bareScreen) : undefined) : '';
+    // Only CPU is kept round by round: the rows show how far the rounds agree.
+    const rounds = figure === 'cpuMsPerOp' ? roundRatios(screen.cpuMsPerOpByRound, bareScreen?.cpuMsPerOpByRound) : '';
     return [
       `as shipped, ${what} at c=50 ≤ ${ratio} × bare Yoga's: ${screen.name}`,
       `${fixed(measured, digits)} ${unit} vs bare Yoga ${fixed(floor, digits)} ${unit} (× ${ratio}: ${fixed(limit, digits)}); ${fixed(measured / floor)} × bare${stack}${rounds}`,
       verdict(met, met ? `${fixed(limit - measured, digits)} ${unit} to spare` : missed),
     ];
   });
-}
-
-export function heapTable(heap: HeapConfigResult[]): string {
-  const screens = heap[0]?.screens.map((s) => s.screen) ?? [];
-  const header = ['heap configuration', 'flags', 'peak RSS', ...screens.map((s) => `${s}: req/s, CPU ms/op, KB allocated/op`)];
-  const rows = heap.map((config) => [
-    `${config.label}${config.shipped ? ' **(shipped)**' : ''}`,
-    config.flags.length > 0 ? `\`${config.flags.join(' ')}\`` : 'none',
-    `${fixed(config.peakRssMb, 0)} MB`,
-    ...screens.map((name) => {
-      const s = config.screens.find((screen) => screen.screen === name);
-      if (!s) return 'n/a';
-      const errors = s.errors > 0 ? ` (${s.errors} errors)` : '';
-      return `${fixed(s.rps, 0)}, ${fixed(s.cpuMsPerOp)}, ${fixed(s.allocatedKbPerOp, 0)}${errors}`;
-    }),
-  ]);
-  return table(header, rows);
 }
 
 export function bareTable(bare: BareFloor | null, stack: BareFloor | null, shipped: Shipped | null): string {
