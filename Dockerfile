@@ -28,7 +28,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/settings/package.json ./packages/settings/
 COPY sandbox/package.json ./sandbox/
-# The supergraph example's workspace too: test/federation.test.ts composes its subgraphs.
+# The supergraph example's workspace too: test/protocol/federation.test.ts composes its subgraphs.
 COPY examples/supergraph/package.json ./examples/supergraph/
 RUN npm ci --ignore-scripts --no-audit --no-fund --workspace=@banking-gateway/settings --workspace=@banking-gateway/sandbox --workspace=@banking-gateway/example-supergraph --include-workspace-root
 COPY examples/supergraph ./examples/supergraph

@@ -1,29 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The fast lane (`npm run test:unit`): unit tests under src/ and the tests of test/ that start no
- * server, sandbox or process: the schema and its change gate, limits, layers, contract walk, docs
- * and deployment files.
+ * The lanes go by folder (docs/contributing.md, "Tests"). The fast lane (`npm run test:unit`) runs
+ * what starts nothing: the unit tests beside the code, the settings package's, and test/static/.
  */
-const UNIT = [
-  'src/**/*.test.ts',
-  'packages/*/test/**/*.test.ts',
-  'sandbox/test/domains.test.ts',
-  'test/architecture.test.ts',
-  'test/bench-report.test.ts',
-  'test/bench-results.test.ts',
-  'test/bench-template.test.ts',
-  'test/contract-fields.test.ts',
-  'test/deploy.test.ts',
-  'test/kubernetes.test.ts',
-  'test/docs-map.test.ts',
-  'test/docs-figures.test.ts',
-  'test/errors-doc.test.ts',
-  'test/leak-scan.test.ts',
-  'test/limits.test.ts',
-  'test/schema.test.ts',
-  'test/schema-diff.test.ts',
-];
+const FAST_LANE = ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/static/**/*.test.ts'];
+/** The whole suite (`npm test`) adds the sandbox's own tests and every other folder of test/. */
+const WHOLE_SUITE = [...FAST_LANE, 'sandbox/test/**/*.test.ts', 'test/**/*.test.ts'];
 
 /** `vitest run --mode unit` runs the fast lane alone. */
 export default defineConfig(({ mode }) => ({
@@ -35,8 +18,7 @@ export default defineConfig(({ mode }) => ({
   },
   test: {
     // One pool for the whole suite: a project per lane would load the gateway once more per worker.
-    include:
-      mode === 'unit' ? UNIT : ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'sandbox/test/**/*.test.ts'],
+    include: mode === 'unit' ? FAST_LANE : WHOLE_SUITE,
     // Where the time went (2 cores, 105 files): 194 s with each file isolated, most of it importing
     // the gateway again for every file; 74 s with one module graph per worker. Every file starts
     // its own sandbox and gateway and closes them, so nothing a file needs leaks into the next.
@@ -46,10 +28,10 @@ export default defineConfig(({ mode }) => ({
     maxWorkers: 3,
     // Threads start faster than processes (48 s against 54 s with 4 workers).
     pool: 'threads',
-    // The leak scan runs after every file (test/leak-scan.ts).
-    setupFiles: ['test/leak-scan.setup.ts'],
+    // The leak scan runs after every file (test/helpers/leak-scan.ts).
+    setupFiles: ['test/helpers/leak-scan.setup.ts'],
     // The browser tests' Chromium, unpacked once before the files that launch it run side by side.
-    globalSetup: mode === 'unit' ? [] : ['test/browser.global-setup.ts'],
+    globalSetup: mode === 'unit' ? [] : ['test/helpers/browser.global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Asynchronous deliveries on a loaded 2-core machine can take longer than the default second.

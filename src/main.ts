@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     .catch((error: unknown) => exitIfPortTaken(error, 'PORT', 'npm start'));
   // Before `gateway ready` is written: whoever reads that line may stop the gateway at once, and a
   // SIGTERM with no handler yet killed the process without its graceful stop (exit code null in
-  // test/start.test.ts, once, with the machine busy).
+  // test/processes/start.test.ts, once, with the machine busy).
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

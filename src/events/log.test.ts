@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../test/gc.ts';
+import { collectGarbage } from '../../test/helpers/gc.ts';
 import { EventLog, type PublishedEvent } from './log.ts';
 
 const event = (n: number) =>

@@ -61,7 +61,7 @@ const PROBE_MS = 1_000;
  * comes back within ioredis' first retries) before counting in memory. Counting in memory at once
  * split a client's window between the instances for a second at every such reconnect: after a
  * failover, both instances reconnected once more on the Sentinel's announcement and let a client's
- * operations past its limit (test/redis-failover.test.ts, [200, 200] where [429, 429] was due, on
+ * operations past its limit (test/redis/redis-failover.test.ts, [200, 200] where [429, 429] was due, on
  * a busy machine). Only the operations of that moment wait; once it has passed, Redis counts as
  * away and the next operations count in memory at once, as before.
  */

@@ -25,7 +25,7 @@ import type { RedisTarget } from '../settings/index.ts';
  *   failed request before it reads the body, so it would never send the document.
  *
  * With TRUSTED_DOCUMENTS set this is not used: trusted-documents.ts answers every hash from the
- * manifest, and nothing can register (limits/index.ts picks one or the other).
+ * manifest, and nothing can register (limits/documents.ts picks one or the other).
  */
 
 /** One day: a hash unused that long is forgotten; its client just sends the document again. */

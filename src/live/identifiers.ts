@@ -27,7 +27,7 @@ const ANY_KIND = ['node', 'nodes'] as const;
  * Each kind of record (cache-policy.ts), the root fields that read it: `lists` show many records or
  * a sum of them (balances), so any change of the kind may change them; `single` show one record,
  * watched by its record identifier, and invalidated by kind only when a change names no record.
- * test/live-queries.test.ts checks that every root field of the schema is here or in STATIC_ROOTS.
+ * test/protocol/live-queries.test.ts checks that every root field of the schema is here or in STATIC_ROOTS.
  */
 export const ROOTS_BY_KIND: Record<RecordKind, { lists: readonly string[]; single: readonly string[] }> = {
   accounts: { lists: ['accounts', 'balances', 'balanceHistory'], single: ['account'] },

@@ -1,6 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../test/gc.ts';
+import { collectGarbage } from '../../test/helpers/gc.ts';
 import { pushesOf } from './pushes.ts';
 
 /** A store's stream: `count` results, each a turn of the event loop after it is asked for, all different. */

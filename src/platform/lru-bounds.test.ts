@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
-import { heapRetainedBy } from '../../test/gc.ts';
+import { heapRetainedBy } from '../../test/helpers/gc.ts';
 import { entryBound } from './lru-bounds.ts';
 
 describe('entryBound', () => {

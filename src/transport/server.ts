@@ -17,7 +17,7 @@ export interface GatewayServerOptions {
   maxBodyBytes: number;
   /** How long a client has to send a whole request (headers and body) before its connection is closed with 408. */
   clientRequestTimeoutMs: number;
-  /** How a WebSocket operation names its document: text, or a persisted hash (limits/index.ts). */
+  /** How a WebSocket operation names its document: text, or a persisted hash (limits/documents.ts). */
   socketDocuments: SocketDocuments;
   upstream: UpstreamRuntime;
   logger: Logger;

@@ -3,7 +3,7 @@ import { LEGACY_PROTOCOL } from './ws-legacy.ts';
 
 /**
  * Every way an operation reaches the gateway and its answer leaves: the transports server.ts,
- * yoga.ts, ws.ts and incremental-delivery.ts mount. The compatibility matrix (test/matrix.test.ts)
+ * yoga.ts, ws.ts and incremental-delivery.ts mount. The compatibility matrix (test/protocol/matrix.test.ts)
  * drives each with the client that defines it, against every directive and document form, and fails
  * when one of these has no column or the server answers a way that is not here
  * (docs/contributing.md: a feature that adds a way adds it here and its column there).

@@ -136,7 +136,7 @@ describe('FairQueue', () => {
 
   it("hands a stopped call's slot out once the events of this turn are in: a client that left meanwhile gets none", async () => {
     // A burst leaving: the first client's cut read frees its slot while the next client's leaving
-    // is still to be taken in, in the same turn of the event loop (test/aborted-burst.test.ts).
+    // is still to be taken in, in the same turn of the event loop (test/processes/aborted-burst.test.ts).
     const { queue, ask, settle, granted } = setup(1);
     void ask('first', 'screen');
     const next = new AbortController();

@@ -74,7 +74,7 @@ export interface FairQueueLimits extends Omit<ClientShareRules, 'now'> {
  * waiting has been taken in, not in the middle of it: when a burst of clients leaves,
  * the reads cut for the first ones free slots while the others' leaving is still unread on their
  * sockets, and handing those slots out at once sent the calls of clients already gone (issue 39:
- * 200 clients leaving together made 25-70 such calls; test/aborted-burst.test.ts).
+ * 200 clients leaving together made 25-70 such calls; test/processes/aborted-burst.test.ts).
  */
 export class FairQueue {
   readonly #limit: () => number;

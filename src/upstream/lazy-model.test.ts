@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { camelKeys, camelObject, flattened } from './camel-case.ts';
 import { beneficiaryModel } from './beneficiaries.ts';
 import { cardEndpoints } from './cards.ts';
-import { Broken, FAIL } from '../../test/lazy-reading.ts';
+import { Broken, FAIL } from '../../test/helpers/lazy-reading.ts';
 import { extended, readLazily } from './lazy-model.ts';
 import { anyCaseEnum, fieldOf, orEmpty, orEmptyObject, orNull, single } from './models.ts';
 

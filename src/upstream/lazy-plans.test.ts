@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { camelObject } from './camel-case.ts';
-import { Broken, FAIL } from '../../test/lazy-reading.ts';
+import { Broken, FAIL } from '../../test/helpers/lazy-reading.ts';
 import type { ContractIssue } from './errors.ts';
 import { contractIssues, readLazily } from './lazy-model.ts';
 import { INVALID, planOf } from './lazy-plans.ts';

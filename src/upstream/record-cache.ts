@@ -41,7 +41,7 @@ export interface RecordCacheStats {
  *
  * A kept answer is handed to every read as it is, not copied: the gateway treats upstream data as
  * read-only. It is not frozen either, because Pothos marks the objects a node resolves with their
- * type (a symbol property), which a frozen object refuses (test/cache.test.ts reads nodes from it),
+ * type (a symbol property), which a frozen object refuses (test/integration/cache.test.ts reads nodes from it),
  * and because it is read lazily (lazy-model.ts): each field is parsed by the first read that asks
  * for it and kept in the record, so what one operation parsed stays parsed for the next.
  */

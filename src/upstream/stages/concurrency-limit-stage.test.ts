@@ -59,7 +59,7 @@ describe('concurrencyLimitStage', () => {
 
   it('does not send a call granted its slot after its deadline, though its own signal has not fired yet', async () => {
     // Each call's deadline has a timer of its own: another call's can fire first and free the slot
-    // a moment before this one's, as a flaky run of test/fair-share.test.ts showed (the bank got it).
+    // a moment before this one's, as a flaky run of test/integration/fair-share.test.ts showed (the bank got it).
     const { limit, records, stage } = setup(1);
     let release!: () => void;
     const busy = stage(newCall(), () => new Promise<Answer>((resolve) => (release = () => resolve(answer(200)))));
