@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -49,9 +50,13 @@ function start(
   });
 }
 
-function stop(): void {
+/** Stops the three and resolves once every one has exited: the command ends after its servers, never before. */
+async function stop(): Promise<void> {
+  const exits = children.filter((child) => child.exitCode === null && child.signalCode === null).map((child) => once(child, 'exit'));
   for (const child of children) child.kill('SIGTERM');
-  crm.close();
+  const closed = new Promise((resolve) => crm.close(resolve));
+  crm.closeAllConnections();
+  await Promise.all([...exits, closed]);
 }
 
 const crm = createServer((req, res) => void crmYoga.handle(req, res));
@@ -102,8 +107,8 @@ try {
   );
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
-  stop();
+  await stop();
   process.exit(1);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stop(), process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().then(() => process.exit(0)));
