@@ -1,3 +1,4 @@
+import type { Plugin } from 'graphql-yoga';
 import type { Tracer } from '@opentelemetry/api';
 import { auditMetrics } from './audit/metrics.ts';
 import { useAuditTrail } from './audit/plugin.ts';
@@ -115,6 +116,8 @@ export interface GatewayOptions {
   processMetrics?: boolean;
   /** Tracing on (observability/tracing-sdk.ts): operations, loader batches and upstream attempts are spans. */
   tracer?: Tracer | undefined;
+  /** Yoga or envelop plugins of one's own, any hooks, run after the gateway's (transport/request-path.ts). */
+  plugins?: Plugin[];
   /** Live queries (`@live`): their push interval and limits (LIVE_QUERY_*). */
   liveQueries?: Partial<LiveQueryConfig>;
   /** As a Federation 2 subgraph behind a router (FEDERATION_*): off by default. */
@@ -250,6 +253,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     clientError: metrics.clientError,
     plugins: requestPath({
       tracer: options.tracer,
+      added: options.plugins ?? [],
       routes: gatewayRoutes({
         readiness: {
           upstream,

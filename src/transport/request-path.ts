@@ -26,8 +26,7 @@ import { useConditionalGet } from './conditional-get.ts';
 import { useCodedEmptyRefusals } from './errors.ts';
 import { incrementalDelivery } from './incremental-delivery.ts';
 import { knownStateOf, useOperationBounds, useRequestId } from './request-state.ts';
-import { graphqlOnly, useRoutes } from './routes-first.ts';
-import { mergePlugins } from './merged-plugins.ts';
+import { asRoute, graphqlOnly } from './routes-first.ts';
 
 /**
  * The request path: every Yoga plugin of the gateway, in the order Yoga calls their hooks
@@ -56,6 +55,8 @@ export interface RequestPathParts {
   subscriptionScope: SharedExecutionOptions['scopeOf'];
   /** Told of each subscription refused for the places it would take. */
   subscriptionRefused: (reason: PlaceRefusal) => void;
+  /** Plugins of the embedder's own (createGateway's `plugins`), after the gateway's. */
+  added: Plugin[];
 }
 
 export function requestPath(parts: RequestPathParts): Plugin[] {
@@ -84,18 +85,16 @@ export function requestPath(parts: RequestPathParts): Plugin[] {
     // After it: the place a subscription takes is held around what runs it.
     useSubscriptionLimits(parts.limits, parts.subscriptionRefused),
     useConditionalGet(),
-    // Last: every other plugin has set its headers by then (the ETag names the JSON).
+    // Last of the gateway's: every other plugin has set its headers by then (the ETag names the JSON).
     useResponseCompression(),
+    ...parts.added,
   ];
   return [
     // First: its span is the parent of all the others'.
     ...(parts.tracer ? [useTracing(parts.tracer, (request) => knownStateOf(request)?.id)] : []),
-    // The gateway's own plugins run as one (merged-plugins.ts): a hook per phase, not one per plugin.
-    mergePlugins([
-      // Before anything of GraphQL sees their requests; the plugins after them leave their answers alone.
-      useRoutes(parts.routes),
-      ...afterRoutes.map(graphqlOnly),
-    ]),
+    // Before anything of GraphQL sees their requests; the plugins after them leave their answers alone.
+    ...parts.routes.map(asRoute),
+    ...afterRoutes.map(graphqlOnly),
   ];
 }
 

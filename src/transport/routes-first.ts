@@ -10,40 +10,23 @@ import type { Plugin } from 'graphql-yoga';
 const routed = new WeakSet<Request>();
 
 /**
- * The routes as one onRequest hook: each route's own, in order, until one answers. One hook rather
- * than one per route: every request, GraphQL's included, would ask each route in turn, and Yoga
- * makes a payload and a chain of promise helpers for each hook it calls.
+ * A route (routes/index.ts: an onRequest hook and nothing else) as a plugin of its own: what it
+ * answers is marked, so the plugins after it leave that answer alone (graphqlOnly).
  */
-export function useRoutes(routes: Plugin[]): Plugin {
-  const answers = routes.map((route) => {
-    const { onRequest, ...others } = route;
-    if (!onRequest || Object.keys(others).length > 0) throw new Error('a route is an onRequest hook and nothing else');
-    return onRequest;
-  });
+export function asRoute(route: Plugin): Plugin {
+  const { onRequest, ...others } = route;
+  if (!onRequest || Object.keys(others).length > 0) throw new Error('a route is an onRequest hook and nothing else');
   return {
-    onRequest: (payload) => {
-      let answered = false;
-      const asRoute = {
+    onRequest: (payload) =>
+      onRequest({
         ...payload,
         endResponse: (response: Response) => {
-          answered = true;
           routed.add(payload.request);
           payload.endResponse(withReasonPhrase(response));
         },
-      };
-      const askFrom = (first: number): void | Promise<void> => {
-        for (let index = first; index < answers.length && !answered; index++) {
-          const asking: unknown = answers[index]!(asRoute);
-          if (isPromiseLike(asking)) return Promise.resolve(asking).then(() => askFrom(index + 1));
-        }
-      };
-      return askFrom(0);
-    },
+      }),
   };
 }
-
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 
 /**
  * A route's answer with node:http's reason phrase (`403 Forbidden`) where the route made its Response

@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Tracer } from '@opentelemetry/api';
+import type { Plugin } from 'graphql-yoga';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type ExecutionResult } from 'graphql';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -103,6 +104,8 @@ export interface KitOptions {
   metricsToken?: string;
   /** Tracing on, with this tracer (test/processes/tracing.test.ts starts the SDK and its collector). */
   tracer?: Tracer;
+  /** Yoga or envelop plugins of the test's own, after the gateway's (createGateway's `plugins`). */
+  plugins?: Plugin[];
   /** The audit trail's Redis Stream key (with `redis`); tests isolate themselves with it. */
   auditRedisKey?: string;
   /** Where the audit trail writes; by default stdout as npm start writes it, caught by the kit (`audit()`). */
@@ -183,6 +186,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
     resilience: options.resilience,
     metricsToken: options.metricsToken,
     tracer: options.tracer,
+    plugins: options.plugins,
   });
   await gateway.events.ready;
   recordResponses(gateway);

@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
  *     Only such names give a file its place. A name not found there may point elsewhere: it is then
  *     read from each enclosing folder up to the root (`events/intake.ts` in routes/'s entry is
  *     src/events/intake.ts); a name found nowhere is a stale name.
- * - architecture.md's layer diagram lists the layers of test/architecture.test.ts's LAYERS, in order.
+ * - architecture.md's layer diagram lists the layers of test/static/architecture.test.ts's LAYERS, in order.
  * - architecture.md's list of Yoga plugins is the request path's, in order (read from
  *   transport/request-path.ts: see requestPathPlugins).
  */
@@ -172,8 +172,8 @@ describe(`${CONTRIBUTING}'s map (Layout)`, () => {
 const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
 
 describe("docs/architecture.md's layer diagram", () => {
-  it('lists the layers of test/architecture.test.ts (LAYERS), top first', () => {
-    const source = readFileSync(join(ROOT, 'test/architecture.test.ts'), 'utf8');
+  it('lists the layers of test/static/architecture.test.ts (LAYERS), top first', () => {
+    const source = readFileSync(join(ROOT, 'test/static/architecture.test.ts'), 'utf8');
     const declared = /const LAYERS[^=]*=\s*\[([\s\S]*?)\n\];/.exec(source)?.[1] ?? '';
     const layers = [...declared.matchAll(/\[([^\]]*)\]/g)].map((layer) => [...layer[1]!.matchAll(/'([^']+)'/g)].map((name) => name[1]!));
     expect(layers.length).toBeGreaterThan(5);
@@ -301,8 +301,6 @@ function requestPathPlugins(): string[] {
       // `list.filter(...)`, `list.map(wrapper)`: the list's plugins, each kept or wrapped.
       if (ts.isPropertyAccessExpression(callee) && ['map', 'filter'].includes(callee.name.text)) return expand(callee.expression);
       const name = callee.getText();
-      // `mergePlugins([...])` (transport/merged-plugins.ts): the plugins it runs as one, in their order.
-      if (name === 'mergePlugins' && node.arguments[0]) return expand(node.arguments[0]);
       const found = functions.get(name);
       const list = !name.startsWith('use') && found ? returnedList(found.node) : undefined;
       return list ? expand(list) : [name];
