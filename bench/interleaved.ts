@@ -9,13 +9,12 @@ import type { BenchWorld } from './setup.ts';
 import { median } from './stats.ts';
 
 /**
- * Servers compared screen by screen in interleaved rounds: each round measures every screen on every
- * server, the servers' order rotating from screen to screen and round to round, so none is always
- * measured first or last. The machine's state drifts over minutes (a floor measured alone moved 30 %
- * from one run to the next, and the stack floor's ratio to bare Yoga between 1.02 and 1.33 on one
- * screen), so figures measured minutes apart cannot be set against one another; figures measured in
- * the same rounds can. What `npm run bench` sets against its CPU, bytes and peak RSS targets, and
- * what `bench/stack-floor.ts` prints.
+ * Servers compared screen by screen in interleaved rounds: each round measures every screen on
+ * every server, the servers' order rotating from screen to screen and round to round, so none is
+ * always measured first or last. The machine's state drifts over minutes (by how much:
+ * docs/operations.md, "Benchmarks"), so figures measured minutes apart cannot be set against one
+ * another; figures measured in the same rounds can. What `npm run bench` sets against its CPU,
+ * bytes and peak RSS targets, and what `bench/stack-floor.ts` prints.
  */
 
 /** Rounds of every screen on every server; each figure is the median over them. */

@@ -76,11 +76,10 @@ export function medianOfRuns<R extends LoadRunResult>(runs: readonly R[]): R {
 
 /**
  * The probe at each level: the direct call, the gateway and (when given) bare Yoga, each warmed for
- * a second, then OVERHEAD_ROUNDS rounds of a run of each, their order rotating
- * from round to round, each figure the median of its rounds. The paths run in the same minutes: a
- * gateway measured minutes away from the path it is set against met a host faster or slower by tens
- * of percent (one run's c=50 probe put the gateway at +12.6 ms and bare Yoga, ten minutes later, at
- * +2.7 ms; side by side the two served the same rate).
+ * a second, then OVERHEAD_ROUNDS rounds of a run of each, their order rotating from round to round,
+ * each figure the median of its rounds. The paths run in the same minutes: a gateway measured
+ * minutes away from the path it is set against met a host faster or slower (docs/operations.md,
+ * "Benchmarks": an example).
  */
 export async function measureOverhead(world: BenchWorld, settings: Settings, bare?: ServerProcess): Promise<OverheadResult> {
   const gateway = graphqlTarget(world.graphqlUrl, ONE_CALL_QUERY);

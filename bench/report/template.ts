@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
  * The report's prose lives in Markdown templates (bench/report/templates/), where it reads and wraps like
  * the rest of the docs; the code fills their {{placeholders}}. A placeholder without a value, or a
  * value no placeholder asks for, throws: the template and the code that fills it cannot drift apart
- * without the next report (and test/bench-results.test.ts) failing.
+ * without the next report (and test/static/bench-results.test.ts) failing.
  */
 
 export type TemplateValues = Record<string, string | number>;

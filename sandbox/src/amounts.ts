@@ -26,7 +26,7 @@ export function hasRate(from: string, to: string): boolean {
 
 /**
  * An amount in another currency at the mid rate, rounded to the target's minor units. Card
- * networks convert at their own rates; the sandbox uses its fixed table (fx/rates.ts).
+ * networks convert at their own rates; the sandbox uses its fixed table (rates.ts).
  */
 export function convertedCents(cents: number, from: string, to: string): number {
   if (from === to) return cents;

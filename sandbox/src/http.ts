@@ -158,10 +158,10 @@ export interface SerializedReply {
 }
 
 /**
- * Serializes a reply. An API call's reply is serialized as the call arrives, inside its latency: the
- * answers of a round then leave together when it has passed (serialized at the deadline, a round of
- * five transaction pages left over a millisecond), and the body shows the records as they were when
- * the bank did the work.
+ * Serializes a reply. An API call's reply is serialized as the call arrives, inside its latency:
+ * the answers of a round then leave together when it has passed (serialized at the deadline, a
+ * round's answers left one after another, each behind the serializing of the one before), and the
+ * body shows the records as they were when the bank did the work.
  */
 export function serializeReply(reply: Reply): SerializedReply {
   const text = JSON.stringify(reply.body) ?? 'null';

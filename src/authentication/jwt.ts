@@ -16,8 +16,8 @@ import { sha256Hex } from './api-keys.ts';
 import { AuthRefusal } from './refusal.ts';
 
 /**
- * jose, loaded when a JWT is first read or a JWKS set up: only JWT callers (JWT_JWKS_URL) and callers
- * with a bank token need it, and it holds 0.8 MB of heap for the life of the process.
+ * jose, loaded when a JWT is first read or a JWKS set up: only JWT callers (JWT_JWKS_URL) and
+ * callers with a bank token need it, and once loaded its heap is held for the life of the process.
  */
 export const jose = onFirstUse<typeof import('jose')>('jose');
 

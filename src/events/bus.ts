@@ -94,11 +94,10 @@ export function readCursor(after: string): Cursor {
 }
 
 /**
- * Events handed to subscriptions in one turn of the event loop, times the subscriptions. A turn of
- * 5,000 deliveries takes 75-125 ms here: the webhook intake's answers wait for at most one (its p99
- * at 64 deliveries at once went 165 -> 300 ms, 10,000 made it 543), and a burst's five frames a
- * turn to a socket leave in two writes (its p99 1.8-1.9 -> 1.4 x the bare WebSocket floor in scratch
- * runs of the benchmark's burst).
+ * Events handed to subscriptions in one turn of the event loop, times the subscriptions. Sized
+ * between two costs: the webhook intake's answers wait for at most one turn, so a longer turn
+ * delays them, while several events a turn let a burst's frames to a socket leave in two writes.
+ * The figures each way: docs/architecture.md, "Measured costs".
  */
 export const DELIVERIES_PER_TURN = 5_000;
 
@@ -129,13 +128,13 @@ export class LocalEvents {
   }
 
   /**
-   * As many entries per turn of the event loop as make about DELIVERIES_PER_TURN deliveries (one
-   * at least): a thousand subscribers take five events per turn, five thousand one. Handing an
-   * event to a thousand subscribers takes 15-25 ms; a whole burst handed over in one turn kept
-   * the loop from reading its sockets for seconds, so the bank's deliveries behind it waited that
-   * long for their answer (and Redis's replies for their timeout). Between two turns the loop takes
-   * its I/O. Several events per turn let each subscriber's frames of the turn leave in two writes,
-   * the first at once and the rest together (transport/ws-sends.ts): writes are most of a burst's cost.
+   * As many entries per turn of the event loop as make about DELIVERIES_PER_TURN deliveries (one at
+   * least): a thousand subscribers take five events per turn, five thousand one. Handing an event
+   * to a thousand subscribers takes milliseconds; a whole burst handed over in one turn kept the
+   * loop from reading its sockets for seconds, so the bank's deliveries behind it waited that long
+   * for their answer (and Redis's replies for their timeout). Between two turns the loop takes its
+   * I/O. Several events per turn let each subscriber's frames of the turn leave in two writes, the
+   * first at once and the rest together (transport/ws-sends.ts): writes are most of a burst's cost.
    */
   readonly #fanOutSome = (): void => {
     const perTurn = Math.max(1, Math.floor(this.#deliveriesPerTurn / Math.max(1, this.fanout.size)));

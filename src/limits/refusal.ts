@@ -2,21 +2,9 @@ import { GraphQLError } from 'graphql';
 
 /**
  * Codes of the refusals made before execution. Each is a GraphQL error with `extensions.code`, so
- * a client can tell "ask for less" from "you are not allowed":
- *
- * - QUERY_TOO_COMPLEX: over a limit of depth, cost, aliases, directives or tokens
- *   (`extensions.limit` says which; the numbers only outside production).
- * - BAD_USER_INPUT: an argument over its bound (page size, ids), naming the argument and the rule.
- * - PERSISTED_QUERY_NOT_IN_LIST, PERSISTED_QUERY_ONLY, PERSISTED_QUERY_ID_REQUIRED: trusted documents.
- * - REQUEST_ENTITY_TOO_LARGE (HTTP 413): the body is over limits.maxBodyBytes.
- * - RATE_LIMITED (HTTP 429 with Retry-After): the client's operations per window are spent
- *   (client-limits.ts).
- * - SUBSCRIPTION_LIMIT (HTTP 429): the caller or the connection holds its most open subscriptions
- *   (subscription-limits.ts).
- * - ROUTER_ONLY (HTTP 403): `_entities` or `_service` from anything but the supergraph's router
- *   (router.ts).
- * Any other invalid document, introspection while it is off included, gets Yoga's
- * GRAPHQL_VALIDATION_FAILED. All but the 413 and the 429s answer HTTP 400.
+ * a client can tell "ask for less" from "you are not allowed"; when each is answered, with which
+ * HTTP status and extensions: docs/errors.md. Any other invalid document, introspection while it
+ * is off included, gets Yoga's GRAPHQL_VALIDATION_FAILED.
  */
 export type RefusalCode =
   | 'QUERY_TOO_COMPLEX'

@@ -62,7 +62,7 @@ export interface LiveQueryEngineOptions {
   forgetReads(context: GatewayContext): void;
   /**
    * What makes two callers' results of one document the same (their bank view, permissions and
-   * cardholder binding): identical live queries within one scope share each re-run (shared-reruns.ts).
+   * cardholder binding): identical live queries within one scope are one execution (groups.ts).
    */
   scopeOf(context: GatewayContext): string;
 }

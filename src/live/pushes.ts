@@ -55,8 +55,8 @@ export function pushesOf(
     void source.return?.();
   };
   // The next result, or the expiry if it comes first. Not Promise.race with one promise of the
-  // expiry: each race left a reaction on that promise, kept until it settled, about 470 bytes a
-  // result for as long as the live query stayed open (src/live/pushes.test.ts).
+  // expiry: each race left a reaction on that promise, kept until it settled, so memory grew with
+  // every result for as long as the live query stayed open (src/live/pushes.test.ts).
   const nextOrExpiry = (): Promise<IteratorResult<ExecutionResult> | typeof EXPIRED> => {
     if (expired) return Promise.resolve(EXPIRED);
     if (timer === undefined) return source.next();
@@ -106,7 +106,7 @@ export function pushesOf(
 /** The store marks each result `isLive`; not part of what the client sees change. */
 const withoutLiveMark = (key: string, value: unknown) => (key === 'isLive' ? undefined : value);
 
-/** The text of shared results' data (live/shared-reruns.ts: one data object for every live query that shares a re-run), made once. */
+/** The text of shared results' data (groups.ts: one data object for every member of a group), made once. */
 const dataTexts = new WeakMap<object, string>();
 
 /** What two results of one live query are compared by: their data alone when that is all they carry. */

@@ -1,6 +1,6 @@
 /**
  * A live query's re-runs, at most one per interval, and the last one asked for always made. The
- * store's own throttle (@n1ru4l/in-memory-live-query-store's throttle.js) drops a run when its
+ * store's own throttle (@n1ru4l/in-memory-live-query-store/esm/throttle.js) drops a run when its
  * timer fires a millisecond before `Date.now()` says the interval is over, which Node's timers do:
  * a dashboard then missed the deposit it was invalidated for and showed the old balance until the
  * next event. Here the timer's firing is the interval's end; nothing is checked against the clock

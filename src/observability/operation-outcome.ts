@@ -66,8 +66,8 @@ export type ExecutionWatcher = (operation: ExecutedOperation) => ((result: Final
  * description, one clock reading and one onExecuteDone for all of them, rather than a hook each,
  * which Yoga pays for per operation whether or not the hook has anything to do. They are told on
  * the turn after the operation ends, once its answer has been written: the log line (a write to
- * stdout) and the metrics were 0.09 ms of a one-call query's wait at concurrency 1. The duration
- * they record ends where the operation did.
+ * stdout) and the metrics are then no part of the caller's wait (docs/architecture.md, "Measured
+ * costs"). The duration they record ends where the operation did.
  */
 export function useExecutionWatchers(watchers: ExecutionWatcher[]): Plugin {
   return {

@@ -5,21 +5,18 @@ import type { Metric, Registry } from 'prom-client';
  * Histograms observed on every GraphQL operation and every call to the bank, at a fraction of
  * prom-client's cost, with the same /metrics text.
  *
- * Why not prom-client's Histogram.observe(labels, value): CPU profiles of the dashboard screen at
- * 50 concurrent clients put it at about 67 µs of CPU per operation (9 bank calls, each observed
- * twice, plus the operation's own), and a micro measurement at ~490 bytes and ~0.45 µs per
- * observation. prom-client 15.1.3 makes a closure and a {labels, value} object on each, checks the
- * label names, joins a hash string from the labels, looks it up in an object and stores it back,
- * and finds the bucket by a number-keyed property test. A handle of its `labels(...)`, kept per
- * combination, still does all but the closure (and measured slower: ~0.7 µs, ~510 bytes), and it has
- * no public way to add counts gathered elsewhere. So here a label combination's series is found
- * through one Map per label (its values are strings the caller already holds: nothing is
- * allocated) and counts into a Float64Array: ~0.07 µs and no bytes per observation.
+ * Why not prom-client's Histogram.observe(labels, value): on each observation it makes a closure
+ * and a {labels, value} object, checks the label names, joins and looks up a hash string of the
+ * labels, and finds the bucket by a property test; a kept `labels(...)` handle still does all but
+ * the closure, and cannot add counts gathered elsewhere. With every bank call observed twice, that
+ * showed in a dashboard's CPU (docs/architecture.md, "Measured costs"). Here a series is found
+ * through one Map per label (the values are strings the caller holds: nothing is allocated) and
+ * counts into a Float64Array.
  *
- * The metric is registered on prom-client's Registry, which still writes /metrics: it reads a
- * metric only through `name`, `help`, `type`, `aggregator`, `getForPromString()` or `get()`, and
- * `reset()` (registry.resetMetrics), and this one answers them with the values prom-client's
- * Histogram gives for the same observations (platform/labelled-metrics.test.ts holds the two byte for byte).
+ * prom-client's Registry still writes /metrics: this metric answers what it reads of one (`name`,
+ * `help`, `type`, `aggregator`, `getForPromString()`, `get()`, `reset()`) as prom-client's
+ * Histogram would for the same observations (platform/labelled-metrics.test.ts holds the two byte
+ * for byte).
  */
 
 /** One string per label name, in the order of the names. */
@@ -82,7 +79,7 @@ export class LabelledHistogram<const Names extends LabelNames> {
    * Look it up at each observation rather than keeping it: a reset forgets it.
    */
   series(...values: LabelValuesOf<Names> & [string, string?, string?]): HistogramSeries;
-  // Three parameters rather than a rest array, which cost 72 bytes a call (measured).
+  // Three parameters rather than a rest array, which allocates an array on every call.
   series(first: string, second?: string, third?: string): HistogramSeries {
     const depth = this.labelNames.length;
     let level = this.#tree;

@@ -72,8 +72,9 @@ export function createLogger(
   const redact = redactor(REDACT, CENSOR);
   // Not pino's `redact` option: its redactor (@pinojs/redact, pino 10) parses every path again on
   // every call and clones what it walks, and with paths that start with `*` every object-valued key
-  // of every line goes through it: measured, 42 % of all the bytes an operation allocated with the
-  // operation log on. The same paths, compiled once, walked only where a line has their keys.
+  // of every line goes through it: a large share of what an operation allocated with the operation
+  // log on (docs/architecture.md, "Measured costs"). The same paths, compiled once, walked only
+  // where a line has their keys.
   const settings = { level, formatters: { log: redact }, base: { service: 'banking-gateway' } };
   const logger = destination
     ? pino(settings, destination)
@@ -90,10 +91,11 @@ export function createLogger(
 }
 
 /**
- * Stdout, each line written as it is logged. Not pino's default stdout, which writes asynchronously:
- * the lines logged while a write is pending are appended to one string whose byte length sonic-boom
- * measures again at every line (3 to 10 KB allocated per line under load, measured, against about
- * 2 KB written at once), and what is still pending when the process dies is lost.
+ * Stdout, each line written as it is logged. Not pino's default stdout, which writes
+ * asynchronously: the lines logged while a write is pending are appended to one string whose byte
+ * length sonic-boom measures again at every line (under load, more bytes allocated per line than
+ * written: docs/architecture.md, "Measured costs"), and what is still pending when the process dies
+ * is lost.
  */
 export function stdoutLines(dest: number | string = 1) {
   return pino.destination({ dest, sync: true });

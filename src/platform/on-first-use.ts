@@ -7,10 +7,10 @@ const require = createRequire(import.meta.url);
  * an ES module, too, as Node 24 requires one). For the packages that only some settings need
  * (ioredis with Redis configured, rate-limiter-flexible with a client rate limit, pino-pretty on a
  * terminal, jose with JWT callers or bank tokens, OpenTelemetry's semantic conventions with tracing
- * on): an instance without them never holds their code and module-level objects (about 2.1, 1.4,
- * 1.2, 0.8 and 0.9 MB of live heap, measured after a GC), and every megabyte of a server's live heap
- * is up to four of its peak RSS, since V8 lets the heap grow to a multiple of what survived its last
- * full collection. A dynamic import() would do the same but make their synchronous users
+ * on): an instance without them never holds their code and module-level objects (about a megabyte
+ * of live heap each: docs/architecture.md, "Measured costs"), and every megabyte of a server's live
+ * heap is several of its peak RSS, since V8 lets the heap grow to a multiple of what survived its
+ * last full collection. A dynamic import() would do the same but make their synchronous users
  * (connectRedis, createLogger) asynchronous.
  */
 export function onFirstUse<Exports>(specifier: string): () => Exports {

@@ -29,8 +29,9 @@ function pageArgs(args: ConnectionArgs): ConnectionArgs {
 
 /**
  * An edge as Pothos' offset connections make it, whose cursor is written only when a query asks for
- * it: Pothos writes every edge's (a base64 string each, about 2 % of a dashboard's CPU), and most
- * screens select `nodes` alone. Its format is Pothos' own (offsetToCursor), so cursors read back the same.
+ * it: Pothos writes every edge's (a base64 string each, which showed in a dashboard's CPU profile),
+ * and most screens select `nodes` alone. Its format is Pothos' own (offsetToCursor), so cursors
+ * read back the same.
  */
 class OffsetEdge<T> {
   readonly node: T;

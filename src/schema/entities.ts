@@ -12,19 +12,11 @@ import { PayoutNode } from './payouts.ts';
 import { WalletType } from './wallets.ts';
 
 /**
- * The graph's entities for Apollo Federation 2 (docs/federation.md): the types with an identity at
- * the bank, which another subgraph of a company's supergraph can reference and add fields to. A
- * router reads them through `_entities`, which reaches the same loaders as `node` and `nodes` (so
- * N representations cost the bank what N node lookups cost: batched, de-duplicated, served from the
- * record cache) and the same authorization: the type's permission decided before anything is read,
- * and a cardholder-bound caller finding nothing of another cardholder's, as a missing record.
- *
- * Keys: `upstreamId`, the bank's id that other services store, where that id alone names the
- * record; and `id`, the global ID, on every Relay node. The direct-debit records (GlobalAccount,
- * Mandate, DirectDebit) are read for a connected account or the platform, which their global ID
- * carries and their bank id does not: `id` alone. A wallet is read by its cardholder and an event
- * lives in the event log, not at a bank endpoint: their keys are for other subgraphs to resolve
- * (`resolvable: false`); they are not in `_entities` here.
+ * The graph's entities for Apollo Federation 2: the types with an identity at the bank, which
+ * another subgraph of a company's supergraph can reference and add fields to. A router reads them
+ * through `_entities`, which reaches the same loaders as `node` and `nodes` (N representations cost
+ * the bank what N node lookups cost) and the same authorization. Which types are entities, by which
+ * keys, and why some have `id` alone or are `resolvable: false`: docs/federation.md.
  */
 
 /** What a loadable node ref offers: its per-request loader, by the key its `id` encodes. */

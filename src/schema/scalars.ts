@@ -38,7 +38,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   ...dateTimeConfig,
   // graphql-scalars answers a Date, which JSON.stringify then writes with its toJSON: the same
   // text, but a Date anywhere in a result takes the whole answer off JSON.stringify's fast path
-  // (a dashboard's answer took three times as long to write). The text itself, once, instead.
+  // (a dashboard's answer took several times as long to write). The text itself, once, instead.
   serialize: (value) => dateTimeConfig.serialize(value).toISOString(),
   description:
     'A point in time in ISO 8601 at UTC, e.g. "2026-01-05T10:00:00.000Z". Upstream forms such as "2026-01-05T10:00:00+0000" are normalised to this.',

@@ -55,7 +55,7 @@ export function useResponseCompression(): Plugin {
   /** The GraphiQL page: served from `page`, compressed once per encoding. */
   const servePage = async ({ request, response, setResponse, fetchAPI }: ResponseArgs, encoding: Encoding | null) => {
     const bytes = new Uint8Array(await response.arrayBuffer());
-    // The same page as last time (a byte compare, far cheaper than hashing 9 MB again) keeps its entry.
+    // The same page as last time (a byte compare, far cheaper than hashing the page again) keeps its entry.
     if (page === null || !Buffer.from(bytes).equals(page.bodies.get('identity')!)) {
       page = { etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`, bodies: new Map([['identity', bytes]]) };
     }

@@ -24,25 +24,10 @@ import {
 
 /**
  * How failures reach GraphQL clients: every known failure becomes a GraphQL error with an
- * `extensions.code`; anything else is masked (logged here, "Unexpected error." to the client).
- *
- * Codes: UNAUTHENTICATED, FORBIDDEN (the caller lacks the permission the field or type needs:
- * `permission`; a mutation answers it as its Forbidden result instead), NOT_FOUND (also on a link whose record the bank does not find: `type`,
- * `upstreamId`), BAD_USER_INPUT, UPSTREAM_ERROR (the bank refused),
- * PROGRAM_NOT_SUPPORTED (the client's program does not offer the operation),
- * UPSTREAM_UNAVAILABLE (no usable answer; `reason` says why: SERVER_ERROR, NETWORK, TIMEOUT,
- * DEADLINE_EXCEEDED, CIRCUIT_OPEN, RATE_LIMITED), UPSTREAM_CONTRACT_ERROR (a payload that does not
- * match the documents), INTERNAL_SERVER_ERROR.
- *
- * Subscriptions resuming after a cursor (`after`): BAD_USER_INPUT (not a cursor), CURSOR_EXPIRED
- * (`oldestCursor`: refetch), EVENT_LOG_UNAVAILABLE (retry shortly); a subscriber too slow for its
- * events: SUBSCRIBER_FELL_BEHIND (`resumeAfter`).
- *
- * Refusals before execution have their own codes, set where they are made: src/limits/refusal.ts
- * (QUERY_TOO_COMPLEX, PERSISTED_QUERY_*, REQUEST_ENTITY_TOO_LARGE), src/limits/client-limits.ts
- * (RATE_LIMITED: the client's operations per window are spent), src/authentication/refusal.ts and
- * src/authentication/csrf.ts (UNAUTHENTICATED, AUTH_UNAVAILABLE, CSRF_HEADER_REQUIRED), src/authentication/origins.ts (ORIGIN_NOT_ALLOWED), src/transport/server.ts
- * (SHUTTING_DOWN).
+ * `extensions.code`; anything else is masked (logged here, "Unexpected error." to the client). The
+ * codes, their extensions and when each is answered: docs/errors.md, which
+ * test/static/errors-doc.test.ts holds to the code. Refusals before execution set their own codes
+ * where they are made (in limits/ and authentication/; SHUTTING_DOWN in transport/server.ts).
  *
  * Nothing about the bank's side leaks: no upstream address, path, header or body. What stays is the
  * call's x-request-id (`upstreamRequestId`, for support to find the call in the logs, which do carry

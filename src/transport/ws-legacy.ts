@@ -6,13 +6,13 @@ import type { CallerIdentity } from '../authentication/identity.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /**
- * The legacy `graphql-ws` subprotocol: the protocol of subscriptions-transport-ws (its PROTOCOL.md),
- * which Apollo Kotlin and Apollo iOS speak by default. subscriptions-transport-ws is deprecated (its
- * README: "not being actively maintained", use graphql-ws instead; its last release, 0.11.0, is of
- * November 2021) and no maintained server implements the protocol, so this small adapter does, with
- * the rules of the graphql-transport-ws path (ws.ts): the caller is established at connection_init
- * by the same check, every operation runs through the same SocketOperations, and faults close with
- * graphql-ws's codes.
+ * The legacy `graphql-ws` subprotocol: the protocol of subscriptions-transport-ws
+ * (subscriptions-transport-ws/PROTOCOL.md), which Apollo Kotlin and Apollo iOS speak by default.
+ * subscriptions-transport-ws is deprecated (its README: "not being actively maintained", use
+ * graphql-ws instead; its last release, 0.11.0, is of November 2021) and no maintained server
+ * implements the protocol, so this small adapter does, with the rules of the graphql-transport-ws
+ * path (ws.ts): the caller is established at connection_init by the same check, every operation
+ * runs through the same SocketOperations, and faults close with graphql-ws's codes.
  *
  * Client → server: connection_init {payload: connectionParams}, start {id, payload: {query,
  * variables, operationName, extensions}}, stop {id}, connection_terminate. Server → client:
@@ -199,7 +199,7 @@ function legacyConnection(socket: WebSocket, upgrade: IncomingMessage, options: 
           await sent(socket, { type: 'data', id, payload: options.operations.format(args, next.value) });
         }
       }
-      // Also after a stop, as subscriptions-transport-ws's server does (its PROTOCOL.md).
+      // Also after a stop, as subscriptions-transport-ws's server does (subscriptions-transport-ws/PROTOCOL.md).
       send(socket, { type: 'complete', id });
     } catch (error) {
       if (!stopped) operationFailed(id, error);

@@ -83,7 +83,7 @@ function remoteAddressOf(req: unknown): string | undefined {
  * from the installed package (all assets inlined), so it works with no internet.
  */
 export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Record<string, unknown>, GatewayContext> {
-  // The inlined page is ~9 MB: load it on the first visit (API-only deployments never pay for it)
+  // The inlined page is megabytes (docs/frontend.md): load it on the first visit (API-only deployments never pay for it)
   // and build it once, not per visit.
   let page: Promise<string> | undefined;
   const { auth } = options;

@@ -5,27 +5,12 @@ import type { ConcurrencyConfig } from '../settings/index.ts';
  * The documents say nothing of the bank's limits ("Rate limits: not shown"), so a fixed number is a
  * guess either way: too low wastes the bank's capacity, too high earns 429s.
  *
- * The algorithm is AIMD steered by latency, after TCP's slow start and Netflix concurrency-limits'
- * Vegas and Gradient limits (no well-kept Node library implements them; the npm ones are either
- * rate limiters or unmaintained, hence this small module):
- * - **Raise** while the bank answers near its latency floor (within 2x) *and* the limit was what held calls back
- *   (the call had to wait for a slot): +1 per such answer at first (doubling once per round trip,
- *   "slow start"), then about √limit per round trip (as Gradient2 adds); or at once to the demand
- *   the waiting call met (calls in flight and waiting), up to a quarter more per answer, so a
- *   fan-out a little wider than the limit finds room at the next operation (not within 10 s of a
- *   429, 503 or timeout: then step by step).
- * - **Lower** when the bank pushes back: a 429, a 503 or an attempt timeout halves the limit; latency
- *   climbing past 3x its floor (smoothed) cuts it by 3x the floor over the latency (10 % at least,
- *   half at most). Both at most once per round trip: answers to calls sent before the last decrease say
- *   nothing of the lowered limit.
- * - Latency is judged per endpoint (a list may be slower than a read by id without anybody being
- *   overloaded): each answer's time over that endpoint's floor, the least time seen in the last
- *   10 to 20 seconds, smoothed so one slow answer (a GC pause) does not move the limit. When latency
- *   stays up through three cuts with the limit at its least, it is not our load: the bank's latency
- *   moved for good, so the floors are learnt again (and the limit from a slow start).
- * - **Validated**: a limit raised above `initial` comes down, once a second, to the most calls that
- *   were in flight when fewer were (RFC 7661's idea: an unused limit is no evidence of capacity).
- * - Never below `min` nor above `max`; with `adaptive: false` it stays at `initial`.
+ * AIMD steered by latency, after TCP's slow start and Netflix concurrency-limits' Vegas and
+ * Gradient2 limits (no well-kept Node library implements them), with RFC 7661's validation: an
+ * unused limit is no evidence of capacity. The rules and their figures: docs/operations.md, "Calls
+ * in flight to the bank". Latency is judged per endpoint, since a list may be slower than a read by
+ * id with nobody overloaded, and smoothed, so one slow answer (a GC pause) does not move the limit;
+ * a cut comes at most once per round trip, since answers to calls sent before it say nothing of it.
  *
  * Pure: samples carry their own times, so tests drive it without a clock.
  */

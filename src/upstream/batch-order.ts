@@ -7,13 +7,13 @@ import { asError } from '../platform/as-error.ts';
  * DataLoader dispatches every batch whose keys were gathered in the same pass of execution in one
  * go, in the order each loader got its first key: on the cards screen the 50 card details go out
  * before the 2 cardholders, because a card's `details` field comes before its `cardholder`. The
- * bank answers in arrival order, so the cardholders, whose answers the wallet reads wait for,
- * came back last, and the gateway read them only after parsing the 50 details (3 ms on the
- * critical path, more when the bank is busy). Smallest first is the order that makes the batches
- * finish soonest on average, and the small batches of a round are typically the parents that
- * further rounds depend on (an account, a cardholder), while the large ones are per-item leaves.
- * The cost to a large batch is the time to send the small ones ahead of it: a few hundredths of a
- * millisecond a call.
+ * bank answers in arrival order, so the cardholders, whose answers the wallet reads wait for, came
+ * back last, and the gateway read them only after parsing the 50 details, all of it on the critical
+ * path. Smallest first is the order that makes the batches finish soonest on average, and the small
+ * batches of a round are typically the parents that further rounds depend on (an account, a
+ * cardholder), while the large ones are per-item leaves. The cost to a large batch is the time to
+ * send the small ones ahead of it, small against a round trip (docs/architecture.md, "Measured
+ * costs").
  *
  * Every batch started while a microtask is pending waits for it; then they start in order of size
  * (ties keep their order), each in the async context it was called in (the trace span it belongs

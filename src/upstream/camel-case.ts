@@ -87,9 +87,9 @@ function camelCasedKeys(value: object): object {
 /**
  * What copies the fields into their view. Where code may be generated (zod's own probe says so; it
  * compiles its object parsers the same way), an object literal compiled once per model, as fast as
- * a hand-written one: on a card detail's 29 fields a loop adding one key at a time cost 1.2 µs more
- * per parse, most of the parse. Elsewhere, that loop. The keys are the model's own, from this
- * source, written as JSON string literals.
+ * a hand-written one: a loop adding one key at a time was most of the parse of a card detail's
+ * fields (docs/architecture.md, "Measured costs"). Elsewhere, that loop. The keys are the model's
+ * own, from this source, written as JSON string literals.
  */
 export function viewMaker<From, To>(
   pairs: readonly Pair[],

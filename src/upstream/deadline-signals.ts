@@ -8,11 +8,11 @@ export interface DeadlineSignal {
 }
 
 /**
- * Aborts when the deadline passes (with a TimeoutError, as AbortSignal.timeout does); none without a
- * deadline. Not AbortSignal.timeout: its timer cannot be cleared, so it keeps the signal, and what
- * listens to it, alive until the deadline long after the call ended. At 50 requests at once that was
- * tens of thousands of live timers; with them gone the gateway's overhead over a direct call fell
- * from +7.3 ms to about +2 ms (bench/RESULTS.md).
+ * Aborts when the deadline passes (with a TimeoutError, as AbortSignal.timeout does); none without
+ * a deadline. Not AbortSignal.timeout: its timer cannot be cleared, so it keeps the signal, and
+ * what listens to it, alive until the deadline long after the call ended: under load they piled up,
+ * and most of the gateway's overhead over a direct call went with them (docs/architecture.md,
+ * "Measured costs").
  */
 export function deadlineSignal(deadline: number | undefined): DeadlineSignal {
   if (deadline === undefined) return { signal: undefined, release: () => {} };

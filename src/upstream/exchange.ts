@@ -6,15 +6,14 @@ import type { Dispatcher } from 'undici';
  * own handler interface, with no stream in between.
  *
  * Why not undici's `request()` and `body.text()`: for each call they make an AsyncResource, a
- * Readable stream for the body with its consume machinery (a resume, readable and end events,
- * and a destroy and close, each through process.nextTick), and an abort listener removed only on
- * the stream's close. The bank's answers are small JSON documents read whole at once, so none of
- * that carries anything. CPU profiles of the cards screen at 50 concurrent clients (55 calls per
- * screen, issue 39) put undici's request path and body reading at about 1 ms per screen more than
- * the stack floor's plain request-and-text, most of it the stream's. Here the chunks are kept in an
- * array and decoded once at the end, as undici's text() decodes them (UTF-8, a byte order mark
- * dropped), and the exchange fails as request() fails: with undici's errors and codes (timeouts,
- * a failed connection) or the reason it was cut with.
+ * Readable stream for the body with its consume machinery (a resume, readable and end events, and a
+ * destroy and close, each through process.nextTick), and an abort listener removed only on the
+ * stream's close. The bank's answers are small JSON documents read whole at once, so none of that
+ * carries anything, and on a screen of many calls it cost well over the stack floor's plain
+ * request-and-text, most of it the stream's (docs/architecture.md, "Measured costs"). Here the
+ * chunks are kept in an array and decoded once at the end, as undici's text() decodes them (UTF-8,
+ * a byte order mark dropped), and the exchange fails as request() fails: with undici's errors and
+ * codes (timeouts, a failed connection) or the reason it was cut with.
  */
 
 /** What may cut an exchange: an AbortSignal, or an operation's WireSignal (one listener on the operation's signal for all its reads). */

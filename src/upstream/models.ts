@@ -165,9 +165,10 @@ export function anyCaseEnum<const T extends readonly [string, ...string[]]>(
 }
 
 /**
- * A field the upstream may omit or send as null: always null when absent, never undefined. A default
- * rather than a transform: a transform is a pipe of its own for every such field (most of a card's),
- * and parsing a card's details took half as long again with them (11 µs against 7.5).
+ * A field the upstream may omit or send as null: always null when absent, never undefined. A
+ * default rather than a transform: a transform is a pipe of its own for every such field (most of a
+ * card's), and parsing a card's details took markedly longer with them (docs/architecture.md,
+ * "Measured costs").
  */
 export function orNull<T extends z.ZodType>(model: T) {
   return readLazilyAs(model.nullable().default(null), { kind: 'absent-as', inner: model, absent: () => null });

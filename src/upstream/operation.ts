@@ -5,7 +5,7 @@ import { WireSignal } from './wire-signal.ts';
 /**
  * What bounds every upstream call of one GraphQL operation: made once when the operation starts
  * (yoga.ts) and read by the stages of each call, so a call adds no timer and no listener of its own
- * for them (a listener added and removed per call was 1.3 % of the cards screen's busy time).
+ * for them (a listener added and removed per call showed in the cards screen's profile).
  */
 export interface OperationBounds {
   /** Epoch ms by which its calls must be done; none for a subscription, which lives on. */
@@ -39,7 +39,7 @@ export interface Operation extends OperationBounds {
    * Fires when the client leaves, with the client signal's reason, and never at the deadline: what
    * the executor stops on (yoga.ts). A signal of Node's own: the executor reads its signal at every
    * field, and Yoga's request signal under node:http is @whatwg-node's Proxy, whose every property
-   * read goes through a trap (about 1 % of a dashboard's CPU).
+   * read goes through a trap (docs/architecture.md, "Measured costs").
    */
   readonly clientLeft: AbortSignal;
   /** The operation is done: its deadline's timer goes, and its client leaving from now on abandons nothing. */
@@ -61,7 +61,7 @@ export interface OperationOptions {
  * the abandonment and gives the reason the stages tell it from the deadline by. Yoga's request
  * signal under node:http is @whatwg-node's stand-in for an AbortSignal, which AbortSignal.any reaches
  * only through a proxy of its internals, and @whatwg-node itself keeps away from Node's
- * AbortSignal.any as leaky (its abortSignalAny.js).
+ * AbortSignal.any as leaky (@whatwg-node/server/esm/abortSignalAny.js).
  */
 export function startOperation({ deadline, client, correlationId, onAbandoned }: OperationOptions): Operation {
   const ended = new AbortController();

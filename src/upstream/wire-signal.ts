@@ -1,9 +1,9 @@
 /**
- * An operation's signal as its reads on the wire listen to it (exchange.ts). Each exchange listens to
- * its cut while it is on the wire and stops when its answer is in; on an AbortSignal that is Node's
- * addAbortListener and EventTarget's bookkeeping, a few microseconds each way (about 2 % of a
- * dashboard's CPU, with its nine reads). Here, a Set of the reads' listeners behind one listener on
- * the operation's signal, added with the first read; `reason` is the signal's once it aborted.
+ * An operation's signal as its reads on the wire listen to it (exchange.ts). Each exchange listens
+ * to its cut while it is on the wire and stops when its answer is in; on an AbortSignal that is
+ * Node's addAbortListener and EventTarget's bookkeeping, paid each way on every read
+ * (docs/architecture.md, "Measured costs"). Here, a Set of the reads' listeners behind one listener
+ * on the operation's signal, added with the first read; `reason` is the signal's once it aborted.
  */
 export class WireSignal {
   readonly #signal: AbortSignal;

@@ -1,10 +1,10 @@
 import { createClient } from 'graphql-ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useKit } from '../helpers/kit.ts';
-import { until } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
- * Identical live queries of one caller share each re-run (src/live/shared-reruns.ts): with the
+ * Identical live queries of one caller share each re-run (src/live/groups.ts): with the
  * record cache off, so that every execution would read the bank for itself, one deposit costs one
  * balance read however many of them are open, and every one of them gets the new balance.
  */
@@ -52,7 +52,7 @@ describe('live queries sharing their re-runs', () => {
   });
 
   it('keeps the others current when the dashboard whose context made the reads leaves, and lets go of everything with the last', async () => {
-    await until('the first test to let go', () => kit.gateway.live.stats().open === 0, 5_000);
+    await until('the first test to let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
     await kit.control('POST', 'clock/advance', { minutes: 1 });
     const clients = Array.from({ length: 3 }, () => createClient({ url: `${kit.baseUrl!.replace(/^http/, 'ws')}/graphql` }));
     const screens = clients.map((client) => {

@@ -22,8 +22,8 @@ export function composeStages<T>(
 
 /**
  * `next(call)`, with a throw turned into a rejection. The stages that read the outcome do so with
- * `then` on this, not as async functions: an async stage's suspended frame and promises were about
- * 1 KB per stage per call (a cards screen makes 55 calls), where a handler costs a closure.
+ * `then` on this, not as async functions: an async stage's suspended frame and promises cost far
+ * more per stage per call than a handler's closure (docs/architecture.md, "Measured costs").
  */
 export function passOn<T>(next: (call: UpstreamCall) => Promise<T>, call: UpstreamCall): Promise<T> {
   try {

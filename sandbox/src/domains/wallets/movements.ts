@@ -6,7 +6,7 @@ import type { WalletHistoryEntry, WalletHistoryRecord, WalletRecord, WalletTxnSt
 
 /**
  * Every change of a wallet's amount goes through here, so the amount and the wallet history
- * cannot drift apart (as accounts/ledger.ts does for business balances).
+ * cannot drift apart (as the core's ledger.ts does for business balances).
  */
 export interface WalletMovement {
   /** Signed, in the wallet currency. */

@@ -4,7 +4,7 @@ export interface WalletRecord {
   id: string;
   cardholderId: string;
   currency: string;
-  /** Currency units; changed only through wallets/balance.ts. */
+  /** Currency units; changed only through movements.ts. */
   amount: number;
   createdAt: number;
 }
