@@ -19,14 +19,14 @@ export default defineConfig(({ mode }) => ({
   test: {
     // One pool for the whole suite: a project per lane would load the gateway once more per worker.
     include: mode === 'unit' ? FAST_LANE : WHOLE_SUITE,
-    // Where the time went (2 cores, 105 files): 194 s with each file isolated, most of it importing
-    // the gateway again for every file; 74 s with one module graph per worker. Every file starts
-    // its own sandbox and gateway and closes them, so nothing a file needs leaks into the next.
+    // Isolating each file made most of the suite's time importing the gateway again for every file;
+    // with one module graph per worker, every file starts its own sandbox and gateway and closes
+    // them, so nothing a file needs leaks into the next (process.env aside: a file restores its own).
     isolate: false,
-    // The suite mostly waits (sockets, timers, polls), so more workers than cores overlap the waits;
-    // each worker loads the gateway once more. 2 workers: 48 s, 3: 43 s, 4: 54 s (CPU-bound).
-    maxWorkers: 3,
-    // Threads start faster than processes (48 s against 54 s with 4 workers).
+    // The suite mostly waits (sockets, timers, polls, child processes), so more workers than cores
+    // overlap the waits; each worker loads the gateway once more (docs/contributing.md, "Tests").
+    maxWorkers: 4,
+    // Threads start faster than processes.
     pool: 'threads',
     // The leak scan runs after every file (test/helpers/leak-scan.ts).
     setupFiles: ['test/helpers/leak-scan.setup.ts'],

@@ -1,23 +1,10 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
-/** Clients for the caller-authentication tests: raw HTTP answers and graphql-ws close codes. */
-
-export interface HttpAnswer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-/** A JSON POST to /graphql over the network, with whatever headers a caller sends. */
-export async function post(baseUrl: string, query: string, headers: Record<string, string> = {}, variables?: unknown): Promise<HttpAnswer> {
-  const response = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
+/**
+ * Clients for the caller-authentication tests: graphql-ws outcomes and close codes, and upgrade
+ * statuses (a JSON POST is test/helpers/http.ts's postGraphql).
+ */
 
 /** How a graphql-ws attempt ended: the first result, or the close code and reason. */
 export type WsOutcome = { result: any } | { closed: { code: number; reason: string } };

@@ -4,6 +4,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { until } from './wait.ts';
 
 /**
  * Redis for tests: whether the shared one answers (127.0.0.1:6379, or REDIS_URL: tests use it with
@@ -110,15 +111,6 @@ export class OwnRedis {
   }
 }
 
-/** Waits for `condition` to hold, asking every 100 ms, at most `timeoutMs`; fails naming `what`. */
-export async function until(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await Promise.resolve(condition()).catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** One command on a connection of its own that fails at once rather than retrying. */
 export async function askRedis<T>(port: number, use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis({
@@ -164,8 +156,10 @@ export class SentinelSet {
       await set.primary.start();
       for (const replica of set.replicas) {
         await replica.start(['--replicaof', '127.0.0.1', String(set.primary.port)]);
-        await until('a replica to be in sync', () =>
-          askRedis(replica.port, async (r) => (await r.info('replication')).includes('master_link_status:up')),
+        await until(
+          'a replica to be in sync',
+          () => askRedis(replica.port, async (r) => (await r.info('replication')).includes('master_link_status:up')),
+          { intervalMs: 100 },
         );
       }
       for (let i = 0; i < 3; i++) await set.#startSentinel(await freePort());
@@ -178,7 +172,7 @@ export class SentinelSet {
             const field = (name: string) => Number(fields[fields.indexOf(name) + 1]);
             return field('num-slaves') === set.replicas.length && field('num-other-sentinels') === 2;
           }),
-        30_000,
+        { timeoutMs: 30_000, intervalMs: 100 },
       );
       return set;
     } catch (error) {
@@ -230,7 +224,7 @@ export class SentinelSet {
         const info = await askRedis(port, (r) => r.info('replication'));
         return info.includes('role:master') && /slave\d+:.*state=online/.test(info);
       },
-      timeoutMs,
+      { timeoutMs, intervalMs: 100 },
     );
     return port;
   }
@@ -264,7 +258,7 @@ export class SentinelSet {
           return flags.length === this.replicas.length && flags.every((flag) => !/s_down|o_down|disconnected/.test(flag));
         });
       },
-      timeoutMs,
+      { timeoutMs, intervalMs: 100 },
     );
   }
 

@@ -2,6 +2,7 @@ import { createClient } from 'graphql-ws';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import { record } from './leak-scan.ts';
+import { until } from './wait.ts';
 
 /**
  * Subscription clients for tests, as a browser would use them: graphql-ws over WebSocket, and
@@ -15,17 +16,9 @@ export interface Listening {
   gateway: { events: { activeSubscriptions(): number } };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(what);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** Resolves once the gateway has more open subscriptions than `before`: events sent after that reach us. */
 function registered(target: Listening, before: number): Promise<void> {
-  return until(() => target.gateway.events.activeSubscriptions() > before, 'the subscription was not registered by the gateway');
+  return until('the gateway to register the subscription', () => target.gateway.events.activeSubscriptions() > before);
 }
 
 /**
@@ -37,7 +30,7 @@ async function closed(target: Listening, close: () => Promise<void> | void, ende
   const wasOpen = !endedByServer();
   await close();
   if (!wasOpen) return;
-  await until(() => target.gateway.events.activeSubscriptions() < before, 'the gateway did not end the subscription');
+  await until('the gateway to end the subscription', () => target.gateway.events.activeSubscriptions() < before);
 }
 
 export interface Subscription<T = any> {

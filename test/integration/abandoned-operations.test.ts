@@ -7,6 +7,8 @@ import type { Operation } from '../../src/upstream/operation.ts';
 import { useKit } from '../helpers/kit.ts';
 import { metric } from '../helpers/observe.ts';
 import { subscribeLegacyWs, subscribeSse, subscribeWs } from '../helpers/subscribe.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Work stops when the client leaves: an HTTP request whose connection closes (an SSE subscription's
@@ -35,26 +37,11 @@ const CARD_ID = 'crd_demo_ava_v';
 
 const hostLimit = () => Object.values(kit.gateway.upstream.concurrencyLimits())[0]!;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (limit ${JSON.stringify(hostLimit())})`);
-    await sleep(5);
-  }
-}
+/** What a wait awaits, with the host's limit as the wait ended: where a wait that timed out stood. */
+const withLimit = (what: string) => () => `${what} (limit ${JSON.stringify(hostLimit())})`;
 
 /** A call given its slot may still be connecting: by now it has reached the bank, which answers only after LATENCY_MS. */
 const onTheWire = () => sleep(200);
-
-/** A POST to the listening gateway that the caller can walk away from; resolves with the response or the abort. */
-function post(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<Response | Error> {
-  return fetch(`${kit.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-    signal,
-  }).catch((error: Error) => error);
-}
 
 /** The bank's calls of the cards screen by round: the list, then cardholders and details, then wallets. */
 function cardsScreenCalls() {
@@ -83,16 +70,21 @@ describe('an operation whose client leaves', () => {
     const before = await metric(kit, ABANDONED);
     await slowBank(LATENCY_MS, async () => {
       const client = new AbortController();
-      const response = post(CARDS_SCREEN.query, CARDS_SCREEN.variables ?? {}, client.signal);
+      const response = postGraphql(
+        `${kit.baseUrl}/graphql`,
+        { query: CARDS_SCREEN.query, variables: CARDS_SCREEN.variables ?? {} },
+        {},
+        { signal: client.signal },
+      ).catch((error: Error) => error);
       // The list has answered; the second round is under way: two reads on the wire, the rest queued.
-      await until(() => hostLimit().inFlight === 2 && hostLimit().queued > 0, 'the second round under way');
+      await until(withLimit('the second round under way'), () => hostLimit().inFlight === 2 && hostLimit().queued > 0);
       await onTheWire();
       const queued = hostLimit().queued;
       client.abort();
       expect(await response).toMatchObject({ name: 'AbortError' });
       // The queue dropped its calls, the reads on the wire were cut: their slots are free before the
       // bank answers (it never does: their statuses below), however long a busy machine takes to say so.
-      await until(() => hostLimit().inFlight === 0 && hostLimit().queued === 0, 'the slots freed');
+      await until(withLimit('the slots to be freed'), () => hostLimit().inFlight === 0 && hostLimit().queued === 0);
       expect(await metric(kit, ABANDONED)).toBe(before + 1);
       // Anything sent would be in the bank's log by now.
       await sleep(LATENCY_MS + 200);
@@ -111,18 +103,23 @@ describe('an operation whose client leaves', () => {
     const idempotencyKey = `abandoned-write-${Date.now()}`;
     await slowBank(LATENCY_MS / 2, async () => {
       const client = new AbortController();
-      const response = post(
-        'mutation ($input: CardUpdateInput!, $key: String) { cardUpdate(input: $input, idempotencyKey: $key) { __typename ... on CardUpdateSuccess { card { status } } } }',
-        { input: { cardId: CARD_ID, status: 'INACTIVE', updatedBy: 'Jordan Miles' }, key: idempotencyKey },
-        client.signal,
-      );
-      await until(() => hostLimit().inFlight === 1, 'the write on the wire');
+      const response = postGraphql(
+        `${kit.baseUrl}/graphql`,
+        {
+          query:
+            'mutation ($input: CardUpdateInput!, $key: String) { cardUpdate(input: $input, idempotencyKey: $key) { __typename ... on CardUpdateSuccess { card { status } } } }',
+          variables: { input: { cardId: CARD_ID, status: 'INACTIVE', updatedBy: 'Jordan Miles' }, key: idempotencyKey },
+        },
+        {},
+        { signal: client.signal },
+      ).catch((error: Error) => error);
+      await until(withLimit('the write on the wire'), () => hostLimit().inFlight === 1);
       client.abort();
       expect(await response).toMatchObject({ name: 'AbortError' });
       await sleep(100);
       // Not cut: its slot is held until the bank answers.
       expect(hostLimit().inFlight).toBe(1);
-      await until(() => hostLimit().inFlight === 0, 'the bank answered the write');
+      await until(withLimit('the bank to answer the write'), () => hostLimit().inFlight === 0);
       expect(await metric(kit, ABANDONED)).toBe(before + 1);
       await sleep(LATENCY_MS / 2 + 200);
     });
@@ -149,11 +146,11 @@ describe('an operation whose client leaves', () => {
       await slowBank(LATENCY_MS, async () => {
         await kit.control('POST', `cards/${CARD_ID}/status`, { status: 'INACTIVE' });
         // The event arrived and its card is being read.
-        await until(() => hostLimit().inFlight === 1, 'the event read under way');
+        await until(withLimit('the event read under way'), () => hostLimit().inFlight === 1);
         await onTheWire();
         await changes.close();
         // Cut, not answered: the bank logs it with no status (below).
-        await until(() => hostLimit().inFlight === 0, 'the event read cut');
+        await until(withLimit('the event read to be cut'), () => hostLimit().inFlight === 0);
         await sleep(LATENCY_MS + 200);
       });
       // The event's card, read from the list by its id: the bank saw the read cut.
@@ -173,10 +170,10 @@ describe('an operation whose client leaves', () => {
       await slowBank(LATENCY_MS, async () => {
         await kit.control('POST', `cards/${CARD_ID}/status`, { status: 'INACTIVE' });
         // One read for both, made by whichever took the event first; either may be the one that leaves.
-        await until(() => hostLimit().inFlight === 1, 'the shared event read under way');
+        await until(withLimit('the shared event read under way'), () => hostLimit().inFlight === 1);
         await onTheWire();
         await leaving.close();
-        await until(() => staying.received.length === 1, 'the staying subscriber served', LATENCY_MS * 3);
+        await until(withLimit('the staying subscriber to be served'), () => staying.received.length === 1, { timeoutMs: LATENCY_MS * 3 });
       });
       expect(staying.received[0]).toEqual({
         data: { cardStatusChanged: { status: 'INACTIVE', card: { upstreamId: CARD_ID, status: 'INACTIVE' } } },
@@ -189,17 +186,20 @@ describe('an operation whose client leaves', () => {
   it('does not hold up another operation behind its calls', async () => {
     await slowBank(LATENCY_MS, async () => {
       const client = new AbortController();
-      const abandoned = post(CARDS_SCREEN.query, CARDS_SCREEN.variables ?? {}, client.signal);
-      await until(() => hostLimit().inFlight === 2 && hostLimit().queued > 0, 'the second round under way');
+      const abandoned = postGraphql(
+        `${kit.baseUrl}/graphql`,
+        { query: CARDS_SCREEN.query, variables: CARDS_SCREEN.variables ?? {} },
+        {},
+        { signal: client.signal },
+      ).catch((error: Error) => error);
+      await until(withLimit('the second round under way'), () => hostLimit().inFlight === 2 && hostLimit().queued > 0);
       // Behind the two reads on the wire and the abandoned operation's turn.
       const queued = hostLimit().queued;
-      const other = post(ONE_CALL_BALANCES, {});
-      await until(() => hostLimit().queued === queued + 1, 'the other operation queued');
+      const other = postGraphql(`${kit.baseUrl}/graphql`, { query: ONE_CALL_BALANCES, variables: {} });
+      await until(withLimit('the other operation to queue'), () => hostLimit().queued === queued + 1);
       client.abort();
       await abandoned;
-      const response = await other;
-      if (response instanceof Error) throw response;
-      expect(await response.json()).toMatchObject({ data: { balances: expect.any(Array) } });
+      expect((await other).body).toMatchObject({ data: { balances: expect.any(Array) } });
     });
     // Its one call went as the abandoned reads were cut, before the bank would have answered them
     // (the sandbox's clock, read in its log): not after a round trip of theirs.
@@ -221,7 +221,7 @@ describe('an operation whose client leaves', () => {
       const leaving = upstream.startOperation('execution', client.signal, 'leaving');
       const staying = upstream.startOperation('execution', undefined, 'staying');
       const left = balances(leaving, 'leaving').catch((error: unknown) => error);
-      await until(() => hostLimit().inFlight === 1, 'the first read under way');
+      await until(withLimit('the first read under way'), () => hostLimit().inFlight === 1);
       // The same read of the same bank user: it joins the call on its way (the record cache).
       const joined = upstream.cache!.stats.joined;
       const stayed = balances(staying, 'staying');

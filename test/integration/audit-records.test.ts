@@ -7,6 +7,8 @@ import { DEFAULT_AUTH, type CallerAuthConfig } from '../../src/settings/index.ts
 import { runWs } from '../helpers/auth-clients.ts';
 import { rawUpstream, startKit, useKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * What the audit trail holds, and only that: one record for each mutation field whose resolver ran,
@@ -25,26 +27,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const mutations = (kit: Kit) => kit.audit();
 const denials = (kit: Kit) => kit.denied();
 
-/** A POST to the listening gateway, optionally walked away from. */
-function post(kit: Kit, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response | Error> {
-  return fetch(`${kit.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-    signal,
-  }).catch((error: Error) => error);
-}
-
 /** The gateway's calls on their way to the bank now. */
 const inFlight = (kit: Kit) => Object.values(kit.gateway.upstream.concurrencyLimits())[0]?.inFlight ?? 0;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 8_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 describe('mutation records', () => {
   const kit = useKit({ cache: false, listen: true });
@@ -54,16 +38,21 @@ describe('mutation records', () => {
     // The bank takes 1.5 s over the write; the client leaves after 0.3 s.
     await kit.control('POST', 'faults', { kind: 'stall', stallMs: 1_500, method: 'PATCH', path: WRITE_PATH });
     const client = new AbortController();
-    const answer = post(kit, { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname } } }, {}, client.signal);
+    const answer = postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname } } },
+      {},
+      { signal: client.signal },
+    ).catch((error: Error) => error);
     // The beneficiary read, then the write on the wire: the client leaves while the bank holds it.
-    await until(() => kit.calls(READ_PATH).length === 1 && inFlight(kit) === 1, 'the write on the wire');
+    await until('the write on the wire', () => kit.calls(READ_PATH).length === 1 && inFlight(kit) === 1);
     await sleep(300);
     client.abort();
     expect(await answer).toMatchObject({ name: 'AbortError' });
 
     await until(
+      'the bank to answer and the record to be written',
       () => kit.calls(WRITE_PATH, 'PATCH').some((call) => call.status === 200) && mutations(kit).length > 0,
-      'the bank answered and the record was written',
     );
     await sleep(300);
     expect(kit.calls(WRITE_PATH, 'PATCH').map((call) => call.status)).toEqual([200]);
@@ -85,18 +74,18 @@ describe('mutation records', () => {
     await kit.control('PUT', 'latency', { ms: 1_500 });
     try {
       const client = new AbortController();
-      const answer = post(
-        kit,
+      const answer = postGraphql(
+        `${kit.baseUrl}/graphql`,
         { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'never' } } },
         {},
-        client.signal,
-      );
+        { signal: client.signal },
+      ).catch((error: Error) => error);
       // The client leaves while the beneficiary is still being read, before the write could go.
-      await until(() => inFlight(kit) === 1, 'the read on the wire');
+      await until('the read on the wire', () => inFlight(kit) === 1);
       await sleep(300);
       client.abort();
       expect(await answer).toMatchObject({ name: 'AbortError' });
-      await until(() => mutations(kit).length > 0, 'the record');
+      await until('the record', () => mutations(kit).length > 0);
       await sleep(1_700);
     } finally {
       await kit.control('PUT', 'latency', { ms: 0 });
@@ -108,11 +97,11 @@ describe('mutation records', () => {
   });
 
   it('writes a record for a client that stayed with clientGone false', async () => {
-    const response = (await post(kit, {
+    const response = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: UPDATE,
       variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'stayed' } },
-    })) as Response;
-    expect(await response.json()).toEqual({ data: { beneficiaryUpdate: { __typename: 'BeneficiaryUpdateSuccess' } } });
+    });
+    expect(response.body).toEqual({ data: { beneficiaryUpdate: { __typename: 'BeneficiaryUpdateSuccess' } } });
     expect(mutations(kit)).toEqual([
       expect.objectContaining({
         field: 'beneficiaryUpdate',
@@ -127,13 +116,13 @@ describe('mutation records', () => {
   });
 
   it('writes nothing for a field that did not execute (@include(if: false), @skip(if: true))', async () => {
-    const response = (await post(kit, {
+    const response = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: `mutation Padding {
         a: beneficiaryUpdate(input: {beneficiaryId: "${BENEFICIARY}", nickname: "a"}) @include(if: false) { __typename }
         b: beneficiaryDelete(input: {beneficiaryId: "${BENEFICIARY}"}) @skip(if: true) { __typename }
       }`,
-    })) as Response;
-    expect(await response.json()).toEqual({ data: {} });
+    });
+    expect(response.body).toEqual({ data: {} });
     expect(kit.audit()).toEqual([]);
     expect(kit.denied()).toEqual([]);
     expect(kit.calls()).toEqual([]);
@@ -141,16 +130,16 @@ describe('mutation records', () => {
 
   it('names each record by the gateway\u2019s own request id, and keeps the caller\u2019s beside it', async () => {
     const headers = { 'x-request-id': 'someone-elses-id' };
-    const first = (await post(
-      kit,
+    const first = await postGraphql(
+      `${kit.baseUrl}/graphql`,
       { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'one' } } },
       headers,
-    )) as Response;
-    const second = (await post(
-      kit,
+    );
+    const second = await postGraphql(
+      `${kit.baseUrl}/graphql`,
       { query: UPDATE, variables: { input: { beneficiaryId: BENEFICIARY, nickname: 'two' } } },
       headers,
-    )) as Response;
+    );
     const [one, two] = mutations(kit);
     expect(one!.requestId).toMatch(UUID);
     expect(two!.requestId).toMatch(UUID);
@@ -191,7 +180,7 @@ describe('access-denied records', () => {
 
   it('records a bad credential (401) with the address it came from, as docs/operations.md shows it', async () => {
     await kit.resetCounts();
-    const response = (await post(kit, { query: BALANCES }, { 'x-api-key': 'not-a-key' })) as Response;
+    const response = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': 'not-a-key' });
     expect(response.status).toBe(401);
     const [record, ...more] = deniedOf('UNAUTHENTICATED');
     expect(more).toEqual([]);
@@ -232,11 +221,11 @@ describe('access-denied records', () => {
     for (let i = 0; i < 3; i++)
       statuses.push(
         (
-          (await post(
-            kit,
+          await postGraphql(
+            `${kit.baseUrl}/graphql`,
             { query: `mutation { beneficiaryDelete(input: {beneficiaryId: "ben_nope_${i}"}) { __typename } }` },
             { 'x-api-key': API_KEY },
-          )) as Response
+          )
         ).status,
       );
     expect(statuses.at(-1)).toBe(429);
@@ -279,9 +268,9 @@ describe('access-denied records in passthrough', () => {
   });
 
   it('records an operation of a caller not logged in, and no mutation attempt', async () => {
-    const response = (await post(kit, {
+    const response = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: `mutation { beneficiaryDelete(input: {beneficiaryId: "${BENEFICIARY}"}) { __typename } }`,
-    })) as Response;
+    });
     expect(response.status).toBe(401);
     expect(kit.denied()).toEqual([
       expect.objectContaining({ reason: 'UNAUTHENTICATED', transport: 'http', caller: { kind: 'anonymous', name: 'anonymous' }, count: 1 }),
@@ -298,7 +287,8 @@ describe('a flood of bad credentials', () => {
       const statuses = await Promise.all(
         Array.from(
           { length: 50 },
-          async () => ((await post(kit, { query: '{ balances { currency } }' }, { 'x-api-key': 'wrong' })) as Response).status,
+          async () =>
+            (await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }' }, { 'x-api-key': 'wrong' })).status,
         ),
       );
       expect(new Set(statuses)).toEqual(new Set([401]));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post, runWs, upgradeStatus } from '../helpers/auth-clients.ts';
+import { runWs, upgradeStatus } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { startKit, useKit, type Kit } from '../helpers/kit.ts';
 
 /**
@@ -57,12 +58,12 @@ describe('CORS', () => {
     const response = await preflight(EVIL);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('access-control-allow-headers')).toBeNull();
-    const request = await post(kit.baseUrl!, BALANCES, { origin: EVIL });
+    const request = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { origin: EVIL });
     expect(request.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('exposes x-request-id to an allowed origin\u2019s page', async () => {
-    const answer = await post(kit.baseUrl!, BALANCES, { origin: APP });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { origin: APP });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(APP);
     expect(answer.headers.get('access-control-expose-headers')).toBe('x-request-id, www-authenticate, retry-after');
@@ -122,7 +123,7 @@ describe('CSRF prevention', () => {
     const get = await fetch(`${kit.baseUrl}/graphql?query=${encodeURIComponent(BALANCES)}`, { headers: { 'x-graphql-csrf': '1' } });
     expect(get.status).toBe(200);
     expect(((await get.json()) as { data: { balances: unknown[] } }).data.balances.length).toBeGreaterThan(0);
-    expect((await post(kit.baseUrl!, BALANCES)).status).toBe(200);
+    expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES })).status).toBe(200);
     expect(kit.calls().map((c) => c.path)).toEqual(['/svc/api/v1/account/balance', '/svc/api/v1/account/balance']);
   });
 

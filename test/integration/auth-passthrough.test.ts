@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '@banking-gateway/sandbox';
-import { post, runWs } from '../helpers/auth-clients.ts';
+import { runWs } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import {
   AccessTokenCreateDocument,
   BalancesDocument,
@@ -52,7 +53,7 @@ describe('passthrough: anonymous callers', () => {
   });
 
   it('may introspect (GraphiQL shows the schema before login)', async () => {
-    const answer = await post(kit.baseUrl!, '{ __schema { mutationType { name } } }');
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ __schema { mutationType { name } } }' });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ data: { __schema: { mutationType: { name: 'Mutation' } } } });
   });
@@ -63,7 +64,7 @@ describe('passthrough: anonymous callers', () => {
       '{ __typename balances { currency } }',
       'query Q { ...F } fragment F on Query { balances { currency } }',
     ]) {
-      const answer = await post(kit.baseUrl!, query);
+      const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query });
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="banking-gateway"');
       expect(answer.body).toEqual({
@@ -79,7 +80,11 @@ describe('passthrough: anonymous callers', () => {
   });
 
   it('refuses an API key: this mode takes the bank\u2019s token', async () => {
-    const answer = await post(kit.baseUrl!, '{ balances { currency } }', { 'x-api-key': 'some-key-of-another-gateway' });
+    const answer = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: '{ balances { currency } }' },
+      { 'x-api-key': 'some-key-of-another-gateway' },
+    );
     expect(answer.status).toBe(401);
     expect(answer.body.errors[0].message).toMatch(/takes the bank's access token/);
     expect(calls()).toEqual([]);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { post, runWs } from '../helpers/auth-clients.ts';
+import { runWs } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { JWT_AUDIENCE, JWT_ISSUER, startJwks, unsignedJwt, type Jwks } from '../helpers/jwks.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { record, registerSecret } from '../helpers/leak-scan.ts';
@@ -59,7 +60,7 @@ async function jwt(options?: Parameters<Jwks['sign']>[0], claims: Parameters<Jwk
 /** Refused with 401 and UNAUTHENTICATED, and not one upstream call made. */
 async function expectRefused(headers: Record<string, string>, message: RegExp, invalid = true) {
   await kit.resetCounts();
-  const answer = await post(kit.baseUrl!, BALANCES, headers);
+  const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, headers);
   expect(answer.status).toBe(401);
   expect(answer.body.data).toBeUndefined();
   expect(answer.body.errors).toHaveLength(1);
@@ -76,7 +77,7 @@ async function expectRefused(headers: Record<string, string>, message: RegExp, i
 describe('service mode: API keys', () => {
   it('lets a known key in and calls the bank with the gateway\u2019s own login', async () => {
     await kit.resetCounts();
-    const answer = await post(kit.baseUrl!, BALANCES, { 'x-api-key': API_KEY });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': API_KEY });
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data.balances.length).toBeGreaterThan(0);
@@ -111,7 +112,7 @@ describe('service mode: JWTs', () => {
   it('lets a valid JWT in, logs its subject, and never forwards it to the bank', async () => {
     await kit.resetCounts();
     const token = await jwt({ subject: 'svc-treasury' });
-    const answer = await post(kit.baseUrl!, BALANCES, { authorization: `Bearer ${token}` });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { authorization: `Bearer ${token}` });
     expect(answer.status).toBe(200);
     expect(answer.body.data.balances.length).toBeGreaterThan(0);
     // The bank would refuse our JWT with 401: a 200 read means the gateway's own token went out.
@@ -136,16 +137,24 @@ describe('service mode: JWTs', () => {
   });
 
   it('accepts a JWT expired within the clock tolerance', async () => {
-    const answer = await post(kit.baseUrl!, BALANCES, { authorization: `Bearer ${await jwt({ expiresIn: -5 })}` });
+    const answer = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: BALANCES },
+      { authorization: `Bearer ${await jwt({ expiresIn: -5 })}` },
+    );
     expect(answer.status).toBe(200);
   });
 
   it('grants what the claims name and ignores the rest, logging each unknown value once', async () => {
     const claims = { roles: ['viewer', 'Gateway.Superuser'], scope: 'openid payouts:write' };
     for (const subject of ['svc-a', 'svc-b']) {
-      const answer = await post(kit.baseUrl!, '{ me { roles permissions } }', {
-        authorization: `Bearer ${await jwt({ subject }, claims)}`,
-      });
+      const answer = await postGraphql(
+        `${kit.baseUrl}/graphql`,
+        { query: '{ me { roles permissions } }' },
+        {
+          authorization: `Bearer ${await jwt({ subject }, claims)}`,
+        },
+      );
       expect(answer.body.data.me.roles).toEqual(['viewer']);
       expect(answer.body.data.me.permissions).toContain('payouts:write');
     }
@@ -242,7 +251,7 @@ describe('service mode: an unreachable JWKS', () => {
 
   it('answers 503 AUTH_UNAVAILABLE with Retry-After, not a crash, and calls no one', async () => {
     await down.resetCounts();
-    const answer = await post(down.baseUrl!, BALANCES, { authorization: `Bearer ${await jwt()}` });
+    const answer = await postGraphql(`${down.baseUrl}/graphql`, { query: BALANCES }, { authorization: `Bearer ${await jwt()}` });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(answer.body.errors).toEqual([

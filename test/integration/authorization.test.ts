@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import { ALL_PERMISSIONS, withImplied, type Permission } from '../../src/authorization/permissions.ts';
 import { OPERATIONS } from '../../bench/operations.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { useJwtKit } from '../helpers/jwt-kit.ts';
 import { startKit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
@@ -234,9 +234,9 @@ describe('over HTTP', () => {
       auth: { mode: 'service', apiKeys: [], jwt: jwtConfig(), allowedOrigins: [] },
     });
     try {
-      const answer = await post(
-        listening.baseUrl!,
-        '{ cards(first: 5) { nodes { upstreamId } } balances { currency } }',
+      const answer = await postGraphql(
+        `${listening.baseUrl}/graphql`,
+        { query: '{ cards(first: 5) { nodes { upstreamId } } balances { currency } }' },
         await jwtWith('card-reader', ['cards:read']),
       );
       expect(answer.status).toBe(200);

@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../../bench/operations.ts';
 import { useKit } from '../helpers/kit.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * Within a round of upstream calls the smaller loader batches go out first (src/upstream/batch-order.ts):
@@ -25,12 +26,7 @@ afterEach(() => {
 });
 
 async function run(query: string, variables?: Record<string, unknown>) {
-  const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { errors?: unknown[] };
+  const { body } = await postGraphql('http://gateway.test/graphql', { query, variables }, {}, { fetch: kit.gateway.yoga.fetch });
   expect(body.errors).toBeUndefined();
 }
 

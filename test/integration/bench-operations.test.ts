@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '@banking-gateway/sandbox';
-import { directToken } from '../bench/bank-client.ts';
-import { measureFloor, timedBesideFloor } from '../bench/floor.ts';
-import { medianOfRuns } from '../bench/overhead.ts';
-import { summarize } from '../bench/stats.ts';
-import { roundsIn, roundsOf } from '../bench/rounds.ts';
-import { multipartParts } from '../bench/multipart.ts';
-import { CARDS_ON_SCREEN, DEFERRED_CARDS_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
-import { useKit, type Kit } from './kit.ts';
+import { directToken } from '../../bench/bank-client.ts';
+import { measureFloor, timedBesideFloor } from '../../bench/floor.ts';
+import { medianOfRuns } from '../../bench/overhead.ts';
+import { summarize } from '../../bench/stats.ts';
+import { roundsIn, roundsOf } from '../../bench/rounds.ts';
+import { multipartParts } from '../../bench/multipart.ts';
+import { CARDS_ON_SCREEN, DEFERRED_CARDS_SCREEN, extraCardMutation, OPERATIONS } from '../../bench/operations.ts';
+import { useKit, type Kit } from '../helpers/kit.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * Every benchmark operation costs exactly its minimum of upstream calls, none repeated. Counts come
@@ -16,14 +17,9 @@ import { useKit, type Kit } from './kit.ts';
 const kit = useKit();
 
 async function run(target: Kit, query: string, variables?: Record<string, unknown>) {
-  const response = await target.gateway.yoga.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
+  const { body } = await postGraphql('http://gateway.test/graphql', { query, variables }, {}, { fetch: target.gateway.yoga.fetch });
   expect(body.errors).toBeUndefined();
-  return body;
+  return body as { data?: unknown; errors?: unknown[] };
 }
 
 async function prepareCards(target: Kit) {

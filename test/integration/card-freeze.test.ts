@@ -10,6 +10,7 @@ import { useKit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
 import { freePort, REDIS_URL, redisAnswers } from '../helpers/redis.ts';
 import { mustSkip } from '../helpers/skip.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * A cardholder lifts only its own freeze (docs/permissions.md, "Callers bound to one cardholder"):
@@ -47,12 +48,12 @@ interface Outcome {
 }
 
 async function run(gateway: Gateway, who: Who, query: string): Promise<Record<string, Outcome>> {
-  const response = await gateway.yoga.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': KEYS[who] },
-    body: JSON.stringify({ query }),
-  });
-  const body = (await response.json()) as { data?: Record<string, Outcome>; errors?: unknown };
+  const { body } = await postGraphql<{ data?: Record<string, Outcome>; errors?: unknown }>(
+    'http://gateway.test/graphql',
+    { query },
+    { 'x-api-key': KEYS[who] },
+    { fetch: gateway.yoga.fetch },
+  );
   expect(body.errors).toBeUndefined();
   return body.data!;
 }

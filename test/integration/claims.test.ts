@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { useJwtKit } from '../helpers/jwt-kit.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 
@@ -28,9 +28,9 @@ describe('a cardholder claim that is not one cardholder id', () => {
 
   it.each(malformed)('refuses the caller with 401 naming the claim (%s), before any bank call', async (_what, value) => {
     await kit.resetCounts();
-    const answer = await post(
-      kit.baseUrl!,
-      `${ME.slice(0, -1)} balances { currency } }`,
+    const answer = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: `${ME.slice(0, -1)} balances { currency } }` },
       await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: value }),
     );
     expect(answer.status).toBe(401);
@@ -46,9 +46,13 @@ describe('a cardholder claim that is not one cardholder id', () => {
   });
 
   it('binds the caller when the claim is one id, and leaves it unbound when the claim is absent', async () => {
-    const bound = await post(kit.baseUrl!, ME, await bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' }));
+    const bound = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: ME },
+      await bearer('ava-phone', { roles: ['cardholder'], cardholder_id: 'chd_demo_ava' }),
+    );
     expect(bound.body.data.me.cardholderUpstreamId).toBe('chd_demo_ava');
-    const unbound = await post(kit.baseUrl!, ME, await bearer('ops', { roles: ['viewer'] }));
+    const unbound = await postGraphql(`${kit.baseUrl}/graphql`, { query: ME }, await bearer('ops', { roles: ['viewer'] }));
     expect(unbound.body.data.me).toMatchObject({ roles: ['viewer'], cardholderUpstreamId: null });
   });
 });
@@ -58,23 +62,27 @@ describe('roles come from the role claims only', () => {
     'scope "%s" grants no role: admin\u2019s mutations are Forbidden, with no bank call',
     async (scope) => {
       const headers = await bearer('oauth-client', { scope, scp: ['admin'] });
-      const me = await post(kit.baseUrl!, ME, headers);
+      const me = await postGraphql(`${kit.baseUrl}/graphql`, { query: ME }, headers);
       expect(me.body.data.me.roles).toEqual([]);
       expect(me.body.data.me.permissions).toEqual(scope.includes('accounts:read') ? ['accounts:read'] : []);
       await kit.resetCounts();
-      const open = await post(kit.baseUrl!, OPEN_ACCOUNT, headers);
+      const open = await postGraphql(`${kit.baseUrl}/graphql`, { query: OPEN_ACCOUNT }, headers);
       expect(open.body.data).toEqual({ accountCreate: { __typename: 'Forbidden', permission: 'accounts:write' } });
       expect(kit.calls()).toEqual([]);
     },
   );
 
   it('grants the permissions scope names, and lists them as the caller\u2019s, with no role', async () => {
-    const me = await post(kit.baseUrl!, ME, await bearer('reporting', { scope: 'payouts:write accounts:read' }));
+    const me = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: ME },
+      await bearer('reporting', { scope: 'payouts:write accounts:read' }),
+    );
     expect(me.body.data.me).toMatchObject({ roles: [], permissions: ['accounts:read', 'payouts:read', 'payouts:write'] });
   });
 
   it('grants a role named in the roles claim', async () => {
-    const me = await post(kit.baseUrl!, ME, await bearer('ops-admin', { roles: ['admin'] }));
+    const me = await postGraphql(`${kit.baseUrl}/graphql`, { query: ME }, await bearer('ops-admin', { roles: ['admin'] }));
     expect(me.body.data.me.roles).toEqual(['admin']);
     expect(me.body.data.me.mutations).toContain('accountCreate');
   });
@@ -93,16 +101,20 @@ describe('with JWT_PERMISSION_CLAIMS_GRANT_ROLES=true', () => {
 
   it('a role named in scope grants it', async () => {
     const headers = await bearer('oauth-client', { scope: 'accounts:read admin' });
-    const me = await post(optedIn.baseUrl!, ME, headers);
+    const me = await postGraphql(`${optedIn.baseUrl}/graphql`, { query: ME }, headers);
     expect(me.body.data.me.roles).toEqual(['admin']);
-    const open = await post(optedIn.baseUrl!, OPEN_ACCOUNT, headers);
+    const open = await postGraphql(`${optedIn.baseUrl}/graphql`, { query: OPEN_ACCOUNT }, headers);
     expect(open.body.data.accountCreate.__typename).toBe('AccountCreateSuccess');
   });
 });
 
 describe('a caller bound to a cardholder', () => {
   it('reports the roles it acts with: the cardholder role only, however many it claims', async () => {
-    const me = await post(kit.baseUrl!, ME, await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: 'chd_demo_ava' }));
+    const me = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: ME },
+      await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: 'chd_demo_ava' }),
+    );
     expect(me.body.data.me).toEqual({
       roles: ['cardholder'],
       permissions: ['cards:read', 'cards:control', 'cardholders:read', 'wallets:read'],
@@ -113,9 +125,9 @@ describe('a caller bound to a cardholder', () => {
 
   it('is audited with those roles', async () => {
     await kit.resetCounts();
-    const open = await post(
-      kit.baseUrl!,
-      OPEN_ACCOUNT,
+    const open = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: OPEN_ACCOUNT },
       await bearer('ava-phone', { roles: ['admin', 'cardholder'], cardholder_id: 'chd_demo_ava' }),
     );
     expect(open.body.data).toEqual({ accountCreate: { __typename: 'Forbidden', permission: 'accounts:write' } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { record, registerSecret } from '../helpers/leak-scan.ts';
 import { subscribeSse } from '../helpers/subscribe.ts';
@@ -44,7 +44,10 @@ const logged = (msg: string) => lines.filter((line) => line.msg === msg);
 
 describe("a caller's mistakes", () => {
   it('a forged API key, ten times: ten 401s, ten counted, one log line at info', async () => {
-    for (let i = 0; i < 10; i++) expect((await post(kit.baseUrl!, '{ me { name } }', { 'x-api-key': `gwk_forged-${i}` })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ me { name } }' }, { 'x-api-key': `gwk_forged-${i}` })).status).toBe(
+        401,
+      );
     expect(await metric('gateway_callers_refused_total', 'reason="invalid"')).toBe(10);
     expect(logged('caller refused').map((line) => [line.level, line.refusal])).toEqual([[30, 'invalid']]);
   });
@@ -72,7 +75,7 @@ describe("a caller's mistakes", () => {
 
   it('a field the caller may not read: FORBIDDEN counted and logged once, the rest answered', async () => {
     for (let i = 0; i < 4; i++) {
-      const answer = await post(kit.baseUrl!, '{ me { name } balances { currency } }', { 'x-api-key': KEY });
+      const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ me { name } balances { currency } }' }, { 'x-api-key': KEY });
       expect(answer.body.data).toEqual({ me: { name: 'cards-only' }, balances: null });
     }
     expect(await metric('gateway_client_errors_total', 'code="FORBIDDEN"')).toBe(4);

@@ -5,7 +5,7 @@ import type { RequestLogEntry } from '@banking-gateway/sandbox';
 import { OPERATIONS } from '../../bench/operations.ts';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import type { CallerAuthConfig, ConcurrencyConfig } from '../../src/settings/index.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { PATHS } from '../helpers/flows.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
@@ -58,13 +58,13 @@ describe('operations per client per window', () => {
   it('refuses the flooding client over its window with 429, RATE_LIMITED and Retry-After, before any bank call, and never the other', async () => {
     const quiet: number[] = [];
     for (let i = 0; i < LIMIT.operations; i++) {
-      const answer = await post(kit.baseUrl!, BALANCES, as('flood'));
+      const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('flood'));
       expect([answer.status, answer.body.errors]).toEqual([200, undefined]);
-      if (i < LIMIT.operations - 1) quiet.push((await post(kit.baseUrl!, BALANCES, as('quiet'))).status);
+      if (i < LIMIT.operations - 1) quiet.push((await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('quiet'))).status);
     }
     await kit.resetCounts();
     for (let i = 0; i < 10; i++) {
-      const refused = await post(kit.baseUrl!, BALANCES, as('flood'));
+      const refused = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('flood'));
       expect(refused.status).toBe(429);
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -81,11 +81,12 @@ describe('operations per client per window', () => {
   });
 
   it('serves the client again once its Retry-After has passed: the window resets', async () => {
-    for (let i = 0; i < LIMIT.operations; i++) expect((await post(kit.baseUrl!, BALANCES, as('resetting'))).status).toBe(200);
-    const refused = await post(kit.baseUrl!, BALANCES, as('resetting'));
+    for (let i = 0; i < LIMIT.operations; i++)
+      expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('resetting'))).status).toBe(200);
+    const refused = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('resetting'));
     expect(refused.status).toBe(429);
     await sleep(Number(refused.headers.get('retry-after')) * 1000);
-    const again = await post(kit.baseUrl!, BALANCES, as('resetting'));
+    const again = await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('resetting'));
     expect([again.status, again.body.errors]).toEqual([200, undefined]);
     expect(again.body.data.balances.length).toBeGreaterThan(0);
   });
@@ -93,7 +94,8 @@ describe('operations per client per window', () => {
   it('counts a subscription as it starts, and refuses one over the window at subscribe time (SSE and graphql-ws)', async () => {
     const first = await subscribeSse(kit, SUBSCRIPTION, {}, as('subscriber'));
     await first.close();
-    for (let i = 1; i < LIMIT.operations; i++) expect((await post(kit.baseUrl!, BALANCES, as('subscriber'))).status).toBe(200);
+    for (let i = 1; i < LIMIT.operations; i++)
+      expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, as('subscriber'))).status).toBe(200);
     // Over SSE the refusal is the whole answer: a 429 with Retry-After, its one event the error.
     const overSse = await fetch(`${kit.baseUrl}/graphql`, {
       method: 'POST',
@@ -148,7 +150,7 @@ describe('anonymous callers (AUTH_MODE none)', () => {
  * with (x-correlation-id): the gateway answers with that id, whatever x-request-id the test sent.
  */
 const tags = new Map<string, string>();
-const tagged = (response: Response, tag: string) => void tags.set(response.headers.get('x-request-id') ?? '', tag);
+const tagged = (headers: Headers, tag: string) => void tags.set(headers.get('x-request-id') ?? '', tag);
 const ofTag = (log: readonly RequestLogEntry[], prefix: string) => log.filter((e) => tags.get(e.correlationId ?? '')?.startsWith(prefix));
 
 /** One operation of `client` through the kit's gateway, in-process, tagged `tag` for the sandbox's log. */
@@ -158,13 +160,11 @@ async function operationOf(
   query: string,
   tag: string,
 ): Promise<{ data?: unknown; errors?: unknown[] }> {
-  const response = await kit.gateway.yoga.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...as(client) },
-    body: JSON.stringify({ query }),
+  const answer = await postGraphql<{ data?: unknown; errors?: unknown[] }>('http://gateway.test/graphql', { query }, as(client), {
+    fetch: kit.gateway.yoga.fetch,
   });
-  tagged(response, tag);
-  return (await response.json()) as { data?: unknown; errors?: unknown[] };
+  tagged(answer.headers, tag);
+  return answer.body;
 }
 
 /** The gateway's own reading of the sandbox host's limit: what it holds in flight, and why calls wait. */
@@ -272,9 +272,9 @@ describe('calls in flight per client, past the deadline', () => {
 
   it("ends the calls that waited behind their client's own calls past the operation deadline as DEADLINE_EXCEEDED", async () => {
     // Three reads at once, one at a time: the third would start at 400 ms, past the 300 ms deadline.
-    const answer = await post(
-      kit.baseUrl!,
-      '{ accounts(first: 10) { nodes { id } } balances { currency } upcomingPayouts(first: 10) { nodes { id } } }',
+    const answer = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: '{ accounts(first: 10) { nodes { id } } balances { currency } upcomingPayouts(first: 10) { nodes { id } } }' },
       as('flood'),
     );
     const reasons = (answer.body.errors as { extensions: { code: string; reason?: string } }[]).map(

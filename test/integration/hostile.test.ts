@@ -8,6 +8,8 @@ import { bankEvent, deliverEvent } from '../helpers/deliver.ts';
 import { AccountsDocument, BalancesDocument, BankEventsFeedDocument, DashboardDocument } from '../generated/graphql.ts';
 import { useKit, type Kit } from '../helpers/kit.ts';
 import { subscribeWs } from '../helpers/subscribe.ts';
+import { postGraphql, type GraphqlAnswer } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Hostile queries: each is refused before execution (no upstream call, counted from the sandbox's
@@ -15,19 +17,7 @@ import { subscribeWs } from '../helpers/subscribe.ts';
  * in the auth suites.
  */
 
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
-
-async function post(kit: Kit, body: unknown): Promise<Answer> {
-  const response = await fetch(`${kit.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+type Answer = GraphqlAnswer<{ data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
 
 /** A typed document's trusted-document id (codegen's persisted documents put it in `__meta__`). */
 const idOf = (document: object) => (document as { __meta__: { hash: string } }).__meta__.hash;
@@ -63,12 +53,12 @@ describe('hostile queries are refused before execution', () => {
     expect(legacy.status).toBe(200);
     expect(body.data).toBeUndefined();
     expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect((await post(kit, query)).status).toBe(400);
+    expect((await postGraphql(`${kit.baseUrl}/graphql`, query)).status).toBe(400);
     expect(kit.calls()).toEqual([]);
   });
 
   it('deep: past the depth limit', async () => {
-    const answer = await post(kit, { query: cardholderLoop(4) });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: cardholderLoop(4) });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('depth');
     expect(answer.body.errors![0]!.message).toBe(
@@ -77,24 +67,26 @@ describe('hostile queries are refused before execution', () => {
   });
 
   it('wide: a page of items with hundreds of fields each is over the cost limit', async () => {
-    const answer = await post(kit, { query: `{ cards(first: 100) { nodes { ${'maskedNumber status '.repeat(300)} } } }` });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, {
+      query: `{ cards(first: 100) { nodes { ${'maskedNumber status '.repeat(300)} } } }`,
+    });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('cost');
   });
 
   it('aliased: the same read under many names', async () => {
     const aliases = Array.from({ length: DEFAULT_LIMITS.maxAliases + 1 }, (_, i) => `b${i}: balances { currency }`).join(' ');
-    const answer = await post(kit, { query: `{ ${aliases} }` });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: `{ ${aliases} }` });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('aliases');
   });
 
   it('costly: nested connections with large pages, literal or in variables', async () => {
     const nested = '{ accounts(first: 100) { nodes { transactions(first: 100) { nodes { amount { amount currency } createdAt } } } } }';
-    const literal = await post(kit, { query: nested });
+    const literal = await postGraphql(`${kit.baseUrl}/graphql`, { query: nested });
     expectRefused(kit, literal, 400, 'QUERY_TOO_COMPLEX');
     expect(literal.body.errors![0]!.message).toMatch(new RegExp(`Query Cost limit of ${DEFAULT_LIMITS.maxCost} exceeded, found \\d+`));
-    const variables = await post(kit, {
+    const variables = await postGraphql(`${kit.baseUrl}/graphql`, {
       query:
         'query($a: Int, $t: Int) { accounts(first: $a) { nodes { transactions(first: $t) { nodes { amount { amount currency } createdAt } } } } }',
       variables: { a: 100, t: 100 },
@@ -103,23 +95,25 @@ describe('hostile queries are refused before execution', () => {
   });
 
   it('a page over 100, a negative page or more than 100 ids: BAD_USER_INPUT naming the argument and the rule', async () => {
-    const large = await post(kit, {
+    const large = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: 'query($n: Int) { balances { currency } beneficiaries(first: $n) { nodes { id } } }',
       variables: { n: 500 },
     });
     expectRefused(kit, large, 400, 'BAD_USER_INPUT');
     expect(large.body.errors![0]!.message).toBe('Argument "first" of Query.beneficiaries must be at most 100 (the largest page); got 500.');
-    const negative = await post(kit, { query: '{ account(id: "acc_demo_usd") { transactions(last: -1) { nodes { createdAt } } } }' });
+    const negative = await postGraphql(`${kit.baseUrl}/graphql`, {
+      query: '{ account(id: "acc_demo_usd") { transactions(last: -1) { nodes { createdAt } } } }',
+    });
     expectRefused(kit, negative, 400, 'BAD_USER_INPUT');
     expect(negative.body.errors![0]!.message).toBe('Argument "last" of Account.transactions must not be negative; got -1.');
     const ids = Array.from({ length: 101 }, (_, i) => `"id${i}"`).join(', ');
-    const nodes = await post(kit, { query: `{ nodes(ids: [${ids}]) { id } }` });
+    const nodes = await postGraphql(`${kit.baseUrl}/graphql`, { query: `{ nodes(ids: [${ids}]) { id } }` });
     expectRefused(kit, nodes, 400, 'BAD_USER_INPUT');
     expect(nodes.body.errors![0]!.message).toBe('Argument "ids" of Query.nodes must hold at most 100 items; got 101 items.');
   });
 
   it('directives flood', async () => {
-    const answer = await post(kit, {
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: `{ balances { ${'currency @include(if: true) '.repeat(DEFAULT_LIMITS.maxDirectives + 1)} } }`,
     });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
@@ -127,7 +121,9 @@ describe('hostile queries are refused before execution', () => {
   });
 
   it('token flood: refused while parsing', async () => {
-    const answer = await post(kit, { query: `{ balances { ${'currency '.repeat(DEFAULT_LIMITS.maxTokens)} } }` });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, {
+      query: `{ balances { ${'currency '.repeat(DEFAULT_LIMITS.maxTokens)} } }`,
+    });
     expectRefused(kit, answer, 400, 'QUERY_TOO_COMPLEX');
     expect(answer.body.errors![0]!.extensions!.limit).toBe('tokens');
   });
@@ -153,14 +149,19 @@ describe('hostile queries are refused before execution', () => {
   });
 
   it('batched: an array body is not executed', async () => {
-    const answer = await post(kit, [{ query: '{ balances { currency } }' }, { query: '{ accounts { nodes { id } } }' }]);
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, [
+      { query: '{ balances { currency } }' },
+      { query: '{ accounts { nodes { id } } }' },
+    ]);
     expect(answer.status).toBe(400);
     expect(codes(answer)).toEqual(['BAD_REQUEST']);
     expect(kit.calls()).toEqual([]);
   });
 
   it('within the limits the same shapes run', async () => {
-    const answer = await post(kit, { query: '{ accounts(first: 100) { nodes { transactions(first: 5) { nodes { createdAt } } } } }' });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, {
+      query: '{ accounts(first: 100) { nodes { transactions(first: 5) { nodes { createdAt } } } } }',
+    });
     expect(answer.body.errors).toBeUndefined();
     expect(kit.calls().length).toBeGreaterThan(1);
   });
@@ -194,7 +195,7 @@ describe('in production', () => {
 
   it('refuses introspection, over HTTP and graphql-ws', async () => {
     for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Account") { fields { name } } }']) {
-      const answer = await post(kit, { query });
+      const answer: Answer = await postGraphql(`${kit.baseUrl}/graphql`, { query });
       expectRefused(kit, answer, 400, 'GRAPHQL_VALIDATION_FAILED');
       expect(answer.body.errors![0]!.message).toContain('introspection has been disabled');
       const overWs = await wsErrors(kit, query);
@@ -203,12 +204,12 @@ describe('in production', () => {
   });
 
   it('hides the limits and every "Did you mean" suggestion', async () => {
-    const deep = await post(kit, { query: cardholderLoop(4) });
+    const deep = await postGraphql(`${kit.baseUrl}/graphql`, { query: cardholderLoop(4) });
     expectRefused(kit, deep, 400, 'QUERY_TOO_COMPLEX');
     expect(deep.body.errors![0]!.message).toBe('The operation is too complex (depth): use fewer levels of nesting.');
-    const typo = await post(kit, { query: '{ balance { currency } }' });
+    const typo = await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balance { currency } }' });
     expect(typo.body.errors![0]!.message).toBe('Cannot query field "balance" on type "Query".');
-    const badEnum = await post(kit, {
+    const badEnum = await postGraphql(`${kit.baseUrl}/graphql`, {
       query: 'query($s: AccountStatus) { accounts(status: $s) { nodes { id } } }',
       variables: { s: 'ACTIV' },
     });
@@ -234,33 +235,33 @@ describe('with trusted documents', () => {
 
   it('refuses an unknown document id, Apollo-style or GraphQL-over-HTTP-style', async () => {
     const unknown = 'sha256:' + '0'.repeat(64);
-    expectRefused(kit, await post(kit, { documentId: unknown }), 400, 'PERSISTED_QUERY_NOT_IN_LIST');
+    expectRefused(kit, await postGraphql(`${kit.baseUrl}/graphql`, { documentId: unknown }), 400, 'PERSISTED_QUERY_NOT_IN_LIST');
     expectRefused(
       kit,
-      await post(kit, { extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }),
+      await postGraphql(`${kit.baseUrl}/graphql`, { extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }),
       400,
       'PERSISTED_QUERY_NOT_IN_LIST',
     );
   });
 
   it('refuses query text, even with an id, and a request with neither', async () => {
-    expectRefused(kit, await post(kit, { query: '{ balances { currency } }' }), 400, 'PERSISTED_QUERY_ONLY');
+    expectRefused(kit, await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }' }), 400, 'PERSISTED_QUERY_ONLY');
     expectRefused(
       kit,
-      await post(kit, { query: '{ balances { currency } }', documentId: idOf(BalancesDocument) }),
+      await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }', documentId: idOf(BalancesDocument) }),
       400,
       'PERSISTED_QUERY_ONLY',
     );
-    expectRefused(kit, await post(kit, { variables: {} }), 400, 'PERSISTED_QUERY_ID_REQUIRED');
+    expectRefused(kit, await postGraphql(`${kit.baseUrl}/graphql`, { variables: {} }), 400, 'PERSISTED_QUERY_ID_REQUIRED');
   });
 
   it('runs shipped documents by id: POST, Apollo extensions, GET', async () => {
-    const accounts = await post(kit, { documentId: idOf(AccountsDocument), variables: { first: 2 } });
+    const accounts = await postGraphql(`${kit.baseUrl}/graphql`, { documentId: idOf(AccountsDocument), variables: { first: 2 } });
     expect(accounts.body.errors).toBeUndefined();
     expect((accounts.body.data as { accounts: { edges: unknown[] } }).accounts.edges).toHaveLength(2);
 
     const hex = idOf(DashboardDocument).replace('sha256:', '');
-    const dashboard = await post(kit, { extensions: { persistedQuery: { version: 1, sha256Hash: hex } } });
+    const dashboard = await postGraphql(`${kit.baseUrl}/graphql`, { extensions: { persistedQuery: { version: 1, sha256Hash: hex } } });
     expect(dashboard.body.errors).toBeUndefined();
     expect(Object.keys(dashboard.body.data as object)).toEqual(['accounts', 'balances', 'upcomingPayouts']);
 
@@ -295,7 +296,7 @@ describe('with trusted documents', () => {
     });
     expect(response.status).toBe(200);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    await waitFor(() => kit.gateway.events.activeSubscriptions() > 0);
+    await until('the gateway to register the subscription', () => kit.gateway.events.activeSubscriptions() > 0);
     await deliverEvent(kit.baseUrl, bankEvent('evt_trusted_sse'));
     // The shipped feed selects the event's own id (an occurrence's, not the bank's), its name and its data.
     let text = '';
@@ -323,9 +324,4 @@ async function wsErrors(kit: Kit, query: string): Promise<{ message: string; ext
   } finally {
     await client.dispose();
   }
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { bankEvent, deliverEvent } from '../helpers/deliver.ts';
 import { afterAnswer, useKit } from '../helpers/kit.ts';
 import { subscribeWs } from '../helpers/subscribe.ts';
@@ -21,7 +21,7 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-const run = (query: string) => post(kit.baseUrl!, query);
+const run = (query: string) => postGraphql(`${kit.baseUrl}/graphql`, { query });
 
 describe('/metrics', () => {
   it('needs the metrics token when one is configured', async () => {

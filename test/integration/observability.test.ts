@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import type { CallerAuthConfig } from '../../src/settings/index.ts';
 import { createMetricsRegistry } from '../../src/platform/metrics-registry.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { bankEvent, deliverEvent } from '../helpers/deliver.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
@@ -310,18 +310,25 @@ async function driveTraffic(kit: Kit): Promise<void> {
   const as = (key: string) => ({ 'x-api-key': key });
   const subscription = await subscribeWs(kit, 'subscription { bankEvents { id } }', {}, as(KEYS.operator));
   for (let i = 0; i < 2; i++)
-    expect((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.operator))).body.errors).toBeUndefined();
-  expect((await post(kit.baseUrl!, QUOTE, as(KEYS.operator))).body.data.quoteCreate.__typename).toBe('QuoteCreateSuccess');
-  expect((await post(kit.baseUrl!, '{ node(id: "not-an-id") { id } }', as(KEYS.operator))).body.errors).toBeDefined();
+    expect(
+      (await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }' }, as(KEYS.operator))).body.errors,
+    ).toBeUndefined();
+  expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: QUOTE }, as(KEYS.operator))).body.data.quoteCreate.__typename).toBe(
+    'QuoteCreateSuccess',
+  );
+  expect(
+    (await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ node(id: "not-an-id") { id } }' }, as(KEYS.operator))).body.errors,
+  ).toBeDefined();
   // An answer that breaks its contract: the drift metric's endpoint and path.
   await kit.control('POST', 'faults', { kind: 'contract', method: 'GET', path: '/svc/api/v1/account' });
   expect(
-    (await post(kit.baseUrl!, '{ accounts(first: 1) { nodes { upstreamId } } }', as(KEYS.operator))).body.errors[0].extensions.code,
+    (await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ accounts(first: 1) { nodes { upstreamId } } }' }, as(KEYS.operator))).body
+      .errors[0].extensions.code,
   ).toBe('UPSTREAM_CONTRACT_ERROR');
-  expect((await post(kit.baseUrl!, '{ balances { currency } }')).status).toBe(401);
+  expect((await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }' })).status).toBe(401);
   const flood = [];
   for (let i = 0; i <= OPERATIONS_PER_WINDOW; i++)
-    flood.push((await post(kit.baseUrl!, '{ balances { currency } }', as(KEYS.flood))).status);
+    flood.push((await postGraphql(`${kit.baseUrl}/graphql`, { query: '{ balances { currency } }' }, as(KEYS.flood))).status);
   expect(flood.at(-1)).toBe(429);
   expect((await deliverEvent(kit.baseUrl, bankEvent(`observability-${randomUUID()}`))).status).toBe(503);
   await subscription.close();

@@ -5,7 +5,7 @@ import { domainGuards, domainsOf } from '../../src/authorization/domains.ts';
 import { buildSchema } from '../../src/schema/index.ts';
 import { typePermission } from '../../src/schema/requirements.ts';
 import type { Permission } from '../../src/authorization/permissions.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { useJwtKit } from '../helpers/jwt-kit.ts';
 
 /**
@@ -91,7 +91,7 @@ function nodeQuery(parent: string, upstreamId: string, selection: string): strin
 /** The answer, and how many calls the bank got for it. */
 async function asked(query: string, headers: Record<string, string>) {
   await kit.resetCounts();
-  const answer = await post(kit.baseUrl!, query, headers);
+  const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query }, headers);
   return { body: answer.body, calls: kit.calls().length };
 }
 
@@ -148,9 +148,9 @@ describe('a link to another domain, without its permission', () => {
     const caller = await only('cards-only', 'cards:read');
     const selection = 'cardholder { upstreamId } cardholderSummary { email }';
     const before = await asked(nodeQuery('Card', 'crd_demo_ava_v', selection), caller);
-    const deleted = await post(
-      kit.baseUrl!,
-      'mutation { cardholderDelete(input: { cardholderId: "chd_demo_ava" }) { __typename } }',
+    const deleted = await postGraphql(
+      `${kit.baseUrl}/graphql`,
+      { query: 'mutation { cardholderDelete(input: { cardholderId: "chd_demo_ava" }) { __typename } }' },
       await ADMIN(),
     );
     expect(deleted.body.data.cardholderDelete.__typename).toBe('CardholderDeleteSuccess');

@@ -41,11 +41,12 @@ function everyHook(ran: Set<string>): Plugin {
 const ran = new Set<string>();
 const kit = useKit({
   listen: true,
+  // As any plugin list takes them: envelop's plugins are typed for the context they add.
   plugins: [
     useExtendContext(() => ({ stockContext: 'extended' })),
     usePayloadFormatter((result) => ({ ...result, extensions: { ...result.extensions, formattedBy: 'usePayloadFormatter' } })),
     everyHook(ran),
-  ],
+  ] as Plugin[],
 });
 
 describe('a stock plugin added to the request path', () => {

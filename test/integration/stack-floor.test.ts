@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { directToken } from '../bench/bank-client.ts';
-import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../bench/operations.ts';
-import { checkSameAnswers } from '../bench/same-answers.ts';
-import { StackFloorProcess } from '../bench/floor-servers.ts';
-import { useKit } from './kit.ts';
+import { directToken } from '../../bench/bank-client.ts';
+import { CARDS_ON_SCREEN, extraCardMutation, OPERATIONS } from '../../bench/operations.ts';
+import { checkSameAnswers } from '../../bench/same-answers.ts';
+import { StackFloorProcess } from '../../bench/floor-servers.ts';
+import { useKit } from '../helpers/kit.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * The stack floor (bench/stack-floor.ts) stands for the gateway's screens only while it answers them
@@ -16,12 +17,7 @@ describe('the stack floor', () => {
   it("answers every screen in the gateway's shape, with the gateway's upstream calls", async () => {
     for (let i = 1; i < CARDS_ON_SCREEN; i++) {
       const { query, variables } = extraCardMutation(i);
-      const response = await fetch(`${kit.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+      expect((await postGraphql(`${kit.baseUrl}/graphql`, { query, variables })).body.errors).toBeUndefined();
     }
     const floor = await StackFloorProcess.start(kit.sandbox.url, await directToken(kit.sandbox.url), []);
     try {

@@ -4,6 +4,7 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchange, type ExchangeCut } from '../../src/upstream/exchange.ts';
 import { WireSignal } from '../../src/upstream/wire-signal.ts';
+import { until } from '../helpers/wait.ts';
 
 /** A cut that counts its listeners, as WireSignal and AbortSignal hold them. */
 class CountedCut implements ExchangeCut {
@@ -109,7 +110,7 @@ describe('exchange', () => {
       heard.push(`status ${status}`),
     );
     void answer.finally(() => (settled = true));
-    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until('the status to be heard', () => heard.length > 0);
     expect(heard).toEqual(['status 201']);
     expect(settled).toBe(false);
     releaseHeldBody!();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.ts';
-import { post, runWs } from '../helpers/auth-clients.ts';
+import { runWs } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { afterAnswer, useKit } from '../helpers/kit.ts';
 import { record } from '../helpers/leak-scan.ts';
 
@@ -33,7 +34,7 @@ const errorLines = () => lines.filter((line) => line.level >= 50);
 
 describe('variables that do not fit', () => {
   it('a Decimal that is "abc": HTTP 400, BAD_USER_INPUT naming the variable and the field inside it, no bank call', async () => {
-    const answer = await post(kit.baseUrl!, QUOTE, {}, { input: quoteInput({ sourceAmount: 'abc' }) });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: QUOTE, variables: { input: quoteInput({ sourceAmount: 'abc' }) } });
     expect(answer.status).toBe(400);
     expect(answer.body.data).toBeUndefined();
     expect(answer.body.errors).toHaveLength(1);
@@ -52,7 +53,7 @@ describe('variables that do not fit', () => {
   it('every problem is its own error: a bad enum value and a missing required field, each with its path', async () => {
     const input = quoteInput({ lockPeriod: 'FOREVER' });
     delete (input as Record<string, unknown>).quoteType;
-    const answer = await post(kit.baseUrl!, QUOTE, {}, { input });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: QUOTE, variables: { input } });
     expect(answer.status).toBe(400);
     const paths = answer.body.errors.map((error: { extensions: { issues: { path: string[] }[] } }) => error.extensions.issues[0]!.path);
     expect(paths).toEqual(
@@ -66,11 +67,11 @@ describe('variables that do not fit', () => {
   });
 
   it('a required variable not given, or given as null', async () => {
-    const missing = await post(kit.baseUrl!, QUOTE, {}, {});
+    const missing = await postGraphql(`${kit.baseUrl}/graphql`, { query: QUOTE, variables: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].message).toBe('Variable "$input" of required type "QuoteCreateInput!" was not provided.');
     expect(missing.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', variable: 'input', issues: [{ path: ['input'] }] });
-    const nulled = await post(kit.baseUrl!, QUOTE, {}, { input: null });
+    const nulled = await postGraphql(`${kit.baseUrl}/graphql`, { query: QUOTE, variables: { input: null } });
     expect(nulled.body.errors[0].message).toBe('Variable "$input" of required type "QuoteCreateInput!" must not be null.');
   });
 
@@ -93,7 +94,7 @@ describe('a negative @stream(initialCount:)', () => {
       [STREAM('-1'), undefined],
       [STREAM('$count'), { count: -3 }],
     ] as const) {
-      const answer = await post(kit.baseUrl!, query, accept, variables);
+      const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query, variables }, accept);
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toHaveLength(1);
       expect(answer.body.errors[0].message).toMatch(

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../bench/operations.ts';
 import { useKit } from '../helpers/kit.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Issue 39: a burst of clients that all leave before their calls are sent, as an attacker (or 200
@@ -36,14 +37,6 @@ const STAMP_LAG_MS = 50;
 const LATENCY_MS = 3_000;
 const LEAVE_AFTER_MS = 1_000;
 const DASHBOARD = OPERATIONS.find((operation) => operation.operationName === 'Dashboard')!;
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, everyMs = 20): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
-}
 
 /** Operations the gateway has seen abandoned by their clients. */
 const abandoned = async () =>
@@ -85,20 +78,22 @@ describe('a burst of clients that leave before their calls are sent', () => {
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     try {
       const clients = burst({ query: DASHBOARD.query });
-      await until(async () => (await bankInFlight()) > 0 && hostLimit().queued > 0, 'the burst under way, calls on the wire and queued');
+      await until('the burst under way, calls on the wire and queued', async () => (await bankInFlight()) > 0 && hostLimit().queued > 0, {
+        timeoutMs: 30_000,
+      });
       await sleep(LEAVE_AFTER_MS);
       loopDelay.enable();
       const leaving = clients.leave();
       // When the gateway had seen every client go: a client's leaving reaches it a turn after the
       // connection closes, later still on a loaded machine; what it sends after that is the waste.
-      await until(async () => (await abandoned()) >= CLIENTS, 'the gateway to see every client go', 30_000, 1);
+      await until('the gateway to see every client go', async () => (await abandoned()) >= CLIENTS, { timeoutMs: 30_000, intervalMs: 1 });
       gatewaySawAll = Date.now();
       left = await leaving;
       loopDelay.disable();
       // Whatever the gateway still sends reaches the bank within a round trip; then all is quiet.
-      await until(quiet, 'the gateway and the bank quiet');
+      await until('the gateway and the bank quiet', quiet, { timeoutMs: 30_000 });
       await sleep(LATENCY_MS);
-      await until(quiet, 'the gateway and the bank still quiet');
+      await until('the gateway and the bank still quiet', quiet, { timeoutMs: 30_000 });
     } finally {
       await kit.control('PUT', 'latency', { ms: 0 });
     }

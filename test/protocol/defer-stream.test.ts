@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { multipartParts } from '../../bench/multipart.ts';
 import { extraCardMutation } from '../../bench/operations.ts';
 import { useKit } from '../helpers/kit.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * Incremental delivery (@defer, @stream) over HTTP multipart and SSE: the cards screen paints its
@@ -45,7 +46,7 @@ async function send(accept: string, query: string, variables?: Record<string, un
 
 /** One complete JSON result. */
 async function run(query: string, variables?: Record<string, unknown>): Promise<Payload> {
-  return (await (await send('application/graphql-response+json', query, variables)).json()) as Payload;
+  return (await postGraphql<Payload>('http://gateway.test/graphql', { query, variables }, {}, { fetch: kit.gateway.yoga.fetch })).body;
 }
 
 async function issueCards(count: number): Promise<void> {

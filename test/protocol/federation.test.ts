@@ -14,7 +14,8 @@ import { extraCardMutation } from '../../bench/operations.ts';
 import { bankEvent, deliverEvent } from '../helpers/deliver.ts';
 import { useKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
-import { until } from '../helpers/redis.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * The gateway as a Federation 2 subgraph behind a real router: its subgraph SDL composed with the
@@ -81,14 +82,13 @@ async function through(
   variables?: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
-  const init = {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
-    body: JSON.stringify({ query, variables }),
-  };
-  const response =
-    target === 'router' ? await router.fetch('http://router.test/graphql', init) : await fetch(`${kit.baseUrl}/graphql`, init);
-  return (await response.json()) as Answer;
+  const body = { query, variables };
+  const asked = { 'x-api-key': key, ...headers };
+  const answer =
+    target === 'router'
+      ? await postGraphql<Answer>('http://router.test/graphql', body, asked, { fetch: router.fetch })
+      : await postGraphql<Answer>(`${kit.baseUrl}/graphql`, body, asked);
+  return answer.body;
 }
 
 /** The bank calls an operation made, as a sorted multiset (method, path, query). */
@@ -218,7 +218,9 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
     });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      await until("the gateway to hold the router's subscription", () => kit.gateway.events.activeSubscriptions() === 1, 10_000);
+      await until("the gateway to hold the router's subscription", () => kit.gateway.events.activeSubscriptions() === 1, {
+        timeoutMs: 10_000,
+      });
       expect((await deliverEvent(kit.baseUrl, { ...bankEvent('evt_through_router'), created_at: '2026-12-01T12:00:00+0000' })).status).toBe(
         202,
       );
@@ -229,7 +231,7 @@ describe('the gateway as a subgraph behind Hive Gateway', () => {
       await reader.cancel();
       abort.abort();
     }
-    await until('the router to let go of its subscription', () => kit.gateway.events.activeSubscriptions() === 0, 10_000);
+    await until('the router to let go of its subscription', () => kit.gateway.events.activeSubscriptions() === 0, { timeoutMs: 10_000 });
   });
 });
 
@@ -267,17 +269,13 @@ describe('trusted documents behind a router', () => {
     limits: { trustedDocuments: SHIPPED_TRUSTED_DOCUMENTS },
     federation: { subgraph: true, routerToken: ROUTER_TOKEN },
   });
-  const post = (headers: Record<string, string>) =>
-    fetch(`${trusted.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ query: '{ balances { currency } }' }),
-    }).then((r) => r.json() as Promise<Answer>);
+  const balances = async (headers: Record<string, string>) =>
+    (await postGraphql<Answer>(`${trusted.baseUrl}/graphql`, { query: '{ balances { currency } }' }, headers)).body;
 
   it("runs the router's query plans as text, and still refuses a client's text", async () => {
-    expect((await post({ 'x-router-token': ROUTER_TOKEN })).data!.balances.length).toBeGreaterThan(0);
-    expect(codes(await post({}))).toEqual(['PERSISTED_QUERY_ONLY']);
-    expect(codes(await post({ 'x-router-token': 'not-the-token' }))).toEqual(['PERSISTED_QUERY_ONLY']);
+    expect((await balances({ 'x-router-token': ROUTER_TOKEN })).data!.balances.length).toBeGreaterThan(0);
+    expect(codes(await balances({}))).toEqual(['PERSISTED_QUERY_ONLY']);
+    expect(codes(await balances({ 'x-router-token': 'not-the-token' }))).toEqual(['PERSISTED_QUERY_ONLY']);
   });
 
   it("takes the router's subscriptions as text over graphql-ws, its token in the upgrade's headers", async () => {
@@ -296,13 +294,13 @@ describe('trusted documents behind a router', () => {
           { query: 'subscription { bankEvents { upstreamId } }' },
           { next: resolve, error: (error) => resolve({ error }), complete: () => resolve('complete') },
         );
-        void until('the subscription to register', () => trusted.gateway.events.activeSubscriptions() === 1, 2_000).then(
+        void until('the subscription to register', () => trusted.gateway.events.activeSubscriptions() === 1, { timeoutMs: 2_000 }).then(
           () => (stop(), void client.dispose(), resolve('registered')),
           () => undefined,
         );
       });
     expect(await open({ 'x-router-token': ROUTER_TOKEN })).toBe('registered');
-    await until('it to be let go', () => trusted.gateway.events.activeSubscriptions() === 0, 5_000);
+    await until('it to be let go', () => trusted.gateway.events.activeSubscriptions() === 0, { timeoutMs: 5_000 });
     expect(JSON.stringify(await open({}))).toContain('PERSISTED_QUERY_ONLY');
   });
 });

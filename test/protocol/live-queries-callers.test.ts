@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { JWT_AUDIENCE, JWT_ISSUER, startJwks, type Jwks } from '../helpers/jwks.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
-import { until } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { subscribeSse, type Subscription } from '../helpers/subscribe.ts';
 
 /**
@@ -35,7 +35,7 @@ beforeEach(() => kit.fresh());
 const open: Subscription[] = [];
 afterEach(async () => {
   for (const live of open.splice(0)) await live.close();
-  await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
+  await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
 });
 
 async function bearer(subject: string, claims: Record<string, unknown>, expiresIn?: number): Promise<Record<string, string>> {
@@ -116,7 +116,7 @@ describe('a live query as its caller', () => {
     const [, ending] = await screen.next(2, 10_000);
     expect(ending).toMatchObject({ errors: [{ extensions: { code: 'TOKEN_EXPIRED' } }] });
     // The stream ended with it: the store's entry is let go without the client leaving.
-    await until('the live query to end', () => kit.gateway.live.stats().open === 0, 5_000);
+    await until('the live query to end', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
     expect(kit.gateway.live.stats()).toEqual({ open: 0, groups: 0, tracked: 0, timers: 0 });
   });
 });

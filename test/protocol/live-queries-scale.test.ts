@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveQueryConfig } from '../../src/settings/index.ts';
 import { useJwtKit } from '../helpers/jwt-kit.ts';
 import { metric } from '../helpers/observe.ts';
-import { until } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { subscribeSse, subscribeWs, type Subscription } from '../helpers/subscribe.ts';
 
 /**
@@ -26,7 +26,7 @@ function useLiveKit(agentCode: string, liveQueries?: Partial<LiveQueryConfig>) {
   const disposals: (() => unknown)[] = [];
   afterEach(async () => {
     for (const dispose of disposals.splice(0)) await dispose();
-    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
+    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
   });
   return {
     kit,
@@ -71,9 +71,9 @@ describe('live dashboards on one instance', () => {
       expected += amount;
       const shown = () => screens.map((screen) => usd(screen.received.at(-1)));
       // Waited for, then compared: a dashboard left behind shows in the failure with the balance it kept.
-      await until(`every dashboard to show deposit ${deposit}`, () => shown().every((balance) => balance === expected), 5_000).catch(
-        () => {},
-      );
+      await until(`every dashboard to show deposit ${deposit}`, () => shown().every((balance) => balance === expected), {
+        timeoutMs: 5_000,
+      }).catch(() => {});
       expect(shown()).toEqual(screens.map(() => expected));
       // `until` looks every 100 ms: this is when the last push was seen, a little after it came.
       expect(Date.now() - answeredAt).toBeLessThan(PUSH_BOUND_MS);
@@ -169,7 +169,7 @@ describe("a cardholder's live card list", () => {
       await until(
         `${holder}'s list to show the last status of each card`,
         () => toggled[holder].every((card) => shownLast()[card] === status.get(card)),
-        5_000,
+        { timeoutMs: 5_000 },
       );
       // Every push, not only the last: exactly this cardholder's cards, each saying whose it is.
       for (const result of screen.received) {

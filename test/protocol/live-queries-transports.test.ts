@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { useKit, type Kit } from '../helpers/kit.ts';
 import { capturingLogger } from '../helpers/observe.ts';
-import { until } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { subscribeLegacyWs } from '../helpers/subscribe.ts';
 
 /**
@@ -116,7 +116,7 @@ describe('live queries over more transports, by hash, logged once', () => {
   });
   afterEach(async () => {
     for (const stream of opened.splice(0)) await stream.close();
-    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
+    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
   });
 
   it('pushes over the legacy graphql-ws subprotocol (subscriptions-transport-ws)', async () => {
@@ -210,7 +210,7 @@ describe('live queries as trusted documents', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
   afterEach(async () => {
     for (const stream of opened.splice(0)) await stream.close();
-    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
+    await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
   });
 
   it('runs a listed live document by its hash alone and pushes', async () => {

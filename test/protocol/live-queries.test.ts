@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOTS_BY_KIND, STATIC_ROOTS } from '../../src/live/identifiers.ts';
 import { buildSchema } from '../../src/schema/index.ts';
 import { useKit, type Kit } from '../helpers/kit.ts';
-import { until } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Live queries (`@live`) with real clients at their defaults against the sandbox, its events
@@ -35,7 +35,7 @@ type Result = { data?: Record<string, any> | null; errors?: readonly { message: 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
-  await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, 5_000);
+  await until('every live query to be let go', () => kit.gateway.live.stats().open === 0, { timeoutMs: 5_000 });
 });
 
 /** Every result a client receives, in order; `stop` ends the operation from the client's side. */

@@ -14,7 +14,8 @@ import { probeWaysIn } from './matrix/probe.ts';
 import { ROWS, type Row, type RowSetup } from './matrix/rows.ts';
 import { clientTexts, FORMS, WAYS, type Cell, type Form, type Way } from './matrix/ways.ts';
 import { persistedQuery, sha256 } from './matrix/wire.ts';
-import { until } from '../helpers/redis.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * No feature takes another away: every document a client may send (each directive in every place a
@@ -70,14 +71,11 @@ beforeAll(async () => {
  * from the hash alone, on every way.
  */
 async function registers(body: string): Promise<boolean> {
-  const post = (params: object) =>
-    fetch(`${text.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(params),
-    }).then((response) => response.text());
-  await post({ query: body, extensions: persistedQuery(body) });
-  return !(await post({ extensions: persistedQuery(body) })).includes('PERSISTED_QUERY_NOT_FOUND');
+  const url = `${text.baseUrl}/graphql`;
+  const accept = { accept: 'application/json' };
+  await postGraphql(url, { query: body, extensions: persistedQuery(body) }, accept);
+  const byHash = await postGraphql(url, { extensions: persistedQuery(body) }, accept);
+  return !JSON.stringify(byHash.body ?? null).includes('PERSISTED_QUERY_NOT_FOUND');
 }
 
 afterAll(() => {
@@ -174,7 +172,7 @@ async function runCell(row: Row, way: Way, form: Form): Promise<Verdict> {
   await until(
     'the cell to let go of its stream',
     () => kit.gateway.live.stats().open === 0 && kit.gateway.events.activeSubscriptions() === 0,
-    5_000,
+    { timeoutMs: 5_000 },
   );
   const verdict = judge(observed, want, { bankCalls: kit.calls().length, openAtFirst, reference, hashKnown });
   return verdict;

@@ -11,6 +11,7 @@ import { CardUpdateDocument } from '../generated/graphql.ts';
 import { startKit, useKit, type Kit } from '../helpers/kit.ts';
 import { record, registerSecret } from '../helpers/leak-scan.ts';
 import { subscribeSse } from '../helpers/subscribe.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Subscriptions over HTTP multipart in Apollo's protocol (src/transport/multipart-subscriptions.ts): what
@@ -30,14 +31,6 @@ const CLOSING = `${DELIMITER}--\r\n`;
 
 const CARD = 'crd_demo_ava_v';
 const CARD_STATUS = `subscription CardStatus($cardId: ID, $after: String) { cardStatusChanged(cardId: $cardId, after: $after) { status event { upstreamId cursor } } }`;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** A multipart subscription read as raw text: every byte as served, and each part's JSON as it completes. */
 interface RawStream {
@@ -76,7 +69,11 @@ async function openRaw(url: string, body: unknown, headers: Record<string, strin
   })();
   const messages = async (count: number, timeoutMs = 5_000) => {
     const payloads = () => parts.filter((text) => text !== '{}');
-    await until(() => payloads().length >= count, `${count} messages, got ${JSON.stringify(parts)}`, timeoutMs);
+    await until(
+      () => `${count} messages (got ${JSON.stringify(parts)})`,
+      () => payloads().length >= count,
+      { timeoutMs },
+    );
     return payloads().map((text) => JSON.parse(text) as unknown);
   };
   return { response, text: () => raw, parts, messages, ended, abort: () => abort.abort() };
@@ -118,11 +115,14 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
       next: (result) => received.push(result),
       error: (error: unknown) => errors.push(error),
     });
-    await until(() => open() > before, 'the gateway registered the subscription');
+    await until('the gateway to register the subscription', () => open() > before);
 
     await setCard('INACTIVE');
     await setCard('ACTIVE');
-    await until(() => received.length >= 2, `two results, got ${JSON.stringify(received)}`);
+    await until(
+      () => `two results (got ${JSON.stringify(received)})`,
+      () => received.length >= 2,
+    );
 
     expect(errors).toEqual([]);
     expect(received.map((result) => result.error)).toEqual([undefined, undefined]);
@@ -134,7 +134,7 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
       ['ACTIVE', `${CARD}_issuing.card.active`],
     ]);
     subscription.unsubscribe();
-    await until(() => open() === before, 'the gateway let go of the subscription');
+    await until('the gateway to let go of the subscription', () => open() === before);
     client.stop();
   });
 
@@ -150,8 +150,8 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     // A stream is neither compressed (events would be held back) nor tagged.
     expect(stream.response.headers.get('content-encoding')).toBeNull();
     expect(stream.response.headers.get('etag')).toBeNull();
-    await until(() => open() > before, 'the gateway registered the subscription');
-    await until(() => stream.parts.length > 0, 'the first heartbeat');
+    await until('the gateway to register the subscription', () => open() > before);
+    await until('the first heartbeat', () => stream.parts.length > 0);
     expect(stream.text()).toBe(`${DELIMITER}${HEARTBEAT_PART}`);
 
     await setCard('INACTIVE');
@@ -174,9 +174,9 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
   it('frees the subscription when the client goes away', async () => {
     const before = open();
     const stream = await openRaw(url(), { query: CARD_STATUS });
-    await until(() => open() > before, 'the gateway registered the subscription');
+    await until('the gateway to register the subscription', () => open() > before);
     stream.abort();
-    await until(() => open() === before, 'the gateway let go of the subscription after the client aborted');
+    await until('the gateway to let go of the subscription after the client aborted', () => open() === before);
   });
 
   it('sends each event as SSE sends it, errors included (masked, coded, with their path)', async () => {
@@ -184,7 +184,7 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     const before = open();
     const multipart = await openRaw(url(), { query });
     const sse = await subscribeSse(kit, query);
-    await until(() => open() >= before + 2, 'both subscriptions registered');
+    await until('the gateway to register both subscriptions', () => open() >= before + 2);
     const event = bankEvent('crd_gone_issuing.card.blocked', 'issuing.card.blocked', { card_id: 'crd_gone' });
     expect((await deliverEvent(kit.baseUrl, event)).status).toBe(202);
 
@@ -197,17 +197,17 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     });
     await sse.close();
     multipart.abort();
-    await until(() => open() === before, 'both subscriptions let go');
+    await until('the gateway to let go of both subscriptions', () => open() === before);
   });
 
   it('resumes after a cursor: the events missed come first', async () => {
     const before = open();
     const first = await openRaw(url(), { query: CARD_STATUS, variables: { cardId: CARD } });
-    await until(() => open() > before, 'the gateway registered the subscription');
+    await until('the gateway to register the subscription', () => open() > before);
     await setCard('INACTIVE');
     const [frozen] = (await first.messages(1)) as { payload: { data: { cardStatusChanged: { event: { cursor: string } } } } }[];
     first.abort();
-    await until(() => open() === before, 'the first subscription let go');
+    await until('the gateway to let go of the first subscription', () => open() === before);
 
     await setCard('ACTIVE');
     const resumed = await openRaw(url(), {
@@ -217,7 +217,7 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     const [missed] = (await resumed.messages(1)) as { payload: { data: { cardStatusChanged: { status: string } } } }[];
     expect(missed!.payload.data.cardStatusChanged.status).toBe('ACTIVE');
     resumed.abort();
-    await until(() => open() === before, 'the resumed subscription let go');
+    await until('the gateway to let go of the resumed subscription', () => open() === before);
   });
 
   it('answers a subscription refused before its stream starts in JSON when accepted, else as one part', async () => {
@@ -260,9 +260,9 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe(CONTENT_TYPE);
     expect(stream.response.headers.get('etag')).toBeNull();
-    await until(() => open() > before, 'the gateway registered the subscription');
+    await until('the gateway to register the subscription', () => open() > before);
     stream.abort();
-    await until(() => open() === before, 'the gateway let go of the subscription');
+    await until('the gateway to let go of the subscription', () => open() === before);
   });
 
   it('keeps SSE for a client that lists text/event-stream first', async () => {
@@ -304,7 +304,7 @@ describe('subscriptions over HTTP multipart (Apollo protocol), against the gatew
       ]);
       expect(errors[0]!.message).not.toContain('@defer');
       // The subscription it had opened is let go.
-      await until(() => open() === before, 'the refused subscription let go');
+      await until('the gateway to let go of the refused subscription', () => open() === before);
     });
 
     it('a subscription with a plain multipart/mixed (an incremental-delivery client): the same', async () => {
@@ -387,9 +387,9 @@ describe('service mode: auth, CORS and CSRF apply to a multipart subscription as
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe(CONTENT_TYPE);
     expect(stream.response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    await until(() => kit.gateway.events.activeSubscriptions() > before, 'the gateway registered the subscription');
+    await until('the gateway to register the subscription', () => kit.gateway.events.activeSubscriptions() > before);
     stream.abort();
-    await until(() => kit.gateway.events.activeSubscriptions() === before, 'the gateway let go of the subscription');
+    await until('the gateway to let go of the subscription', () => kit.gateway.events.activeSubscriptions() === before);
   });
 
   it('gives a page from another origin no CORS headers, and refuses its preflight', async () => {
@@ -478,20 +478,20 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
   it('sends a `{}` heartbeat at the interval given, between events', async () => {
     feed = undefined;
     const stream = await openRaw(url, { query: 'subscription { ticks }' });
-    await until(() => feed !== undefined, 'subscribed');
-    await until(() => stream.parts.length >= 4, 'four heartbeats', 2_000);
+    await until('the subscription to start', () => feed !== undefined);
+    await until('four heartbeats', () => stream.parts.length >= 4, { timeoutMs: 2_000 });
     expect(stream.parts.slice(0, 4)).toEqual(['{}', '{}', '{}', '{}']);
     feed!.push(1);
     expect(await stream.messages(1)).toEqual([{ payload: { data: { ticks: 1 } } }]);
     const returnedBefore = returned;
     stream.abort();
-    await until(() => returned > returnedBefore, 'the iterator returned after the client went away');
+    await until('the iterator to return after the client went away', () => returned > returnedBefore);
   });
 
   it('ends a stream that fails after it started with the transport error, masked, then the closing boundary', async () => {
     feed = undefined;
     const stream = await openRaw(url, { query: 'subscription { ticks }' });
-    await until(() => feed !== undefined, 'subscribed');
+    await until('the subscription to start', () => feed !== undefined);
     feed!.push(7);
     feed!.fail(new Error('redis went away at 10.0.0.7:6379'));
     await stream.ended;
@@ -515,10 +515,10 @@ describe('the multipart processor on its own: heartbeat interval and a stream th
       complete: () => (completed = true),
       error: (error: unknown) => ((failure = error), (completed = true)),
     });
-    await until(() => feed !== undefined, 'subscribed');
+    await until('the subscription to start', () => feed !== undefined);
     feed!.push(3);
     feed!.fail(new Error('boom'));
-    await until(() => completed, 'the subscription ended');
+    await until('the subscription to end', () => completed);
     expect(failure).toBeUndefined();
     expect(results[0]).toMatchObject({ data: { ticks: 3 } });
     const failed = results.at(-1)!.error;

@@ -13,6 +13,7 @@ import { DashboardDocument } from '../generated/graphql.ts';
 import { startKit, useKit, type Kit } from '../helpers/kit.ts';
 import { capturingLogger } from '../helpers/observe.ts';
 import { freePort, REDIS_URL, redisAnswers } from '../helpers/redis.ts';
+import { postGraphql } from '../helpers/http.ts';
 
 /**
  * Automatic Persisted Queries as Apollo's clients speak them: the hash alone first, the document
@@ -45,18 +46,6 @@ function recordingFetch() {
 function apolloClient(uri: string, fetchImpl: typeof fetch, options: { useGETForHashedQueries?: boolean } = {}) {
   const link = new PersistedQueryLink({ sha256, ...options }).concat(new HttpLink({ uri, fetch: fetchImpl }));
   return new ApolloClient({ link, cache: new InMemoryCache() });
-}
-
-async function post(kit: Kit, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${kit.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string; extensions?: { code?: string } }[] },
-  };
 }
 
 const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
@@ -101,20 +90,24 @@ describe('automatic persisted queries (no trusted documents)', () => {
   it('on the wire: NOT_FOUND with HTTP 200, registration, then GET and POST by hash; a hash that is not the document is refused', async () => {
     const query = uniqueQuery();
     const hash = sha256(query);
-    const unknown = await post(kit, { extensions: persisted(hash) });
+    const unknown = await postGraphql(`${kit.baseUrl}/graphql`, { extensions: persisted(hash) });
     expect(unknown.status).toBe(200);
     expect(codeOf(unknown.body)).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect(unknown.body.errors![0]!.message).toBe('PersistedQueryNotFound');
 
-    const mismatch = await post(kit, { query, extensions: persisted(sha256(`${query} `)) });
+    const mismatch = await postGraphql(`${kit.baseUrl}/graphql`, { query, extensions: persisted(sha256(`${query} `)) });
     expect(codeOf(mismatch.body)).toBe('PERSISTED_QUERY_MISMATCH');
     expect(mismatch.body.data).toBeUndefined();
     // The refused document was not registered under either hash.
-    expect(codeOf((await post(kit, { extensions: persisted(sha256(`${query} `)) })).body)).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(codeOf((await postGraphql(`${kit.baseUrl}/graphql`, { extensions: persisted(sha256(`${query} `)) })).body)).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
 
-    const registered = await post(kit, { query, extensions: persisted(hash) });
+    const registered = await postGraphql(`${kit.baseUrl}/graphql`, { query, extensions: persisted(hash) });
     expect(Array.isArray(registered.body.data?.balances)).toBe(true);
-    expect((await post(kit, { extensions: persisted(hash) })).body.data?.balances).toEqual(registered.body.data?.balances);
+    expect((await postGraphql(`${kit.baseUrl}/graphql`, { extensions: persisted(hash) })).body.data?.balances).toEqual(
+      registered.body.data?.balances,
+    );
 
     const url = `${kit.baseUrl}/graphql?extensions=${encodeURIComponent(JSON.stringify(persisted(hash)))}`;
     const viaGet = await fetch(url, { headers: { 'x-apollo-operation-name': 'Balances' } });
@@ -124,9 +117,11 @@ describe('automatic persisted queries (no trusted documents)', () => {
 
   it('registers only a document that validates: junk with a matching hash is answered and forgotten', async () => {
     const junk = `query Junk_${randomUUID().replaceAll('-', '')} { noSuchField }`;
-    const answer = await post(kit, { query: junk, extensions: persisted(sha256(junk)) });
+    const answer = await postGraphql(`${kit.baseUrl}/graphql`, { query: junk, extensions: persisted(sha256(junk)) });
     expect(codeOf(answer.body)).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(codeOf((await post(kit, { extensions: persisted(sha256(junk)) })).body)).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(codeOf((await postGraphql(`${kit.baseUrl}/graphql`, { extensions: persisted(sha256(junk)) })).body)).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
   });
 });
 
@@ -148,9 +143,11 @@ describe('automatic persisted queries with Redis: every instance knows a registe
     const [one, two] = kits as [Kit, Kit];
     const query = uniqueQuery();
     const hash = sha256(query);
-    expect(codeOf((await post(two, { extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_NOT_FOUND');
-    expect((await post(one, { query, extensions: persisted(hash) })).body.data?.balances).toBeDefined();
-    await expect.poll(async () => (await post(two, { extensions: persisted(hash) })).body.data?.balances).toBeDefined();
+    expect(codeOf((await postGraphql(`${two.baseUrl}/graphql`, { extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect((await postGraphql(`${one.baseUrl}/graphql`, { query, extensions: persisted(hash) })).body.data?.balances).toBeDefined();
+    await expect
+      .poll(async () => (await postGraphql(`${two.baseUrl}/graphql`, { extensions: persisted(hash) })).body.data?.balances)
+      .toBeDefined();
   });
 
   it('Redis not answering: the client is told NOT_FOUND, sends its document and is served; the log says so once', async () => {
@@ -194,8 +191,8 @@ describe("automatic persisted queries with trusted documents: only the manifest'
     await expect(apolloClient(`${kit.baseUrl}/graphql`, client.fetch).query({ query: gql(query) })).rejects.toThrow(/Unknown document id/);
     // PERSISTED_QUERY_NOT_IN_LIST is no reason for the link to send the document.
     expect(client.sent).toEqual([{ method: 'POST', withDocument: false, hashed: true }]);
-    expect(codeOf((await post(kit, { query, extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_ONLY');
-    expect(codeOf((await post(kit, { extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_NOT_IN_LIST');
+    expect(codeOf((await postGraphql(`${kit.baseUrl}/graphql`, { query, extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_ONLY');
+    expect(codeOf((await postGraphql(`${kit.baseUrl}/graphql`, { extensions: persisted(hash) })).body)).toBe('PERSISTED_QUERY_NOT_IN_LIST');
   });
 });
 
@@ -262,7 +259,7 @@ describe('automatic persisted queries on the legacy graphql-ws subprotocol (Apol
       const [byHash] = await socket.answer('3', { extensions });
       expect(byHash).toEqual(registered ? { ...registered, id: '3' } : undefined);
       // Over HTTP too: one store.
-      expect((await post(kit, { extensions })).body.data?.balances).toEqual(registered!.payload.data.balances);
+      expect((await postGraphql(`${kit.baseUrl}/graphql`, { extensions })).body.data?.balances).toEqual(registered!.payload.data.balances);
       const [mismatch] = await socket.answer('4', { query, extensions: persisted(sha256(`${query} `)) });
       expect(mismatch).toMatchObject({ type: 'error', payload: { errors: [{ extensions: { code: 'PERSISTED_QUERY_MISMATCH' } }] } });
     } finally {

@@ -3,6 +3,8 @@ import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startKit, type Kit } from '../helpers/kit.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * Graceful shutdown: readiness turns 503 at once, subscriptions are completed and sockets closed
@@ -11,14 +13,12 @@ import { startKit, type Kit } from '../helpers/kit.ts';
  * is cut so the process can exit.
  */
 
-const BALANCES = JSON.stringify({ query: '{ balances { currency } }' });
+const QUERY = { query: '{ balances { currency } }' };
+/** The same request as a raw socket writes it. */
+const BALANCES = JSON.stringify(QUERY);
 
 async function listening(latencyMs: number): Promise<Kit> {
   return startKit({ listen: true, sandbox: { latencyMs } });
-}
-
-function post(kit: Kit, body = BALANCES) {
-  return fetch(`${kit.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
 /** A graphql-ws subscriber that reports how its subscription and its socket ended. */
@@ -52,17 +52,14 @@ async function sseSubscriber(kit: Kit): Promise<{ stream: Promise<string> }> {
   return { stream: response.text() };
 }
 
-/** Waits (with vitest's poll) until `check` holds. */
-const until = (check: () => boolean) => expect.poll(check).toBe(true);
-
 describe('graceful shutdown', () => {
   it('completes subscriptions, closes sockets with 1001 and lets in-flight operations finish', async () => {
     const kit = await listening(400);
     const ws = wsSubscriber(kit);
     const sse = await sseSubscriber(kit);
-    await until(() => kit.gateway.events.activeSubscriptions() === 2);
-    const inflight = post(kit);
-    await until(() => kit.gateway.server.inFlight >= 2); // the SSE stream and the query
+    await until('both subscriptions to register', () => kit.gateway.events.activeSubscriptions() === 2);
+    const inflight = postGraphql(`${kit.baseUrl}/graphql`, QUERY);
+    await until('the SSE stream and the query to be in flight', () => kit.gateway.server.inFlight >= 2);
 
     const stopped = kit.gateway.server.stop(5_000);
     const ready = await fetch(`${kit.baseUrl}/readyz`).catch(() => undefined);
@@ -75,7 +72,7 @@ describe('graceful shutdown', () => {
     expect(stream).toContain('event: complete');
     const response = await inflight;
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { data: { balances: unknown[] } }).data.balances.length).toBeGreaterThan(0);
+    expect(response.body.data.balances.length).toBeGreaterThan(0);
     await stopped;
     expect(kit.gateway.events.activeSubscriptions()).toBe(0);
     await expect(fetch(`${kit.baseUrl}/healthz`)).rejects.toThrow();
@@ -84,8 +81,8 @@ describe('graceful shutdown', () => {
 
   it('refuses a request still arriving when the stop begins, with a retryable 503', async () => {
     const kit = await listening(400);
-    const slow = post(kit);
-    await until(() => kit.gateway.server.inFlight === 1);
+    const slow = postGraphql(`${kit.baseUrl}/graphql`, QUERY);
+    await until('the query to be in flight', () => kit.gateway.server.inFlight === 1);
     // A connection whose request is half sent is busy, not idle: the stop does not close it.
     const socket = connect(Number(new URL(kit.baseUrl!).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
@@ -110,11 +107,11 @@ describe('graceful shutdown', () => {
 
   it('cuts an operation that outlives the grace period, so the stop ends on time', async () => {
     const kit = await listening(3_000);
-    const slow = post(kit).then(
+    const slow = postGraphql(`${kit.baseUrl}/graphql`, QUERY).then(
       (response) => `answered ${response.status}`,
       () => 'cut',
     );
-    await until(() => kit.gateway.server.inFlight === 1);
+    await until('the query to be in flight', () => kit.gateway.server.inFlight === 1);
     const started = performance.now();
     await kit.gateway.server.stop(200);
     const took = performance.now() - started;

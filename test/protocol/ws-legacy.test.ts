@@ -16,6 +16,7 @@ import { BankEventsDocument } from '../generated/graphql.ts';
 import { startKit, useKit, type Kit } from '../helpers/kit.ts';
 import { record, registerSecret } from '../helpers/leak-scan.ts';
 import { subscribeLegacyWs, subscribeWs } from '../helpers/subscribe.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * The legacy `graphql-ws` subprotocol (subscriptions-transport-ws's, which Apollo Kotlin and Apollo
@@ -52,8 +53,6 @@ function run(client: SubscriptionClient, query: string, variables: Record<string
     });
   });
 }
-
-const until = (check: () => boolean) => expect.poll(check).toBe(true);
 
 /** `{ cards { nodes { cardholder { cards { nodes { cardholder … } } } } } }`: 4 levels a turn. */
 function cardholderLoop(turns: number): string {
@@ -133,10 +132,10 @@ describe('the legacy graphql-ws subprotocol', () => {
     const client = new SubscriptionClient(wsUrl(kit.baseUrl), {}, WebSocket);
     const frames = framesOf(client);
     const subscription = client.request({ query: 'subscription { bankEvents { upstreamId } }' }).subscribe({});
-    await until(() => kit.gateway.events.activeSubscriptions() === before + 1);
+    await until('the gateway to register the subscription', () => kit.gateway.events.activeSubscriptions() === before + 1);
     subscription.unsubscribe();
-    await until(() => kit.gateway.events.activeSubscriptions() === before);
-    await until(() => frames.some((f) => f.type === 'complete' && f.id === '1'));
+    await until('the gateway to let go of the subscription', () => kit.gateway.events.activeSubscriptions() === before);
+    await until("the subscription's complete frame", () => frames.some((f) => f.type === 'complete' && f.id === '1'));
     expect((client.client as WebSocket).readyState).toBe(WebSocket.OPEN);
     client.close();
   });
@@ -165,7 +164,7 @@ describe('the legacy graphql-ws subprotocol', () => {
   it('sends ka right after connection_ack', async () => {
     const client = new SubscriptionClient(wsUrl(kit.baseUrl), {}, WebSocket);
     const frames = framesOf(client);
-    await until(() => frames.length >= 2);
+    await until('the first two frames', () => frames.length >= 2);
     expect(frames.slice(0, 2)).toEqual([{ type: 'connection_ack' }, { type: 'ka' }]);
     client.close();
   });
@@ -221,7 +220,7 @@ describe('the legacy graphql-ws subprotocol', () => {
       ).code,
     ).toBe(1009);
     // The operation started before the duplicate ended with its socket.
-    await until(() => kit.gateway.events.activeSubscriptions() === before);
+    await until('the gateway to let go of the subscription', () => kit.gateway.events.activeSubscriptions() === before);
   });
 });
 
@@ -278,7 +277,7 @@ describe('the legacy subprotocol in service mode, with allowed origins', () => {
     const errors: string[] = [];
     const refused = new SubscriptionClient(wsUrl(kit.baseUrl), { wsOptionArguments: [{ origin: 'https://evil.example' }] }, WebSocket);
     refused.onError((event: { message: string }) => errors.push(event.message));
-    await until(() => errors.length > 0);
+    await until('the refused client to hear an error', () => errors.length > 0);
     expect(errors[0]).toBe('Unexpected server response: 403');
     refused.close();
 
@@ -299,7 +298,7 @@ describe('graceful shutdown', () => {
     const frames = framesOf(client);
     const closed = closeOf(client);
     client.request({ query: 'subscription { bankEvents { upstreamId } }' }).subscribe({});
-    await until(() => kit.gateway.events.activeSubscriptions() === 1);
+    await until('the gateway to register the subscription', () => kit.gateway.events.activeSubscriptions() === 1);
     await kit.gateway.server.stop(1_000);
     expect(await closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(frames.at(-1)).toEqual({ type: 'complete', id: '1' });
@@ -365,12 +364,12 @@ describe('the adapter alone', () => {
   it('sends ka on its interval after the first', async () => {
     const client = new SubscriptionClient(wsUrl(baseUrl), {}, WebSocket);
     const frames = framesOf(client);
-    await until(() => frames.filter((f) => f.type === 'ka').length >= 4);
+    await until('four ka frames', () => frames.filter((f) => f.type === 'ka').length >= 4);
     expect(frames[0]).toEqual({ type: 'connection_ack' });
     expect(new Set(frames.slice(1).map((f) => f.type))).toEqual(new Set(['ka']));
     expect(sockets.connections).toBe(1);
     client.close();
-    await until(() => sockets.connections === 0);
+    await until('the socket to close', () => sockets.connections === 0);
   });
 
   it('logs a client that broke the protocol at info, without a stack', async () => {
@@ -388,7 +387,7 @@ describe('the adapter alone', () => {
   it('closes, with the code and reason given, the legacy sockets too', async () => {
     const client = new SubscriptionClient(wsUrl(baseUrl), {}, WebSocket);
     const frames = framesOf(client);
-    await until(() => frames.length > 0);
+    await until('the first frame', () => frames.length > 0);
     const closed = closeOf(client);
     await sockets.close(1012, 'service restart');
     expect(await closed).toEqual({ code: 1012, reason: 'service restart' });

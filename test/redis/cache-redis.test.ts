@@ -10,6 +10,8 @@ import { CardUpdateDocument } from '../generated/graphql.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { freePort, haveRedisServer, OwnRedis } from '../helpers/redis.ts';
 import { mustSkip } from '../helpers/skip.ts';
+import { postGraphql } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 
 /**
  * The record cache on several instances: a write through one drops what it changed on every other
@@ -24,20 +26,13 @@ const CARD = parse(`{ card(id: "${AVA_CARD}") { status } }`);
 const cache = { ...DEFAULT_CACHE, enabled: true };
 
 async function run(gateway: Gateway, document: DocumentNode, variables?: Record<string, unknown>) {
-  const response = await gateway.yoga.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const answer = await postGraphql<{ data?: Record<string, unknown>; errors?: unknown[] }>(
+    'http://gateway.test/graphql',
+    { query: print(document), variables },
+    {},
+    { fetch: gateway.yoga.fetch },
+  );
+  return answer.body;
 }
 
 describe.skipIf(skip)('record cache across instances (Redis)', () => {
@@ -58,8 +53,8 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
     });
     await second.events.ready;
     await until(
-      () => first.gateway.upstream.cache!.trusted && second.upstream.cache!.trusted,
       'both instances to listen for invalidations',
+      () => first.gateway.upstream.cache!.trusted && second.upstream.cache!.trusted,
     );
   });
   afterAll(async () => {
@@ -79,7 +74,7 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
       input: { cardId: encodeGlobalID('Card', AVA_CARD), status: 'INACTIVE', updatedBy: 'Jane Doe' },
     });
     expect(updated.errors).toBeUndefined();
-    await until(() => first.gateway.upstream.cache!.stats.invalidations > invalidations, "the other instance's invalidation");
+    await until("the other instance's invalidation", () => first.gateway.upstream.cache!.stats.invalidations > invalidations);
     await first.resetCounts();
     expect((await run(first.gateway, CARD)).data).toEqual({ card: { status: 'INACTIVE' } });
     expect(first.calls(CARD_LIST)).toHaveLength(1);
@@ -100,14 +95,14 @@ describe.skipIf(skip)('record cache across instances (Redis)', () => {
   it('reads from the bank while Redis is away, and trusts its cache again once it listens', async () => {
     await run(first.gateway, CARD);
     await redis.stop();
-    await until(() => !first.gateway.upstream.cache!.trusted, 'the cache to stop trusting itself');
+    await until('the cache to stop trusting itself', () => !first.gateway.upstream.cache!.trusted);
     await first.resetCounts();
     await run(first.gateway, CARD);
     await run(first.gateway, CARD);
     expect(first.calls(CARD_LIST)).toHaveLength(2);
 
     await redis.start();
-    await until(() => first.gateway.upstream.cache!.trusted, 'the cache to trust itself again', 10_000);
+    await until('the cache to trust itself again', () => first.gateway.upstream.cache!.trusted, { timeoutMs: 10_000 });
     await first.resetCounts();
     await run(first.gateway, CARD);
     await run(first.gateway, CARD);

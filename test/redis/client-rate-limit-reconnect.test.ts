@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientRateLimiter, type ClientRateLimiter } from '../../src/limits/client-rate-limit.ts';
 import { capturingLogger } from '../helpers/observe.ts';
-import { askRedis, freePort, haveRedisServer, OwnRedis, until } from '../helpers/redis.ts';
+import { askRedis, freePort, haveRedisServer, OwnRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { mustSkip } from '../helpers/skip.ts';
 
 /**
@@ -38,10 +39,14 @@ describe.skipIf(skip)('operations per client through a Redis reconnect', () => {
 
   it("counts the operations that arrive during a reconnect in Redis: each client's limit holds, and no outage is reported", async () => {
     // Until its connection is up, a limiter counts in memory without a word: a probe client's operations wait for it.
-    await until('the limiter to count in Redis', async () => {
-      await limiter.take(`probe-${randomUUID()}`);
-      return shared.at(-1) === true;
-    });
+    await until(
+      'the limiter to count in Redis',
+      async () => {
+        await limiter.take(`probe-${randomUUID()}`);
+        return shared.at(-1) === true;
+      },
+      { intervalMs: 100 },
+    );
     // Where an operation meets the reconnect depends on timing (before the close is seen, during the
     // reconnect, after it): several rounds meet each of them, and every round must hold.
     const refusedSixth: boolean[] = [];

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import type { CallerAuthConfig } from '../../src/settings/index.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
 import { capturingLogger, metric } from '../helpers/observe.ts';
@@ -32,7 +32,8 @@ const SERVICE: CallerAuthConfig = {
 };
 const BALANCES = '{ balances { currency } }';
 const LIMIT = { operations: 5, windowSeconds: 60 };
-const status = async (kit: Kit, key = KEY) => (await post(kit.baseUrl!, BALANCES, { 'x-api-key': key })).status;
+const status = async (kit: Kit, key = KEY) =>
+  (await postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': key })).status;
 
 const haveRedis = await redisAnswers(REDIS_URL);
 const skipShared = mustSkip(
@@ -109,7 +110,7 @@ describe.skipIf(skipFaults)('operations per client with Redis failing', () => {
     await redis.start();
     // ioredis reconnects on its own schedule (at most 2 s apart); one operation a second tries Redis again.
     for (let i = 0; i < 100 && (await metric(served, 'gateway_client_rate_limit_shared')) !== 1; i++) {
-      await post(served.baseUrl!, BALANCES, { 'x-api-key': OTHER });
+      await postGraphql(`${served.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': OTHER });
       await sleep(100);
     }
     expect(await metric(served, 'gateway_client_rate_limit_shared')).toBe(1);

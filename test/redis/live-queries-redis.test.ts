@@ -6,7 +6,8 @@ import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { metric } from '../helpers/observe.ts';
-import { REDIS_URL, redisAnswers, until } from '../helpers/redis.ts';
+import { REDIS_URL, redisAnswers } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { mustSkip } from '../helpers/skip.ts';
 
 /**

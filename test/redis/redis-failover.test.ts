@@ -2,12 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/authentication/api-keys.ts';
 import type { CallerAuthConfig, EventDurability, RedisTarget } from '../../src/settings/index.ts';
-import { post } from '../helpers/auth-clients.ts';
+import { postGraphql } from '../helpers/http.ts';
 import { bankEvent, deliverEvent } from '../helpers/deliver.ts';
 import { startKit, type Kit } from '../helpers/kit.ts';
 import { registerSecret } from '../helpers/leak-scan.ts';
 import { capturingLogger, metric } from '../helpers/observe.ts';
-import { askRedis, haveRedisServer, SentinelSet, until } from '../helpers/redis.ts';
+import { askRedis, haveRedisServer, SentinelSet } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { mustSkip } from '../helpers/skip.ts';
 import { subscribeWs, type Subscription } from '../helpers/subscribe.ts';
 
@@ -168,19 +169,23 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
       opened.push({ close: async () => promotions.close() });
       let killedAt = Number.POSITIVE_INFINITY;
       const delivering = bank.deliver(ids, [a, b], () => Date.now() + 60_000);
-      await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, 20_000);
+      await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, { timeoutMs: 20_000 });
       await redis.primary.stop();
       killedAt = Date.now();
       await redis.promoted();
       const promotedMs = Date.now() - killedAt;
       await delivering;
       await Promise.all([onA.next(ids.length, 20_000), onB.next(ids.length, 20_000)]);
-      await until('both instances to say ready', async () => {
-        const answers = await Promise.all(
-          [a, b].map(async (kit) => ((await (await fetch(`${kit.baseUrl}/readyz`)).json()) as { status: string }).status),
-        );
-        return answers.every((status) => status === 'ready');
-      });
+      await until(
+        'both instances to say ready',
+        async () => {
+          const answers = await Promise.all(
+            [a, b].map(async (kit) => ((await (await fetch(`${kit.baseUrl}/readyz`)).json()) as { status: string }).status),
+          );
+          return answers.every((status) => status === 'ready');
+        },
+        { intervalMs: 100 },
+      );
       await readiness.stop();
 
       console.log(
@@ -221,7 +226,7 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
       await until(
         'the last "Redis is back" to name the primary the Sentinels name',
         () => log.messages(/^Redis is back: bank events/).at(-1)?.primary === `127.0.0.1:${primaryPort}`,
-        5_000,
+        { timeoutMs: 5_000 },
       ).catch(() => {});
       expect(log.messages(/^Redis is back: bank events/).at(-1)).toMatchObject({ primary: `127.0.0.1:${primaryPort}` });
 
@@ -244,17 +249,21 @@ describe.skipIf(skip)('Redis failover with Sentinel', () => {
       }
 
       // Limits are counted in the new primary again, across both instances.
-      await until('both instances to count operations in Redis again', async () => {
-        await Promise.all([a, b].map((kit) => post(kit.baseUrl!, BALANCES, { 'x-api-key': PROBE_KEY })));
-        return (await metric(a, 'gateway_client_rate_limit_shared')) === 1 && (await metric(b, 'gateway_client_rate_limit_shared')) === 1;
-      });
+      await until(
+        'both instances to count operations in Redis again',
+        async () => {
+          await Promise.all([a, b].map((kit) => postGraphql(`${kit.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': PROBE_KEY })));
+          return (await metric(a, 'gateway_client_rate_limit_shared')) === 1 && (await metric(b, 'gateway_client_rate_limit_shared')) === 1;
+        },
+        { intervalMs: 100 },
+      );
       const served = [];
       for (let n = 0; n < LIMIT.operations; n++)
-        served.push((await post((n % 2 ? b : a).baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status);
+        served.push((await postGraphql(`${(n % 2 ? b : a).baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': LIMITED_KEY })).status);
       expect(served).toEqual(Array.from({ length: LIMIT.operations }, () => 200));
       expect([
-        (await post(a.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status,
-        (await post(b.baseUrl!, BALANCES, { 'x-api-key': LIMITED_KEY })).status,
+        (await postGraphql(`${a.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': LIMITED_KEY })).status,
+        (await postGraphql(`${b.baseUrl}/graphql`, { query: BALANCES }, { 'x-api-key': LIMITED_KEY })).status,
       ]).toEqual([429, 429]);
 
       // A hash registered through one instance runs by hash alone on the other: it is in the new primary.
@@ -305,7 +314,7 @@ describe.skipIf(skip)('Redis failover under a plain REDIS_URL (its address does 
     const ids = eventIds(90);
     let giveUpAt = Number.POSITIVE_INFINITY;
     const delivering = bank.deliver(ids, kits, () => giveUpAt);
-    await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, 20_000);
+    await until('a third of the events to be sent', () => bank.sent >= ids.length / 3, { timeoutMs: 20_000 });
     await redis.primary.stop();
     // The bank keeps trying for a while; this address never answers again.
     giveUpAt = Date.now() + 4_000;

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
 import { FakeSentinel } from '../helpers/fake-sentinel.ts';
-import { askRedis, haveRedisServer, SentinelSet, until } from '../helpers/redis.ts';
+import { askRedis, haveRedisServer, SentinelSet } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { mustSkip } from '../helpers/skip.ts';
 import { connectRedis } from '../../src/platform/redis-options.ts';
 
@@ -81,7 +82,7 @@ describe('connectRedis following failovers the Sentinels announce', () => {
     expect(closes()).toBe(0);
     // Then one naming another primary.
     sentinel.announce('fake-group', { host: '127.0.0.1', port: 1 });
-    await until('the connection to move', () => closes() === 1, 5_000);
+    await until('the connection to move', () => closes() === 1, { timeoutMs: 5_000 });
     expect(await settled(redis, 'ready', 5_000)).toBe('ready');
     expect(closes()).toBe(1);
     expect(await redis.ping()).toBe('PONG');
@@ -109,7 +110,7 @@ describe('connectRedis following failovers the Sentinels announce', () => {
     await first.redis.quit();
     expect(sentinel.subscribers).toBe(1);
     await second.redis.quit();
-    await until('the Sentinel to have no listener left', () => sentinel.subscribers === 0, 5_000);
+    await until('the Sentinel to have no listener left', () => sentinel.subscribers === 0, { timeoutMs: 5_000 });
   });
 });
 
@@ -137,7 +138,9 @@ describe.skipIf(noRedisServer)('connectRedis with Sentinels', () => {
     const redis = connectRedis(sentinelTarget());
     redis.on('error', () => {});
     try {
-      await until('the failover listener to subscribe', async () => (await subscribers([set.sentinels[2]!.port]))[0]! > 0);
+      await until('the failover listener to subscribe', async () => (await subscribers([set.sentinels[2]!.port]))[0]! > 0, {
+        intervalMs: 100,
+      });
       await set.stopSentinel(2);
       // Several retries of the stopped Sentinel, each refused.
       await new Promise((resolve) => setTimeout(resolve, 1_000));

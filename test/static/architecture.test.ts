@@ -33,7 +33,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['authorization/permissions.ts'],
 ];
 
-const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Folders no import graph includes: installed packages and what a build or a run wrote. */
 const SKIPPED = new Set(['node_modules', 'dist', 'coverage']);
@@ -164,7 +164,7 @@ describe('the layers of src/', () => {
   });
 });
 
-const SANDBOX = fileURLToPath(new URL('../sandbox/', import.meta.url));
+const SANDBOX = fileURLToPath(new URL('../../sandbox/', import.meta.url));
 
 describe('the sandbox package', () => {
   const sources = files(join(SANDBOX, 'src'));
@@ -219,7 +219,7 @@ describe('the sandbox package', () => {
   });
 
   it('exports only the entry points used outside it, so nothing else of it is imported by accident', () => {
-    const ROOT = fileURLToPath(new URL('../', import.meta.url));
+    const ROOT = fileURLToPath(new URL('../../', import.meta.url));
     const users = ['src', 'test', 'bench', 'examples'].flatMap((dir) => files(join(ROOT, dir), { tests: true }));
     const used = new Set(
       users.flatMap((path) =>
@@ -248,12 +248,12 @@ describe('the packages src/ imports', () => {
   });
 });
 
-const SETTINGS = fileURLToPath(new URL('../packages/settings/', import.meta.url));
+const SETTINGS = fileURLToPath(new URL('../../packages/settings/', import.meta.url));
 
 describe('the settings package', () => {
   const sources = files(join(SETTINGS, 'src'));
   const manifest = manifestOf(SETTINGS);
-  const ROOT = fileURLToPath(new URL('../', import.meta.url));
+  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
   /** This repository's packages besides the settings package: the gateway, the sandbox and the example app. */
   const siblings = (manifestOf(ROOT) as unknown as { workspaces: string[] }).workspaces
     .map((dir) => manifestOf(join(ROOT, dir)).name)
@@ -286,7 +286,7 @@ describe('the settings package', () => {
 });
 
 describe('the whole repository', () => {
-  const ROOT = fileURLToPath(new URL('../', import.meta.url));
+  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
   const sources = ['src', 'test', 'bench', 'sandbox', 'packages', 'examples'].flatMap((dir) => files(join(ROOT, dir), { tests: true }));
 
   it('has no import cycle between files: the gateway, its tests, the benchmark, the sandbox, the packages and the examples', () => {

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthorizationResult } from '../bench/authorization-cost.ts';
-import type { PerCall } from '../bench/authorization-identity.ts';
-import type { ScreenScopeCost } from '../bench/authorization-scopes.ts';
-import type { DeferResult } from '../bench/defer.ts';
-import type { FairnessResult } from '../bench/fairness.ts';
-import type { LoadResult } from '../bench/load.ts';
-import type { HeapConfigResult } from '../bench/heap-sizing.ts';
-import { authorizationRow, authorizationSection, authorizationTargetRow, authorizationVerdict } from '../bench/report/authorization.ts';
-import { deferRows } from '../bench/report/defer.ts';
-import { fairnessRow } from '../bench/report/fairness.ts';
-import { heapRows } from '../bench/report/heap.ts';
-import { singleOverheadRow } from '../bench/report/overhead.ts';
-import { perClientLimits } from '../bench/report/results.ts';
-import { allocationRows, cpuRows, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from '../bench/report/shipped.ts';
-import { fanoutRows } from '../bench/report/subscriptions.ts';
-import { summarize } from '../bench/stats.ts';
-import type { DeliveryPass, Passes } from '../bench/subscriptions.ts';
+import type { AuthorizationResult } from '../../bench/authorization-cost.ts';
+import type { PerCall } from '../../bench/authorization-identity.ts';
+import type { ScreenScopeCost } from '../../bench/authorization-scopes.ts';
+import type { DeferResult } from '../../bench/defer.ts';
+import type { FairnessResult } from '../../bench/fairness.ts';
+import type { LoadResult } from '../../bench/load.ts';
+import type { HeapConfigResult } from '../../bench/heap-sizing.ts';
+import { authorizationRow, authorizationSection, authorizationTargetRow, authorizationVerdict } from '../../bench/report/authorization.ts';
+import { deferRows } from '../../bench/report/defer.ts';
+import { fairnessRow } from '../../bench/report/fairness.ts';
+import { heapRows } from '../../bench/report/heap.ts';
+import { singleOverheadRow } from '../../bench/report/overhead.ts';
+import { perClientLimits } from '../../bench/report/results.ts';
+import { allocationRows, cpuRows, loadedOverheadRow, perRoundRow, rssRow, type Shipped } from '../../bench/report/shipped.ts';
+import { fanoutRows } from '../../bench/report/subscriptions.ts';
+import { summarize } from '../../bench/stats.ts';
+import type { DeliveryPass, Passes } from '../../bench/subscriptions.ts';
 
 /** The benchmark's verdicts on the @defer and fair-share targets, from made-up figures. */
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryPass } from '../bench/subscriptions.ts';
-import type { LoadResult } from '../bench/load.ts';
-import type { OperationResult } from '../bench/measure.ts';
-import { renderReport, type Machine, type RunResults } from '../bench/report/results.ts';
-import type { Summary } from '../bench/stats.ts';
+import type { DeliveryPass } from '../../bench/subscriptions.ts';
+import type { LoadResult } from '../../bench/load.ts';
+import type { OperationResult } from '../../bench/measure.ts';
+import { renderReport, type Machine, type RunResults } from '../../bench/report/results.ts';
+import type { Summary } from '../../bench/stats.ts';
 
 /**
  * bench/RESULTS.md as the report writes it, from one fixed run made up to reach every section: the

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fill } from '../bench/report/template.ts';
+import { fill } from '../../bench/report/template.ts';
 
 /** The report's templates are filled strictly: neither side can name what the other lacks. */
 
@@ -30,7 +30,7 @@ describe('fill', () => {
 });
 
 describe('the templates of bench/report/templates/', () => {
-  const TEMPLATES = new URL('../bench/report/templates/', import.meta.url);
+  const TEMPLATES = new URL('../../bench/report/templates/', import.meta.url);
 
   it('wrap their prose at 100 characters, as the docs do', () => {
     const long = readdirSync(TEMPLATES).flatMap((file) =>
