@@ -7,6 +7,7 @@
 import { builder } from '../builder.ts';
 import type { GatewayContext } from '../context.ts';
 import { CARDHOLDER_STATUSES, CARDHOLDER_TYPES, type Cardholder, type CardholderIndividual } from '../upstream/cardholders.ts';
+import { extended } from '../upstream/lazy-model.ts';
 import type { KycRfi, KycStatus } from '../upstream/kyc.ts';
 import { AddressType } from './addresses.ts';
 import { loadByIdOrList } from './batched-reads.ts';
@@ -191,7 +192,7 @@ export const CardholderNode = builder.loadableNode('Cardholder', {
     kyc: t.field({
       type: CardholderKyc,
       description: 'KYC status (read from the bank only when asked for). A PROGRAM_NOT_SUPPORTED error on programs without KYC.',
-      resolve: async (c, _args, context) => ({ ...(await kycStatusOf(context).load(c.id)), cardholderId: c.id }),
+      resolve: async (c, _args, context) => extended(await kycStatusOf(context).load(c.id), { cardholderId: c.id }),
     }),
   }),
 });

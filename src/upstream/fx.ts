@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { endpoint } from './endpoint.ts';
+import { extended } from './lazy-model.ts';
 import { camelKeys } from './camel-case.ts';
 import { anyCaseEnum, currencyCode, decimal, fieldOf, orNull, problem, ruled, single, upstreamDate, upstreamDateTime } from './models.ts';
 
@@ -191,10 +192,11 @@ export function fxApi(call: BoundCall) {
         },
       });
       // The generate response carries the date instead of the schedule: we know what we asked for.
-      return {
-        ...quote,
-        conversionSchedule: { ...quote.conversionSchedule, schedule: quote.conversionSchedule.schedule ?? request.conversionSchedule },
-      };
+      return extended(quote, {
+        conversionSchedule: extended(quote.conversionSchedule, {
+          schedule: quote.conversionSchedule.schedule ?? request.conversionSchedule,
+        }),
+      });
     },
     quote: (id: string) => orNullIfNotFound(call(fxEndpoints.quote, { query: { quote_id: id } })),
     conversionCreate: (request: ExchangeAmounts & { quoteId: string }, idempotencyKey?: string | null) =>

@@ -3,6 +3,7 @@ import { orNullIfNotFound, type BoundCall } from './bound-call.ts';
 import { records } from './cache-policy.ts';
 import { camelObject } from './camel-case.ts';
 import { endpoint } from './endpoint.ts';
+import { extended } from './lazy-model.ts';
 import { currencyCode, decimal, optionalText, orNull, single, upstreamDateTime } from './models.ts';
 
 /**
@@ -90,21 +91,22 @@ export interface WalletHistoryPage {
 export function walletsApi(call: BoundCall) {
   const cardholder = (cardholderId: string) => ({ 'x-cardholder-id': cardholderId });
   return {
-    create: async (cardholderId: string, currency: string, idempotencyKey?: string | null): Promise<Wallet> => ({
-      ...(await call(walletEndpoints.create, {
-        headers: cardholder(cardholderId),
-        body: { currency },
-        idempotencyKey: idempotencyKey ?? undefined,
-      })),
-      cardholderId,
-    }),
+    create: async (cardholderId: string, currency: string, idempotencyKey?: string | null): Promise<Wallet> =>
+      extended(
+        await call(walletEndpoints.create, {
+          headers: cardholder(cardholderId),
+          body: { currency },
+          idempotencyKey: idempotencyKey ?? undefined,
+        }),
+        { cardholderId },
+      ),
     /**
      * Every wallet of the cardholder, in the bank's order: `data: []` when there is none. A bank that
      * answers "not found" for a cardholder without wallets reads the same.
      */
     list: async (cardholderId: string): Promise<Wallet[]> => {
       const wallets = await orNullIfNotFound(call(walletEndpoints.list, { headers: cardholder(cardholderId) }));
-      return (wallets ?? []).map((wallet) => ({ ...wallet, cardholderId }));
+      return (wallets ?? []).map((wallet) => extended(wallet, { cardholderId }));
     },
     history: (wallet: { id: string; cardholderId: string }, page: WalletHistoryPage) =>
       call(walletEndpoints.history, {
