@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Tracer } from '@opentelemetry/api';
 import { auditMetrics } from './audit/metrics.ts';
@@ -145,6 +146,18 @@ function errorCodeOf(error: unknown): string | undefined {
 }
 
 /** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
+/**
+ * The graph as served, built once per process for each form (plain, or a Federation subgraph): it
+ * depends on nothing of a gateway's settings, and nothing changes it once built, so the gateways a
+ * process starts (tests start hundreds) share it.
+ */
+const served = new Map<boolean, GraphQLSchema>();
+function servedSchema(federation: boolean): GraphQLSchema {
+  let schema = served.get(federation);
+  if (!schema) served.set(federation, (schema = withRecordCollectors(buildSchema({ federation }))));
+  return schema;
+}
+
 export function createGateway(options: GatewayOptions): Gateway {
   const { logger } = options;
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };
@@ -240,7 +253,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const yoga = createGatewayYoga({
     // Each record type's fields say which record they read (Type:bankId) when a live query runs them.
-    schema: withRecordCollectors(buildSchema({ federation: federation.subgraph })),
+    schema: servedSchema(federation.subgraph),
     upstream,
     logger,
     events,

@@ -267,14 +267,19 @@ export class SentinelSet {
    * that performs a failover announces): a starved machine may see the new primary judged down too.
    */
   async countPromotions(): Promise<{ count(): number; close(): void }> {
-    let count = 0;
+    let promoted = 0;
+    // Every Sentinel announces each failover's +switch-master (old and new address alike): the
+    // distinct ones count failovers too, where a loaded machine lost the leader's +promoted-slave.
+    const switches = new Set<string>();
     const listeners = this.sentinels.map(({ host, port }) => new Redis({ host, port, maxRetriesPerRequest: 0 }));
     for (const listener of listeners) {
       listener.on('error', () => {});
-      listener.on('message', () => (count += 1));
-      await listener.subscribe('+promoted-slave');
+      listener.on('message', (channel: string, message: string) =>
+        channel === '+promoted-slave' ? (promoted += 1) : switches.add(message),
+      );
+      await listener.subscribe('+promoted-slave', '+switch-master');
     }
-    return { count: () => count, close: () => listeners.forEach((listener) => listener.disconnect()) };
+    return { count: () => Math.max(promoted, switches.size), close: () => listeners.forEach((listener) => listener.disconnect()) };
   }
 
   /** Stops the Sentinel at `index` (by its PID); the others carry on. */

@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bareEnv } from '../helpers/bare-env.ts';
 
 const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 describe('starting with a bad configuration', () => {
   it('exits 1 and lists every problem', () => {
     const run = spawnSync(process.execPath, [main], {
-      env: { PATH: process.env.PATH, PORT: '99999', LOG_LEVEL: 'chatty', UPSTREAM_BASE_URL: 'https://bank.example' },
+      env: bareEnv({ PORT: '99999', LOG_LEVEL: 'chatty', UPSTREAM_BASE_URL: 'https://bank.example' }),
       encoding: 'utf8',
       timeout: 20_000,
     });
@@ -28,7 +29,7 @@ describe('starting with a bad configuration', () => {
 describe('starting without caller authentication', () => {
   const REAL = { UPSTREAM_BASE_URL: 'https://bank.example', UPSTREAM_API_KEY: 'k', UPSTREAM_PRODUCT_ID: 'p', UPSTREAM_USER_ID: 'u' };
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, [main], { env: bareEnv(env), encoding: 'utf8', timeout: 20_000 });
 
   it('refuses AUTH_MODE none against a real upstream: exit 1 with the reason', () => {
     const run = start({ ...REAL, AUTH_MODE: 'none' });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bareEnv } from '../helpers/bare-env.ts';
 
 /**
  * What a gateway holds from its start: the packages that only some settings need are loaded when
@@ -39,7 +40,7 @@ process.stdout.write(JSON.stringify(loaded));
 process.exit(0);
 `,
   );
-  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env } });
+  const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000, env: bareEnv(env) });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as string[];
 }
