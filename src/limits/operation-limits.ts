@@ -157,7 +157,8 @@ function sizedOperation(
   return { document: sized, errors };
 }
 
-function argumentValues(
+/** A field's arguments as its resolver gets them: given (with the variables) or their defaults. */
+export function argumentValues(
   definitions: readonly GraphQLArgument[],
   field: FieldNode,
   variables: Record<string, unknown>,
@@ -213,10 +214,15 @@ function streamErrors(coordinate: string, field: FieldNode, variables: Record<st
   ];
 }
 
+/** The items a connection field asks for: the smaller of `first` and `last`, the default without either. */
+export function pageSizeOf(values: Map<string, unknown>): number {
+  const given = [values.get('first'), values.get('last')].filter((v): v is number => typeof v === 'number');
+  return given.length > 0 ? Math.max(0, Math.min(...given)) : DEFAULT_PAGE_SIZE;
+}
+
 /** The connection field with one literal `first`: the page it will really return. */
 function withPageSize(field: FieldNode, values: Map<string, unknown>): FieldNode {
-  const given = [values.get('first'), values.get('last')].filter((v): v is number => typeof v === 'number');
-  const size = given.length > 0 ? Math.max(0, Math.min(...given)) : DEFAULT_PAGE_SIZE;
+  const size = pageSizeOf(values);
   const first: ArgumentNode = {
     kind: Kind.ARGUMENT,
     name: { kind: Kind.NAME, value: 'first' },

@@ -1,5 +1,11 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { BalancesDocument, QuoteCreateDocument, type PayoutCreateInput, type QuoteCreateInput } from '../generated/graphql.ts';
+import {
+  BalancesDocument,
+  QuoteCreateDocument,
+  type BeneficiaryCreateInput,
+  type PayoutCreateInput,
+  type QuoteCreateInput,
+} from '../generated/graphql.ts';
 import type { Kit } from './kit.ts';
 
 /** Steps several test files take through GraphQL: a quote, a payout's input, a balance, money in cents. */
@@ -43,17 +49,37 @@ export async function payoutInput(kit: Kit, overrides: Partial<PayoutCreateInput
   };
 }
 
+/** A conversion quote of USD 1,000 to EUR, locked 15 minutes, converted the next day. */
+export const QUOTE_INPUT: QuoteCreateInput = {
+  quoteType: 'CONVERSION',
+  lockPeriod: 'MINUTES_15',
+  conversionSchedule: 'NEXT_DAY',
+  sourceCurrency: 'USD',
+  destinationCurrency: 'EUR',
+  sourceAmount: '1000',
+};
+
+/** A US supplier paid by SWIFT: a beneficiary the sandbox's rules accept. */
+export const SUPPLIER: BeneficiaryCreateInput = {
+  transferMethods: ['SWIFT'],
+  beneficiary: {
+    entityType: 'COMPANY',
+    companyName: 'Initech LLC',
+    address: { streetAddress: '4120 Freidrich Lane', city: 'Austin', postcode: '78744', state: 'US-TX', countryCode: 'US' },
+    bankDetails: {
+      bankCountryCode: 'US',
+      accountCurrency: 'USD',
+      accountName: 'Initech LLC',
+      accountNumber: '987654321',
+      bankName: 'Frost Bank',
+      swiftCode: 'FRSTUS44',
+    },
+  },
+};
+
 export async function createQuote(kit: Kit, overrides: Partial<QuoteCreateInput> = {}) {
   const result = await kit.execute(QuoteCreateDocument, {
-    input: {
-      quoteType: 'CONVERSION',
-      lockPeriod: 'MINUTES_15',
-      conversionSchedule: 'NEXT_DAY',
-      sourceCurrency: 'USD',
-      destinationCurrency: 'EUR',
-      sourceAmount: '1000',
-      ...overrides,
-    },
+    input: { ...QUOTE_INPUT, ...overrides },
   });
   const outcome = result.data!.quoteCreate;
   if (outcome.__typename !== 'QuoteCreateSuccess') throw new Error(`quote failed: ${JSON.stringify(result)}`);

@@ -9,9 +9,8 @@ import {
   PayoutCreateDocument,
   PayoutDocument,
   UpcomingPayoutsDocument,
-  type BeneficiaryCreateInput,
 } from '../generated/graphql.ts';
-import { balance, cents, createQuote } from '../helpers/flows.ts';
+import { balance, cents, createQuote, SUPPLIER } from '../helpers/flows.ts';
 import { useKit } from '../helpers/kit.ts';
 
 /**
@@ -21,23 +20,6 @@ import { useKit } from '../helpers/kit.ts';
 const kit = useKit();
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-const SUPPLIER: BeneficiaryCreateInput = {
-  transferMethods: ['SWIFT'],
-  beneficiary: {
-    entityType: 'COMPANY',
-    companyName: 'Initech LLC',
-    address: { streetAddress: '4120 Freidrich Lane', city: 'Austin', postcode: '78744', state: 'US-TX', countryCode: 'US' },
-    bankDetails: {
-      bankCountryCode: 'US',
-      accountCurrency: 'USD',
-      accountName: 'Initech LLC',
-      accountNumber: '987654321',
-      bankName: 'Frost Bank',
-      swiftCode: 'FRSTUS44',
-    },
-  },
-};
 
 describe('money flows through GraphQL', () => {
   it('rate → quote → conversion → settlement moves both balances by the quoted amounts, with both legs in the history', async () => {
