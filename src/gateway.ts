@@ -300,6 +300,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       persisted,
       fromRouter,
       perClient,
+      bankCalls: metrics.bankCalls,
       live,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       // An event's result depends on whose bank view it is read with and what the caller may see of it.

@@ -77,7 +77,7 @@ export interface RunResults {
 }
 
 /** The limits per client in force, in words, saying whether they are the shipped defaults (both off). */
-export function perClientLimits(maxInFlight: number, rate: ClientRateLimitConfig): string {
+export function perClientLimits(maxInFlight: number, rate: Pick<ClientRateLimitConfig, 'operations' | 'windowSeconds'>): string {
   const window = rate.operations > 0 ? `${rate.operations} operations per ${rate.windowSeconds} s` : 'no limit on operations per window';
   const cap =
     maxInFlight > 0 ? `at most ${maxInFlight} calls in flight per client` : "no cap on one client's calls in flight (the fair queue alone)";

@@ -1,3 +1,4 @@
+import { BANK_COST_HEADER } from '../limits/bank-call-pricing.ts';
 import type { CORSOptions } from 'graphql-yoga';
 import { API_KEY_HEADER } from './credentials.ts';
 import { CSRF_HEADERS } from './csrf.ts';
@@ -42,7 +43,7 @@ export function corsOptions(allowed: readonly string[]): false | ((request: Requ
     return {
       origin: [origin],
       methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['content-type', 'accept', 'authorization', API_KEY_HEADER, ...CSRF_HEADERS, 'x-request-id'],
+      allowedHeaders: ['content-type', 'accept', 'authorization', API_KEY_HEADER, ...CSRF_HEADERS, 'x-request-id', BANK_COST_HEADER],
       exposedHeaders: ['x-request-id', 'www-authenticate', 'retry-after'],
       credentials: false,
       maxAge: 600,

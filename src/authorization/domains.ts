@@ -83,6 +83,7 @@ const CARRIES_NO_DOMAIN: ReadonlyMap<string, string> = new Map(
     WebhookSubscriptionDeleted: "a mutation's result: what webhookSubscriptionDelete answers",
     // Who is calling.
     Caller: 'the caller itself (me)',
+    RateLimit: "the price of the caller's own operation and its own budget (rateLimit)",
     BankEvent: "a bank event: delivered only to a caller holding its record's permission",
   }),
 );

@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ClientRateLimitConfig, RedisTarget } from '../settings/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createClientRateLimiter, type ClientRateLimiter, type ClientRateLimitObserver } from './client-rate-limit.ts';
+import { createBankCallBudget, type BankCallBudget } from './bank-call-pricing.ts';
 import { refusal } from './refusal.ts';
 
 /**
@@ -63,21 +64,34 @@ export interface ClientRateLimit {
    * the anonymous caller's address): the refusal to answer with when over, else undefined.
    */
   take(client: string): Promise<GraphQLError | undefined>;
+  /** CLIENT_BANK_CALL_BUDGET's, counted the same way; undefined while off. */
+  budget: BankCallBudget | undefined;
   close(): Promise<void>;
 }
 
 /** The plugin and what closes its Redis connection; no plugin while the limit is off (0). */
 export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimit {
   const { limit, observer } = options;
-  if (limit.operations === 0) return { plugin: undefined, take: async () => undefined, close: async () => {} };
-  const limiter = createClientRateLimiter({
-    ...limit,
-    redis: options.redis,
-    keyPrefix: options.keyPrefix ?? 'client-operations',
-    logger: options.logger,
-    observer,
+  const keyPrefix = options.keyPrefix ?? 'client-operations';
+  const limiterFor = (points: number, prefix: string) =>
+    createClientRateLimiter({
+      points,
+      windowSeconds: limit.windowSeconds,
+      redis: options.redis,
+      keyPrefix: prefix,
+      logger: options.logger,
+      observer,
+    });
+  const budget = createBankCallBudget({
+    budget: limit.bankCallBudget,
+    windowSeconds: limit.windowSeconds,
+    limiterFor: (points) => limiterFor(points, `${keyPrefix}-bank-calls`),
   });
+  const closeBudget = () => budget?.limiter.close() ?? Promise.resolve();
+  if (limit.operations === 0) return { plugin: undefined, take: async () => undefined, budget, close: closeBudget };
+  const limiter = limiterFor(limit.operations, keyPrefix);
   return {
+    budget,
     plugin: useClientRateLimit(limiter, limit, () => observer.refused()),
     take: async (client) => {
       const verdict = await limiter.take(client);
@@ -85,6 +99,9 @@ export function clientRateLimit(options: ClientRateLimitOptions): ClientRateLimi
       observer.refused();
       return rateLimited(verdict.retryAfterMs, limit);
     },
-    close: () => limiter.close(),
+    close: async () => {
+      await limiter.close();
+      await closeBudget();
+    },
   };
 }

@@ -33,12 +33,29 @@ export interface ClientRateLimitObserver {
 }
 
 export interface ClientRateLimiter {
-  /** Counts one operation of `client` (a fairShareKey) and says whether it may run. */
-  take(client: string): Promise<WindowVerdict>;
+  /** Counts `points` (one operation, or its bank calls) of `client` (a fairShareKey) and says whether it may run. */
+  take(client: string, points?: number): Promise<WindowVerdict>;
+  /** Gives `points` back to `client`'s window (what an operation was charged and did not spend), where it was counted. */
+  giveBack(client: string, points: number): Promise<void>;
+  /** What `client` has counted in its window now and when the window ends, counting nothing. */
+  peek(client: string): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
-export interface ClientRateLimiterOptions extends ClientRateLimitConfig {
+/** A client's window as it stands: points counted, and ms until it starts afresh (0: no window open). */
+interface WindowCount {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+async function countOf(store: RateLimiterMemory | RateLimiterRedis, key: string): Promise<WindowCount> {
+  const counted = await store.get(key);
+  return { consumed: counted?.consumedPoints ?? 0, msBeforeNext: Math.max(counted?.msBeforeNext ?? 0, 0) };
+}
+
+/** A window of `points` per `windowSeconds` for each client: operations, or bank calls (the budget). */
+export interface ClientRateLimiterOptions extends Pick<ClientRateLimitConfig, 'windowSeconds'> {
+  points: number;
   redis?: RedisTarget | undefined;
   /** Names the Redis keys: instances that share counts share it. */
   keyPrefix: string;
@@ -82,9 +99,9 @@ function verdictOf(outcome: RateLimiterRes | Error): WindowVerdict {
   throw outcome;
 }
 
-async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string): Promise<WindowVerdict> {
+async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string, points = 1): Promise<WindowVerdict> {
   try {
-    await store.consume(key);
+    await store.consume(key, points);
     return { allowed: true };
   } catch (outcome) {
     return verdictOf(outcome as RateLimiterRes | Error);
@@ -92,10 +109,15 @@ async function consume(store: RateLimiterMemory | RateLimiterRedis, key: string)
 }
 
 export function createClientRateLimiter(options: ClientRateLimiterOptions): ClientRateLimiter {
-  const window = { points: options.operations, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
+  const window = { points: options.points, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
   const memory = new (rateLimiters().RateLimiterMemory)(window);
   if (!options.redis) {
-    return { take: (client) => consume(memory, countKey(client)), close: async () => {} };
+    return {
+      take: (client, points) => consume(memory, countKey(client), points),
+      giveBack: async (client, points) => void (await memory.reward(countKey(client), points)),
+      peek: (client) => countOf(memory, countKey(client)),
+      close: async () => {},
+    };
   }
   return redisBacked(options.redis, memory, window, options);
 }
@@ -158,32 +180,48 @@ function redisBacked(
   // counted twice at the moment of a reconnect (a client refused one operation early) is the
   // lesser fault than its window split between the instances. A count that timed out on a
   // connection still open is not sent again: Redis is slow or hung, and the counts go to memory.
-  const consumeAcrossReconnect = async (key: string): Promise<WindowVerdict> => {
+  const consumeAcrossReconnect = async (key: string, points: number | undefined): Promise<WindowVerdict> => {
     try {
-      return await consume(store, key);
+      return await consume(store, key, points);
     } catch (error) {
       // The next 'ready': when the error comes, the connection is closing (or was already, its status not yet changed).
       if (state !== 'shared' || !CONNECTION_LOST.test((error as Error).message) || !(await reconnected())) throw error;
-      return consume(store, key);
+      return consume(store, key, points);
     }
   };
 
   return {
-    take: async (client) => {
+    take: async (client, points) => {
       const key = countKey(client);
       if (state === 'shared' && redis.status !== 'ready' && redis.status !== 'end') await reconnected();
       if (redis.status !== 'ready' || (state === 'local' && Date.now() < nextProbeAt)) {
         if (state === 'shared') down(`the connection is ${redis.status}`);
-        return consume(memory, key);
+        return consume(memory, key, points);
       }
       try {
-        const verdict = await consumeAcrossReconnect(key);
+        const verdict = await consumeAcrossReconnect(key, points);
         up();
         return verdict;
       } catch (error) {
         down(error instanceof Error ? error.message : String(error));
-        return consume(memory, key);
+        return consume(memory, key, points);
       }
+    },
+    // Where the window is counted now: a refund lost with Redis leaves the client's window fuller, never emptier.
+    giveBack: async (client, points) => {
+      const key = countKey(client);
+      const counting = state === 'shared' && redis.status === 'ready' ? store : memory;
+      await counting.reward(key, points).catch((error: unknown) => {
+        logger.warn(
+          { reason: error instanceof Error ? error.message : String(error), points },
+          'a refund of bank calls to a client was lost',
+        );
+      });
+    },
+    peek: async (client) => {
+      const key = countKey(client);
+      if (state !== 'shared' || redis.status !== 'ready') return countOf(memory, key);
+      return countOf(store, key).catch(() => countOf(memory, key));
     },
     close: async () => {
       closed = true;

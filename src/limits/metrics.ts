@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { LabelledHistogram } from '../platform/labelled-metrics.ts';
 import type { ClientRateLimitObserver } from './client-rate-limit.ts';
 
 /**
@@ -29,4 +30,46 @@ export function clientLimitMetrics(registry: Registry): ClientLimitMetrics {
       registers: [registry],
     }));
   return { refused: (reason) => refused.inc({ reason }), shared: (up) => sharedGauge().set(up ? 1 : 0) };
+}
+
+/** The price of operations in bank calls (bank-call-pricing.ts): estimate and actual, refusals, and estimates that fell short. */
+export interface BankCallMetrics {
+  priced(estimated: number, actual: number): void;
+  refused(reason: 'ceiling' | 'budget'): void;
+}
+
+const BANK_CALL_BUCKETS = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+export function bankCallMetrics(registry: Registry): BankCallMetrics {
+  // Observed on every operation: the gateway's own histogram (platform/labelled-metrics.ts), not prom-client's.
+  const calls = new LabelledHistogram({
+    name: 'gateway_operation_bank_calls',
+    help: 'Bank calls per operation: estimated (the upper bound computed before it ran) and actual (the calls that reached the bank, a retried call once).',
+    labelNames: ['kind'],
+    buckets: BANK_CALL_BUCKETS,
+    registry,
+  });
+  const estimated = calls.series('estimated');
+  const actual = calls.series('actual');
+  const short = new Counter({
+    name: 'gateway_operation_bank_calls_over_estimate_total',
+    help: 'Operations that made more bank calls than their estimate: a bug in the estimate (src/limits/bank-call-prices.ts), which should never happen.',
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'gateway_bank_call_refusals_total',
+    help: "Operations refused for their price in bank calls, by reason: ceiling (OPERATION_TOO_EXPENSIVE, above OPERATION_MAX_BANK_CALLS), budget (RATE_LIMITED, over the client's CLIENT_BANK_CALL_BUDGET).",
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  // Both reasons from the start: a panel and an alert on them read 0, not nothing, before the first refusal.
+  for (const reason of ['ceiling', 'budget'] as const) refusals.inc({ reason }, 0);
+  return {
+    priced: (estimate, made) => {
+      estimated.observe(estimate);
+      actual.observe(made);
+      if (made > estimate) short.inc();
+    },
+    refused: (reason) => refusals.inc({ reason }),
+  };
 }

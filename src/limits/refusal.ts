@@ -8,6 +8,7 @@ import { GraphQLError } from 'graphql';
  */
 export type RefusalCode =
   | 'QUERY_TOO_COMPLEX'
+  | 'OPERATION_TOO_EXPENSIVE'
   | 'BAD_USER_INPUT'
   | 'PERSISTED_QUERY_NOT_IN_LIST'
   | 'PERSISTED_QUERY_ONLY'

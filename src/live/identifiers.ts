@@ -46,7 +46,7 @@ export const ROOTS_BY_KIND: Record<RecordKind, { lists: readonly string[]; singl
 };
 
 /** Root fields whose answer no bank record changes (the caller's own identity). */
-export const STATIC_ROOTS = ['me'] as const;
+export const STATIC_ROOTS = ['me', 'rateLimit'] as const;
 
 /** Every root field that reads one of these kinds: what a change that names no record invalidates. */
 export function identifiersForKinds(kinds: readonly RecordKind[]): string[] {

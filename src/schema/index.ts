@@ -9,6 +9,7 @@ import './scalars.ts';
 import './mutation-errors.ts';
 import './auth.ts';
 import './me.ts';
+import './rate-limit.ts';
 import './accounts.ts';
 import './beneficiaries.ts';
 import './fx.ts';

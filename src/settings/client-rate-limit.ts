@@ -1,4 +1,4 @@
-/** Operations per client (CLIENT_RATE_LIMIT_*): how many operations one client may start per window, off by default. */
+/** Operations and bank calls per client (CLIENT_RATE_LIMIT_*, CLIENT_BANK_CALL_BUDGET): what one client may start and spend per window, off by default. */
 
 import { group, int, setting } from '@banking-gateway/settings';
 import type { z } from 'zod';
@@ -13,13 +13,19 @@ export const clientRateLimitGroup = group(
       'operations (queries, mutations, subscriptions started) one client may start per window; `0`: no limit',
       '`0` (off)',
     ),
+    bankCallBudget: setting(
+      'CLIENT_BANK_CALL_BUDGET',
+      int(0, 100_000_000, 0),
+      "bank calls one client's operations may cost per window: each is charged its estimate before it runs (over the budget: `RATE_LIMITED`, nothing sent to the bank) and given back what it did not spend when it ends; `0`: no budget",
+      '`0` (off)',
+    ),
     windowSeconds: setting(
       'CLIENT_RATE_LIMIT_WINDOW_SECONDS',
       int(1, 86_400, 60),
-      "the window they are counted in: fixed, from the client's first operation in it",
+      "the window operations and bank calls are counted in: fixed, from the client's first operation in it",
     ),
   },
 );
 
-/** Operations one client may start per window (0 = no limit). */
+/** Operations and bank calls one client may start and spend per window (0 = no limit). */
 export type ClientRateLimitConfig = z.output<typeof clientRateLimitGroup>;

@@ -30,6 +30,11 @@ export const limitsGroup = groupAs(
     ),
     maxDepth: setting('MAX_DEPTH', int(1, 100, 12), 'deepest selection'),
     maxCost: setting('MAX_COST', int(1, 1_000_000, 50_000), 'highest cost (src/limits/operation-limits.ts)'),
+    maxBankCalls: setting(
+      'OPERATION_MAX_BANK_CALLS',
+      int(1, 1_000_000, 2_500),
+      "most bank calls one operation may cost, by its estimate before it runs (src/limits/bank-call-estimate.ts); above it the operation is refused with `OPERATION_TOO_EXPENSIVE`, which names what costs most. The default is about two and a half times the costliest shipped operation's estimate (docs/operations.md)",
+    ),
     maxAliases: setting('MAX_ALIASES', int(0, 1_000, 15), 'most aliases'),
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
     maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),

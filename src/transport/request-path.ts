@@ -7,7 +7,9 @@ import type { CallerAuth } from '../authentication/index.ts';
 import type { QueryLimitsConfig } from '../settings/index.ts';
 import { useSharedSubscriptionExecution, type SharedExecutionOptions } from '../events/shared-execution.ts';
 import { armorPlugin } from '../limits/armor.ts';
+import { BANK_COST_HEADER, useBankCallAccounting, useBankCallCeiling } from '../limits/bank-call-pricing.ts';
 import { useBodyLimit } from '../limits/body-size.ts';
+import type { BankCallMetrics } from '../limits/metrics.ts';
 import type { ClientRateLimit } from '../limits/client-limits.ts';
 import type { PersistedDocuments } from '../limits/documents.ts';
 import { useOperationLimits } from '../limits/operation-limits.ts';
@@ -49,7 +51,9 @@ export interface RequestPathParts {
   persisted: PersistedDocuments;
   /** The supergraph's router, told from the clients it forwards: only with the subgraph on. */
   fromRouter: RouterTraffic | undefined;
-  perClient: Pick<ClientRateLimit, 'plugin'>;
+  perClient: Pick<ClientRateLimit, 'plugin' | 'budget'>;
+  /** The price of operations in bank calls, for the metrics; without it (a test's list), not counted. */
+  bankCalls?: BankCallMetrics | undefined;
   live: Pick<LiveQueryEngine, 'plugin'>;
   /** What makes two subscribers' results of one event the same. */
   subscriptionScope: SharedExecutionOptions['scopeOf'];
@@ -80,6 +84,13 @@ export function requestPath(parts: RequestPathParts): Plugin[] {
     ...whatMayBeAsked(parts),
     // After the limits: an operation they refuse costs its client nothing.
     ...(parts.perClient.plugin ? [parts.perClient.plugin] : []),
+    // After it too: charged to the client's budget, its price settled when it ends.
+    useBankCallAccounting({
+      budget: parts.perClient.budget,
+      wantsCost: (request) => request.headers.has(BANK_COST_HEADER),
+      onRefused: parts.bankCalls?.refused,
+      onPriced: parts.bankCalls?.priced,
+    }),
     parts.live.plugin,
     useSharedSubscriptionExecution({ scopeOf: parts.subscriptionScope }),
     // After it: the place a subscription takes is held around what runs it.
@@ -104,7 +115,7 @@ export function requestPath(parts: RequestPathParts): Plugin[] {
  * (while parsing), depth, aliases, directives and introspection (validation), then cost, page and
  * list sizes with the variables.
  */
-export function whatMayBeAsked(parts: Pick<RequestPathParts, 'limits' | 'persisted' | 'fromRouter'>): Plugin[] {
+export function whatMayBeAsked(parts: Pick<RequestPathParts, 'limits' | 'persisted' | 'fromRouter' | 'bankCalls'>): Plugin[] {
   const { limits } = parts;
   return [
     ...(parts.fromRouter ? [useRouterOnlyFields(parts.fromRouter)] : []),
@@ -113,5 +124,6 @@ export function whatMayBeAsked(parts: Pick<RequestPathParts, 'limits' | 'persist
     armorPlugin(limits),
     useValidationPolicy({ introspection: limits.introspection, hideSuggestions: limits.production }),
     useOperationLimits({ maxCost: limits.maxCost, hideLimits: limits.production }),
+    useBankCallCeiling({ maxBankCalls: limits.maxBankCalls, hideLimits: limits.production, onRefused: parts.bankCalls?.refused }),
   ];
 }

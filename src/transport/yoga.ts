@@ -2,6 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { CSRF_HEADER } from '../authentication/csrf.ts';
+import { BANK_COST_HEADER } from '../limits/bank-call-pricing.ts';
 import type { CallerAuth } from '../authentication/index.ts';
 import { fairShareKey } from '../authentication/identity.ts';
 import type { GatewayContext } from '../context.ts';
@@ -101,7 +102,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
       options.graphiql === false
         ? false
         : // GraphiQL sends subscriptions as GETs (text/event-stream): they need the CSRF header too.
-          { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY, additionalHeaders: { [CSRF_HEADER]: '1' } },
+          { title: 'Banking gateway', defaultQuery: DEFAULT_QUERY, additionalHeaders: { [CSRF_HEADER]: '1', [BANK_COST_HEADER]: 'true' } },
     renderGraphiQL: (graphiqlOptions) =>
       (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(graphiqlOptions))),
     maskedErrors: { maskError: createMaskError(options.logger, options.clientError) },

@@ -26,6 +26,8 @@ export interface OperationBounds {
    * stopped, so the audit trail records the bank's outcome.
    */
   readonly writes: SentWrite[];
+  /** Its bank calls that reached the wire, each counted once however many attempts it took (the send stage counts). */
+  bankCalls: number;
 }
 
 /** A write sent to the bank: the x-request-id it went with, and the HTTP status it answered, undefined until (or unless) it did. */
@@ -91,6 +93,7 @@ export function startOperation({ deadline, client, correlationId, onAbandoned }:
     readsOnWire: new WireSignal(ended.signal),
     clientLeft: left.signal,
     writes: [],
+    bankCalls: 0,
     end: () => {
       done = true;
       clearTimeout(timer);

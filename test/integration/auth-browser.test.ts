@@ -47,7 +47,7 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
     expect(response.headers.get('access-control-allow-headers')).toBe(
-      'content-type, accept, authorization, x-api-key, x-graphql-csrf, x-apollo-operation-name, apollo-require-preflight, x-request-id',
+      'content-type, accept, authorization, x-api-key, x-graphql-csrf, x-apollo-operation-name, apollo-require-preflight, x-request-id, x-bank-cost',
     );
     expect(response.headers.get('access-control-max-age')).toBe('600');
     // No cookies are used: credentialed cross-origin requests are not invited.
@@ -132,7 +132,7 @@ describe('CSRF prevention', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Banking gateway');
-    expect(html).toContain('"additionalHeaders":{"x-graphql-csrf":"1"}');
+    expect(html).toContain('"additionalHeaders":{"x-graphql-csrf":"1","x-bank-cost":"true"}');
   });
 
   it('runs a subscription sent as GraphiQL sends it (a GET of text/event-stream) with the header only', async () => {

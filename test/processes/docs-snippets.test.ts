@@ -401,6 +401,23 @@ const shPlan = (block: Block) =>
 /** js blocks: each one's event, and what it must print. */
 const NODE_CHECKS: { name: string; matches: (block: Block) => boolean; run: (kit: Kit, block: Block) => Promise<void> }[] = [
   {
+    name: 'prints the price of an operation in bank calls, read by urql and by an Apollo Client link',
+    matches: (block) => block.code.includes("'x-bank-cost': 'true'"),
+    run: async (kit, block) => {
+      const running = runNode(writeBlock(block, addressed(block.code, kit)));
+      try {
+        await expect.poll(() => running.lines().length, { timeout: 15_000 }).toBe(2);
+      } catch (error) {
+        throw new Error(`${String(error)}; stderr: ${running.stderr()}`, { cause: error });
+      } finally {
+        await running.stop();
+      }
+      // The second read of the balances is the record cache's: estimated, not made.
+      expect(running.lines()).toEqual(['urql 1 1', 'apollo 1 0']);
+      expect(running.stderr()).toBe('');
+    },
+  },
+  {
     name: 'sends one payout though the bank\u2019s first answer is lost, by retrying with the same key',
     matches: (block) => block.code.includes('sendPayout') && block.code.includes('OutcomeUnknown'),
     run: async (kit, block) => {

@@ -14,7 +14,7 @@ import { mustSkip } from '../helpers/skip.ts';
  */
 
 const skip = mustSkip(haveRedisServer, 'operations per client through a reconnect: redis-server is not installed (CI has it)');
-const LIMIT = { operations: 5, windowSeconds: 60 };
+const LIMIT = { points: 5, windowSeconds: 60 };
 
 describe.skipIf(skip)('operations per client through a Redis reconnect', () => {
   let redis: OwnRedis;

@@ -21,11 +21,13 @@ describe('who may do what', () => {
     const declared = rootRequirements(schema);
     expect(declared.length).toBeGreaterThan(55);
     expect(declared.filter((field) => field.requirement.kind === 'undeclared').map((field) => `${field.root}.${field.name}`)).toEqual([]);
-    // Only these may be run by any caller: who it is, and a record by id, whose type then decides.
+    // Only these may be run by any caller: who it is, a record by id, whose type then decides, and
+    // the price of its own operation.
     expect(declared.filter((field) => field.requirement.kind === 'anyone').map((field) => `${field.root}.${field.name}`)).toEqual([
       'Query.me',
       'Query.node',
       'Query.nodes',
+      'Query.rateLimit',
     ]);
   });
 

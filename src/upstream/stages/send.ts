@@ -48,6 +48,7 @@ export function send(
     const signal = wireSignal(call);
     const started = performance.now();
     const sent = noteWrite(call);
+    countCall(call);
     return exchange(
       pool,
       { method: call.ep.method, path: call.path, headers, body: call.body ?? null },
@@ -86,6 +87,15 @@ function listenedTo(call: UpstreamCall, signal: AbortSignal | undefined): Exchan
 }
 
 /** A write going on the wire, noted on its operation (operation.ts): the audit trail reads what the bank answered. */
+/** The calls counted in their operation's bankCalls: a retried call is one call. */
+const counted = new WeakSet<UpstreamCall>();
+function countCall(call: UpstreamCall): void {
+  const operation = call.options.operation;
+  if (!operation || counted.has(call)) return;
+  counted.add(call);
+  operation.bankCalls += 1;
+}
+
 function noteWrite(call: UpstreamCall): SentWrite | undefined {
   const writes = call.kind === 'write' ? call.options.operation?.writes : undefined;
   if (!writes) return undefined;
