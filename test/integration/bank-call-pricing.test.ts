@@ -111,6 +111,21 @@ describe('a budget per client', () => {
     // The refusal is on the audit trail as an access-denied record.
     expect(kit.denied().map((record) => record.reason)).toContain('RATE_LIMITED');
   });
+
+  it('refuses it the same over graphql-ws, and over SSE with its 429, with no bank call', async () => {
+    const refused = await subscribeWs(kit, ONE_CALL_BALANCES, {}, CSRF, { registered: false });
+    const [answer] = await refused.next(1);
+    expect(answer.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', budget: { limit: 3, remaining: 0 } });
+    await refused.close();
+    const overSse = await fetch(`${kit.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: ONE_CALL_BALANCES }),
+    });
+    expect(overSse.status).toBe(429);
+    expect(await overSse.text()).toContain('RATE_LIMITED');
+    expect(bankCalls(kit)).toEqual([]);
+  });
 });
 
 describe('Query.rateLimit', () => {
