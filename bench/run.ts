@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/settings/index.ts';
+import { measureEstimateCost } from './bank-call-estimate.ts';
 import { measureAuthorization } from './authorization-cost.ts';
 import { directToken } from './bank-client.ts';
 import { measureBareSequential } from './bare-yoga-floor.ts';
@@ -80,6 +81,8 @@ try {
   progress('authorization cost per operation');
   await waitForQuiet(world);
   const authorization = await measureAuthorization(world.sandboxUrl, settings, progress);
+  progress('the bank-call estimate per operation');
+  const estimateCost = measureEstimateCost();
 
   memory.phase('operation: cards screen, details @defer (multipart)');
   progress('cards screen, details @defer (bare Yoga beside it)');
@@ -176,6 +179,7 @@ try {
     overhead,
     cache,
     authorization,
+    estimateCost,
     subscriptions,
     liveQueries,
     intake,

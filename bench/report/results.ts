@@ -1,5 +1,7 @@
 /** bench/RESULTS.md: the machine, the targets met or missed, then every figure behind them, filled into templates/results.md. */
 
+import type { EstimateCost } from '../bank-call-estimate.ts';
+import { estimateCostRow } from './bank-calls.ts';
 import { cpus, totalmem } from 'node:os';
 import type { ClientRateLimitConfig } from '../../src/settings/index.ts';
 import type { AuthorizationResult } from '../authorization-cost.ts';
@@ -56,6 +58,8 @@ export interface RunResults {
   overhead: OverheadResult;
   cache: CacheResult;
   authorization: AuthorizationResult;
+  /** What pricing each screen in bank calls costs (bench/bank-call-estimate.ts); absent from runs before it was measured. */
+  estimateCost?: EstimateCost[];
   subscriptions: SubscriptionResult;
   /** Live dashboards on a gateway of their own with the record cache on (bench/live-dashboards.ts). */
   liveQueries: LiveQueryResult;
@@ -102,6 +106,7 @@ function targetRows(r: RunResults): string[][] {
     ...overheadRows(r.overhead, r.settings.latencyMs, r.bareOneCall),
     ...cacheRows(r.cache),
     authorizationTargetRow(r.authorization),
+    ...(r.estimateCost ? [estimateCostRow(r.estimateCost, r.shipped)] : []),
     ...fanoutRows(r.subscriptions),
     ...liveQueryRows(r.liveQueries, r.subscriptions.floor.paced),
     intakeRow(r.intake),

@@ -7,6 +7,7 @@ import type { FairnessResult } from '../../bench/fairness.ts';
 import type { LoadResult } from '../../bench/load.ts';
 import type { HeapConfigResult } from '../../bench/heap-sizing.ts';
 import { authorizationRow, authorizationSection, authorizationTargetRow, authorizationVerdict } from '../../bench/report/authorization.ts';
+import { estimateCostRow } from '../../bench/report/bank-calls.ts';
 import { deferRows } from '../../bench/report/defer.ts';
 import { fairnessRow } from '../../bench/report/fairness.ts';
 import { heapRows } from '../../bench/report/heap.ts';
@@ -387,5 +388,17 @@ describe('fanoutRows', () => {
       bare: passes(60, 1000),
     });
     expect(both[1]?.[2]).toBe('**not met** (100.0 ms over 800.0 ms, bare Yoga alone 200.0 ms over)');
+  });
+});
+
+describe('estimateCostRow', () => {
+  const cost = (name: string, cachedMs: number) => ({ name, calls: 161, cachedMs, firstMs: 0.1 });
+
+  it('judges the cards screen once cached against the target, each screen shown', () => {
+    const met = estimateCostRow([cost('dashboard', 0.001), cost('cards screen (50 cards)', 0.004)], null);
+    expect(met[1]).toContain('cards screen (50 cards) 0.0040 ms (first 0.100 ms, 161 calls)');
+    expect(met[2]).toBe('**met** (0.0460 ms to spare)');
+    expect(estimateCostRow([cost('cards screen (50 cards)', 0.06)], null)[2]).toBe('**not met** (above)');
+    expect(estimateCostRow([cost('dashboard', 0.001)], null)[2]).toContain('not met');
   });
 });
