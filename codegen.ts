@@ -1,7 +1,7 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { preset as clientPreset } from '@graphql-codegen/client-preset';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { printSchema } from 'graphql';
+import { printSchemaWithCosts } from './src/schema/cost-directives.ts';
 import { buildSchema } from './src/schema/index.ts';
 
 /**
@@ -30,7 +30,8 @@ const clientWithTrustedDocuments: typeof clientPreset = {
 };
 
 const config: CodegenConfig = {
-  schema: printSchema(buildSchema()),
+  // With the applied directives (@cost, @listSize), which graphql's printSchema leaves out.
+  schema: printSchemaWithCosts(buildSchema()),
   documents: ['schema/operations/**/*.graphql', 'bench/operations.graphql'],
   ignoreNoDocuments: false,
   // Node runs .ts directly, so generated relative imports must name the .ts file.

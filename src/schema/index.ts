@@ -4,6 +4,7 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { GraphQLObjectType, lexicographicSortSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { declaredPermission } from '../authorization/domains.ts';
 import { builder } from '../builder.ts';
+import { COST_DIRECTIVES, withCostDirectives } from './cost-directives.ts';
 import { requirementOf, requirementText } from './requirements.ts';
 import './scalars.ts';
 import './mutation-errors.ts';
@@ -39,13 +40,20 @@ import './entities.ts';
  */
 export function buildSchema(options: { withoutAuthorization?: boolean; federation?: boolean } = {}): GraphQLSchema {
   const config = {
-    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective, GraphQLLiveDirective],
+    directives: [
+      ...specifiedDirectives,
+      GraphQLDeferDirective,
+      GraphQLStreamDirective,
+      GraphQLLiveDirective,
+      // Not in the subgraph: the composition the supergraph example uses knows no @cost or @listSize yet.
+      ...(options.federation ? [] : COST_DIRECTIVES),
+    ],
     // Only the benchmark's baseline (bench/authorization.ts), to measure what the checks cost: the gateway never builds it.
     disableScopeAuth: options.withoutAuthorization === true,
   };
   const built = options.federation ? builder.toSubGraphSchema({ ...config, linkUrl: FEDERATION_LINK }) : builder.toSchema(config);
   const schema = lexicographicSortSchema(withPermissionsDescribed(built));
-  return options.federation ? withServiceSdl(schema) : schema;
+  return options.federation ? withServiceSdl(schema) : withCostDirectives(schema);
 }
 
 /** The Federation version the subgraph declares (`@link`): 2.6, which Apollo Router and Hive Gateway compose. */

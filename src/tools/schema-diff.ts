@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ChangeType, CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
+import { ChangeType, CriticalityLevel, diff, type Change, type Rule } from '@graphql-inspector/core';
 import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { z } from 'zod';
 
@@ -119,11 +119,22 @@ function verdictOf(changes: Change[], accepted: AcceptedChange[], released: Grap
   return { passed, lines };
 }
 
+/** The cost directives (schema/cost-directives.ts): annotations a router's demand control reads, no change to what a client may send or gets. */
+const COST_ANNOTATIONS = new Set(['cost', 'listSize']);
+
+/** graphql-inspector calls every directive usage added dangerous; the cost directives' are safe. */
+const costAnnotationsAreSafe: Rule = ({ changes }) =>
+  changes.map((change) => {
+    const added = (change.meta as { addedDirectiveName?: string }).addedDirectiveName;
+    if (!change.type.startsWith('DIRECTIVE_USAGE_') || !added || !COST_ANNOTATIONS.has(added)) return change;
+    return { ...change, criticality: { level: CriticalityLevel.NonBreaking, reason: 'a cost annotation for routers' } };
+  });
+
 /** The verdict on the current schema's SDL against the released one's, with the accepted changes file's JSON. */
 export async function checkSchema(sdl: { released: string; current: string }, acceptedJson: unknown): Promise<Verdict> {
   const accepted = parseAcceptedChanges(acceptedJson);
   const released = buildSchema(sdl.released);
-  return verdictOf(await diff(released, buildSchema(sdl.current)), accepted, released);
+  return verdictOf(await diff(released, buildSchema(sdl.current), [costAnnotationsAreSafe]), accepted, released);
 }
 
 /** `--release`: the current schema becomes the baseline; the changes accepted against the old one are part of it now. */

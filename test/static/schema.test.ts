@@ -8,10 +8,10 @@ import {
   isInterfaceType,
   isObjectType,
   isUnionType,
-  printSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/schema/index.ts';
+import { printSchemaWithCosts } from '../../src/schema/cost-directives.ts';
 import { rootRequirements } from '../../src/schema/requirements.ts';
 
 const schema = buildSchema();
@@ -143,6 +143,21 @@ describe('schema conventions', () => {
     expect(isObjectType(account) && account.getInterfaces().map((i) => i.name)).toEqual(['Node']);
   });
 
+  it("prints the bank calls of each field as @cost and each connection's size as @listSize, for a router's demand control", () => {
+    const printed = printSchemaWithCosts(schema);
+    const card = printed.slice(
+      printed.indexOf('\ntype Card implements Node {'),
+      printed.indexOf('\n}', printed.indexOf('\ntype Card implements Node {')),
+    );
+    const line = (field: string) => card.split('\n').find((text) => text.startsWith(`  ${field}:`));
+    expect(line('cardholder')).toBe('  cardholder: Cardholder @cost(weight: 1)');
+    // A field its parent answers costs nothing and is left bare.
+    expect(line('maskedNumber')).not.toContain('@cost');
+    expect(printed).toContain(
+      '): CardConnection @cost(weight: 1) @listSize(slicingArguments: ["first", "last"], sizedFields: ["edges", "nodes"], assumedSize: 20, requireOneSlicingArgument: false)',
+    );
+  });
+
   it('matches the committed schema/schema.graphql', async () => {
     const committed = await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8');
     // The committed file is codegen's print; compare type by type, ignoring blank-line layout.
@@ -151,6 +166,6 @@ describe('schema conventions', () => {
         .replace(/\n\s*\n/g, '\n')
         .replace(/^schema \{[^}]*\}\n/m, '')
         .trim();
-    expect(squash(committed)).toBe(squash(printSchema(schema)));
+    expect(squash(committed)).toBe(squash(printSchemaWithCosts(schema)));
   });
 });
