@@ -112,7 +112,8 @@ describe('a budget per client', () => {
     expect(kit.denied().map((record) => record.reason)).toContain('RATE_LIMITED');
   });
 
-  it('refuses it the same over graphql-ws, and over SSE with its 429, with no bank call', async () => {
+  // The budget the test above spent: the window lasts a minute.
+  it('refuses it the same over graphql-ws, over SSE with its 429, and by an APQ hash, with no bank call', async () => {
     const refused = await subscribeWs(kit, ONE_CALL_BALANCES, {}, CSRF, { registered: false });
     const [answer] = await refused.next(1);
     expect(answer.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', budget: { limit: 3, remaining: 0 } });
@@ -124,6 +125,12 @@ describe('a budget per client', () => {
     });
     expect(overSse.status).toBe(429);
     expect(await overSse.text()).toContain('RATE_LIMITED');
+    // And by an automatic persisted query's hash, once its text is known.
+    const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(ONE_CALL_BALANCES).digest('hex') } };
+    await postGraphql(`${kit.baseUrl}/graphql`, { query: ONE_CALL_BALANCES, extensions });
+    const byHash = await postGraphql(`${kit.baseUrl}/graphql`, { extensions });
+    expect(byHash.status).toBe(429);
+    expect(byHash.body.errors[0].extensions.code).toBe('RATE_LIMITED');
     expect(bankCalls(kit)).toEqual([]);
   });
 });
