@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * A name is read from the commenting file's folder or any folder above it, each with or without
  * `src/` (`../helpers/kit.ts`, `upstream/cache-policy.ts`); failing that, any file whose path ends
  * with it will do (`lazy-model.ts`, `stages/send.ts`). URLs, globs (`auth-*.test.ts`), npm
- * packages' files (`@scope/name/file.js`, `graphql-yoga/...`) and OTHER_PROGRAMS' are not checked.
+ * packages' files (`@scope/name/file.js`, `graphql-yoga/...`), OTHER_PROGRAMS' and the files WRITTEN_WHEN_RUN are not checked.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,6 +22,8 @@ const EXTENSIONS = 'ts|tsx|mts|js|mjs|cjs|md|json|jsonc|graphql|gql|yaml|yml|con
 const PATH = new RegExp(`^([\\w@.-]*/)*[\\w@-][\\w@.-]*\\.(${EXTENSIONS})$`);
 /** Files of the programs the gateway works with, named as their own docs name them. */
 const OTHER_PROGRAMS = new Set(['sentinel.conf']);
+/** Files a command writes when it runs, which git ignores: a clean clone has none until then. */
+const WRITTEN_WHEN_RUN = new Set(['supergraph.graphql']);
 
 /** Every file under `dir` (a path from the root), skipped folders aside. */
 function filesUnder(dir: string): string[] {
@@ -95,7 +97,14 @@ function pathsIn(comment: string): { offset: number; path: string }[] {
       .replace(/\b[a-z][\w+.-]*:\/\/\S*/gi, ' ')
       .split(/[\s`'"()[\]<>,;:#|]+/)
       .map((word) => word.replace(/[.!?]+$/, ''))
-      .filter((word) => PATH.test(word) && !word.startsWith('@') && !word.includes('node_modules') && !OTHER_PROGRAMS.has(word))
+      .filter(
+        (word) =>
+          PATH.test(word) &&
+          !word.startsWith('@') &&
+          !word.includes('node_modules') &&
+          !OTHER_PROGRAMS.has(word) &&
+          !WRITTEN_WHEN_RUN.has(word),
+      )
       .map((path) => ({ offset, path })),
   );
 }
