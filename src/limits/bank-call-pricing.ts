@@ -29,7 +29,6 @@ interface BudgetState {
 }
 
 export interface BankCallBudget {
-  limit: number;
   limiter: ClientRateLimiter;
   /** What `client` has left now, without charging anything. */
   state(client: string): Promise<BudgetState>;
@@ -130,7 +129,8 @@ interface Stoppable {
  */
 export function useBankCallAccounting(options: Omit<BankCallPricingOptions, 'maxBankCalls' | 'hideLimits'>): Plugin {
   const { budget } = options;
-  const charge = async ({ args, setResultAndStopExecution }: Stoppable) => {
+  // Synchronous unless there is something to wait for (a budget, a dry run): every operation passes here.
+  const charge = ({ args, setResultAndStopExecution }: Stoppable): Priced | undefined | Promise<Priced | undefined> => {
     const context = args.contextValue as PricedContext;
     const estimate = estimates.get(context);
     if (!estimate) return undefined;
@@ -138,25 +138,32 @@ export function useBankCallAccounting(options: Omit<BankCallPricingOptions, 'max
     prices.set(context, { estimate, budget: async () => budget?.state(client) });
     if (dryRuns.has(context)) {
       // Cut to its rateLimit fields, which read the price: nothing else runs, nothing is charged.
-      return void setResultAndStopExecution(await execute({ ...args, document: onlyRateLimit(args) }));
+      return Promise.resolve(execute({ ...args, document: onlyRateLimit(args) })).then((result) => void setResultAndStopExecution(result));
     }
-    if (budget && estimate.calls > 0) {
-      const verdict = await budget.limiter.take(client, estimate.calls);
-      if (!verdict.allowed) {
-        // What this refused operation counted is no spending: the window keeps what the client had.
-        await budget.limiter.giveBack(client, estimate.calls);
-        options.onRefused?.('budget');
-        return void setResultAndStopExecution({ errors: [overBudget(estimate.calls, await budget.state(client))] });
-      }
-    }
-    return { estimate, client, context };
+    if (!budget || estimate.calls === 0) return { estimate, client, context };
+    return chargeBudget(budget, { estimate, client, context }, setResultAndStopExecution);
   };
-  const settle = async (priced: Priced, result: ExecutionResult): Promise<ExecutionResult> => {
+  const chargeBudget = async (budget: BankCallBudget, priced: Priced, stop: Stoppable['setResultAndStopExecution']) => {
+    const { estimate, client } = priced;
+    const verdict = await budget.limiter.take(client, estimate.calls);
+    if (verdict.allowed) return priced;
+    // What this refused operation counted is no spending: the window keeps what the client had.
+    await budget.limiter.giveBack(client, estimate.calls);
+    options.onRefused?.('budget');
+    return void stop({ errors: [overBudget(estimate.calls, await budget.state(client))] });
+  };
+  /** Synchronous, the result left as it is, unless a budget gets its refund or the price was asked for. */
+  const settle = (priced: Priced, result: ExecutionResult): ExecutionResult | Promise<ExecutionResult> => {
     const actual = priced.context.operation?.()?.bankCalls ?? 0;
     options.onPriced?.(priced.estimate.calls, actual);
-    if (budget && priced.estimate.calls > actual) await budget.limiter.giveBack(priced.client, priced.estimate.calls - actual);
     const request = priced.context.request;
-    if (!request || !options.wantsCost(request)) return result;
+    const wanted = request !== undefined && options.wantsCost(request);
+    if (!budget && !wanted) return result;
+    return refundAndTell(priced, result, actual, wanted);
+  };
+  const refundAndTell = async (priced: Priced, result: ExecutionResult, actual: number, wanted: boolean): Promise<ExecutionResult> => {
+    if (budget && priced.estimate.calls > actual) await budget.limiter.giveBack(priced.client, priced.estimate.calls - actual);
+    if (!wanted) return result;
     const cost: OperationCost = { estimatedBankCalls: priced.estimate.calls, actualBankCalls: actual };
     if (budget) {
       const state = await budget.state(priced.client);
@@ -164,20 +171,31 @@ export function useBankCallAccounting(options: Omit<BankCallPricingOptions, 'max
     }
     return { ...result, extensions: { ...result.extensions, cost } };
   };
+  const doneHooks = (priced: Priced | undefined) =>
+    priced && {
+      onExecuteDone: ({
+        result,
+        setResult,
+      }: {
+        result: ExecutionResult | AsyncIterable<unknown>;
+        setResult: (result: ExecutionResult) => void;
+      }) => {
+        // A stream (@defer, @stream) is settled when its last part has gone; its parts carry no extensions.cost.
+        if (Symbol.asyncIterator in result) return { onEnd: () => void settle(priced, { data: null }) };
+        const settled = settle(priced, result);
+        return settled instanceof Promise ? settled.then(setResult) : undefined;
+      },
+    };
   return {
-    onExecute: async (payload) => {
-      const priced = await charge(payload);
-      if (!priced) return undefined;
-      return {
-        onExecuteDone: ({ result, setResult }) => {
-          // A stream (@defer, @stream) is settled when its last part has gone; its parts carry no extensions.cost.
-          if (Symbol.asyncIterator in result) return { onEnd: () => void settle(priced, { data: null }) };
-          return settle(priced, result).then(setResult);
-        },
-      };
+    onExecute: (payload) => {
+      const charged = charge(payload);
+      return charged instanceof Promise ? charged.then(doneHooks) : doneHooks(charged);
     },
     // A subscription is charged what one event's reads can cost as it starts; each event's own calls are not charged.
-    onSubscribe: async (payload) => void (await charge(payload)),
+    onSubscribe: (payload) => {
+      const charged = charge(payload);
+      return charged instanceof Promise ? charged.then(() => undefined) : undefined;
+    },
   };
 }
 
@@ -191,17 +209,16 @@ export interface BankCallBudgetOptions {
   /** CLIENT_BANK_CALL_BUDGET; 0: no budget. */
   budget: number;
   windowSeconds: number;
-  /** Makes the window's limiter (client-rate-limit.ts), in Redis with REDIS_URL, as the operations per window are. */
-  limiterFor: (points: number, keyPrefix: string) => ClientRateLimiter;
+  /** Makes the window's limiter of `points` (client-rate-limit.ts), in Redis with REDIS_URL, as the operations per window are. */
+  limiterFor: (points: number) => ClientRateLimiter;
 }
 
 /** The budget per client, counted like the operations per window (same identity, window and Redis); undefined while off. */
 export function createBankCallBudget(options: BankCallBudgetOptions): BankCallBudget | undefined {
   if (options.budget === 0) return undefined;
-  const limiter = options.limiterFor(options.budget, 'client-bank-calls');
+  const limiter = options.limiterFor(options.budget);
   const windowMs = options.windowSeconds * 1000;
   return {
-    limit: options.budget,
     limiter,
     state: async (client) => {
       const { consumed, msBeforeNext } = await limiter.peek(client);
