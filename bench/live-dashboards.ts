@@ -8,6 +8,7 @@ import { loadConfig } from '../src/settings/index.ts';
 import { GatewayProcess, startHeapFlags } from './gateway-process.ts';
 import type { Settings } from './settings.ts';
 import { clearUpstreamLog, depositSettled, graphql, sandboxDeposit, upstreamLog, waitForQuiet, type BenchWorld } from './setup.ts';
+import { summarize, type Summary } from './stats.ts';
 import { usdCentsKey } from './subscriber-clients.ts';
 import { pacedPass, webhookSender, withClients, type DeliveryPass, type FanoutServer } from './subscriptions.ts';
 
@@ -32,6 +33,8 @@ export interface LiveQueryResult {
   /** Per measured event: the bank's balance reads, and every call it got, between that event and the next one's deposit. */
   balanceReads: number[];
   upstreamCalls: number[];
+  /** The bank's time on each of those balance reads, from its arrival to its answer (the sandbox's log). */
+  balanceReadMs: Summary;
   /** The live gateway's memory with every live query open, after the events (MB). */
   gatewayMemory: { rssMb: number; heapUsedMb: number };
 }
@@ -62,13 +65,11 @@ export async function measureLiveQueries(world: BenchWorld, settings: Settings):
     const startCents = Number(usdCentsKey(data.balances));
     if (!Number.isInteger(startCents)) throw new Error(`no USD balance: ${JSON.stringify(data)}`);
     // The bank's calls after each event (by its index: 0 is the warm-up), read before the next.
-    const calls = new Map<number, { balance: number; all: number }>();
+    const calls = new Map<number, { balance: number; all: number; readMs: number[] }>();
     const countCalls = async (event: number) => {
       const log = await upstreamLog(world);
-      calls.set(event, {
-        balance: log.filter((call) => call.method === 'GET' && call.path.endsWith('/account/balance')).length,
-        all: log.length,
-      });
+      const reads = log.filter((call) => call.method === 'GET' && call.path.endsWith('/account/balance'));
+      calls.set(event, { balance: reads.length, all: log.length, readMs: reads.map((call) => call.durationMs) });
     };
     const runId = Date.now().toString(36);
     const server: FanoutServer = {
@@ -113,6 +114,7 @@ export async function measureLiveQueries(world: BenchWorld, settings: Settings):
         pass: measured?.pass ?? null,
         balanceReads: counted.map((c) => c.balance),
         upstreamCalls: counted.map((c) => c.all),
+        balanceReadMs: summarize(counted.flatMap((c) => c.readMs)),
         gatewayMemory: await gateway.memory(),
       };
     });

@@ -23,6 +23,8 @@ export interface ScreenCpu {
   allocatedKbPerOp: number;
   /** Where this is the median of interleaved rounds (interleaved.ts): each round's CPU per operation, in order. */
   cpuMsPerOpByRound?: number[];
+  /** The same rounds' KB allocated per operation. */
+  allocatedKbPerOpByRound?: number[];
   /** Median latency, ms. */
   latencyP50: number;
   errors: number;

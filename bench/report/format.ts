@@ -25,3 +25,14 @@ export const verdict = (met: boolean, detail: string): string => (met ? `**met**
 
 /** A verdict's note that bare Yoga's own figure (`bare`, NaN when not measured) is over the `limit` by itself; '' when it is not. */
 export const bareAloneOver = (bare: number, limit: number): string => (bare > limit ? `, bare Yoga alone ${ms(bare - limit)} ms over` : '');
+
+/**
+ * The verdict of a time over its floor held against bare Yoga's own over its floor in the same run,
+ * plus `allowance` ms: what graphql-yoga costs any server on that path is the floor's part, the
+ * allowance the gateway's. `bareOver` NaN: bare Yoga was not measured, so there is no floor.
+ */
+export function overBareVerdict(over: number, bareOver: number, allowance: number): string {
+  if (!Number.isFinite(bareOver)) return verdict(false, 'no floor: bare Yoga not measured');
+  const limit = bareOver + allowance;
+  return verdict(over <= limit, `${spare(over, limit)} (bare Yoga's +${ms(bareOver)} ms + ${ms(allowance)} ms)`);
+}

@@ -5,9 +5,10 @@ import { bareAloneOver, ms, table, verdict } from './format.ts';
 import { TARGETS } from './targets.ts';
 
 /**
- * measured vs floor, the ratio, and the verdict against `ratio` (default TARGETS.fanoutFloorRatio);
- * `last` names the gateway's last receipt, `lead` comes before the figures; `bare`, bare Yoga's pass
- * (graphql-yoga with graphql-ws alone), is set beside them.
+ * measured vs floor, the ratio, and the verdict against `ratio` (default TARGETS.fanoutFloorRatio)
+ * times the floor's p99 plus `plus` ms (what the gateway must wait for that the floor does not; 0 by
+ * default); `last` names the gateway's last receipt, `lead` comes before the figures; `bare`, bare
+ * Yoga's pass (graphql-yoga with graphql-ws alone), is set beside them.
  */
 export function floorRow(
   target: string,
@@ -18,11 +19,12 @@ export function floorRow(
     last = 'last receipt',
     lead = '',
     bare = null,
-  }: { ratio?: number; last?: string; lead?: string; bare?: DeliveryPass | null } = {},
+    plus = 0,
+  }: { ratio?: number; last?: string; lead?: string; bare?: DeliveryPass | null; plus?: number } = {},
 ): string[] {
   if (!gateway || !floor) return [target, 'not run (BENCH_PACED_EVENTS=0)', '**not measured**'];
   const measured = gateway.lastReceipt.p99;
-  const limit = ratio * floor.lastReceipt.p99;
+  const limit = ratio * (floor.lastReceipt.p99 + plus);
   // An event some subscriber never got has no last receipt: its time is infinite, and so is the p99 once it counts.
   if (!Number.isFinite(measured) || !Number.isFinite(limit)) {
     const p99 = (value: number) => (Number.isFinite(value) ? `${ms(value)} ms` : 'none (receipts lost)');
