@@ -4,6 +4,7 @@ import { createGateway, type Gateway } from '../src/gateway.ts';
 import { createLogger, stdoutLines } from '../src/platform/logger.ts';
 import { sandboxUpstreamConfig } from '../src/start/sandbox-upstream.ts';
 import { answerServerRequests } from './child-process.ts';
+import type { CompiledDocument } from './compiled-execution.ts';
 
 /**
  * The gateway's own process (forked by GatewayProcess in gateway-process.ts with the heap flags of
@@ -21,7 +22,10 @@ export type GatewayRequest =
       webhooks: { apiKey: string; signingSecret: string };
       cache?: boolean;
       liveQueries?: Partial<LiveQueryConfig>;
+      /** graphql-jit in place of graphql-js where it applies (bench/compiled-execution.ts): the benchmark's trial, never `npm start`'s. */
+      compiled?: boolean;
     }
+  | { id: number; kind: 'compiled-documents' }
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'subscriptions' }
   | { id: number; kind: 'live-queries' }
@@ -44,6 +48,7 @@ export interface WatchResult {
 }
 
 let gateway: Gateway | undefined;
+let compiledDocuments: (() => CompiledDocument[]) | undefined;
 let watch:
   | {
       loop: ReturnType<typeof performance.eventLoopUtilization>;
@@ -77,7 +82,17 @@ async function start(request: Extract<GatewayRequest, { kind: 'start' }>): Promi
   // Logging as `npm start` logs (LOG_LEVEL, default info: a line per operation, redacted), to
   // /dev/null instead of stdout: the work of every line is the gateway's, its reading is not.
   const logger = createLogger(config.server.logLevel, stdoutLines('/dev/null'));
-  gateway = createGateway({ logger, upstream, webhooks: request.webhooks, clientRateLimit: config.clientRateLimit, liveQueries });
+  // Loaded only for the trial: graphql-jit and what it brings would otherwise weigh in every gateway's heap.
+  const compiled = request.compiled ? (await import('./compiled-execution.ts')).compiledExecution() : undefined;
+  compiledDocuments = compiled?.compiled;
+  gateway = createGateway({
+    logger,
+    upstream,
+    webhooks: request.webhooks,
+    clientRateLimit: config.clientRateLimit,
+    liveQueries,
+    ...(compiled ? { plugins: [compiled.plugin] } : {}),
+  });
   await gateway.events.ready;
   return (await gateway.server.listen(0, '127.0.0.1')).port;
 }
@@ -91,6 +106,8 @@ function answer(
       return gateway!.events.activeSubscriptions();
     case 'live-queries':
       return gateway!.live.stats().open;
+    case 'compiled-documents':
+      return compiledDocuments?.() ?? [];
     case 'watch-start': {
       const samples: { limit: number; inFlight: number; queued: number }[] = [];
       watch = { loop: performance.eventLoopUtilization(), timer: setInterval(() => samples.push(limits()), 10), samples };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LiveQueryConfig } from '../src/settings/index.ts';
 import { ServerProcess } from './child-process.ts';
+import type { CompiledDocument } from './compiled-execution.ts';
 import type { GatewayRequest, WatchResult } from './gateway-child.ts';
 
 export type { WatchResult };
@@ -42,6 +43,25 @@ export class GatewayProcess extends ServerProcess {
     >;
     const { child, port } = await ServerProcess.launch(CHILD_PATH, "gateway's process", flags, start);
     return new GatewayProcess(child, flags, port);
+  }
+
+  /**
+   * A gateway that runs graphql-jit where it applies (bench/compiled-execution.ts), record cache off,
+   * with `flags`: the benchmark's trial of compiled execution beside the gateway as shipped.
+   */
+  static async startCompiled(
+    sandboxUrl: string,
+    webhooks: { apiKey: string; signingSecret: string },
+    flags: string[],
+  ): Promise<GatewayProcess> {
+    const start = { kind: 'start', sandboxUrl, webhooks, compiled: true } satisfies Omit<Extract<GatewayRequest, { kind: 'start' }>, 'id'>;
+    const { child, port } = await ServerProcess.launch(CHILD_PATH, "compiled gateway's process", flags, start);
+    return new GatewayProcess(child, flags, port);
+  }
+
+  /** The documents a compiled gateway compiled, each with what compiling cost its first request. */
+  compiledDocuments(): Promise<CompiledDocument[]> {
+    return this.child.ask('compiled documents', { kind: 'compiled-documents' });
   }
 
   activeSubscriptions(): Promise<number> {

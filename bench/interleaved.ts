@@ -3,6 +3,7 @@ import type { ServerProcess } from './child-process.ts';
 import { GatewayProcess } from './gateway-process.ts';
 import { graphqlTarget, type LoadGenerator } from './load.ts';
 import { peakRssMb } from './memory.ts';
+import type { CompiledDocument } from './compiled-execution.ts';
 import type { BenchOperation } from './operations.ts';
 import { measureScreensCpu, type BareFloor, type ScreenCpu } from './screens-under-load.ts';
 import type { BenchWorld } from './setup.ts';
@@ -78,6 +79,7 @@ export function medianRun(runs: readonly ScreenCpu[]): ScreenCpu {
     operations: runs.reduce((sum, run) => sum + run.operations, 0),
     cpuMsPerOp: of((run) => run.cpuMsPerOp),
     cpuMsPerOpByRound: runs.map((run) => run.cpuMsPerOp),
+    allocatedKbPerOpByRound: runs.map((run) => run.allocatedKbPerOp),
     allocatedKbPerOp: of((run) => run.allocatedKbPerOp),
     latencyP50: of((run) => run.latencyP50),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
@@ -108,33 +110,70 @@ async function warmAndWeigh(server: ServerProcess, load: LoadGenerator, options:
   return largest;
 }
 
-/** The servers the targets compare: the two floors and the gateway as shipped. */
+/** The servers the targets compare: the two floors and the gateway as shipped; and the gateway with compiled execution, tried beside it. */
 export type Compared = 'bare' | 'stack' | 'gateway';
+
+/** The compiled gateway (bench/compiled-execution.ts) in the same rounds: its figures, what it compiled, and whether its answers were the shipped one's. */
+export interface CompiledTrial extends BareFloor {
+  /** Per screen: its document's compilation, and whether the compiled gateway's answer was byte for byte the shipped one's. */
+  documents: (Omit<CompiledDocument, 'operationName'> & { name: string; same: boolean })[];
+}
+
+/**
+ * Each screen's document as the compiled gateway compiled it, and its answer from both gateways
+ * compared as bytes (the screens only read, so both see the same bank).
+ */
+async function compiledScreens(shipped: ServerProcess, compiled: GatewayProcess, operations: readonly BenchOperation[]) {
+  const answer = async (server: ServerProcess, operation: BenchOperation) => {
+    const body = JSON.stringify({ query: operation.query, variables: operation.variables });
+    return (await fetch(server.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text();
+  };
+  const documents = await compiled.compiledDocuments();
+  const screens: CompiledTrial['documents'] = [];
+  for (const operation of operations) {
+    const document = documents.find((d) => d.operationName === operation.operationName);
+    screens.push({
+      name: operation.name,
+      compileMs: document?.compileMs ?? Number.NaN,
+      checkedTypes: document?.checkedTypes ?? [],
+      same: (await answer(shipped, operation)) === (await answer(compiled, operation)),
+    });
+  }
+  return screens;
+}
 
 /**
  * Bare Yoga, the stack floor and a fresh gateway process with the benchmark gateway's flags (`npm
  * start`'s), in interleaved rounds: each one's medians per screen, and its process's peak RSS over
  * the same rounds. The gateway's own process is fresh so that its peak holds these screens alone, as
  * the floors' do; each of the three runs every screen once, unmeasured, before the rounds, so all
- * three have compiled their code and met the same load before any figure is taken.
+ * three have compiled their code and met the same load before any figure is taken. A fourth, the
+ * gateway with compiled execution, takes its turn in the same rounds: the trial of issue 57.
  */
 export async function measureBesideFloors(
   world: Pick<BenchWorld, 'sandboxUrl' | 'webhooks' | 'gateway' | 'load'>,
   floors: { bare: ServerProcess; stack: ServerProcess },
   options: InterleavedOptions,
-): Promise<Record<Compared, BareFloor>> {
+): Promise<Record<Compared, BareFloor> & { compiled: CompiledTrial }> {
   const gateway = await GatewayProcess.start(world.sandboxUrl, world.webhooks, false, world.gateway.flags);
+  const compiled = await GatewayProcess.startCompiled(world.sandboxUrl, world.webhooks, world.gateway.flags);
   try {
-    const servers: Record<Compared, ServerProcess> = { bare: floors.bare, stack: floors.stack, gateway };
-    const liveHeap = { bare: 0, stack: 0, gateway: 0 };
-    for (const name of Object.keys(servers) as Compared[]) liveHeap[name] = await warmAndWeigh(servers[name], world.load, options);
+    const servers = { bare: floors.bare, stack: floors.stack, gateway, compiled };
+    const liveHeap = { bare: 0, stack: 0, gateway: 0, compiled: 0 };
+    for (const name of Object.keys(servers) as (keyof typeof servers)[])
+      liveHeap[name] = await warmAndWeigh(servers[name], world.load, options);
     const runs = await measureInterleaved(servers, world.load, options);
     return {
       bare: floorOf(runs, 'bare', floors.bare, liveHeap.bare),
       stack: floorOf(runs, 'stack', floors.stack, liveHeap.stack),
       gateway: floorOf(runs, 'gateway', gateway, liveHeap.gateway),
+      compiled: {
+        ...floorOf(runs, 'compiled', compiled, liveHeap.compiled),
+        documents: await compiledScreens(gateway, compiled, options.operations),
+      },
     };
   } finally {
+    await compiled.close();
     await gateway.close();
   }
 }
