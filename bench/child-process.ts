@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { writeHeapSnapshot } from 'node:v8';
 import { AllocationCounter } from './allocations.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { RunProfiler } from './profiler.ts';
@@ -69,8 +70,8 @@ export class BenchChild {
 /**
  * A GraphQL server the benchmark loads, in a child process of its own started with `flags` (the
  * gateway, the bare Yoga floor): its port, its memory and the bytes it allocates, asked over IPC.
- * Each child answers `start` with its port, and `memory`, `profile-start`, `profile-stop`, `alloc-start`
- * and `alloc-stop`.
+ * Each child answers `start` with its port, and `memory`, `live-heap`, `heap-snapshot`, `profile-start`,
+ * `profile-stop`, `alloc-start` and `alloc-stop`.
  */
 export class ServerProcess {
   protected readonly child: BenchChild;
@@ -113,6 +114,15 @@ export class ServerProcess {
    */
   liveHeapMb(): Promise<number> {
     return this.child.ask('live-heap', { kind: 'live-heap' });
+  }
+
+  /**
+   * Writes the server's heap snapshot to `path` (a .heapsnapshot, bench/heap-snapshot.ts reads it)
+   * right after a full collection, so it holds what is live; resolves with the path written. Like
+   * `liveHeapMb`, it stops the server meanwhile (seconds, for a heap of 100 MB).
+   */
+  heapSnapshot(path: string): Promise<string> {
+    return this.child.ask('heap snapshot', { kind: 'heap-snapshot', path });
   }
 
   /** Records the server's profiles (bench/profiler.ts) from now until `stopProfile`, which writes them. */
@@ -167,6 +177,7 @@ export function answerRequests<Request extends { id: number }>(
 type ServerChildRequest =
   | { id: number; kind: 'memory' }
   | { id: number; kind: 'live-heap' }
+  | { id: number; kind: 'heap-snapshot'; path: string }
   | { id: number; kind: 'profile-start' }
   | { id: number; kind: 'profile-stop'; path: string }
   | { id: number; kind: 'alloc-start' }
@@ -176,7 +187,7 @@ const MB = 1024 * 1024;
 
 /**
  * The child's side of a ServerProcess that answers only what ServerProcess asks (the floors' processes):
- * `start` through `start`, which resolves with the port; its memory; its profiles (bench/profiler.ts)
+ * `start` through `start`, which resolves with the port; its memory, its live heap and its heap snapshot; its profiles (bench/profiler.ts)
  * and its bytes allocated (bench/allocations.ts), each from its start to its stop. `onDisconnect`
  * closes what `start` opened.
  */
@@ -199,6 +210,9 @@ export function answerServerRequests<Start extends { id: number; kind: 'start' }
       case 'live-heap':
         collectGarbage();
         return process.memoryUsage().heapUsed / MB;
+      case 'heap-snapshot':
+        collectGarbage();
+        return writeHeapSnapshot(request.path);
       case 'profile-start':
         await profiler.start();
         return null;
