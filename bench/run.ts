@@ -17,6 +17,7 @@ import { BareYogaProcess, StackFloorProcess } from './floor-servers.ts';
 import { LOADED_SCREENS, measureHeapConfigs } from './heap-sizing.ts';
 import { measureIntakeFlood } from './intake-flood.ts';
 import { INTERLEAVED_ROUNDS, measureBesideFloors } from './interleaved.ts';
+import { measureRetainers } from './memory-retainers.ts';
 import { measureLiveQueries } from './live-dashboards.ts';
 import { measureOperation, type OperationResult } from './measure.ts';
 import { MemorySampler } from './memory.ts';
@@ -142,6 +143,7 @@ try {
   let heap;
   let beside;
   let bareSequential;
+  let retainers;
   try {
     await checkSameAnswers(world.graphqlUrl, bare.graphqlUrl, world.sandboxUrl, screens);
     await checkSameAnswers(world.graphqlUrl, stack.graphqlUrl, world.sandboxUrl, screens, 'the stack floor');
@@ -159,6 +161,16 @@ try {
       { sandboxUrl: world.sandboxUrl, seconds: settings.seconds, connections: settings.connections, operations: screens, progress },
     );
     bareSequential = await measureBareSequential(bare, world.sandboxUrl, screens, settings.sequentialRuns);
+
+    // The benchmark's gateway, as every phase above left it, and bare Yoga: what each heap holds, by retainer.
+    memory.phase('memory by retainer (heap snapshots of this gateway and of bare Yoga, idle and under each screen)');
+    progress('memory by retainer: heap snapshots of the gateway and of bare Yoga');
+    await waitForQuiet(world);
+    const retainerOptions = { operations: screens, connections: settings.connections, progress };
+    retainers = {
+      gateway: await measureRetainers(world.gateway, world.load, { ...retainerOptions, name: 'gateway' }),
+      bare: await measureRetainers(bare, world.load, { ...retainerOptions, name: 'bare Yoga' }),
+    };
   } finally {
     await stack.close();
     await bare.close();
@@ -187,6 +199,8 @@ try {
     bareYoga: beside.bare,
     stackFloor: beside.stack,
     shipped: { ...beside.gateway, flags: world.gateway.flags },
+    compiled: beside.compiled,
+    retainers,
     bareOneCall: overhead.bareOneCall,
     bareSequential,
     memory: await memory.stop(),

@@ -38,7 +38,10 @@ import { liveQueriesTable, liveQueryRows } from './live-queries.ts';
 import { gatewayPeakMb, memoryTable } from './memory.ts';
 import { callsRow, loadLevelRows, loadTable, sequentialTable } from './operations.ts';
 import { overheadRows, overheadTable } from './overhead.ts';
-import { allocationRows, bareOneCallLine, bareTable, cpuRows, perRoundRow, rssRow, type Shipped } from './shipped.ts';
+import type { CompiledTrial } from '../interleaved.ts';
+import { compiledSection } from './compiled.ts';
+import { retainersLines, type ServerRetainers } from './memory-retainers.ts';
+import { allocationRows, bareOneCallLine, bareTable, cpuRows, liveHeapRow, perRoundRow, rssRow, type Shipped } from './shipped.ts';
 import { fanoutRows, subscriptionsTable } from './subscriptions.ts';
 import { template } from './template.ts';
 
@@ -73,6 +76,10 @@ export interface RunResults {
   stackFloor: BareFloor | null;
   /** The same screens through a fresh gateway process with `npm start`'s flags, in interleaved rounds with the two floors (bench/interleaved.ts). */
   shipped: Shipped | null;
+  /** Heap snapshots by retainer of the benchmark's gateway and of bare Yoga (bench/memory-retainers.ts); absent from runs before they were taken. */
+  retainers?: { gateway: ServerRetainers; bare: ServerRetainers } | undefined;
+  /** The gateway with graphql-jit in the same rounds as `shipped` (bench/compiled-execution.ts); absent from runs before it was tried. */
+  compiled?: CompiledTrial | null;
   /** The overhead probe through bare Yoga at the load level: graphql-yoga's own per-request cost, in the same run. */
   bareOneCall: BareOneCall | null;
   /** Each screen at concurrency 1 through bare Yoga, beside its floor run for run: what graphql-yoga alone adds. */
@@ -112,6 +119,7 @@ function targetRows(r: RunResults): string[][] {
     intakeRow(r.intake),
     ...heapRows(r.heap),
     rssRow(r.shipped, r.bareYoga, r.stackFloor),
+    liveHeapRow(r.shipped, r.bareYoga, r.stackFloor),
     ...cpuRows(r.shipped, floors),
     ...allocationRows(r.shipped, floors),
   ];
@@ -196,6 +204,8 @@ export function renderReport(r: RunResults, machine: Machine = thisMachine()): s
     liveQueriesTable: liveQueriesTable(r.liveQueries, subscriptions.floor.paced),
     heapTable: heapTable(r.heap),
     bareTable: bareTable(r.bareYoga, r.stackFloor, r.shipped),
+    compiledSection: compiledSection(r.compiled, r.shipped?.screens ?? null),
+    retainersSection: r.retainers ? retainersLines(r.retainers.gateway, r.retainers.bare).join('\n') : 'Not measured in this run.',
     memoryTable: memoryTable(memory),
     gatewayPeakSampled: mb(gatewayPeakMb(memory)),
     gatewayPeakKernel: mb(memory.kernelPeakGatewayMb),
