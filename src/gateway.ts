@@ -229,7 +229,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     observer: audited,
   });
-  const persistedQueries = createPersistedQueryStore({ logger, redis: options.redis });
+  const persistedQueries = createPersistedQueryStore({ logger, redis: options.redis, maxKb: limits.apqMaxKb });
   const cardFreezes = createCardFreezes({ logger, redis: options.redis, keyPrefix: options.cardFreezesKeyPrefix });
   const federation = { ...DEFAULT_FEDERATION, ...options.federation };
   // The supergraph's router, told from the clients it forwards: only with the subgraph on.
@@ -262,6 +262,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     webhookCodes: webhooks,
     gatewayWebhooks: webhookReconciler,
     graphiql: limits.graphiql,
+    documentCacheKb: limits.documentCacheKb,
     tracer: options.tracer,
     clientError: metrics.clientError,
     plugins: requestPath({
@@ -301,6 +302,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       fromRouter,
       perClient,
       bankCalls: metrics.bankCalls,
+      inFlight: metrics.inFlight,
       live,
       // The caller's own bank token, or the gateway's login that every tokenless caller shares.
       // An event's result depends on whose bank view it is read with and what the caller may see of it.

@@ -73,3 +73,33 @@ export function bankCallMetrics(registry: Registry): BankCallMetrics {
     refused: (reason) => refusals.inc({ reason }),
   };
 }
+
+/** MAX_OPERATIONS_IN_FLIGHT (operations-in-flight.ts): the operations running, read at each scrape, and those refused. */
+export interface InFlightMetrics {
+  /** Where the gauge reads the count from, once the plugin that keeps it is made. */
+  count(current: () => number): void;
+  refused(): void;
+}
+
+export function inFlightMetrics(registry: Registry): InFlightMetrics {
+  let current = () => 0;
+  new Gauge({
+    name: 'gateway_operations_in_flight',
+    help: 'Queries and mutations running on this instance (subscriptions and live queries apart), against MAX_OPERATIONS_IN_FLIGHT.',
+    registers: [registry],
+    collect() {
+      this.set(current());
+    },
+  });
+  const refusals = new Counter({
+    name: 'gateway_operations_refused_busy_total',
+    help: 'Operations refused with SERVER_BUSY (503): MAX_OPERATIONS_IN_FLIGHT were running already.',
+    registers: [registry],
+  });
+  return {
+    count: (read) => {
+      current = read;
+    },
+    refused: () => refusals.inc(),
+  };
+}

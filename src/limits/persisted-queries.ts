@@ -15,7 +15,7 @@ import type { RedisTarget } from '../settings/index.ts';
  * or a cacheable GET). A hash that is not the document's answers PERSISTED_QUERY_MISMATCH.
  *
  * The protocol is The Guild's `@graphql-yoga/plugin-apq`. What is added here:
- * - Where the hashes live: in this process (bounded: MEMORY_MAX_ENTRIES and MEMORY_MAX_BYTES,
+ * - Where the hashes live: in this process (bounded: MEMORY_MAX_ENTRIES and APQ_MAX_KB of text,
  *   least recently used out first) and, with REDIS_URL, in Redis, so a hash registered through one
  *   instance works on all of them. Redis failing costs nothing but a round trip: the client is
  *   told NOT_FOUND and sends its document again (logged once per outage).
@@ -31,7 +31,6 @@ import type { RedisTarget } from '../settings/index.ts';
 /** One day: a hash unused that long is forgotten; its client just sends the document again. */
 const TTL_SECONDS = 24 * 60 * 60;
 const MEMORY_MAX_ENTRIES = 1_000;
-const MEMORY_MAX_BYTES = 5 * 1024 * 1024;
 const COMMAND_TIMEOUT_MS = 250;
 const HEX = /^[0-9a-f]{64}$/;
 
@@ -48,12 +47,14 @@ export interface PersistedQueryStoreOptions {
   redis?: RedisTarget | undefined;
   /** Names the Redis keys (default `persisted-query`): instances that share hashes share it. */
   keyPrefix?: string | undefined;
+  /** The documents kept in this process, by the length of their text in KB (APQ_MAX_KB). */
+  maxKb: number;
 }
 
 export function createPersistedQueryStore(options: PersistedQueryStoreOptions): PersistedQueryStore {
   const memory = new LRUCache<string, string>({
     max: MEMORY_MAX_ENTRIES,
-    maxSize: MEMORY_MAX_BYTES,
+    maxSize: options.maxKb * 1024,
     sizeCalculation: (query) => query.length || 1,
     ttl: TTL_SECONDS * 1_000,
   });

@@ -6,7 +6,14 @@ import type { EventBusObserver } from '../events/bus.ts';
 import type { WebhookOutcome } from '../events/intake.ts';
 import { eventBusMetrics, webhookMetrics } from '../events/metrics.ts';
 import { createMetricsRegistry } from '../platform/metrics-registry.ts';
-import { bankCallMetrics, clientLimitMetrics, type BankCallMetrics, type ClientLimitMetrics } from '../limits/metrics.ts';
+import {
+  bankCallMetrics,
+  clientLimitMetrics,
+  inFlightMetrics,
+  type BankCallMetrics,
+  type ClientLimitMetrics,
+  type InFlightMetrics,
+} from '../limits/metrics.ts';
 import { upstreamMetrics } from '../upstream/metrics.ts';
 import type { UpstreamObserver } from '../upstream/observer.ts';
 import { recordCacheMetrics, type RecordCacheReading } from '../upstream/record-cache-metrics.ts';
@@ -29,6 +36,7 @@ export interface GatewayMetrics {
   /** The limits per client: operations refused over their window, and whether Redis counts the window. */
   clientLimits: ClientLimitMetrics;
   bankCalls: BankCallMetrics;
+  inFlight: InFlightMetrics;
   /** Callers refused at authentication, by why (missing, invalid, unavailable). */
   callers: RefusalObserver;
   /** A caller's own mistake answered with this code (a bad cursor, a forbidden field...). */
@@ -60,6 +68,7 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     upstream: upstreamMetrics(registry),
     clientLimits: clientLimitMetrics(registry),
     bankCalls: bankCallMetrics(registry),
+    inFlight: inFlightMetrics(registry),
     webhook: webhookMetrics(registry),
     events: eventBusMetrics(registry),
     callers: callerRefusalMetrics(registry),

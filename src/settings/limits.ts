@@ -38,7 +38,22 @@ export const limitsGroup = groupAs(
     maxAliases: setting('MAX_ALIASES', int(0, 1_000, 15), 'most aliases'),
     maxDirectives: setting('MAX_DIRECTIVES', int(0, 1_000, 10), 'most directives'),
     maxTokens: setting('MAX_TOKENS', int(10, 100_000, 2_000), 'most tokens in a document'),
+    documentCacheKb: setting(
+      'DOCUMENT_CACHE_MAX_KB',
+      int(0, 1_000_000, 256),
+      'parsed and validated documents kept for their next request, bounded by the length of their text in KB (40 to 55 bytes of heap per character: the default holds at most about 14 MB); 0 keeps none',
+    ),
+    apqMaxKb: setting(
+      'APQ_MAX_KB',
+      int(1, 1_000_000, 5_120),
+      'automatic persisted queries kept in this process (at most 1,000 documents), bounded by the length of their text in KB; with Redis, the rest are read back from it',
+    ),
     maxBodyBytes: setting('MAX_BODY_BYTES', int(1_024, 10 * 1024 * 1024, 64 * 1024), 'largest request body and graphql-ws message'),
+    maxOperationsInFlight: setting(
+      'MAX_OPERATIONS_IN_FLIGHT',
+      int(1, 1_000_000, 1_000),
+      'queries and mutations one instance runs at once (subscriptions and live queries apart); the next is refused with `SERVER_BUSY` (503, Retry-After). Each holds its bank reads and its answer while it runs: it bounds that part of the memory (docs/operations.md, "Memory")',
+    ),
     subscriptionMaxPerCaller: setting(
       'SUBSCRIPTION_MAX_PER_CALLER',
       int(1, 1_000_000, 10_000),

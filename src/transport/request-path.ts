@@ -9,7 +9,8 @@ import { useSharedSubscriptionExecution, type SharedExecutionOptions } from '../
 import { armorPlugin } from '../limits/armor.ts';
 import { BANK_COST_HEADER, useBankCallAccounting, useBankCallCeiling } from '../limits/bank-call-pricing.ts';
 import { useBodyLimit } from '../limits/body-size.ts';
-import type { BankCallMetrics } from '../limits/metrics.ts';
+import type { BankCallMetrics, InFlightMetrics } from '../limits/metrics.ts';
+import { useOperationsInFlight } from '../limits/operations-in-flight.ts';
 import type { ClientRateLimit } from '../limits/client-limits.ts';
 import type { PersistedDocuments } from '../limits/documents.ts';
 import { useOperationLimits } from '../limits/operation-limits.ts';
@@ -17,7 +18,7 @@ import type { PlaceRefusal } from '../limits/open-counts.ts';
 import { useRouterOnlyFields, type RouterTraffic } from '../limits/router.ts';
 import { useSubscriptionLimits } from '../limits/subscription-limits.ts';
 import { useValidationPolicy } from '../limits/validation-policy.ts';
-import type { LiveQueryEngine } from '../live/engine.ts';
+import { liveOperation, type LiveQueryEngine } from '../live/engine.ts';
 import type { GatewayMetrics } from '../observability/metrics.ts';
 import { operationLog } from '../observability/operation-log.ts';
 import { useExecutionWatchers } from '../observability/operation-outcome.ts';
@@ -54,6 +55,8 @@ export interface RequestPathParts {
   perClient: Pick<ClientRateLimit, 'plugin' | 'budget'>;
   /** The price of operations in bank calls, for the metrics; without it (a test's list), not counted. */
   bankCalls?: BankCallMetrics | undefined;
+  /** Told of the operations in flight and of those refused for their number; without it (a test's list), not counted. */
+  inFlight?: InFlightMetrics | undefined;
   live: Pick<LiveQueryEngine, 'plugin'>;
   /** What makes two subscribers' results of one event the same. */
   subscriptionScope: SharedExecutionOptions['scopeOf'];
@@ -82,6 +85,12 @@ export function requestPath(parts: RequestPathParts): Plugin[] {
     // Metrics' durations and the operation log: one description of each operation for both.
     useExecutionWatchers([parts.metrics.executed, operationLog()]),
     ...whatMayBeAsked(parts),
+    // After the limits (a refused document takes no place), before the client's window (a shed operation costs it nothing).
+    useOperationsInFlight({
+      max: parts.limits.maxOperationsInFlight,
+      isLong: (args) => liveOperation(args.document, args.operationName, args.variableValues) !== undefined,
+      observer: parts.inFlight,
+    }),
     // After the limits: an operation they refuse costs its client nothing.
     ...(parts.perClient.plugin ? [parts.perClient.plugin] : []),
     // After it too: charged to the client's budget, its price settled when it ends.

@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { UpstreamRuntime } from '../upstream/index.ts';
+import { documentCaches } from '../limits/document-cache.ts';
 import { createMaskError, yogaLogging } from './errors.ts';
 import { stateOf } from './request-state.ts';
 
@@ -53,6 +54,8 @@ export interface YogaOptions {
   /** The gateway's own webhook subscriptions; none when absent. */
   gatewayWebhooks?: GatewayContext['gatewayWebhooks'];
   graphiql?: boolean;
+  /** The parsed documents kept, by the length of their text (DOCUMENT_CACHE_MAX_KB; 0: none). */
+  documentCacheKb: number;
   /** The request path: every plugin, in order (request-path.ts). */
   plugins: Plugin[];
   /** Told of each error that is the caller's own mistake, by code (metrics). */
@@ -96,6 +99,7 @@ export function createGatewayYoga(options: YogaOptions): YogaServerInstance<Reco
     // The body limit is ours (limits/body-size.ts, MAX_BODY_BYTES): checked on Content-Length before
     // parsing, counted only for chunked bodies. Yoga's own would pipe every body through a stream as well.
     maxRequestBodySize: false,
+    parserAndValidationCache: options.documentCacheKb === 0 ? false : documentCaches(options.documentCacheKb),
     // Ours, after the routes (below): Yoga's own would answer every OPTIONS, a route's included, with a 204.
     cors: false,
     graphiql:

@@ -114,7 +114,7 @@ const limitsOnly = createYoga({
   plugins: [
     ...whatMayBeAsked({
       limits: MARGIN_LIMITS,
-      persisted: persistedDocuments(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger })),
+      persisted: persistedDocuments(MARGIN_LIMITS, silentLogger, createPersistedQueryStore({ logger: silentLogger, maxKb: 5_120 })),
       fromRouter: undefined,
     }),
     stopped,

@@ -1,0 +1,62 @@
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable } from 'graphql-yoga';
+import type { InFlightMetrics } from './metrics.ts';
+import { refusal } from './refusal.ts';
+
+/**
+ * MAX_OPERATIONS_IN_FLIGHT: the queries and mutations one instance runs at once. Each holds its bank
+ * reads and its answer in memory while it runs (docs/operations.md, "Memory"), so their number is
+ * what bounds that part of the heap; past it an operation is refused as it would start, before it
+ * reads anything, with SERVER_BUSY: HTTP 503 and Retry-After, which clients and load balancers
+ * retry elsewhere or later. Subscriptions and live queries are long-lived and have limits of their
+ * own (SUBSCRIPTION_MAX_*, LIVE_QUERY_MAX_*): they do not count.
+ */
+
+/** SERVER_BUSY: the instance runs its MAX_OPERATIONS_IN_FLIGHT operations already. */
+function serverBusy(max: number) {
+  return refusal(
+    'SERVER_BUSY',
+    `The gateway is running as many operations as it allows at once (${max}). Try again in a second.`,
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
+    { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+  );
+}
+
+/** An operation takes tens to hundreds of milliseconds: a second later, most of those running have ended. */
+const RETRY_AFTER_SECONDS = 1;
+
+export interface OperationsInFlightOptions {
+  max: number;
+  /** A live query: it runs until its client leaves, so it holds no place here. */
+  isLong: (args: ExecutionArgs) => boolean;
+  /** The metrics: told where to read the count, and of each refusal; none in a test's list. */
+  observer?: InFlightMetrics | undefined;
+}
+
+/** The plugin that keeps the count: a place taken as an operation executes, given back with its last part. */
+export function useOperationsInFlight({ max, isLong, observer }: OperationsInFlightOptions): Plugin {
+  let inFlight = 0;
+  observer?.count(() => inFlight);
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (isLong(args)) return undefined;
+      if (inFlight >= max) {
+        observer?.refused();
+        setResultAndStopExecution({ errors: [serverBusy(max)] });
+        return undefined;
+      }
+      inFlight += 1;
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        inFlight -= 1;
+      };
+      return {
+        onExecuteDone: ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) =>
+          isAsyncIterable(result) ? { onEnd: release } : release(),
+      };
+    },
+  };
+}
