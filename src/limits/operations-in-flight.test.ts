@@ -4,12 +4,26 @@ import { useOperationsInFlight } from './operations-in-flight.ts';
 
 type Hooks = { onExecuteDone?: (payload: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) => unknown } | undefined;
 
-/** Runs the plugin's onExecute as envelop would: the refusal it sets, if any, and its hooks for the end. */
-function start(plugin: ReturnType<typeof useOperationsInFlight>, long = false) {
+/**
+ * Runs the plugin's onExecute as envelop would: the refusal it sets, if any, its hooks for the end,
+ * and the execute function it leaves (`execute` wrapped), with `signal` as the execution's.
+ */
+function start(
+  plugin: ReturnType<typeof useOperationsInFlight>,
+  long = false,
+  execute: () => unknown = () => ({ data: {} }),
+  signal?: AbortSignal,
+) {
   const stopped = vi.fn();
-  const args = { long } as unknown as ExecutionArgs;
-  const hooks = (plugin.onExecute as (payload: unknown) => Hooks)({ args, setResultAndStopExecution: stopped });
-  return { stopped, hooks };
+  let executeFn = execute as (args: ExecutionArgs) => unknown;
+  const args = { long, signal } as unknown as ExecutionArgs;
+  const hooks = (plugin.onExecute as (payload: unknown) => Hooks)({
+    args,
+    executeFn,
+    setExecuteFn: (wrapped: typeof executeFn) => (executeFn = wrapped),
+    setResultAndStopExecution: stopped,
+  });
+  return { stopped, hooks, execute: () => executeFn(args) };
 }
 
 function setUp(max: number) {
@@ -48,6 +62,20 @@ describe('useOperationsInFlight', () => {
     expect(start(plugin).stopped).toHaveBeenCalledOnce();
     end();
     end();
+    expect(inFlight()).toBe(0);
+  });
+
+  it('gives the place back when the execution fails or its client leaves, which no onExecuteDone tells', async () => {
+    const { plugin, inFlight } = setUp(2);
+    const failing = start(plugin, false, () => Promise.reject(new Error('client left')));
+    await expect(failing.execute()).rejects.toThrow('client left');
+    expect(inFlight()).toBe(0);
+    const left = new AbortController();
+    const running = start(plugin, false, undefined, left.signal);
+    expect(inFlight()).toBe(1);
+    left.abort();
+    expect(inFlight()).toBe(0);
+    running.hooks!.onExecuteDone!({ result: { data: {} } });
     expect(inFlight()).toBe(0);
   });
 

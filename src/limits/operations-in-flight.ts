@@ -34,12 +34,18 @@ export interface OperationsInFlightOptions {
   observer?: InFlightMetrics | undefined;
 }
 
-/** The plugin that keeps the count: a place taken as an operation executes, given back with its last part. */
+/**
+ * The plugin that keeps the count: a place taken as an operation executes, given back once, with
+ * its last part, or when its client leaves: an execution its client's leaving stops ends in a
+ * rejection, which envelop's onExecuteDone never sees (the place would be lost for good), so the
+ * execution's own signal (set by transport/request-state.ts) and the promise it returns give it
+ * back too.
+ */
 export function useOperationsInFlight({ max, isLong, observer }: OperationsInFlightOptions): Plugin {
   let inFlight = 0;
   observer?.count(() => inFlight);
   return {
-    onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       if (isLong(args)) return undefined;
       if (inFlight >= max) {
         observer?.refused();
@@ -52,11 +58,26 @@ export function useOperationsInFlight({ max, isLong, observer }: OperationsInFli
         if (!held) return;
         held = false;
         inFlight -= 1;
+        signal?.removeEventListener('abort', release);
       };
+      const signal = (args as { signal?: AbortSignal }).signal;
+      signal?.addEventListener('abort', release, { once: true });
+      setExecuteFn((executeArgs) => releasedOnFailure(() => executeFn(executeArgs), release));
       return {
         onExecuteDone: ({ result }: { result: ExecutionResult | AsyncIterable<ExecutionResult> }) =>
           isAsyncIterable(result) ? { onEnd: release } : release(),
       };
     },
   };
+}
+
+/** Runs `execute`; if it throws or its promise rejects, `release` first. */
+function releasedOnFailure<T>(execute: () => T | Promise<T>, release: () => void): T | Promise<T> {
+  try {
+    const result = execute();
+    return result instanceof Promise ? result.catch((error: unknown) => (release(), Promise.reject(error))) : result;
+  } catch (error) {
+    release();
+    throw error;
+  }
 }

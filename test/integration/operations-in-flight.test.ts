@@ -53,6 +53,15 @@ describe('operations in flight', () => {
     );
   });
 
+  it('gives the place back of an operation whose client walked away before its answer', async () => {
+    const walkAway = new AbortController();
+    const abandoned = postGraphql(`${kit.baseUrl}/graphql`, { query: ONE_CALL_BALANCES }, {}, { signal: walkAway.signal });
+    await until('the operation running', async () => (await inFlight(kit)) === 1);
+    walkAway.abort();
+    await expect(abandoned).rejects.toThrow();
+    await until('its place given back', async () => (await inFlight(kit)) === 0);
+  });
+
   it('refuses over graphql-ws the same way, and counts a live query as holding no place', async () => {
     await kit.control('PUT', 'latency', { ms: 0 });
     const live = await subscribeSse(kit, 'query Live @live { balances { currency } }', {}, {}, { registered: false });
