@@ -75,7 +75,11 @@ export function useOperationsInFlight({ max, isLong, observer }: OperationsInFli
 function releasedOnFailure<T>(execute: () => T | Promise<T>, release: () => void): T | Promise<T> {
   try {
     const result = execute();
-    return result instanceof Promise ? result.catch((error: unknown) => (release(), Promise.reject(error))) : result;
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      release();
+      throw error;
+    });
   } catch (error) {
     release();
     throw error;
