@@ -5,6 +5,7 @@ import { graphqlTarget, type LoadGenerator } from './load.ts';
 import { peakRssMb } from './memory.ts';
 import type { CompiledDocument } from './compiled-execution.ts';
 import type { BenchOperation } from './operations.ts';
+import { answerOf } from './same-answers.ts';
 import { measureScreensCpu, type BareFloor, type ScreenCpu } from './screens-under-load.ts';
 import type { BenchWorld } from './setup.ts';
 import { median } from './stats.ts';
@@ -124,10 +125,7 @@ export interface CompiledTrial extends BareFloor {
  * compared as bytes (the screens only read, so both see the same bank).
  */
 async function compiledScreens(shipped: ServerProcess, compiled: GatewayProcess, operations: readonly BenchOperation[]) {
-  const answer = async (server: ServerProcess, operation: BenchOperation) => {
-    const body = JSON.stringify({ query: operation.query, variables: operation.variables });
-    return (await fetch(server.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text();
-  };
+  const answer = async (server: ServerProcess, operation: BenchOperation) => (await answerOf(server.graphqlUrl, operation)).text;
   const documents = await compiled.compiledDocuments();
   const screens: CompiledTrial['documents'] = [];
   for (const operation of operations) {

@@ -42,13 +42,18 @@ function shapeDifference(a: unknown, b: unknown, floor: string, path = 'data'): 
   return null;
 }
 
-async function post(graphqlUrl: string, operation: BenchOperation): Promise<unknown> {
+/** A server's answer to one screen as it sent it: its status and its body's text. */
+export async function answerOf(graphqlUrl: string, operation: BenchOperation): Promise<{ status: number; text: string }> {
   const target = graphqlTarget(graphqlUrl, operation.query, operation.variables);
   const response = await request(target.url, { method: 'POST', headers: target.headers, body: target.body! });
-  const text = await response.body.text();
+  return { status: response.statusCode, text: await response.body.text() };
+}
+
+async function post(graphqlUrl: string, operation: BenchOperation): Promise<unknown> {
+  const { status, text } = await answerOf(graphqlUrl, operation);
   const body = JSON.parse(text) as { data?: unknown; errors?: unknown };
-  if (response.statusCode !== 200 || body.errors || !body.data) {
-    throw new Error(`${operation.name} at ${graphqlUrl}: HTTP ${response.statusCode} ${text.slice(0, 500)}`);
+  if (status !== 200 || body.errors || !body.data) {
+    throw new Error(`${operation.name} at ${graphqlUrl}: HTTP ${status} ${text.slice(0, 500)}`);
   }
   return body.data;
 }

@@ -145,7 +145,6 @@ function errorCodeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
 /**
  * The graph as served, built once per process for each form (plain, or a Federation subgraph): it
  * depends on nothing of a gateway's settings, and nothing changes it once built, so the gateways a
@@ -158,6 +157,7 @@ function servedSchema(federation: boolean): GraphQLSchema {
   return schema;
 }
 
+/** Wires schema, upstream runtime, event bus, Yoga and the HTTP server; listening is left to the caller. */
 export function createGateway(options: GatewayOptions): Gateway {
   const { logger } = options;
   const webhooks = { ...DEFAULT_WEBHOOKS, ...options.webhooks };

@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ClientRateLimiter } from './client-rate-limit.ts';
 import { estimateBankCalls, type BankCallEstimate } from './bank-call-estimate.ts';
 import { isDryRun, onlyRateLimit } from './dry-run.ts';
-import { refusal } from './refusal.ts';
+import { refusal, retryLater } from './refusal.ts';
 
 /**
  * Every operation priced in bank calls before it runs (bank-call-estimate.ts): refused above
@@ -73,12 +73,12 @@ function tooExpensive(estimate: BankCallEstimate, ceiling: number, hideLimits: b
 
 /** RATE_LIMITED for the budget: HTTP 429 with Retry-After until the window refills, the same in the extensions for a socket. */
 function overBudget(estimate: number, state: BudgetState): GraphQLError {
-  const retryAfterSeconds = Math.max(1, Math.ceil((state.resetAt.getTime() - Date.now()) / 1000));
-  return refusal(
+  return retryLater(
     'RATE_LIMITED',
-    `Over the bank-call budget: this operation can cost ${estimate} bank calls and the client has ${state.remaining} of ${state.limit} left in this window. Try again in ${retryAfterSeconds} s.`,
-    { retryAfterSeconds, budget: { limit: state.limit, remaining: state.remaining, estimatedBankCalls: estimate } },
-    { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+    state.resetAt.getTime() - Date.now(),
+    (seconds) =>
+      `Over the bank-call budget: this operation can cost ${estimate} bank calls and the client has ${state.remaining} of ${state.limit} left in this window. Try again in ${seconds} s.`,
+    { budget: { limit: state.limit, remaining: state.remaining, estimatedBankCalls: estimate } },
   );
 }
 

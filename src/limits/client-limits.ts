@@ -4,7 +4,7 @@ import type { ClientRateLimitConfig, RedisTarget } from '../settings/index.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createClientRateLimiter, type ClientRateLimiter, type ClientRateLimitObserver } from './client-rate-limit.ts';
 import { createBankCallBudget, type BankCallBudget } from './bank-call-pricing.ts';
-import { refusal } from './refusal.ts';
+import { retryLater } from './refusal.ts';
 
 /**
  * RATE_LIMITED: the client started its CLIENT_RATE_LIMIT_OPERATIONS operations in this window.
@@ -12,12 +12,11 @@ import { refusal } from './refusal.ts';
  * the same and the limit, so a client over graphql-ws or SSE, which has no status, can wait as long.
  */
 function rateLimited(retryAfterMs: number, limit: ClientRateLimitConfig): GraphQLError {
-  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return refusal(
+  return retryLater(
     'RATE_LIMITED',
-    `Too many operations: a client may start ${limit.operations} per ${limit.windowSeconds} s. Try again in ${retryAfterSeconds} s.`,
-    { retryAfterSeconds, limit: { operations: limit.operations, windowSeconds: limit.windowSeconds } },
-    { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+    retryAfterMs,
+    (seconds) => `Too many operations: a client may start ${limit.operations} per ${limit.windowSeconds} s. Try again in ${seconds} s.`,
+    { limit: { operations: limit.operations, windowSeconds: limit.windowSeconds } },
   );
 }
 

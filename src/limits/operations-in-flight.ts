@@ -2,7 +2,7 @@ import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isAsyncIterable } from 'graphql-yoga';
 import type { InFlightMetrics } from './metrics.ts';
-import { refusal } from './refusal.ts';
+import { retryLater } from './refusal.ts';
 
 /**
  * MAX_OPERATIONS_IN_FLIGHT: the queries and mutations one instance runs at once. Each holds its bank
@@ -13,18 +13,18 @@ import { refusal } from './refusal.ts';
  * own (SUBSCRIPTION_MAX_*, LIVE_QUERY_MAX_*): they do not count.
  */
 
-/** SERVER_BUSY: the instance runs its MAX_OPERATIONS_IN_FLIGHT operations already. */
-function serverBusy(max: number) {
-  return refusal(
-    'SERVER_BUSY',
-    `The gateway is running as many operations as it allows at once (${max}). Try again in a second.`,
-    { retryAfterSeconds: RETRY_AFTER_SECONDS },
-    { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
-  );
-}
-
 /** An operation takes tens to hundreds of milliseconds: a second later, most of those running have ended. */
-const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_MS = 1_000;
+
+/** SERVER_BUSY: the instance runs its MAX_OPERATIONS_IN_FLIGHT operations already. */
+const serverBusy = (max: number) =>
+  retryLater(
+    'SERVER_BUSY',
+    RETRY_AFTER_MS,
+    () => `The gateway is running as many operations as it allows at once (${max}). Try again in a second.`,
+    {},
+    503,
+  );
 
 export interface OperationsInFlightOptions {
   max: number;
@@ -53,6 +53,7 @@ export function useOperationsInFlight({ max, isLong, observer }: OperationsInFli
         return undefined;
       }
       inFlight += 1;
+      const signal = (args as { signal?: AbortSignal }).signal;
       let held = true;
       const release = () => {
         if (!held) return;
@@ -60,7 +61,6 @@ export function useOperationsInFlight({ max, isLong, observer }: OperationsInFli
         inFlight -= 1;
         signal?.removeEventListener('abort', release);
       };
-      const signal = (args as { signal?: AbortSignal }).signal;
       signal?.addEventListener('abort', release, { once: true });
       setExecuteFn((executeArgs) => releasedOnFailure(() => executeFn(executeArgs), release));
       return {

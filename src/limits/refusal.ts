@@ -47,6 +47,27 @@ export function refusal(
 }
 
 /**
+ * A refusal to try again later: Retry-After in whole seconds (at least 1) on the HTTP answer, and the
+ * same as `retryAfterSeconds` in the extensions, for a client over graphql-ws or SSE, which has no
+ * status. `message` is given the seconds to say them.
+ */
+export function retryLater(
+  code: RefusalCode,
+  retryAfterMs: number,
+  message: (retryAfterSeconds: number) => string,
+  extensions: Record<string, unknown> = {},
+  status = 429,
+): GraphQLError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return refusal(
+    code,
+    message(retryAfterSeconds),
+    { retryAfterSeconds, ...extensions },
+    { status, headers: { 'Retry-After': String(retryAfterSeconds) } },
+  );
+}
+
+/**
  * graphql-armor words its messages as "Syntax Error: <limit message>" whatever the limit; the prefix
  * would send a client looking for a typo, so it goes.
  */
